@@ -1,0 +1,16 @@
+// Tests run from the TypeScript sources through ts-jest in transpile-only mode:
+// `tsc` type-checks the whole tree before jest starts (see scripts/run.sh), and the
+// Pulumi engine's provider process loads the compiled `dist/` tree.
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: "node",
+  roots: ["<rootDir>/test"],
+  testMatch: ["**/*.test.ts"],
+  transform: {
+    "^.+\\.ts$": ["ts-jest", { isolatedModules: true, tsconfig: "<rootDir>/tsconfig.json" }],
+  },
+  moduleFileExtensions: ["ts", "js", "json"],
+  testTimeout: 30000,
+  // End-to-end suites drive the real engine, which is CPU-heavy on two cores.
+  maxWorkers: 2,
+};

@@ -1,0 +1,164 @@
+/**
+ * One error hierarchy for the whole client. Every failure the sdk raises is a `ComputeError`;
+ * failures the API answered are `ApiError`s with one subclass per status, built by `ApiError.from`.
+ * Messages name the method, the path and the API's `{field, reason}` entries, never a credential.
+ */
+import type { ErrorEntry } from "./schema";
+
+export class ComputeError extends Error {
+  override name = "ComputeError";
+}
+
+/** Request details carried by every error that concerns one HTTP exchange. */
+export interface RequestInfo {
+  method: string;
+  /** Path relative to the base URL, with the query string (no host, no credentials). */
+  path: string;
+}
+
+function describeErrors(errors: ErrorEntry[]): string {
+  return errors.map((e) => (e.field ? `${e.field}: ${e.reason}` : e.reason)).join("; ");
+}
+
+/** The API answered with an error status. */
+export class ApiError extends ComputeError {
+  override name = "ApiError";
+  readonly status: number;
+  readonly errors: ErrorEntry[];
+  readonly method: string;
+  readonly path: string;
+  readonly headers: Record<string, string>;
+
+  constructor(status: number, errors: ErrorEntry[], request: RequestInfo, headers: Record<string, string> = {}) {
+    super(`${status} ${request.method} ${request.path}: ${describeErrors(errors) || "no error details"}`);
+    this.status = status;
+    this.errors = errors;
+    this.method = request.method;
+    this.path = request.path;
+    this.headers = headers;
+  }
+
+  /** The entries naming a field, for callers that map them back to their own inputs. */
+  fieldErrors(): Array<Required<ErrorEntry>> {
+    return this.errors.filter((e): e is Required<ErrorEntry> => typeof e.field === "string");
+  }
+
+  /** True when any entry's reason contains `text` (case-insensitive). */
+  hasReason(text: string): boolean {
+    const needle = text.toLowerCase();
+    return this.errors.some((e) => e.reason.toLowerCase().includes(needle));
+  }
+
+  /** Builds the subclass that matches the status. */
+  static from(status: number, errors: ErrorEntry[], request: RequestInfo, headers: Record<string, string> = {}): ApiError {
+    const Class = ERROR_CLASSES[status] ?? (status >= 500 ? InternalServerError : ApiError);
+    return new Class(status, errors, request, headers);
+  }
+}
+
+export class BadRequestError extends ApiError { override name = "BadRequestError"; }
+export class AuthenticationError extends ApiError { override name = "AuthenticationError"; }
+export class PermissionDeniedError extends ApiError { override name = "PermissionDeniedError"; }
+export class NotFoundError extends ApiError { override name = "NotFoundError"; }
+export class MethodNotAllowedError extends ApiError { override name = "MethodNotAllowedError"; }
+export class RequestTimeoutError extends ApiError { override name = "RequestTimeoutError"; }
+export class RateLimitError extends ApiError {
+  override name = "RateLimitError";
+  /** Seconds the API asked us to wait (`Retry-After`), when it said. */
+  get retryAfterSeconds(): number | undefined {
+    const raw = this.headers["retry-after"];
+    const n = raw === undefined ? NaN : Number(raw);
+    return Number.isFinite(n) ? n : undefined;
+  }
+}
+export class InternalServerError extends ApiError { override name = "InternalServerError"; }
+export class NotImplementedError extends ApiError { override name = "NotImplementedError"; }
+export class ServiceUnavailableError extends ApiError {
+  override name = "ServiceUnavailableError";
+  /** During platform maintenance the API sends `X-Maintenance-Mode`; such a 503 is not retried. */
+  get maintenance(): boolean {
+    return "x-maintenance-mode" in this.headers;
+  }
+}
+
+const ERROR_CLASSES: Record<number, new (...args: ConstructorParameters<typeof ApiError>) => ApiError> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  405: MethodNotAllowedError,
+  408: RequestTimeoutError,
+  429: RateLimitError,
+  500: InternalServerError,
+  501: NotImplementedError,
+  503: ServiceUnavailableError,
+};
+
+/**
+ * The connection failed. `sent` says whether the request may have reached the server: a refused
+ * connection was not sent; a reset after the request was written is ambiguous.
+ */
+export class ConnectionError extends ComputeError {
+  override name = "ConnectionError";
+  readonly method: string;
+  readonly path: string;
+  readonly code: string | undefined;
+  readonly sent: boolean;
+  constructor(request: RequestInfo, code: string | undefined, sent: boolean, cause?: unknown) {
+    super(`${request.method} ${request.path}: connection failed (${code ?? "unknown error"})`, { cause });
+    this.method = request.method;
+    this.path = request.path;
+    this.code = code;
+    this.sent = sent;
+  }
+}
+
+/** No complete response within the per-request timeout. The request may have been processed. */
+export class TimeoutError extends ComputeError {
+  override name = "TimeoutError";
+  readonly method: string;
+  readonly path: string;
+  constructor(request: RequestInfo, timeoutMs: number, cause?: unknown) {
+    super(`${request.method} ${request.path}: no response within ${timeoutMs} ms`, { cause });
+    this.method = request.method;
+    this.path = request.path;
+  }
+}
+
+/** The caller aborted the request through its `signal`. */
+export class AbortError extends ComputeError {
+  override name = "AbortError";
+}
+
+/** The request was refused locally, before sending, because it breaks the API's rules. */
+export class ClientValidationError extends ComputeError {
+  override name = "ClientValidationError";
+  readonly errors: ErrorEntry[];
+  constructor(what: string, errors: ErrorEntry[]) {
+    super(`${what}: ${describeErrors(errors)}`);
+    this.errors = errors;
+  }
+}
+
+/** The API answered 2xx with a body that does not have the documented shape. */
+export class ResponseValidationError extends ComputeError {
+  override name = "ResponseValidationError";
+  readonly errors: ErrorEntry[];
+  constructor(request: RequestInfo, errors: ErrorEntry[]) {
+    super(`${request.method} ${request.path}: unexpected response shape: ${describeErrors(errors)}`);
+    this.errors = errors;
+  }
+}
+
+/** A waiter gave up: the object reached a failure state, or the deadline passed. */
+export class WaitError extends ComputeError {
+  override name = "WaitError";
+}
+
+export function isNotFound(error: unknown): error is NotFoundError {
+  return error instanceof ApiError && error.status === 404;
+}
+
+export function isApiError(error: unknown, status?: number): error is ApiError {
+  return error instanceof ApiError && (status === undefined || error.status === status);
+}

@@ -1,0 +1,75 @@
+/**
+ * Schema helpers shared by every layer: the API's envelopes, and the mapping from a zod
+ * failure to the API's own `{field, reason}` error entries (so the sdk, the emulator and the
+ * provider's `check` all report the same field and the same text).
+ */
+import { z } from "zod";
+
+/** One entry of the API's error envelope. `field` is omitted when the error is not tied to an input. */
+export const ErrorEntry = z.looseObject({
+  reason: z.string(),
+  field: z.string().optional(),
+});
+export type ErrorEntry = z.infer<typeof ErrorEntry>;
+
+/** `{"errors": [{reason, field?}]}`, the body of every failing request. */
+export const ErrorEnvelope = z.looseObject({ errors: z.array(ErrorEntry) });
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
+
+/** The collection envelope: `{data, page, pages, results}`; `page` is 1-based. */
+export function Collection<T extends z.ZodType>(item: T) {
+  return z.looseObject({
+    data: z.array(item),
+    page: z.number().int(),
+    pages: z.number().int(),
+    results: z.number().int(),
+  });
+}
+export type CollectionPage<T> = { data: T[]; page: number; pages: number; results: number };
+
+/** Successful deletes and actions answer `{}`. */
+export const Empty = z.looseObject({});
+
+/** API timestamps: ISO 8601 without a zone (`2018-01-02T03:04:05`), UTC by convention. */
+export const Timestamp = z.string().min(1);
+
+/**
+ * Turns a zod error into API-style error entries. Paths are written the way the API writes them:
+ * `label`, `subnets[0].ipv4`, `rules.inbound[2].ports`.
+ */
+export function issuesToErrors(error: z.ZodError): ErrorEntry[] {
+  return error.issues.map((issue) => {
+    const field = formatPath(issue.path);
+    const reason = issue.code === "unrecognized_keys"
+      ? `Unknown field${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.join(", ")}`
+      : issue.message;
+    return field ? { field, reason } : { reason };
+  });
+}
+
+/** `["subnets", 0, "ipv4"]` → `subnets[0].ipv4`. */
+export function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  let out = "";
+  for (const part of path) {
+    if (typeof part === "number") out += `[${part}]`;
+    else out += out ? `.${String(part)}` : String(part);
+  }
+  return out;
+}
+
+/**
+ * A required string field whose "missing" message is the API's `<field> is required`.
+ * zod's default text ("Invalid input: expected string, received undefined") says nothing useful.
+ */
+export function requiredString(field: string) {
+  return z.string({
+    error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be a string`),
+  });
+}
+
+/** The same for integers. */
+export function requiredInt(field: string) {
+  return z.number({
+    error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be an integer`),
+  }).int(`${field} must be an integer`);
+}
