@@ -1,0 +1,29 @@
+/**
+ * Drift: managed fields whose value in the cloud differs from the value recorded in state.
+ * Output-only fields (timestamps, computed lists) change on their own and are not drift.
+ */
+import { RESOURCE_SPECS } from "../specs";
+import { sameValue } from "./engine";
+import type { Outputs, ResourceSpec } from "./spec";
+
+export interface DriftEntry {
+  field: string;
+  /** The value in state before the refresh. */
+  state: unknown;
+  /** The value the API reports now. */
+  cloud: unknown;
+}
+
+export function managedDrift(spec: ResourceSpec, recorded: Outputs, actual: Outputs): DriftEntry[] {
+  const drift: DriftEntry[] = [];
+  for (const [field, input] of Object.entries(spec.inputs)) {
+    if (!sameValue(input, recorded[field], actual[field])) drift.push({ field, state: recorded[field], cloud: actual[field] });
+  }
+  return drift;
+}
+
+/** The spec of a Pulumi type token such as `pulumi-nodejs:dynamic/compute:Vpc`. */
+export function specForType(type: string): ResourceSpec | undefined {
+  const match = /^pulumi-nodejs:dynamic\/compute:(\w+)$/.exec(type);
+  return match ? RESOURCE_SPECS[match[1]!] : undefined;
+}

@@ -1,0 +1,285 @@
+/**
+ * The one engine every resource shares: it turns a `ResourceSpec` into the methods of a Pulumi
+ * dynamic provider. `check` validates inputs with the spec's schemas (the sdk's, so texts match
+ * the API) and lets preview's unknown values through; `diff` compares managed fields only, after
+ * normalization, and never looks at `__provider`; create/read/update/delete wrap the hooks with
+ * deadlines, adoption, orphan protection and errors that name the input.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { ApiError, ConnectionError, TimeoutError, isNotFound } from "../../sdk/core/errors";
+import { formatPath } from "../../sdk/core/schema";
+import type { ProviderContext } from "./context";
+import { META_INPUTS, type ApiObject, type Failure, type InputField, type Inputs, type Outputs, type ResourceSpec } from "./spec";
+import { UNKNOWN, camelizeDeep, canonicalJson, formatDuration, isUnknown, parseDuration, toCamel, toSnake } from "./values";
+
+type DynamicProvider = Required<Pick<pulumi.dynamic.ResourceProvider, "check" | "diff" | "create" | "read" | "update" | "delete">>;
+
+const PROVIDER_KEY = "__provider";
+
+/** Builds the provider methods of one resource type. */
+export function makeProvider(spec: ResourceSpec, context: () => ProviderContext): DynamicProvider {
+  return {
+    check: async (_olds, news) => check(spec, news),
+    diff: async (_id, olds, news) => diff(spec, olds, news),
+    create: (inputs) => create(spec, context(), inputs),
+    read: (id, props) => read(spec, context(), id, props ?? {}),
+    update: (id, olds, news) => update(spec, context(), id, olds, news),
+    delete: (id, props) => remove(spec, context(), id, props),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// check
+
+export function check(spec: ResourceSpec, news: Inputs): pulumi.dynamic.CheckResult {
+  const failures: Failure[] = [];
+  const inputs = withoutProvider(news);
+
+  for (const key of Object.keys(inputs)) {
+    if (!(key in spec.inputs) && !(META_INPUTS as readonly string[]).includes(key)) {
+      failures.push({ property: key, reason: `${key} is not an input of ${spec.name}; valid inputs: ${inputNames(spec).join(", ")}` });
+    }
+  }
+  for (const [key, field] of Object.entries(spec.inputs)) {
+    const value = inputs[key];
+    if (value === undefined || value === null) {
+      if (field.required) failures.push({ property: key, reason: `${key} is required` });
+      continue;
+    }
+    if (isUnknown(value)) continue; // preview: validated once known
+    const parsed = field.schema.safeParse(value);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) failures.push(fieldFailure(key, field, issue.path, issue.message));
+    }
+  }
+  failures.push(...checkMeta(inputs));
+  if (failures.length === 0 && spec.validate && !Object.values(inputs).some(isUnknown)) {
+    failures.push(...spec.validate(inputs));
+  }
+  return failures.length ? { inputs: news, failures } : { inputs: news };
+}
+
+function fieldFailure(key: string, field: InputField, path: ReadonlyArray<PropertyKey>, message: string): Failure {
+  const property = formatPath([key, ...path]);
+  // The engine prints the offending value next to a top-level property; a secret must not be
+  // printed, and a nested path has no value to print, so both name the field in the reason.
+  if (field.secret || path.length > 0) return { property: "", reason: `${property}: ${message}` };
+  return { property, reason: message };
+}
+
+function checkMeta(inputs: Inputs): Failure[] {
+  const failures: Failure[] = [];
+  const adoptId = inputs.adoptId;
+  if (adoptId !== undefined && !isUnknown(adoptId)) {
+    const valid = (typeof adoptId === "string" && /^\S+$/.test(adoptId)) || (typeof adoptId === "number" && Number.isInteger(adoptId) && adoptId > 0);
+    if (!valid) failures.push({ property: "adoptId", reason: "adoptId must be the id of an existing object" });
+  }
+  const timeouts = inputs.timeouts;
+  if (timeouts !== undefined && !isUnknown(timeouts)) {
+    if (timeouts === null || typeof timeouts !== "object" || Array.isArray(timeouts)) {
+      failures.push({ property: "timeouts", reason: "timeouts must be an object such as { create: \"10m\" }" });
+    } else {
+      for (const [op, value] of Object.entries(timeouts)) {
+        if (!["create", "update", "delete"].includes(op)) {
+          failures.push({ property: "", reason: `timeouts.${op}: unknown operation; use create, update or delete` });
+        } else if (parseDuration(value as string) === undefined) {
+          failures.push({ property: "", reason: `timeouts.${op}: ${JSON.stringify(value)} is not a duration such as "90s", "10m" or "1h"` });
+        }
+      }
+    }
+  }
+  return failures;
+}
+
+// ---------------------------------------------------------------------------------------------
+// diff
+
+export interface FieldChanges {
+  changed: string[];
+  replaces: string[];
+}
+
+/** Managed input fields whose desired value differs from the recorded one. */
+export function changedFields(spec: ResourceSpec, olds: Outputs, news: Inputs): FieldChanges {
+  const changed: string[] = [];
+  const replaces: string[] = [];
+  for (const [key, field] of Object.entries(spec.inputs)) {
+    const desired = news[key] ?? field.default;
+    if (desired === undefined) continue; // not managed by this program
+    if (isUnknown(desired) || !sameValue(field, olds[key] ?? field.default, desired)) {
+      changed.push(key);
+      if (field.replaceOnChange) replaces.push(key);
+    }
+  }
+  return { changed, replaces };
+}
+
+export function diff(spec: ResourceSpec, olds: Outputs, news: Inputs): pulumi.dynamic.DiffResult {
+  const { changed, replaces } = changedFields(spec, olds, news);
+  // A replacement is created before the old object is deleted, unless an unchanged unique input
+  // (a label the API wants unique) would collide; then the old one goes first.
+  const collides = replaces.length > 0 &&
+    ((spec.uniqueInputs ?? []).some((k) => !changed.includes(k)) || (spec.deleteFirst?.(olds, news) ?? false));
+  return { changes: changed.length > 0, replaces, deleteBeforeReplace: collides };
+}
+
+export function sameValue(field: InputField, a: unknown, b: unknown): boolean {
+  const normalize = (v: unknown) => (v === undefined || v === null ? v : field.normalize ? field.normalize(v) : v);
+  let x = normalize(a);
+  let y = normalize(b);
+  if (field.set && Array.isArray(x) && Array.isArray(y)) {
+    x = [...new Set(x.map(canonicalJson))].sort();
+    y = [...new Set(y.map(canonicalJson))].sort();
+  }
+  return canonicalJson(x ?? null) === canonicalJson(y ?? null);
+}
+
+// ---------------------------------------------------------------------------------------------
+// outputs
+
+/** Maps the API record to outputs: every input and output field, camelCase, plus meta inputs. */
+export function toOutputs(spec: ResourceSpec, object: ApiObject, inputs: Inputs): Outputs {
+  const outputs: Outputs = {};
+  for (const [key, field] of Object.entries({ ...spec.inputs, ...spec.outputs })) {
+    const value = object[field.wire ?? toSnake(key)];
+    if (value !== undefined) outputs[key] = camelizeDeep(value);
+  }
+  Object.assign(outputs, spec.hooks.extraOutputs?.(object, inputs));
+  for (const key of META_INPUTS) if (inputs[key] !== undefined) outputs[key] = inputs[key];
+  return outputs;
+}
+
+// ---------------------------------------------------------------------------------------------
+// create / read / update / delete
+
+function timeoutFor(spec: ResourceSpec, inputs: Inputs, op: "create" | "update" | "delete"): number {
+  const given = (inputs.timeouts as Record<string, string> | undefined)?.[op];
+  return (given !== undefined ? parseDuration(given) : undefined) ?? spec.timeouts[op];
+}
+
+/** Runs `work` under the operation's deadline, with an error that says which deadline passed. */
+async function withDeadline<T>(spec: ResourceSpec, op: string, ms: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const signal = AbortSignal.timeout(ms);
+  try {
+    return await work(signal);
+  } catch (error) {
+    if (signal.aborted) {
+      throw new Error(`${spec.noun} ${op} did not finish within ${formatDuration(ms)} (raise timeouts.${op} to wait longer)`, { cause: error });
+    }
+    throw error;
+  }
+}
+
+async function create(spec: ResourceSpec, ctx: ProviderContext, raw: Inputs): Promise<pulumi.dynamic.CreateResult> {
+  const inputs = withoutProvider(raw);
+  const ms = timeoutFor(spec, inputs, "create");
+  const object = await withDeadline(spec, "create", ms, async (signal) => {
+    if (inputs.adoptId !== undefined) return adopt(spec, ctx, inputs, signal);
+    try {
+      return await spec.hooks.create(ctx, inputs, signal);
+    } catch (error) {
+      // The API has no idempotency keys: after an ambiguous failure the object may exist. Look it
+      // up by its natural key rather than orphan it (or create a twin on the next run).
+      if (isAmbiguous(error) && spec.hooks.find) {
+        const found = await spec.hooks.find(ctx, inputs, signal).catch(() => undefined);
+        if (found) {
+          ctx.progress(`${spec.noun} ${String(found.id)}: the create request failed ambiguously but the object exists; adopted it`);
+          return found;
+        }
+      }
+      throw explain(spec, "create", error);
+    }
+  });
+  return { id: String(object.id), outs: toOutputs(spec, object, inputs) };
+}
+
+/** `adoptId`: takes over an existing object and brings its in-place fields to the inputs. */
+async function adopt(spec: ResourceSpec, ctx: ProviderContext, inputs: Inputs, signal: AbortSignal): Promise<ApiObject> {
+  const id = String(inputs.adoptId);
+  const existing = await spec.hooks.read(ctx, id, inputs, signal).catch((e) => { throw explain(spec, "read", e); });
+  if (!existing) throw new Error(`adoptId ${id}: no such ${spec.noun}`);
+  const current = toOutputs(spec, existing, inputs);
+  const { changed, replaces } = changedFields(spec, current, inputs);
+  if (replaces.length > 0) {
+    const detail = replaces.map((k) => `${k} is ${JSON.stringify(current[k])}, the program says ${JSON.stringify(inputs[k])}`);
+    throw new Error(`adoptId ${id}: the ${spec.noun} differs in fields that cannot change in place: ${detail.join("; ")}`);
+  }
+  if (changed.length === 0) return existing;
+  return spec.hooks.update(ctx, id, current, inputs, changed, signal).catch((e) => { throw explain(spec, "update", e); });
+}
+
+async function read(spec: ResourceSpec, ctx: ProviderContext, id: string, props: Outputs): Promise<pulumi.dynamic.ReadResult> {
+  const state = withoutProvider(props);
+  let object: ApiObject | undefined;
+  try {
+    object = await withDeadline(spec, "read", timeoutFor(spec, state, "update"), (signal) => spec.hooks.read(ctx, id, state, signal));
+  } catch (error) {
+    if (isNotFound(error)) object = undefined;
+    else throw explain(spec, "read", error);
+  }
+  // No id tells the engine the object is gone: refresh drops it from state.
+  if (!object) return {};
+  return { id, props: toOutputs(spec, object, state) };
+}
+
+async function update(spec: ResourceSpec, ctx: ProviderContext, id: string, olds: Outputs, raw: Inputs): Promise<pulumi.dynamic.UpdateResult> {
+  const news = withoutProvider(raw);
+  const { changed } = changedFields(spec, olds, news);
+  const ms = timeoutFor(spec, news, "update");
+  const object = await withDeadline(spec, "update", ms, async (signal) => {
+    if (changed.length === 0) {
+      const current = await spec.hooks.read(ctx, id, olds, signal);
+      if (current) return current;
+      throw new Error(`${spec.noun} ${id} no longer exists; run \`pulumi refresh\``);
+    }
+    return spec.hooks.update(ctx, id, olds, news, changed, signal).catch((e) => { throw explain(spec, "update", e); });
+  });
+  // Always the full set of outputs: an update that returns none wipes them (pulumi#9982).
+  return { outs: toOutputs(spec, object, news) };
+}
+
+async function remove(spec: ResourceSpec, ctx: ProviderContext, id: string, props: Outputs): Promise<void> {
+  const state = withoutProvider(props);
+  const ms = timeoutFor(spec, state, "delete");
+  await withDeadline(spec, "delete", ms, async (signal) => {
+    try {
+      await spec.hooks.delete(ctx, id, state, signal);
+    } catch (error) {
+      if (isNotFound(error)) return; // already gone: the goal is reached
+      throw explain(spec, "delete", error);
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// errors
+
+function isAmbiguous(error: unknown): boolean {
+  return (error instanceof ConnectionError && error.sent) || error instanceof TimeoutError;
+}
+
+/** Rewrites an API error so it names the program's input (`vpcId`), not the wire field. */
+export function explain(spec: ResourceSpec, op: string, error: unknown): Error {
+  if (!(error instanceof ApiError)) return error instanceof Error ? error : new Error(String(error));
+  const details = error.errors.map((e) => (e.field ? `${inputName(spec, e.field)}: ${e.reason}` : e.reason));
+  const message = `the API refused the ${spec.noun} ${op}: ${details.join("; ") || "no details"} (HTTP ${error.status} ${error.method} ${error.path})`;
+  return new Error(message, { cause: error });
+}
+
+function inputName(spec: ResourceSpec, wireField: string): string {
+  const [head = "", ...rest] = wireField.split(/(?=[.[])/);
+  const key = Object.entries(spec.inputs).find(([k, f]) => (f.wire ?? toSnake(k)) === head)?.[0] ?? toCamel(head);
+  return key + rest.join("");
+}
+
+function withoutProvider<T extends Record<string, unknown>>(values: T): T {
+  if (!(PROVIDER_KEY in values)) return values;
+  const { [PROVIDER_KEY]: _, ...rest } = values;
+  return rest as T;
+}
+
+function inputNames(spec: ResourceSpec): string[] {
+  return [...Object.keys(spec.inputs), ...META_INPUTS];
+}
+
+export { UNKNOWN };

@@ -1,0 +1,39 @@
+/**
+ * Data functions run in the program process, not the provider process. They use the same
+ * credentials: stack config `compute:token` / `compute:apiUrl`, then `COMPUTE_TOKEN` /
+ * `COMPUTE_API_URL`, unless the caller passes them.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { ComputeClient } from "../../sdk/client";
+import { resolveCredentials } from "../engine/context";
+
+/** Options every data function accepts. */
+export interface FunctionOptions {
+  /** API base URL including `/v4`; defaults to the stack config or environment. */
+  apiUrl?: string;
+  /** API token; defaults to the stack config or environment. */
+  token?: string;
+}
+
+function stackConfig(key: string): string | undefined {
+  try {
+    return pulumi.runtime.getConfig(key);
+  } catch {
+    return undefined; // outside a Pulumi program
+  }
+}
+
+/** Runs `work` with a client for these options, closing its connections afterwards. */
+export async function withClient<T>(options: FunctionOptions, work: (client: ComputeClient) => Promise<T>): Promise<T> {
+  const credentials = resolveCredentials((key) => {
+    if (key === "compute:token" && options.token) return options.token;
+    if (key === "compute:apiUrl" && options.apiUrl) return options.apiUrl;
+    return stackConfig(key);
+  });
+  const client = new ComputeClient({ baseUrl: credentials.apiUrl, token: credentials.token });
+  try {
+    return await work(client);
+  } finally {
+    await client.close();
+  }
+}

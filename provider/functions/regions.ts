@@ -1,0 +1,32 @@
+/** Read-only region data: the catalog and plan availability. */
+import type { Region, RegionAvailability } from "../../sdk/resources/regions";
+import { camelizeDeep } from "../engine/values";
+import type { Camelized } from "../engine/resource";
+import { type FunctionOptions, withClient } from "./client";
+
+export type RegionResult = Camelized<Region>;
+export type RegionAvailabilityResult = Camelized<RegionAvailability>;
+
+/** Every region, optionally only those with a capability (such as `"Managed Databases"`). */
+export function getRegions(args: { capability?: string } = {}, options: FunctionOptions = {}): Promise<RegionResult[]> {
+  return withClient(options, async (client) => {
+    const regions = await client.regions.listAll();
+    const wanted = args.capability?.toLowerCase();
+    return regions
+      .filter((r) => !wanted || r.capabilities.some((c) => c.toLowerCase() === wanted))
+      .map((r) => camelizeDeep(r) as RegionResult);
+  });
+}
+
+/** One region by id. */
+export function getRegion(args: { id: string }, options: FunctionOptions = {}): Promise<RegionResult> {
+  return withClient(options, async (client) => camelizeDeep(await client.regions.get(args.id)) as RegionResult);
+}
+
+/** Availability of select plans: of one region when `regionId` is given, else of all. */
+export function getRegionAvailability(args: { regionId?: string } = {}, options: FunctionOptions = {}): Promise<RegionAvailabilityResult[]> {
+  return withClient(options, async (client) => {
+    if (args.regionId) return [camelizeDeep(await client.regions.availability.get(args.regionId)) as RegionAvailabilityResult];
+    return (await client.regions.availability.listAll()).map((a) => camelizeDeep(a) as RegionAvailabilityResult);
+  });
+}

@@ -1,0 +1,19 @@
+/** Read-only VPC address data. */
+import type { VpcIp } from "../../sdk/resources/vpcs";
+import { apiId } from "../resources/common";
+import { camelizeDeep } from "../engine/values";
+import type { Camelized } from "../engine/resource";
+import { type FunctionOptions, withClient } from "./client";
+
+export type VpcIpResult = Camelized<VpcIp>;
+
+/**
+ * The addresses of VPC interfaces: of one VPC when `vpcId` is given, else of the whole account.
+ * An instance with several VPC configuration profiles is listed once per profile.
+ */
+export function getVpcIps(args: { vpcId?: string | number } = {}, options: FunctionOptions = {}): Promise<VpcIpResult[]> {
+  return withClient(options, async (client) => {
+    const ips = args.vpcId !== undefined ? await client.vpcs.ips.listAll(apiId(args.vpcId)) : await client.vpcs.ips.listAccount().all();
+    return ips.map((ip) => camelizeDeep(ip) as VpcIpResult);
+  });
+}

@@ -1,0 +1,36 @@
+/**
+ * Loaded in the provider process by the shim: maps a resource kind to the provider methods the
+ * engine derives from its spec. The process holds one `ProviderContext` (credentials from the
+ * stack config that `configure` receives, one API client).
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { ProviderContext, type ConfigSource } from "./engine/context";
+import { makeProvider } from "./engine/engine";
+import type { ResourceSpec } from "./engine/spec";
+import { RESOURCE_SPECS } from "./specs";
+
+let config: ConfigSource = () => undefined;
+let context: ProviderContext | undefined;
+const providers = new Map<string, pulumi.dynamic.ResourceProvider>();
+
+function currentContext(): ProviderContext {
+  context ??= new ProviderContext((key) => config(key));
+  return context;
+}
+
+/** The provider methods for `kind`. */
+export function provider(kind: string): pulumi.dynamic.ResourceProvider {
+  let methods = providers.get(kind);
+  if (!methods) {
+    const spec: ResourceSpec | undefined = RESOURCE_SPECS[kind];
+    if (!spec) throw new Error(`pulumi-compute has no resource type ${kind}; is the installed package older than the program?`);
+    methods = {
+      ...makeProvider(spec, currentContext),
+      configure: async (req: pulumi.dynamic.ConfigureRequest) => {
+        config = (key) => req.config.get(key);
+      },
+    };
+    providers.set(kind, methods);
+  }
+  return methods;
+}

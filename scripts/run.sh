@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The project's single entry point: `npm test`, `npm run demo`, … all come here.
+# It sets up what a fresh machine lacks (Node 24, npm dependencies, the Pulumi engine, the
+# TypeScript build), then runs the task with Node 24 first on PATH.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=toolchain.sh
+source "$ROOT/scripts/toolchain.sh"
+
+task=${1:-}
+shift || true
+
+ensure_node
+ensure_deps
+case "$task" in
+  build)
+    build_ts ;;
+  test)
+    ensure_engine
+    build_ts
+    exec node "$ROOT/scripts/jest-run.js" "$@" ;;
+  demo)
+    ensure_engine
+    build_ts
+    exec node "$ROOT/dist/examples/demo/main.js" "$@" ;;
+  bench)
+    ensure_engine
+    build_ts
+    exec node "$ROOT/dist/bench/main.js" "$@" ;;
+  emulator)
+    build_ts
+    exec node "$ROOT/dist/emulator/cli.js" "$@" ;;
+  *)
+    echo "usage: scripts/run.sh {test|demo|build|bench|emulator} [args…]" >&2
+    exit 64 ;;
+esac
