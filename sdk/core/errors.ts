@@ -5,6 +5,7 @@
  */
 import type { ErrorEntry } from "./schema";
 
+/** Base class of every error the sdk raises. */
 export class ComputeError extends Error {
   override name = "ComputeError";
 }
@@ -56,12 +57,19 @@ export class ApiError extends ComputeError {
   }
 }
 
+/** 400: validation failure, bad filter, or a busy resource (see `hasReason("busy")`). */
 export class BadRequestError extends ApiError { override name = "BadRequestError"; }
+/** 401: missing, invalid or expired token, or a token without the endpoint's scope. */
 export class AuthenticationError extends ApiError { override name = "AuthenticationError"; }
+/** 403: authenticated but not permitted (restricted user without the grant). */
 export class PermissionDeniedError extends ApiError { override name = "PermissionDeniedError"; }
+/** 404: unknown id or path. */
 export class NotFoundError extends ApiError { override name = "NotFoundError"; }
+/** 405: the path does not support the method. */
 export class MethodNotAllowedError extends ApiError { override name = "MethodNotAllowedError"; }
+/** 408: the server gave up waiting for the request; retried by the policy. */
 export class RequestTimeoutError extends ApiError { override name = "RequestTimeoutError"; }
+/** 429: rate limit exceeded; retried after `Retry-After`. */
 export class RateLimitError extends ApiError {
   override name = "RateLimitError";
   /** Seconds the API asked us to wait (`Retry-After`), when it said. */
@@ -71,8 +79,11 @@ export class RateLimitError extends ApiError {
     return Number.isFinite(n) ? n : undefined;
   }
 }
+/** 500, and any 5xx without a class of its own (502, 504, …). */
 export class InternalServerError extends ApiError { override name = "InternalServerError"; }
+/** 501: not implemented (the emulator answers this for endpoints it lacks). */
 export class NotImplementedError extends ApiError { override name = "NotImplementedError"; }
+/** 503: temporarily unavailable; retried unless the API is in maintenance. */
 export class ServiceUnavailableError extends ApiError {
   override name = "ServiceUnavailableError";
   /** During platform maintenance the API sends `X-Maintenance-Mode`; such a 503 is not retried. */
@@ -153,12 +164,23 @@ export class ResponseValidationError extends ComputeError {
 /** A waiter gave up: the object reached a failure state, or the deadline passed. */
 export class WaitError extends ComputeError {
   override name = "WaitError";
+  /** `failed`: the object reached a failure state; `timeout`: the deadline passed. Unset when not told. */
+  readonly kind: "failed" | "timeout" | undefined;
+  /** The last polled value, when there was one. */
+  readonly last: unknown;
+  constructor(message: string, details: { kind?: "failed" | "timeout"; last?: unknown; cause?: unknown } = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.kind = details.kind;
+    this.last = details.last;
+  }
 }
 
+/** True for a 404 `ApiError` (read after delete, drift detection). */
 export function isNotFound(error: unknown): error is NotFoundError {
   return error instanceof ApiError && error.status === 404;
 }
 
+/** True for an `ApiError`, optionally of one status. */
 export function isApiError(error: unknown, status?: number): error is ApiError {
   return error instanceof ApiError && (status === undefined || error.status === status);
 }

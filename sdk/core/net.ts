@@ -17,6 +17,7 @@ export function parseIpv4(text: string): number | undefined {
   return value;
 }
 
+/** Unsigned 32-bit integer → dotted quad. */
 export function formatIpv4(value: number): string {
   return [24, 16, 8, 0].map((shift) => Math.floor(value / 2 ** shift) % 256).join(".");
 }
@@ -41,6 +42,7 @@ export function parseIpv4Cidr(text: string): Ipv4Range | undefined {
   return { network, prefix, canonical: network === address };
 }
 
+/** Range → `a.b.c.d/len`. */
 export function formatIpv4Cidr(range: Pick<Ipv4Range, "network" | "prefix">): string {
   return `${formatIpv4(range.network)}/${range.prefix}`;
 }
@@ -50,6 +52,7 @@ export function ipv4RangeEnd(range: Pick<Ipv4Range, "network" | "prefix">): numb
   return range.network + 2 ** (32 - range.prefix) - 1;
 }
 
+/** True when the two ranges share at least one address. */
 export function ipv4RangesOverlap(a: Pick<Ipv4Range, "network" | "prefix">, b: Pick<Ipv4Range, "network" | "prefix">): boolean {
   return a.network <= ipv4RangeEnd(b) && b.network <= ipv4RangeEnd(a);
 }

@@ -1,5 +1,8 @@
 /** Regions: the catalog of regions and the availability of select plans. No authorization needed. */
 import { z } from "zod";
+import { path } from "../core/path";
+import type { CallOptions, HttpClient } from "../core/http";
+import { Paginator, type ListOptions } from "../core/pagination";
 
 export const RegionStatus = z.enum(["ok", "outage"]);
 
@@ -22,3 +25,53 @@ export const RegionAvailability = z.looseObject({
   available: z.boolean(),
 });
 export type RegionAvailability = z.infer<typeof RegionAvailability>;
+
+/** `/regions`: the region catalog. Read-only; no token needed. */
+export class Regions {
+  /** `/regions/availability` and `/regions/{regionId}/availability`. */
+  readonly availability: RegionAvailabilities;
+
+  constructor(private readonly http: HttpClient) {
+    this.availability = new RegionAvailabilities(http);
+  }
+
+  /** Iterates every region (`GET /regions`). */
+  list(options?: ListOptions): Paginator<Region> {
+    return new Paginator(this.http, { path: "/regions", item: Region }, options);
+  }
+
+  /** Every region, collected. */
+  listAll(options?: ListOptions): Promise<Region[]> {
+    return this.list(options).all();
+  }
+
+  /** `GET /regions/{regionId}`. */
+  get(regionId: string, options: CallOptions = {}): Promise<Region> {
+    return this.http.request({ method: "GET", path: path`/regions/${regionId}`, responseSchema: Region, signal: options.signal });
+  }
+}
+
+/** Availability of select plans per region. */
+export class RegionAvailabilities {
+  constructor(private readonly http: HttpClient) {}
+
+  /** Iterates the availability records of all regions (`GET /regions/availability`, several pages). */
+  list(options?: ListOptions): Paginator<RegionAvailability> {
+    return new Paginator(this.http, { path: "/regions/availability", item: RegionAvailability }, options);
+  }
+
+  /** Every availability record, collected. */
+  listAll(options?: ListOptions): Promise<RegionAvailability[]> {
+    return this.list(options).all();
+  }
+
+  /** `GET /regions/{regionId}/availability`: one `{region, plan, available}` object (per the spec). */
+  get(regionId: string, options: CallOptions = {}): Promise<RegionAvailability> {
+    return this.http.request({
+      method: "GET",
+      path: path`/regions/${regionId}/availability`,
+      responseSchema: RegionAvailability,
+      signal: options.signal,
+    });
+  }
+}

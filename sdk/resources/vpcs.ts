@@ -5,7 +5,10 @@
  * from them.
  */
 import { z } from "zod";
-import { Timestamp, requiredString } from "../core/schema";
+import { Empty, Timestamp, requiredString } from "../core/schema";
+import { path } from "../core/path";
+import type { CallOptions, HttpClient } from "../core/http";
+import { Paginator, type ListOptions } from "../core/pagination";
 import {
   CLASSIC_PRIVATE_RANGE,
   RFC1918_RANGES,
@@ -131,3 +134,148 @@ export const VpcIp = z.looseObject({
   vpc_id: z.number().int(),
 });
 export type VpcIp = z.infer<typeof VpcIp>;
+
+/**
+ * `/vpcs`: VPCs, with their subnets (`vpcs.subnets`) and VPC IP records (`vpcs.ips`).
+ * Create is a POST without an idempotency key: it is never retried after an ambiguous failure.
+ */
+export class Vpcs {
+  readonly subnets: VpcSubnets;
+  readonly ips: VpcIps;
+
+  constructor(private readonly http: HttpClient) {
+    this.subnets = new VpcSubnets(http);
+    this.ips = new VpcIps(http);
+  }
+
+  /** Iterates the account's VPCs (`GET /vpcs`). */
+  list(options?: ListOptions): Paginator<Vpc> {
+    return new Paginator(this.http, { path: "/vpcs", item: Vpc }, options);
+  }
+
+  /** Every VPC, collected. */
+  listAll(options?: ListOptions): Promise<Vpc[]> {
+    return this.list(options).all();
+  }
+
+  /** `GET /vpcs/{vpcId}`. */
+  get(vpcId: number, options: CallOptions = {}): Promise<Vpc> {
+    return this.http.request({ method: "GET", path: path`/vpcs/${vpcId}`, responseSchema: Vpc, signal: options.signal });
+  }
+
+  /** `POST /vpcs`. The body is validated against `VpcCreateRequest` before anything is sent. */
+  create(body: VpcCreateRequest, options: CallOptions = {}): Promise<Vpc> {
+    return this.http.request({
+      method: "POST",
+      path: "/vpcs",
+      body,
+      bodySchema: VpcCreateRequest,
+      responseSchema: Vpc,
+      signal: options.signal,
+    });
+  }
+
+  /** `PUT /vpcs/{vpcId}` (label, description). */
+  update(vpcId: number, body: VpcUpdateRequest, options: CallOptions = {}): Promise<Vpc> {
+    return this.http.request({
+      method: "PUT",
+      path: path`/vpcs/${vpcId}`,
+      body,
+      bodySchema: VpcUpdateRequest,
+      responseSchema: Vpc,
+      signal: options.signal,
+    });
+  }
+
+  /** `DELETE /vpcs/{vpcId}`: all or nothing, with every subnet. */
+  async delete(vpcId: number, options: CallOptions = {}): Promise<void> {
+    await this.http.request({ method: "DELETE", path: path`/vpcs/${vpcId}`, responseSchema: Empty, signal: options.signal });
+  }
+}
+
+/** `/vpcs/{vpcId}/subnets`. */
+export class VpcSubnets {
+  constructor(private readonly http: HttpClient) {}
+
+  /** Iterates the subnets of a VPC. */
+  list(vpcId: number, options?: ListOptions): Paginator<Subnet> {
+    return new Paginator(this.http, { path: path`/vpcs/${vpcId}/subnets`, item: Subnet }, options);
+  }
+
+  /** Every subnet of a VPC, collected. */
+  listAll(vpcId: number, options?: ListOptions): Promise<Subnet[]> {
+    return this.list(vpcId, options).all();
+  }
+
+  /** `GET /vpcs/{vpcId}/subnets/{subnetId}`. */
+  get(vpcId: number, subnetId: number, options: CallOptions = {}): Promise<Subnet> {
+    return this.http.request({
+      method: "GET",
+      path: path`/vpcs/${vpcId}/subnets/${subnetId}`,
+      responseSchema: Subnet,
+      signal: options.signal,
+    });
+  }
+
+  /** `POST /vpcs/{vpcId}/subnets`; never retried after an ambiguous failure. */
+  create(vpcId: number, body: SubnetCreateRequest, options: CallOptions = {}): Promise<Subnet> {
+    return this.http.request({
+      method: "POST",
+      path: path`/vpcs/${vpcId}/subnets`,
+      body,
+      bodySchema: SubnetCreateRequest,
+      responseSchema: Subnet,
+      signal: options.signal,
+    });
+  }
+
+  /** `PUT /vpcs/{vpcId}/subnets/{subnetId}` (label only; `ipv4` is fixed). */
+  update(vpcId: number, subnetId: number, body: SubnetUpdateRequest, options: CallOptions = {}): Promise<Subnet> {
+    return this.http.request({
+      method: "PUT",
+      path: path`/vpcs/${vpcId}/subnets/${subnetId}`,
+      body,
+      bodySchema: SubnetUpdateRequest,
+      responseSchema: Subnet,
+      signal: options.signal,
+    });
+  }
+
+  /** `DELETE /vpcs/{vpcId}/subnets/{subnetId}`. */
+  async delete(vpcId: number, subnetId: number, options: CallOptions = {}): Promise<void> {
+    await this.http.request({
+      method: "DELETE",
+      path: path`/vpcs/${vpcId}/subnets/${subnetId}`,
+      responseSchema: Empty,
+      signal: options.signal,
+    });
+  }
+}
+
+/** Options of `VpcIps.listAccount`. */
+export interface VpcIpListOptions extends ListOptions {
+  /** Which of the two equivalent account-wide paths to use: `/vpcs/ips` (default) or `/networking/vpcs/ips`. */
+  via?: "vpcs" | "networking";
+}
+
+/** VPC IP address records, per VPC or for the whole account. */
+export class VpcIps {
+  constructor(private readonly http: HttpClient) {}
+
+  /** Iterates the IP records of one VPC (`GET /vpcs/{vpcId}/ips`). */
+  list(vpcId: number, options?: ListOptions): Paginator<VpcIp> {
+    return new Paginator(this.http, { path: path`/vpcs/${vpcId}/ips`, item: VpcIp }, options);
+  }
+
+  /** Every IP record of one VPC, collected. */
+  listAll(vpcId: number, options?: ListOptions): Promise<VpcIp[]> {
+    return this.list(vpcId, options).all();
+  }
+
+  /** Iterates the IP records of every VPC of the account; both paths exist on the real API. */
+  listAccount(options: VpcIpListOptions = {}): Paginator<VpcIp> {
+    const { via = "vpcs", ...rest } = options;
+    const collection = via === "networking" ? "/networking/vpcs/ips" : "/vpcs/ips";
+    return new Paginator(this.http, { path: collection, item: VpcIp }, rest);
+  }
+}

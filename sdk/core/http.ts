@@ -1,0 +1,315 @@
+/**
+ * The request pipeline of one client instance:
+ *
+ *   validate body (strict out) → build URL and headers → send with a per-request deadline →
+ *   map failures to the error hierarchy → ask the retry policy → parse the response (tolerant in).
+ *
+ * Nothing here is global: the base URL, the token, the dispatcher and the clock-like hooks all
+ * belong to the instance, so pointing a client at the emulator is one option and tests run with
+ * a `MockAgent` and a zero-delay `sleep`.
+ */
+import { STATUS_CODES } from "node:http";
+import { setTimeout as delay } from "node:timers/promises";
+import { Agent, request as undiciRequest, type Dispatcher } from "undici";
+import type { z } from "zod";
+import {
+  AbortError,
+  ApiError,
+  ClientValidationError,
+  ConnectionError,
+  ResponseValidationError,
+  TimeoutError,
+  type RequestInfo,
+} from "./errors";
+import { makeRedactor, redactEntries, redactHeaders, sanitizeCause, type Redactor } from "./redact";
+import { decideRetry, isIdempotentMethod, type RetryPolicyOptions } from "./retry";
+import { ErrorEnvelope, issuesToErrors, type ErrorEntry } from "./schema";
+import { SDK_VERSION } from "../version";
+
+/** Methods the API uses. */
+export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "HEAD";
+
+/** Query parameters; `undefined` values are left out. */
+export type Query = Record<string, string | number | boolean | undefined>;
+
+/** An `X-Filter` object (`{"+order_by": "created", "action": "vpc_create"}`), sent as JSON. */
+export type Filter = Record<string, unknown>;
+
+/** Waits `ms`; rejects when `signal` aborts. Injected so tests run at zero delay. */
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+/** Payload of the `onRetry` hook. Carries no headers and no body, hence no credential. */
+export interface RetryEvent {
+  /** 1-based number of the attempt that failed. */
+  attempt: number;
+  delayMs: number;
+  reason: string;
+  method: string;
+  path: string;
+}
+
+/** Options of a client instance. Only `baseUrl` is required. */
+export interface ClientOptions {
+  /** API root including the version segment, e.g. `http://127.0.0.1:4010/v4` (a trailing slash is fine). */
+  baseUrl: string;
+  /** Personal access or OAuth token, sent as `Authorization: Bearer …`; redacted from every error. */
+  token?: string;
+  /** undici dispatcher (a `MockAgent` in tests). Default: a keep-alive `Agent` owned and closed by the client. */
+  dispatcher?: Dispatcher;
+  /** Deadline per attempt, covering response headers and body. Default 30 000 ms. */
+  timeoutMs?: number;
+  /** Default `pulumi-compute/<version>`. */
+  userAgent?: string;
+  /** Overrides of the retry policy tunables (`maxRetries`, `baseDelayMs`, …). */
+  retry?: Partial<RetryPolicyOptions>;
+  /** Delay function used between retries. Default: a real, abortable timer. */
+  sleep?: Sleep;
+  /** Called before each retry (after the decision, before the delay). Errors thrown by it are ignored. */
+  onRetry?: (event: RetryEvent) => void;
+}
+
+/** One API call. `path` is relative to the base URL; build it with the `path` tag. */
+export interface RequestOptions<S extends z.ZodType = z.ZodType> {
+  method: HttpMethod;
+  path: string;
+  query?: Query;
+  body?: unknown;
+  /** Strict schema of the body: a failure raises `ClientValidationError` and nothing is sent. */
+  bodySchema?: z.ZodType;
+  headers?: Record<string, string>;
+  filter?: Filter;
+  /** Tolerant schema of a 2xx body: a failure raises `ResponseValidationError`. */
+  responseSchema: S;
+  /** May the request be repeated after an ambiguous failure? Default: by method (GET/PUT/DELETE/HEAD). */
+  idempotent?: boolean;
+  signal?: AbortSignal;
+  /** Overrides the client's `timeoutMs` for this call. */
+  timeoutMs?: number;
+}
+
+/** Options every resource method accepts. */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+}
+
+/** Transport codes of a connection that was never established: the request did not leave. */
+const NOT_SENT_CODES = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EADDRNOTAVAIL",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
+/** undici's own deadlines: the request went out and no (complete) answer came. */
+const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
+
+const defaultSleep: Sleep = (ms, signal) => delay(ms, undefined, { signal });
+
+/** The transport and request pipeline shared by every resource class of one `ComputeClient`. */
+export class HttpClient {
+  private readonly base: string;
+  private readonly token: string | undefined;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+  private readonly timeoutMs: number;
+  private readonly userAgent: string;
+  private readonly retry: Partial<RetryPolicyOptions>;
+  private readonly sleep: Sleep;
+  private readonly onRetry: ((event: RetryEvent) => void) | undefined;
+  private readonly redact: Redactor;
+  private closed = false;
+
+  constructor(options: ClientOptions) {
+    this.base = normalizeBaseUrl(options.baseUrl);
+    this.token = options.token;
+    this.redact = makeRedactor(options.token);
+    this.ownsDispatcher = options.dispatcher === undefined;
+    this.dispatcher = options.dispatcher ?? new Agent();
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.userAgent = options.userAgent ?? `pulumi-compute/${SDK_VERSION}`;
+    this.retry = options.retry ?? {};
+    this.sleep = options.sleep ?? defaultSleep;
+    this.onRetry = options.onRetry;
+  }
+
+  /** Sends one API call with validation, retries and response parsing; resolves the parsed body. */
+  async request<S extends z.ZodType>(options: RequestOptions<S>): Promise<z.output<S>> {
+    const method = options.method.toUpperCase() as HttpMethod;
+    const relative = options.path + queryString(options.query);
+    const info: RequestInfo = { method, path: this.redact(relative) };
+    const body = this.validateBody(options, info);
+    const headers = this.buildHeaders(options, body !== undefined);
+    const idempotent = options.idempotent ?? isIdempotentMethod(method);
+
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const raw = await this.send(method, relative, headers, body, info, options);
+        if (raw.status >= 400) throw this.toApiError(raw, info);
+        return this.parseResponse(raw, options.responseSchema, info);
+      } catch (error) {
+        const decision = decideRetry(error, attempt, { idempotent }, this.retry);
+        if (!decision.retry) throw error;
+        this.notifyRetry({ attempt, delayMs: decision.delayMs, reason: decision.reason, method, path: info.path });
+        try {
+          await this.sleep(decision.delayMs, options.signal);
+        } catch (cause) {
+          if (!options.signal?.aborted) throw cause;
+          throw new AbortError(`${info.method} ${info.path}: aborted while waiting to retry`, { cause: sanitizeCause(cause, this.redact) });
+        }
+        if (options.signal?.aborted) throw new AbortError(`${info.method} ${info.path}: aborted`);
+      }
+    }
+  }
+
+  /** Closes the dispatcher if this client created it; a caller-supplied dispatcher is left open. */
+  async close(): Promise<void> {
+    if (!this.ownsDispatcher || this.closed) return;
+    this.closed = true;
+    await this.dispatcher.close();
+  }
+
+  private validateBody(options: RequestOptions, info: RequestInfo): string | undefined {
+    if (options.body === undefined) return undefined;
+    let value: unknown = options.body;
+    if (options.bodySchema) {
+      const parsed = options.bodySchema.safeParse(value);
+      if (!parsed.success) {
+        throw new ClientValidationError(`${info.method} ${info.path} request body`, redactEntries(issuesToErrors(parsed.error), this.redact));
+      }
+      value = parsed.data;
+    }
+    return JSON.stringify(value);
+  }
+
+  private buildHeaders(options: RequestOptions, hasBody: boolean): Record<string, string> {
+    const headers: Record<string, string> = { accept: "application/json", "user-agent": this.userAgent };
+    if (this.token) headers.authorization = `Bearer ${this.token}`;
+    if (hasBody) headers["content-type"] = "application/json";
+    if (options.filter !== undefined) headers["x-filter"] = encodeFilter(options.filter);
+    for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
+    return headers;
+  }
+
+  /** One attempt. Every failure leaves as a `ComputeError` subclass, with a redacted cause. */
+  private async send(
+    method: HttpMethod,
+    relative: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    info: RequestInfo,
+    options: RequestOptions,
+  ): Promise<RawResponse> {
+    if (options.signal?.aborted) throw new AbortError(`${info.method} ${info.path}: aborted before sending`);
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    // Our own deadline spans headers AND body; undici's headersTimeout/bodyTimeout are per phase.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
+    try {
+      const response = await undiciRequest(this.base + relative, { dispatcher: this.dispatcher, method, headers, body, signal });
+      const text = await response.body.text();
+      return { status: response.statusCode, headers: flattenHeaders(response.headers), text };
+    } catch (error) {
+      const cause = sanitizeCause(error, this.redact);
+      if (options.signal?.aborted) throw new AbortError(`${info.method} ${info.path}: aborted`, { cause });
+      const code = errorCode(error);
+      if (deadline.signal.aborted || TIMEOUT_CODES.has(code ?? "")) throw new TimeoutError(info, timeoutMs, cause);
+      throw new ConnectionError(info, code, !NOT_SENT_CODES.has(code ?? ""), cause);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Builds the `ApiError` of a ≥400 answer; tolerates bodies that are not the JSON envelope. */
+  private toApiError(raw: RawResponse, info: RequestInfo): ApiError {
+    let entries: ErrorEntry[] | undefined;
+    try {
+      const parsed = ErrorEnvelope.safeParse(JSON.parse(raw.text));
+      if (parsed.success && parsed.data.errors.length > 0) entries = parsed.data.errors;
+    } catch {
+      // Not JSON (a gateway's HTML page): fall through to the generic entry.
+    }
+    entries ??= [{ reason: STATUS_CODES[raw.status] ?? `HTTP ${raw.status}` }];
+    return ApiError.from(raw.status, redactEntries(entries, this.redact), info, redactHeaders(raw.headers, this.redact));
+  }
+
+  private parseResponse<S extends z.ZodType>(raw: RawResponse, schema: S, info: RequestInfo): z.output<S> {
+    let json: unknown;
+    try {
+      // Deletes and actions answer `{}`; an empty body is read the same way.
+      json = raw.text.trim() === "" ? {} : JSON.parse(raw.text);
+    } catch {
+      throw new ResponseValidationError(info, [{ reason: `Response body is not JSON (status ${raw.status})` }]);
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) throw new ResponseValidationError(info, redactEntries(issuesToErrors(parsed.error), this.redact));
+    return parsed.data;
+  }
+
+  private notifyRetry(event: RetryEvent): void {
+    try {
+      this.onRetry?.(event);
+    } catch {
+      // An observer must not change the outcome of the call.
+    }
+  }
+}
+
+/** Validates the base URL and drops trailing slashes, so `base + "/vpcs"` is always right. */
+export function normalizeBaseUrl(baseUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new ClientValidationError("client options", [{ field: "baseUrl", reason: "baseUrl must be an absolute http(s) URL" }]);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ClientValidationError("client options", [{ field: "baseUrl", reason: "baseUrl must use http or https" }]);
+  }
+  if (url.search || url.hash || url.username || url.password) {
+    throw new ClientValidationError("client options", [
+      { field: "baseUrl", reason: "baseUrl must not carry a query, a fragment or credentials (use the token option)" },
+    ]);
+  }
+  return url.href.replace(/\/+$/, "");
+}
+
+function queryString(query: Query | undefined): string {
+  if (!query) return "";
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) params.append(key, String(value));
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
+/** Strict out: the filter must be a plain JSON object. */
+function encodeFilter(filter: Filter): string {
+  if (typeof filter !== "object" || filter === null || Array.isArray(filter)) {
+    throw new ClientValidationError("X-Filter", [{ field: "X-Filter", reason: "X-Filter must be a JSON object" }]);
+  }
+  return JSON.stringify(filter);
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return out;
+}
+
+/** The code of a transport error; Node reports a failed happy-eyeballs connect as an AggregateError. */
+function errorCode(error: unknown): string | undefined {
+  const e = error as { code?: unknown; errors?: Array<{ code?: unknown }>; cause?: { code?: unknown } } | undefined;
+  const code = e?.code ?? e?.errors?.[0]?.code ?? e?.cause?.code;
+  return typeof code === "string" ? code : undefined;
+}
+

@@ -1,0 +1,65 @@
+/**
+ * Generic status waiter. Resource-specific waiters (database `active`, image `available`, an
+ * event `finished`) are a `poll` plus two predicates; the loop, the deadline, fail-fast and
+ * progress reporting live here once. The clock and the delay are injectable so tests replay
+ * recorded sequences of states instantly and deterministically.
+ */
+import { setTimeout as delay } from "node:timers/promises";
+import { AbortError, WaitError } from "./errors";
+import type { Sleep } from "./http";
+
+/** Options of `waitFor`: what to poll, when it is over or failed, and how long to try. */
+export interface WaitOptions<T> {
+  /** Reads the current state (usually a `get`). Its errors propagate: the http layer already retried. */
+  poll: (signal?: AbortSignal) => Promise<T>;
+  /** True when the wait is over. */
+  done: (value: T) => boolean;
+  /** A message when the value is a terminal failure state (checked before `done`, so we fail fast). */
+  failed?: (value: T) => string | undefined;
+  /** Called with every polled value and the time elapsed since the start. */
+  progress?: (value: T, elapsedMs: number) => void;
+  /** Delay between polls; default 5 000 ms. */
+  intervalMs?: number;
+  /** Overall deadline. */
+  timeoutMs: number;
+  /** What is awaited, for messages: "database 12 to become active". */
+  what?: string;
+  sleep?: Sleep;
+  signal?: AbortSignal;
+  /** Clock in ms; default `Date.now`. Tests advance a fake clock from their fake `sleep`. */
+  now?: () => number;
+}
+
+const defaultSleep: Sleep = (ms, signal) => delay(ms, undefined, { signal });
+
+/**
+ * Polls until `done`, and resolves the final value. Rejects with `WaitError` (kind `failed`) as
+ * soon as `failed` returns a message, with `WaitError` (kind `timeout`) once `timeoutMs` has
+ * passed, and with `AbortError` when `signal` aborts.
+ */
+export async function waitFor<T>(options: WaitOptions<T>): Promise<T> {
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? defaultSleep;
+  const interval = options.intervalMs ?? 5_000;
+  const what = options.what ?? "the expected state";
+  const start = now();
+  for (;;) {
+    if (options.signal?.aborted) throw new AbortError(`aborted while waiting for ${what}`);
+    const value = await options.poll(options.signal);
+    const elapsed = now() - start;
+    options.progress?.(value, elapsed);
+    const failure = options.failed?.(value);
+    if (failure !== undefined) throw new WaitError(`gave up waiting for ${what}: ${failure}`, { kind: "failed", last: value });
+    if (options.done(value)) return value;
+    const remaining = options.timeoutMs - elapsed;
+    if (remaining <= 0) {
+      throw new WaitError(`timed out after ${options.timeoutMs} ms waiting for ${what}`, { kind: "timeout", last: value });
+    }
+    try {
+      // Never sleep past the deadline: the last poll happens right at it.
+      await sleep(Math.min(interval, remaining), options.signal);
+    } catch (cause) {
+      throw new AbortError(`aborted while waiting for ${what}`, { cause });
+    }
+  }
+}
