@@ -1,4 +1,5 @@
-// Tests run from the TypeScript sources through ts-jest in transpile-only mode:
+// Tests run from the TypeScript sources through ts-jest, which transpiles file by file
+// (tsconfig sets isolatedModules):
 // `tsc` type-checks the whole tree before jest starts (see scripts/run.sh), and the
 // Pulumi engine's provider process loads the compiled `dist/` tree.
 /** @type {import('jest').Config} */
@@ -7,7 +8,7 @@ module.exports = {
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
   transform: {
-    "^.+\\.ts$": ["ts-jest", { isolatedModules: true, tsconfig: "<rootDir>/tsconfig.json" }],
+    "^.+\\.ts$": ["ts-jest", { tsconfig: "<rootDir>/tsconfig.json" }],
   },
   moduleFileExtensions: ["ts", "js", "json"],
   testTimeout: 30000,

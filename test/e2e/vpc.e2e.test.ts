@@ -6,20 +6,20 @@
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
 import { Vpc, VpcSubnet } from "../../provider";
-import { managedDrift, specForType } from "../../provider/engine/drift";
+import { driftFromEvents } from "../../provider/automation";
 import { createTestStack, eventRecorder, stepsByName, type TestStack } from "../support/engine";
 
 jest.setTimeout(240_000);
 
 let emulator: RunningEmulator;
 let client: ComputeClient;
-let test: TestStack;
+let testStack: TestStack;
 let region = "us-iad";
 
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0 });
   client = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });
-  test = await createTestStack({
+  testStack = await createTestStack({
     name: "vpc",
     apiUrl: emulator.url,
     token: emulator.token,
@@ -33,15 +33,15 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await test?.stack.destroy().catch(() => undefined);
-  test?.cleanup();
+  await testStack?.stack.destroy().catch(() => undefined);
+  testStack?.cleanup();
   await client?.close();
   await emulator?.close();
 });
 
 test("a VPC with two subnets goes through its whole life", async () => {
   // up
-  const up = await test.stack.up();
+  const up = await testStack.stack.up();
   expect(up.summary.result).toBe("succeeded");
   expect(up.summary.resourceChanges).toMatchObject({ create: 4 }); // the stack, the VPC, two subnets
   const vpcId = Number(up.outputs.vpcId!.value);
@@ -49,8 +49,21 @@ test("a VPC with two subnets goes through its whole life", async () => {
   expect(vpc).toMatchObject({ label: "e2e-net", region: "us-iad", description: "end to end" });
   expect(vpc.subnets.map((s) => s.ipv4).sort()).toEqual(["10.0.1.0/24", "10.0.2.0/24"]);
 
+  // the state file: the token nowhere; a small, implementation-free serialized provider
+  const stateText = testStack.stateText();
+  expect(stateText).not.toContain(emulator.token);
+  const providers = new Set(testStack.resources().filter((r) => r.type.includes("compute:")).map((r) => r.outputs!.__provider as string));
+  expect(providers.size).toBe(2); // one shim per kind: Vpc and VpcSubnet
+  for (const text of providers) {
+    expect(text.length).toBeLessThan(2048);
+    expect(text).toContain('require("pulumi-compute/registry")');
+    for (const implementationDetail of ["vpcs.create", "safeParse", "zod", "undici", "hooks"]) expect(text).not.toContain(implementationDetail);
+  }
+  const [vpcShim, subnetShim] = [...providers].sort((x, y) => x.length - y.length);
+  expect(subnetShim!.replace('"VpcSubnet"', '"Vpc"')).toBe(vpcShim); // nothing but the kind differs
+
   // preview shows no changes
-  const preview = await test.stack.preview();
+  const preview = await testStack.stack.preview();
   expect(Object.keys(preview.changeSummary)).toEqual(["same"]);
 
   // behind Pulumi's back
@@ -58,29 +71,30 @@ test("a VPC with two subnets goes through its whole life", async () => {
 
   // refresh reports exactly that drift
   const recorder = eventRecorder();
-  const refresh = await test.stack.refresh({ onEvent: recorder.onEvent });
+  const refresh = await testStack.stack.refresh({ onEvent: recorder.onEvent });
   expect(refresh.summary.resourceChanges).toMatchObject({ update: 1, same: 3 });
   const steps = stepsByName(recorder.events);
   const netStep = steps.get("net")!;
   expect(netStep.op).toBe("update");
-  const drift = managedDrift(specForType("pulumi-nodejs:dynamic/compute:Vpc")!, netStep.old!, netStep.new!);
-  expect(drift).toEqual([{ field: "label", state: "e2e-net", cloud: "renamed-by-hand" }]);
+  expect(driftFromEvents(recorder.events)).toEqual([
+    { resource: "net", type: "Vpc", field: "label", state: "e2e-net", cloud: "renamed-by-hand" },
+  ]);
   for (const name of ["web", "db"]) expect(steps.get(name)!.op).toBe("same");
 
   // up restores it, in place
-  const restore = await test.stack.up();
+  const restore = await testStack.stack.up();
   expect(restore.summary.resourceChanges).toMatchObject({ update: 1, same: 3 });
   expect((await client.vpcs.get(vpcId)).label).toBe("e2e-net");
-  expect(Object.keys((await test.stack.preview()).changeSummary)).toEqual(["same"]);
+  expect(Object.keys((await testStack.stack.preview()).changeSummary)).toEqual(["same"]);
 
   // a region change is a replacement (and the subnets follow their VPC)
   region = "us-ord";
-  const replacement = await test.stack.preview();
+  const replacement = await testStack.stack.preview();
   expect(replacement.changeSummary.replace).toBe(3);
   region = "us-iad";
 
   // destroy
-  const destroyed = await test.stack.destroy();
+  const destroyed = await testStack.stack.destroy();
   expect(destroyed.summary.resourceChanges).toMatchObject({ delete: 4 });
   expect(await client.vpcs.listAll()).toEqual([]);
 });

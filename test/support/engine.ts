@@ -7,22 +7,11 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { execFileSync } from "node:child_process";
-import { LocalWorkspace, PulumiCommand, type PulumiFn, type Stack, type EngineEvent } from "@pulumi/pulumi/automation";
+import { LocalWorkspace, type PulumiFn, type Stack, type EngineEvent } from "@pulumi/pulumi/automation";
+import { pulumiCommand } from "../../provider/automation";
 
 export const REPO_ROOT = path.resolve(__dirname, "../..");
 export const PASSPHRASE = "e2e-test-passphrase";
-
-/** The directory holding `pulumi` and `pulumi-resource-pulumi-nodejs`. */
-export function engineBin(): string {
-  const fromSetup = process.env.PULUMI_COMPUTE_ENGINE_BIN;
-  if (fromSetup && fs.existsSync(path.join(fromSetup, "pulumi"))) return fromSetup;
-  try {
-    return path.dirname(execFileSync("sh", ["-c", "command -v pulumi"], { encoding: "utf8" }).trim());
-  } catch {
-    throw new Error("the Pulumi engine is not on PATH: run the tests with `npm test`, which sets it up");
-  }
-}
 
 export interface TestStackOptions {
   /** Short name, used for the project and folders. */
@@ -61,8 +50,6 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
   fs.mkdirSync(stateDir);
   fs.mkdirSync(workDir);
   const project = `e2e-${options.name}`;
-  const bin = engineBin();
-  const pulumiCommand = await PulumiCommand.get({ root: path.dirname(bin) });
   const envVars: Record<string, string> = {
     PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
     PULUMI_SKIP_UPDATE_CHECK: "true",
@@ -77,7 +64,7 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
     { stackName: "test", projectName: project, program: options.program },
     {
       workDir,
-      pulumiCommand,
+      pulumiCommand: await pulumiCommand(),
       envVars,
       // The provider process starts in `main`; from there `pulumi-compute` resolves to this repo.
       projectSettings: { name: project, runtime: "nodejs", main: REPO_ROOT, backend: { url: `file://${stateDir}` } },

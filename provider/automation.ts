@@ -1,0 +1,46 @@
+/**
+ * Helpers for driving stacks through Pulumi's Automation API: locating the engine, and turning a
+ * refresh's events into a drift report (managed fields only). Used by the demo, the tests and
+ * the drift command.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { execFileSync } from "node:child_process";
+import { PulumiCommand, type EngineEvent } from "@pulumi/pulumi/automation";
+import { managedDrift, specForType, type DriftEntry } from "./engine/drift";
+
+/** The directory holding `pulumi` (and `pulumi-resource-pulumi-nodejs` beside it). */
+export function engineBin(): string {
+  const fromSetup = process.env.PULUMI_COMPUTE_ENGINE_BIN;
+  if (fromSetup && fs.existsSync(path.join(fromSetup, "pulumi"))) return fromSetup;
+  try {
+    return path.dirname(execFileSync("sh", ["-c", "command -v pulumi"], { encoding: "utf8" }).trim());
+  } catch {
+    throw new Error("the Pulumi CLI is not on PATH: run through `npm test` / `npm run demo`, which build it, or install it");
+  }
+}
+
+/** The Automation API's handle on that CLI. */
+export function pulumiCommand(): Promise<PulumiCommand> {
+  return PulumiCommand.get({ root: path.dirname(engineBin()) });
+}
+
+export interface ResourceDrift extends DriftEntry {
+  /** The resource's name in the program. */
+  resource: string;
+  type: string;
+}
+
+/** Managed fields that a refresh found changed, from that refresh's engine events. */
+export function driftFromEvents(events: EngineEvent[]): ResourceDrift[] {
+  const drift: ResourceDrift[] = [];
+  for (const event of events) {
+    const meta = event.resOutputsEvent?.metadata;
+    if (!meta || meta.op !== "update") continue;
+    const spec = specForType(meta.type);
+    if (!spec || !meta.old || !meta.new) continue;
+    const resource = meta.urn.split("::").pop()!;
+    for (const entry of managedDrift(spec, meta.old.outputs, meta.new.outputs)) drift.push({ resource, type: spec.name, ...entry });
+  }
+  return drift;
+}
