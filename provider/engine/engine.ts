@@ -196,7 +196,10 @@ async function create(spec: ResourceSpec, ctx: ProviderContext, raw: Inputs): Pr
 /** `adoptId`: takes over an existing object and brings its in-place fields to the inputs. */
 async function adopt(spec: ResourceSpec, ctx: ProviderContext, inputs: Inputs, signal: AbortSignal): Promise<ApiObject> {
   const id = String(inputs.adoptId);
-  const existing = await spec.hooks.read(ctx, id, inputs, signal).catch((e) => { throw explain(spec, "read", e); });
+  const existing = await spec.hooks.read(ctx, id, inputs, signal).catch((e) => {
+    if (isNotFound(e)) return undefined;
+    throw explain(spec, "read", e);
+  });
   if (!existing) throw new Error(`adoptId ${id}: no such ${spec.noun}`);
   const current = toOutputs(spec, existing, inputs);
   const { changed, replaces } = changedFields(spec, current, inputs);

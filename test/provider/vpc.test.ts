@@ -1,0 +1,129 @@
+/**
+ * The Vpc and VpcSubnet providers' methods called directly against the emulator over HTTP:
+ * the CRUD round trip, objects gone behind Pulumi's back, adoption, recovery from an ambiguous
+ * create, and missing credentials.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { ComputeClient } from "../../sdk/client";
+import { provider } from "../../provider/registry";
+
+let emulator: RunningEmulator;
+let client: ComputeClient;
+let vpcs: pulumi.dynamic.ResourceProvider;
+let subnets: pulumi.dynamic.ResourceProvider;
+const config: Record<string, string | undefined> = {};
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0 });
+  client = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });
+  config["compute:token"] = emulator.token;
+  config["compute:apiUrl"] = emulator.url;
+  vpcs = provider("Vpc");
+  subnets = provider("VpcSubnet");
+  const req = { config: { get: (key: string) => config[key], require: (key: string) => config[key]! } };
+  await vpcs.configure!(req);
+});
+
+afterAll(async () => {
+  await client.close();
+  await emulator.close();
+});
+
+beforeEach(() => {
+  emulator.control.reset();
+  emulator.control.clearFaults();
+  emulator.control.clearRequests();
+});
+
+const posts = () => emulator.control.listRequests().filter((r) => r.method === "POST").map((r) => r.path);
+
+test("create, read, update and delete a VPC and a subnet", async () => {
+  const vpc = await vpcs.create({ label: "round-trip", region: "us-iad" });
+  expect(vpc.outs).toMatchObject({ label: "round-trip", region: "us-iad", description: "", subnets: [] });
+  expect(vpc.outs.created).toEqual(expect.any(String));
+
+  const subnet = await subnets.create({ vpcId: vpc.id, label: "web", ipv4: "10.0.1.0/24" });
+  expect(subnet.outs).toMatchObject({ vpcId: Number(vpc.id), label: "web", ipv4: "10.0.1.0/24", computes: [] });
+
+  const read = await vpcs.read!(vpc.id, vpc.outs);
+  expect(read.props!.subnets).toEqual([expect.objectContaining({ id: Number(subnet.id), label: "web", ipv4: "10.0.1.0/24" })]);
+
+  const updated = await subnets.update!(subnet.id, subnet.outs, { vpcId: vpc.id, label: "frontend", ipv4: "10.0.1.0/24" });
+  expect(updated.outs).toMatchObject({ label: "frontend", vpcId: Number(vpc.id) });
+  expect((await client.vpcs.subnets.get(Number(vpc.id), Number(subnet.id))).label).toBe("frontend");
+
+  await subnets.delete!(subnet.id, updated.outs!);
+  await vpcs.delete!(vpc.id, vpc.outs);
+  expect(await client.vpcs.listAll()).toEqual([]);
+});
+
+test("an object deleted behind Pulumi's back reads as gone, and deleting it again succeeds", async () => {
+  const vpc = await vpcs.create({ label: "vanishing", region: "us-iad" });
+  await client.vpcs.delete(Number(vpc.id));
+  expect(await vpcs.read!(vpc.id, vpc.outs)).toEqual({});
+  await expect(vpcs.delete!(vpc.id, vpc.outs)).resolves.toBeUndefined();
+});
+
+test("adoptId manages an existing VPC and brings its label to the program's", async () => {
+  const existing = await client.vpcs.create({ label: "made-elsewhere", region: "us-iad", description: "kept" });
+  const adopted = await vpcs.create({ adoptId: existing.id, label: "now-managed", region: "us-iad", description: "kept" });
+  expect(adopted.id).toBe(String(existing.id));
+  expect(adopted.outs).toMatchObject({ label: "now-managed", adoptId: existing.id });
+  expect((await client.vpcs.listAll()).map((v) => v.label)).toEqual(["now-managed"]);
+});
+
+test("adoptId refuses an object that differs in a field that cannot change in place", async () => {
+  const existing = await client.vpcs.create({ label: "elsewhere", region: "us-iad" });
+  await expect(vpcs.create({ adoptId: existing.id, label: "elsewhere", region: "us-ord" })).rejects.toThrow(
+    `adoptId ${existing.id}: the VPC differs in fields that cannot change in place: region is "us-iad", the program says "us-ord"`,
+  );
+  await expect(vpcs.create({ adoptId: 999999, label: "x", region: "us-iad" })).rejects.toThrow("adoptId 999999: no such VPC");
+});
+
+test("a create whose connection breaks after the API accepted it adopts the object instead of orphaning it", async () => {
+  emulator.control.addFault({ pathPattern: "/v4/vpcs", method: "POST", kind: "reset-after", count: 1 });
+  const created = await vpcs.create({ label: "ambiguous", region: "us-iad" });
+  const all = await client.vpcs.listAll();
+  expect(all).toHaveLength(1);
+  expect(created.id).toBe(String(all[0]!.id));
+  expect(posts()).toEqual(["/v4/vpcs"]); // the POST was sent once, never repeated
+});
+
+test("a create refused before processing fails cleanly and leaves nothing", async () => {
+  emulator.control.addFault({ pathPattern: "/v4/vpcs", method: "POST", kind: "reset", count: 1 });
+  await expect(vpcs.create({ label: "refused", region: "us-iad" })).rejects.toThrow(/connection/);
+  expect(await client.vpcs.listAll()).toEqual([]);
+  expect(posts()).toEqual(["/v4/vpcs"]);
+});
+
+test("missing credentials give an error naming the stack config key and the environment variable", async () => {
+  const saved = { token: config["compute:token"], env: process.env.COMPUTE_TOKEN };
+  config["compute:token"] = undefined;
+  delete process.env.COMPUTE_TOKEN;
+  try {
+    await expect(vpcs.create({ label: "no-creds", region: "us-iad" })).rejects.toThrow(
+      "no API token: set the stack config compute:token (pulumi config set --secret compute:token <token>) or the environment variable COMPUTE_TOKEN",
+    );
+  } finally {
+    config["compute:token"] = saved.token;
+    if (saved.env !== undefined) process.env.COMPUTE_TOKEN = saved.env;
+  }
+  expect(emulator.control.listRequests()).toEqual([]);
+});
+
+test("the environment supplies credentials when the stack config has none", async () => {
+  const saved = { ...config };
+  config["compute:token"] = undefined;
+  config["compute:apiUrl"] = undefined;
+  process.env.COMPUTE_TOKEN = emulator.token;
+  process.env.COMPUTE_API_URL = emulator.url;
+  try {
+    const vpc = await vpcs.create({ label: "from-env", region: "us-iad" });
+    expect(vpc.outs.label).toBe("from-env");
+  } finally {
+    Object.assign(config, saved);
+    delete process.env.COMPUTE_TOKEN;
+    delete process.env.COMPUTE_API_URL;
+  }
+});
