@@ -1,0 +1,102 @@
+#!/usr/bin/env node
+/**
+ * `compute-emulator`: runs the emulator until SIGINT/SIGTERM.
+ *   compute-emulator [--port 4000] [--host 127.0.0.1] [--token HEX] [--time-scale 60] [--state-file state.json] [--seed 1] [--log]
+ * Prints the API URL, the control URL and the token (a local test credential, printed on purpose).
+ */
+import { parseArgs } from "node:util";
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from "./index";
+
+export const USAGE = `Usage: compute-emulator [options]
+  --port <n>          port to listen on (default 0: a random free port)
+  --host <addr>       interface to listen on (default 127.0.0.1)
+  --token <token>     the primary account's unrestricted token (default: from the state file, else random)
+  --time-scale <x>    emulated time runs x times faster than real time (default 1)
+  --state-file <path> load state from this file and save it after every change
+  --seed <n>          seed of the fault injector's random numbers (default 1)
+  --log               log every request
+  --help              show this text`;
+
+function number(name: string, text: string | undefined, check: (n: number) => boolean): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (text.trim() === "" || !Number.isFinite(n) || !check(n)) throw new Error(`--${name}: invalid value ${JSON.stringify(text)}`);
+  return n;
+}
+
+/** Parses the command line into emulator options; `undefined` means "print usage and stop". */
+export function parseCliArgs(argv: string[]): EmulatorOptions | undefined {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      port: { type: "string" },
+      host: { type: "string" },
+      token: { type: "string" },
+      "time-scale": { type: "string" },
+      "state-file": { type: "string" },
+      seed: { type: "string" },
+      log: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) return undefined;
+  const options: EmulatorOptions = {};
+  const port = number("port", values.port, (n) => Number.isInteger(n) && n >= 0 && n <= 65535);
+  const timeScale = number("time-scale", values["time-scale"], (n) => n >= 0);
+  const seed = number("seed", values.seed, Number.isInteger);
+  if (port !== undefined) options.port = port;
+  if (timeScale !== undefined) options.timeScale = timeScale;
+  if (seed !== undefined) options.seed = seed;
+  if (values.host !== undefined) options.host = values.host;
+  if (values.token !== undefined) options.token = values.token;
+  if (values["state-file"] !== undefined) options.stateFile = values["state-file"];
+  if (values.log) options.logger = true;
+  return options;
+}
+
+/**
+ * Starts the emulator for the CLI and (unless told not to, as tests do) closes it cleanly and
+ * exits on SIGINT/SIGTERM. Resolves once it is listening.
+ */
+export async function runCli(
+  argv: string[],
+  out: (line: string) => void = console.log,
+  { handleSignals = true }: { handleSignals?: boolean } = {},
+): Promise<RunningEmulator | undefined> {
+  const options = parseCliArgs(argv);
+  if (!options) {
+    out(USAGE);
+    return undefined;
+  }
+  const running = await startEmulator(options);
+  out(`compute-emulator listening`);
+  out(`  API:     ${running.url}`);
+  out(`  control: ${running.controlUrl}`);
+  out(`  token:   ${running.token}`);
+  if (!handleSignals) return running;
+  let closing = false;
+  const stop = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    out(`received ${signal}, closing`);
+    running.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.once("SIGINT", () => stop("SIGINT"));
+  process.once("SIGTERM", () => stop("SIGTERM"));
+  return running;
+}
+
+if (require.main === module) {
+  runCli(process.argv.slice(2)).catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    console.error(USAGE);
+    process.exit(2);
+  });
+}

@@ -1,0 +1,191 @@
+/**
+ * The control surface: everything tests and demos do to the emulator that is not the cloud's API
+ * (reset, accounts and tokens, seeding instances, faults, the clock, the request log). The HTTP
+ * control API under `/__emulator` and the in-process `control` object both call these methods,
+ * and both validate input with the same schemas, so they behave identically.
+ */
+import type { z } from "zod";
+import type { Emulator } from "../emulator";
+import { ApiFailure, entry, notFound } from "../core/errors";
+import type { ClockSnapshot } from "../core/clock";
+import type { FaultRuleStatus } from "../core/faults";
+import type { RequestLogEntry } from "../core/request-log";
+import { describeRoutes, type RouteDescription } from "../core/routes";
+import { issuesToErrors } from "../../sdk/core/schema";
+import { type AccountState, type EmulatorState, type UserRecord, createAccount, emptyGrants, randomToken } from "../core/state";
+import { type ComputeRecord, deleteInterface, seedCompute } from "../services/computes/models";
+import { type NodeBalancerRecord, seedNodeBalancer } from "../services/nodebalancers/models";
+import {
+  AccountCreateRequest,
+  ClockRequest,
+  ComputeSeedRequest,
+  FaultRuleRequest,
+  NodeBalancerSeedRequest,
+  ResetRequest,
+  TokenCreateRequest,
+} from "./schemas";
+
+export type ResetInput = z.input<typeof ResetRequest>;
+export type AccountCreateInput = z.input<typeof AccountCreateRequest>;
+export type TokenCreateInput = z.input<typeof TokenCreateRequest>;
+export type ComputeSeedInput = z.input<typeof ComputeSeedRequest>;
+export type NodeBalancerSeedInput = z.input<typeof NodeBalancerSeedRequest>;
+export type FaultRuleInput = z.input<typeof FaultRuleRequest>;
+export type ClockInput = z.input<typeof ClockRequest>;
+
+export interface CreatedAccount {
+  account: string;
+  /** The account's unrestricted personal token (all scopes). */
+  token: string;
+  username: string;
+}
+
+export interface CreatedToken {
+  token: string;
+  account: string;
+  username: string;
+  scopes: "*" | string[];
+  restricted: boolean;
+}
+
+function parse<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
+  const parsed = schema.safeParse(input ?? {});
+  if (!parsed.success) throw new ApiFailure(400, issuesToErrors(parsed.error));
+  return parsed.data;
+}
+
+export class EmulatorControl {
+  constructor(private readonly emulator: Emulator) {}
+
+  private account(id: string | undefined): AccountState {
+    const account = this.emulator.state.accounts[id ?? this.emulator.state.primaryAccount];
+    if (!account) throw new ApiFailure(400, [entry(`Unknown account ${id}`, "account")]);
+    return account;
+  }
+
+  /** Forgets every object, account, token, fault and logged request; the start-up token stays valid. */
+  reset(input: ResetInput = {}): void {
+    const { seed } = parse(ResetRequest, input);
+    this.emulator.reset(seed);
+  }
+
+  createAccount(input: AccountCreateInput = {}): CreatedAccount {
+    const { id: requested, username = "emulator-user" } = parse(AccountCreateRequest, input);
+    const state = this.emulator.state;
+    if (requested !== undefined && state.accounts[requested]) throw new ApiFailure(400, [entry(`Account ${requested} already exists`, "id")]);
+    let id = requested;
+    while (id === undefined || state.accounts[id]) id = `acct-${this.emulator.nextId("account")}`;
+    state.accounts[id] = createAccount(id, username);
+    const token = randomToken();
+    state.tokens[token] = { token, account: id, username, scopes: "*", label: "personal" };
+    this.emulator.persist();
+    return { account: id, token, username };
+  }
+
+  /**
+   * Issues a token. Without `restricted`/`username` it belongs to the account's unrestricted user;
+   * `restricted: true` creates (or, with `username`, updates) a restricted user with `grants`.
+   */
+  createToken(input: TokenCreateInput = {}): CreatedToken {
+    const request = parse(TokenCreateRequest, input);
+    const account = this.account(request.account);
+    const user = this.userFor(account, request);
+    const token = randomToken();
+    const scopes = request.scopes ?? "*";
+    this.emulator.state.tokens[token] = { token, account: account.id, username: user.username, scopes, label: request.label ?? "" };
+    this.emulator.persist();
+    return { token, account: account.id, username: user.username, scopes, restricted: user.restricted };
+  }
+
+  private userFor(account: AccountState, request: z.infer<typeof TokenCreateRequest>): UserRecord {
+    const unrestricted = Object.values(account.users).find((u) => !u.restricted);
+    if (request.username === undefined && !request.restricted) {
+      if (request.grants) throw new ApiFailure(400, [entry("grants apply to restricted users only", "grants")]);
+      if (unrestricted) return unrestricted;
+    }
+    const username = request.username ?? `restricted-${this.emulator.nextId("user")}`;
+    const existing = account.users[username];
+    const user: UserRecord = existing ?? { username, restricted: request.restricted ?? false, grants: emptyGrants() };
+    if (request.restricted !== undefined) user.restricted = request.restricted;
+    if (request.grants) {
+      user.grants = {
+        global: { add_vpc: request.grants.global?.add_vpc ?? false },
+        vpc: (request.grants.vpc ?? []).map((g) => ({ id: g.id, permissions: g.permissions })),
+      };
+    }
+    account.users[username] = user;
+    return user;
+  }
+
+  seedCompute(input: ComputeSeedInput): ComputeRecord {
+    const { account, ...seed } = parse(ComputeSeedRequest, input);
+    const compute = seedCompute(this.emulator, this.account(account), seed);
+    this.emulator.persist();
+    return structuredClone(compute);
+  }
+
+  seedNodeBalancer(input: NodeBalancerSeedInput): NodeBalancerRecord {
+    const { account, ...seed } = parse(NodeBalancerSeedRequest, input);
+    const record = seedNodeBalancer(this.emulator, this.account(account), seed);
+    this.emulator.persist();
+    return structuredClone(record);
+  }
+
+  /** Removes an interface of a seeded instance (whichever account owns it), freeing its subnet address. */
+  deleteInterface(computeId: number, configId: number, interfaceId: number): void {
+    const removed = Object.values(this.emulator.state.accounts).some((a) => deleteInterface(a, computeId, configId, interfaceId));
+    if (!removed) throw notFound();
+    this.emulator.persist();
+  }
+
+  addFault(input: FaultRuleInput): FaultRuleStatus {
+    const rule = parse(FaultRuleRequest, input);
+    try {
+      return this.emulator.faults.add(rule);
+    } catch (error) {
+      throw new ApiFailure(400, [entry(`Invalid pathPattern: ${(error as Error).message}`, "pathPattern")]);
+    }
+  }
+
+  listFaults(): FaultRuleStatus[] {
+    return this.emulator.faults.list();
+  }
+
+  removeFault(id: string): void {
+    if (!this.emulator.faults.remove(id)) throw notFound();
+  }
+
+  clearFaults(): void {
+    this.emulator.faults.clear();
+  }
+
+  getClock(): ClockSnapshot {
+    return this.emulator.clock.snapshot();
+  }
+
+  /** Sets the time scale and/or moves emulated time forward (running what fell due). */
+  setClock(input: ClockInput): ClockSnapshot {
+    const { scale, advanceMs } = parse(ClockRequest, input);
+    if (scale !== undefined) this.emulator.clock.setScale(scale);
+    if (advanceMs !== undefined) this.emulator.clock.advance(advanceMs);
+    this.emulator.persist();
+    return this.emulator.clock.snapshot();
+  }
+
+  listRequests(): RequestLogEntry[] {
+    return this.emulator.requestLog.list();
+  }
+
+  clearRequests(): void {
+    this.emulator.requestLog.clear();
+  }
+
+  /** A deep copy of the whole state (debugging aid; tokens included, it is a local emulator). */
+  dumpState(): EmulatorState {
+    return structuredClone(this.emulator.state);
+  }
+
+  routes(): RouteDescription[] {
+    return describeRoutes(this.emulator.routes);
+  }
+}

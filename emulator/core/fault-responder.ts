@@ -1,0 +1,86 @@
+/**
+ * Turns a picked fault rule into what the client sees: an error status with the API's envelope
+ * and headers, a delay, or a connection reset before or after the request is processed.
+ */
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { EmulatorRuntime } from "./runtime";
+import type { FaultRule } from "./faults";
+import { REASONS, errorBody } from "./errors";
+
+/** A gateway's own error page: 502s may come as text/html, not JSON (api-facts P7-1). */
+export const BAD_GATEWAY_HTML =
+  "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n</body>\r\n</html>\r\n";
+
+export const MAINTENANCE_HEADER = "X-Maintenance-Mode";
+
+/** Default `Retry-After` (seconds) of a 429 rule that names none. */
+export const DEFAULT_RETRY_AFTER_SECONDS = 1;
+/** Default delay of a latency rule that names none. */
+export const DEFAULT_LATENCY_MS = 1000;
+
+function pathOf(url: string): string {
+  const q = url.indexOf("?");
+  return q === -1 ? url : url.slice(0, q);
+}
+
+export function pickFault(runtime: EmulatorRuntime, request: FastifyRequest): FaultRule | undefined {
+  const rule = runtime.faults.pick(request.method, pathOf(request.url));
+  if (rule) {
+    const logged = runtime.requestLog.entryOf(request.raw);
+    if (logged) logged.fault = rule.kind;
+  }
+  return rule;
+}
+
+/** Cuts the connection with a TCP reset, so the client sees ECONNRESET and no response. */
+function resetConnection(runtime: EmulatorRuntime, request: FastifyRequest, reply: FastifyReply): void {
+  const logged = runtime.requestLog.entryOf(request.raw);
+  if (logged) logged.status = 0;
+  reply.hijack();
+  const socket = request.raw.socket;
+  if (typeof socket.resetAndDestroy === "function") socket.resetAndDestroy();
+  else socket.destroy();
+}
+
+/**
+ * Applies a fault before the request is processed. Returns true when the fault answered (or
+ * cut) the request, so the caller must not process it.
+ */
+export async function applyFaultBefore(runtime: EmulatorRuntime, rule: FaultRule, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+  switch (rule.kind) {
+    case "latency":
+      await new Promise((resolve) => setTimeout(resolve, rule.latencyMs ?? DEFAULT_LATENCY_MS));
+      return false;
+    case "reset-after":
+      return false; // processed first; see applyFaultAfter
+    case "reset":
+      // Reached only once the body has been read and parsed: the request was fully received.
+      resetConnection(runtime, request, reply);
+      return true;
+    case "429":
+      reply.code(429).header("Retry-After", String(rule.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS));
+      reply.send(errorBody([{ reason: REASONS.tooManyRequests }]));
+      return true;
+    case "500":
+      reply.code(500).send(errorBody([{ reason: REASONS.internalError }]));
+      return true;
+    case "502":
+      reply.code(502).type("text/html").send(BAD_GATEWAY_HTML);
+      return true;
+    case "503":
+      if (rule.retryAfterSeconds !== null) reply.header("Retry-After", String(rule.retryAfterSeconds));
+      reply.code(503).send(errorBody([{ reason: REASONS.serviceUnavailable }]));
+      return true;
+    case "503-maintenance":
+      if (rule.retryAfterSeconds !== null) reply.header("Retry-After", String(rule.retryAfterSeconds));
+      reply.code(503).header(MAINTENANCE_HEADER, "true").send(errorBody([{ reason: REASONS.maintenance }]));
+      return true;
+  }
+}
+
+/** Applies a fault after processing; true when the response must not be sent (reset-after). */
+export function applyFaultAfter(runtime: EmulatorRuntime, rule: FaultRule, request: FastifyRequest, reply: FastifyReply): boolean {
+  if (rule.kind !== "reset-after") return false;
+  resetConnection(runtime, request, reply);
+  return true;
+}

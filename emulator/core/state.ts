@@ -1,0 +1,127 @@
+/**
+ * The emulator's whole mutable world, as plain JSON-serializable data so it can be persisted
+ * and dumped. Resources live per account (accounts never see each other's objects); ids come
+ * from per-type counters shared by all accounts, as the real platform's ids are global.
+ *
+ * Adding a service: give its records a type in the service's `models.ts`, add a field to
+ * `AccountState` and a default in `createAccount` / `normalizeAccount`, and a counter below.
+ */
+import { randomBytes } from "node:crypto";
+import type { VpcRecord } from "../services/vpcs/models";
+import type { ComputeRecord } from "../services/computes/models";
+import type { NodeBalancerRecord } from "../services/nodebalancers/models";
+import type { EventRecord } from "../services/events/models";
+
+export type GrantPermission = "read_only" | "read_write";
+
+/** Grants of a restricted user (spec "Authentication"): global flags and per-object grants. */
+export interface Grants {
+  global: { add_vpc: boolean };
+  vpc: Array<{ id: number; permissions: GrantPermission }>;
+}
+
+export interface UserRecord {
+  username: string;
+  restricted: boolean;
+  /** Ignored for unrestricted users, who may do everything. */
+  grants: Grants;
+}
+
+export interface TokenRecord {
+  token: string;
+  account: string;
+  username: string;
+  /** `"*"` = every scope (an unrestricted personal token); otherwise OAuth-style `area:level` scopes. */
+  scopes: "*" | string[];
+  label: string;
+}
+
+export interface AccountState {
+  id: string;
+  users: Record<string, UserRecord>;
+  vpcs: VpcRecord[];
+  computes: ComputeRecord[];
+  nodebalancers: NodeBalancerRecord[];
+  events: EventRecord[];
+}
+
+/** First id handed out per object type; realistic magnitudes, like the recordings. */
+export const ID_STARTS = {
+  account: 2,
+  user: 2,
+  vpc: 10000,
+  subnet: 11000,
+  event: 600000000,
+  compute: 52000000,
+  config: 59000000,
+  interface: 830000,
+  nodebalancer: 300000,
+} as const;
+export type IdKind = keyof typeof ID_STARTS;
+
+export interface EmulatorState {
+  version: 1;
+  /** The account the start-up token belongs to. */
+  primaryAccount: string;
+  /** The unrestricted personal token of the primary account (kept so a restart can reuse it). */
+  primaryToken: string;
+  counters: Record<IdKind, number>;
+  accounts: Record<string, AccountState>;
+  tokens: Record<string, TokenRecord>;
+  /** Emulated time when last saved, epoch ms; a restart never moves the clock back past it. */
+  savedAtMs?: number;
+}
+
+export const PRIMARY_ACCOUNT = "primary";
+export const PRIMARY_USERNAME = "emulator-user";
+
+export function randomToken(): string {
+  return randomBytes(32).toString("hex");
+}
+
+export function emptyGrants(): Grants {
+  return { global: { add_vpc: false }, vpc: [] };
+}
+
+export function createAccount(id: string, username: string): AccountState {
+  return {
+    id,
+    users: { [username]: { username, restricted: false, grants: emptyGrants() } },
+    vpcs: [],
+    computes: [],
+    nodebalancers: [],
+    events: [],
+  };
+}
+
+export function createState(primaryToken: string): EmulatorState {
+  const state: EmulatorState = {
+    version: 1,
+    primaryAccount: PRIMARY_ACCOUNT,
+    primaryToken,
+    counters: { ...ID_STARTS },
+    accounts: { [PRIMARY_ACCOUNT]: createAccount(PRIMARY_ACCOUNT, PRIMARY_USERNAME) },
+    tokens: {},
+  };
+  state.tokens[primaryToken] = { token: primaryToken, account: PRIMARY_ACCOUNT, username: PRIMARY_USERNAME, scopes: "*", label: "primary" };
+  return state;
+}
+
+/** Hands out the next id of a kind. */
+export function nextId(state: EmulatorState, kind: IdKind): number {
+  const id = state.counters[kind];
+  state.counters[kind] = id + 1;
+  return id;
+}
+
+/**
+ * Fills fields a state file written by an older emulator may lack, so adding a service never
+ * breaks loading an existing state file.
+ */
+export function normalizeState(raw: EmulatorState): EmulatorState {
+  const state: EmulatorState = { ...raw, counters: { ...ID_STARTS, ...raw.counters }, tokens: raw.tokens ?? {}, accounts: {} };
+  for (const [id, account] of Object.entries(raw.accounts ?? {})) {
+    state.accounts[id] = { ...createAccount(id, PRIMARY_USERNAME), ...account, users: account.users ?? {} };
+  }
+  return state;
+}

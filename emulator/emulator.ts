@@ -1,0 +1,158 @@
+/**
+ * The composition root: one `Emulator` owns all of its state (nothing global), its clock, fault
+ * rules and request log, and builds the fastify app that serves the API under `/v4` and the
+ * control API under `/__emulator`.
+ */
+import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
+import { Clock } from "./core/clock";
+import { ApiFailure, REASONS, entry, errorBody } from "./core/errors";
+import { FaultInjector } from "./core/faults";
+import { RequestLog } from "./core/request-log";
+import { loadState, saveState } from "./core/persistence";
+import { type EmulatorState, type IdKind, createState, nextId, randomToken } from "./core/state";
+import type { EmulatorRuntime } from "./core/runtime";
+import { type RouteSpec, handleUnknownPath, isApiPath, registerApiRoutes } from "./core/routes";
+import { API_ROUTES } from "./services";
+import { EmulatorControl } from "./control/control";
+import { registerControlRoutes } from "./control/routes";
+
+export interface EmulatorOptions {
+  /** Interface to listen on (default `127.0.0.1`). */
+  host?: string;
+  /** Port (default 0: a free random port). */
+  port?: number;
+  /** The primary account's unrestricted personal token (default: reused from the state file, else 64 random hex chars). */
+  token?: string;
+  /** Emulated time runs this many times faster than real time (default 1). */
+  timeScale?: number;
+  /** Load state from this file at start and save it after every mutation. */
+  stateFile?: string;
+  /** fastify's request logging (default false). */
+  logger?: boolean;
+  /** Seed of the fault PRNG (default 1), so rate-limited faults are reproducible. */
+  seed?: number;
+}
+
+/** API revision the emulator mirrors (spec "Versioning"); sent as `X-Spec-Version`. */
+export const SPEC_VERSION = "4.174.0";
+export const DEFAULT_SEED = 1;
+
+export class Emulator implements EmulatorRuntime {
+  state: EmulatorState;
+  readonly clock: Clock;
+  readonly faults: FaultInjector;
+  readonly requestLog = new RequestLog();
+  readonly routes: readonly RouteSpec[] = API_ROUTES;
+  readonly control: EmulatorControl;
+  private readonly stateFile: string | undefined;
+  private readonly seed: number;
+
+  constructor(private readonly options: EmulatorOptions = {}) {
+    this.stateFile = options.stateFile;
+    this.seed = options.seed ?? DEFAULT_SEED;
+    // Scheduled transitions change state, so a pass that ran any is persisted like a request.
+    this.clock = new Clock({ scale: options.timeScale ?? 1, afterRun: () => this.persist() });
+    this.faults = new FaultInjector(this.seed);
+    const loaded = this.stateFile ? loadState(this.stateFile) : undefined;
+    this.state = loaded ?? createState(options.token ?? randomToken());
+    // A restart must not send emulated time backwards past what the saved objects already saw.
+    if (loaded?.savedAtMs !== undefined) this.clock.ensureAtLeast(loaded.savedAtMs);
+    if (options.token !== undefined && options.token !== this.state.primaryToken) this.adoptPrimaryToken(options.token);
+    this.control = new EmulatorControl(this);
+    this.persist();
+  }
+
+  /** The primary account's unrestricted token. */
+  get token(): string {
+    return this.state.primaryToken;
+  }
+
+  private adoptPrimaryToken(token: string): void {
+    const previous = this.state.tokens[this.state.primaryToken];
+    this.state.tokens[token] = {
+      token,
+      account: this.state.primaryAccount,
+      username: previous?.username ?? Object.keys(this.state.accounts[this.state.primaryAccount]!.users)[0]!,
+      scopes: "*",
+      label: "primary",
+    };
+    this.state.primaryToken = token;
+  }
+
+  nextId(kind: IdKind): number {
+    return nextId(this.state, kind);
+  }
+
+  persist(): void {
+    if (!this.stateFile) return;
+    this.state.savedAtMs = this.clock.nowMs();
+    saveState(this.stateFile, this.state);
+  }
+
+  /** Fresh state (the primary token stays valid), no faults, empty request log, no scheduled work. */
+  reset(seed?: number): void {
+    this.state = createState(this.state.primaryToken);
+    this.faults.clear();
+    this.faults.reseed(seed ?? this.seed);
+    this.requestLog.clear();
+    this.clock.clearTasks();
+    this.persist();
+  }
+
+  dispose(): void {
+    this.clock.dispose();
+  }
+
+  buildApp(): FastifyInstance {
+    const app = Fastify({ logger: this.options.logger ?? false, routerOptions: { ignoreTrailingSlash: true } });
+    this.installBodyParser(app);
+    this.installHooks(app);
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      if (error instanceof ApiFailure) {
+        reply.headers(error.headers);
+        return reply.code(error.status).send(errorBody(error.entries));
+      }
+      const status = typeof error.statusCode === "number" ? error.statusCode : 500;
+      if (status >= 400 && status < 500) return reply.code(status).send(errorBody([entry(error.message)]));
+      request.log.error(error);
+      return reply.code(500).send(errorBody([entry(REASONS.internalError)]));
+    });
+    app.setNotFoundHandler((request, reply) => handleUnknownPath(this, request, reply));
+    registerApiRoutes(app, this.routes, this);
+    registerControlRoutes(app, this.control);
+    app.addHook("onClose", async () => this.dispose());
+    return app;
+  }
+
+  /**
+   * Bodies are read as JSON whatever the Content-Type says (clients are not always careful about
+   * it); an empty body is no body; anything unparsable is the API's 400.
+   */
+  private installBodyParser(app: FastifyInstance): void {
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser("*", { parseAs: "string" }, (_request, text, done) => {
+      const body = String(text);
+      if (body.trim() === "") return done(null, undefined);
+      try {
+        done(null, JSON.parse(body));
+      } catch {
+        done(new ApiFailure(400, REASONS.malformedJson), undefined);
+      }
+    });
+  }
+
+  private installHooks(app: FastifyInstance): void {
+    app.addHook("onRequest", async (request, reply) => {
+      this.clock.runDue(); // scheduled transitions are checked lazily, before anything reads state
+      if (!isApiPath(request.url)) return;
+      this.requestLog.start(request.raw, request.method, request.url, this.clock.now().toISOString());
+      reply.header("X-Spec-Version", SPEC_VERSION);
+      reply.header("Vary", "Authorization, X-Filter");
+    });
+    app.addHook("onSend", async (request, reply, payload) => {
+      const logged = this.requestLog.entryOf(request.raw);
+      if (logged) logged.status = reply.statusCode;
+      return payload;
+    });
+  }
+}

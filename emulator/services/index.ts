@@ -1,0 +1,7 @@
+/** Every service's route table, in one list: the emulator's API surface. */
+import type { RouteSpec } from "../core/routes";
+import { eventRoutes } from "./events/routes";
+import { regionRoutes } from "./regions/routes";
+import { vpcRoutes } from "./vpcs/routes";
+
+export const API_ROUTES: readonly RouteSpec[] = [...regionRoutes, ...vpcRoutes, ...eventRoutes];
