@@ -19,6 +19,12 @@ case "$task" in
     ensure_engine
     build_ts
     exec node "$ROOT/scripts/jest-run.js" "$@" ;;
+  jest)
+    # For development: compile (reporting type errors without stopping) and run jest with the
+    # given arguments, e.g. `scripts/run.sh jest test/provider`.
+    ensure_engine
+    (cd "$ROOT" && node node_modules/typescript/bin/tsc -p .) || echo "[setup] type errors above; running the tests anyway" >&2
+    exec node "$ROOT/node_modules/jest/bin/jest.js" "$@" ;;
   demo)
     ensure_engine
     build_ts
@@ -31,6 +37,6 @@ case "$task" in
     build_ts
     exec node "$ROOT/dist/emulator/cli.js" "$@" ;;
   *)
-    echo "usage: scripts/run.sh {test|demo|build|bench|emulator} [args…]" >&2
+    echo "usage: scripts/run.sh {test|demo|build|bench|emulator|jest} [args…]" >&2
     exit 64 ;;
 esac
