@@ -170,27 +170,56 @@ async function withDeadline<T>(spec: ResourceSpec, op: string, ms: number, work:
   }
 }
 
+/**
+ * A failure after the API accepted a create. Pulumi's dynamic provider host turns an error with an
+ * `id` into ErrorResourceInitFailed: the engine keeps the object in state with this error instead
+ * of forgetting it, and the next `up` retries by updating it.
+ */
+export class ResourceInitError extends Error {
+  override name = "ResourceInitError";
+  constructor(
+    message: string,
+    readonly id: string,
+    readonly properties: Outputs,
+    readonly reasons: string[] = [message],
+  ) {
+    super(message);
+  }
+}
+
 async function create(spec: ResourceSpec, ctx: ProviderContext, raw: Inputs): Promise<pulumi.dynamic.CreateResult> {
   const inputs = withoutProvider(raw);
   const ms = timeoutFor(spec, inputs, "create");
-  const object = await withDeadline(spec, "create", ms, async (signal) => {
-    if (inputs.adoptId !== undefined) return adopt(spec, ctx, inputs, signal);
-    try {
-      return await spec.hooks.create(ctx, inputs, signal);
-    } catch (error) {
-      // The API has no idempotency keys: after an ambiguous failure the object may exist. Look it
-      // up by its natural key rather than orphan it (or create a twin on the next run).
-      if (isAmbiguous(error) && spec.hooks.find) {
-        const found = await spec.hooks.find(ctx, inputs, signal).catch(() => undefined);
-        if (found) {
-          ctx.progress(`${spec.noun} ${String(found.id)}: the create request failed ambiguously but the object exists; adopted it`);
-          return found;
-        }
-      }
-      throw explain(spec, "create", error);
-    }
+  let accepted: ApiObject | undefined;
+  const settled = await withDeadline(spec, "create", ms, async (signal) => {
+    accepted = await createOrAdopt(spec, ctx, inputs, signal);
+    return spec.hooks.settle ? spec.hooks.settle(ctx, accepted, inputs, signal) : accepted;
+  }).catch((error: unknown) => {
+    if (!accepted) throw error;
+    // Recorded with the provider text, or later reads and deletes could not load the provider.
+    const properties = { ...toOutputs(spec, accepted, inputs), [PROVIDER_KEY]: raw[PROVIDER_KEY] };
+    const message = `${spec.noun} ${String(accepted.id)} was created but did not become ready: ${(error as Error).message}`;
+    throw new ResourceInitError(message, String(accepted.id), properties);
   });
-  return { id: String(object.id), outs: toOutputs(spec, object, inputs) };
+  return { id: String(settled.id), outs: toOutputs(spec, settled, inputs) };
+}
+
+async function createOrAdopt(spec: ResourceSpec, ctx: ProviderContext, inputs: Inputs, signal: AbortSignal): Promise<ApiObject> {
+  if (inputs.adoptId !== undefined) return adopt(spec, ctx, inputs, signal);
+  try {
+    return await spec.hooks.create(ctx, inputs, signal);
+  } catch (error) {
+    // The API has no idempotency keys: after an ambiguous failure the object may exist. Look it
+    // up by its natural key rather than orphan it (or create a twin on the next run).
+    if (isAmbiguous(error) && spec.hooks.find) {
+      const found = await spec.hooks.find(ctx, inputs, signal).catch(() => undefined);
+      if (found) {
+        ctx.progress(`${spec.noun} ${String(found.id)}: the create request failed ambiguously but the object exists; adopted it`);
+        return found;
+      }
+    }
+    throw explain(spec, "create", error);
+  }
 }
 
 /** `adoptId`: takes over an existing object and brings its in-place fields to the inputs. */
@@ -230,12 +259,15 @@ async function update(spec: ResourceSpec, ctx: ProviderContext, id: string, olds
   const { changed } = changedFields(spec, olds, news);
   const ms = timeoutFor(spec, news, "update");
   const object = await withDeadline(spec, "update", ms, async (signal) => {
+    let current: ApiObject | undefined;
     if (changed.length === 0) {
-      const current = await spec.hooks.read(ctx, id, olds, signal);
-      if (current) return current;
-      throw new Error(`${spec.noun} ${id} no longer exists; run \`pulumi refresh\``);
+      // Nothing to change, but Pulumi retries an object with init errors by updating it: settle it.
+      current = await spec.hooks.read(ctx, id, olds, signal);
+      if (!current) throw new Error(`${spec.noun} ${id} no longer exists; run \`pulumi refresh\``);
+    } else {
+      current = await spec.hooks.update(ctx, id, olds, news, changed, signal).catch((e) => { throw explain(spec, "update", e); });
     }
-    return spec.hooks.update(ctx, id, olds, news, changed, signal).catch((e) => { throw explain(spec, "update", e); });
+    return spec.hooks.settle ? spec.hooks.settle(ctx, current, news, signal) : current;
   });
   // Always the full set of outputs: an update that returns none wipes them (pulumi#9982).
   return { outs: toOutputs(spec, object, news) };

@@ -68,6 +68,12 @@ export interface Hooks {
    * no idempotency keys), so a create that did land is adopted instead of orphaned or duplicated.
    */
   find?(ctx: ProviderContext, inputs: Inputs, signal: AbortSignal): Promise<ApiObject | undefined>;
+  /**
+   * Waits until the object is usable (a status such as `active`), reporting progress, and returns
+   * the settled record. Runs after create and after every update. If it fails after the API
+   * accepted a create, the object is still recorded in state (with the error), never orphaned.
+   */
+  settle?(ctx: ProviderContext, object: ApiObject, inputs: Inputs, signal: AbortSignal): Promise<ApiObject>;
   /** Outputs the API record does not carry directly (a parent id, say). */
   extraOutputs?(object: ApiObject, inputs: Inputs): Outputs;
 }

@@ -1,7 +1,7 @@
 /** The spec-driven engine: check and diff derived from the VPC and subnet specs. */
 import { BadRequestError } from "../../sdk/core/errors";
 import { VPC_REASONS } from "../../sdk/resources/vpcs";
-import { check, diff, explain } from "../../provider/engine/engine";
+import { ResourceInitError, check, diff, explain, makeProvider } from "../../provider/engine/engine";
 import { UNKNOWN } from "../../provider/engine/values";
 import { vpcSpec } from "../../provider/resources/vpc";
 import { vpcSubnetSpec } from "../../provider/resources/vpc-subnet";
@@ -129,5 +129,34 @@ describe("argument types derived from the spec", () => {
     // @ts-expect-error label is required
     const missing: VpcArgs = { region: "us-iad" };
     expect([args, missing]).toHaveLength(2);
+  });
+});
+
+describe("settle after create", () => {
+  const ctx = { progress: () => undefined } as never;
+  const base = { ...vpcSpec, hooks: { ...vpcSpec.hooks, create: async () => ({ id: 41, label: "slow", region: "us-iad", description: "" }) } };
+
+  test("a failure after the API accepted the create keeps the object, with the provider text, in state", async () => {
+    const spec = { ...base, hooks: { ...base.hooks, settle: async () => { throw new Error("status is failed"); } } };
+    const provider = makeProvider(spec, () => ctx);
+    const error = await provider.create({ __provider: "shim", label: "slow", region: "us-iad" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResourceInitError);
+    expect(error).toMatchObject({
+      id: "41",
+      message: "VPC 41 was created but did not become ready: status is failed",
+      properties: { __provider: "shim", label: "slow", region: "us-iad", description: "" },
+    });
+  });
+
+  test("a settled create returns the settled record", async () => {
+    const spec = { ...base, hooks: { ...base.hooks, settle: async (_c: unknown, o: Record<string, unknown>) => ({ ...o, description: "ready" }) } };
+    const created = await makeProvider(spec, () => ctx).create({ label: "slow", region: "us-iad" });
+    expect(created).toEqual({ id: "41", outs: { label: "slow", region: "us-iad", description: "ready" } });
+  });
+
+  test("a create refused by the API is a plain error: nothing to record", async () => {
+    const spec = { ...base, hooks: { ...base.hooks, create: async () => { throw new Error("refused"); } } };
+    const error = await makeProvider(spec, () => ctx).create({ label: "x", region: "us-iad" }).catch((e: unknown) => e);
+    expect(error).not.toBeInstanceOf(ResourceInitError);
   });
 });
