@@ -4,6 +4,7 @@
  * control API under `/__emulator`.
  */
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
+import multipart from "@fastify/multipart";
 import { Clock } from "./core/clock";
 import { ApiFailure, REASONS, entry, errorBody } from "./core/errors";
 import { FaultInjector } from "./core/faults";
@@ -106,6 +107,8 @@ export class Emulator implements EmulatorRuntime {
   buildApp(): FastifyInstance {
     const app = Fastify({ logger: this.options.logger ?? false, routerOptions: { ignoreTrailingSlash: true } });
     this.installBodyParser(app);
+    // multipart/form-data (ticket attachments) gets its own, streaming parser.
+    app.register(multipart);
     this.installHooks(app);
     app.setErrorHandler((error: FastifyError, request, reply) => {
       if (error instanceof ApiFailure) {

@@ -7,6 +7,7 @@ import { HttpClient, type ClientOptions, type RequestOptions } from "./core/http
 import { Paginator, type ListOptions, type ListSpec } from "./core/pagination";
 import { Events } from "./resources/events";
 import { Regions } from "./resources/regions";
+import { Tickets } from "./resources/support";
 import { Vpcs } from "./resources/vpcs";
 
 /** The `/account` area. */
@@ -14,11 +15,17 @@ export interface AccountResources {
   readonly events: Events;
 }
 
+/** The `/support` area. */
+export interface SupportResources {
+  readonly tickets: Tickets;
+}
+
 /** Typed client of the compute cloud API v4. Call `close()` when done. */
 export class ComputeClient {
   readonly regions: Regions;
   readonly vpcs: Vpcs;
   readonly account: AccountResources;
+  readonly support: SupportResources;
   private readonly http: HttpClient;
 
   constructor(options: ClientOptions) {
@@ -26,6 +33,7 @@ export class ComputeClient {
     this.regions = new Regions(this.http);
     this.vpcs = new Vpcs(this.http);
     this.account = Object.freeze({ events: new Events(this.http) });
+    this.support = Object.freeze({ tickets: new Tickets(this.http) });
   }
 
   /** A raw call through the same pipeline (validation, retries, error mapping, parsing). */

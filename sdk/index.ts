@@ -13,3 +13,4 @@ export { REDACTED } from "./core/redact";
 export * from "./resources/regions";
 export * from "./resources/vpcs";
 export * from "./resources/events";
+export * from "./resources/support";

@@ -15,6 +15,7 @@ import { issuesToErrors } from "../../sdk/core/schema";
 import { type AccountState, type EmulatorState, type UserRecord, createAccount, emptyGrants, randomToken } from "../core/state";
 import { type ComputeRecord, deleteInterface, seedCompute } from "../services/computes/models";
 import { type NodeBalancerRecord, seedNodeBalancer } from "../services/nodebalancers/models";
+import { SupportControl } from "../services/support/control";
 import {
   AccountCreateRequest,
   ClockRequest,
@@ -55,7 +56,12 @@ function parse<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
 }
 
 export class EmulatorControl {
-  constructor(private readonly emulator: Emulator) {}
+  /** Seeded tickets, staff replies, the Managed service switch. */
+  readonly support: SupportControl;
+
+  constructor(private readonly emulator: Emulator) {
+    this.support = new SupportControl(emulator, (id) => this.account(id));
+  }
 
   private account(id: string | undefined): AccountState {
     const account = this.emulator.state.accounts[id ?? this.emulator.state.primaryAccount];

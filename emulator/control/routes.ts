@@ -46,6 +46,9 @@ export function registerControlRoutes(app: FastifyInstance, control: EmulatorCon
       scope.delete("/requests", async () => (control.clearRequests(), {}));
       scope.get("/state", async () => control.dumpState());
       scope.get("/routes", async () => control.routes());
+      scope.post("/seed/tickets", async (request) => control.support.seedTicket(body(request)));
+      scope.post("/seed/tickets/:ticketId/replies", async (request) => control.support.staffReply(parseIdParam(params(request)["ticketId"]!), body(request)));
+      scope.post("/account-settings", async (request) => control.support.setManaged(body(request)));
     },
     { prefix: CONTROL_PREFIX },
   );

@@ -11,6 +11,7 @@ import type { VpcRecord } from "../services/vpcs/models";
 import type { ComputeRecord } from "../services/computes/models";
 import type { NodeBalancerRecord } from "../services/nodebalancers/models";
 import type { EventRecord } from "../services/events/models";
+import type { TicketRecord } from "../services/support/models";
 
 export type GrantPermission = "read_only" | "read_write";
 
@@ -43,6 +44,9 @@ export interface AccountState {
   computes: ComputeRecord[];
   nodebalancers: NodeBalancerRecord[];
   events: EventRecord[];
+  tickets: TicketRecord[];
+  /** A Managed service is enabled (needed for `managed_issue` tickets). */
+  managed: boolean;
 }
 
 /** First id handed out per object type; realistic magnitudes, like the recordings. */
@@ -56,6 +60,8 @@ export const ID_STARTS = {
   config: 59000000,
   interface: 830000,
   nodebalancer: 300000,
+  ticket: 14000000,
+  reply: 28000000,
 } as const;
 export type IdKind = keyof typeof ID_STARTS;
 
@@ -91,6 +97,8 @@ export function createAccount(id: string, username: string): AccountState {
     computes: [],
     nodebalancers: [],
     events: [],
+    tickets: [],
+    managed: false,
   };
 }
 

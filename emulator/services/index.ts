@@ -3,5 +3,6 @@ import type { RouteSpec } from "../core/routes";
 import { eventRoutes } from "./events/routes";
 import { regionRoutes } from "./regions/routes";
 import { vpcRoutes } from "./vpcs/routes";
+import { supportRoutes } from "./support/routes";
 
-export const API_ROUTES: readonly RouteSpec[] = [...regionRoutes, ...vpcRoutes, ...eventRoutes];
+export const API_ROUTES: readonly RouteSpec[] = [...regionRoutes, ...vpcRoutes, ...eventRoutes, ...supportRoutes];

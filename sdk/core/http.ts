@@ -11,6 +11,7 @@
 import { STATUS_CODES } from "node:http";
 import { setTimeout as delay } from "node:timers/promises";
 import { Agent, request as undiciRequest, type Dispatcher } from "undici";
+import type { FormData as UndiciFormData } from "undici";
 import type { z } from "zod";
 import {
   AbortError,
@@ -74,6 +75,8 @@ export interface RequestOptions<S extends z.ZodType = z.ZodType> {
   path: string;
   query?: Query;
   body?: unknown;
+  /** A multipart/form-data body instead of JSON (undici sets the boundary); re-sent as is on retries. */
+  form?: UndiciFormData;
   /** Strict schema of the body: a failure raises `ClientValidationError` and nothing is sent. */
   bodySchema?: z.ZodType;
   headers?: Record<string, string>;
@@ -145,8 +148,8 @@ export class HttpClient {
     const method = options.method.toUpperCase() as HttpMethod;
     const relative = options.path + queryString(options.query);
     const info: RequestInfo = { method, path: this.redact(relative) };
-    const body = this.validateBody(options, info);
-    const headers = this.buildHeaders(options, body !== undefined);
+    const body = options.form ?? this.validateBody(options, info);
+    const headers = this.buildHeaders(options, typeof body === "string");
     const idempotent = options.idempotent ?? isIdempotentMethod(method);
 
     for (let attempt = 1; ; attempt++) {
@@ -203,7 +206,7 @@ export class HttpClient {
     method: HttpMethod,
     relative: string,
     headers: Record<string, string>,
-    body: string | undefined,
+    body: string | UndiciFormData | undefined,
     info: RequestInfo,
     options: RequestOptions,
   ): Promise<RawResponse> {

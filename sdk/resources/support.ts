@@ -1,0 +1,217 @@
+/**
+ * Support tickets, their replies and attachments (spec "Support", api-facts P2-6, P3-3). The open
+ * request carries every rule of the spec: at most one ID attribute; `managed_issue` excludes ID
+ * attributes; `vlan` needs `region` and `region` belongs to a VLAN ticket only.
+ */
+import { z } from "zod";
+import { FormData } from "undici";
+import { Empty, Timestamp, requiredString } from "../core/schema";
+import { path } from "../core/path";
+import type { CallOptions, HttpClient } from "../core/http";
+import { Paginator, type ListOptions } from "../core/pagination";
+import { ClientValidationError } from "../core/errors";
+
+/** The ID attributes a ticket may name (at most one), and the entity type each points at. */
+export const TICKET_ID_ATTRIBUTES = {
+  database_id: "database",
+  domain_id: "domain",
+  firewall_id: "firewall",
+  compute_id: "compute",
+  kubecluster_id: "lkecluster",
+  monitorclient_id: "longview",
+  nodebalancer_id: "nodebalancer",
+  volume_id: "volume",
+  vpc_id: "vpc",
+} as const;
+export type TicketIdAttribute = keyof typeof TICKET_ID_ATTRIBUTES;
+const ID_ATTRIBUTES = Object.keys(TICKET_ID_ATTRIBUTES) as TicketIdAttribute[];
+
+/** File extensions the API accepts as attachments. */
+export const ATTACHMENT_EXTENSIONS = [".gif", ".jpg", ".jpeg", ".pjpg", ".pjpeg", ".tif", ".tiff", ".png", ".pdf", ".txt"] as const;
+
+export const SUPPORT_REASONS = {
+  summaryLength: "Summary must be 1-64 characters",
+  descriptionLength: "Description must be 1-65000 characters",
+  replyLength: "Description must be 1-65535 characters",
+  oneIdAttribute: `Only one of ${ID_ATTRIBUTES.join(", ")} may be given`,
+  managedWithId: "A managed_issue ticket cannot name an entity ID",
+  managedNotEnabled: "Managed services are not enabled on this account",
+  vlanNeedsRegion: "region is required with vlan",
+  regionOnlyWithVlan: "region may only be given with vlan",
+  entityNotFound: (attribute: string) => `${attribute} does not name an object of this account`,
+  vlanNotFound: "vlan does not name a VLAN in this region",
+  attachmentExtension: `Attachments must be one of: ${ATTACHMENT_EXTENSIONS.join(", ")}`,
+  attachmentMissing: "file is required",
+  attachmentTooLarge: (maxBytes: number) => `Attachments may be at most ${Math.floor(maxBytes / 1048576)} MB`,
+  ticketClosed: "This ticket is closed",
+  notClosable: "This ticket cannot be closed",
+} as const;
+
+const idAttribute = z.number({ error: "must be an integer id" }).int("must be an integer id").positive("must be an integer id");
+
+export const TicketOpenRequest = z
+  .strictObject({
+    summary: requiredString("summary").min(1, SUPPORT_REASONS.summaryLength).max(64, SUPPORT_REASONS.summaryLength),
+    description: requiredString("description").min(1, SUPPORT_REASONS.descriptionLength).max(65000, SUPPORT_REASONS.descriptionLength),
+    database_id: idAttribute.optional(),
+    domain_id: idAttribute.optional(),
+    firewall_id: idAttribute.optional(),
+    compute_id: idAttribute.optional(),
+    kubecluster_id: idAttribute.optional(),
+    monitorclient_id: idAttribute.optional(),
+    nodebalancer_id: idAttribute.optional(),
+    volume_id: idAttribute.optional(),
+    vpc_id: idAttribute.optional(),
+    managed_issue: z.boolean().optional(),
+    vlan: z.string().min(1).optional(),
+    region: z.string().min(1).optional(),
+  })
+  .superRefine((body, ctx) => {
+    const given = ID_ATTRIBUTES.filter((key) => body[key] !== undefined);
+    for (const extra of given.slice(1)) ctx.addIssue({ code: "custom", path: [extra], message: SUPPORT_REASONS.oneIdAttribute });
+    if (body.managed_issue === true && given.length > 0) ctx.addIssue({ code: "custom", path: ["managed_issue"], message: SUPPORT_REASONS.managedWithId });
+    if (body.vlan !== undefined && body.region === undefined) ctx.addIssue({ code: "custom", path: ["region"], message: SUPPORT_REASONS.vlanNeedsRegion });
+    if (body.region !== undefined && body.vlan === undefined) ctx.addIssue({ code: "custom", path: ["region"], message: SUPPORT_REASONS.regionOnlyWithVlan });
+  });
+export type TicketOpenRequest = z.infer<typeof TicketOpenRequest>;
+
+export const ReplyCreateRequest = z.strictObject({
+  description: requiredString("description").min(1, SUPPORT_REASONS.replyLength).max(65535, SUPPORT_REASONS.replyLength),
+});
+export type ReplyCreateRequest = z.infer<typeof ReplyCreateRequest>;
+
+export const TicketStatus = z.enum(["new", "open", "closed"]);
+
+export const TicketEntity = z.looseObject({
+  id: z.number().int(),
+  label: z.string().nullable(),
+  type: z.string(),
+  url: z.string(),
+});
+
+export const Ticket = z.looseObject({
+  id: z.number().int(),
+  attachments: z.array(z.string()),
+  closed: Timestamp.nullable(),
+  /** Whether the caller may close it. Absent from the hand-written recordings. */
+  closable: z.boolean().optional(),
+  description: z.string(),
+  entity: TicketEntity.nullable(),
+  gravatar_id: z.string(),
+  opened: Timestamp,
+  opened_by: z.string(),
+  status: TicketStatus,
+  summary: z.string(),
+  updated: Timestamp,
+  updated_by: z.string().nullable(),
+});
+export type Ticket = z.infer<typeof Ticket>;
+
+export const TicketReply = z.looseObject({
+  id: z.number().int(),
+  created: Timestamp,
+  created_by: z.string(),
+  description: z.string(),
+  /** True when written by the provider's staff. */
+  from_compute: z.boolean(),
+  gravatar_id: z.string(),
+});
+export type TicketReply = z.infer<typeof TicketReply>;
+
+/** An attachment to upload: a file name (its extension is checked) and the bytes. */
+export interface Attachment {
+  filename: string;
+  data: Uint8Array | Blob;
+}
+
+/** True when the API accepts files with this name. */
+export function isAllowedAttachment(filename: string): boolean {
+  const lower = filename.toLowerCase();
+  return ATTACHMENT_EXTENSIONS.some((ext) => lower.endsWith(ext));
+}
+
+/** `client.support.tickets`. */
+export class Tickets {
+  readonly replies: TicketReplies;
+
+  constructor(private readonly http: HttpClient) {
+    this.replies = new TicketReplies(http);
+  }
+
+  /** Iterates the account's tickets, open ones first (`GET /support/tickets`). */
+  list(options?: ListOptions): Paginator<Ticket> {
+    return new Paginator(this.http, { path: "/support/tickets", item: Ticket }, options);
+  }
+
+  listAll(options?: ListOptions): Promise<Ticket[]> {
+    return this.list(options).all();
+  }
+
+  /** `GET /support/tickets/{ticketId}`. */
+  get(ticketId: number, options: CallOptions = {}): Promise<Ticket> {
+    return this.http.request({ method: "GET", path: path`/support/tickets/${ticketId}`, responseSchema: Ticket, signal: options.signal });
+  }
+
+  /** `POST /support/tickets`: opens a ticket; the body's rules are checked before sending. */
+  open(body: TicketOpenRequest, options: CallOptions = {}): Promise<Ticket> {
+    return this.http.request({
+      method: "POST",
+      path: "/support/tickets",
+      body,
+      bodySchema: TicketOpenRequest,
+      responseSchema: Ticket,
+      signal: options.signal,
+    });
+  }
+
+  /** `POST /support/tickets/{ticketId}/close`. */
+  async close(ticketId: number, options: CallOptions = {}): Promise<void> {
+    await this.http.request({ method: "POST", path: path`/support/tickets/${ticketId}/close`, responseSchema: Empty, signal: options.signal });
+  }
+
+  /**
+   * `POST /support/tickets/{ticketId}/attachments` as multipart/form-data (field `file`). A file
+   * whose extension the API refuses is refused here, before sending.
+   */
+  async attach(ticketId: number, attachment: Attachment, options: CallOptions = {}): Promise<void> {
+    if (!isAllowedAttachment(attachment.filename)) {
+      throw new ClientValidationError(`POST /support/tickets/${ticketId}/attachments`, [{ field: "file", reason: SUPPORT_REASONS.attachmentExtension }]);
+    }
+    const form = new FormData();
+    const blob = attachment.data instanceof Blob ? attachment.data : new Blob([attachment.data]);
+    form.append("file", blob, attachment.filename);
+    await this.http.request({
+      method: "POST",
+      path: path`/support/tickets/${ticketId}/attachments`,
+      form,
+      responseSchema: Empty,
+      signal: options.signal,
+    });
+  }
+}
+
+/** `client.support.tickets.replies`. */
+export class TicketReplies {
+  constructor(private readonly http: HttpClient) {}
+
+  /** `GET /support/tickets/{ticketId}/replies`. */
+  list(ticketId: number, options?: ListOptions): Paginator<TicketReply> {
+    return new Paginator(this.http, { path: path`/support/tickets/${ticketId}/replies`, item: TicketReply }, options);
+  }
+
+  listAll(ticketId: number, options?: ListOptions): Promise<TicketReply[]> {
+    return this.list(ticketId, options).all();
+  }
+
+  /** `POST /support/tickets/{ticketId}/replies`. */
+  create(ticketId: number, body: ReplyCreateRequest, options: CallOptions = {}): Promise<TicketReply> {
+    return this.http.request({
+      method: "POST",
+      path: path`/support/tickets/${ticketId}/replies`,
+      body,
+      bodySchema: ReplyCreateRequest,
+      responseSchema: TicketReply,
+      signal: options.signal,
+    });
+  }
+}
