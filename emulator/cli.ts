@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `compute-emulator`: runs the emulator until SIGINT/SIGTERM.
- *   compute-emulator [--port 4000] [--host 127.0.0.1] [--token HEX] [--time-scale 60] [--state-file state.json] [--seed 1] [--log]
+ *   compute-emulator [--port 4000] [--host 127.0.0.1] [--token HEX] [--time-scale 60] [--state-file state.json] [--seed 1] [--rate-limits] [--log]
  * Prints the API URL, the control URL and the token (a local test credential, printed on purpose).
  */
 import { parseArgs } from "node:util";
@@ -14,6 +14,7 @@ export const USAGE = `Usage: compute-emulator [options]
   --time-scale <x>    emulated time runs x times faster than real time (default 1)
   --state-file <path> load state from this file and save it after every change
   --seed <n>          seed of the fault injector's random numbers (default 1)
+  --rate-limits       enforce the API's documented rate limits (429 with Retry-After)
   --log               log every request
   --help              show this text`;
 
@@ -37,6 +38,7 @@ export function parseCliArgs(argv: string[]): EmulatorOptions | undefined {
       "state-file": { type: "string" },
       seed: { type: "string" },
       log: { type: "boolean" },
+      "rate-limits": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -48,6 +50,7 @@ export function parseCliArgs(argv: string[]): EmulatorOptions | undefined {
   if (port !== undefined) options.port = port;
   if (timeScale !== undefined) options.timeScale = timeScale;
   if (seed !== undefined) options.seed = seed;
+  if (values["rate-limits"]) options.rateLimits = true;
   if (values.host !== undefined) options.host = values.host;
   if (values.token !== undefined) options.token = values.token;
   if (values["state-file"] !== undefined) options.stateFile = values["state-file"];

@@ -9,6 +9,7 @@ import { Clock } from "./core/clock";
 import { ApiFailure, REASONS, entry, errorBody } from "./core/errors";
 import { FaultInjector } from "./core/faults";
 import { RequestLog } from "./core/request-log";
+import { RateLimiter, type RateLimitRuleName, type RateLimitWindow } from "./core/rate-limit";
 import { loadState, saveState } from "./core/persistence";
 import { type EmulatorState, type IdKind, createState, nextId, randomToken } from "./core/state";
 import type { EmulatorRuntime } from "./core/runtime";
@@ -32,6 +33,8 @@ export interface EmulatorOptions {
   logger?: boolean;
   /** Seed of the fault PRNG (default 1), so rate-limited faults are reproducible. */
   seed?: number;
+  /** Enforce the API's rate limits (api-facts P8-1): `true` for the documented ones, or some overridden. Default off. */
+  rateLimits?: boolean | Partial<Record<RateLimitRuleName, RateLimitWindow>>;
 }
 
 /** API revision the emulator mirrors (spec "Versioning"); sent as `X-Spec-Version`. */
@@ -43,6 +46,7 @@ export class Emulator implements EmulatorRuntime {
   readonly clock: Clock;
   readonly faults: FaultInjector;
   readonly requestLog = new RequestLog();
+  rateLimiter: RateLimiter | undefined;
   readonly routes: readonly RouteSpec[] = API_ROUTES;
   readonly control: EmulatorControl;
   private readonly stateFile: string | undefined;
@@ -54,6 +58,7 @@ export class Emulator implements EmulatorRuntime {
     // Scheduled transitions change state, so a pass that ran any is persisted like a request.
     this.clock = new Clock({ scale: options.timeScale ?? 1, afterRun: () => this.persist() });
     this.faults = new FaultInjector(this.seed);
+    if (options.rateLimits) this.rateLimiter = new RateLimiter(this.clock, options.rateLimits === true ? {} : options.rateLimits);
     const loaded = this.stateFile ? loadState(this.stateFile) : undefined;
     this.state = loaded ?? createState(options.token ?? randomToken());
     // A restart must not send emulated time backwards past what the saved objects already saw.
@@ -94,6 +99,7 @@ export class Emulator implements EmulatorRuntime {
   reset(seed?: number): void {
     this.state = createState(this.state.primaryToken);
     this.faults.clear();
+    this.rateLimiter?.reset();
     this.faults.reseed(seed ?? this.seed);
     this.requestLog.clear();
     this.clock.clearTasks();

@@ -16,6 +16,7 @@ import { type AccountState, type EmulatorState, type UserRecord, createAccount, 
 import { type ComputeRecord, deleteInterface, seedCompute } from "../services/computes/models";
 import { type NodeBalancerRecord, seedNodeBalancer } from "../services/nodebalancers/models";
 import { SupportControl } from "../services/support/control";
+import { RateLimiter, type RateLimitRuleName, type RateLimitWindow } from "../core/rate-limit";
 import {
   AccountCreateRequest,
   ClockRequest,
@@ -121,6 +122,20 @@ export class EmulatorControl {
     }
     account.users[username] = user;
     return user;
+  }
+
+  /** Turns rate limiting on or off, optionally with other limits (`{enabled, limits: {ticketOpen: {limit, windowMs}}}`). */
+  setRateLimits(input: { enabled: boolean; limits?: Partial<Record<RateLimitRuleName, RateLimitWindow>> }): { enabled: boolean; limits: Record<RateLimitRuleName, RateLimitWindow> | null } {
+    if (typeof input?.enabled !== "boolean") throw new ApiFailure(400, [entry("enabled must be true or false", "enabled")]);
+    if (!input.enabled) this.emulator.rateLimiter = undefined;
+    else if (!this.emulator.rateLimiter) this.emulator.rateLimiter = new RateLimiter(this.emulator.clock, input.limits ?? {});
+    else this.emulator.rateLimiter.configure(input.limits ?? {});
+    return this.getRateLimits();
+  }
+
+  getRateLimits(): { enabled: boolean; limits: Record<RateLimitRuleName, RateLimitWindow> | null } {
+    const limiter = this.emulator.rateLimiter;
+    return { enabled: limiter !== undefined, limits: limiter?.current() ?? null };
   }
 
   seedCompute(input: ComputeSeedInput): ComputeRecord {

@@ -48,6 +48,8 @@ export function registerControlRoutes(app: FastifyInstance, control: EmulatorCon
       scope.get("/routes", async () => control.routes());
       scope.post("/seed/tickets", async (request) => control.support.seedTicket(body(request)));
       scope.post("/seed/tickets/:ticketId/replies", async (request) => control.support.staffReply(parseIdParam(params(request)["ticketId"]!), body(request)));
+      scope.get("/rate-limits", async () => control.getRateLimits());
+      scope.post("/rate-limits", async (request) => control.setRateLimits(body(request)));
       scope.post("/account-settings", async (request) => control.support.setManaged(body(request)));
     },
     { prefix: CONTROL_PREFIX },

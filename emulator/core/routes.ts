@@ -21,6 +21,7 @@ import {
   type Principal,
   acceptedScopesHeader,
   authenticate,
+  bearerToken,
   checkGlobalGrant,
   checkObjectGrant,
   checkScopes,
@@ -165,6 +166,16 @@ function checkGrant(ctx: RouteContext, principal: Principal, grant: GrantRequire
 async function handleApiRequest(runtime: EmulatorRuntime, route: RouteSpec, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const fault = pickFault(runtime, request);
   if (fault && (await applyFaultBefore(runtime, fault, request, reply))) return reply;
+  if (runtime.rateLimiter) {
+    const decision = runtime.rateLimiter.check({
+      method: route.method,
+      routePath: route.path,
+      caller: bearerToken(request.headers.authorization) ?? request.socket.remoteAddress ?? "anonymous",
+      collection: route.method === "GET" && route.filterable !== undefined,
+    });
+    reply.headers(decision.headers);
+    if (!decision.allowed) return reply.code(429).send(errorBody([{ reason: REASONS.tooManyRequests }]));
+  }
   let result: unknown;
   try {
     result = await processApiRequest(runtime, route, request, reply);
