@@ -15,6 +15,8 @@ import { type EmulatorState, type IdKind, createState, nextId, randomToken } fro
 import type { EmulatorRuntime } from "./core/runtime";
 import { type RouteSpec, handleUnknownPath, isApiPath, registerApiRoutes } from "./core/routes";
 import { API_ROUTES } from "./services";
+import { SPEC_ENDPOINTS } from "./core/spec-endpoints";
+import { notImplementedRoutes } from "./core/not-implemented";
 import { EmulatorControl } from "./control/control";
 import { registerControlRoutes } from "./control/routes";
 
@@ -47,7 +49,8 @@ export class Emulator implements EmulatorRuntime {
   readonly faults: FaultInjector;
   readonly requestLog = new RequestLog();
   rateLimiter: RateLimiter | undefined;
-  readonly routes: readonly RouteSpec[] = API_ROUTES;
+  /** The services' routes, then a 501 answer for every spec endpoint none of them implements. */
+  readonly routes: readonly RouteSpec[] = [...API_ROUTES, ...notImplementedRoutes(SPEC_ENDPOINTS, API_ROUTES)];
   readonly control: EmulatorControl;
   private readonly stateFile: string | undefined;
   private readonly seed: number;

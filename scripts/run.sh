@@ -33,10 +33,13 @@ case "$task" in
     ensure_engine
     build_ts
     exec node "$ROOT/dist/bench/main.js" "$@" ;;
+  coverage)
+    build_ts
+    exec node "$ROOT/dist/scripts/coverage/main.js" "$@" ;;
   emulator)
     build_ts
     exec node "$ROOT/dist/emulator/cli.js" "$@" ;;
   *)
-    echo "usage: scripts/run.sh {test|demo|build|bench|emulator|jest} [args…]" >&2
+    echo "usage: scripts/run.sh {test|demo|build|bench|emulator|jest|coverage} [args…]" >&2
     exit 64 ;;
 esac

@@ -10,7 +10,7 @@ beforeAll(async () => {
 afterAll(() => emu.close());
 beforeEach(() => emu.control.reset());
 
-test.each(["/nope", "/compute/instances", "/networking/firewalls", "/vpcs/1/nope", ""])("unknown path /v4%s is 404 Not found", async (path) => {
+test.each(["/nope", "/compute/instances", "/networking/nope", "/vpcs/1/nope", ""])("unknown path /v4%s is 404 Not found", async (path) => {
   const r = await emu.get(path);
   expect(r.status).toBe(404);
   expect(onlyError(r)).toEqual({ reason: REASONS.notFound });
