@@ -36,10 +36,16 @@ case "$task" in
   coverage)
     build_ts
     exec node "$ROOT/dist/scripts/coverage/main.js" "$@" ;;
+  generate)
+    # Everything generated from the code: the coverage table, the emulator's spec endpoint list,
+    # the README's resource reference.
+    build_ts
+    node "$ROOT/dist/scripts/coverage/main.js"
+    exec node "$ROOT/dist/scripts/docs/main.js" ;;
   emulator)
     build_ts
     exec node "$ROOT/dist/emulator/cli.js" "$@" ;;
   *)
-    echo "usage: scripts/run.sh {test|demo|build|bench|emulator|jest|coverage} [args…]" >&2
+    echo "usage: scripts/run.sh {test|demo|build|bench|emulator|jest|coverage|generate} [args…]" >&2
     exit 64 ;;
 esac
