@@ -14,7 +14,7 @@ import { loadState, saveState } from "./core/persistence";
 import { type EmulatorState, type IdKind, createState, nextId, randomToken } from "./core/state";
 import type { EmulatorRuntime } from "./core/runtime";
 import { type RouteSpec, handleUnknownPath, isApiPath, registerApiRoutes } from "./core/routes";
-import { API_ROUTES } from "./services";
+import { API_DUE_SOURCES, API_ROUTES, SERVICE_APPS } from "./services";
 import { SPEC_ENDPOINTS } from "./core/spec-endpoints";
 import { notImplementedRoutes } from "./core/not-implemented";
 import { EmulatorControl } from "./control/control";
@@ -37,6 +37,11 @@ export interface EmulatorOptions {
   seed?: number;
   /** Enforce the API's rate limits (api-facts P8-1): `true` for the documented ones, or some overridden. Default off. */
   rateLimits?: boolean | Partial<Record<RateLimitRuleName, RateLimitWindow>>;
+  /**
+   * TCP port on which `POST /domains/import` reaches `remote_nameserver` for the zone transfer
+   * (default 53, the DNS port). Tests point it at an authoritative server on a random loopback port.
+   */
+  zoneTransferPort?: number;
 }
 
 /** API revision the emulator mirrors (spec "Versioning"); sent as `X-Spec-Version`. */
@@ -60,6 +65,8 @@ export class Emulator implements EmulatorRuntime {
     this.seed = options.seed ?? DEFAULT_SEED;
     // Scheduled transitions change state, so a pass that ran any is persisted like a request.
     this.clock = new Clock({ scale: options.timeScale ?? 1, afterRun: () => this.persist() });
+    // Pending transitions kept on records (status machines as data) run on the same clock.
+    for (const source of API_DUE_SOURCES) this.clock.addSource(source(this));
     this.faults = new FaultInjector(this.seed);
     if (options.rateLimits) this.rateLimiter = new RateLimiter(this.clock, options.rateLimits === true ? {} : options.rateLimits);
     const loaded = this.stateFile ? loadState(this.stateFile) : undefined;
@@ -86,6 +93,11 @@ export class Emulator implements EmulatorRuntime {
       label: "primary",
     };
     this.state.primaryToken = token;
+  }
+
+  /** Where zone transfers go (`zoneTransferPort`); `undefined` means the DNS port. */
+  get zoneTransferPort(): number | undefined {
+    return this.options.zoneTransferPort;
   }
 
   nextId(kind: IdKind): number {
@@ -132,6 +144,7 @@ export class Emulator implements EmulatorRuntime {
     app.setNotFoundHandler((request, reply) => handleUnknownPath(this, request, reply));
     registerApiRoutes(app, this.routes, this);
     registerControlRoutes(app, this.control);
+    for (const register of SERVICE_APPS) register(app, this);
     app.addHook("onClose", async () => this.dispose());
     return app;
   }

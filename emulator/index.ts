@@ -15,6 +15,7 @@ export {
   type AccountCreateInput,
   type ClockInput,
   type ComputeSeedInput,
+  type ComputeMigrationInput,
   type CreatedAccount,
   type CreatedToken,
   type FaultRuleInput,
@@ -29,6 +30,7 @@ export { BAD_GATEWAY_HTML, MAINTENANCE_HEADER, DEFAULT_RETRY_AFTER_SECONDS } fro
 export { FAULT_KINDS, type FaultKind, type FaultRuleStatus } from "./core/faults";
 export { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, PAGE_SIZE_MIN } from "./core/pagination";
 export { VPCS_PER_REGION, SUBNETS_PER_VPC } from "./services/vpcs/rules";
+export { CAPTURE_DURATION_MS, UPLOAD_PROCESSING_MS, UPLOAD_WINDOW_MS, UPLOAD_PREFIX } from "./services/images/models";
 export { formatTimestamp, type ClockSnapshot } from "./core/clock";
 export type { RequestLogEntry } from "./core/request-log";
 export type { EmulatorState } from "./core/state";

@@ -1,5 +1,5 @@
 /** Public surface of the sdk: the client, its building blocks, the error hierarchy and the schemas. */
-export { ComputeClient, type AccountResources } from "./client";
+export { ComputeClient, type AccountResources, type NetworkingResources } from "./client";
 export { SDK_VERSION } from "./version";
 export * from "./core/errors";
 export * from "./core/schema";
@@ -12,5 +12,11 @@ export * from "./core/waiters";
 export { REDACTED } from "./core/redact";
 export * from "./resources/regions";
 export * from "./resources/vpcs";
+export * from "./resources/databases";
 export * from "./resources/events";
 export * from "./resources/support";
+export * from "./resources/firewalls";
+export * from "./resources/ips";
+export * from "./resources/vlans";
+export * from "./resources/domains";
+export * from "./resources/images";

@@ -13,13 +13,15 @@ import type { RequestLogEntry } from "../core/request-log";
 import { describeRoutes, type RouteDescription } from "../core/routes";
 import { issuesToErrors } from "../../sdk/core/schema";
 import { type AccountState, type EmulatorState, type UserRecord, createAccount, emptyGrants, randomToken } from "../core/state";
-import { type ComputeRecord, deleteInterface, seedCompute } from "../services/computes/models";
+import { type ComputeRecord, deleteInterface, seedCompute, setMigrating } from "../services/computes/models";
 import { type NodeBalancerRecord, seedNodeBalancer } from "../services/nodebalancers/models";
 import { SupportControl } from "../services/support/control";
+import { DatabasesControl } from "../services/databases/control";
 import { RateLimiter, type RateLimitRuleName, type RateLimitWindow } from "../core/rate-limit";
 import {
   AccountCreateRequest,
   ClockRequest,
+  ComputeMigrationRequest,
   ComputeSeedRequest,
   FaultRuleRequest,
   NodeBalancerSeedRequest,
@@ -31,6 +33,7 @@ export type ResetInput = z.input<typeof ResetRequest>;
 export type AccountCreateInput = z.input<typeof AccountCreateRequest>;
 export type TokenCreateInput = z.input<typeof TokenCreateRequest>;
 export type ComputeSeedInput = z.input<typeof ComputeSeedRequest>;
+export type ComputeMigrationInput = z.input<typeof ComputeMigrationRequest>;
 export type NodeBalancerSeedInput = z.input<typeof NodeBalancerSeedRequest>;
 export type FaultRuleInput = z.input<typeof FaultRuleRequest>;
 export type ClockInput = z.input<typeof ClockRequest>;
@@ -59,9 +62,12 @@ function parse<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
 export class EmulatorControl {
   /** Seeded tickets, staff replies, the Managed service switch. */
   readonly support: SupportControl;
+  /** The forced provisioning failure switch; simulated internal failures of a database. */
+  readonly databases: DatabasesControl;
 
   constructor(private readonly emulator: Emulator) {
     this.support = new SupportControl(emulator, (id) => this.account(id));
+    this.databases = new DatabasesControl(emulator, (id) => this.account(id));
   }
 
   private account(id: string | undefined): AccountState {
@@ -116,8 +122,12 @@ export class EmulatorControl {
     if (request.restricted !== undefined) user.restricted = request.restricted;
     if (request.grants) {
       user.grants = {
-        global: { add_vpc: request.grants.global?.add_vpc ?? false },
+        global: { add_vpc: request.grants.global?.add_vpc ?? false, add_databases: request.grants.global?.add_databases ?? false },
         vpc: (request.grants.vpc ?? []).map((g) => ({ id: g.id, permissions: g.permissions })),
+        database: (request.grants.database ?? []).map((g) => ({ id: g.id, permissions: g.permissions })),
+        firewall: (request.grants.firewall ?? []).map((g) => ({ id: g.id, permissions: g.permissions })),
+        compute: (request.grants.compute ?? []).map((g) => ({ id: g.id, permissions: g.permissions })),
+        nodebalancer: (request.grants.nodebalancer ?? []).map((g) => ({ id: g.id, permissions: g.permissions })),
       };
     }
     account.users[username] = user;
@@ -150,6 +160,14 @@ export class EmulatorControl {
     const record = seedNodeBalancer(this.emulator, this.account(account), seed);
     this.emulator.persist();
     return structuredClone(record);
+  }
+
+  /** Starts or ends a live migration of a seeded instance (whichever account owns it). */
+  setComputeMigration(computeId: number, input: ComputeMigrationInput): void {
+    const { migrating } = parse(ComputeMigrationRequest, input);
+    const changed = Object.values(this.emulator.state.accounts).some((a) => setMigrating(a, computeId, migrating));
+    if (!changed) throw notFound();
+    this.emulator.persist();
   }
 
   /** Removes an interface of a seeded instance (whichever account owns it), freeing its subnet address. */

@@ -31,6 +31,10 @@ export function registerControlRoutes(app: FastifyInstance, control: EmulatorCon
       scope.post("/tokens", async (request) => control.createToken(body(request)));
       scope.post("/seed/computes", async (request) => control.seedCompute(body(request)));
       scope.post("/seed/nodebalancers", async (request) => control.seedNodeBalancer(body(request)));
+      scope.post("/seed/computes/:computeId/migration", async (request) => {
+        control.setComputeMigration(parseIdParam(params(request)["computeId"]!), body(request));
+        return {};
+      });
       scope.delete("/seed/computes/:computeId/configs/:configId/interfaces/:interfaceId", async (request) => {
         const p = params(request);
         control.deleteInterface(parseIdParam(p["computeId"]!), parseIdParam(p["configId"]!), parseIdParam(p["interfaceId"]!));
@@ -46,6 +50,8 @@ export function registerControlRoutes(app: FastifyInstance, control: EmulatorCon
       scope.delete("/requests", async () => (control.clearRequests(), {}));
       scope.get("/state", async () => control.dumpState());
       scope.get("/routes", async () => control.routes());
+      scope.post("/databases/fail-next-provisioning", async (request) => control.databases.failNextProvisioning(body(request)));
+      scope.post("/databases/:databaseId/status", async (request) => control.databases.setStatus(parseIdParam(params(request)["databaseId"]!), body(request)));
       scope.post("/seed/tickets", async (request) => control.support.seedTicket(body(request)));
       scope.post("/seed/tickets/:ticketId/replies", async (request) => control.support.staffReply(parseIdParam(params(request)["ticketId"]!), body(request)));
       scope.get("/rate-limits", async () => control.getRateLimits());

@@ -17,8 +17,12 @@ export const AccountCreateRequest = z.strictObject({
 });
 
 export const GrantsInput = z.strictObject({
-  global: z.strictObject({ add_vpc: z.boolean().optional() }).optional(),
+  global: z.strictObject({ add_vpc: z.boolean().optional(), add_databases: z.boolean().optional() }).optional(),
   vpc: z.array(z.strictObject({ id, permissions: z.enum(["read_only", "read_write"]) })).optional(),
+  database: z.array(z.strictObject({ id, permissions: z.enum(["read_only", "read_write"]) })).optional(),
+  firewall: z.array(z.strictObject({ id, permissions: z.enum(["read_only", "read_write"]) })).optional(),
+  compute: z.array(z.strictObject({ id, permissions: z.enum(["read_only", "read_write"]) })).optional(),
+  nodebalancer: z.array(z.strictObject({ id, permissions: z.enum(["read_only", "read_write"]) })).optional(),
 });
 
 export const TokenCreateRequest = z.strictObject({
@@ -51,6 +55,25 @@ export const ComputeSeedRequest = z.strictObject({
   label: z.string().min(1),
   region: z.string().min(1),
   ipv4: z.array(z.string()).optional(),
+  /** Private IPv4 addresses in 192.168.128.0/17 (at most one; default none). */
+  ipv4_private: z.array(z.string()).optional(),
+  /** The IPv6 SLAAC address (default: derived from the region and id; null: none). */
+  ipv6: z.string().nullable().optional(),
+  /** Enabled for additional public IPv4 addresses (default false). */
+  additional_ipv4: z.boolean().optional(),
+  /** Start with a live migration in progress (firewall changes touching it are refused). */
+  migrating: z.boolean().optional(),
+  /** The instance's disks, which images capture (default: one `Boot Disk` of 25088 MB). */
+  disks: z
+    .array(
+      z.strictObject({
+        id: id.optional(),
+        label: z.string().min(1).max(48).optional(),
+        size: z.number().int().positive().optional(),
+        filesystem: z.enum(["raw", "swap", "ext3", "ext4", "initrd"]).optional(),
+      }),
+    )
+    .optional(),
   configs: z.array(z.strictObject({ id: id.optional(), label: z.string().optional(), interfaces: z.array(InterfaceSeed) })).default([]),
 });
 
@@ -76,3 +99,6 @@ export const ClockRequest = z.strictObject({
   scale: z.number().min(0).optional(),
   advanceMs: z.number().min(0).optional(),
 });
+
+/** `POST /seed/computes/{id}/migration`: starts (`true`) or ends (`false`) a live migration. */
+export const ComputeMigrationRequest = z.strictObject({ migrating: z.boolean({ error: "migrating must be true or false" }) });

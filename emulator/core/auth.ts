@@ -75,18 +75,18 @@ export function acceptedScopesHeader(required: readonly string[]): string {
 }
 
 /** Global grants a route can require (spec "Authentication"). */
-export type GlobalGrant = "add_vpc";
+export type GlobalGrant = "add_vpc" | "add_databases";
 
 export function checkGlobalGrant(principal: Principal, grant: GlobalGrant): void {
   if (principal.user.restricted && !principal.user.grants.global[grant]) throw forbidden();
 }
 
 /** Object kinds that carry per-object grants, and the grant list of each on a user. */
-export type GrantedObjectKind = "vpc";
+export type GrantedObjectKind = "vpc" | "firewall" | "compute" | "nodebalancer" | "database";
 
 export function objectPermission(user: UserRecord, kind: GrantedObjectKind, id: number): GrantPermission | undefined {
   if (!user.restricted) return "read_write";
-  return user.grants[kind].find((g) => g.id === id)?.permissions;
+  return (user.grants[kind] ?? []).find((g) => g.id === id)?.permissions;
 }
 
 /**
@@ -108,5 +108,5 @@ export function canSee(user: UserRecord, kind: GrantedObjectKind, id: number): b
 /** After a restricted user creates an object, they get read_write on it (as the platform does). */
 export function grantCreator(user: UserRecord, kind: GrantedObjectKind, id: number): void {
   if (!user.restricted) return;
-  user.grants[kind] = user.grants[kind].filter((g) => g.id !== id).concat({ id, permissions: "read_write" });
+  user.grants[kind] = (user.grants[kind] ?? []).filter((g) => g.id !== id).concat({ id, permissions: "read_write" });
 }

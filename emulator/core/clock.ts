@@ -33,6 +33,19 @@ export interface ClockSnapshot {
   pending: number;
 }
 
+/**
+ * Work kept as data instead of callbacks: a service whose records carry a pending transition
+ * (`{to, at}`) exposes it through a source. On every pass the clock asks each source for its
+ * earliest due time and runs that work in time order together with the scheduled tasks, so a
+ * persisted state file keeps every pending transition (callbacks cannot be persisted).
+ */
+export interface DueSource {
+  /** Earliest emulated time (epoch ms) at which the source has work, if any. */
+  nextDueMs(): number | undefined;
+  /** Runs the work due at `dueMs`; meanwhile the clock's now reads `dueMs`. */
+  runDue(dueMs: number): void;
+}
+
 interface ScheduledTask {
   id: number;
   dueMs: number;
@@ -58,6 +71,7 @@ export class Clock {
   private readonly realNow: () => number;
   private readonly afterRun: (() => void) | undefined;
   private tasks: ScheduledTask[] = [];
+  private readonly sources: DueSource[] = [];
   private nextTaskId = 1;
   private timer: NodeJS.Timeout | undefined;
   private running = false;
@@ -134,6 +148,11 @@ export class Clock {
     return this.at(this.nowMs() + ms, run);
   }
 
+  /** Registers work kept as data (see `DueSource`); it runs lazily like the scheduled tasks. */
+  addSource(source: DueSource): void {
+    this.sources.push(source);
+  }
+
   cancel(id: number): boolean {
     const before = this.tasks.length;
     this.tasks = this.tasks.filter((t) => t.id !== id);
@@ -159,8 +178,23 @@ export class Clock {
     let ran = 0;
     try {
       const now = this.nowMs();
+      // A source that reports the same work again after running it would loop forever; skip it.
+      const stalled = new Set<DueSource>();
       for (;;) {
         const due = this.tasks.filter((t) => t.dueMs <= now).sort((a, b) => a.dueMs - b.dueMs || a.id - b.id)[0];
+        const source = this.earliestSource(now, stalled);
+        if (source && (!due || source.dueMs < due.dueMs)) {
+          ran++;
+          this.runningAt = source.dueMs;
+          try {
+            source.source.runDue(source.dueMs);
+          } finally {
+            this.runningAt = undefined;
+          }
+          const again = source.source.nextDueMs();
+          if (again !== undefined && again <= source.dueMs) stalled.add(source.source);
+          continue;
+        }
         if (!due) break;
         this.tasks = this.tasks.filter((t) => t !== due);
         ran++;
@@ -177,6 +211,16 @@ export class Clock {
     }
     if (ran > 0) this.afterRun?.();
     return ran;
+  }
+
+  private earliestSource(now: number, skip: ReadonlySet<DueSource>): { source: DueSource; dueMs: number } | undefined {
+    let best: { source: DueSource; dueMs: number } | undefined;
+    for (const source of this.sources) {
+      if (skip.has(source)) continue;
+      const dueMs = source.nextDueMs();
+      if (dueMs !== undefined && dueMs <= now && (!best || dueMs < best.dueMs)) best = { source, dueMs };
+    }
+    return best;
   }
 
   snapshot(): ClockSnapshot {

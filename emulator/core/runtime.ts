@@ -15,6 +15,8 @@ export interface EmulatorRuntime {
   readonly requestLog: RequestLog;
   /** Present while rate limiting is on (api-facts P8-1); off by default. */
   readonly rateLimiter?: RateLimiter | undefined;
+  /** TCP port on which `POST /domains/import` reaches remote nameservers (53 when unset). */
+  readonly zoneTransferPort?: number | undefined;
   /** Next id of an object type (global counters, like the platform's). */
   nextId(kind: IdKind): number;
   /** Writes the state file, when one is configured. Called after every mutation. */

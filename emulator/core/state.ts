@@ -11,14 +11,27 @@ import type { VpcRecord } from "../services/vpcs/models";
 import type { ComputeRecord } from "../services/computes/models";
 import type { NodeBalancerRecord } from "../services/nodebalancers/models";
 import type { EventRecord } from "../services/events/models";
+import type { DatabaseRecord } from "../services/databases/models";
+import type { StoredDomain } from "../services/domains/models";
+import type { FirewallRecord } from "../services/firewalls/models";
 import type { TicketRecord } from "../services/support/models";
+import type { Ipv6RangeRecord } from "../services/ips/models";
+import type { ImageRecord } from "../services/images/models";
 
 export type GrantPermission = "read_only" | "read_write";
 
 /** Grants of a restricted user (spec "Authentication"): global flags and per-object grants. */
 export interface Grants {
-  global: { add_vpc: boolean };
+  /** `add_databases` is optional so older state files load (absent = not granted). */
+  global: { add_vpc: boolean; add_databases?: boolean };
   vpc: Array<{ id: number; permissions: GrantPermission }>;
+  /** Per-database grants; optional so older state files load (absent = none). */
+  database?: Array<{ id: number; permissions: GrantPermission }>;
+  /** Per-firewall grants; optional so older state files load (absent = none). */
+  firewall?: Array<{ id: number; permissions: GrantPermission }>;
+  /** Grants on compute instances and nodebalancers (assigning a firewall needs read_write on them). */
+  compute?: Array<{ id: number; permissions: GrantPermission }>;
+  nodebalancer?: Array<{ id: number; permissions: GrantPermission }>;
 }
 
 export interface UserRecord {
@@ -44,9 +57,22 @@ export interface AccountState {
   computes: ComputeRecord[];
   nodebalancers: NodeBalancerRecord[];
   events: EventRecord[];
+  /** Managed databases of both engines (`services/databases/models.ts`). */
+  databases: DatabaseRecord[];
+  /** Control switch: how many of the next database provisionings end `failed`. */
+  databaseProvisioningFailures: number;
+  /** DNS zones with their records (`services/domains/models.ts`); names are unique platform-wide. */
+  domains: StoredDomain[];
+  firewalls: FirewallRecord[];
   tickets: TicketRecord[];
+  /** IPv6 ranges routed to the account's instances. */
+  ipv6Ranges: Ipv6RangeRecord[];
+  /** Custom reverse DNS names by address; an address without one answers the platform default. */
+  ipRdns: Record<string, string>;
   /** A Managed service is enabled (needed for `managed_issue` tickets). */
   managed: boolean;
+  /** Private images, captured or uploaded (`services/images/models.ts`); public ones are a fixed catalog. */
+  images: ImageRecord[];
 }
 
 /** First id handed out per object type; realistic magnitudes, like the recordings. */
@@ -60,8 +86,16 @@ export const ID_STARTS = {
   config: 59000000,
   interface: 830000,
   nodebalancer: 300000,
+  database: 28000,
+  database_backup: 805000,
+  domain: 1900000,
+  domain_record: 22200000,
+  firewall: 228000,
+  firewall_device: 485000,
   ticket: 14000000,
   reply: 28000000,
+  image: 23852000,
+  disk: 108900000,
 } as const;
 export type IdKind = keyof typeof ID_STARTS;
 
@@ -97,8 +131,15 @@ export function createAccount(id: string, username: string): AccountState {
     computes: [],
     nodebalancers: [],
     events: [],
+    databases: [],
+    databaseProvisioningFailures: 0,
+    domains: [],
+    firewalls: [],
     tickets: [],
+    ipv6Ranges: [],
+    ipRdns: {},
     managed: false,
+    images: [],
   };
 }
 

@@ -17,7 +17,7 @@ export interface DriftEntry {
 export function managedDrift(spec: ResourceSpec, recorded: Outputs, actual: Outputs): DriftEntry[] {
   const drift: DriftEntry[] = [];
   for (const [field, input] of Object.entries(spec.inputs)) {
-    if (!sameValue(input, recorded[field], actual[field])) drift.push({ field, state: recorded[field], cloud: actual[field] });
+    if (!sameValue(input, recorded[field], actual[field], recorded)) drift.push({ field, state: recorded[field], cloud: actual[field] });
   }
   return drift;
 }

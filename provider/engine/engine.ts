@@ -19,7 +19,7 @@ const PROVIDER_KEY = "__provider";
 /** Builds the provider methods of one resource type. */
 export function makeProvider(spec: ResourceSpec, context: () => ProviderContext): DynamicProvider {
   return {
-    check: async (_olds, news) => check(spec, news),
+    check: async (olds, news) => checkAndDerive(spec, olds ?? {}, news),
     diff: async (_id, olds, news) => diff(spec, olds, news),
     create: (inputs) => create(spec, context(), inputs),
     read: (id, props) => read(spec, context(), id, props ?? {}),
@@ -53,10 +53,19 @@ export function check(spec: ResourceSpec, news: Inputs): pulumi.dynamic.CheckRes
     }
   }
   failures.push(...checkMeta(inputs));
-  if (failures.length === 0 && spec.validate && !Object.values(inputs).some(isUnknown)) {
+  if (failures.length === 0 && spec.validate && (spec.validatesUnknowns || !Object.values(inputs).some(isUnknown))) {
     failures.push(...spec.validate(inputs));
   }
   return failures.length ? { inputs: news, failures } : { inputs: news };
+}
+
+/** `check`, then the spec's `derive` hook on inputs that passed it (see `Hooks.derive`). */
+export async function checkAndDerive(spec: ResourceSpec, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckResult> {
+  const result = check(spec, news);
+  if (result.failures?.length || !spec.hooks.derive) return result;
+  const derived = await spec.hooks.derive(withoutProvider(olds), withoutProvider(news));
+  if (derived.failures?.length) return { inputs: news, failures: derived.failures };
+  return { inputs: { ...news, ...derived.inputs } };
 }
 
 function fieldFailure(key: string, field: InputField, path: ReadonlyArray<PropertyKey>, message: string): Failure {
@@ -106,7 +115,7 @@ export function changedFields(spec: ResourceSpec, olds: Outputs, news: Inputs): 
   for (const [key, field] of Object.entries(spec.inputs)) {
     const desired = news[key] ?? field.default;
     if (desired === undefined) continue; // not managed by this program
-    if (isUnknown(desired) || !sameValue(field, olds[key] ?? field.default, desired)) {
+    if (isUnknown(desired) || !sameValue(field, olds[key] ?? field.default, desired, olds)) {
       changed.push(key);
       if (field.replaceOnChange) replaces.push(key);
     }
@@ -115,16 +124,20 @@ export function changedFields(spec: ResourceSpec, olds: Outputs, news: Inputs): 
 }
 
 export function diff(spec: ResourceSpec, olds: Outputs, news: Inputs): pulumi.dynamic.DiffResult {
-  const { changed, replaces } = changedFields(spec, olds, news);
+  const { changed, replaces: changedReplaces } = changedFields(spec, olds, news);
+  // A broken object (see `replaceBroken`) is replaced even when nothing changed.
+  const broken = spec.replaceBroken?.(olds) ?? [];
+  const replaces = [...changedReplaces, ...broken];
   // A replacement is created before the old object is deleted, unless an unchanged unique input
   // (a label the API wants unique) would collide; then the old one goes first.
   const collides = replaces.length > 0 &&
     ((spec.uniqueInputs ?? []).some((k) => !changed.includes(k)) || (spec.deleteFirst?.(olds, news) ?? false));
-  return { changes: changed.length > 0, replaces, deleteBeforeReplace: collides };
+  return { changes: changed.length > 0 || broken.length > 0, replaces, deleteBeforeReplace: collides };
 }
 
-export function sameValue(field: InputField, a: unknown, b: unknown): boolean {
-  const normalize = (v: unknown) => (v === undefined || v === null ? v : field.normalize ? field.normalize(v) : v);
+/** Whether two values of a field are the same after normalization; `recorded` is the state normalizers may consult. */
+export function sameValue(field: InputField, a: unknown, b: unknown, recorded: Outputs = {}): boolean {
+  const normalize = (v: unknown) => (v === undefined || v === null ? v : field.normalize ? field.normalize(v, recorded) : v);
   let x = normalize(a);
   let y = normalize(b);
   if (field.set && Array.isArray(x) && Array.isArray(y)) {
@@ -194,14 +207,27 @@ async function create(spec: ResourceSpec, ctx: ProviderContext, raw: Inputs): Pr
   const settled = await withDeadline(spec, "create", ms, async (signal) => {
     accepted = await createOrAdopt(spec, ctx, inputs, signal);
     return spec.hooks.settle ? spec.hooks.settle(ctx, accepted, inputs, signal) : accepted;
-  }).catch((error: unknown) => {
+  }).catch(async (error: unknown) => {
     if (!accepted) throw error;
+    // Recorded as it is now (a database whose provisioning ended `failed`, say), so the next
+    // `diff` sees it; the create's answer is the fallback when it cannot be read.
+    const current = spec.hooks.settle ? await readQuietly(spec, ctx, accepted, inputs) : accepted;
     // Recorded with the provider text, or later reads and deletes could not load the provider.
-    const properties = { ...toOutputs(spec, accepted, inputs), [PROVIDER_KEY]: raw[PROVIDER_KEY] };
+    const properties = { ...toOutputs(spec, current, inputs), [PROVIDER_KEY]: raw[PROVIDER_KEY] };
     const message = `${spec.noun} ${String(accepted.id)} was created but did not become ready: ${(error as Error).message}`;
     throw new ResourceInitError(message, String(accepted.id), properties);
   });
   return { id: String(settled.id), outs: toOutputs(spec, settled, inputs) };
+}
+
+/** A fresh read with its own short deadline (the operation's may have passed); the given object on any failure. */
+async function readQuietly(spec: ResourceSpec, ctx: ProviderContext, object: ApiObject, inputs: Inputs): Promise<ApiObject> {
+  try {
+    const fresh = await spec.hooks.read(ctx, String(object.id), toOutputs(spec, object, inputs), AbortSignal.timeout(30_000));
+    return fresh ?? object;
+  } catch {
+    return object;
+  }
 }
 
 async function createOrAdopt(spec: ResourceSpec, ctx: ProviderContext, inputs: Inputs, signal: AbortSignal): Promise<ApiObject> {

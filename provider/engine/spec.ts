@@ -18,8 +18,12 @@ export interface InputField {
   replaceOnChange?: boolean;
   /** Compared as a set: order and duplicates do not matter. */
   set?: boolean;
-  /** Maps a value to its canonical form before comparing (trailing dots, CIDR spelling, …). */
-  normalize?: (value: unknown) => unknown;
+  /**
+   * Maps a value to its canonical form before comparing (trailing dots, CIDR spelling, …).
+   * `recorded` is the object's recorded state (its outputs; `{}` when there is none), for
+   * spellings that depend on another field: a DNS record's name relative to its zone, say.
+   */
+  normalize?: (value: unknown, recorded: Outputs) => unknown;
   /** What the API uses when the input is absent; removing the input then resets the field. */
   default?: unknown;
   /** Never printed in check failures; the engine marks it secret in state. */
@@ -76,6 +80,14 @@ export interface Hooks {
   settle?(ctx: ProviderContext, object: ApiObject, inputs: Inputs, signal: AbortSignal): Promise<ApiObject>;
   /** Outputs the API record does not carry directly (a parent id, say). */
   extraOutputs?(object: ApiObject, inputs: Inputs): Outputs;
+  /**
+   * Completes inputs that passed `check` with values derived from local state — the content hash
+   * of a file to upload — so `diff` compares them like any input (and a change can replace).
+   * `olds` are the inputs the previous check recorded, usable as a cache (a hash need not be
+   * recomputed while the file's size and modification time are unchanged). Returns the values to
+   * add, or failures naming the input (a missing file), reported at preview like any other.
+   */
+  derive?(olds: Inputs, news: Inputs): Promise<{ inputs?: Inputs; failures?: Failure[] }>;
 }
 
 export interface ResourceSpec {
@@ -92,8 +104,20 @@ export interface ResourceSpec {
   uniqueInputs?: string[];
   /** Other reasons a replacement must delete the old object first (an overlapping range, say). */
   deleteFirst?(olds: Outputs, news: Inputs): boolean;
+  /**
+   * Output fields whose recorded value means the object can never become usable again (a
+   * database whose provisioning ended `failed`): `diff` then replaces it, naming these fields,
+   * even when no input changed. Default: none.
+   */
+  replaceBroken?(olds: Outputs): string[];
   /** Cross-field rules, run on known values only. */
   validate?(inputs: Inputs): Failure[];
+  /**
+   * `validate` copes with preview's unknown values itself (it skips the rules that need them), so
+   * the engine runs it even when some inputs are unknown: a DNS record whose domain is created in
+   * the same program is still checked at the first preview. Default false.
+   */
+  validatesUnknowns?: boolean;
   hooks: Hooks;
 }
 

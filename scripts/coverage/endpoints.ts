@@ -61,7 +61,10 @@ function templateToPath(node: ts.Expression): string | undefined {
   if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
   const template = ts.isTaggedTemplateExpression(node) ? node.template : node;
   if (ts.isNoSubstitutionTemplateLiteral(template)) return template.text;
-  if (ts.isTemplateExpression(template)) return template.head.text + template.templateSpans.map((s) => `{}${s.literal.text}`).join("");
+  // `${this.engine}` is the spec's `{engine}` slot; the accessor chain decides which engine it is.
+  if (ts.isTemplateExpression(template)) {
+    return template.head.text + template.templateSpans.map((s) => `${s.expression.getText() === "this.engine" ? "{engine}" : "{}"}${s.literal.text}`).join("");
+  }
   return undefined;
 }
 
@@ -111,8 +114,11 @@ function scanRequests(file: string): Found[] {
   return found;
 }
 
-/** `ComputeClient` → `client`, `Vpcs` → `client.vpcs`, `VpcSubnets` → `client.vpcs.subnets`, … */
-function accessorChains(files: string[]): Map<string, string> {
+/**
+ * `ComputeClient` → `client`, `Vpcs` → `client.vpcs`, `VpcSubnets` → `client.vpcs.subnets`, …; a
+ * class reached twice (one per database engine) has two chains.
+ */
+function accessorChains(files: string[]): Map<string, string[]> {
   const edges: Array<{ owner: string; prop: string; child: string }> = [];
   for (const file of files) {
     const source = ts.createSourceFile(file, fs.readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
@@ -132,14 +138,17 @@ function accessorChains(files: string[]): Map<string, string> {
     };
     visit(source);
   }
-  const chains = new Map<string, string>([["ComputeClient", "client"]]);
+  const chains = new Map<string, string[]>([["ComputeClient", ["client"]]]);
   for (let changed = true; changed; ) {
     changed = false;
     for (const e of edges) {
-      const base = chains.get(e.owner);
-      if (base && !chains.has(e.child)) {
-        chains.set(e.child, `${base}.${e.prop}`);
-        changed = true;
+      for (const base of chains.get(e.owner) ?? []) {
+        const chain = `${base}.${e.prop}`;
+        const known = chains.get(e.child) ?? [];
+        if (!known.includes(chain)) {
+          chains.set(e.child, [...known, chain]);
+          changed = true;
+        }
       }
     }
   }
@@ -150,10 +159,12 @@ export function scanSdk(root: string): SdkMethod[] {
   const dir = path.join(root, "sdk/resources");
   const files = fs.readdirSync(dir).filter((f) => f.endsWith(".ts")).map((f) => path.join(dir, f));
   const chains = accessorChains([path.join(root, "sdk/client.ts"), ...files]);
-  return files.flatMap(scanRequests).flatMap((f) => {
-    const chain = chains.get(f.className);
-    return chain ? [{ method: f.method, path: f.path, call: `${chain}.${f.methodName}` }] : [];
-  });
+  return files.flatMap(scanRequests).flatMap((f) =>
+    (chains.get(f.className) ?? []).map((chain) => {
+      const engine = /\.(mysql|postgresql)\b/.exec(chain)?.[1] ?? "{}";
+      return { method: f.method, path: f.path.replace("{engine}", engine), call: `${chain}.${f.methodName}` };
+    }),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -171,7 +182,9 @@ function pathPattern(specPath: string): RegExp {
   const body = specPath
     .split(/\{[^}]*\}/)
     .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, "\\$&"))
-    .join("(?:\\$\\{[^}]+\\}|[A-Za-z0-9_.:%-]+(?:/[A-Za-z0-9_.:%-]+)?)");
+    .join("(?:\\$\\{[^}]+\\}|[A-Za-z0-9_.:%-]+(?:/[A-Za-z0-9_.:%-]+)?)")
+    // The spec's `{engine}` slot, expanded to one engine per row, may be interpolated in a test.
+    .replace(/\/databases\/(mysql|postgresql)\//, "/databases/(?:$1|\\$\\{[^}]+\\})/");
   return new RegExp(`["'\`/](?:\\$\\{[^}]+\\})?(?:/v4)?${body}(?=["'\`?])`);
 }
 
@@ -202,13 +215,25 @@ export function testsExercising(root: string, endpoint: Endpoint, sdkCalls: stri
   const calls = names.map((c) => c.replace(/^client\./, ""));
   const drivenBy = drivers.filter((d) => d.calls.some((c) => names.includes(c)));
   const hits: string[] = [];
-  for (const [file, text] of testFiles) {
+  for (const [file, raw] of testFiles) {
+    const text = inlineConstants(raw);
     const byPath = text.split("\n").some((line) => pattern.test(line) && marker.test(line));
     const bySdk = calls.some((c) => text.includes(`.${c}(`));
     const byProvider = drivenBy.some((d) => d.names.some((n) => new RegExp(`\\b(new ${n}\\(|${n}\\(|provider\\("${n}"\\))`).test(text)));
     if (byPath || bySdk || byProvider) hits.push(file);
   }
   return hits.sort();
+}
+
+/** Substitutes a file's simple string constants (`const BASE = "/databases/mysql/instances"`) into `${BASE}` uses. */
+function inlineConstants(text: string): string {
+  const constants = new Map<string, string>();
+  for (const m of text.matchAll(/\bconst ([A-Za-z_$][\w$]*)\s*=\s*["'`]([^"'`$\n]*)["'`]/g)) constants.set(m[1]!, m[2]!);
+  if (constants.size === 0) return text;
+  return text
+    .replace(/\$\{([A-Za-z_$][\w$]*)\}/g, (whole, name: string) => constants.get(name) ?? whole)
+    // A constant passed as a call argument on its own: `emu.get(BASE)`.
+    .replace(/([(,]\s*)([A-Za-z_$][\w$]*)(?=\s*[,)])/g, (whole, lead: string, name: string) => (constants.has(name) ? `${lead}"${constants.get(name)}"` : whole));
 }
 
 export function readTests(root: string): Map<string, string> {

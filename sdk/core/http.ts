@@ -10,6 +10,7 @@
  */
 import { STATUS_CODES } from "node:http";
 import { setTimeout as delay } from "node:timers/promises";
+import type { Readable } from "node:stream";
 import { Agent, request as undiciRequest, type Dispatcher } from "undici";
 import type { FormData as UndiciFormData } from "undici";
 import type { z } from "zod";
@@ -95,6 +96,31 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/** A body streamed to an absolute URL outside the API (`HttpClient.sendStream`). */
+export interface StreamRequestOptions {
+  method: "PUT" | "POST";
+  /** Absolute http(s) URL, such as a pre-signed upload URL. Its query string never appears in an error. */
+  url: string;
+  /**
+   * Opens the body: a stream, or an async iterable of chunks (a chunk may reuse the memory of an
+   * earlier one: the next is pulled only once the socket has taken the previous one, as long as
+   * chunks are larger than the socket's buffer). Called once per attempt, so a retry re-reads its
+   * source from the start.
+   */
+  open: () => Readable | AsyncIterable<Uint8Array>;
+  /** Exact body length in bytes, sent as `Content-Length` (pre-signed URLs refuse chunked bodies). */
+  contentLength: number;
+  contentType: string;
+  signal?: AbortSignal;
+}
+
+/** Status, lower-cased headers and body text of a 2xx answer to `sendStream`. */
+export interface StreamResponse {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+}
+
 interface RawResponse {
   status: number;
   headers: Record<string, string>;
@@ -115,6 +141,8 @@ const NOT_SENT_CODES = new Set([
 const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
 
 const defaultSleep: Sleep = (ms, signal) => delay(ms, undefined, { signal });
+/** undici's default headers and body timeouts: how long a streamed request may sit idle. */
+const UNDICI_IDLE_TIMEOUT_MS = 300_000;
 
 /** The transport and request pipeline shared by every resource class of one `ComputeClient`. */
 export class HttpClient {
@@ -169,6 +197,61 @@ export class HttpClient {
         }
         if (options.signal?.aborted) throw new AbortError(`${info.method} ${info.path}: aborted`);
       }
+    }
+  }
+
+  /**
+   * Streams a body to an absolute URL outside the API (an image's pre-signed upload URL) through
+   * this client's connection pool, retry policy and error hierarchy. It sends no token — the URL
+   * carries its own signature, which is why errors name the URL without its query string — and
+   * no JSON. There is no overall deadline (a large upload takes as long as it takes): undici's
+   * idle timeouts and `signal` bound it. A PUT is retried like any idempotent request.
+   */
+  async sendStream(options: StreamRequestOptions): Promise<StreamResponse> {
+    const url = parseAbsoluteUrl(options.url);
+    const info: RequestInfo = { method: options.method, path: this.redact(url.origin + url.pathname) };
+    const headers = {
+      "user-agent": this.userAgent,
+      "content-type": options.contentType,
+      "content-length": String(options.contentLength),
+    };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const raw = await this.sendStreamOnce(url, headers, info, options);
+        if (raw.status >= 400) throw this.toApiError(raw, info);
+        return raw;
+      } catch (error) {
+        const decision = decideRetry(error, attempt, { idempotent: options.method === "PUT" }, this.retry);
+        if (!decision.retry) throw error;
+        this.notifyRetry({ attempt, delayMs: decision.delayMs, reason: decision.reason, method: info.method, path: info.path });
+        try {
+          await this.sleep(decision.delayMs, options.signal);
+        } catch (cause) {
+          if (!options.signal?.aborted) throw cause;
+          throw new AbortError(`${info.method} ${info.path}: aborted while waiting to retry`, { cause: sanitizeCause(cause, this.redact) });
+        }
+      }
+    }
+  }
+
+  private async sendStreamOnce(url: URL, headers: Record<string, string>, info: RequestInfo, options: StreamRequestOptions): Promise<RawResponse> {
+    if (options.signal?.aborted) throw new AbortError(`${info.method} ${info.path}: aborted before sending`);
+    const body = options.open();
+    try {
+      // undici sends async iterables as well (chunk by chunk, waiting for the socket's `drain`
+      // whenever a write fills its buffer); its type declarations list only streams and buffers.
+      const response = await undiciRequest(url, { dispatcher: this.dispatcher, method: options.method, headers, body: body as Readable, signal: options.signal });
+      const text = await response.body.text();
+      return { status: response.statusCode, headers: flattenHeaders(response.headers), text };
+    } catch (error) {
+      const cause = sanitizeCause(error, this.redact);
+      if (options.signal?.aborted) throw new AbortError(`${info.method} ${info.path}: aborted`, { cause });
+      const code = errorCode(error);
+      if (TIMEOUT_CODES.has(code ?? "")) throw new TimeoutError(info, UNDICI_IDLE_TIMEOUT_MS, cause);
+      throw new ConnectionError(info, code, !NOT_SENT_CODES.has(code ?? ""), cause);
+    } finally {
+      // A failed attempt may leave its source open (an unread file); never leak it.
+      closeBody(body);
     }
   }
 
@@ -264,6 +347,25 @@ export class HttpClient {
       // An observer must not change the outcome of the call.
     }
   }
+}
+
+function closeBody(body: Readable | AsyncIterable<Uint8Array>): void {
+  if ("destroy" in body && typeof body.destroy === "function") body.destroy();
+  else (body as AsyncGenerator<Uint8Array>).return?.(undefined)?.catch(() => undefined);
+}
+
+/** An absolute http(s) URL for `sendStream`; anything else is refused before sending. */
+function parseAbsoluteUrl(text: string): URL {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+    throw new ClientValidationError("upload URL", [{ reason: "the upload URL must be an absolute http(s) URL" }]);
+  }
+  return url;
 }
 
 /** Validates the base URL and drops trailing slashes, so `base + "/vpcs"` is always right. */

@@ -10,6 +10,8 @@ import { ApiFailure, entry } from "../../core/errors";
 import { formatIpv4, ipv4RangeEnd, ipv4RangeWithin, parseIpv4, parseIpv4Cidr } from "../../../sdk/core/net";
 import { findRegion } from "../regions/models";
 import type { SubnetRecord, VpcRecord } from "../vpcs/models";
+import { seedAddresses } from "../ips/seed";
+import { type DiskRecord, type DiskSeed, seedDisks } from "../images/disks";
 
 export type InterfacePurpose = "vpc" | "public" | "vlan";
 
@@ -41,6 +43,21 @@ export interface ComputeRecord {
   ipv4: string[];
   configs: ConfigRecord[];
   created: string;
+  /**
+   * A live migration is in progress (set through the control API). Firewall changes that touch
+   * the instance are refused meanwhile. Optional so older state files load (absent = false).
+   */
+  migrating?: boolean;
+  /** Private IPv4 addresses (192.168.128.0/17, at most one). Optional fields below: older state files load. */
+  ipv4_private?: string[];
+  /** The IPv6 SLAAC address (canonical text); null when the instance has none. */
+  ipv6?: string | null;
+  /** Enabled for additional public IPv4 addresses (on the platform, after a support request). */
+  additional_ipv4?: boolean;
+  /** Addresses this instance is configured to share for failover (IP share): IPv4 and IPv6 range addresses. */
+  shared_ips?: string[];
+  /** The instance's disks (images capture them). Optional so older state files load (absent = none). */
+  disks?: DiskRecord[];
 }
 
 /** Seed input (validated by the control API's schema). */
@@ -49,6 +66,16 @@ export interface ComputeSeed {
   label: string;
   region: string;
   ipv4?: string[];
+  /** Start with a live migration in progress. */
+  migrating?: boolean;
+  /** Private IPv4 addresses (default none). */
+  ipv4_private?: string[];
+  /** SLAAC address (default: the address plan's; null: none). */
+  ipv6?: string | null;
+  /** May be allocated additional public IPv4 addresses (default false). */
+  additional_ipv4?: boolean;
+  /** Disks (default: one `Boot Disk` of 25088 MB, ext4). */
+  disks?: DiskSeed[];
   configs: Array<{
     id?: number;
     label?: string;
@@ -144,7 +171,11 @@ export function seedCompute(runtime: EmulatorRuntime, account: AccountState, see
     ipv4: seed.ipv4 ?? [defaultPublicIpv4(id)],
     configs: [],
     created: runtime.clock.timestamp(),
+    // Only present when set, so records of instances that never migrate keep their shape.
+    ...(seed.migrating ? { migrating: true } : {}),
   };
+  seedAddresses(runtime.state, compute, seed);
+  compute.disks = seedDisks(runtime, seed.disks);
   // Interfaces are added one by one to a draft, so two interfaces of one seed never get the same address.
   const draft: AccountState = { ...account, computes: [...account.computes, compute] };
   seed.configs.forEach((configSeed, c) => {
@@ -222,4 +253,12 @@ export function deleteInterface(account: AccountState, computeId: number, config
   const before = config.interfaces.length;
   config.interfaces = config.interfaces.filter((i) => i.id !== interfaceId);
   return config.interfaces.length < before;
+}
+
+/** Starts or ends a live migration of a seeded instance. False when the instance is unknown. */
+export function setMigrating(account: AccountState, computeId: number, migrating: boolean): boolean {
+  const compute = findCompute(account, computeId);
+  if (!compute) return false;
+  compute.migrating = migrating;
+  return true;
 }

@@ -1,0 +1,26 @@
+/**
+ * What a benchmark module exports for `bench/main.ts`: `export const benchmark: Benchmark`.
+ * Benchmarks print numbers; a target a benchmark checks (memory growth, say) is checked in the
+ * benchmark itself and reported as a failure, which makes `npm run bench` exit non-zero.
+ */
+
+/** One measured number, as printed: `{label: "raw undici PUT", value: "231.4 MB/s"}`. */
+export interface Metric {
+  label: string;
+  value: string;
+}
+
+export interface BenchResult {
+  /** What was measured, in one line (sizes, setup). */
+  summary: string;
+  metrics: Metric[];
+  /** Targets that were missed; empty when the benchmark passed. */
+  failures: string[];
+}
+
+export interface Benchmark {
+  name: string;
+  /** What it shows, for the listing. */
+  description: string;
+  run(): Promise<BenchResult>;
+}

@@ -1,0 +1,210 @@
+/**
+ * Managed databases of an account: stored records, their wire rendering (key order of
+ * `fixtures/database_mysql.get.json` / `database_postgresql.get.json`, api-facts P4-2) and the
+ * mutations with their events (P6-2). Long-running jobs (provisioning, updates, resizes, patches,
+ * snapshots, restores) are started here and finished by the status machine (`machine.ts`), which
+ * applies the pending transition stored on the record.
+ */
+import { randomBytes } from "node:crypto";
+import type {
+  Database,
+  DatabaseBackup,
+  DatabaseEngineType,
+  DatabaseInstance,
+  DatabaseStatus,
+  DatabaseUpdatesRequest,
+} from "../../../sdk/resources/databases";
+import type { EventEntity } from "../../../sdk/resources/events";
+import type { EmulatorRuntime } from "../../core/runtime";
+import type { AccountState, UserRecord } from "../../core/state";
+import { canSee } from "../../core/auth";
+import { eventEntity, findEvent, recordEvent } from "../events/models";
+import { ENGINE_TRAITS } from "./catalog";
+
+/** The maintenance window as stored (and rendered). */
+export interface MaintenanceWindow {
+  frequency: "weekly" | "monthly";
+  duration: number;
+  hour_of_day: number;
+  day_of_week: number | null;
+  week_of_month: number | null;
+}
+
+export interface DatabaseBackupRecord {
+  id: number;
+  type: "snapshot" | "auto";
+  label: string;
+  created: string;
+  /** Emulated epoch ms of `created` (automatic backups are kept 7 days). */
+  createdMs: number;
+}
+
+/** A job that ends with a status change. */
+export type DatabaseJob = "provision" | "update" | "resize" | "patch" | "snapshot" | "restore";
+
+/**
+ * The pending transition of a database's status machine: at `at` (emulated epoch ms) the status
+ * becomes `to` and the job's effects apply. Stored on the record, so a state file keeps it.
+ */
+export interface PendingTransition {
+  to: DatabaseStatus;
+  at: number;
+  job: DatabaseJob;
+  /** Events that finish (or fail) with the job. */
+  events: number[];
+  /** For a snapshot: the backup that appears once it is done. */
+  snapshot?: { label: string; target: "primary" | "secondary" };
+}
+
+export interface DatabaseRecord {
+  id: number;
+  engine: DatabaseEngineType;
+  version: string;
+  label: string;
+  type: string;
+  region: string;
+  status: DatabaseStatus;
+  encrypted: boolean;
+  allow_list: string[];
+  cluster_size: number;
+  hosts: { primary: string | null; secondary: string | null };
+  ssl_connection: boolean;
+  replication_type: string;
+  /** PostgreSQL only. */
+  replication_commit_type?: string;
+  port: number;
+  updates: MaintenanceWindow;
+  created: string;
+  updated: string;
+  /** The root user and its current password. */
+  root: { username: string; password: string };
+  /** Base64 of the CA certificate's PEM text. */
+  ca_certificate: string;
+  backups: DatabaseBackupRecord[];
+  pending: PendingTransition | null;
+  /** Emulated epoch ms of the next 00:00 UTC, when the daily automatic backup is taken. */
+  next_auto_backup_at: number;
+  /** A credentials reset happened: a later restore leaves the cluster `failed` (spec). */
+  credentials_reset: boolean;
+}
+
+export const databaseUrl = (db: Pick<DatabaseRecord, "engine" | "id">) => `/v4/databases/${db.engine}/instances/${db.id}`;
+
+export function findDatabase(account: AccountState, engine: DatabaseEngineType, id: number): DatabaseRecord | undefined {
+  return account.databases.find((d) => d.id === id && d.engine === engine);
+}
+
+/** Databases the user may see: all, or for a restricted user those with a grant. */
+export function visibleDatabases(account: AccountState, user: UserRecord, engine?: DatabaseEngineType): DatabaseRecord[] {
+  return account.databases.filter((d) => (engine === undefined || d.engine === engine) && canSee(user, "database", d.id));
+}
+
+/** The record of `GET /databases/{engine}/instances/{id}`, in the recorded key order. */
+export function renderDatabase(db: DatabaseRecord): Database {
+  return {
+    id: db.id,
+    label: db.label,
+    type: db.type,
+    engine: db.engine,
+    version: db.version,
+    region: db.region,
+    status: db.status,
+    encrypted: db.encrypted,
+    allow_list: [...db.allow_list],
+    cluster_size: db.cluster_size,
+    hosts: { ...db.hosts },
+    ssl_connection: db.ssl_connection,
+    replication_type: db.replication_type,
+    ...(db.engine === "postgresql" ? { replication_commit_type: db.replication_commit_type ?? "local" } : {}),
+    port: db.port,
+    updates: { ...db.updates },
+    created: db.created,
+    updated: db.updated,
+  };
+}
+
+/** An item of `GET /databases/instances`: no SSL or replication fields, plus `instance_uri`. */
+export function renderInstance(db: DatabaseRecord): DatabaseInstance {
+  const { ssl_connection: _ssl, replication_type: _type, replication_commit_type: _commit, ...rest } = renderDatabase(db);
+  return { ...rest, instance_uri: databaseUrl(db) };
+}
+
+export function renderBackup(backup: DatabaseBackupRecord): DatabaseBackup {
+  return { id: backup.id, type: backup.type, label: backup.label, created: backup.created };
+}
+
+/** Backups newest first. */
+export function backupsNewestFirst(db: DatabaseRecord): DatabaseBackupRecord[] {
+  return [...db.backups].sort((a, b) => b.createdMs - a.createdMs || b.id - a.id);
+}
+
+/** Everything an operation needs to act on an account as a user. */
+export interface Actor {
+  runtime: EmulatorRuntime;
+  account: AccountState;
+  /** `null` for the platform itself (automatic work). */
+  user: UserRecord | null;
+}
+
+export function databaseEntity(db: DatabaseRecord): EventEntity {
+  return eventEntity("database", db.id, db.label, databaseUrl(db));
+}
+
+/** Records a database event; job events start as `notification` and are finished by the machine (P6-1). */
+export function databaseEvent(actor: Actor, action: string, db: DatabaseRecord): number {
+  return recordEvent(actor.runtime, actor.account, { action, username: actor.user?.username ?? null, entity: databaseEntity(db) }).id;
+}
+
+/** Marks job events `finished` (percent 100, duration in seconds) or `failed`. */
+export function closeEvents(runtime: EmulatorRuntime, account: AccountState, ids: readonly number[], outcome: "finished" | "failed"): void {
+  const nowMs = runtime.clock.nowMs();
+  for (const id of ids) {
+    const event = findEvent(account, id);
+    if (!event) continue;
+    event.status = outcome;
+    event.percent_complete = outcome === "finished" ? 100 : event.percent_complete;
+    event.duration = Math.max(0, Math.round((nowMs - Date.parse(`${event.created}Z`)) / 1000));
+  }
+}
+
+/** The default window while provisioning (`fixtures/database_mysql.create.json`). */
+export function provisioningWindow(): MaintenanceWindow {
+  return { frequency: "weekly", duration: 3, hour_of_day: 0, day_of_week: null, week_of_month: null };
+}
+
+/** The window the platform picks once a database is active (it fills in an hour and a day). */
+export function platformWindow(id: number): MaintenanceWindow {
+  return { frequency: "weekly", duration: 3, hour_of_day: (id * 7) % 24, day_of_week: (id % 7) + 1, week_of_month: null };
+}
+
+/** A request's window as stored: frequency defaults to weekly, week_of_month to null. */
+export function windowFromRequest(input: DatabaseUpdatesRequest): MaintenanceWindow {
+  return {
+    frequency: input.frequency ?? "weekly",
+    duration: input.duration,
+    hour_of_day: input.hour_of_day,
+    day_of_week: input.day_of_week,
+    week_of_month: input.week_of_month ?? null,
+  };
+}
+
+/** Host names assigned when provisioning completes (the recorded `lin-<id>-<n>-mysql-primary…` form). */
+export function assignedHosts(db: DatabaseRecord): DatabaseRecord["hosts"] {
+  const serial = 10000 + ((db.id * 7919) % 9000);
+  const base = `lin-${db.id}-${serial}-${ENGINE_TRAITS[db.engine].hostTag}-primary`;
+  return { primary: `${base}.servers.computedb.net`, secondary: `${base}-private.servers.computedb.net` };
+}
+
+/** A random root password, like the platform's (letters and digits). */
+export function randomPassword(): string {
+  return randomBytes(24).toString("base64").replace(/[^A-Za-z0-9]/g, "").slice(0, 24).padEnd(24, "x");
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** The first 00:00 UTC strictly after `epochMs`. */
+export function nextMidnight(epochMs: number): number {
+  return (Math.floor(epochMs / DAY_MS) + 1) * DAY_MS;
+}
+
+export { DAY_MS };

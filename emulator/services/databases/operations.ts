@@ -1,0 +1,142 @@
+/**
+ * What each database endpoint does to the state, with its events (api-facts P6-2): the create
+ * event (`database_create`) starts as `notification` and the same event reads `finished` once the
+ * database is active (P6-1); so do `database_update`, `database_resize`, `database_backup_create`
+ * and `database_backup_restore`. Delete and credentials reset are instant notifications; patch
+ * and backup deletion have no known event. Callers check the rules (`rules.ts`) first.
+ */
+import type {
+  DatabaseBackupCreateRequest,
+  DatabaseEngineType,
+  DatabaseUpdateRequest,
+  MysqlDatabaseCreateRequest,
+  PostgresqlDatabaseCreateRequest,
+} from "../../../sdk/resources/databases";
+import { ENGINE_TRAITS, findEngine } from "./catalog";
+import { DATABASE_DURATIONS, provisioningMs, startJob } from "./machine";
+import {
+  type Actor,
+  type DatabaseBackupRecord,
+  type DatabaseRecord,
+  databaseEvent,
+  nextMidnight,
+  provisioningWindow,
+  randomPassword,
+  windowFromRequest,
+} from "./models";
+
+type CreateInput = MysqlDatabaseCreateRequest | PostgresqlDatabaseCreateRequest;
+
+/** The replication a cluster gets when the body names none (spec: default `none` for one node). */
+function defaultReplication(engine: DatabaseEngineType, clusterSize: number): string {
+  if (clusterSize === 1) return "none";
+  return engine === "mysql" ? "semi_synch" : "asynch";
+}
+
+/**
+ * Creates a database in `provisioning` (hosts null, the default window) and stores its
+ * provisioning transition. The account's failure switch, when armed, makes it end `failed`.
+ */
+export function createDatabase(actor: Actor, engine: DatabaseEngineType, input: CreateInput, caCertificate: string): DatabaseRecord {
+  const { runtime, account } = actor;
+  const nowMs = runtime.clock.nowMs();
+  const now = runtime.clock.timestamp();
+  const clusterSize = input.cluster_size ?? 1;
+  const traits = ENGINE_TRAITS[engine];
+  const db: DatabaseRecord = {
+    id: runtime.nextId("database"),
+    engine,
+    version: findEngine(input.engine)!.version,
+    label: input.label,
+    type: input.type,
+    region: input.region,
+    status: "provisioning",
+    encrypted: input.encrypted ?? false,
+    // Echoed as sent in 4.174 (api-facts P4-2): no /32 added, no sorting.
+    allow_list: [...(input.allow_list ?? [])],
+    cluster_size: clusterSize,
+    hosts: { primary: null, secondary: null },
+    // Omitted → false, as recorded (api-facts P4-2; the documented default `true` is not what the API did).
+    ssl_connection: input.ssl_connection ?? false,
+    replication_type: input.replication_type ?? defaultReplication(engine, clusterSize),
+    ...(engine === "postgresql" ? { replication_commit_type: (input as PostgresqlDatabaseCreateRequest).replication_commit_type ?? "local" } : {}),
+    port: traits.port,
+    updates: provisioningWindow(),
+    created: now,
+    updated: now,
+    root: { username: traits.rootUser, password: randomPassword() },
+    ca_certificate: caCertificate,
+    backups: [],
+    pending: null,
+    next_auto_backup_at: nextMidnight(nowMs),
+    credentials_reset: false,
+  };
+  account.databases.push(db);
+  const event = databaseEvent(actor, "database_create", db);
+  const fail = (account.databaseProvisioningFailures ?? 0) > 0;
+  if (fail) account.databaseProvisioningFailures -= 1;
+  startJob(runtime, db, "provision", { durationMs: provisioningMs(db.id), to: fail ? "failed" : "active", events: [event] });
+  return db;
+}
+
+/**
+ * PUT: label, allow list and window change at once and the cluster goes `updating` for about a
+ * minute (recorded); a new `type` is a resize (`resizing`).
+ */
+export function updateDatabase(actor: Actor, db: DatabaseRecord, input: DatabaseUpdateRequest): DatabaseRecord {
+  const resize = input.type !== undefined && input.type !== db.type;
+  const other = input.label !== undefined || input.allow_list !== undefined || input.updates !== undefined;
+  if (input.label !== undefined) db.label = input.label;
+  if (input.allow_list !== undefined) db.allow_list = [...input.allow_list];
+  if (input.updates !== undefined) db.updates = windowFromRequest(input.updates);
+  const events: number[] = [];
+  if (other || !resize) events.push(databaseEvent(actor, "database_update", db));
+  if (resize) {
+    db.type = input.type!;
+    events.push(databaseEvent(actor, "database_resize", db));
+    startJob(actor.runtime, db, "resize", { durationMs: DATABASE_DURATIONS.resizeMs, events });
+  } else {
+    startJob(actor.runtime, db, "update", { durationMs: DATABASE_DURATIONS.updateMs, events });
+  }
+  return db;
+}
+
+export function deleteDatabase(actor: Actor, db: DatabaseRecord): void {
+  actor.account.databases = actor.account.databases.filter((d) => d !== db);
+  databaseEvent(actor, "database_delete", db);
+}
+
+/** A new random root password; remembered, because a later restore then fails (spec). */
+export function resetCredentials(actor: Actor, db: DatabaseRecord): void {
+  db.root.password = randomPassword();
+  db.credentials_reset = true;
+  databaseEvent(actor, "database_credentials_reset", db);
+}
+
+export function patchDatabase(actor: Actor, db: DatabaseRecord): void {
+  startJob(actor.runtime, db, "patch", { durationMs: DATABASE_DURATIONS.patchMs });
+}
+
+/** Starts a snapshot; the backup is listed once it is done (`fixtures/database_mysql.backup.list.empty.json`). */
+export function createSnapshot(actor: Actor, db: DatabaseRecord, input: DatabaseBackupCreateRequest): void {
+  const event = databaseEvent(actor, "database_backup_create", db);
+  startJob(actor.runtime, db, "snapshot", {
+    durationMs: DATABASE_DURATIONS.snapshotMs,
+    events: [event],
+    snapshot: { label: input.label, target: input.target ?? "primary" },
+  });
+}
+
+export function deleteBackup(db: DatabaseRecord, backup: DatabaseBackupRecord): void {
+  db.backups = db.backups.filter((b) => b !== backup);
+}
+
+/** Replaces the data with the backup's; after a credentials reset the cluster ends `failed` (spec). */
+export function restoreBackup(actor: Actor, db: DatabaseRecord, _backup: DatabaseBackupRecord): void {
+  const event = databaseEvent(actor, "database_backup_restore", db);
+  startJob(actor.runtime, db, "restore", {
+    durationMs: DATABASE_DURATIONS.restoreMs,
+    to: db.credentials_reset ? "failed" : "active",
+    events: [event],
+  });
+}

@@ -1,0 +1,230 @@
+/**
+ * `/networking/ips*` and `/networking/ipv6/*` (spec "Networking: IP addresses, IPv6, VLANs").
+ * Scopes as the spec's table (`ips:read` of range view means read_only, api-facts P5-1); the two
+ * spellings of assign and share (`/networking/ips/…`, `/networking/ipv4/…`) behave the same.
+ * Restricted users act on an address through their grant on the instance holding it.
+ */
+import type { IncomingMessage } from "node:http";
+import { Collection, Empty } from "../../../sdk/core/schema";
+import {
+  IP_REASONS,
+  IpAddress,
+  IpAllocateRequest,
+  IpAssignRequest,
+  IpShareRequest,
+  IpUpdateRequest,
+  Ipv6Pool,
+  Ipv6Range,
+  Ipv6RangeCreateRequest,
+  Ipv6RangeCreated,
+  Ipv6RangeView,
+} from "../../../sdk/resources/ips";
+import { ApiFailure, REASONS, badRequest, forbidden, found } from "../../core/errors";
+import type { RouteContext, RouteSpec } from "../../core/routes";
+import { allPools } from "./address-plan";
+import {
+  type Actor,
+  allocateAddress,
+  applyMoves,
+  createRange,
+  deleteRange,
+  findAddress,
+  findRange,
+  listedAddresses,
+  renderAddress,
+  renderRange,
+  renderRangeCreated,
+  renderRangeView,
+  setRdns,
+  setShared,
+  visibleRanges,
+} from "./models";
+import { checkAllocate, checkRangeCreate, checkRangeDelete, checkRdns, requireRead, requireReadWrite, resolveAssign, resolveShare } from "./rules";
+
+export const IP_FILTERABLE = ["address", "compute_id", "public", "rdns", "region", "type"] as const;
+export const IPV6_POOL_FILTERABLE = ["range", "prefix", "region", "route_target"] as const;
+export const IPV6_RANGE_FILTERABLE = ["range", "prefix", "region", "route_target"] as const;
+
+const SERVICE = { service: "ips", auth: "token" } as const;
+const READ = { ...SERVICE, scopes: ["ips:read_only"] } as const;
+const WRITE = { ...SERVICE, scopes: ["ips:read_write"] } as const;
+const WRITE_COMPUTES = { ...SERVICE, scopes: ["ips:read_write", "computes:read_write"] } as const;
+
+const actor = (ctx: RouteContext): Actor => ({ runtime: ctx.runtime, account: ctx.account, user: ctx.user });
+
+/** The address of the path, or 404. */
+const addressOf = (ctx: RouteContext) => found(findAddress(ctx.account, ctx.param("address")));
+/** The range of the path (its address, any spelling, no prefix length), or 404. */
+const rangeOf = (ctx: RouteContext) => found(findRange(ctx.account, ctx.param("range")));
+
+/**
+ * `skip_ipv6_rdns`, listed by the spec as a body field of a GET: read from the query string, else
+ * from a JSON body (fastify does not parse GET bodies, so it is read here).
+ */
+async function skipIpv6Rdns(ctx: RouteContext): Promise<boolean> {
+  const query = ctx.request.query as Record<string, string | string[] | undefined>;
+  const fromQuery = query["skip_ipv6_rdns"];
+  const value: unknown = fromQuery !== undefined ? (Array.isArray(fromQuery) ? fromQuery.at(-1) : fromQuery) : (await readGetBody(ctx.request.raw))?.["skip_ipv6_rdns"];
+  if (value === undefined) return false;
+  if (value === true || value === "true" || value === "1") return true;
+  if (value === false || value === "false" || value === "0") return false;
+  throw badRequest(IP_REASONS.skipIpv6RdnsInvalid, "skip_ipv6_rdns");
+}
+
+async function readGetBody(raw: IncomingMessage): Promise<Record<string, unknown> | undefined> {
+  const length = raw.headers["content-length"];
+  if (raw.headers["transfer-encoding"] === undefined && (length === undefined || length === "0")) return undefined;
+  const chunks: Buffer[] = [];
+  for await (const chunk of raw) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (text.trim() === "") return undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    throw new ApiFailure(400, REASONS.malformedJson);
+  }
+}
+
+function assignRoute(path: string, summary: string): RouteSpec {
+  return {
+    ...WRITE_COMPUTES,
+    method: "POST",
+    path,
+    summary,
+    response: Empty,
+    handler: (ctx) => {
+      const moves = resolveAssign(ctx.account, ctx.user, ctx.body(IpAssignRequest));
+      applyMoves(ctx.account, moves);
+      return {};
+    },
+  };
+}
+
+function shareRoute(path: string, summary: string): RouteSpec {
+  return {
+    ...WRITE_COMPUTES,
+    method: "POST",
+    path,
+    summary,
+    response: Empty,
+    handler: (ctx) => {
+      const { compute, addresses } = resolveShare(ctx.account, ctx.user, ctx.body(IpShareRequest));
+      setShared(compute, addresses);
+      return {};
+    },
+  };
+}
+
+export const ipRoutes: RouteSpec[] = [
+  {
+    ...READ,
+    method: "GET",
+    path: "/networking/ips",
+    summary: "IP addresses of the account, private ones excluded",
+    filterable: IP_FILTERABLE,
+    response: Collection(IpAddress),
+    handler: async (ctx) => {
+      const skip = await skipIpv6Rdns(ctx);
+      return ctx.collection(listedAddresses(ctx.account, ctx.user).map((p) => renderAddress(ctx.account, p, { listing: true, skipIpv6Rdns: skip })));
+    },
+  },
+  {
+    ...WRITE_COMPUTES,
+    method: "POST",
+    path: "/networking/ips",
+    summary: "Allocate an IPv4 address to an instance enabled for additional addresses",
+    response: IpAddress,
+    handler: (ctx) => {
+      const body = ctx.body(IpAllocateRequest);
+      const compute = checkAllocate(ctx.account, ctx.user, body);
+      return renderAddress(ctx.account, allocateAddress(actor(ctx), compute, body.public), { listing: false });
+    },
+  },
+  assignRoute("/networking/ips/assign", "Assign addresses and IPv6 ranges to instances"),
+  assignRoute("/networking/ipv4/assign", "Assign addresses and IPv6 ranges to instances (ipv4 path)"),
+  shareRoute("/networking/ips/share", "Set the addresses an instance shares for failover"),
+  shareRoute("/networking/ipv4/share", "Set the addresses an instance shares for failover (ipv4 path)"),
+  {
+    ...READ,
+    method: "GET",
+    path: "/networking/ips/{address}",
+    summary: "One IP address",
+    response: IpAddress,
+    handler: (ctx) => {
+      const placed = addressOf(ctx);
+      requireRead(ctx.user, placed.compute);
+      return renderAddress(ctx.account, placed, { listing: false });
+    },
+  },
+  {
+    ...WRITE,
+    method: "PUT",
+    path: "/networking/ips/{address}",
+    summary: "Set an address's reverse DNS (null restores the default); forward DNS must exist",
+    response: IpAddress,
+    handler: (ctx) => {
+      const placed = addressOf(ctx);
+      requireReadWrite(ctx.user, placed.compute);
+      const { rdns } = ctx.body(IpUpdateRequest);
+      setRdns(actor(ctx), placed, checkRdns(ctx.account, placed, rdns));
+      return renderAddress(ctx.account, placed, { listing: false });
+    },
+  },
+  {
+    ...READ,
+    method: "GET",
+    path: "/networking/ipv6/pools",
+    summary: "IPv6 pools",
+    filterable: IPV6_POOL_FILTERABLE,
+    response: Collection(Ipv6Pool),
+    handler: (ctx) => ctx.collection(allPools()),
+  },
+  {
+    ...READ,
+    method: "GET",
+    path: "/networking/ipv6/ranges",
+    summary: "IPv6 ranges of the account",
+    filterable: IPV6_RANGE_FILTERABLE,
+    response: Collection(Ipv6Range),
+    handler: (ctx) => ctx.collection(visibleRanges(ctx.account, ctx.user).map(renderRange)),
+  },
+  {
+    ...WRITE_COMPUTES,
+    method: "POST",
+    path: "/networking/ipv6/ranges",
+    summary: "Create an IPv6 range routed to an instance (compute_id) or a SLAAC address (route_target)",
+    response: Ipv6RangeCreated,
+    handler: (ctx) => {
+      const body = ctx.body(Ipv6RangeCreateRequest);
+      const compute = checkRangeCreate(ctx.account, ctx.user, body);
+      return renderRangeCreated(createRange(actor(ctx), compute, body.prefix_length));
+    },
+  },
+  {
+    ...READ,
+    method: "GET",
+    path: "/networking/ipv6/ranges/{range}",
+    summary: "One IPv6 range",
+    response: Ipv6RangeView,
+    handler: (ctx) => {
+      const range = rangeOf(ctx);
+      // A restricted user sees a range through a grant on an instance it is routed to or shared with.
+      if (!visibleRanges(ctx.account, ctx.user).includes(range)) throw forbidden();
+      return renderRangeView(ctx.account, range);
+    },
+  },
+  {
+    ...WRITE,
+    method: "DELETE",
+    path: "/networking/ipv6/ranges/{range}",
+    summary: "Delete an IPv6 range that is not shared",
+    response: Empty,
+    handler: (ctx) => {
+      const range = rangeOf(ctx);
+      checkRangeDelete(ctx.account, ctx.user, range);
+      deleteRange(actor(ctx), range);
+      return {};
+    },
+  },
+];

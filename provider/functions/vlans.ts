@@ -1,0 +1,17 @@
+/** Read-only VLAN data. */
+import type { Vlan } from "../../sdk/resources/vlans";
+import { camelizeDeep } from "../engine/values";
+import type { Camelized } from "../engine/resource";
+import { type FunctionOptions, withClient } from "./client";
+
+export type VlanResult = Camelized<Vlan>;
+
+/** The account's VLANs (label, region, attached instances), optionally of one region or label. */
+export function getVlans(args: { region?: string; label?: string } = {}, options: FunctionOptions = {}): Promise<VlanResult[]> {
+  return withClient(options, async (client) =>
+    (await client.networking.vlans.listAll())
+      .filter((v) => args.region === undefined || v.region === args.region)
+      .filter((v) => args.label === undefined || v.label === args.label)
+      .map((v) => camelizeDeep(v) as VlanResult),
+  );
+}

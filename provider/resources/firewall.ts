@@ -1,0 +1,380 @@
+/**
+ * `compute:Firewall`: a Cloud Firewall with ordered inbound and outbound rules, default policies,
+ * tags, a status, and optionally the devices it protects. Everything changes in place: label,
+ * tags and status through the firewall update, the four rule fields through one rules PUT, and
+ * devices (when the program lists them) by adding and removing devices until they match.
+ *
+ * Natural spellings never diff forever: addresses are compared in canonical form (a bare address
+ * is sent and compared as its /32 or /128, IPv6 in RFC 5952 spelling, the order of a rule's
+ * addresses does not matter), whitespace in `ports` is ignored, tags are a set. Rule order stays
+ * significant: the first matching rule wins.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { canonicalIpv6 } from "../../sdk/core/net";
+import {
+  FIREWALL_DEVICE_TYPES,
+  FirewallCreateDevices,
+  FirewallCreateRequest,
+  FirewallRule,
+  FirewallRulesUpdateRequest,
+  FirewallStatusInput,
+  FirewallUpdateRequest,
+  type Firewall as FirewallRecord,
+  type FirewallDevice as FirewallDeviceRecord,
+  type FirewallDeviceType,
+  type FirewallRuleInput,
+  type FirewallRulesUpdateRequest as WireRules,
+} from "../../sdk/resources/firewalls";
+import type { ComputeClient } from "../../sdk/client";
+import { type ArgsOf, type Camelized, TYPE_MODULE, dynamicProps, resourceOptions } from "../engine/resource";
+import type { ApiObject, Failure, Inputs, ResourceSpec } from "../engine/spec";
+import type { ProviderContext } from "../engine/context";
+import { providerFor } from "../shim";
+import { MINUTE, apiId, normalizeId } from "./common";
+
+const fields = FirewallCreateRequest.shape;
+
+// ---------------------------------------------------------------------------------------------
+// natural spellings → wire form (sent to the API, and what `check` validates with the sdk schemas)
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** A bare address means the single host: `192.0.2.1` → `192.0.2.1/32`, `2001:db8::1` → `/128`. */
+export function wireAddress(text: string, family: "ipv4" | "ipv6"): string {
+  const trimmed = text.trim();
+  return trimmed.includes("/") ? trimmed : `${trimmed}/${family === "ipv4" ? 32 : 128}`;
+}
+
+/** `22, 80 - 90` → `22,80-90`: the API's grammar allows no other whitespace. */
+export const wirePorts = (text: string): string => text.replace(/\s+/g, "");
+
+/** A rule as the program wrote it → the wire rule (only the keys given; `ports: null` means all ports, as absent). */
+export function wireRule(rule: unknown): unknown {
+  if (!isRecord(rule)) return rule;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(rule)) {
+    if (value === undefined || (key === "ports" && value === null)) continue;
+    if (key === "ports" && typeof value === "string") out.ports = wirePorts(value);
+    else if (key === "addresses" && isRecord(value)) {
+      const addresses: Record<string, unknown> = {};
+      for (const [family, list] of Object.entries(value)) {
+        if (list === undefined) continue;
+        addresses[family] =
+          Array.isArray(list) && (family === "ipv4" || family === "ipv6")
+            ? list.map((a) => (typeof a === "string" ? wireAddress(a, family) : a))
+            : list;
+      }
+      out.addresses = addresses;
+    } else out[key] = value;
+  }
+  return out;
+}
+
+const wireRules = (rules: unknown): unknown => (Array.isArray(rules) ? rules.map(wireRule) : rules);
+
+/** Device ids may be Pulumi ids (strings) or numbers; the wire wants integers. */
+function wireDevices(devices: unknown): unknown {
+  if (!isRecord(devices)) return devices;
+  const out: Record<string, unknown> = {};
+  for (const [key, list] of Object.entries(devices)) {
+    if (list === undefined || list === null) continue;
+    out[key] = Array.isArray(list) ? list.map(normalizeId) : list;
+  }
+  return out;
+}
+
+/**
+ * The sdk schema, applied after mapping natural spellings to the wire form, so `check` reports the
+ * API's own reasons. Typed by what a program may write.
+ */
+function naturalSpelling<In>(prepare: (value: unknown) => unknown, schema: z.ZodType): z.ZodType<unknown, In> {
+  return z.preprocess(prepare, schema) as unknown as z.ZodType<unknown, In>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// canonical forms for comparison
+
+function canonicalAddress(text: unknown, family: "ipv4" | "ipv6"): unknown {
+  if (typeof text !== "string") return text;
+  const wire = wireAddress(text, family);
+  if (family === "ipv4") return wire;
+  const slash = wire.lastIndexOf("/");
+  return `${canonicalIpv6(wire.slice(0, slash)) ?? wire.slice(0, slash).toLowerCase()}${wire.slice(slash)}`;
+}
+
+/** One rule, canonical: whitespace-free ports, no null ports, addresses canonical and sorted (a rule matches any of them). */
+export function canonicalRule(rule: unknown): unknown {
+  const wire = wireRule(rule);
+  if (!isRecord(wire)) return wire;
+  const out: Record<string, unknown> = { ...wire };
+  for (const key of ["label", "description"]) if (out[key] === null) delete out[key];
+  if (isRecord(wire.addresses)) {
+    const addresses: Record<string, unknown> = {};
+    for (const family of ["ipv4", "ipv6"] as const) {
+      const list = wire.addresses[family];
+      if (list === undefined || list === null) continue;
+      addresses[family] = Array.isArray(list) ? [...new Set(list.map((a) => String(canonicalAddress(a, family))))].sort() : list;
+    }
+    out.addresses = addresses;
+  }
+  return out;
+}
+
+/** A ruleset, canonical rule by rule; the order of rules is kept (the first match wins). */
+export const normalizeRules = (rules: unknown): unknown => (Array.isArray(rules) ? rules.map(canonicalRule) : rules);
+
+/** `{computes, nodebalancers}` as two sorted id sets; an absent list is empty (the firewall is authoritative). */
+export function normalizeDevices(devices: unknown): unknown {
+  if (!isRecord(devices)) return devices;
+  const ids = (list: unknown) => (Array.isArray(list) ? [...new Set(list.map(normalizeId))].sort((a, b) => Number(a) - Number(b)) : []);
+  return { computes: ids(devices.computes), nodebalancers: ids(devices.nodebalancers) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// schemas of the inputs (the sdk's, behind natural spellings)
+
+const ruleList = z.array(naturalSpelling<z.input<typeof FirewallRule>>(wireRule, FirewallRule));
+
+/** What a program may write for `devices`: ids as numbers or Pulumi id strings. */
+export interface FirewallDevicesArgs {
+  /** Compute instance ids; each gets a device. */
+  computes?: Array<number | string>;
+  /** At most one nodebalancer id. */
+  nodebalancers?: Array<number | string>;
+}
+
+const devicesSchema = naturalSpelling<FirewallDevicesArgs>(wireDevices, FirewallCreateDevices);
+
+/** Device sets as the provider records them: `{computes: [ids], nodebalancers: [ids]}`. */
+interface DeviceSets {
+  computes: number[];
+  nodebalancers: number[];
+}
+
+const LIST_OF: Record<FirewallDeviceType, keyof DeviceSets> = { compute: "computes", nodebalancer: "nodebalancers" };
+
+function deviceSets(devices: FirewallDeviceRecord[]): DeviceSets {
+  const sets: DeviceSets = { computes: [], nodebalancers: [] };
+  for (const d of devices) {
+    const list = LIST_OF[d.entity.type as FirewallDeviceType];
+    if (list) sets[list].push(d.entity.id);
+  }
+  return sets;
+}
+
+/** The record the engine maps to outputs: the firewall with its rules flattened, plus devices when managed. */
+function firewallObject(firewall: FirewallRecord, devices?: DeviceSets): ApiObject {
+  return {
+    ...firewall,
+    inbound: firewall.rules.inbound,
+    outbound: firewall.rules.outbound,
+    inbound_policy: firewall.rules.inbound_policy,
+    outbound_policy: firewall.rules.outbound_policy,
+    ...(devices ? { devices } : {}),
+  };
+}
+
+/** The one rules body of a change: both rulesets and both policies, in wire form. */
+function rulesBody(inputs: Inputs): WireRules {
+  return {
+    inbound: wireRules(inputs.inbound ?? []) as WireRules["inbound"],
+    inbound_policy: inputs.inboundPolicy as WireRules["inbound_policy"],
+    outbound: wireRules(inputs.outbound ?? []) as WireRules["outbound"],
+    outbound_policy: inputs.outboundPolicy as WireRules["outbound_policy"],
+  };
+}
+
+const RULE_FIELDS = ["inbound", "outbound", "inboundPolicy", "outboundPolicy"];
+/** Fields of the firewall update, and what the API uses when the program leaves one out. */
+const FIREWALL_FIELDS = ["label", "tags", "status"] as const;
+const DEFAULT_TAGS: string[] = [];
+const DEFAULT_STATUS = "enabled";
+
+/**
+ * Adds and removes devices until the firewall's devices are exactly `desired` (ids per type).
+ * Removals go first, so a move between types or a swap never trips the one-nodebalancer limit.
+ */
+async function reconcileDevices(
+  ctx: ProviderContext,
+  client: ComputeClient,
+  firewallId: number,
+  desired: DeviceSets,
+  phase: "remove" | "add" | "both",
+  signal: AbortSignal,
+): Promise<DeviceSets> {
+  const api = client.networking.firewalls.devices;
+  let current = await api.listAll(firewallId, { signal });
+  const wanted = (d: FirewallDeviceRecord) => desired[LIST_OF[d.entity.type as FirewallDeviceType]]?.includes(d.entity.id) ?? false;
+  if (phase !== "add") {
+    for (const device of current.filter((d) => !wanted(d))) {
+      ctx.progress(`firewall ${firewallId}: removing ${device.entity.type} ${device.entity.id}`);
+      await api.delete(firewallId, device.id, { signal });
+    }
+    current = current.filter(wanted);
+  }
+  if (phase !== "remove") {
+    for (const type of FIREWALL_DEVICE_TYPES) {
+      for (const id of desired[LIST_OF[type]]) {
+        if (current.some((d) => d.entity.type === type && d.entity.id === id)) continue;
+        ctx.progress(`firewall ${firewallId}: adding ${type} ${id}`);
+        current.push(await api.create(firewallId, { id, type }, { signal }));
+      }
+    }
+  }
+  return deviceSets(current);
+}
+
+const desiredDevices = (inputs: Inputs) => (inputs.devices === undefined ? undefined : (normalizeDevices(wireDevices(inputs.devices)) as DeviceSets));
+
+// ---------------------------------------------------------------------------------------------
+// the spec
+
+export const firewallSpec = {
+  name: "Firewall",
+  noun: "firewall",
+  description: "A Cloud Firewall: ordered inbound and outbound rules with default policies, assigned to compute instances and nodebalancers.",
+  inputs: {
+    label: {
+      schema: fields.label,
+      required: true,
+      description: "3–32 characters: ASCII letters, digits, `-`, `_`, `.`; a letter or digit at both ends; no two of `-_.` in a row. Unique among the account's firewalls.",
+    },
+    tags: { schema: FirewallUpdateRequest.shape.tags.unwrap(), set: true, default: DEFAULT_TAGS, description: "Tags (a set: order does not matter)." },
+    status: { schema: FirewallStatusInput, default: DEFAULT_STATUS, description: "`enabled` (default) or `disabled`; changes in place." },
+    inbound: {
+      schema: ruleList,
+      default: [],
+      normalize: normalizeRules,
+      description: "Inbound rules, in order (the first match wins): action, protocol, ports, addresses {ipv4, ipv6}, label, description.",
+    },
+    outbound: { schema: ruleList, default: [], normalize: normalizeRules, description: "Outbound rules, in order; same fields as `inbound`." },
+    inboundPolicy: { schema: FirewallRulesUpdateRequest.shape.inbound_policy.unwrap(), required: true, description: "`ACCEPT` or `DROP`: what happens to inbound traffic no rule matches." },
+    outboundPolicy: { schema: FirewallRulesUpdateRequest.shape.outbound_policy.unwrap(), required: true, description: "`ACCEPT` or `DROP`: what happens to outbound traffic no rule matches." },
+    devices: {
+      schema: devicesSchema,
+      normalize: normalizeDevices,
+      description:
+        "Optional `{computes, nodebalancers}` (ids; at most one nodebalancer). When given, the firewall is authoritative: devices are added and removed to match. When absent, devices are left alone (use `FirewallDevice`).",
+    },
+  },
+  outputs: {
+    created: { description: "When the firewall was created (UTC)." },
+    updated: { description: "When the firewall was last updated (UTC)." },
+  },
+  timeouts: { create: 5 * MINUTE, update: 5 * MINUTE, delete: 5 * MINUTE },
+  uniqueInputs: ["label"],
+  // At most 25 rules across both rulesets: the sdk's rule, named on the ruleset where the 26th lands.
+  validate: (inputs) => {
+    const parsed = FirewallRulesUpdateRequest.safeParse({ inbound: wireRules(inputs.inbound ?? []), outbound: wireRules(inputs.outbound ?? []) });
+    if (parsed.success) return [];
+    return parsed.error.issues.filter((i) => i.path.length === 1).map((i): Failure => ({ property: String(i.path[0]), reason: i.message }));
+  },
+  hooks: {
+    create: async (ctx, inputs, signal) => {
+      // A firewall meant to be disabled gets its devices only once disabled (in `settle`), so it
+      // can join services that already have an active firewall.
+      const devices = inputs.status === "disabled" ? undefined : desiredDevices(inputs);
+      const firewall = await ctx.client().networking.firewalls.create(
+        {
+          label: inputs.label as string,
+          rules: rulesBody(inputs) as FirewallCreateRequest["rules"],
+          ...(inputs.tags !== undefined ? { tags: inputs.tags as string[] } : {}),
+          ...(devices && devices.computes.length + devices.nodebalancers.length > 0 ? { devices } : {}),
+        },
+        { signal },
+      );
+      return firewallObject(firewall);
+    },
+    read: async (ctx, id, state, signal) => {
+      const client = ctx.client();
+      const firewall = await client.networking.firewalls.get(apiId(id), { signal });
+      // Devices are read only when the program manages them, so unmanaged devices are never drift.
+      const devices = state.devices === undefined ? undefined : deviceSets(await client.networking.firewalls.devices.listAll(apiId(id), { signal }));
+      return firewallObject(firewall, devices);
+    },
+    update: async (ctx, id, _olds, news, changed, signal) => {
+      const client = ctx.client();
+      const api = client.networking.firewalls;
+      const firewallId = apiId(id);
+      const desired = changed.includes("devices") ? desiredDevices(news) : undefined;
+      if (desired) await reconcileDevices(ctx, client, firewallId, desired, "remove", signal);
+      const body: Record<string, unknown> = {};
+      for (const key of FIREWALL_FIELDS) {
+        if (changed.includes(key)) body[key] = news[key] ?? { label: undefined, tags: DEFAULT_TAGS, status: DEFAULT_STATUS }[key];
+      }
+      if (Object.keys(body).length > 0) await api.update(firewallId, body, { signal });
+      if (RULE_FIELDS.some((k) => changed.includes(k))) await api.rules.update(firewallId, rulesBody(news), { signal });
+      if (desired) await reconcileDevices(ctx, client, firewallId, desired, "add", signal);
+      return firewallObject(await api.get(firewallId, { signal }));
+    },
+    delete: async (ctx, id, _state, signal) => {
+      await ctx.client().networking.firewalls.delete(apiId(id), { signal });
+    },
+    // Labels are unique per account: a firewall created by an ambiguous request is found by its label.
+    find: async (ctx, inputs, signal) => {
+      const matches = await ctx.client().networking.firewalls.listAll({ filter: { label: inputs.label as string }, signal });
+      const found = matches.find((f) => f.label === inputs.label);
+      return found && firewallObject(found);
+    },
+    // After create and update: bring the status to the program's (a new firewall is enabled) and,
+    // when the program lists devices, make the devices match; the record carries them for outputs.
+    settle: async (ctx, object, inputs, signal) => {
+      const client = ctx.client();
+      const firewallId = apiId(object.id as number);
+      let firewall = object as unknown as FirewallRecord;
+      const status = (inputs.status as string | undefined) ?? DEFAULT_STATUS;
+      if (firewall.status !== status) firewall = await client.networking.firewalls.update(firewallId, { status: status as "enabled" | "disabled" }, { signal });
+      const desired = desiredDevices(inputs);
+      const devices = desired && (await reconcileDevices(ctx, client, firewallId, desired, "both", signal));
+      return firewallObject(firewall, devices);
+    },
+  },
+} satisfies ResourceSpec;
+
+/** Constructor arguments of `Firewall`. */
+export type FirewallArgs = ArgsOf<typeof firewallSpec>;
+
+/** A firewall rule as outputs carry it. */
+export type FirewallRuleOutput = Camelized<FirewallRuleInput>;
+
+/**
+ * A Cloud Firewall.
+ *
+ * ```ts
+ * const fw = new compute.Firewall("web", {
+ *   label: "web-fw",
+ *   inboundPolicy: "DROP",
+ *   outboundPolicy: "ACCEPT",
+ *   inbound: [{ action: "ACCEPT", protocol: "TCP", ports: "22, 443", addresses: { ipv4: ["0.0.0.0/0"], ipv6: ["::/0"] }, label: "ssh-https" }],
+ *   devices: { computes: [12345] },
+ * });
+ * ```
+ */
+export class Firewall extends pulumi.dynamic.Resource {
+  /** The firewall's label. */
+  declare readonly label: pulumi.Output<string>;
+  /** Tags. */
+  declare readonly tags: pulumi.Output<string[]>;
+  /** `enabled` or `disabled`. */
+  declare readonly status: pulumi.Output<string>;
+  /** Inbound rules as the API stores them (a bare address reads back as its /32 or /128). */
+  declare readonly inbound: pulumi.Output<FirewallRuleOutput[] | null>;
+  /** Outbound rules as the API stores them. */
+  declare readonly outbound: pulumi.Output<FirewallRuleOutput[] | null>;
+  /** Default inbound policy. */
+  declare readonly inboundPolicy: pulumi.Output<string>;
+  /** Default outbound policy. */
+  declare readonly outboundPolicy: pulumi.Output<string>;
+  /** The devices, when the program manages them. */
+  declare readonly devices: pulumi.Output<{ computes: number[]; nodebalancers: number[] } | undefined>;
+  /** Creation time (UTC). */
+  declare readonly created: pulumi.Output<string>;
+  /** Last update time (UTC). */
+  declare readonly updated: pulumi.Output<string | null>;
+  declare readonly adoptId: pulumi.Output<string | number | undefined>;
+
+  constructor(name: string, args: FirewallArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providerFor(firewallSpec.name), name, dynamicProps(firewallSpec, args), resourceOptions(firewallSpec, opts), TYPE_MODULE, firewallSpec.name);
+  }
+}

@@ -1,0 +1,327 @@
+/**
+ * `compute:Image`: a private image from exactly one source — a disk to capture (`diskId`) or a
+ * gzip-compressed raw disk image to upload (`filePath` + `region`). The label and description
+ * change in place; the source, the region and `cloudInit` cannot change, so they replace.
+ *
+ * The uploaded file is tracked by content: `check` derives `fileHash` (SHA-256) and `diff`
+ * compares it, so new content replaces the image while a moved or touched file with the same
+ * content does not. The hash is cached with the file's size and modification time in the
+ * recorded inputs, so an unchanged file is not read again on every preview.
+ *
+ * Creating waits, in `settle`, for the image to be `available`: for an upload that is streaming
+ * the file to the pre-signed URL (constant memory, progress lines), then the platform's processing.
+ */
+import { open, realpath, stat } from "node:fs/promises";
+import * as nodePath from "node:path";
+import * as pulumi from "@pulumi/pulumi";
+import {
+  CLOUD_INIT_CAPABILITY,
+  IMAGE_REASONS,
+  ImageCreateRequest,
+  ImageDescription,
+  ImageLabel,
+  ImageUploadRequest,
+  MAX_IMAGE_UPLOAD_BYTES,
+  hashFile,
+  type Image as ImageRecord,
+} from "../../sdk/resources/images";
+import { z } from "zod";
+import { explain } from "../engine/engine";
+import type { ProviderContext } from "../engine/context";
+import { type ArgsOf, TYPE_MODULE, dynamicProps, resourceOptions } from "../engine/resource";
+import type { ApiObject, Failure, Inputs, Outputs, ResourceSpec } from "../engine/spec";
+import { isUnknown } from "../engine/values";
+import { providerFor } from "../shim";
+import { MINUTE, idReference, normalizeId } from "./common";
+
+/** Between two polls of the image's status. */
+const POLL_INTERVAL_MS = 2_000;
+/** Upload progress is reported at every tenth of the file. */
+const PROGRESS_STEPS = 10;
+const GZIP_MAGIC = Buffer.from([0x1f, 0x8b]);
+
+const SOURCE_REASONS = {
+  none: "an Image needs one source: diskId (capture a disk) or filePath and region (upload a file)",
+  both: "give either diskId (capture a disk) or filePath and region (upload a file), not both",
+  regionWithoutFile: "region belongs to an upload: give filePath as well, or drop region",
+  fileWithoutRegion: "region is required with filePath (the region the file is uploaded to)",
+  fileHashIsComputed: "fileHash is computed from the file at filePath; do not set it",
+} as const;
+
+const fields = ImageCreateRequest.shape;
+
+export const imageSpec = {
+  name: "Image",
+  noun: "image",
+  description: "A private image: a captured disk, or an uploaded gzip-compressed raw disk image.",
+  inputs: {
+    diskId: {
+      schema: idReference("diskId"),
+      replaceOnChange: true,
+      normalize: normalizeId,
+      description: "Capture this disk (of one of the account's instances). Changing it replaces the image.",
+    },
+    filePath: {
+      schema: z.string().min(1, "filePath must name a file"),
+      description: "Upload this gzip-compressed raw disk image (`.img.gz`, at most 5 GB); relative paths start at the project directory. New content replaces the image; moving the file does not.",
+    },
+    region: {
+      schema: ImageUploadRequest.shape.region,
+      replaceOnChange: true,
+      description: "Region the file is uploaded to (the image is usable in every region). Changing it replaces the image.",
+    },
+    fileHash: {
+      schema: z.string().regex(/^[0-9a-f]{64}$/, "fileHash must be a hex SHA-256"),
+      replaceOnChange: true,
+      description: "Computed: the SHA-256 of the file at filePath. A new value replaces the image.",
+    },
+    label: { schema: ImageLabel, description: "1–50 characters: letters, digits, spaces and , . ? - _ '. Required for uploads; a capture defaults to the disk's label." },
+    description: { schema: ImageDescription, default: "", description: "1–65000 characters." },
+    cloudInit: {
+      wire: "cloud_init",
+      schema: fields.cloud_init.unwrap(),
+      default: false,
+      replaceOnChange: true,
+      description: "The image supports cloud-init (capability `cloud-init`). Changing it replaces the image.",
+    },
+  },
+  outputs: {
+    status: { description: "`available` once created (creating and pending_upload are waited out)." },
+    size: { description: "Minimum size to deploy, in MB (uploads: the uncompressed data)." },
+    capabilities: { description: "Capabilities, such as `cloud-init`." },
+    type: { description: "`manual`." },
+    isPublic: { description: "Always false: this is a private image." },
+    deprecated: { description: "Always false for private images." },
+    vendor: { description: "Null for private images." },
+    createdBy: { description: "The user who created the image." },
+    expiry: { description: "Null: only automatic images expire." },
+    eol: { description: "Null for private images." },
+    created: { description: "When the image was created (UTC)." },
+    updated: { description: "When the image was last updated (UTC)." },
+    fileSize: { description: "Size in bytes of the file at filePath when its hash was computed." },
+    fileModified: { description: "Modification time of the file at filePath when its hash was computed; with fileSize, the key of the cached hash." },
+  },
+  timeouts: { create: 30 * MINUTE, update: 10 * MINUTE, delete: 5 * MINUTE },
+  validate: (inputs) => validateSource(inputs),
+  hooks: {
+    derive: (olds, news) => deriveFileHash(olds, news),
+    create: async (ctx, inputs, signal) => {
+      const common = {
+        label: inputs.label as string | undefined,
+        description: inputs.description as string | undefined,
+        cloud_init: inputs.cloudInit as boolean | undefined,
+      };
+      if (inputs.diskId !== undefined) {
+        return ctx.client().images.create({ disk_id: normalizeId(inputs.diskId) as number, ...common }, { signal });
+      }
+      const { image, upload_to } = await ctx.client().images.createUpload({ ...common, label: inputs.label as string, region: inputs.region as string }, { signal });
+      // The pre-signed URL rides along to `settle`, which uploads; it is never recorded in state.
+      return { ...image, upload_to };
+    },
+    settle: async (ctx, object, inputs, signal) => {
+      const id = String(object.id);
+      const uploadedHash = object.status === "pending_upload" ? await uploadData(ctx, object, inputs, signal) : undefined;
+      const image = await ctx.client().images.waitForStatus(id, "available", { signal, intervalMs: POLL_INTERVAL_MS, progress: statusReporter(ctx, id) });
+      return uploadedHash === undefined ? image : { ...image, file_hash: uploadedHash };
+    },
+    read: (ctx, id, _state, signal) => ctx.client().images.get(id, { signal }),
+    update: (ctx, id, _olds, news, changed, signal) => {
+      const body: { label?: string; description?: string | null } = {};
+      if (changed.includes("label")) body.label = news.label as string;
+      // Removing the description resets it: the API clears it with null.
+      if (changed.includes("description")) body.description = ((news.description as string | undefined) ?? "") || null;
+      // Only the file moved (same content): nothing to tell the API.
+      if (Object.keys(body).length === 0) return ctx.client().images.get(id, { signal });
+      return ctx.client().images.update(id, body, { signal });
+    },
+    delete: (ctx, id, _state, signal) => ctx.client().images.delete(id, { signal }),
+    // A capture whose POST failed ambiguously is still `creating` right after: adopt the newest
+    // such image with the same label. (An upload is never adopted: without its upload URL it
+    // could not receive data, and the API deletes it after 24 hours.)
+    find: async (ctx, inputs, signal) => {
+      if (inputs.diskId === undefined || typeof inputs.label !== "string") return undefined;
+      const candidates = await ctx.client().images.listAll({ filter: { is_public: false, label: inputs.label, status: "creating" }, signal });
+      return candidates.filter((i) => i.label === inputs.label).sort((a, b) => (a.created < b.created ? 1 : -1))[0];
+    },
+    extraOutputs: (object, inputs) => imageExtraOutputs(object, inputs),
+  },
+} satisfies ResourceSpec;
+
+/** Exactly one source; an upload needs a region and a label; `fileHash` is never the program's. */
+function validateSource(inputs: Inputs): Failure[] {
+  const hasDisk = inputs.diskId !== undefined && inputs.diskId !== null;
+  const hasFile = inputs.filePath !== undefined && inputs.filePath !== null;
+  const hasRegion = inputs.region !== undefined && inputs.region !== null;
+  const failures: Failure[] = [];
+  if (inputs.fileHash !== undefined) failures.push({ property: "fileHash", reason: SOURCE_REASONS.fileHashIsComputed });
+  if (hasDisk && (hasFile || hasRegion)) failures.push({ property: "diskId", reason: SOURCE_REASONS.both });
+  else if (!hasDisk && !hasFile && !hasRegion) failures.push({ property: "", reason: SOURCE_REASONS.none });
+  else if (hasRegion && !hasFile) failures.push({ property: "filePath", reason: SOURCE_REASONS.regionWithoutFile });
+  else if (hasFile && !hasRegion) failures.push({ property: "region", reason: SOURCE_REASONS.fileWithoutRegion });
+  else if (hasFile && inputs.label === undefined) failures.push({ property: "label", reason: IMAGE_REASONS.labelRequired });
+  return failures;
+}
+
+/** Hashes computed in this process, by file identity and version: a preview and the update that follows read a file once. */
+const hashMemo = new Map<string, string>();
+
+/**
+ * `derive`: the file's SHA-256 with the size and modification time it was computed at. The hash
+ * recorded by the previous check is reused while those match; otherwise the file is read again
+ * (streamed). A file that is missing, not gzip or over 5 GB is refused here, at preview.
+ */
+async function deriveFileHash(olds: Inputs, news: Inputs): Promise<{ inputs?: Inputs; failures?: Failure[] }> {
+  const filePath = news.filePath;
+  if (typeof filePath !== "string" || isUnknown(filePath)) return {};
+  const file = nodePath.resolve(filePath);
+  const fail = (reason: string) => ({ failures: [{ property: "filePath", reason }] });
+  let info;
+  try {
+    info = await stat(file);
+  } catch (error) {
+    return fail(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  if (!info.isFile()) return fail(`${file} is not a file`);
+  if (info.size > MAX_IMAGE_UPLOAD_BYTES) return fail(`${file} is ${info.size} bytes; an image upload may be at most 5 GB compressed`);
+  if (!(await startsWithGzipMagic(file))) return fail(`${file} is not gzip-compressed; upload a raw disk image compressed with gzip (.img.gz)`);
+  const stamp = { fileSize: info.size, fileModified: info.mtime.toISOString() };
+  const cached = olds.filePath === filePath && olds.fileSize === stamp.fileSize && olds.fileModified === stamp.fileModified && typeof olds.fileHash === "string";
+  if (cached) return { inputs: { ...stamp, fileHash: olds.fileHash } };
+  const key = [await realpath(file), info.ino, info.size, info.mtimeMs].join("\0");
+  let fileHash = hashMemo.get(key);
+  if (fileHash === undefined) {
+    fileHash = await hashFile(file);
+    hashMemo.set(key, fileHash);
+  }
+  return { inputs: { ...stamp, fileHash } };
+}
+
+async function startsWithGzipMagic(file: string): Promise<boolean> {
+  const handle = await open(file, "r");
+  try {
+    const head = Buffer.alloc(GZIP_MAGIC.length);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    return bytesRead === head.length && head.equals(GZIP_MAGIC);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Streams the file to the image's upload URL, reporting progress; resolves the SHA-256 of what
+ * was sent. If the connection fails after the data may have arrived, the image itself says
+ * whether it did (its size is set once the data is in).
+ */
+async function uploadData(ctx: ProviderContext, object: ApiObject, inputs: Inputs, signal: AbortSignal): Promise<string | undefined> {
+  const id = String(object.id);
+  const uploadTo = object.upload_to;
+  if (typeof uploadTo !== "string") {
+    throw new Error(
+      `image ${id} is still waiting for its data (pending_upload), but its upload URL is known only to the run that created it ` +
+        "(that upload was interrupted). The API deletes such an image 24 hours after its creation; to upload now, replace it: `pulumi up --replace <urn>`",
+    );
+  }
+  const client = ctx.client();
+  const file = nodePath.resolve(String(inputs.filePath));
+  let reported = 0;
+  ctx.progress(`image ${id}: uploading ${file}`);
+  try {
+    const result = await client.images.uploadFile(uploadTo, file, {
+      signal,
+      onProgress: ({ sentBytes, totalBytes }) => {
+        const step = totalBytes === 0 ? PROGRESS_STEPS : Math.floor((sentBytes / totalBytes) * PROGRESS_STEPS);
+        if (step <= reported) return;
+        reported = step;
+        ctx.progress(`image ${id}: uploaded ${formatBytes(sentBytes)} of ${formatBytes(totalBytes)} (${step * (100 / PROGRESS_STEPS)}%)`);
+      },
+    });
+    const seconds = Math.max(result.durationMs, 1) / 1000;
+    ctx.progress(`image ${id}: upload complete, ${formatBytes(result.bytes)} in ${seconds.toFixed(1)} s (${(result.bytes / 1048576 / seconds).toFixed(1)} MB/s); processing`);
+    if (typeof inputs.fileHash === "string" && inputs.fileHash !== result.sha256) {
+      ctx.progress(`image ${id}: ${file} changed after it was checked; the content actually uploaded is recorded`);
+    }
+    return result.sha256;
+  } catch (error) {
+    if (signal.aborted) throw error;
+    const now = await client.images.get(id, { signal }).catch(() => undefined);
+    if (now && (now.size > 0 || now.status !== "pending_upload")) return inputs.fileHash as string | undefined;
+    throw explain(imageSpec, "upload", error);
+  }
+}
+
+/** `812 KB`, `256.0 MB`. */
+function formatBytes(bytes: number): string {
+  return bytes < 1048576 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / 1048576).toFixed(1)} MB`;
+}
+
+/** Reports the image's status while waiting: on every change, and every 30 s of sameness. */
+function statusReporter(ctx: ProviderContext, id: string) {
+  let last: string | undefined;
+  let lastAt = 0;
+  return (image: ImageRecord | undefined, elapsedMs: number) => {
+    const status = image?.status ?? "gone";
+    if (status === last && elapsedMs - lastAt < 30_000) return;
+    last = status;
+    lastAt = elapsedMs;
+    ctx.progress(`image ${id}: ${status} (${Math.round(elapsedMs / 1000)}s)`);
+  };
+}
+
+/** Outputs the image record does not carry: the source (from the inputs), the file's hash and stamp, cloudInit from the capabilities. */
+function imageExtraOutputs(object: ApiObject, inputs: Inputs): Outputs {
+  const capabilities = Array.isArray(object.capabilities) ? (object.capabilities as string[]) : [];
+  const extra: Outputs = {
+    diskId: inputs.diskId === undefined ? undefined : normalizeId(inputs.diskId),
+    filePath: inputs.filePath,
+    region: inputs.region,
+    fileHash: object.file_hash ?? inputs.fileHash,
+    fileSize: inputs.fileSize,
+    fileModified: inputs.fileModified,
+    cloudInit: capabilities.includes(CLOUD_INIT_CAPABILITY),
+  };
+  return Object.fromEntries(Object.entries(extra).filter(([, value]) => value !== undefined));
+}
+
+/** Constructor arguments of `Image` (`fileHash` is computed, never given). */
+export type ImageArgs = Omit<ArgsOf<typeof imageSpec>, "fileHash">;
+
+/**
+ * A private image: a captured disk, or an uploaded `.img.gz` raw disk image.
+ *
+ * ```ts
+ * const golden = new compute.Image("golden", { diskId: 108889104, label: "golden", cloudInit: true });
+ * const custom = new compute.Image("custom", { filePath: "build/disk.img.gz", region: "us-iad", label: "custom" });
+ * ```
+ */
+export class Image extends pulumi.dynamic.Resource {
+  /** The captured disk's id, for a capture. */
+  declare readonly diskId: pulumi.Output<number | undefined>;
+  /** The uploaded file's path, for an upload. */
+  declare readonly filePath: pulumi.Output<string | undefined>;
+  /** The region the file was uploaded to, for an upload. */
+  declare readonly region: pulumi.Output<string | undefined>;
+  /** SHA-256 of the uploaded file's content. */
+  declare readonly fileHash: pulumi.Output<string | undefined>;
+  /** The image's label. */
+  declare readonly label: pulumi.Output<string>;
+  /** Description (`""` when none). */
+  declare readonly description: pulumi.Output<string>;
+  /** Whether the image supports cloud-init. */
+  declare readonly cloudInit: pulumi.Output<boolean>;
+  /** `available` once created. */
+  declare readonly status: pulumi.Output<string>;
+  /** Minimum size to deploy, in MB. */
+  declare readonly size: pulumi.Output<number>;
+  /** Capabilities, such as `cloud-init`. */
+  declare readonly capabilities: pulumi.Output<string[]>;
+  /** The user who created it. */
+  declare readonly createdBy: pulumi.Output<string | null>;
+  /** Creation time (UTC). */
+  declare readonly created: pulumi.Output<string>;
+  /** Last update time (UTC). */
+  declare readonly updated: pulumi.Output<string | null>;
+
+  constructor(name: string, args: ImageArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providerFor(imageSpec.name), name, dynamicProps(imageSpec, args), resourceOptions(imageSpec, opts), TYPE_MODULE, imageSpec.name);
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * `compute:MysqlDatabase`: a managed MySQL cluster. `up` waits until it is active (15–30 minutes
+ * on the real API, with progress), then applies the maintenance window. Label, allow list,
+ * maintenance window and type (a resize, waited for) change in place; region, engine version,
+ * cluster size, encryption, SSL and replication replace it. The root password and CA certificate
+ * are secret outputs. Shared behaviour lives in `database-common.ts`.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { MysqlDatabaseCreateRequest, type Database } from "../../sdk/resources/databases";
+import { type ArgsOf, type Camelized, TYPE_MODULE, dynamicProps, resourceOptions } from "../engine/resource";
+import type { ResourceSpec } from "../engine/spec";
+import { providerFor } from "../shim";
+import {
+  DATABASE_OUTPUTS,
+  DATABASE_TIMEOUTS,
+  type MaintenanceWindowArgs,
+  commonInputs,
+  databaseHooks,
+  replaceFailed,
+  validateReplication,
+} from "./database-common";
+
+const fields = MysqlDatabaseCreateRequest.shape;
+
+export const mysqlDatabaseSpec = {
+  name: "MysqlDatabase",
+  noun: "MySQL database",
+  description: "A managed MySQL database cluster.",
+  inputs: {
+    ...commonInputs("mysql"),
+    replicationType: {
+      schema: fields.replication_type.unwrap(),
+      replaceOnChange: true,
+      description: "`none`, `asynch` or `semi_synch`; must be `none` for one node. When absent: `none` for one node, `semi_synch` for three. Changing it replaces the database.",
+    },
+  },
+  outputs: DATABASE_OUTPUTS,
+  timeouts: DATABASE_TIMEOUTS,
+  uniqueInputs: ["label"],
+  validate: validateReplication,
+  replaceBroken: replaceFailed,
+  hooks: databaseHooks({
+    engine: "mysql",
+    noun: "MySQL database",
+    extraCreateFields: (inputs) => ({ replication_type: inputs.replicationType }),
+  }),
+} satisfies ResourceSpec;
+
+/** Constructor arguments of `MysqlDatabase`. */
+export type MysqlDatabaseArgs = ArgsOf<typeof mysqlDatabaseSpec>;
+
+/**
+ * A managed MySQL database.
+ *
+ * ```ts
+ * const db = new compute.MysqlDatabase("app", {
+ *   label: "app-db", region: "us-iad", type: "g6-nanode-1", engineId: "mysql/8.0.30",
+ *   allowList: ["203.0.113.1"], updates: { frequency: "weekly", duration: 1, hourOfDay: 3, dayOfWeek: 7 },
+ * });
+ * export const host = db.hosts.apply((h) => h.primary);
+ * ```
+ */
+export class MysqlDatabase extends pulumi.dynamic.Resource {
+  /** The database's label. */
+  declare readonly label: pulumi.Output<string>;
+  /** Region id. */
+  declare readonly region: pulumi.Output<string>;
+  /** Instance type of the nodes. */
+  declare readonly type: pulumi.Output<string>;
+  /** `mysql/<version>`. */
+  declare readonly engineId: pulumi.Output<string>;
+  /** 1 or 3 nodes. */
+  declare readonly clusterSize: pulumi.Output<number>;
+  declare readonly encrypted: pulumi.Output<boolean>;
+  declare readonly sslConnection: pulumi.Output<boolean>;
+  /** Addresses and ranges allowed to connect. */
+  declare readonly allowList: pulumi.Output<string[]>;
+  declare readonly replicationType: pulumi.Output<string>;
+  /** The maintenance window. */
+  declare readonly updates: pulumi.Output<Required<MaintenanceWindowArgs>>;
+  /** `active` once usable. */
+  declare readonly status: pulumi.Output<string>;
+  /** Host names (null until provisioned). */
+  declare readonly hosts: pulumi.Output<Camelized<Database["hosts"]>>;
+  declare readonly port: pulumi.Output<number>;
+  declare readonly version: pulumi.Output<string>;
+  declare readonly engine: pulumi.Output<string>;
+  declare readonly rootUsername: pulumi.Output<string>;
+  /** Secret: encrypted in state. */
+  declare readonly rootPassword: pulumi.Output<string>;
+  /** Base64 PEM CA certificate; secret in state. */
+  declare readonly caCert: pulumi.Output<string>;
+  declare readonly created: pulumi.Output<string>;
+  declare readonly updated: pulumi.Output<string>;
+
+  constructor(name: string, args: MysqlDatabaseArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providerFor(mysqlDatabaseSpec.name), name, dynamicProps(mysqlDatabaseSpec, args), resourceOptions(mysqlDatabaseSpec, opts), TYPE_MODULE, mysqlDatabaseSpec.name);
+  }
+}

@@ -1,0 +1,623 @@
+/**
+ * Managed Databases (spec "Managed Database engine", "Managed Database instance", "Database
+ * backup", "Database credentials and SSL certificate", endpoints "Managed Databases"; api-facts
+ * P2-2, P3-1, P4-2): the engine catalog, MySQL and PostgreSQL instances, their backups, root
+ * credentials, SSL CA certificate and patching, the all-engines instance list, and waiters on the
+ * database status.
+ *
+ * Request schemas carry the API's rules and reason texts (the emulator validates with them, the
+ * provider's `check` derives from them). Response schemas are tolerant: they also parse the later
+ * platform's records (`fixtures/*.current.json`: `members`, `platform`, `hosts.standby`, no
+ * `replication_type`), so a client pointed at a newer API keeps working.
+ */
+import { setTimeout as delay } from "node:timers/promises";
+import { z } from "zod";
+import { Empty, Timestamp, requiredString } from "../core/schema";
+import { path } from "../core/path";
+import type { CallOptions, HttpClient, Sleep } from "../core/http";
+import { Paginator, type ListOptions } from "../core/pagination";
+import { waitFor } from "../core/waiters";
+import { formatIpv6, parseIpv4, parseIpv6 } from "../core/net";
+
+// ---------------------------------------------------------------------------------------------
+// Engines, statuses and what each operation requires
+
+/** The engine types, as they appear in paths (`/databases/{engine}/instances`). */
+export const DATABASE_ENGINES = ["mysql", "postgresql"] as const;
+export type DatabaseEngineType = (typeof DATABASE_ENGINES)[number];
+
+/**
+ * Every status value known: the spec's list (States section) plus `resizing` (manager types,
+ * api-facts P3-1). The response schema accepts any string, so a new status never breaks a read.
+ */
+export const DATABASE_STATUSES = [
+  "provisioning",
+  "active",
+  "suspending",
+  "suspended",
+  "resuming",
+  "restoring",
+  "failed",
+  "degraded",
+  "updating",
+  "backing_up",
+  "resizing",
+] as const;
+export type DatabaseStatus = (typeof DATABASE_STATUSES)[number];
+
+/** Operations with a status precondition (spec "Status required by operation"). */
+export type DatabaseOperation = "update" | "delete" | "restore" | "backups" | "snapshot" | "credentials" | "ssl" | "patch";
+
+/** The spec's table as data: the statuses an operation accepts (`allowed`) or refuses (`except`). */
+export const DATABASE_STATUS_REQUIREMENTS: Record<DatabaseOperation, { allowed: readonly DatabaseStatus[] } | { except: readonly DatabaseStatus[] }> = {
+  update: { allowed: ["active"] },
+  delete: { allowed: ["active", "failed", "degraded"] },
+  restore: { allowed: ["active", "degraded", "failed"] },
+  backups: { except: ["provisioning"] },
+  snapshot: { allowed: ["active"] },
+  credentials: { allowed: ["active"] },
+  ssl: { allowed: ["active"] },
+  patch: { allowed: ["active"] },
+};
+
+/** Whether a database in `status` may undergo `operation`. */
+export function databaseStatusAllows(operation: DatabaseOperation, status: string): boolean {
+  const rule = DATABASE_STATUS_REQUIREMENTS[operation];
+  return "allowed" in rule ? (rule.allowed as readonly string[]).includes(status) : !(rule.except as readonly string[]).includes(status);
+}
+
+const OPERATION_VERBS: Record<DatabaseOperation, string> = {
+  update: "update",
+  delete: "delete",
+  restore: "restore a backup of",
+  backups: "access the backups of",
+  snapshot: "create a snapshot of",
+  credentials: "view the credentials of",
+  ssl: "view the SSL certificate of",
+  patch: "patch",
+};
+
+function orList(items: readonly string[]): string {
+  return items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
+}
+
+/** Reason texts of the database rules, shared with the emulator and the tests. */
+export const DATABASE_REASONS = {
+  labelLength: "Label must be between 3 and 32 characters",
+  labelUnique: "Label must be unique among your Managed Databases",
+  regionRequired: "region is required",
+  regionInvalid: "Region is not valid",
+  regionNoDatabases: "Managed Databases are not available in this region",
+  typeRequired: "type is required",
+  typeInvalid: "Type is not a valid instance type",
+  resizeSmaller: "A database can only be resized to an instance type with more disk space",
+  engineFormat: "engine must be in engine/version form, such as mysql/8.0.30",
+  engineWrongType: (engine: DatabaseEngineType) => `engine must be a ${engine} version, such as ${engine === "mysql" ? "mysql/8.0.30" : "postgresql/14.6"}`,
+  engineUnknown: "Engine version is not supported; see GET /databases/engines",
+  clusterSize: "cluster_size must be 1 or 3",
+  encrypted: "encrypted must be a boolean",
+  sslConnection: "ssl_connection must be a boolean",
+  allowListEntry: "Must be a single IPv4 or IPv6 address or a CIDR range, such as 203.0.113.1 or 192.0.2.0/24",
+  allowListType: "allow_list must be an array of addresses and ranges",
+  replicationTypeMysql: "replication_type must be none, asynch or semi_synch",
+  replicationTypePostgresql: "replication_type must be none or asynch",
+  replicationSingleNode: "replication_type must be none for a single node cluster",
+  replicationCommitType: "replication_commit_type must be on, local, remote_write, remote_apply or off",
+  frequency: "frequency must be weekly or monthly",
+  duration: "duration must be an integer from 1 to 3 (hours)",
+  hourOfDay: "hour_of_day must be an integer from 0 to 23 (UTC)",
+  dayOfWeek: "day_of_week must be an integer from 1 (Monday) to 7 (Sunday)",
+  weekOfMonth: "week_of_month must be an integer from 1 to 4",
+  weekOfMonthRequired: "week_of_month is required when frequency is monthly",
+  weekOfMonthWeekly: "week_of_month must be null when frequency is weekly",
+  backupLabelLength: "Label must be between 1 and 30 characters",
+  backupLabelChars: "Label must include only ASCII letters, numbers, and underscores",
+  backupLabelUnique: "Label must be unique among the backups of this database",
+  backupTarget: "target must be primary or secondary",
+  snapshotLimit: "A database may have at most 3 snapshots; delete one first",
+  backupInProgress: "Another backup of this database is in progress",
+  /** A status precondition of the spec's table is not met. */
+  status: (operation: DatabaseOperation, status: string) => {
+    const rule = DATABASE_STATUS_REQUIREMENTS[operation];
+    const wanted = "allowed" in rule ? orList(rule.allowed) : `anything but ${orList(rule.except)}`;
+    return `Cannot ${OPERATION_VERBS[operation]} a database that is ${status}; it must be ${wanted}`;
+  },
+} as const;
+
+/** Snapshots a database may hold at once (spec "Limits"). */
+export const DATABASE_SNAPSHOT_LIMIT = 3;
+
+// ---------------------------------------------------------------------------------------------
+// Allow lists
+
+/** One allow-list entry, parsed: an address (`203.0.113.1`) or a range (`192.0.2.0/24`). */
+export interface AllowListEntry {
+  family: 4 | 6;
+  /** The address as written, canonical text (IPv6 compressed and lower-cased). */
+  address: string;
+  /** Prefix length; a bare address is a /32 (IPv4) or /128 (IPv6). */
+  prefix: number;
+  /** True when the text had no prefix length. */
+  bare: boolean;
+}
+
+/** Parses an allow-list entry; `undefined` when it is neither an address nor a CIDR range. */
+export function parseAllowListEntry(text: string): AllowListEntry | undefined {
+  const [address = "", prefixText, ...rest] = text.split("/");
+  if (rest.length > 0) return undefined;
+  if (prefixText !== undefined && !/^(0|[1-9][0-9]{0,2})$/.test(prefixText)) return undefined;
+  const prefix = prefixText === undefined ? undefined : Number(prefixText);
+  if (parseIpv4(address) !== undefined) {
+    if (prefix !== undefined && prefix > 32) return undefined;
+    return { family: 4, address, prefix: prefix ?? 32, bare: prefix === undefined };
+  }
+  const v6 = parseIpv6(address);
+  if (v6 === undefined || (prefix !== undefined && prefix > 128)) return undefined;
+  return { family: 6, address: formatIpv6(v6), prefix: prefix ?? 128, bare: prefix === undefined };
+}
+
+/**
+ * The canonical spelling of an entry: a bare address becomes its one-address range, so
+ * `203.0.113.1` and `203.0.113.1/32` compare equal (the later platform returns the latter for
+ * the former; 4.174 echoes what was sent). Unparsable text is returned unchanged.
+ */
+export function canonicalAllowListEntry(text: string): string {
+  const entry = parseAllowListEntry(text);
+  return entry ? `${entry.address}/${entry.prefix}` : text;
+}
+
+export const DatabaseAllowListEntry = z
+  .string({ error: DATABASE_REASONS.allowListEntry })
+  .refine((text) => parseAllowListEntry(text) !== undefined, DATABASE_REASONS.allowListEntry);
+
+export const DatabaseAllowList = z.array(DatabaseAllowListEntry, { error: DATABASE_REASONS.allowListType });
+
+// ---------------------------------------------------------------------------------------------
+// Request schemas
+
+export const DatabaseLabel = z
+  .string({ error: (i) => (i.input === undefined ? "label is required" : "label must be a string") })
+  .min(3, DATABASE_REASONS.labelLength)
+  .max(32, DATABASE_REASONS.labelLength);
+
+/** `engine/version`, such as `mysql/8.0.30`; the path's engine type must match. */
+export function databaseEngineId(engine: DatabaseEngineType) {
+  return requiredString("engine")
+    .regex(/^[a-z]+\/[0-9A-Za-z][0-9A-Za-z.-]*$/, DATABASE_REASONS.engineFormat)
+    .refine((id) => id.split("/")[0] === engine, DATABASE_REASONS.engineWrongType(engine));
+}
+
+export const DatabaseClusterSize = z.union([z.literal(1), z.literal(3)], { error: DATABASE_REASONS.clusterSize });
+export const MysqlReplicationType = z.enum(["none", "asynch", "semi_synch"], { error: DATABASE_REASONS.replicationTypeMysql });
+export const PostgresqlReplicationType = z.enum(["none", "asynch"], { error: DATABASE_REASONS.replicationTypePostgresql });
+export const PostgresqlReplicationCommitType = z.enum(["on", "local", "remote_write", "remote_apply", "off"], {
+  error: DATABASE_REASONS.replicationCommitType,
+});
+
+const createFields = {
+  label: DatabaseLabel,
+  region: requiredString("region").min(1, DATABASE_REASONS.regionRequired),
+  type: requiredString("type").min(1, DATABASE_REASONS.typeRequired),
+  cluster_size: DatabaseClusterSize.optional(),
+  encrypted: z.boolean({ error: DATABASE_REASONS.encrypted }).optional(),
+  ssl_connection: z.boolean({ error: DATABASE_REASONS.sslConnection }).optional(),
+  allow_list: DatabaseAllowList.optional(),
+};
+
+/** A single node cannot replicate: `replication_type` must be `none` when `cluster_size` is 1 (the default). */
+function singleNodeReplication(body: { cluster_size?: number | undefined; replication_type?: string | undefined }, ctx: z.RefinementCtx): void {
+  if ((body.cluster_size ?? 1) === 1 && body.replication_type !== undefined && body.replication_type !== "none") {
+    ctx.addIssue({ code: "custom", message: DATABASE_REASONS.replicationSingleNode, path: ["replication_type"] });
+  }
+}
+
+/** `POST /databases/mysql/instances`. */
+export const MysqlDatabaseCreateRequest = z
+  .strictObject({ ...createFields, engine: databaseEngineId("mysql"), replication_type: MysqlReplicationType.optional() })
+  .superRefine(singleNodeReplication);
+export type MysqlDatabaseCreateRequest = z.infer<typeof MysqlDatabaseCreateRequest>;
+
+/** `POST /databases/postgresql/instances`: MySQL's body plus `replication_commit_type`. */
+export const PostgresqlDatabaseCreateRequest = z
+  .strictObject({
+    ...createFields,
+    engine: databaseEngineId("postgresql"),
+    replication_type: PostgresqlReplicationType.optional(),
+    replication_commit_type: PostgresqlReplicationCommitType.optional(),
+  })
+  .superRefine(singleNodeReplication);
+export type PostgresqlDatabaseCreateRequest = z.infer<typeof PostgresqlDatabaseCreateRequest>;
+
+/** The create schema of each engine. */
+export const DATABASE_CREATE_REQUESTS = { mysql: MysqlDatabaseCreateRequest, postgresql: PostgresqlDatabaseCreateRequest } as const;
+
+const intIn = (min: number, max: number, reason: string) => z.number({ error: reason }).int(reason).min(min, reason).max(max, reason);
+
+/**
+ * The maintenance window (api-facts P2-2): `frequency` weekly (default) or monthly, `duration`
+ * 1–3 hours, `hour_of_day` 0–23 UTC, `day_of_week` 1 (Monday)–7, `week_of_month` 1–4, required
+ * when monthly and null when weekly.
+ */
+export const DatabaseUpdatesRequest = z
+  .strictObject({
+    frequency: z.enum(["weekly", "monthly"], { error: DATABASE_REASONS.frequency }).optional(),
+    duration: intIn(1, 3, DATABASE_REASONS.duration),
+    hour_of_day: intIn(0, 23, DATABASE_REASONS.hourOfDay),
+    day_of_week: intIn(1, 7, DATABASE_REASONS.dayOfWeek),
+    week_of_month: intIn(1, 4, DATABASE_REASONS.weekOfMonth).nullable().optional(),
+  })
+  .superRefine((window, ctx) => {
+    const monthly = window.frequency === "monthly";
+    const week = window.week_of_month ?? null;
+    if (monthly && week === null) ctx.addIssue({ code: "custom", message: DATABASE_REASONS.weekOfMonthRequired, path: ["week_of_month"] });
+    if (!monthly && week !== null) ctx.addIssue({ code: "custom", message: DATABASE_REASONS.weekOfMonthWeekly, path: ["week_of_month"] });
+  });
+export type DatabaseUpdatesRequest = z.infer<typeof DatabaseUpdatesRequest>;
+
+/** `PUT /databases/{engine}/instances/{id}`: `type` asks for a resize (to more disk only). */
+export const DatabaseUpdateRequest = z.strictObject({
+  label: DatabaseLabel.optional(),
+  allow_list: DatabaseAllowList.optional(),
+  type: z.string({ error: DATABASE_REASONS.typeInvalid }).min(1, DATABASE_REASONS.typeInvalid).optional(),
+  updates: DatabaseUpdatesRequest.optional(),
+});
+export type DatabaseUpdateRequest = z.infer<typeof DatabaseUpdateRequest>;
+
+/** `POST .../backups`: a snapshot. Label 1–30 ASCII letters, digits, `_` (api-facts P4-2). */
+export const DatabaseBackupCreateRequest = z.strictObject({
+  label: z
+    .string({ error: (i) => (i.input === undefined ? "label is required" : "label must be a string") })
+    .min(1, DATABASE_REASONS.backupLabelLength)
+    .max(30, DATABASE_REASONS.backupLabelLength)
+    .regex(/^[A-Za-z0-9_]*$/, DATABASE_REASONS.backupLabelChars),
+  target: z.enum(["primary", "secondary"], { error: DATABASE_REASONS.backupTarget }).optional(),
+});
+export type DatabaseBackupCreateRequest = z.infer<typeof DatabaseBackupCreateRequest>;
+
+// ---------------------------------------------------------------------------------------------
+// Response schemas (tolerant)
+
+/** An engine version. `total_disk_size_gb`/`used_disk_size_gb` were absent in 4.174 (feature-flagged). */
+export const DatabaseEngine = z.looseObject({
+  id: z.string(),
+  engine: z.string(),
+  version: z.string(),
+  total_disk_size_gb: z.number().nullable().optional(),
+  used_disk_size_gb: z.number().nullable().optional(),
+});
+export type DatabaseEngine = z.infer<typeof DatabaseEngine>;
+
+/** Host names, null until provisioning completes. The later platform says `standby` instead of `secondary`. */
+export const DatabaseHosts = z.looseObject({
+  primary: z.string().nullable(),
+  secondary: z.string().nullable().optional(),
+  standby: z.string().nullable().optional(),
+});
+
+/** The maintenance window as returned: `day_of_week` is null while provisioning; the later platform drops `week_of_month` and adds `pending`. */
+export const DatabaseUpdates = z.looseObject({
+  frequency: z.string(),
+  duration: z.number().int(),
+  hour_of_day: z.number().int(),
+  day_of_week: z.number().int().nullable(),
+  week_of_month: z.number().int().nullable().optional(),
+});
+export type DatabaseUpdates = z.infer<typeof DatabaseUpdates>;
+
+/**
+ * A database instance of either engine. `ssl_connection` and `replication_type` are absent from
+ * the all-engines list; `replication_commit_type` exists for PostgreSQL only; `instance_uri` only
+ * in the all-engines list.
+ */
+export const Database = z.looseObject({
+  id: z.number().int(),
+  label: z.string(),
+  type: z.string(),
+  engine: z.string(),
+  version: z.string(),
+  region: z.string(),
+  status: z.string(),
+  encrypted: z.boolean(),
+  allow_list: z.array(z.string()),
+  cluster_size: z.number().int(),
+  hosts: DatabaseHosts,
+  ssl_connection: z.boolean().optional(),
+  replication_type: z.string().optional(),
+  replication_commit_type: z.string().optional(),
+  port: z.number().int(),
+  updates: DatabaseUpdates,
+  created: Timestamp,
+  updated: Timestamp,
+  total_disk_size_gb: z.number().nullable().optional(),
+  used_disk_size_gb: z.number().nullable().optional(),
+  instance_uri: z.string().optional(),
+});
+export type Database = z.infer<typeof Database>;
+
+/**
+ * An item of `GET /databases/instances`: a database plus `instance_uri`, the path of its detailed
+ * record (4.174; the later platform leaves it out, so it stays optional).
+ */
+export const DatabaseInstance = Database;
+export type DatabaseInstance = z.infer<typeof DatabaseInstance>;
+
+export const DatabaseBackup = z.looseObject({
+  id: z.number().int(),
+  /** `snapshot` (on request) or `auto` (daily at 00:00 UTC, kept 7 days). */
+  type: z.string(),
+  label: z.string(),
+  created: Timestamp,
+});
+export type DatabaseBackup = z.infer<typeof DatabaseBackup>;
+
+export const DatabaseCredentials = z.looseObject({ username: z.string(), password: z.string() });
+export type DatabaseCredentials = z.infer<typeof DatabaseCredentials>;
+
+/** `ca_certificate`: base64 of the PEM CA certificate (null in the 2023 recordings). */
+export const DatabaseSsl = z.looseObject({ ca_certificate: z.string().nullable() });
+export type DatabaseSsl = z.infer<typeof DatabaseSsl>;
+
+// ---------------------------------------------------------------------------------------------
+// Waiters
+
+/** Options of `waitForDatabaseStatus`. */
+export interface DatabaseWaitOptions {
+  /** Statuses that end the wait (default `["active"]`). */
+  until?: readonly string[];
+  /** Statuses that end it with a `WaitError` at once (default `failed` and `degraded`, minus `until`). */
+  failOn?: readonly string[];
+  timeoutMs: number;
+  /** Longest delay between polls (default 15 s); polling starts faster and backs off to it. */
+  intervalMs?: number;
+  /** First delay between polls (default 1 s); each next one is 1.5× longer, up to `intervalMs`. */
+  firstIntervalMs?: number;
+  /** Every polled record and the time elapsed. */
+  progress?: (database: Database, elapsedMs: number) => void;
+  signal?: AbortSignal;
+  sleep?: Sleep;
+  now?: () => number;
+}
+
+const defaultSleep: Sleep = (ms, signal) => delay(ms, undefined, { signal });
+
+/**
+ * Polls a database until its status is one of `until`, failing fast on `failed`/`degraded`.
+ * Polling starts at `firstIntervalMs` and backs off to `intervalMs`, so a quick transition (an
+ * update takes about a minute) is seen quickly and a long one (provisioning, 15–30 minutes) costs
+ * few requests.
+ */
+export function waitForDatabaseStatus(
+  poll: (signal?: AbortSignal) => Promise<Database>,
+  options: DatabaseWaitOptions & { what?: string },
+): Promise<Database> {
+  const until = options.until ?? ["active"];
+  const failOn = (options.failOn ?? ["failed", "degraded"]).filter((s) => !until.includes(s));
+  const maxInterval = options.intervalMs ?? 15_000;
+  const baseSleep = options.sleep ?? defaultSleep;
+  let next = Math.min(options.firstIntervalMs ?? 1_000, maxInterval);
+  const sleep: Sleep = (ms, signal) => {
+    const delay = Math.min(ms, next);
+    next = Math.min(maxInterval, Math.round(next * 1.5));
+    return baseSleep(delay, signal);
+  };
+  return waitFor({
+    poll,
+    done: (db) => until.includes(db.status),
+    failed: (db) => (failOn.includes(db.status) ? `database ${db.id} (${db.label}) is ${db.status}` : undefined),
+    progress: options.progress,
+    intervalMs: maxInterval,
+    timeoutMs: options.timeoutMs,
+    what: options.what ?? `a database to become ${orList(until)}`,
+    sleep,
+    signal: options.signal,
+    now: options.now,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Resource classes
+
+/** `/databases`: the engine catalog, the all-engines list, and one collection per engine. */
+export class Databases {
+  readonly engines: DatabaseEngines;
+  /** `GET /databases/instances`: every accessible instance of any engine. */
+  readonly instances: DatabaseInstances;
+  readonly mysql: EngineDatabases<typeof MysqlDatabaseCreateRequest>;
+  readonly postgresql: EngineDatabases<typeof PostgresqlDatabaseCreateRequest>;
+
+  constructor(http: HttpClient) {
+    this.engines = new DatabaseEngines(http);
+    this.instances = new DatabaseInstances(http);
+    this.mysql = new EngineDatabases(http, "mysql", MysqlDatabaseCreateRequest);
+    this.postgresql = new EngineDatabases(http, "postgresql", PostgresqlDatabaseCreateRequest);
+  }
+
+  /** The collection of one engine type. */
+  of(engine: DatabaseEngineType): EngineDatabases<typeof MysqlDatabaseCreateRequest> | EngineDatabases<typeof PostgresqlDatabaseCreateRequest> {
+    return engine === "mysql" ? this.mysql : this.postgresql;
+  }
+}
+
+/** `/databases/engines`: the engine versions new databases can use. No token needed. */
+export class DatabaseEngines {
+  constructor(private readonly http: HttpClient) {}
+
+  list(options?: ListOptions): Paginator<DatabaseEngine> {
+    return new Paginator(this.http, { path: "/databases/engines", item: DatabaseEngine }, options);
+  }
+
+  listAll(options?: ListOptions): Promise<DatabaseEngine[]> {
+    return this.list(options).all();
+  }
+
+  /** `GET /databases/engines/{engineId}`; the id's slash is encoded (`mysql%2F8.0.30`). */
+  get(engineId: string, options: CallOptions = {}): Promise<DatabaseEngine> {
+    return this.http.request({ method: "GET", path: path`/databases/engines/${engineId}`, responseSchema: DatabaseEngine, signal: options.signal });
+  }
+}
+
+/** `GET /databases/instances`. */
+export class DatabaseInstances {
+  constructor(private readonly http: HttpClient) {}
+
+  list(options?: ListOptions): Paginator<DatabaseInstance> {
+    return new Paginator(this.http, { path: "/databases/instances", item: DatabaseInstance }, options);
+  }
+
+  listAll(options?: ListOptions): Promise<DatabaseInstance[]> {
+    return this.list(options).all();
+  }
+}
+
+/**
+ * `/databases/{engine}/instances` for one engine: instances, their backups (`backups`), root
+ * credentials, SSL CA certificate, patching, and status waiters. Create is a POST without an
+ * idempotency key: it is never retried after an ambiguous failure.
+ */
+export class EngineDatabases<C extends z.ZodType> {
+  readonly backups: DatabaseBackups;
+
+  constructor(
+    private readonly http: HttpClient,
+    readonly engine: DatabaseEngineType,
+    private readonly createSchema: C,
+  ) {
+    this.backups = new DatabaseBackups(http, engine);
+  }
+
+  list(options?: ListOptions): Paginator<Database> {
+    return new Paginator(this.http, { path: path`/databases/${this.engine}/instances`, item: Database }, options);
+  }
+
+  listAll(options?: ListOptions): Promise<Database[]> {
+    return this.list(options).all();
+  }
+
+  get(id: number, options: CallOptions = {}): Promise<Database> {
+    return this.http.request({ method: "GET", path: path`/databases/${this.engine}/instances/${id}`, responseSchema: Database, signal: options.signal });
+  }
+
+  /** Starts provisioning (status `provisioning`, hosts null); about 15–30 minutes until `active`. */
+  create(body: z.input<C>, options: CallOptions = {}): Promise<Database> {
+    return this.http.request({
+      method: "POST",
+      path: path`/databases/${this.engine}/instances`,
+      body,
+      bodySchema: this.createSchema,
+      responseSchema: Database,
+      signal: options.signal,
+    });
+  }
+
+  /** Label, allow list, maintenance window, and `type` (a resize to more disk). Status must be `active`. */
+  update(id: number, body: DatabaseUpdateRequest, options: CallOptions = {}): Promise<Database> {
+    return this.http.request({
+      method: "PUT",
+      path: path`/databases/${this.engine}/instances/${id}`,
+      body,
+      bodySchema: DatabaseUpdateRequest,
+      responseSchema: Database,
+      signal: options.signal,
+    });
+  }
+
+  /** Unrestricted users only; status `active`, `failed` or `degraded`. */
+  async delete(id: number, options: CallOptions = {}): Promise<void> {
+    await this.http.request({ method: "DELETE", path: path`/databases/${this.engine}/instances/${id}`, responseSchema: Empty, signal: options.signal });
+  }
+
+  /** The root user and password (status `active`). */
+  credentials(id: number, options: CallOptions = {}): Promise<DatabaseCredentials> {
+    return this.http.request({
+      method: "GET",
+      path: path`/databases/${this.engine}/instances/${id}/credentials`,
+      responseSchema: DatabaseCredentials,
+      signal: options.signal,
+    });
+  }
+
+  /** A new random root password (unrestricted users only). Not repeated after an ambiguous failure. */
+  async resetCredentials(id: number, options: CallOptions = {}): Promise<void> {
+    await this.http.request({
+      method: "POST",
+      path: path`/databases/${this.engine}/instances/${id}/credentials/reset`,
+      responseSchema: Empty,
+      signal: options.signal,
+    });
+  }
+
+  /** The CA certificate (base64 PEM) clients verify the server with (status `active`). */
+  ssl(id: number, options: CallOptions = {}): Promise<DatabaseSsl> {
+    return this.http.request({ method: "GET", path: path`/databases/${this.engine}/instances/${id}/ssl`, responseSchema: DatabaseSsl, signal: options.signal });
+  }
+
+  /** Applies operating system patches now (`updating` → `active`). */
+  async patch(id: number, options: CallOptions = {}): Promise<void> {
+    await this.http.request({ method: "POST", path: path`/databases/${this.engine}/instances/${id}/patch`, responseSchema: Empty, signal: options.signal });
+  }
+
+  /** Polls `get(id)` until the status is one of `until` (default `active`); fails fast on `failed`/`degraded`. */
+  waitForStatus(id: number, options: DatabaseWaitOptions): Promise<Database> {
+    const until = options.until ?? ["active"];
+    return waitForDatabaseStatus((signal) => this.get(id, { signal }), {
+      ...options,
+      what: `${this.engine} database ${id} to become ${orList(until)}`,
+    });
+  }
+}
+
+/** `/databases/{engine}/instances/{id}/backups`: snapshots and daily automatic backups. */
+export class DatabaseBackups {
+  constructor(
+    private readonly http: HttpClient,
+    readonly engine: DatabaseEngineType,
+  ) {}
+
+  list(databaseId: number, options?: ListOptions): Paginator<DatabaseBackup> {
+    return new Paginator(this.http, { path: path`/databases/${this.engine}/instances/${databaseId}/backups`, item: DatabaseBackup }, options);
+  }
+
+  listAll(databaseId: number, options?: ListOptions): Promise<DatabaseBackup[]> {
+    return this.list(databaseId, options).all();
+  }
+
+  get(databaseId: number, backupId: number, options: CallOptions = {}): Promise<DatabaseBackup> {
+    return this.http.request({
+      method: "GET",
+      path: path`/databases/${this.engine}/instances/${databaseId}/backups/${backupId}`,
+      responseSchema: DatabaseBackup,
+      signal: options.signal,
+    });
+  }
+
+  /** Takes a snapshot (`backing_up` → `active`; the backup is listed once it is done). Answers `{}`. */
+  async create(databaseId: number, body: DatabaseBackupCreateRequest, options: CallOptions = {}): Promise<void> {
+    await this.http.request({
+      method: "POST",
+      path: path`/databases/${this.engine}/instances/${databaseId}/backups`,
+      body,
+      bodySchema: DatabaseBackupCreateRequest,
+      responseSchema: Empty,
+      signal: options.signal,
+    });
+  }
+
+  async delete(databaseId: number, backupId: number, options: CallOptions = {}): Promise<void> {
+    await this.http.request({
+      method: "DELETE",
+      path: path`/databases/${this.engine}/instances/${databaseId}/backups/${backupId}`,
+      responseSchema: Empty,
+      signal: options.signal,
+    });
+  }
+
+  /** Replaces all data with the backup's (`restoring` → `active`; `failed` after a credentials reset). */
+  async restore(databaseId: number, backupId: number, options: CallOptions = {}): Promise<void> {
+    await this.http.request({
+      method: "POST",
+      path: path`/databases/${this.engine}/instances/${databaseId}/backups/${backupId}/restore`,
+      responseSchema: Empty,
+      signal: options.signal,
+    });
+  }
+}

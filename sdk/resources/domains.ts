@@ -1,0 +1,581 @@
+/**
+ * Domains (DNS zones) and their records (spec "Domain", "Domain record", "Domains" endpoints;
+ * api-facts P2-7, P2-8, P2-9, P7-2). The request schemas carry the API's rules and reason texts;
+ * the pure functions below (type rules, TTL rounding, name and target spelling) are shared by the
+ * sdk's validation, the emulator's rules and the provider's `check` and normalization, so every
+ * layer agrees on what a record means.
+ */
+import { isIPv6 } from "node:net";
+import { z } from "zod";
+import { Empty, Timestamp, type ErrorEntry } from "../core/schema";
+import { parseIpv4 } from "../core/net";
+import { path } from "../core/path";
+import type { CallOptions, HttpClient } from "../core/http";
+import { Paginator, type ListOptions } from "../core/pagination";
+
+/** Reason texts of the domain and record rules, shared with the emulator and the tests. */
+export const DOMAIN_REASONS = {
+  // recorded (api-facts P2-7, P2-8, P7-2)
+  typeRequired: "type is required",
+  soaEmailRequired: "soa_email required when type=master",
+  masterIpsRequired: "You need at least one master DNS server IP address for this zone.",
+  domainInvalid: "Domain is not valid.",
+  // emulator wording where the API's is not recorded
+  typeInvalid: "type must be master or slave",
+  domainRequired: "domain is required",
+  domainLength: "Domain must be 1-253 characters",
+  domainLabelLength: "Each label of a domain must be 1-63 characters",
+  domainTaken: "A domain with this name already exists",
+  statusInvalid: "status must be active or disabled",
+  soaEmailInvalid: "soa_email must be a valid email address",
+  ipInvalid: "Must be a valid IPv4 or IPv6 address",
+  axfrIpsLength: "axfr_ips may hold at most 1000 characters in total",
+  descriptionLength: "Description must be between 1 and 253 characters",
+  groupLength: "Group must be between 1 and 50 characters",
+  secondsInvalid: (field: string) => `${field} must be a whole number of seconds, 0 or more`,
+  remoteNameserverRequired: "remote_nameserver is required",
+  remoteNameserverInvalid: "remote_nameserver must be the IPv4 or IPv6 address of a nameserver",
+  transferUnreachable: "Could not connect to the remote nameserver for a zone transfer",
+  transferRefused: "The remote nameserver refused the zone transfer (AXFR)",
+  transferFailed: "The zone transfer (AXFR) from the remote nameserver did not complete",
+} as const;
+
+/** Reason texts of the record rules. */
+export const RECORD_REASONS = {
+  typeRequired: "type is required",
+  typeInvalid: "type must be one of A, AAAA, NS, MX, CNAME, TXT, SRV, PTR, CAA",
+  typeFixed: "The type of a record cannot be changed",
+  nameLength: "name must be 100 characters or fewer",
+  nameInvalid: "name is not a valid record name",
+  nameOutsideDomain: "name must be within the domain",
+  targetRequired: "target is required",
+  targetLength: "target must be 1-65535 characters",
+  trailingPeriod: (type: string) => `A trailing period is not allowed in the target of ${type} records`,
+  targetIpv4: "target must be an IPv4 address for A records",
+  targetIpv6: "target must be an IPv6 address for AAAA records",
+  targetHostname: (type: string) => `target must be a hostname for ${type} records`,
+  targetCaaDomain: "target must be a domain name for CAA issue and issuewild records",
+  targetCaaIodef: "target must be a mailto:, http:// or https:// URL for CAA iodef records",
+  ttlInvalid: "ttl_sec must be a whole number of seconds, 0 or more",
+  priorityRange: "priority must be between 0 and 255",
+  weightRange: "weight must be between 0 and 65535",
+  portRange: "port must be between 0 and 65535",
+  serviceInvalid: "service must be 1-63 letters, digits or dashes",
+  protocolInvalid: "protocol must be 1-63 letters, digits or dashes",
+  tagInvalid: "tag must be issue, issuewild or iodef",
+  requiredFor: (field: string, type: string) => `${field} is required for ${type} records`,
+  onlyFor: (field: string, types: string) => `${field} is only valid for ${types} records`,
+  cnameConflict: "Record conflict - CNAMES must be unique",
+  recordLimit: "A domain may have at most 12000 records",
+  slaveReadOnly: "Records of a slave domain cannot be changed; it is a read-only copy of its master",
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// names, addresses, values
+
+/** The API's limit on records per domain (spec "Limits"). */
+export const MAX_RECORDS_PER_DOMAIN = 12_000;
+
+/** Valid record TTLs (spec "Domain record"); other values are rounded to the nearest one, 0 means the domain's default. */
+export const RECORD_TTLS = [300, 3600, 7200, 14400, 28800, 57600, 86400, 172800, 345600, 604800, 1209600, 2419200] as const;
+
+/** Valid refresh/retry/expire/ttl seconds of a domain (api-facts P2-9); other values round up; 0 means the default. */
+export const DOMAIN_SECONDS = [0, 30, 120, 300, 3600, 7200, 14400, 28800, 57600, 86400, 172800, 345600, 604800, 1209600, 2419200] as const;
+
+/** What `0` means for each domain timer (api-facts P2-9). */
+export const DOMAIN_SECONDS_DEFAULTS = { refresh_sec: 14400, retry_sec: 14400, expire_sec: 1209600, ttl_sec: 86400 } as const;
+
+/** A record TTL as the API stores it: 0 stays 0, anything else goes to the nearest valid value (ties go up). */
+export function roundRecordTtl(seconds: number): number {
+  if (seconds <= 0) return 0;
+  let best: number = RECORD_TTLS[0];
+  for (const valid of RECORD_TTLS) if (Math.abs(valid - seconds) <= Math.abs(best - seconds)) best = valid;
+  return best;
+}
+
+/** A domain timer as the API stores it: rounded up to the next valid value (the largest when beyond it). */
+export function roundUpDomainSeconds(seconds: number): number {
+  return DOMAIN_SECONDS.find((valid) => valid >= seconds) ?? DOMAIN_SECONDS[DOMAIN_SECONDS.length - 1];
+}
+
+const LDH_LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+
+/**
+ * Why a domain name is not valid, or `undefined`: RFC 1035 names (letters, digits and hyphens,
+ * labels not starting or ending with a hyphen; a leading digit is allowed as RFC 1123 relaxed it),
+ * labels of 1–63 characters, at most 253 in total, at least two labels, not an IP address.
+ */
+export function domainNameProblem(name: string): string | undefined {
+  if (name.length < 1 || name.length > 253) return DOMAIN_REASONS.domainLength;
+  const labels = name.split(".");
+  if (labels.some((l) => l.length === 0 || l.length > 63)) {
+    return labels.some((l) => l.length > 63) ? DOMAIN_REASONS.domainLabelLength : DOMAIN_REASONS.domainInvalid;
+  }
+  if (labels.length < 2 || !labels.every((l) => LDH_LABEL.test(l)) || /^[0-9]+$/.test(labels[labels.length - 1]!)) {
+    return DOMAIN_REASONS.domainInvalid;
+  }
+  return undefined;
+}
+
+/** `a.b.c.d` (no leading zeroes) or any IPv6 spelling. */
+export function isIpAddress(text: string): boolean {
+  return parseIpv4(text) !== undefined || isIPv6(text);
+}
+
+/** The canonical spelling of an IPv6 address (RFC 5952: lower case, longest zero run compressed), or `undefined`. */
+function canonicalV6(text: string): string | undefined {
+  if (!isIPv6(text)) return undefined;
+  return new URL(`http://[${text}]/`).hostname.slice(1, -1);
+}
+
+/** A host name as a record target: labels of letters, digits, hyphens and underscores (`_domainkey`), optional trailing period. */
+export function isHostname(text: string): boolean {
+  const name = text.endsWith(".") ? text.slice(0, -1) : text;
+  if (name.length < 1 || name.length > 253) return false;
+  return name.split(".").every((l) => l.length >= 1 && l.length <= 63 && /^[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?$/i.test(l));
+}
+
+/** A record name as written: relative or fully qualified, `@` for the apex, a leading `*` label for wildcards. */
+function isRecordNameSpelling(text: string): boolean {
+  if (text === "" || text === "@") return true;
+  const name = text.endsWith(".") ? text.slice(0, -1) : text;
+  const labels = name.split(".");
+  return labels.every((l, i) => (i === 0 && l === "*") || (l.length >= 1 && l.length <= 63 && /^[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?$/i.test(l)));
+}
+
+/**
+ * A record name relative to its zone, as the API stores it: lower case, `""` for the apex. A name
+ * ending in the zone's name (`www.example.com`, `www.example.com.`) is fully qualified; `@` is the
+ * apex; anything else without a trailing period is already relative. `undefined` when a fully
+ * qualified name (trailing period) lies outside the zone.
+ */
+export function relativeRecordName(name: string, zone: string): string | undefined {
+  const lower = name.toLowerCase();
+  const origin = zone.toLowerCase();
+  if (lower === "" || lower === "@" || lower === origin || lower === `${origin}.`) return "";
+  const absolute = lower.endsWith(".");
+  const bare = absolute ? lower.slice(0, -1) : lower;
+  if (bare.endsWith(`.${origin}`)) return bare.slice(0, -(origin.length + 1));
+  return absolute ? undefined : bare;
+}
+
+/** Record types whose target is a host name. */
+export const HOSTNAME_TARGET_TYPES: ReadonlySet<string> = new Set(["NS", "MX", "CNAME", "SRV", "PTR"]);
+
+/**
+ * A record target as the API stores it. Host names (NS, MX, CNAME, SRV, PTR) lose a trailing
+ * period, go to lower case, and a single label (or `@`) is expanded within the zone (`mail` →
+ * `mail.example.com`). AAAA addresses take their canonical spelling. A, TXT and CAA targets are
+ * kept as given: a TXT record's text is data, not a name.
+ */
+export function storedRecordTarget(type: string, target: string, zone: string): string {
+  if (type === "AAAA") return canonicalV6(target) ?? target;
+  if (!HOSTNAME_TARGET_TYPES.has(type)) return target;
+  const lower = target.toLowerCase();
+  if (lower === "@") return zone.toLowerCase();
+  const bare = lower.endsWith(".") ? lower.slice(0, -1) : lower;
+  return bare.includes(".") || lower.endsWith(".") ? bare : `${bare}.${zone.toLowerCase()}`;
+}
+
+/** SRV service or protocol as stored: without the leading underscore, lower case. */
+export function srvLabel(value: string): string {
+  return (value.startsWith("_") ? value.slice(1) : value).toLowerCase();
+}
+
+/** The name the API generates for an SRV record: `_service._protocol`, then the given name if any. */
+export function srvRecordName(service: string, protocol: string, base: string): string {
+  const prefix = `_${srvLabel(service)}._${srvLabel(protocol)}`;
+  return base === "" ? prefix : `${prefix}.${base}`;
+}
+
+/** The part of an SRV record name after its generated `_service._protocol` prefix (`""` when none). */
+export function srvBaseName(name: string, service: string, protocol: string): string {
+  const prefix = `_${srvLabel(service)}._${srvLabel(protocol)}`;
+  const lower = name.toLowerCase();
+  if (lower === prefix) return "";
+  return lower.startsWith(`${prefix}.`) ? lower.slice(prefix.length + 1) : lower;
+}
+
+// ---------------------------------------------------------------------------------------------
+// field schemas
+
+const stringField = (field: string, required = false) =>
+  z.string({ error: (i) => (i.input === undefined && required ? `${field} is required` : `${field} must be a string`) });
+
+/** A whole number in a range; every failure (wrong type, fraction, out of range) reads `reason`. */
+const intField = (reason: string, min: number, max?: number) => {
+  const base = z.number({ error: () => reason }).int(reason).min(min, reason);
+  return max === undefined ? base : base.max(max, reason);
+};
+
+/** A domain (zone) name: RFC 1035, labels ≤ 63, total ≤ 253. */
+export const DomainName = z
+  .string({ error: (i) => (i.input === undefined ? DOMAIN_REASONS.domainRequired : "domain must be a string") })
+  .superRefine((text, ctx) => {
+    const problem = domainNameProblem(text);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
+
+export const DomainType = z.enum(["master", "slave"], {
+  error: (i) => (i.input === undefined ? DOMAIN_REASONS.typeRequired : DOMAIN_REASONS.typeInvalid),
+});
+export type DomainType = z.infer<typeof DomainType>;
+
+export const DomainStatus = z.enum(["active", "disabled"], { error: () => DOMAIN_REASONS.statusInvalid });
+
+export const SoaEmail = stringField("soa_email").regex(/^[^@\s]+@[^@\s]+\.[^@\s.]+$/, DOMAIN_REASONS.soaEmailInvalid);
+
+export const NameserverIp = z.string({ error: () => DOMAIN_REASONS.ipInvalid }).refine(isIpAddress, DOMAIN_REASONS.ipInvalid);
+
+/** `master_ips`: addresses of the master nameservers of a slave domain. `null` is read as none. */
+export const MasterIps = z.array(NameserverIp, { error: () => "master_ips must be a list of IP addresses" });
+
+/** `axfr_ips`: addresses allowed to transfer the zone; all of them together ≤ 1000 characters. */
+export const AxfrIps = z
+  .array(NameserverIp, { error: () => "axfr_ips must be a list of IP addresses" })
+  .refine((ips) => ips.join(",").length <= 1000, DOMAIN_REASONS.axfrIpsLength);
+
+export const DomainDescription = stringField("description").min(1, DOMAIN_REASONS.descriptionLength).max(253, DOMAIN_REASONS.descriptionLength);
+export const DomainGroup = stringField("group").min(1, DOMAIN_REASONS.groupLength).max(50, DOMAIN_REASONS.groupLength);
+export const DomainTags = z.array(z.string({ error: () => "tags must be strings" }), { error: () => "tags must be a list of strings" });
+
+/** refresh/retry/expire/ttl seconds: any whole number ≥ 0; the API rounds it up (P2-9). */
+export const domainSeconds = (field: string) => intField(DOMAIN_REASONS.secondsInvalid(field), 0);
+
+/** The type rules of a domain (P2-7, P2-8): master needs `soa_email`, slave at least one `master_ips` entry. */
+export function domainTypeErrors(domain: { type?: string | null; soa_email?: string | null; master_ips?: readonly string[] | null }): ErrorEntry[] {
+  if (domain.type === "master" && !domain.soa_email) return [{ field: "soa_email", reason: DOMAIN_REASONS.soaEmailRequired }];
+  if (domain.type === "slave" && (domain.master_ips ?? []).length === 0) return [{ field: "master_ips", reason: DOMAIN_REASONS.masterIpsRequired }];
+  return [];
+}
+
+const domainWritable = {
+  domain: DomainName,
+  type: DomainType,
+  status: DomainStatus.optional(),
+  soa_email: SoaEmail.optional(),
+  master_ips: MasterIps.nullable().optional(),
+  axfr_ips: AxfrIps.nullable().optional(),
+  description: DomainDescription.optional(),
+  group: DomainGroup.optional(),
+  tags: DomainTags.nullable().optional(),
+  refresh_sec: domainSeconds("refresh_sec").optional(),
+  retry_sec: domainSeconds("retry_sec").optional(),
+  expire_sec: domainSeconds("expire_sec").optional(),
+  ttl_sec: domainSeconds("ttl_sec").optional(),
+};
+
+/** `POST /domains`. `master_ips`, `axfr_ips` and `tags` may be `null` (read as empty), as recorded clients send. */
+export const DomainCreateRequest = z.strictObject(domainWritable).superRefine((body, ctx) => {
+  for (const e of domainTypeErrors(body)) ctx.addIssue({ code: "custom", message: e.reason, path: [e.field!] });
+});
+export type DomainCreateRequest = z.input<typeof DomainCreateRequest>;
+
+/** `PUT /domains/{domainId}`: any writable field. The type rules apply to the result (checked by the API). */
+export const DomainUpdateRequest = z.strictObject({ ...domainWritable, domain: DomainName.optional(), type: DomainType.optional() });
+export type DomainUpdateRequest = z.input<typeof DomainUpdateRequest>;
+
+/** `POST /domains/{domainId}/clone`. */
+export const DomainCloneRequest = z.strictObject({ domain: DomainName });
+export type DomainCloneRequest = z.input<typeof DomainCloneRequest>;
+
+/** `POST /domains/import`: the zone is transferred (AXFR) from `remote_nameserver`. */
+export const DomainImportRequest = z.strictObject({
+  domain: DomainName,
+  remote_nameserver: z
+    .string({ error: (i) => (i.input === undefined ? DOMAIN_REASONS.remoteNameserverRequired : DOMAIN_REASONS.remoteNameserverInvalid) })
+    .refine(isIpAddress, DOMAIN_REASONS.remoteNameserverInvalid),
+});
+export type DomainImportRequest = z.input<typeof DomainImportRequest>;
+
+export const RecordType = z.enum(["A", "AAAA", "NS", "MX", "CNAME", "TXT", "SRV", "PTR", "CAA"], {
+  error: (i) => (i.input === undefined ? RECORD_REASONS.typeRequired : RECORD_REASONS.typeInvalid),
+});
+export type RecordType = z.infer<typeof RecordType>;
+
+export const CaaTag = z.enum(["issue", "issuewild", "iodef"], { error: () => RECORD_REASONS.tagInvalid });
+
+export const RecordName = stringField("name")
+  .max(100, RECORD_REASONS.nameLength)
+  .refine(isRecordNameSpelling, RECORD_REASONS.nameInvalid);
+export const RecordTarget = stringField("target", true).min(1, RECORD_REASONS.targetLength).max(65535, RECORD_REASONS.targetLength);
+export const RecordTtl = intField(RECORD_REASONS.ttlInvalid, 0);
+export const RecordPriority = intField(RECORD_REASONS.priorityRange, 0, 255);
+export const RecordWeight = intField(RECORD_REASONS.weightRange, 0, 65535);
+export const RecordPort = intField(RECORD_REASONS.portRange, 0, 65535);
+export const SrvService = stringField("service").regex(/^_?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i, RECORD_REASONS.serviceInvalid);
+export const SrvProtocol = stringField("protocol").regex(/^_?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i, RECORD_REASONS.protocolInvalid);
+
+/** The fields a record rule looks at, wire names; `null`/`undefined` = not given. */
+export interface RecordFields {
+  type: string;
+  name?: string | null | undefined;
+  target?: string | null | undefined;
+  priority?: number | null | undefined;
+  weight?: number | null | undefined;
+  port?: number | null | undefined;
+  service?: string | null | undefined;
+  protocol?: string | null | undefined;
+  tag?: string | null | undefined;
+}
+
+const given = (value: unknown) => value !== undefined && value !== null;
+/** A field that does not apply may be absent, or carry the value the API itself reports for it (0 or null). */
+const meaningful = (value: unknown) => given(value) && value !== 0 && value !== "";
+
+/**
+ * The type-specific rules of a record (spec "Domain record"): required fields per type, fields
+ * that only apply to some types, and what the target must be. Field-level rules (ranges, lengths)
+ * are the schemas'. Returns every problem, wire field names.
+ */
+export function recordRuleErrors(record: RecordFields): ErrorEntry[] {
+  const errors: ErrorEntry[] = [];
+  const { type } = record;
+  const require = (field: keyof RecordFields) => {
+    if (!given(record[field]) || record[field] === "") errors.push({ field, reason: RECORD_REASONS.requiredFor(field, type) });
+  };
+  const only = (field: keyof RecordFields, types: readonly string[], label: string) => {
+    if (!types.includes(type) && meaningful(record[field])) errors.push({ field, reason: RECORD_REASONS.onlyFor(field, label) });
+  };
+  if (type === "MX") require("priority");
+  if (type === "SRV") for (const f of ["priority", "weight", "port", "service", "protocol"] as const) require(f);
+  if (type === "CAA") require("tag");
+  only("priority", ["MX", "SRV"], "MX and SRV");
+  for (const f of ["weight", "port", "service", "protocol"] as const) only(f, ["SRV"], "SRV");
+  only("tag", ["CAA"], "CAA");
+
+  const target = record.target;
+  if (typeof target === "string" && target !== "") {
+    const trailing = target.endsWith(".");
+    if (trailing && (type === "A" || type === "AAAA" || type === "CAA")) {
+      errors.push({ field: "target", reason: RECORD_REASONS.trailingPeriod(type) });
+    } else if (type === "A" && parseIpv4(target) === undefined) {
+      errors.push({ field: "target", reason: RECORD_REASONS.targetIpv4 });
+    } else if (type === "AAAA" && !isIPv6(target)) {
+      errors.push({ field: "target", reason: RECORD_REASONS.targetIpv6 });
+    } else if (HOSTNAME_TARGET_TYPES.has(type) && target !== "@" && !isHostname(target)) {
+      errors.push({ field: "target", reason: RECORD_REASONS.targetHostname(type) });
+    } else if (type === "CAA" && (record.tag === "issue" || record.tag === "issuewild") && target !== ";" && !isHostname(target)) {
+      errors.push({ field: "target", reason: RECORD_REASONS.targetCaaDomain });
+    } else if (type === "CAA" && record.tag === "iodef" && !/^(mailto:[^@\s]+@[^@\s]+|https?:\/\/\S+)$/i.test(target)) {
+      errors.push({ field: "target", reason: RECORD_REASONS.targetCaaIodef });
+    }
+  }
+  return errors;
+}
+
+const recordWritable = {
+  name: RecordName.optional(),
+  target: RecordTarget,
+  ttl_sec: RecordTtl.optional(),
+  priority: RecordPriority.nullable().optional(),
+  weight: RecordWeight.nullable().optional(),
+  port: RecordPort.nullable().optional(),
+  service: SrvService.nullable().optional(),
+  protocol: SrvProtocol.nullable().optional(),
+  tag: CaaTag.nullable().optional(),
+};
+
+/** `POST /domains/{domainId}/records`: `type` and `target` required, the rest by type. */
+export const RecordCreateRequest = z.strictObject({ type: RecordType, ...recordWritable }).superRefine((body, ctx) => {
+  for (const e of recordRuleErrors(body)) ctx.addIssue({ code: "custom", message: e.reason, path: [e.field!] });
+});
+export type RecordCreateRequest = z.input<typeof RecordCreateRequest>;
+
+/**
+ * `PUT /domains/{domainId}/records/{recordId}`: record fields except `type`. A recorded client
+ * (lexicon, `domain_record.update.txt.json`) sends the record's own `type` along, which the API
+ * accepted; a different type is refused (checked against the record by the API).
+ */
+export const RecordUpdateRequest = z.strictObject({ ...recordWritable, target: RecordTarget.optional(), type: RecordType.optional() });
+export type RecordUpdateRequest = z.input<typeof RecordUpdateRequest>;
+
+// ---------------------------------------------------------------------------------------------
+// response schemas (tolerant)
+
+export const Domain = z.looseObject({
+  id: z.number().int(),
+  type: DomainType,
+  domain: z.string(),
+  /** Absent from the 2018 recordings (`domain.list.filtered.json`). */
+  tags: z.array(z.string()).optional(),
+  group: z.string(),
+  /** `active` or `disabled`; the client UI also knows `edit_mode` and `has_errors`. */
+  status: z.string(),
+  /** Undocumented, always `""` in the recordings. */
+  errors: z.string().optional(),
+  description: z.string(),
+  soa_email: z.string(),
+  retry_sec: z.number().int(),
+  master_ips: z.array(z.string()),
+  axfr_ips: z.array(z.string()),
+  expire_sec: z.number().int(),
+  refresh_sec: z.number().int(),
+  ttl_sec: z.number().int(),
+  created: Timestamp.optional(),
+  updated: Timestamp.optional(),
+});
+export type Domain = z.infer<typeof Domain>;
+
+export const DomainRecord = z.looseObject({
+  id: z.number().int(),
+  type: RecordType,
+  name: z.string(),
+  target: z.string(),
+  priority: z.number().int(),
+  weight: z.number().int(),
+  port: z.number().int(),
+  service: z.string().nullable(),
+  protocol: z.string().nullable(),
+  ttl_sec: z.number().int(),
+  tag: z.string().nullable(),
+  /** Absent from the 2018 recordings. */
+  created: Timestamp.optional(),
+  updated: Timestamp.optional(),
+});
+export type DomainRecord = z.infer<typeof DomainRecord>;
+
+/** `GET /domains/{domainId}/zone-file`: the lines of the last rendered zone (`[]` until the first render). */
+export const ZoneFile = z.looseObject({ zone_file: z.array(z.string()) });
+export type ZoneFile = z.infer<typeof ZoneFile>;
+
+// ---------------------------------------------------------------------------------------------
+// resource classes
+
+/**
+ * `/domains`: DNS zones, with their records (`domains.records`). Create, clone and import are
+ * POSTs without an idempotency key: never retried after an ambiguous failure (look the domain
+ * up by name instead; names are unique on the whole platform).
+ */
+export class Domains {
+  readonly records: DomainRecords;
+
+  constructor(private readonly http: HttpClient) {
+    this.records = new DomainRecords(http);
+  }
+
+  /** Iterates the account's domains (`GET /domains`); filter with e.g. `{filter: {domain: "example.com"}}`. */
+  list(options?: ListOptions): Paginator<Domain> {
+    return new Paginator(this.http, { path: "/domains", item: Domain }, options);
+  }
+
+  /** Every domain, collected. */
+  listAll(options?: ListOptions): Promise<Domain[]> {
+    return this.list(options).all();
+  }
+
+  /** `GET /domains/{domainId}`. */
+  get(domainId: number, options: CallOptions = {}): Promise<Domain> {
+    return this.http.request({ method: "GET", path: path`/domains/${domainId}`, responseSchema: Domain, signal: options.signal });
+  }
+
+  /** `POST /domains`. The body is validated against `DomainCreateRequest` before anything is sent. */
+  create(body: DomainCreateRequest, options: CallOptions = {}): Promise<Domain> {
+    return this.http.request({ method: "POST", path: "/domains", body, bodySchema: DomainCreateRequest, responseSchema: Domain, signal: options.signal });
+  }
+
+  /** `PUT /domains/{domainId}`: any writable field, the name included. */
+  update(domainId: number, body: DomainUpdateRequest, options: CallOptions = {}): Promise<Domain> {
+    return this.http.request({
+      method: "PUT",
+      path: path`/domains/${domainId}`,
+      body,
+      bodySchema: DomainUpdateRequest,
+      responseSchema: Domain,
+      signal: options.signal,
+    });
+  }
+
+  /** `DELETE /domains/{domainId}`: the domain and all its records. */
+  async delete(domainId: number, options: CallOptions = {}): Promise<void> {
+    await this.http.request({ method: "DELETE", path: path`/domains/${domainId}`, responseSchema: Empty, signal: options.signal });
+  }
+
+  /** `POST /domains/{domainId}/clone`: a new domain named `body.domain` with all the records of this one. */
+  clone(domainId: number, body: DomainCloneRequest, options: CallOptions = {}): Promise<Domain> {
+    return this.http.request({
+      method: "POST",
+      path: path`/domains/${domainId}/clone`,
+      body,
+      bodySchema: DomainCloneRequest,
+      responseSchema: Domain,
+      signal: options.signal,
+    });
+  }
+
+  /** `POST /domains/import`: the API transfers the zone (AXFR) from `remote_nameserver` into a new master domain. */
+  importZone(body: DomainImportRequest, options: CallOptions = {}): Promise<Domain> {
+    return this.http.request({
+      method: "POST",
+      path: "/domains/import",
+      body,
+      bodySchema: DomainImportRequest,
+      responseSchema: Domain,
+      signal: options.signal,
+    });
+  }
+
+  /** `GET /domains/{domainId}/zone-file`: the lines of the last rendered zone. */
+  zoneFile(domainId: number, options: CallOptions = {}): Promise<ZoneFile> {
+    return this.http.request({ method: "GET", path: path`/domains/${domainId}/zone-file`, responseSchema: ZoneFile, signal: options.signal });
+  }
+}
+
+/** `/domains/{domainId}/records`. */
+export class DomainRecords {
+  constructor(private readonly http: HttpClient) {}
+
+  /** Iterates the records of a domain. */
+  list(domainId: number, options?: ListOptions): Paginator<DomainRecord> {
+    return new Paginator(this.http, { path: path`/domains/${domainId}/records`, item: DomainRecord }, options);
+  }
+
+  /** Every record of a domain, collected. */
+  listAll(domainId: number, options?: ListOptions): Promise<DomainRecord[]> {
+    return this.list(domainId, options).all();
+  }
+
+  /** `GET /domains/{domainId}/records/{recordId}`. */
+  get(domainId: number, recordId: number, options: CallOptions = {}): Promise<DomainRecord> {
+    return this.http.request({
+      method: "GET",
+      path: path`/domains/${domainId}/records/${recordId}`,
+      responseSchema: DomainRecord,
+      signal: options.signal,
+    });
+  }
+
+  /** `POST /domains/{domainId}/records`; never retried after an ambiguous failure. */
+  create(domainId: number, body: RecordCreateRequest, options: CallOptions = {}): Promise<DomainRecord> {
+    return this.http.request({
+      method: "POST",
+      path: path`/domains/${domainId}/records`,
+      body,
+      bodySchema: RecordCreateRequest,
+      responseSchema: DomainRecord,
+      signal: options.signal,
+    });
+  }
+
+  /** `PUT /domains/{domainId}/records/{recordId}`: every field but the type. */
+  update(domainId: number, recordId: number, body: RecordUpdateRequest, options: CallOptions = {}): Promise<DomainRecord> {
+    return this.http.request({
+      method: "PUT",
+      path: path`/domains/${domainId}/records/${recordId}`,
+      body,
+      bodySchema: RecordUpdateRequest,
+      responseSchema: DomainRecord,
+      signal: options.signal,
+    });
+  }
+
+  /** `DELETE /domains/{domainId}/records/{recordId}`. */
+  async delete(domainId: number, recordId: number, options: CallOptions = {}): Promise<void> {
+    await this.http.request({
+      method: "DELETE",
+      path: path`/domains/${domainId}/records/${recordId}`,
+      responseSchema: Empty,
+      signal: options.signal,
+    });
+  }
+}

@@ -1,0 +1,455 @@
+/**
+ * Cloud Firewalls, their rules and their devices (spec "Firewall", "Firewall device",
+ * "Networking: firewalls"; api-facts P2-3, P2-4, P7-2). The request schemas carry every rule of
+ * the spec's Errors and Limits tables with the API's reason texts where they are recorded
+ * (`Label must be unique among your Cloud Firewalls`, `inbound_policy is required`) and clear
+ * texts of our own where they are not; the emulator validates with the same schemas and the
+ * provider's `check` derives from them.
+ */
+import { z } from "zod";
+import { Empty, Timestamp, requiredInt } from "../core/schema";
+import { path } from "../core/path";
+import type { CallOptions, HttpClient } from "../core/http";
+import { Paginator, type ListOptions } from "../core/pagination";
+import { parseIpv4Cidr, parseIpv6Cidr } from "../core/net";
+
+/** Device entity kinds a firewall can be assigned to. */
+export const FIREWALL_DEVICE_TYPES = ["compute", "nodebalancer"] as const;
+export type FirewallDeviceType = (typeof FIREWALL_DEVICE_TYPES)[number];
+
+const ENTITY_NAMES: Record<FirewallDeviceType, string> = { compute: "Compute Instance", nodebalancer: "NodeBalancer" };
+
+/** Limits of the spec's Limits table (api-facts P8-3). */
+export const FIREWALL_LIMITS = {
+  labelMin: 3,
+  labelMax: 32,
+  rules: 25,
+  addressesPerRule: 255,
+  portPieces: 15,
+  ruleLabelMin: 3,
+  ruleLabelMax: 32,
+  ruleDescriptionMax: 100,
+  nodebalancers: 1,
+} as const;
+
+/**
+ * Reason texts of the firewall rules, shared with the emulator and the tests. Recorded texts
+ * (api-facts P7-2): `labelUnique`, `inboundPolicyRequired`, `outboundPolicyRequired`, and the
+ * `Invalid Compute ID <n>` pattern; the others are our own wording, since the API's is unknown.
+ */
+export const FIREWALL_REASONS = {
+  labelRequired: "label is required",
+  labelLength: "Label must be 3-32 characters",
+  labelChars: "Label must include only ASCII letters, numbers, hyphens, underscores and periods",
+  labelEnds: "Label must begin and end with an ASCII letter or number",
+  labelRepeat: "Label must not contain two hyphens, underscores or periods in a row",
+  labelUnique: "Label must be unique among your Cloud Firewalls",
+  rulesRequired: "rules is required",
+  inboundPolicyRequired: "inbound_policy is required",
+  outboundPolicyRequired: "outbound_policy is required",
+  policyInvalid: "Policy must be ACCEPT or DROP",
+  actionRequired: "action is required",
+  actionInvalid: "action must be ACCEPT or DROP",
+  protocolRequired: "protocol is required",
+  protocolInvalid: "protocol must be one of TCP, UDP, ICMP, IPENCAP",
+  portsFormat: "Ports must be a port, a range such as 8000-8080, or a comma-separated list of them",
+  portsRange: "Ports must be between 1 and 65535",
+  portsLeadingZero: "Ports must not have leading zeroes",
+  portsRangeOrder: "The end of a port range must be greater than its start",
+  portsTooMany: "A rule may list at most 15 ports (a range counts as 2)",
+  portsNotAllowed: "Ports are not allowed for the ICMP and IPENCAP protocols",
+  addressesRequired: "addresses is required",
+  addressesFamily: "addresses must contain ipv4 or ipv6",
+  addressesEmpty: "Address list must not be empty",
+  ipv4Invalid: "Must be an IPv4 address or network in IP/mask form, such as 192.0.2.0/24 or 192.0.2.1/32",
+  ipv6Invalid: "Must be an IPv6 address or network in IP/mask form, such as 2001:db8::/32 or 2001:db8::1/128",
+  ipv6ZoneId: "IPv6 addresses must not carry a zone id",
+  addressesTooMany: "A rule may have at most 255 addresses and networks (IPv4 and IPv6 together)",
+  rulesTooMany: "A Cloud Firewall may have at most 25 rules (inbound and outbound together)",
+  ruleLabelLength: "Rule label must be 3-32 characters",
+  ruleDescriptionLength: "Rule description must be 1-100 characters",
+  nodebalancersTooMany: "A Cloud Firewall may be assigned to at most one NodeBalancer",
+  deviceIdInvalid: "Device ids must be positive integers",
+  statusInvalid: "status must be enabled or disabled",
+  typeRequired: "type is required",
+  typeInvalid: "type must be compute or nodebalancer",
+  /** `Invalid Compute ID 99999` (recorded for IP assign, api-facts P7-2); the same pattern for NodeBalancers. */
+  invalidEntity: (type: FirewallDeviceType, id: number) => (type === "compute" ? `Invalid Compute ID ${id}` : `Invalid NodeBalancer ID ${id}`),
+  activeFirewall: (type: FirewallDeviceType, id: number) => `${ENTITY_NAMES[type]} ${id} already has an active Cloud Firewall assigned`,
+  deviceExists: (type: FirewallDeviceType, id: number) => `${ENTITY_NAMES[type]} ${id} is already assigned to this Cloud Firewall`,
+  migrating: (id: number) => `Compute Instance ${id} has a live migration in progress; try again once it has finished`,
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// request schemas
+
+/** 3..32 chars; alphanumerics, `-`, `_`, `.`; alphanumeric at both ends; no two of `-_.` in a row. */
+export const FirewallLabel = z
+  .string({ error: (i) => (i.input === undefined ? FIREWALL_REASONS.labelRequired : "label must be a string") })
+  .min(FIREWALL_LIMITS.labelMin, FIREWALL_REASONS.labelLength)
+  .max(FIREWALL_LIMITS.labelMax, FIREWALL_REASONS.labelLength)
+  .regex(/^[A-Za-z0-9._-]*$/, FIREWALL_REASONS.labelChars)
+  .refine((s) => s === "" || /^[A-Za-z0-9](.*[A-Za-z0-9])?$/.test(s), FIREWALL_REASONS.labelEnds)
+  .refine((s) => !/[-_.]{2}/.test(s), FIREWALL_REASONS.labelRepeat);
+
+export const FirewallTags = z.array(z.string({ error: "Tags must be strings" }));
+
+function enumOf<const T extends readonly [string, ...string[]]>(values: T, required: string, invalid: string) {
+  return z.enum(values, { error: (i) => (i.input === undefined ? required : invalid) });
+}
+
+export const FirewallPolicy = z.enum(["ACCEPT", "DROP"], { error: FIREWALL_REASONS.policyInvalid });
+export const FirewallAction = enumOf(["ACCEPT", "DROP"], FIREWALL_REASONS.actionRequired, FIREWALL_REASONS.actionInvalid);
+export const FirewallProtocol = enumOf(["TCP", "UDP", "ICMP", "IPENCAP"], FIREWALL_REASONS.protocolRequired, FIREWALL_REASONS.protocolInvalid);
+
+/** Protocols that take no `ports`. */
+export const PORTLESS_PROTOCOLS: readonly string[] = ["ICMP", "IPENCAP"];
+
+/**
+ * The first problem of a `ports` string, if any: single ports and inclusive ranges, separated by
+ * commas with at most one space after each; 1..65535 without leading zeroes; a range's end above
+ * its start; at most 15 pieces, a range counting 2.
+ */
+export function portsProblem(text: string): string | undefined {
+  if (!/^\d+(-\d+)?(, ?\d+(-\d+)?)*$/.test(text)) return FIREWALL_REASONS.portsFormat;
+  let pieces = 0;
+  for (const piece of text.split(/, ?/)) {
+    const ends = piece.split("-");
+    for (const end of ends) {
+      if (/^0\d/.test(end)) return FIREWALL_REASONS.portsLeadingZero;
+      const port = Number(end);
+      if (port < 1 || port > 65535) return FIREWALL_REASONS.portsRange;
+    }
+    if (ends.length === 2 && Number(ends[1]) <= Number(ends[0])) return FIREWALL_REASONS.portsRangeOrder;
+    pieces += ends.length;
+  }
+  return pieces > FIREWALL_LIMITS.portPieces ? FIREWALL_REASONS.portsTooMany : undefined;
+}
+
+/** Counts the pieces of a valid `ports` string (a range counts 2). */
+export function portPieces(text: string): number {
+  return text.split(/, ?/).reduce((n, piece) => n + piece.split("-").length, 0);
+}
+
+export const FirewallPorts = z.string({ error: "ports must be a string" }).superRefine((text, ctx) => {
+  const problem = portsProblem(text);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+
+/** An IPv4 address or network in IP/mask form (`0.0.0.0/0` = every IPv4 address). */
+export const FirewallIpv4 = z
+  .string({ error: FIREWALL_REASONS.ipv4Invalid })
+  .refine((text) => parseIpv4Cidr(text) !== undefined, FIREWALL_REASONS.ipv4Invalid);
+
+/** An IPv6 address or network in IP/mask form, without zone id (`::/0` = every IPv6 address). */
+export const FirewallIpv6 = z.string({ error: FIREWALL_REASONS.ipv6Invalid }).superRefine((text, ctx) => {
+  if (text.includes("%")) return void ctx.addIssue({ code: "custom", message: FIREWALL_REASONS.ipv6ZoneId });
+  if (parseIpv6Cidr(text) === undefined) ctx.addIssue({ code: "custom", message: FIREWALL_REASONS.ipv6Invalid });
+});
+
+/** `ipv4` and/or `ipv6`, each never empty; at most 255 entries in all. */
+export const FirewallAddresses = z
+  .strictObject(
+    {
+      ipv4: z.array(FirewallIpv4).min(1, FIREWALL_REASONS.addressesEmpty).optional(),
+      ipv6: z.array(FirewallIpv6).min(1, FIREWALL_REASONS.addressesEmpty).optional(),
+    },
+    { error: (i) => (i.input === undefined ? FIREWALL_REASONS.addressesRequired : "addresses must be an object with ipv4 and/or ipv6") },
+  )
+  .superRefine((addresses, ctx) => {
+    if (addresses.ipv4 === undefined && addresses.ipv6 === undefined) {
+      ctx.addIssue({ code: "custom", message: FIREWALL_REASONS.addressesFamily });
+    } else if ((addresses.ipv4?.length ?? 0) + (addresses.ipv6?.length ?? 0) > FIREWALL_LIMITS.addressesPerRule) {
+      ctx.addIssue({ code: "custom", message: FIREWALL_REASONS.addressesTooMany });
+    }
+  });
+
+/** One rule. `ports` null or absent means every port; only TCP and UDP take ports. */
+export const FirewallRule = z
+  .strictObject({
+    action: FirewallAction,
+    protocol: FirewallProtocol,
+    ports: FirewallPorts.nullable().optional(),
+    addresses: FirewallAddresses,
+    label: z
+      .string({ error: "label must be a string" })
+      .min(FIREWALL_LIMITS.ruleLabelMin, FIREWALL_REASONS.ruleLabelLength)
+      .max(FIREWALL_LIMITS.ruleLabelMax, FIREWALL_REASONS.ruleLabelLength)
+      .optional(),
+    description: z
+      .string({ error: "description must be a string" })
+      .min(1, FIREWALL_REASONS.ruleDescriptionLength)
+      .max(FIREWALL_LIMITS.ruleDescriptionMax, FIREWALL_REASONS.ruleDescriptionLength)
+      .optional(),
+  })
+  .superRefine((rule, ctx) => {
+    if (PORTLESS_PROTOCOLS.includes(rule.protocol) && rule.ports !== undefined && rule.ports !== null) {
+      ctx.addIssue({ code: "custom", path: ["ports"], message: FIREWALL_REASONS.portsNotAllowed });
+    }
+  });
+export type FirewallRuleInput = z.infer<typeof FirewallRule>;
+
+/** A ruleset; `null` is accepted, stored and returned as `null` (api-facts P2-3). */
+export const FirewallRuleList = z.array(FirewallRule, { error: "Rules must be an array of rule objects" }).nullable();
+
+/** Total rules across both rulesets; reported on the ruleset where the 26th rule lands. */
+function limitRuleCount(rules: { inbound?: unknown[] | null | undefined; outbound?: unknown[] | null | undefined }, ctx: z.RefinementCtx): void {
+  const inbound = rules.inbound?.length ?? 0;
+  const outbound = rules.outbound?.length ?? 0;
+  if (inbound + outbound > FIREWALL_LIMITS.rules) {
+    ctx.addIssue({ code: "custom", path: [inbound > FIREWALL_LIMITS.rules ? "inbound" : "outbound"], message: FIREWALL_REASONS.rulesTooMany });
+  }
+}
+
+const policyRequired = (required: string) =>
+  z.enum(["ACCEPT", "DROP"], { error: (i) => (i.input === undefined ? required : FIREWALL_REASONS.policyInvalid) });
+
+/** `rules` of a create: both policies required. */
+export const FirewallRulesCreate = z
+  .strictObject(
+    {
+      inbound: FirewallRuleList.optional(),
+      inbound_policy: policyRequired(FIREWALL_REASONS.inboundPolicyRequired),
+      outbound: FirewallRuleList.optional(),
+      outbound_policy: policyRequired(FIREWALL_REASONS.outboundPolicyRequired),
+    },
+    { error: (i) => (i.input === undefined ? FIREWALL_REASONS.rulesRequired : "rules must be an object") },
+  )
+  .superRefine(limitRuleCount);
+export type FirewallRulesCreate = z.infer<typeof FirewallRulesCreate>;
+
+/** `PUT .../rules`: replaces both rulesets; the policies are optional here. */
+export const FirewallRulesUpdateRequest = z
+  .strictObject({
+    inbound: FirewallRuleList.optional(),
+    inbound_policy: FirewallPolicy.optional(),
+    outbound: FirewallRuleList.optional(),
+    outbound_policy: FirewallPolicy.optional(),
+  })
+  .superRefine(limitRuleCount);
+export type FirewallRulesUpdateRequest = z.infer<typeof FirewallRulesUpdateRequest>;
+
+const deviceIds = z.array(z.number({ error: FIREWALL_REASONS.deviceIdInvalid }).int(FIREWALL_REASONS.deviceIdInvalid).positive(FIREWALL_REASONS.deviceIdInvalid));
+
+/** `devices` of a create: a device per compute id, and at most one nodebalancer. */
+export const FirewallCreateDevices = z.strictObject({
+  computes: deviceIds.optional(),
+  nodebalancers: deviceIds.max(FIREWALL_LIMITS.nodebalancers, FIREWALL_REASONS.nodebalancersTooMany).optional(),
+});
+export type FirewallCreateDevices = z.infer<typeof FirewallCreateDevices>;
+
+export const FirewallCreateRequest = z.strictObject({
+  label: FirewallLabel,
+  rules: FirewallRulesCreate,
+  tags: FirewallTags.optional(),
+  devices: FirewallCreateDevices.optional(),
+});
+export type FirewallCreateRequest = z.infer<typeof FirewallCreateRequest>;
+
+/** Settable statuses (`deleted` is a status, but not one an update can set). */
+export const FirewallStatusInput = z.enum(["enabled", "disabled"], { error: FIREWALL_REASONS.statusInvalid });
+
+/** `PUT /networking/firewalls/{id}`: label, status, tags. Devices and rules cannot change here. */
+export const FirewallUpdateRequest = z.strictObject({
+  label: FirewallLabel.optional(),
+  status: FirewallStatusInput.optional(),
+  tags: FirewallTags.optional(),
+});
+export type FirewallUpdateRequest = z.infer<typeof FirewallUpdateRequest>;
+
+export const FirewallDeviceCreateRequest = z.strictObject({
+  id: requiredInt("id").positive("id must be a positive integer"),
+  type: enumOf(FIREWALL_DEVICE_TYPES, FIREWALL_REASONS.typeRequired, FIREWALL_REASONS.typeInvalid),
+});
+export type FirewallDeviceCreateRequest = z.infer<typeof FirewallDeviceCreateRequest>;
+
+// ---------------------------------------------------------------------------------------------
+// response schemas (tolerant: unknown keys pass, `null`s stay)
+
+/** A rule as returned: only the keys that were supplied (no `ports` on an ICMP rule, say). */
+export const FirewallRuleRecord = z.looseObject({
+  action: z.string(),
+  protocol: z.string(),
+  ports: z.string().nullable().optional(),
+  addresses: z.looseObject({
+    ipv4: z.array(z.string()).nullable().optional(),
+    ipv6: z.array(z.string()).nullable().optional(),
+  }),
+  label: z.string().nullable().optional(),
+  description: z.string().nullable().optional(),
+});
+export type FirewallRuleRecord = z.infer<typeof FirewallRuleRecord>;
+
+/** `{inbound, inbound_policy, outbound, outbound_policy}`; a ruleset sent as `null` reads `null`. */
+export const FirewallRules = z.looseObject({
+  inbound: z.array(FirewallRuleRecord).nullable(),
+  inbound_policy: z.string(),
+  outbound: z.array(FirewallRuleRecord).nullable(),
+  outbound_policy: z.string(),
+});
+export type FirewallRules = z.infer<typeof FirewallRules>;
+
+/** A firewall record (api-facts P2-3). Its devices are not part of it. */
+export const Firewall = z.looseObject({
+  id: z.number().int(),
+  label: z.string(),
+  created: Timestamp,
+  updated: Timestamp.nullable(),
+  /** `enabled`, `disabled` or `deleted`. */
+  status: z.string(),
+  rules: FirewallRules,
+  tags: z.array(z.string()),
+});
+export type Firewall = z.infer<typeof Firewall>;
+
+/** A device record (api-facts P2-4): the assignment of a firewall to one entity. */
+export const FirewallDevice = z.looseObject({
+  id: z.number().int(),
+  created: Timestamp,
+  updated: Timestamp.nullable(),
+  entity: z.looseObject({
+    id: z.number().int(),
+    /** `compute` or `nodebalancer`. */
+    type: z.string(),
+    label: z.string().nullable(),
+    /** `/v4/compute/instances/<id>` or `/v4/nodebalancers/<id>`. */
+    url: z.string(),
+  }),
+});
+export type FirewallDevice = z.infer<typeof FirewallDevice>;
+
+// ---------------------------------------------------------------------------------------------
+// resource classes
+
+/**
+ * `/networking/firewalls`: Cloud Firewalls, with their devices (`firewalls.devices`) and rules
+ * (`firewalls.rules`). Create is a POST without an idempotency key: never retried after an
+ * ambiguous failure (look the firewall up by its unique label instead).
+ */
+export class Firewalls {
+  readonly devices: FirewallDevices;
+  readonly rules: FirewallRulesResource;
+
+  constructor(private readonly http: HttpClient) {
+    this.devices = new FirewallDevices(http);
+    this.rules = new FirewallRulesResource(http);
+  }
+
+  /** Iterates the firewalls the caller can access (`GET /networking/firewalls`). */
+  list(options?: ListOptions): Paginator<Firewall> {
+    return new Paginator(this.http, { path: "/networking/firewalls", item: Firewall }, options);
+  }
+
+  /** Every accessible firewall, collected. */
+  listAll(options?: ListOptions): Promise<Firewall[]> {
+    return this.list(options).all();
+  }
+
+  /** `GET /networking/firewalls/{firewallId}` (without devices). */
+  get(firewallId: number, options: CallOptions = {}): Promise<Firewall> {
+    return this.http.request({ method: "GET", path: path`/networking/firewalls/${firewallId}`, responseSchema: Firewall, signal: options.signal });
+  }
+
+  /** `POST /networking/firewalls`: label, rules (both policies required), tags, devices. A new firewall is `enabled`. */
+  create(body: FirewallCreateRequest, options: CallOptions = {}): Promise<Firewall> {
+    return this.http.request({
+      method: "POST",
+      path: "/networking/firewalls",
+      body,
+      bodySchema: FirewallCreateRequest,
+      responseSchema: Firewall,
+      signal: options.signal,
+    });
+  }
+
+  /** `PUT /networking/firewalls/{firewallId}`: label, status (`enabled`/`disabled`), tags. */
+  update(firewallId: number, body: FirewallUpdateRequest, options: CallOptions = {}): Promise<Firewall> {
+    return this.http.request({
+      method: "PUT",
+      path: path`/networking/firewalls/${firewallId}`,
+      body,
+      bodySchema: FirewallUpdateRequest,
+      responseSchema: Firewall,
+      signal: options.signal,
+    });
+  }
+
+  /** `DELETE /networking/firewalls/{firewallId}`: the firewall's rules leave every assigned service. */
+  async delete(firewallId: number, options: CallOptions = {}): Promise<void> {
+    await this.http.request({ method: "DELETE", path: path`/networking/firewalls/${firewallId}`, responseSchema: Empty, signal: options.signal });
+  }
+}
+
+/** `/networking/firewalls/{firewallId}/devices`. */
+export class FirewallDevices {
+  constructor(private readonly http: HttpClient) {}
+
+  /** Iterates the devices of a firewall. */
+  list(firewallId: number, options?: ListOptions): Paginator<FirewallDevice> {
+    return new Paginator(this.http, { path: path`/networking/firewalls/${firewallId}/devices`, item: FirewallDevice }, options);
+  }
+
+  /** Every device of a firewall, collected. */
+  listAll(firewallId: number, options?: ListOptions): Promise<FirewallDevice[]> {
+    return this.list(firewallId, options).all();
+  }
+
+  /** `GET /networking/firewalls/{firewallId}/devices/{deviceId}`. */
+  get(firewallId: number, deviceId: number, options: CallOptions = {}): Promise<FirewallDevice> {
+    return this.http.request({
+      method: "GET",
+      path: path`/networking/firewalls/${firewallId}/devices/${deviceId}`,
+      responseSchema: FirewallDevice,
+      signal: options.signal,
+    });
+  }
+
+  /** `POST .../devices` `{id, type}`: assigns the firewall to a compute instance or nodebalancer. Never retried after an ambiguous failure. */
+  create(firewallId: number, body: FirewallDeviceCreateRequest, options: CallOptions = {}): Promise<FirewallDevice> {
+    return this.http.request({
+      method: "POST",
+      path: path`/networking/firewalls/${firewallId}/devices`,
+      body,
+      bodySchema: FirewallDeviceCreateRequest,
+      responseSchema: FirewallDevice,
+      signal: options.signal,
+    });
+  }
+
+  /** `DELETE .../devices/{deviceId}`: removes this firewall's rules from the service. */
+  async delete(firewallId: number, deviceId: number, options: CallOptions = {}): Promise<void> {
+    await this.http.request({
+      method: "DELETE",
+      path: path`/networking/firewalls/${firewallId}/devices/${deviceId}`,
+      responseSchema: Empty,
+      signal: options.signal,
+    });
+  }
+}
+
+/** `/networking/firewalls/{firewallId}/rules`. */
+export class FirewallRulesResource {
+  constructor(private readonly http: HttpClient) {}
+
+  /** `GET .../rules`: both rulesets and policies. */
+  get(firewallId: number, options: CallOptions = {}): Promise<FirewallRules> {
+    return this.http.request({
+      method: "GET",
+      path: path`/networking/firewalls/${firewallId}/rules`,
+      responseSchema: FirewallRules,
+      signal: options.signal,
+    });
+  }
+
+  /** `PUT .../rules`: replaces both rulesets completely; returns the stored rules. */
+  update(firewallId: number, body: FirewallRulesUpdateRequest, options: CallOptions = {}): Promise<FirewallRules> {
+    return this.http.request({
+      method: "PUT",
+      path: path`/networking/firewalls/${firewallId}/rules`,
+      body,
+      bodySchema: FirewallRulesUpdateRequest,
+      responseSchema: FirewallRules,
+      signal: options.signal,
+    });
+  }
+}

@@ -1,0 +1,348 @@
+/**
+ * Images (spec "Image", "Images", "Image status"; api-facts P2-10, P6-2, P7): private images
+ * captured from a disk or uploaded, and the public distribution images. Image ids contain a slash
+ * (`private/12`, `public/ubuntu22.04`); the `path` tag sends it encoded as one segment.
+ *
+ * Uploads are two steps: `createUpload` (POST /images/upload) answers the new image, still
+ * `pending_upload`, with a pre-signed `upload_to` URL; `uploadFile` then streams a gzip-compressed
+ * raw disk image there with HTTP PUT, in constant memory, hashing it and reporting progress as it
+ * goes. The image becomes `available` once the platform has processed the data — `waitForStatus`.
+ */
+import { createHash } from "node:crypto";
+import { open, stat } from "node:fs/promises";
+import { z } from "zod";
+import { Empty, Timestamp } from "../core/schema";
+import { path } from "../core/path";
+import { isNotFound } from "../core/errors";
+import type { CallOptions, HttpClient, Sleep } from "../core/http";
+import { Paginator, type ListOptions } from "../core/pagination";
+import { waitFor } from "../core/waiters";
+
+/**
+ * Reason texts of the image rules (the client UI's wording, MGR-V `images.schema.ts`, where the
+ * API's own is not recorded), shared with the emulator and the tests.
+ */
+export const IMAGE_REASONS = {
+  labelRequired: "Label is required.",
+  labelLength: "Label must be between 1 and 50 characters.",
+  labelChars: "Image labels cannot contain special characters.",
+  descriptionLength: "Description must be between 1 and 65000 characters.",
+  regionRequired: "Region is required.",
+  regionInvalid: "Region is not valid",
+  diskRequired: "Disk is required.",
+  diskNotFound: "Disk not found.",
+  cloudInit: "cloud_init must be a boolean",
+} as const;
+
+/** Reason texts of the upload URL (object storage in front of the platform; emulator wording). */
+export const IMAGE_UPLOAD_REASONS = {
+  notGzip: "The image must be a gzip-compressed raw disk image (.img.gz)",
+  tooLarge: "An image upload may be at most 5 GB compressed",
+  empty: "The upload contained no data",
+  contentType: "Content-Type must be application/octet-stream",
+  notPending: "This image is not waiting for an upload",
+  inProgress: "An upload to this image is already in progress",
+  signature: "The request signature does not match",
+  expired: "Request has expired",
+} as const;
+
+/** Statuses of an image (spec "Image status"; MGR-T adds `deleted`). Only `available` images deploy. */
+export const IMAGE_STATUSES = ["creating", "pending_upload", "available", "deleted"] as const;
+export type ImageStatus = (typeof IMAGE_STATUSES)[number];
+
+/** The only capability of the 4.174 era (api-facts P2-10): set by `cloud_init: true`. */
+export const CLOUD_INIT_CAPABILITY = "cloud-init";
+
+/** Uploads larger than this (compressed) are refused (spec "Limits": upload <= 5 GB compressed). */
+export const MAX_IMAGE_UPLOAD_BYTES = 5 * 1024 ** 3;
+
+/**
+ * Files are read 1 MiB at a time: few syscalls, a small fixed amount of memory, and chunks larger
+ * than a socket's buffer, so the socket has taken a chunk before the next one is pulled.
+ */
+const READ_CHUNK_BYTES = 1024 * 1024;
+
+/** The content type the upload URL expects (spec "Upload protocol"). */
+export const IMAGE_UPLOAD_CONTENT_TYPE = "application/octet-stream";
+
+/** An image label: 1–50 characters, letters, digits, whitespace and `, . ? - _ '` (MGR-V). */
+export const ImageLabel = z
+  .string({ error: (i) => (i.input === undefined ? IMAGE_REASONS.labelRequired : "label must be a string") })
+  .min(1, IMAGE_REASONS.labelLength)
+  .max(50, IMAGE_REASONS.labelLength)
+  .regex(/^[a-zA-Z0-9,.?\-_\s']+$/, IMAGE_REASONS.labelChars);
+
+/** An image description: 1–65000 characters (spec "Limits"). */
+export const ImageDescription = z.string().min(1, IMAGE_REASONS.descriptionLength).max(65000, IMAGE_REASONS.descriptionLength);
+
+const CloudInit = z.boolean({ error: IMAGE_REASONS.cloudInit });
+
+/** `POST /images`: capture a disk. The label defaults to the disk's. */
+export const ImageCreateRequest = z.strictObject({
+  disk_id: z
+    .number({ error: (i) => (i.input === undefined ? IMAGE_REASONS.diskRequired : "disk_id must be an integer") })
+    .int("disk_id must be an integer"),
+  label: ImageLabel.optional(),
+  description: ImageDescription.optional(),
+  cloud_init: CloudInit.optional(),
+});
+export type ImageCreateRequest = z.infer<typeof ImageCreateRequest>;
+
+/** `POST /images/upload`: a new image waiting for its data. */
+export const ImageUploadRequest = z.strictObject({
+  label: ImageLabel,
+  region: z
+    .string({ error: (i) => (i.input === undefined ? IMAGE_REASONS.regionRequired : "region must be a string") })
+    .min(1, IMAGE_REASONS.regionRequired),
+  description: ImageDescription.optional(),
+  cloud_init: CloudInit.optional(),
+});
+export type ImageUploadRequest = z.infer<typeof ImageUploadRequest>;
+
+/** `PUT /images/{imageId}`: label and description; `description: null` clears it. Private images only. */
+export const ImageUpdateRequest = z.strictObject({
+  label: ImageLabel.optional(),
+  description: ImageDescription.nullable().optional(),
+});
+export type ImageUpdateRequest = z.infer<typeof ImageUpdateRequest>;
+
+/** An image as the API returns it (tolerant: unknown keys and statuses pass). */
+export const Image = z.looseObject({
+  id: z.string(),
+  label: z.string(),
+  description: z.string().nullable(),
+  created: Timestamp,
+  updated: Timestamp.nullable(),
+  /** Minimum size to deploy, in MB (0 until an upload has been processed). */
+  size: z.number().int(),
+  /** The creating user; the provider's name for public images; null for automatic images. */
+  created_by: z.string().nullable(),
+  /** `manual`, or `automatic` (made from a deleted instance; these expire). */
+  type: z.string(),
+  is_public: z.boolean(),
+  deprecated: z.boolean(),
+  vendor: z.string().nullable(),
+  expiry: Timestamp.nullable(),
+  eol: Timestamp.nullable(),
+  /** `creating`, `pending_upload`, `available` (see `IMAGE_STATUSES`). */
+  status: z.string(),
+  capabilities: z.array(z.string()),
+});
+export type Image = z.infer<typeof Image>;
+
+/** The answer of `POST /images/upload`: the image (already created, `pending_upload`) and where to PUT the data. */
+export const ImageUploadResponse = z.looseObject({
+  image: Image,
+  upload_to: z.string().min(1),
+});
+export type ImageUploadResponse = z.infer<typeof ImageUploadResponse>;
+
+/** Progress of an upload, reported as the data streams out. */
+export interface UploadProgress {
+  sentBytes: number;
+  totalBytes: number;
+  elapsedMs: number;
+}
+
+/** Options of `uploadFile`: progress reporting and an abort signal. */
+export interface UploadFileOptions extends CallOptions {
+  /** Called for every chunk handed to the connection; throttle in the callback if needed. */
+  onProgress?: (progress: UploadProgress) => void;
+}
+
+/** What an upload sent: the byte count and the SHA-256 of exactly those bytes. */
+export interface UploadResult {
+  bytes: number;
+  /** Hex SHA-256 of the file's content, computed while streaming (of the last attempt). */
+  sha256: string;
+  durationMs: number;
+}
+
+/** Options of `waitForStatus`. */
+export interface ImageWaitOptions extends CallOptions {
+  /** Default: no deadline of its own (bound it with `signal`). */
+  timeoutMs?: number;
+  /** Delay between polls; default 3 000 ms. */
+  intervalMs?: number;
+  /** Every polled state (`undefined` once the image is gone) and the time elapsed. */
+  progress?: (image: Image | undefined, elapsedMs: number) => void;
+  sleep?: Sleep;
+  now?: () => number;
+}
+
+/**
+ * The predicates of "wait until the image reaches `target`": done at the target; failed when the
+ * image is gone (an upload that received no data within 24 hours is canceled and deleted) or
+ * reads `deleted`. `undefined` stands for a 404.
+ */
+export function imageStatusWaiter(imageId: string, target: ImageStatus = "available") {
+  return {
+    done: (image: Image | undefined) => image?.status === target,
+    failed: (image: Image | undefined): string | undefined => {
+      if (image === undefined) return `image ${imageId} no longer exists (an upload that receives no data within 24 hours is canceled and the image deleted)`;
+      if (image.status === "deleted" && target !== "deleted") return `image ${imageId} was deleted`;
+      return undefined;
+    },
+  };
+}
+
+/**
+ * Streams a file to a pre-signed upload URL with HTTP PUT (`Content-Type: application/octet-stream`,
+ * `Content-Length` from the file) through the client's connection pool and retry policy, in
+ * constant memory: the file is read 1 MiB at a time into two reused buffers (no garbage per chunk,
+ * so memory does not grow with the file until a garbage collection), and each chunk is hashed and
+ * counted on its way to the socket. A retry re-reads the file from the start. Throws `ApiError`
+ * for a refusal (a body that is not gzip, say) and fails if the file changed size meanwhile.
+ */
+export async function uploadImageFile(http: HttpClient, uploadTo: string, filePath: string, options: UploadFileOptions = {}): Promise<UploadResult> {
+  const totalBytes = (await stat(filePath)).size;
+  const started = Date.now();
+  let hash = createHash("sha256");
+  let sentBytes = 0;
+  const onChunk = (chunk: Buffer) => {
+    hash.update(chunk);
+    sentBytes += chunk.length;
+    options.onProgress?.({ sentBytes, totalBytes, elapsedMs: Date.now() - started });
+  };
+  await http.sendStream({
+    method: "PUT",
+    url: uploadTo,
+    contentType: IMAGE_UPLOAD_CONTENT_TYPE,
+    contentLength: totalBytes,
+    signal: options.signal,
+    open: () => {
+      hash = createHash("sha256");
+      sentBytes = 0;
+      return meteredChunks(filePath, onChunk, options.signal);
+    },
+  });
+  if (sentBytes !== totalBytes) {
+    throw new Error(`${filePath} changed while it was uploaded: sent ${sentBytes} bytes, expected ${totalBytes}`);
+  }
+  return { bytes: sentBytes, sha256: hash.digest("hex"), durationMs: Date.now() - started };
+}
+
+async function* meteredChunks(filePath: string, onChunk: (chunk: Buffer) => void, signal?: AbortSignal): AsyncGenerator<Buffer> {
+  for await (const chunk of readFileChunks(filePath, { buffers: 2, signal })) {
+    onChunk(chunk);
+    yield chunk;
+  }
+}
+
+/**
+ * Reads a file in chunks into a fixed set of reused buffers. Streams allocate a fresh buffer per
+ * chunk, and that garbage (outside the JS heap) piles up to tens of MB before a collection runs;
+ * reusing buffers keeps memory flat. A yielded chunk stays valid until `buffers - 1` further
+ * chunks have been read, so a consumer must be done with it by then.
+ */
+export async function* readFileChunks(filePath: string, options: { buffers?: number; signal?: AbortSignal } = {}): AsyncGenerator<Buffer> {
+  const pool = Array.from({ length: Math.max(1, options.buffers ?? 1) }, () => Buffer.allocUnsafe(READ_CHUNK_BYTES));
+  const handle = await open(filePath, "r");
+  try {
+    for (let index = 0, position = 0; ; index++) {
+      options.signal?.throwIfAborted();
+      const buffer = pool[index % pool.length]!;
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+      if (bytesRead === 0) return;
+      position += bytesRead;
+      yield buffer.subarray(0, bytesRead);
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The SHA-256 of a file, read in reused chunks (constant memory): the same hash `uploadImageFile` reports. */
+export async function hashFile(filePath: string, signal?: AbortSignal): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of readFileChunks(filePath, { signal })) hash.update(chunk);
+  return hash.digest("hex");
+}
+
+/** `/images`: private and public images. Creates are never retried after an ambiguous failure. */
+export class Images {
+  constructor(private readonly http: HttpClient) {}
+
+  /** Iterates images: public ones always, the account's private ones when a token is sent. */
+  list(options?: ListOptions): Paginator<Image> {
+    return new Paginator(this.http, { path: "/images", item: Image }, options);
+  }
+
+  /** Every image, collected. */
+  listAll(options?: ListOptions): Promise<Image[]> {
+    return this.list(options).all();
+  }
+
+  /** `GET /images/{imageId}`; the id's slash is sent encoded (`private%2F12`). */
+  get(imageId: string, options: CallOptions = {}): Promise<Image> {
+    return this.http.request({ method: "GET", path: path`/images/${imageId}`, responseSchema: Image, signal: options.signal });
+  }
+
+  /** `POST /images`: captures a disk; the image starts `creating`. */
+  create(body: ImageCreateRequest, options: CallOptions = {}): Promise<Image> {
+    return this.http.request({
+      method: "POST",
+      path: "/images",
+      body,
+      bodySchema: ImageCreateRequest,
+      responseSchema: Image,
+      signal: options.signal,
+    });
+  }
+
+  /** `POST /images/upload`: creates an image waiting for its data and answers where to send it. */
+  createUpload(body: ImageUploadRequest, options: CallOptions = {}): Promise<ImageUploadResponse> {
+    return this.http.request({
+      method: "POST",
+      path: "/images/upload",
+      body,
+      bodySchema: ImageUploadRequest,
+      responseSchema: ImageUploadResponse,
+      signal: options.signal,
+    });
+  }
+
+  /** Streams a `.img.gz` file to an `upload_to` URL (see `uploadImageFile`). */
+  uploadFile(uploadTo: string, filePath: string, options: UploadFileOptions = {}): Promise<UploadResult> {
+    return uploadImageFile(this.http, uploadTo, filePath, options);
+  }
+
+  /** `PUT /images/{imageId}` (label, description). Public images answer 403. */
+  update(imageId: string, body: ImageUpdateRequest, options: CallOptions = {}): Promise<Image> {
+    return this.http.request({
+      method: "PUT",
+      path: path`/images/${imageId}`,
+      body,
+      bodySchema: ImageUpdateRequest,
+      responseSchema: Image,
+      signal: options.signal,
+    });
+  }
+
+  /** `DELETE /images/{imageId}`: irreversible; private images only. */
+  async delete(imageId: string, options: CallOptions = {}): Promise<void> {
+    await this.http.request({ method: "DELETE", path: path`/images/${imageId}`, responseSchema: Empty, signal: options.signal });
+  }
+
+  /**
+   * Polls the image until it reads `target` (default `available`) and resolves that record.
+   * Fails fast with `WaitError` when the image disappears (a canceled upload).
+   */
+  waitForStatus(imageId: string, target: ImageStatus = "available", options: ImageWaitOptions = {}): Promise<Image> {
+    const predicates = imageStatusWaiter(imageId, target);
+    return waitFor<Image | undefined>({
+      poll: (signal) => this.get(imageId, { signal }).catch((error: unknown) => {
+        if (isNotFound(error)) return undefined;
+        throw error;
+      }),
+      ...predicates,
+      progress: options.progress,
+      intervalMs: options.intervalMs ?? 3_000,
+      timeoutMs: options.timeoutMs ?? Number.POSITIVE_INFINITY,
+      what: `image ${imageId} to become ${target}`,
+      sleep: options.sleep,
+      now: options.now,
+      signal: options.signal,
+    }) as Promise<Image>;
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * Ipv6Range end to end through the real Pulumi engine against the emulator over HTTP:
+ * up → no-change preview → the range re-assigned to another instance behind Pulumi's back →
+ * refresh reports exactly that drift → up restores it (a replacement, the old range deleted
+ * first) → destroy leaves no range. A program naming both targets is refused at preview, naming
+ * both inputs, before any request.
+ */
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { ComputeClient } from "../../sdk/client";
+import { IP_REASONS } from "../../sdk/resources/ips";
+import { Ipv6Range } from "../../provider";
+import { driftFromEvents } from "../../provider/automation";
+import { createTestStack, eventRecorder, type TestStack } from "../support/engine";
+
+jest.setTimeout(240_000);
+
+let emulator: RunningEmulator;
+let client: ComputeClient;
+const stacks: TestStack[] = [];
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0 });
+  client = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });
+});
+
+afterAll(async () => {
+  for (const s of stacks) {
+    await s.stack.destroy().catch(() => undefined);
+    s.cleanup();
+  }
+  await client?.close();
+  await emulator?.close();
+});
+
+test("a range routed to an instance goes through its whole life", async () => {
+  const a = emulator.control.seedCompute({ label: "a", region: "us-iad" });
+  const b = emulator.control.seedCompute({ label: "b", region: "us-iad" });
+  const s = await createTestStack({
+    name: "ipv6-range",
+    apiUrl: emulator.url,
+    token: emulator.token,
+    program: async () => {
+      const range = new Ipv6Range("v6", { prefixLength: 64, computeId: String(a.id) });
+      return { range: range.range, routeTarget: range.routeTarget };
+    },
+  });
+  stacks.push(s);
+
+  // up
+  const up = await s.stack.up();
+  expect(up.summary.resourceChanges).toMatchObject({ create: 2 });
+  const first = up.outputs.range!.value as string;
+  expect(up.outputs.routeTarget!.value).toBe(a.ipv6);
+  expect(await client.networking.ipv6.ranges.listAll()).toEqual([{ range: first, prefix: 64, region: "us-iad", route_target: a.ipv6 }]);
+
+  // preview shows no changes
+  expect(Object.keys((await s.stack.preview()).changeSummary)).toEqual(["same"]);
+
+  // behind Pulumi's back: the range is assigned to the other instance
+  await client.networking.ips.assign({ region: "us-iad", assignments: [{ address: `${first}/64`, compute_id: b.id }] });
+
+  // refresh reports exactly that drift
+  const recorder = eventRecorder();
+  const refresh = await s.stack.refresh({ onEvent: recorder.onEvent });
+  expect(refresh.summary.resourceChanges).toMatchObject({ update: 1 });
+  expect(driftFromEvents(recorder.events)).toEqual([
+    { resource: "v6", type: "Ipv6Range", field: "computeId", state: a.id, cloud: b.id },
+    { resource: "v6", type: "Ipv6Range", field: "routeTarget", state: a.ipv6, cloud: b.ipv6 },
+  ]);
+
+  // up restores it: a range routed to `a` again (deleted first: one range per region)
+  const restore = await s.stack.up();
+  expect(restore.summary.resourceChanges).toMatchObject({ replace: 1 });
+  const ranges = await client.networking.ipv6.ranges.listAll();
+  expect(ranges).toHaveLength(1);
+  expect(ranges[0]).toMatchObject({ route_target: a.ipv6 });
+  expect(Object.keys((await s.stack.preview()).changeSummary)).toEqual(["same"]);
+
+  // destroy
+  const destroyed = await s.stack.destroy();
+  expect(destroyed.summary.resourceChanges).toMatchObject({ delete: 2 });
+  expect(await client.networking.ipv6.ranges.listAll()).toEqual([]);
+});
+
+test("both targets given: preview refuses, naming both inputs, and sends no request", async () => {
+  const s = await createTestStack({
+    name: "ipv6-range-bad",
+    apiUrl: emulator.url,
+    token: emulator.token,
+    program: async () => {
+      new Ipv6Range("v6", { prefixLength: 64, computeId: 52000001, routeTarget: "2001:db8:4::1" });
+    },
+  });
+  stacks.push(s);
+  emulator.control.clearRequests();
+  const recorder = eventRecorder();
+  await expect(s.stack.preview({ onEvent: recorder.onEvent })).rejects.toThrow();
+  const diagnostics = recorder.diagnostics();
+  expect(diagnostics).toContain("property computeId");
+  expect(diagnostics).toContain("property routeTarget");
+  expect(diagnostics).toContain(IP_REASONS.rangeTargetBoth);
+  expect(emulator.control.listRequests()).toEqual([]);
+});

@@ -1,0 +1,246 @@
+/**
+ * The MysqlDatabase and PostgresqlDatabase providers' methods called directly against the
+ * emulator over HTTP, at a time scale where provisioning takes well under a second: waiting with
+ * progress, the maintenance window applied once active, secrets, canonical allow lists, in-place
+ * updates and resizes, replacements, drift, a forced provisioning failure kept in state and then
+ * replaced, deletes that wait, degraded databases, and the data functions.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { ComputeClient } from "../../sdk/client";
+import { DATABASE_REASONS } from "../../sdk/resources/databases";
+import { provider } from "../../provider/registry";
+import { ResourceInitError, diff } from "../../provider/engine/engine";
+import { resourceOptions } from "../../provider/engine/resource";
+import { UNKNOWN } from "../../provider/engine/values";
+import { mysqlDatabaseSpec } from "../../provider/resources/mysql-database";
+import { getDatabaseEngines, getDatabases } from "../../provider/functions/databases";
+
+jest.setTimeout(60_000);
+
+let emulator: RunningEmulator;
+let client: ComputeClient;
+let mysql: pulumi.dynamic.ResourceProvider;
+let postgresql: pulumi.dynamic.ResourceProvider;
+const config: Record<string, string | undefined> = {};
+let logged: string[] = [];
+let logSpy: jest.SpyInstance;
+
+beforeAll(async () => {
+  // 15–30 minutes of provisioning in 0.3–0.6 s; an update's minute in 20 ms.
+  emulator = await startEmulator({ port: 0, timeScale: 3000 });
+  client = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });
+  config["compute:token"] = emulator.token;
+  config["compute:apiUrl"] = emulator.url;
+  mysql = provider("MysqlDatabase");
+  postgresql = provider("PostgresqlDatabase");
+  await mysql.configure!({ config: { get: (key: string) => config[key], require: (key: string) => config[key]! } });
+});
+
+afterAll(async () => {
+  await client.close();
+  await emulator.close();
+});
+
+beforeEach(() => {
+  emulator.control.reset();
+  logged = [];
+  logSpy = jest.spyOn(console, "log").mockImplementation((...args: unknown[]) => void logged.push(args.join(" ")));
+});
+afterEach(() => logSpy.mockRestore());
+
+const base = { label: "app-db", region: "us-iad", type: "g6-nanode-1", engineId: "mysql/8.0.30" };
+const window = { frequency: "weekly", duration: 1, hourOfDay: 3, dayOfWeek: 7 };
+const requests = (method: string) => emulator.control.listRequests().filter((r) => r.method === method).map((r) => r.path);
+
+describe("check", () => {
+  const failures = async (inputs: Record<string, unknown>) => (await mysql.check!({}, inputs)).failures ?? [];
+
+  test("refuses bad inputs at preview, naming the field, with the API's texts", async () => {
+    expect(await failures({ ...base, label: "ab" })).toEqual([{ property: "label", reason: DATABASE_REASONS.labelLength }]);
+    expect(await failures({ ...base, engineId: "postgresql/14.6" })).toEqual([{ property: "engineId", reason: DATABASE_REASONS.engineWrongType("mysql") }]);
+    expect(await failures({ ...base, clusterSize: 2 })).toEqual([{ property: "clusterSize", reason: DATABASE_REASONS.clusterSize }]);
+    expect(await failures({ ...base, allowList: ["203.0.113.1", "nope"] })).toEqual([{ property: "", reason: `allowList[1]: ${DATABASE_REASONS.allowListEntry}` }]);
+    expect(await failures({ ...base, updates: { duration: 9, hourOfDay: 1, dayOfWeek: 1 } })).toEqual([
+      { property: "", reason: "updates.duration: duration must be an integer from 1 to 3 (hours)" },
+    ]);
+    expect(await failures({ ...base, updates: { frequency: "monthly", duration: 1, hourOfDay: 1, dayOfWeek: 1 } })).toEqual([
+      { property: "", reason: "updates.weekOfMonth: weekOfMonth is required when frequency is monthly" },
+    ]);
+    expect(await failures({ ...base, replicationType: "asynch" })).toEqual([{ property: "replicationType", reason: "replicationType must be none for a single node cluster" }]);
+    expect(await failures({ ...base, replicationCommitType: "local" })).toEqual([
+      expect.objectContaining({ property: "replicationCommitType", reason: expect.stringContaining("not an input of MysqlDatabase") }),
+    ]);
+    expect(emulator.control.listRequests()).toEqual([]);
+  });
+
+  test("lets preview's unknown values through", async () => {
+    expect(await failures({ ...base, label: UNKNOWN, allowList: [UNKNOWN], updates: { ...window, hourOfDay: UNKNOWN } })).toEqual([]);
+  });
+
+  test("the root password and the CA certificate are secret outputs", () => {
+    expect(resourceOptions(mysqlDatabaseSpec).additionalSecretOutputs).toEqual(["rootPassword", "caCert"]);
+  });
+});
+
+describe("diff", () => {
+  const recorded = {
+    ...base, clusterSize: 1, encrypted: false, sslConnection: false, replicationType: "none", status: "active",
+    allowList: ["203.0.113.1", "192.0.2.0/24"],
+    updates: { frequency: "weekly", duration: 1, hourOfDay: 3, dayOfWeek: 7, weekOfMonth: null },
+  };
+
+  test("natural spellings are no change: a bare address is its /32, order does not matter, defaults fill the window", () => {
+    expect(diff(mysqlDatabaseSpec, recorded, { ...base, allowList: ["192.0.2.0/24", "203.0.113.1/32"], updates: window })).toEqual({
+      changes: false, replaces: [], deleteBeforeReplace: false,
+    });
+  });
+
+  test("allow list, label, type and window change in place; region, engine and cluster size replace", () => {
+    expect(diff(mysqlDatabaseSpec, recorded, { ...base, allowList: ["198.51.100.7"] })).toMatchObject({ changes: true, replaces: [] });
+    expect(diff(mysqlDatabaseSpec, recorded, { ...recorded, type: "g6-standard-1" })).toMatchObject({ changes: true, replaces: [] });
+    expect(diff(mysqlDatabaseSpec, recorded, { ...recorded, updates: { ...window, hourOfDay: 4 } })).toMatchObject({ changes: true, replaces: [] });
+    // The label is unique: an unchanged one collides, so the old database goes first.
+    expect(diff(mysqlDatabaseSpec, recorded, { ...recorded, region: "us-ord" })).toEqual({ changes: true, replaces: ["region"], deleteBeforeReplace: true });
+    expect(diff(mysqlDatabaseSpec, recorded, { ...recorded, engineId: "mysql/5.7.39", label: "new-db" })).toEqual({ changes: true, replaces: ["engineId"], deleteBeforeReplace: false });
+    expect(diff(mysqlDatabaseSpec, recorded, { ...recorded, clusterSize: 3 }).replaces).toEqual(["clusterSize"]);
+    expect(diff(mysqlDatabaseSpec, recorded, { ...recorded, sslConnection: true }).replaces).toEqual(["sslConnection"]);
+  });
+
+  test("a failed database is replaced even though no input changed", () => {
+    expect(diff(mysqlDatabaseSpec, { ...recorded, status: "failed" }, recorded)).toEqual({ changes: true, replaces: ["status"], deleteBeforeReplace: true });
+    expect(diff(mysqlDatabaseSpec, { ...recorded, status: "degraded" }, recorded).replaces).toEqual([]);
+  });
+});
+
+describe("life cycle against the emulator", () => {
+  test("create waits for active with progress, applies the maintenance window, and records secrets and hosts", async () => {
+    const created = await mysql.create({ ...base, allowList: ["203.0.113.1", "192.0.2.0/24"], updates: window });
+    const db = await client.databases.mysql.get(Number(created.id));
+    const credentials = await client.databases.mysql.credentials(db.id);
+    const ssl = await client.databases.mysql.ssl(db.id);
+    expect(created.outs).toMatchObject({
+      ...base,
+      status: "active",
+      hosts: { primary: db.hosts.primary, secondary: db.hosts.secondary },
+      port: 3306,
+      version: "8.0.30",
+      engine: "mysql",
+      clusterSize: 1,
+      encrypted: false,
+      sslConnection: false,
+      replicationType: "none",
+      allowList: ["203.0.113.1", "192.0.2.0/24"],
+      updates: { frequency: "weekly", duration: 1, hourOfDay: 3, dayOfWeek: 7, weekOfMonth: null },
+      rootUsername: "linroot",
+      rootPassword: credentials.password,
+      caCert: ssl.ca_certificate,
+    });
+    expect(db.hosts.primary).toEqual(expect.any(String));
+    // One create, then the window once active (the API refuses updates before).
+    expect(requests("POST")).toEqual(["/v4/databases/mysql/instances"]);
+    expect(requests("PUT")).toEqual([`/v4/databases/mysql/instances/${db.id}`]);
+    expect(logged.some((line) => line.startsWith(`MySQL database ${db.id} (app-db): provisioning, waiting for active`))).toBe(true);
+    expect(logged).toContain(`MySQL database ${db.id} (app-db): applying the maintenance window`);
+  });
+
+  test("a PostgreSQL cluster of three, with the commit type's default", async () => {
+    const created = await postgresql.create({ label: "pg-db", region: "us-ord", type: "g6-standard-1", engineId: "postgresql/14.6", clusterSize: 3 });
+    expect(created.outs).toMatchObject({ status: "active", port: 5432, engine: "postgresql", replicationType: "asynch", replicationCommitType: "local", rootUsername: "linpostgres" });
+    expect(requests("PUT")).toEqual([]); // no window asked for: none applied
+  });
+
+  test("an allow list and a type change update in place; the resize is waited for", async () => {
+    const created = await mysql.create({ ...base, allowList: ["203.0.113.1"] });
+    const news = { ...base, type: "g6-standard-1", allowList: ["203.0.113.1", "198.51.100.0/24"] };
+    const updated = await mysql.update!(created.id, created.outs, news);
+    expect(updated.outs).toMatchObject({ status: "active", type: "g6-standard-1", allowList: ["203.0.113.1", "198.51.100.0/24"], rootPassword: created.outs.rootPassword });
+    const db = await client.databases.mysql.get(Number(created.id));
+    expect(db).toMatchObject({ status: "active", type: "g6-standard-1", allow_list: ["203.0.113.1", "198.51.100.0/24"] });
+    expect(logged).toContain(`MySQL database ${created.id}: resizing from g6-nanode-1 to g6-standard-1`);
+    const events = await client.account.events.listAll({ filter: { "entity.id": db.id } });
+    expect(events.map((e) => `${e.action}:${e.status}`).sort()).toEqual(["database_create:finished", "database_resize:finished", "database_update:finished"]);
+  });
+
+  test("read reports an allow list changed behind Pulumi's back, and keeps the program's spelling otherwise", async () => {
+    const created = await mysql.create({ ...base, allowList: ["203.0.113.1"] });
+    expect((await mysql.read!(created.id, created.outs)).props!.allowList).toEqual(["203.0.113.1"]);
+    await client.databases.mysql.update(Number(created.id), { allow_list: ["0.0.0.0/0"] });
+    const read = await mysql.read!(created.id, created.outs);
+    expect(read.props).toMatchObject({ allowList: ["0.0.0.0/0"], status: "updating", rootPassword: created.outs.rootPassword });
+    expect(diff(mysqlDatabaseSpec, read.props!, { ...base, allowList: ["203.0.113.1"] })).toMatchObject({ changes: true, replaces: [] });
+  });
+
+  test("a provisioning that ends failed: a clear error, the database kept in state, then replaced and nothing left over", async () => {
+    emulator.control.databases.failNextProvisioning();
+    const error = (await mysql.create({ ...base }).catch((e: unknown) => e)) as ResourceInitError;
+    expect(error).toBeInstanceOf(ResourceInitError);
+    const [db] = await client.databases.mysql.listAll();
+    expect(error.id).toBe(String(db!.id));
+    expect(error.message).toContain(`MySQL database ${db!.id} (app-db) is failed: the platform could not bring it up`);
+    expect(error.message).toContain("the next `pulumi up` replaces it");
+    expect(error.properties).toMatchObject({ status: "failed", label: "app-db", engineId: "mysql/8.0.30" });
+    // The next `up`: the recorded database is failed, so it is replaced, the old one deleted first.
+    expect(diff(mysqlDatabaseSpec, error.properties, base)).toEqual({ changes: true, replaces: ["status"], deleteBeforeReplace: true });
+    await mysql.delete!(error.id, error.properties);
+    const replacement = await mysql.create({ ...base });
+    expect(replacement.outs.status).toBe("active");
+    expect((await client.databases.instances.listAll()).map((d) => d.id)).toEqual([Number(replacement.id)]);
+  });
+
+  test("delete waits until the status allows it", async () => {
+    const created = await mysql.create({ ...base });
+    await client.databases.mysql.backups.create(Number(created.id), { label: "snap" });
+    expect((await client.databases.mysql.get(Number(created.id))).status).toBe("backing_up");
+    await mysql.delete!(created.id, created.outs);
+    expect(await client.databases.instances.listAll()).toEqual([]);
+    expect(logged.some((line) => line.includes("backing_up, waiting until it can be deleted"))).toBe(true);
+  });
+
+  test("a degraded database is reported clearly and the update fails without touching it", async () => {
+    const created = await mysql.create({ ...base });
+    emulator.control.databases.setStatus(Number(created.id), { status: "degraded" });
+    await expect(mysql.update!(created.id, created.outs, { ...base, label: "renamed" })).rejects.toThrow(
+      `MySQL database ${created.id} (app-db) is degraded: a node of the cluster is unhealthy. It stays recorded in the stack`,
+    );
+    expect(requests("PUT")).toEqual([]);
+    // A degraded database can still be deleted.
+    await mysql.delete!(created.id, created.outs);
+    expect(await client.databases.instances.listAll()).toEqual([]);
+  });
+
+  test("a create that outlives its deadline names the timeout to raise, and the database stays recorded", async () => {
+    emulator.control.setClock({ scale: 0 }); // time stands still: provisioning never ends
+    try {
+      const error = (await mysql.create({ ...base, timeouts: { create: "2s" } }).catch((e: unknown) => e)) as ResourceInitError;
+      expect(error).toBeInstanceOf(ResourceInitError);
+      expect(error.message).toContain("MySQL database create did not finish within 2s (raise timeouts.create to wait longer)");
+      expect(error.properties).toMatchObject({ status: "provisioning", timeouts: { create: "2s" } });
+      expect(error.id).toBe(String((await client.databases.mysql.listAll())[0]!.id));
+    } finally {
+      emulator.control.setClock({ scale: 3000 });
+    }
+  });
+});
+
+describe("data functions", () => {
+  test("getDatabaseEngines lists the versions and the latest of each engine", async () => {
+    const options = { apiUrl: emulator.url, token: emulator.token };
+    const result = await getDatabaseEngines({}, options);
+    expect(result.engines).toHaveLength(7);
+    expect(result.latest).toEqual({
+      mysql: { id: "mysql/8.0.30", engine: "mysql", version: "8.0.30" },
+      postgresql: { id: "postgresql/14.6", engine: "postgresql", version: "14.6" },
+    });
+    expect((await getDatabaseEngines({ engine: "postgresql" }, options)).engines.every((e) => e.engine === "postgresql")).toBe(true);
+  });
+
+  test("getDatabases lists every engine's databases, filtered", async () => {
+    const options = { apiUrl: emulator.url, token: emulator.token };
+    await client.databases.mysql.create({ label: "one-db", region: "us-iad", type: "g6-nanode-1", engine: "mysql/8.0.30" });
+    await client.databases.postgresql.create({ label: "two-db", region: "us-ord", type: "g6-nanode-1", engine: "postgresql/14.6" });
+    expect((await getDatabases({}, options)).map((d) => d.label)).toEqual(["one-db", "two-db"]);
+    expect((await getDatabases({ engine: "postgresql" }, options)).map((d) => [d.label, d.replicationCommitType])).toEqual([["two-db", "local"]]);
+    expect((await getDatabases({ region: "us-iad" }, options))[0]).toMatchObject({ label: "one-db", instanceUri: expect.stringContaining("/mysql/instances/"), allowList: [] });
+  });
+});

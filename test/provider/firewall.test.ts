@@ -1,0 +1,345 @@
+/**
+ * The Firewall and FirewallDevice providers: `check` refuses every locally checkable condition of
+ * the spec's Errors table with the field named (and sends nothing), `diff` ignores natural
+ * spellings but not rule order, and the provider methods run against the emulator over HTTP
+ * (one rules PUT per change, authoritative devices, unmanaged devices left alone, drift read back,
+ * adoption, ambiguous creates, FirewallDevice, getFirewalls).
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { ComputeClient } from "../../sdk/client";
+import { FIREWALL_REASONS } from "../../sdk/resources/firewalls";
+import { check, diff } from "../../provider/engine/engine";
+import { UNKNOWN } from "../../provider/engine/values";
+import { canonicalRule, firewallSpec, normalizeDevices, wireRule } from "../../provider/resources/firewall";
+import { firewallDeviceSpec } from "../../provider/resources/firewall-device";
+import { getFirewalls } from "../../provider/functions/firewalls";
+import { provider } from "../../provider/registry";
+
+const PROVIDER = { __provider: "exports.handler = …" };
+
+const rule = (extra: Record<string, unknown> = {}) => ({
+  action: "ACCEPT",
+  protocol: "TCP",
+  ports: "22",
+  addresses: { ipv4: ["0.0.0.0/0"] },
+  label: "ssh-in",
+  ...extra,
+});
+const args = (extra: Record<string, unknown> = {}) => ({ label: "web-fw", inboundPolicy: "DROP", outboundPolicy: "ACCEPT", inbound: [rule()], ...extra });
+const failuresOf = (inputs: Record<string, unknown>) => check(firewallSpec, { ...PROVIDER, ...inputs }).failures ?? [];
+
+describe("check", () => {
+  test("accepts good inputs, natural spellings included, and returns them unchanged", () => {
+    const inputs = {
+      ...PROVIDER,
+      ...args({
+        inbound: [rule({ ports: " 22, 80 - 90 ", addresses: { ipv4: ["203.0.113.7"], ipv6: ["2001:DB8::1", "::/0"] } })],
+        outbound: [rule({ protocol: "ICMP", ports: null })],
+        tags: ["b", "a"],
+        status: "disabled",
+        devices: { computes: ["52000001", 52000002], nodebalancers: [300000] },
+      }),
+    };
+    expect(check(firewallSpec, inputs)).toEqual({ inputs });
+  });
+
+  test("names every missing required input", () => {
+    expect(failuresOf({})).toEqual([
+      { property: "label", reason: "label is required" },
+      { property: "inboundPolicy", reason: "inboundPolicy is required" },
+      { property: "outboundPolicy", reason: "outboundPolicy is required" },
+    ]);
+  });
+
+  test.each([
+    ["2 characters", "ab", FIREWALL_REASONS.labelLength],
+    ["33 characters", "a".repeat(33), FIREWALL_REASONS.labelLength],
+    ["a space", "web fw", FIREWALL_REASONS.labelChars],
+    ["a leading period", ".webfw", FIREWALL_REASONS.labelEnds],
+    ["two underscores in a row", "web__fw", FIREWALL_REASONS.labelRepeat],
+  ])("refuses a label with %s, with the API's reason", (_what, label, reason) => {
+    expect(failuresOf(args({ label }))).toEqual([{ property: "label", reason }]);
+  });
+
+  test.each([
+    ["ports with ICMP", { protocol: "ICMP" }, "ports", FIREWALL_REASONS.portsNotAllowed],
+    ["ports with IPENCAP", { protocol: "IPENCAP", ports: "1-10" }, "ports", FIREWALL_REASONS.portsNotAllowed],
+    ["port 65536", { ports: "65536" }, "ports", FIREWALL_REASONS.portsRange],
+    ["port 0", { ports: "0" }, "ports", FIREWALL_REASONS.portsRange],
+    ["a leading zero", { ports: "08080" }, "ports", FIREWALL_REASONS.portsLeadingZero],
+    ["a backwards range", { ports: "90-80" }, "ports", FIREWALL_REASONS.portsRangeOrder],
+    ["16 port pieces", { ports: "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16" }, "ports", FIREWALL_REASONS.portsTooMany],
+    ["garbage ports", { ports: "ssh" }, "ports", FIREWALL_REASONS.portsFormat],
+    ["an unknown protocol", { protocol: "SCTP" }, "protocol", FIREWALL_REASONS.protocolInvalid],
+    ["an unknown action", { action: "REJECT" }, "action", FIREWALL_REASONS.actionInvalid],
+    ["addresses without ipv4 or ipv6", { addresses: {} }, "addresses", FIREWALL_REASONS.addressesFamily],
+    ["an empty ipv4 list", { addresses: { ipv4: [] } }, "addresses.ipv4", FIREWALL_REASONS.addressesEmpty],
+    ["an empty ipv6 list", { addresses: { ipv4: ["0.0.0.0/0"], ipv6: [] } }, "addresses.ipv6", FIREWALL_REASONS.addressesEmpty],
+    ["a malformed IPv4 address", { addresses: { ipv4: ["300.1.1.1"] } }, "addresses.ipv4[0]", FIREWALL_REASONS.ipv4Invalid],
+    ["an IPv6 zone id", { addresses: { ipv6: ["fe80::1%eth0"] } }, "addresses.ipv6[0]", FIREWALL_REASONS.ipv6ZoneId],
+    ["256 addresses", { addresses: { ipv4: Array.from({ length: 256 }, (_, i) => `10.0.${i}.0/24`) } }, "addresses", FIREWALL_REASONS.addressesTooMany],
+    ["a 2-character rule label", { label: "ab" }, "label", FIREWALL_REASONS.ruleLabelLength],
+    ["an empty description", { description: "" }, "description", FIREWALL_REASONS.ruleDescriptionLength],
+  ])("refuses a rule with %s, naming the rule's field", (_what, change, field, reason) => {
+    expect(failuresOf(args({ outbound: [rule(), rule(change)] }))).toEqual([{ property: "", reason: `outbound[1].${field}: ${reason}` }]);
+  });
+
+  test("refuses more than 25 rules in all, on the ruleset where the 26th lands", () => {
+    const many = (n: number) => Array.from({ length: n }, () => rule());
+    expect(failuresOf(args({ inbound: many(20), outbound: many(6) }))).toEqual([{ property: "outbound", reason: FIREWALL_REASONS.rulesTooMany }]);
+    expect(failuresOf(args({ inbound: many(26) }))).toEqual([{ property: "inbound", reason: FIREWALL_REASONS.rulesTooMany }]);
+    expect(failuresOf(args({ inbound: many(20), outbound: many(5) }))).toEqual([]);
+  });
+
+  test("refuses more than one nodebalancer, bad policies, statuses and device ids", () => {
+    expect(failuresOf(args({ devices: { nodebalancers: [1, 2] } }))).toEqual([{ property: "", reason: `devices.nodebalancers: ${FIREWALL_REASONS.nodebalancersTooMany}` }]);
+    expect(failuresOf(args({ inboundPolicy: "REJECT" }))).toEqual([{ property: "inboundPolicy", reason: FIREWALL_REASONS.policyInvalid }]);
+    expect(failuresOf(args({ status: "deleted" }))).toEqual([{ property: "status", reason: FIREWALL_REASONS.statusInvalid }]);
+    expect(failuresOf(args({ devices: { computes: ["web-1"] } }))[0]!.reason).toBe(`devices.computes[0]: ${FIREWALL_REASONS.deviceIdInvalid}`);
+    expect(failuresOf(args({ devices: { linodes: [1] } }))).toEqual([{ property: "devices", reason: expect.stringContaining('"linodes"') }]);
+  });
+
+  test("lets preview's unknown values through", () => {
+    expect(failuresOf(args({ label: UNKNOWN, devices: { computes: [UNKNOWN] }, inbound: [rule({ addresses: { ipv4: [UNKNOWN] } })] }))).toEqual([]);
+  });
+
+  test("FirewallDevice: ids and type", () => {
+    expect(check(firewallDeviceSpec, { ...PROVIDER, firewallId: "228000", entityId: 52000000, entityType: "compute" }).failures).toBeUndefined();
+    const failures = check(firewallDeviceSpec, { ...PROVIDER, firewallId: "x", entityId: 1, entityType: "linode" }).failures!;
+    expect(failures.map((f) => f.property)).toEqual(["firewallId", "entityType"]);
+    expect(failures[1]!.reason).toBe(FIREWALL_REASONS.typeInvalid);
+  });
+});
+
+describe("normalization and diff", () => {
+  const stored = {
+    ...PROVIDER,
+    label: "web-fw",
+    tags: ["a", "b"],
+    status: "enabled",
+    inbound: [{ action: "ACCEPT", label: "ssh-in", ports: "22,80-90", protocol: "TCP", addresses: { ipv4: ["203.0.113.7/32", "0.0.0.0/0"], ipv6: ["2001:db8::1/128"] } }],
+    inboundPolicy: "DROP",
+    outbound: null,
+    outboundPolicy: "ACCEPT",
+    created: "t",
+    updated: "t",
+  };
+
+  test("natural spellings match what the API stores: bare addresses, IPv6 case and zeroes, ports whitespace, address order, tag order", () => {
+    const news = {
+      label: "web-fw",
+      tags: ["b", "a", "a"],
+      inboundPolicy: "DROP",
+      outboundPolicy: "ACCEPT",
+      inbound: [{ action: "ACCEPT", protocol: "TCP", ports: "22, 80 - 90", label: "ssh-in", addresses: { ipv6: ["2001:0DB8:0:0::1"], ipv4: ["0.0.0.0/0", "203.0.113.7"] } }],
+    };
+    expect(diff(firewallSpec, stored, news)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+  });
+
+  test("rule order is significant, a changed rule is a change, never a replacement", () => {
+    const two = [rule({ label: "first" }), rule({ label: "second" })];
+    const olds = { ...stored, tags: [], inbound: two.map(wireRule) };
+    expect(diff(firewallSpec, olds, { ...args(), inbound: [...two].reverse() }).changes).toBe(true);
+    expect(diff(firewallSpec, olds, { ...args(), inbound: two }).changes).toBe(false);
+    expect(diff(firewallSpec, olds, { ...args(), inbound: [two[0], rule({ label: "second", ports: "23" })], status: "disabled" })).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
+  });
+
+  test("absent devices are not managed; given devices compare as sets", () => {
+    const unmanaged = { ...stored, tags: [] };
+    expect(diff(firewallSpec, unmanaged, { ...args(), inbound: stored.inbound }).changes).toBe(false);
+    const withDevices = { ...unmanaged, devices: { computes: [2, 1], nodebalancers: [] } };
+    expect(diff(firewallSpec, withDevices, { ...args(), inbound: stored.inbound, devices: { computes: ["1", 2] } }).changes).toBe(false);
+    expect(diff(firewallSpec, withDevices, { ...args(), inbound: stored.inbound, devices: { computes: [1] } }).changes).toBe(true);
+    expect(normalizeDevices({ computes: ["3", 1, 3] })).toEqual({ computes: [1, 3], nodebalancers: [] });
+  });
+
+  test("canonical rules: null ports mean all ports; IPv6 in RFC 5952 form", () => {
+    expect(canonicalRule({ action: "DROP", protocol: "UDP", ports: null, addresses: { ipv6: ["2001:DB8:0:0:0:0:0:0F88"] } })).toEqual({
+      action: "DROP",
+      protocol: "UDP",
+      addresses: { ipv6: ["2001:db8::f88/128"] },
+    });
+  });
+});
+
+describe("against the emulator", () => {
+  let emulator: RunningEmulator;
+  let client: ComputeClient;
+  let firewalls: pulumi.dynamic.ResourceProvider;
+  let devices: pulumi.dynamic.ResourceProvider;
+  const config: Record<string, string | undefined> = {};
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+    client = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });
+    config["compute:token"] = emulator.token;
+    config["compute:apiUrl"] = emulator.url;
+    firewalls = provider("Firewall");
+    devices = provider("FirewallDevice");
+    await firewalls.configure!({ config: { get: (key: string) => config[key], require: (key: string) => config[key]! } });
+  });
+
+  afterAll(async () => {
+    await client.close();
+    await emulator.close();
+  });
+
+  beforeEach(() => {
+    emulator.control.reset();
+    emulator.control.clearRequests();
+  });
+
+  const requests = () => emulator.control.listRequests().map((r) => `${r.method} ${r.path.replace(/\/\d+/g, "/{id}")}`);
+  const seed = (label: string) => emulator.control.seedCompute({ label, region: "us-iad" }).id;
+  const deviceIds = async (id: string | number) => (await client.networking.firewalls.devices.listAll(Number(id))).map((d) => d.entity.id).sort();
+
+  test("check sends no request", async () => {
+    await firewalls.check!({}, { ...args({ inbound: [rule({ ports: "0" })] }) });
+    expect(emulator.control.listRequests()).toEqual([]);
+  });
+
+  test("create with natural spellings, devices and disabled status; outputs read back with no diff", async () => {
+    const [a, b] = [seed("web-1"), seed("web-2")];
+    const inputs = args({
+      inbound: [rule({ ports: "22, 443", addresses: { ipv4: ["203.0.113.7"], ipv6: ["2001:DB8::1"] } })],
+      tags: ["web"],
+      status: "disabled",
+      devices: { computes: [a, String(b)] },
+    });
+    const created = await firewalls.create!(inputs);
+    expect(created.outs).toMatchObject({
+      label: "web-fw",
+      status: "disabled",
+      tags: ["web"],
+      inbound: [{ ports: "22,443", addresses: { ipv4: ["203.0.113.7/32"], ipv6: ["2001:db8::1/128"] } }],
+      outbound: [],
+      devices: { computes: [a, b], nodebalancers: [] },
+    });
+    expect(await deviceIds(created.id)).toEqual([a, b].sort());
+    expect((await client.networking.firewalls.get(Number(created.id))).status).toBe("disabled");
+    // The disabled firewall got its devices after being disabled: create, status, then devices.
+    expect(requests().filter((r) => !r.startsWith("GET"))).toEqual([
+      "POST /v4/networking/firewalls",
+      "PUT /v4/networking/firewalls/{id}",
+      "POST /v4/networking/firewalls/{id}/devices",
+      "POST /v4/networking/firewalls/{id}/devices",
+    ]);
+    const read = await firewalls.read!(created.id, created.outs);
+    expect(read.props).toEqual(created.outs);
+    expect(diff(firewallSpec, read.props!, inputs).changes).toBe(false);
+  });
+
+  test("a rules change is one rules PUT; label, tags and status one firewall PUT; devices added and removed to match", async () => {
+    const [a, b, c] = [seed("web-1"), seed("web-2"), seed("web-3")];
+    const created = await firewalls.create!(args({ devices: { computes: [a, b] } }));
+    const id = created.id;
+    emulator.control.clearRequests();
+    const news = args({ label: "web-fw-2", tags: ["x"], inbound: [rule({ ports: "23" })], outboundPolicy: "DROP", devices: { computes: [b, c] } });
+    const done = await firewalls.update!(id, created.outs, news);
+    const writes = requests().filter((r) => !r.startsWith("GET"));
+    expect(writes).toEqual([
+      "DELETE /v4/networking/firewalls/{id}/devices/{id}",
+      "PUT /v4/networking/firewalls/{id}",
+      "PUT /v4/networking/firewalls/{id}/rules",
+      "POST /v4/networking/firewalls/{id}/devices",
+    ]);
+    expect(done.outs).toMatchObject({ label: "web-fw-2", tags: ["x"], outboundPolicy: "DROP", inbound: [{ ports: "23" }], devices: { computes: [b, c] } });
+    expect(await deviceIds(id)).toEqual([b, c].sort());
+  });
+
+  test("without `devices` the firewall leaves devices alone, and reads never report them", async () => {
+    const a = seed("web-1");
+    const created = await firewalls.create!(args());
+    await client.networking.firewalls.devices.create(Number(created.id), { id: a, type: "compute" });
+    const read = await firewalls.read!(created.id, created.outs);
+    expect(read.props).not.toHaveProperty("devices");
+    const updated = await firewalls.update!(created.id, read.props!, args({ tags: ["t"] }));
+    expect(updated.outs).not.toHaveProperty("devices");
+    expect(await deviceIds(created.id)).toEqual([a]);
+  });
+
+  test("changes behind Pulumi's back are read back: an edited rule and a removed device", async () => {
+    const [a, b] = [seed("web-1"), seed("web-2")];
+    const inputs = args({ inbound: [rule(), rule({ label: "https-in", ports: "443" })], devices: { computes: [a, b] } });
+    const created = await firewalls.create!(inputs);
+    const fwId = Number(created.id);
+    const rules = await client.networking.firewalls.rules.get(fwId);
+    rules.inbound![1]!.ports = "8443";
+    await client.networking.firewalls.rules.update(fwId, { inbound: rules.inbound as never });
+    const [first] = await client.networking.firewalls.devices.listAll(fwId);
+    await client.networking.firewalls.devices.delete(fwId, first!.id);
+    const read = await firewalls.read!(created.id, created.outs);
+    expect((read.props!.inbound as any[])[1].ports).toBe("8443");
+    expect(read.props!.devices).toEqual({ computes: [b], nodebalancers: [] });
+    expect(diff(firewallSpec, read.props!, inputs).changes).toBe(true);
+    emulator.control.clearRequests();
+    const restored = await firewalls.update!(created.id, read.props!, inputs);
+    expect(requests().filter((r) => !r.startsWith("GET"))).toEqual(["PUT /v4/networking/firewalls/{id}/rules", "POST /v4/networking/firewalls/{id}/devices"]);
+    expect(diff(firewallSpec, restored.outs!, inputs).changes).toBe(false);
+  });
+
+  test("a firewall deleted behind Pulumi's back reads as gone; delete then succeeds", async () => {
+    const created = await firewalls.create!(args());
+    await client.networking.firewalls.delete(Number(created.id));
+    expect(await firewalls.read!(created.id, created.outs)).toEqual({});
+    await expect(firewalls.delete!(created.id, created.outs)).resolves.toBeUndefined();
+  });
+
+  test("the API's refusals name the program's input", async () => {
+    const a = seed("web-1");
+    await firewalls.create!(args({ label: "first", devices: { computes: [a] } }));
+    await expect(firewalls.create!(args({ label: "first" }))).rejects.toThrow(`label: ${FIREWALL_REASONS.labelUnique}`);
+    await expect(firewalls.create!(args({ label: "second", devices: { computes: [a] } }))).rejects.toThrow(
+      `devices.computes[0]: ${FIREWALL_REASONS.activeFirewall("compute", a)}`,
+    );
+    await expect(firewalls.create!(args({ label: "third", devices: { computes: [99] } }))).rejects.toThrow(FIREWALL_REASONS.invalidEntity("compute", 99));
+  });
+
+  test("a create whose connection breaks after the API accepted it adopts the firewall by its label", async () => {
+    emulator.control.addFault({ pathPattern: "/v4/networking/firewalls", method: "POST", kind: "reset-after", count: 1 });
+    const created = await firewalls.create!(args());
+    const all = await client.networking.firewalls.listAll();
+    expect(all.map((f) => String(f.id))).toEqual([created.id]);
+    expect(requests().filter((r) => r.startsWith("POST"))).toEqual(["POST /v4/networking/firewalls"]);
+  });
+
+  test("adoptId brings an existing firewall to the program", async () => {
+    const existing = await client.networking.firewalls.create({ label: "elsewhere", rules: { inbound_policy: "ACCEPT", outbound_policy: "ACCEPT", outbound: null } });
+    const adopted = await firewalls.create!({ ...args({ label: "elsewhere" }), adoptId: existing.id });
+    expect(adopted.id).toBe(String(existing.id));
+    expect((await client.networking.firewalls.rules.get(existing.id)).inbound_policy).toBe("DROP");
+  });
+
+  test("FirewallDevice: create, read, delete; moving an entity to another firewall deletes the old device first", async () => {
+    const a = seed("web-1");
+    const fw = await firewalls.create!(args());
+    const device = await devices.create!({ firewallId: fw.id, entityId: a, entityType: "compute" });
+    expect(device.outs).toMatchObject({ firewallId: Number(fw.id), entityId: a, entityType: "compute", entity: { label: "web-1", url: `/v4/compute/instances/${a}` } });
+    expect(await devices.read!(device.id, device.outs)).toEqual({ id: device.id, props: device.outs });
+    expect(await devices.diff!(device.id, device.outs, { firewallId: "999", entityId: a, entityType: "compute" })).toMatchObject({
+      changes: true,
+      replaces: ["firewallId"],
+      deleteBeforeReplace: true,
+    });
+    expect((await devices.diff!(device.id, device.outs, { firewallId: fw.id, entityId: String(a), entityType: "compute" })).changes).toBe(false);
+    await devices.delete!(device.id, device.outs);
+    expect(await deviceIds(fw.id)).toEqual([]);
+    expect(await devices.read!(device.id, device.outs)).toEqual({});
+  });
+
+  test("getFirewalls lists firewalls, filtered, with devices on request", async () => {
+    const a = seed("web-1");
+    await firewalls.create!(args({ label: "one", tags: ["web"], devices: { computes: [a] } }));
+    await firewalls.create!(args({ label: "two" }));
+    const options = { apiUrl: emulator.url, token: emulator.token };
+    expect((await getFirewalls({}, options)).map((f) => f.label)).toEqual(["one", "two"]);
+    const [one] = await getFirewalls({ tag: "web", includeDevices: true }, options);
+    expect(one).toMatchObject({ label: "one", rules: { inboundPolicy: "DROP" }, devices: [{ entity: { id: a, type: "compute" } }] });
+    expect(await getFirewalls({ label: "two", status: "disabled" }, options)).toEqual([]);
+  });
+});

@@ -1,0 +1,50 @@
+/** `getIps`, `getIpv6Pools`, `getIpv6Ranges` against the emulator over HTTP: camelCase records, filters. */
+import { startEmulator, type RunningEmulator } from "../../../emulator";
+import { ComputeClient } from "../../../sdk/client";
+import { getIps, getIpv6Pools, getIpv6Ranges } from "../../../provider/functions/ips";
+
+let emulator: RunningEmulator;
+let options: { apiUrl: string; token: string };
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0 });
+  options = { apiUrl: emulator.url, token: emulator.token };
+});
+afterAll(() => emulator.close());
+beforeEach(() => emulator.control.reset());
+
+test("getIps lists the account's addresses in camelCase, narrowed by instance, type, address, public and region", async () => {
+  const a = emulator.control.seedCompute({ label: "a", region: "us-iad", ipv4: ["198.51.100.1"] });
+  emulator.control.seedCompute({ label: "b", region: "us-ord", ipv4: ["198.51.100.2"] });
+  const all = await getIps({}, options);
+  expect(all).toHaveLength(4);
+  expect(all[0]).toEqual({
+    address: "198.51.100.1",
+    gateway: "198.51.100.1",
+    subnetMask: "255.255.255.0",
+    prefix: 24,
+    type: "ipv4",
+    public: true,
+    rdns: "198-51-100-1.ip.computeusercontent.com",
+    computeId: a.id,
+    region: "us-iad",
+    vpcNat11: null,
+  });
+  expect((await getIps({ computeId: String(a.id) }, options)).map((ip) => ip.address)).toEqual(["198.51.100.1", a.ipv6]);
+  expect((await getIps({ type: "ipv6", region: "us-iad" }, options)).map((ip) => ip.address)).toEqual([a.ipv6]);
+  expect((await getIps({ address: a.ipv6!.toUpperCase() }, options)).map((ip) => ip.computeId)).toEqual([a.id]);
+  expect(await getIps({ public: false }, options)).toEqual([]);
+});
+
+test("getIpv6Pools and getIpv6Ranges, optionally of one region", async () => {
+  const a = emulator.control.seedCompute({ label: "a", region: "us-iad" });
+  expect(await getIpv6Pools({ region: "us-iad" }, options)).toEqual([
+    { range: "2001:db8:4:ffff::", prefix: 124, region: "us-iad", routeTarget: "2001:db8:4:ffff::f" },
+  ]);
+  expect(await getIpv6Ranges({}, options)).toEqual([]);
+  const client = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });
+  await client.networking.ipv6.ranges.create({ prefix_length: 64, compute_id: a.id });
+  await client.close();
+  expect(await getIpv6Ranges({ region: "us-iad" }, options)).toEqual([{ range: "2001:db8:4:8000::", prefix: 64, region: "us-iad", routeTarget: a.ipv6 }]);
+  expect(await getIpv6Ranges({ region: "us-ord" }, options)).toEqual([]);
+});

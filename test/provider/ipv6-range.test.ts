@@ -1,0 +1,129 @@
+/**
+ * The Ipv6Range provider's methods against the emulator over HTTP: check refuses every locally
+ * checkable mistake naming the input (and sends nothing), the create → read → delete round trip
+ * combines the API's three answers, drift after a re-assignment, replacement semantics, adoption
+ * after an ambiguous create.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { ComputeClient } from "../../sdk/client";
+import { IP_REASONS } from "../../sdk/resources/ips";
+import { provider } from "../../provider/registry";
+import { UNKNOWN } from "../../provider/engine/engine";
+
+let emulator: RunningEmulator;
+let client: ComputeClient;
+let ranges: pulumi.dynamic.ResourceProvider;
+const config: Record<string, string | undefined> = {};
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0 });
+  client = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });
+  config["compute:token"] = emulator.token;
+  config["compute:apiUrl"] = emulator.url;
+  ranges = provider("Ipv6Range");
+  await ranges.configure!({ config: { get: (key: string) => config[key], require: (key: string) => config[key]! } });
+});
+
+afterAll(async () => {
+  await client.close();
+  await emulator.close();
+});
+
+beforeEach(() => {
+  emulator.control.reset();
+  emulator.control.clearRequests();
+});
+
+const seed = (label: string, region = "us-iad") => emulator.control.seedCompute({ label, region });
+
+describe("check", () => {
+  test.each([
+    ["both computeId and routeTarget", { prefixLength: 64, computeId: 1, routeTarget: "2001:db8::1" }, ["computeId", "routeTarget"], IP_REASONS.rangeTargetBoth],
+    ["neither computeId nor routeTarget", { prefixLength: 64 }, ["computeId", "routeTarget"], IP_REASONS.rangeTargetNeither],
+    ["a prefix length of 48", { prefixLength: 48, computeId: 1 }, ["prefixLength"], IP_REASONS.prefixLength],
+    ["a route target with /128", { prefixLength: 64, routeTarget: "2001:db8::1/128" }, ["routeTarget"], IP_REASONS.routeTargetInvalid],
+  ])("refuses %s, naming the input, without a request", async (_what, inputs, properties, reason) => {
+    const result = await ranges.check!({}, inputs);
+    expect(result.failures).toEqual(properties.map((property) => ({ property, reason })));
+    expect(emulator.control.listRequests()).toEqual([]);
+  });
+
+  test("refuses a computeId that is no id, naming the input, without a request", async () => {
+    const result = await ranges.check!({}, { prefixLength: 64, computeId: "web" });
+    expect(result.failures).toEqual([{ property: "computeId", reason: expect.any(String) }]);
+    expect(emulator.control.listRequests()).toEqual([]);
+  });
+
+  test("lets preview's unknown values through and accepts either target", async () => {
+    expect((await ranges.check!({}, { prefixLength: 64, computeId: UNKNOWN })).failures).toBeUndefined();
+    expect((await ranges.check!({}, { prefixLength: 56, routeTarget: "2001:DB8::1" })).failures).toBeUndefined();
+    expect((await ranges.check!({}, { prefixLength: 64, computeId: "52000001" })).failures).toBeUndefined();
+  });
+});
+
+describe("diff", () => {
+  test("every input replaces, always deleting the old range first; spellings of the route target do not diff", async () => {
+    const olds = { prefixLength: 64, routeTarget: "2001:db8:4::f03c:91ff:fe00:1", computeId: 52000001 };
+    expect(await ranges.diff!("r", olds, { prefixLength: 64, routeTarget: "2001:DB8:4:0:F03C:91FF:FE00:1" })).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+    expect(await ranges.diff!("r", olds, { prefixLength: 56, routeTarget: olds.routeTarget })).toEqual({ changes: true, replaces: ["prefixLength"], deleteBeforeReplace: true });
+    const byId = { prefixLength: 64, computeId: "52000001" };
+    expect((await ranges.diff!("r", olds, byId)).changes).toBe(false);
+    expect(await ranges.diff!("r", olds, { ...byId, computeId: 52000002 })).toMatchObject({ replaces: ["computeId"], deleteBeforeReplace: true });
+  });
+});
+
+describe("create, read, delete", () => {
+  test("a range by computeId: outputs from the create answer, the view and the list; delete removes it", async () => {
+    const c = seed("a");
+    const created = await ranges.create({ prefixLength: 64, computeId: String(c.id) });
+    const [listed] = await client.networking.ipv6.ranges.listAll();
+    expect(created.id).toBe(listed!.range);
+    expect(created.outs).toEqual({
+      prefixLength: 64,
+      computeId: c.id,
+      routeTarget: c.ipv6,
+      range: listed!.range,
+      region: "us-iad",
+      isBgp: false,
+      computes: [c.id],
+    });
+    expect((await ranges.read!(created.id, created.outs)).props).toEqual(created.outs);
+    await ranges.delete!(created.id, created.outs);
+    expect(await client.networking.ipv6.ranges.listAll()).toEqual([]);
+    expect(await ranges.read!(created.id, created.outs)).toEqual({});
+    await expect(ranges.delete!(created.id, created.outs)).resolves.toBeUndefined();
+  });
+
+  test("a range by routeTarget in any spelling", async () => {
+    const c = seed("a");
+    const created = await ranges.create({ prefixLength: 56, routeTarget: c.ipv6!.toUpperCase() });
+    expect(created.outs).toMatchObject({ prefixLength: 56, routeTarget: c.ipv6, computeId: c.id });
+  });
+
+  test("a range re-assigned behind Pulumi's back reads with the new instance and SLAAC address", async () => {
+    const a = seed("a");
+    const b = seed("b");
+    const created = await ranges.create({ prefixLength: 64, computeId: a.id });
+    await client.networking.ips.assign({ region: "us-iad", assignments: [{ address: `${created.id}/64`, compute_id: b.id }] });
+    const read = await ranges.read!(created.id, created.outs);
+    expect(read.props).toMatchObject({ computeId: b.id, routeTarget: b.ipv6, computes: [b.id] });
+    expect((await ranges.diff!(created.id, read.props, { prefixLength: 64, computeId: a.id })).replaces).toEqual(["computeId"]);
+  });
+
+  test("the API's refusal names the program's input", async () => {
+    const a = seed("a");
+    await ranges.create({ prefixLength: 64, computeId: a.id });
+    await expect(ranges.create({ prefixLength: 56, routeTarget: a.ipv6 })).rejects.toThrow(`routeTarget: ${IP_REASONS.rangeSlaacLimit}`);
+  });
+
+  test("a create whose connection breaks after the API accepted it adopts the range instead of orphaning it", async () => {
+    const a = seed("a");
+    emulator.control.addFault({ pathPattern: "/v4/networking/ipv6/ranges", method: "POST", kind: "reset-after", count: 1 });
+    const created = await ranges.create({ prefixLength: 64, computeId: a.id });
+    const all = await client.networking.ipv6.ranges.listAll();
+    expect(all).toHaveLength(1);
+    expect(created.id).toBe(all[0]!.range);
+    expect(emulator.control.listRequests().filter((r) => r.method === "POST").map((r) => r.path)).toEqual(["/v4/networking/ipv6/ranges"]);
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * The ReverseDns provider's methods against the emulator over HTTP: check refuses bad names and
+ * addresses naming the input (and sends nothing); natural spellings never diff; create sets the
+ * name (forward DNS through the DNS API), delete restores the platform default.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { ComputeClient } from "../../sdk/client";
+import { IP_REASONS } from "../../sdk/resources/ips";
+import { provider } from "../../provider/registry";
+
+let emulator: RunningEmulator;
+let client: ComputeClient;
+let rdns: pulumi.dynamic.ResourceProvider;
+const config: Record<string, string | undefined> = {};
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0 });
+  client = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });
+  config["compute:token"] = emulator.token;
+  config["compute:apiUrl"] = emulator.url;
+  rdns = provider("ReverseDns");
+  await rdns.configure!({ config: { get: (key: string) => config[key], require: (key: string) => config[key]! } });
+});
+
+afterAll(async () => {
+  await client.close();
+  await emulator.close();
+});
+
+beforeEach(() => {
+  emulator.control.reset();
+  emulator.control.clearRequests();
+});
+
+/** An instance with a public address, and forward records for `www.example.org` (A and AAAA). */
+async function addressWithForwardDns() {
+  const c = emulator.control.seedCompute({ label: "web", region: "us-iad", ipv4: ["198.51.100.10"] });
+  const zone = await client.domains.create({ domain: "example.org", type: "master", soa_email: "admin@example.org" });
+  await client.domains.records.create(zone.id, { type: "A", name: "www", target: "198.51.100.10" });
+  await client.domains.records.create(zone.id, { type: "AAAA", name: "www", target: c.ipv6! });
+  return c;
+}
+
+test.each([
+  ["a name that is not a domain", { address: "198.51.100.10", rdns: "sample rdns" }, "rdns", IP_REASONS.rdnsInvalid],
+  ["an address that is not an IP", { address: "198.51.100", rdns: "www.example.org" }, "address", "address must be an IPv4 or IPv6 address"],
+  ["a missing name", { address: "198.51.100.10" }, "rdns", "rdns is required"],
+])("check refuses %s, naming the input, without a request", async (_what, inputs, property, reason) => {
+  const result = await rdns.check!({}, inputs);
+  expect(result.failures).toEqual([{ property, reason }]);
+  expect(emulator.control.listRequests()).toEqual([]);
+});
+
+test("case, a final dot and IPv6 spellings never diff; the address replaces, the name changes in place", async () => {
+  const olds = { address: "2001:db8:4::f03c:91ff:fe00:1", rdns: "www.example.org" };
+  expect((await rdns.diff!("a", olds, { address: "2001:DB8:4:0:F03C:91FF:FE00:1", rdns: "WWW.Example.ORG." })).changes).toBe(false);
+  expect(await rdns.diff!("a", olds, { address: olds.address, rdns: "web.example.org" })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+  expect((await rdns.diff!("a", olds, { address: "2001:db8:4::2", rdns: olds.rdns })).replaces).toEqual(["address"]);
+});
+
+test("create sets the name, read maps it back, update changes it, delete restores the default", async () => {
+  await addressWithForwardDns();
+  const created = await rdns.create({ address: "198.51.100.10", rdns: "WWW.example.org." });
+  expect(created.id).toBe("198.51.100.10");
+  expect(created.outs).toEqual({ address: "198.51.100.10", rdns: "www.example.org", computeId: expect.any(Number), region: "us-iad", type: "ipv4" });
+  expect((await rdns.diff!(created.id, created.outs, { address: "198.51.100.10", rdns: "WWW.example.org." })).changes).toBe(false);
+
+  await client.networking.ips.update("198.51.100.10", { rdns: null });
+  const drifted = await rdns.read!(created.id, created.outs);
+  expect(drifted.props).toMatchObject({ rdns: "198-51-100-10.ip.computeusercontent.com" });
+  const restored = await rdns.update!(created.id, drifted.props, { address: "198.51.100.10", rdns: "www.example.org" });
+  expect(restored.outs).toMatchObject({ rdns: "www.example.org" });
+
+  await rdns.delete!(created.id, restored.outs!);
+  expect((await client.networking.ips.get("198.51.100.10")).rdns).toBe("198-51-100-10.ip.computeusercontent.com");
+});
+
+test("an IPv6 address in any spelling; delete clears its name", async () => {
+  const c = await addressWithForwardDns();
+  const created = await rdns.create({ address: c.ipv6!.toUpperCase(), rdns: "www.example.org" });
+  expect(created.id).toBe(c.ipv6);
+  expect(created.outs).toMatchObject({ address: c.ipv6, rdns: "www.example.org", type: "ipv6" });
+  await rdns.delete!(created.id, created.outs);
+  expect((await client.networking.ips.get(c.ipv6!)).rdns).toBeNull();
+});
+
+test("without forward DNS the API's refusal names the rdns input", async () => {
+  emulator.control.seedCompute({ label: "web", region: "us-iad", ipv4: ["198.51.100.10"] });
+  await expect(rdns.create({ address: "198.51.100.10", rdns: "www.example.org" })).rejects.toThrow(`rdns: ${IP_REASONS.rdnsNoForward}`);
+});
