@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { startEmulator } from "../emulator";
 import type { BenchResult, Benchmark, Metric } from "./benchmark";
-import { writeGzipImage } from "./gzip-image";
+import { writeGzipImage } from "../examples/support/gzip-image";
 import { RESULT_PREFIX, type WorkerMode, type WorkerResult } from "./image-upload-worker";
 
 const MIB = 1024 * 1024;

@@ -1,24 +1,91 @@
 /**
- * The quickstart stack: a VPC in the first VPC-capable region, with a subnet for the web tier and
- * one for the data tier. (Later slices add firewalls, DNS, databases, images and addresses.)
+ * The quickstart stack: every resource of pulumi-compute working together.
+ *
+ * - a VPC with a web and a data subnet;
+ * - a firewall guarding the account's compute instances (and a nodebalancer, when configured);
+ * - a DNS zone with records, including the A record behind a reverse DNS entry;
+ * - a MySQL database whose allow list is the data subnet;
+ * - a private image uploaded from a generated file;
+ * - an IPv6 range routed to the first instance.
+ *
+ * Compute instances are not part of this API: the program finds the account's instances through
+ * their public addresses (`getIps`). Config (namespace `compute-quickstart`): `region` (default
+ * `us-iad`), `domain` (default `quickstart.example`), `nodebalancerId` (optional).
  */
+import * as pulumi from "@pulumi/pulumi";
 import * as compute from "../../provider";
+import { exampleImageFile } from "../support/files";
 
-export interface QuickstartOutputs {
-  region: string;
-  vpcId: unknown;
-  webSubnet: unknown;
-  dataSubnet: unknown;
-}
+export async function quickstart(): Promise<Record<string, unknown>> {
+  const config = new pulumi.Config("compute-quickstart");
+  const region = config.get("region") ?? "us-iad";
+  const zone = config.get("domain") ?? "quickstart.example";
+  const nodebalancerId = config.getNumber("nodebalancerId");
 
-export async function quickstart(): Promise<QuickstartOutputs> {
-  const regions = await compute.getRegions({ capability: "VPCs" });
-  const region = regions[0]?.id;
-  if (!region) throw new Error("no region offers VPCs");
+  // The instances this stack protects and names: every public IPv4 address in the region.
+  const publicIps = (await compute.getIps()).filter((ip) => ip.type === "ipv4" && ip.public && ip.region === region);
+  if (publicIps.length === 0) throw new Error(`no compute instance with a public IPv4 address in ${region}`);
+  const computeIds = [...new Set(publicIps.flatMap((ip) => (ip.computeId === null ? [] : [ip.computeId])))];
+  const webAddress = publicIps[0]!.address;
 
+  // Network
   const vpc = new compute.Vpc("app-net", { label: "quickstart-net", region, description: "quickstart network" });
-  const web = new compute.VpcSubnet("web", { vpcId: vpc.id, label: "web", ipv4: "10.0.1.0/24" });
-  const data = new compute.VpcSubnet("data", { vpcId: vpc.id, label: "data", ipv4: "10.0.2.0/24" });
+  const webSubnet = new compute.VpcSubnet("web", { vpcId: vpc.id, label: "web", ipv4: "10.0.1.0/24" });
+  const dataSubnet = new compute.VpcSubnet("data", { vpcId: vpc.id, label: "data", ipv4: "10.0.2.0/24" });
 
-  return { region, vpcId: vpc.id, webSubnet: web.ipv4, dataSubnet: data.ipv4 };
+  const firewall = new compute.Firewall("edge", {
+    label: "quickstart-edge",
+    tags: ["quickstart", "web"],
+    inboundPolicy: "DROP",
+    outboundPolicy: "ACCEPT",
+    inbound: [
+      { label: "allow-web", action: "ACCEPT", protocol: "TCP", ports: "80, 443", addresses: { ipv4: ["0.0.0.0/0"], ipv6: ["::/0"] } },
+      { label: "allow-ssh", action: "ACCEPT", protocol: "TCP", ports: "22", addresses: { ipv4: ["203.0.113.0/24"] } },
+      { label: "allow-ping", action: "ACCEPT", protocol: "ICMP", addresses: { ipv4: ["0.0.0.0/0"] } },
+    ],
+    devices: { computes: computeIds, nodebalancers: nodebalancerId === undefined ? [] : [nodebalancerId] },
+  });
+
+  // DNS: the zone, its records, and the reverse DNS of the web address
+  const domain = new compute.Domain("zone", { domain: zone, type: "master", soaEmail: `hostmaster@${zone}`, ttlSec: 3600 });
+  const www = new compute.DomainRecord("www", { domainId: domain.id, type: "A", name: "www", target: webAddress, ttlSec: 300 });
+  new compute.DomainRecord("app", { domainId: domain.id, type: "CNAME", name: "app", target: `www.${zone}.` });
+  new compute.DomainRecord("mail", { domainId: domain.id, type: "MX", name: "", target: `mail.${zone}`, priority: 10 });
+  new compute.DomainRecord("spf", { domainId: domain.id, type: "TXT", name: "", target: "v=spf1 mx -all" });
+  const reverse = new compute.ReverseDns("www-rdns", { address: webAddress, rdns: `www.${zone}` }, { dependsOn: [www] });
+
+  // Data: a MySQL database reachable from the data subnet only
+  const database = new compute.MysqlDatabase("db", {
+    label: "quickstart-db",
+    region,
+    type: "g6-nanode-1",
+    engineId: "mysql/8.0.30",
+    allowList: [dataSubnet.ipv4],
+    updates: { frequency: "weekly", duration: 1, hourOfDay: 3, dayOfWeek: 7 },
+  });
+
+  // An image uploaded from a generated file, and an IPv6 range for the first instance
+  const image = new compute.Image("golden", {
+    label: "quickstart-golden",
+    description: "uploaded by the quickstart",
+    region,
+    filePath: await exampleImageFile(),
+    cloudInit: true,
+  });
+  const range = new compute.Ipv6Range("v6", { prefixLength: 64, computeId: computeIds[0]! });
+
+  return {
+    region,
+    vpcId: vpc.id,
+    subnets: { web: webSubnet.ipv4, data: dataSubnet.ipv4 },
+    firewallId: firewall.id,
+    domain: domain.domain,
+    wwwRecord: www.fqdn,
+    reverseDns: reverse.rdns,
+    databaseHost: database.hosts.apply((h) => h?.primary ?? null),
+    databasePort: database.port,
+    databaseRootPassword: database.rootPassword,
+    imageId: image.id,
+    ipv6Range: range.range,
+  };
 }

@@ -38,7 +38,11 @@ export async function findDrift(options: DriftOptions): Promise<DriftReport> {
   return { stack: name, resources, drift: driftFromEvents(events) };
 }
 
-export function formatReport(report: DriftReport): string {
+/**
+ * The report as text. `refreshed` says whether the refresh wrote the cloud's values to state
+ * (`pulumi refresh`) or only previewed them (this command), which changes what restores them.
+ */
+export function formatReport(report: DriftReport, refreshed = false): string {
   if (report.drift.length === 0) return `No drift: ${report.resources} resources of stack ${report.stack} match the cloud.`;
   const rows = [
     ["resource", "field", "value in state", "value in the cloud"],
@@ -54,8 +58,10 @@ export function formatReport(report: DriftReport): string {
     widths.map((w) => "-".repeat(w)).join("  "),
     ...rows.slice(1).map(line),
     "",
-    // A refresh preview writes nothing, so a plain `up` still compares against the old state.
-    "`pulumi up --refresh` brings them back to the program's values; `pulumi refresh` accepts the cloud's.",
+    refreshed
+      ? "The refresh recorded the cloud's values in state; `pulumi up` brings them back to the program's."
+      : // A refresh preview writes nothing, so a plain `up` still compares against the old state.
+        "`pulumi up --refresh` brings them back to the program's values; `pulumi refresh` accepts the cloud's.",
   ].join("\n");
 }
 

@@ -32,9 +32,19 @@ type RequiredKeys<I> = { [K in keyof I]: I[K] extends { required: true } ? K : n
 type OptionalKeys<I> = Exclude<keyof I, RequiredKeys<I>>;
 type ValueOf<F> = F extends { schema: infer Z extends z.ZodType } ? z.input<Z> : never;
 
+/**
+ * An input at any depth: Pulumi resolves Outputs nested in arrays and objects of a resource's
+ * props, so `allowList: [subnet.ipv4]` is as valid as `allowList: subnet.ipv4.apply((c) => [c])`.
+ */
+export type DeepInput<T> = T extends readonly (infer U)[]
+  ? pulumi.Input<DeepInput<U>[]>
+  : T extends Record<string, unknown>
+    ? pulumi.Input<{ [K in keyof T]: DeepInput<T[K]> }>
+    : pulumi.Input<T>;
+
 /** The constructor arguments of a resource, derived from its spec. */
-export type ArgsOf<S> = { [K in RequiredKeys<FieldsOf<S>>]: pulumi.Input<ValueOf<FieldsOf<S>[K]>> } & {
-  [K in OptionalKeys<FieldsOf<S>>]?: pulumi.Input<ValueOf<FieldsOf<S>[K]>>;
+export type ArgsOf<S> = { [K in RequiredKeys<FieldsOf<S>>]: DeepInput<ValueOf<FieldsOf<S>[K]>> } & {
+  [K in OptionalKeys<FieldsOf<S>>]?: DeepInput<ValueOf<FieldsOf<S>[K]>>;
 } & MetaArgs;
 
 type CamelKey<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<CamelKey<T>>}` : S;

@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
 import { Image } from "../../provider";
-import { writeGzipImage, type GzipImage } from "../../bench/gzip-image";
+import { writeGzipImage, type GzipImage } from "../../examples/support/gzip-image";
 import { createTestStack, eventRecorder, stepsByName, type TestStack } from "../support/engine";
 
 jest.setTimeout(240_000);
