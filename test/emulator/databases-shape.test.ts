@@ -6,37 +6,10 @@
  * the sdk schemas parse them (test/sdk/resources/databases.test.ts), the emulator mirrors 4.174.
  */
 import * as fs from "node:fs";
-import * as path from "node:path";
 import { DATABASE_DURATIONS } from "../../emulator/services/databases/machine";
 import { startTestEmulator, type ApiResponse, type TestEmulator } from "./helpers";
+import { FIXTURES, load, shapeDifferences, type Fixture } from "../support/fixtures";
 
-const FIXTURES = path.resolve(__dirname, "../../../shared/fixtures");
-
-interface Fixture {
-  method: string;
-  path: string;
-  status: number;
-  request: any;
-  response: any;
-}
-
-const load = (name: string): Fixture => JSON.parse(fs.readFileSync(path.join(FIXTURES, name), "utf8"));
-
-/** Where two JSON values' shapes differ (missing or extra keys, recursively; first array items). */
-function shapeDifferences(actual: unknown, recorded: unknown, at = "$"): string[] {
-  if (Array.isArray(recorded) || Array.isArray(actual)) {
-    if (!Array.isArray(recorded) || !Array.isArray(actual)) return [`${at}: array on one side only`];
-    if (recorded.length === 0 || actual.length === 0) return recorded.length === actual.length ? [] : [`${at}: one side is empty`];
-    return shapeDifferences(actual[0], recorded[0], `${at}[0]`);
-  }
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
-  if (!isObject(recorded) || !isObject(actual)) return [];
-  const diffs: string[] = [];
-  for (const k of Object.keys(recorded)) if (!(k in actual)) diffs.push(`${at}.${k}: missing`);
-  for (const k of Object.keys(actual)) if (!(k in recorded)) diffs.push(`${at}.${k}: not in the recording`);
-  for (const k of Object.keys(recorded)) if (k in actual) diffs.push(...shapeDifferences(actual[k], recorded[k], `${at}.${k}`));
-  return diffs;
-}
 
 let emu: TestEmulator;
 beforeAll(async () => {

@@ -6,37 +6,9 @@
  * allowed are those the later recordings show (`created`, `updated`; `tags`, `errors` on domains).
  */
 import * as fs from "node:fs";
-import * as path from "node:path";
 import { startTestEmulator, type ApiResponse, type TestEmulator } from "./helpers";
+import { FIXTURES, load, shapeDifferences, type Fixture } from "../support/fixtures";
 
-const FIXTURES = path.resolve(__dirname, "../../../shared/fixtures");
-
-interface Fixture {
-  source: string;
-  method: string;
-  path: string;
-  status: number;
-  request: any;
-  response: any;
-}
-
-const load = (name: string): Fixture => JSON.parse(fs.readFileSync(path.join(FIXTURES, name), "utf8"));
-
-/** Missing/extra keys, recursively through objects and the first item of arrays. */
-function shapeDifferences(actual: unknown, recorded: unknown, at = "$"): string[] {
-  if (Array.isArray(recorded) || Array.isArray(actual)) {
-    if (!Array.isArray(recorded) || !Array.isArray(actual)) return [`${at}: array on one side only`];
-    if (recorded.length === 0 || actual.length === 0) return recorded.length === actual.length ? [] : [`${at}: one side is empty`];
-    return shapeDifferences(actual[0], recorded[0], `${at}[0]`);
-  }
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
-  if (!isObject(recorded) || !isObject(actual)) return [];
-  const diffs: string[] = [];
-  for (const k of Object.keys(recorded)) if (!(k in actual)) diffs.push(`${at}.${k}: missing`);
-  for (const k of Object.keys(actual)) if (!(k in recorded)) diffs.push(`${at}.${k}: not in the recording`);
-  for (const k of Object.keys(recorded)) if (k in actual) diffs.push(...shapeDifferences(actual[k], recorded[k], `${at}.${k}`));
-  return diffs;
-}
 
 /** Keys the API added after the 2018 recordings, visible in the 2023 ones. */
 const LATER_KEYS = /^\$(\.data\[0\])?\.(created|updated|tags|errors): not in the recording$/;

@@ -5,39 +5,9 @@
  * objects and the first item of arrays. Recorded error bodies must match exactly.
  */
 import * as fs from "node:fs";
-import * as path from "node:path";
 import { startTestEmulator, vpcBody, type ApiResponse, type TestEmulator } from "./helpers";
+import { FIXTURES, load, shapeDifferences, type Fixture } from "../support/fixtures";
 
-/** `shared/` sits beside the repository (the repo root is two levels above this file). */
-const FIXTURES = path.resolve(__dirname, "../../../shared/fixtures");
-
-interface Fixture {
-  method: string;
-  path: string;
-  status: number;
-  request: any;
-  response: any;
-}
-
-const load = (name: string): Fixture => JSON.parse(fs.readFileSync(path.join(FIXTURES, name), "utf8"));
-
-/** Where two JSON values' shapes differ: missing/extra keys, recursively; null vs object counts as nullable, not a difference. */
-function shapeDifferences(actual: unknown, recorded: unknown, at = "$"): string[] {
-  if (Array.isArray(recorded) || Array.isArray(actual)) {
-    if (!Array.isArray(recorded) || !Array.isArray(actual)) return [`${at}: array on one side only`];
-    if (recorded.length === 0 || actual.length === 0) return recorded.length === actual.length ? [] : [`${at}: one side is empty; seed more to compare items`];
-    return shapeDifferences(actual[0], recorded[0], `${at}[0]`);
-  }
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
-  if (!isObject(recorded) || !isObject(actual)) return [];
-  const diffs: string[] = [];
-  const actualKeys = Object.keys(actual);
-  const recordedKeys = Object.keys(recorded);
-  for (const k of recordedKeys) if (!actualKeys.includes(k)) diffs.push(`${at}.${k}: missing`);
-  for (const k of actualKeys) if (!recordedKeys.includes(k)) diffs.push(`${at}.${k}: not in the recording`);
-  for (const k of recordedKeys) if (k in actual) diffs.push(...shapeDifferences(actual[k], recorded[k], `${at}.${k}`));
-  return diffs;
-}
 
 let emu: TestEmulator;
 beforeAll(async () => {
