@@ -32,6 +32,10 @@ import type { ProviderContext } from "../engine/context";
 import type { ApiObject, Failure, Hooks, Inputs, OutputField, Outputs } from "../engine/spec";
 import { canonicalJson, formatDuration, toCamel, toSnake } from "../engine/values";
 import { MINUTE, apiId } from "./common";
+import * as pulumi from "@pulumi/pulumi";
+import { type Camelized, TYPE_MODULE, dynamicProps, resourceOptions } from "../engine/resource";
+import type { ResourceSpec } from "../engine/spec";
+import { providerFor } from "../shim";
 
 // ---------------------------------------------------------------------------------------------
 // The maintenance window, as a program writes it (camelCase of the API's `updates`)
@@ -342,4 +346,55 @@ function camelWindow(updates: Database["updates"]): Record<string, unknown> {
 /** `replaceBroken`: a database whose status is `failed` can only be replaced. */
 export function replaceFailed(olds: Outputs): string[] {
   return olds.status === "failed" ? ["status"] : [];
+}
+
+/**
+ * What a MySQL and a PostgreSQL database resource have in common: the outputs. Each engine's
+ * class adds its own (PostgreSQL's `replicationCommitType`).
+ */
+export abstract class DatabaseResource extends pulumi.dynamic.Resource {
+  /** The database's label. */
+  declare readonly label: pulumi.Output<string>;
+  /** Region id. */
+  declare readonly region: pulumi.Output<string>;
+  /** Instance type of the nodes. */
+  declare readonly type: pulumi.Output<string>;
+  /** `engine/version`, such as `mysql/8.0.30`. */
+  declare readonly engineId: pulumi.Output<string>;
+  /** 1 or 3 nodes. */
+  declare readonly clusterSize: pulumi.Output<number>;
+  /** Whether the disks are encrypted. */
+  declare readonly encrypted: pulumi.Output<boolean>;
+  /** Whether clients must connect with SSL. */
+  declare readonly sslConnection: pulumi.Output<boolean>;
+  /** Addresses and ranges allowed to connect. */
+  declare readonly allowList: pulumi.Output<string[]>;
+  /** Replication between the nodes of a cluster. */
+  declare readonly replicationType: pulumi.Output<string>;
+  /** The maintenance window. */
+  declare readonly updates: pulumi.Output<Required<MaintenanceWindowArgs>>;
+  /** `active` once usable. */
+  declare readonly status: pulumi.Output<string>;
+  /** Host names (null until provisioned). */
+  declare readonly hosts: pulumi.Output<Camelized<Database["hosts"]>>;
+  /** The port clients connect to. */
+  declare readonly port: pulumi.Output<number>;
+  /** Engine version. */
+  declare readonly version: pulumi.Output<string>;
+  /** Engine type. */
+  declare readonly engine: pulumi.Output<string>;
+  /** The root user's name. */
+  declare readonly rootUsername: pulumi.Output<string>;
+  /** The root password; secret, encrypted in state. */
+  declare readonly rootPassword: pulumi.Output<string>;
+  /** Base64 PEM CA certificate; secret, encrypted in state. */
+  declare readonly caCert: pulumi.Output<string>;
+  /** When the database was created (UTC). */
+  declare readonly created: pulumi.Output<string>;
+  /** When the database was last updated (UTC). */
+  declare readonly updated: pulumi.Output<string>;
+
+  protected constructor(spec: ResourceSpec, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
+    super(providerFor(spec.name), name, dynamicProps(spec, args), resourceOptions(spec, opts), TYPE_MODULE, spec.name);
+  }
 }

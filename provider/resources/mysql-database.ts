@@ -6,15 +6,14 @@
  * are secret outputs. Shared behaviour lives in `database-common.ts`.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { MysqlDatabaseCreateRequest, type Database } from "../../sdk/resources/databases";
-import { type ArgsOf, type Camelized, TYPE_MODULE, dynamicProps, resourceOptions } from "../engine/resource";
+import { MysqlDatabaseCreateRequest } from "../../sdk/resources/databases";
+import { type ArgsOf } from "../engine/resource";
 import type { ResourceSpec } from "../engine/spec";
-import { providerFor } from "../shim";
 import {
   DATABASE_OUTPUTS,
   DATABASE_TIMEOUTS,
-  type MaintenanceWindowArgs,
   commonInputs,
+  DatabaseResource,
   databaseHooks,
   replaceFailed,
   validateReplication,
@@ -60,40 +59,8 @@ export type MysqlDatabaseArgs = ArgsOf<typeof mysqlDatabaseSpec>;
  * export const host = db.hosts.apply((h) => h.primary);
  * ```
  */
-export class MysqlDatabase extends pulumi.dynamic.Resource {
-  /** The database's label. */
-  declare readonly label: pulumi.Output<string>;
-  /** Region id. */
-  declare readonly region: pulumi.Output<string>;
-  /** Instance type of the nodes. */
-  declare readonly type: pulumi.Output<string>;
-  /** `mysql/<version>`. */
-  declare readonly engineId: pulumi.Output<string>;
-  /** 1 or 3 nodes. */
-  declare readonly clusterSize: pulumi.Output<number>;
-  declare readonly encrypted: pulumi.Output<boolean>;
-  declare readonly sslConnection: pulumi.Output<boolean>;
-  /** Addresses and ranges allowed to connect. */
-  declare readonly allowList: pulumi.Output<string[]>;
-  declare readonly replicationType: pulumi.Output<string>;
-  /** The maintenance window. */
-  declare readonly updates: pulumi.Output<Required<MaintenanceWindowArgs>>;
-  /** `active` once usable. */
-  declare readonly status: pulumi.Output<string>;
-  /** Host names (null until provisioned). */
-  declare readonly hosts: pulumi.Output<Camelized<Database["hosts"]>>;
-  declare readonly port: pulumi.Output<number>;
-  declare readonly version: pulumi.Output<string>;
-  declare readonly engine: pulumi.Output<string>;
-  declare readonly rootUsername: pulumi.Output<string>;
-  /** Secret: encrypted in state. */
-  declare readonly rootPassword: pulumi.Output<string>;
-  /** Base64 PEM CA certificate; secret in state. */
-  declare readonly caCert: pulumi.Output<string>;
-  declare readonly created: pulumi.Output<string>;
-  declare readonly updated: pulumi.Output<string>;
-
+export class MysqlDatabase extends DatabaseResource {
   constructor(name: string, args: MysqlDatabaseArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerFor(mysqlDatabaseSpec.name), name, dynamicProps(mysqlDatabaseSpec, args), resourceOptions(mysqlDatabaseSpec, opts), TYPE_MODULE, mysqlDatabaseSpec.name);
+    super(mysqlDatabaseSpec, name, args, opts);
   }
 }

@@ -3,15 +3,14 @@
  * (`database-common.ts`), plus `replicationCommitType`; both replication fields replace it.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { PostgresqlDatabaseCreateRequest, type Database } from "../../sdk/resources/databases";
-import { type ArgsOf, type Camelized, TYPE_MODULE, dynamicProps, resourceOptions } from "../engine/resource";
+import { PostgresqlDatabaseCreateRequest } from "../../sdk/resources/databases";
+import { type ArgsOf } from "../engine/resource";
 import type { ResourceSpec } from "../engine/spec";
-import { providerFor } from "../shim";
 import {
   DATABASE_OUTPUTS,
   DATABASE_TIMEOUTS,
-  type MaintenanceWindowArgs,
   commonInputs,
+  DatabaseResource,
   databaseHooks,
   replaceFailed,
   validateReplication,
@@ -61,41 +60,11 @@ export type PostgresqlDatabaseArgs = ArgsOf<typeof postgresqlDatabaseSpec>;
  * });
  * ```
  */
-export class PostgresqlDatabase extends pulumi.dynamic.Resource {
-  /** The database's label. */
-  declare readonly label: pulumi.Output<string>;
-  /** Region id. */
-  declare readonly region: pulumi.Output<string>;
-  /** Instance type of the nodes. */
-  declare readonly type: pulumi.Output<string>;
-  /** `postgresql/<version>`. */
-  declare readonly engineId: pulumi.Output<string>;
-  /** 1 or 3 nodes. */
-  declare readonly clusterSize: pulumi.Output<number>;
-  declare readonly encrypted: pulumi.Output<boolean>;
-  declare readonly sslConnection: pulumi.Output<boolean>;
-  /** Addresses and ranges allowed to connect. */
-  declare readonly allowList: pulumi.Output<string[]>;
-  declare readonly replicationType: pulumi.Output<string>;
+export class PostgresqlDatabase extends DatabaseResource {
+  /** How a commit waits for the replicas (PostgreSQL). */
   declare readonly replicationCommitType: pulumi.Output<string>;
-  /** The maintenance window. */
-  declare readonly updates: pulumi.Output<Required<MaintenanceWindowArgs>>;
-  /** `active` once usable. */
-  declare readonly status: pulumi.Output<string>;
-  /** Host names (null until provisioned). */
-  declare readonly hosts: pulumi.Output<Camelized<Database["hosts"]>>;
-  declare readonly port: pulumi.Output<number>;
-  declare readonly version: pulumi.Output<string>;
-  declare readonly engine: pulumi.Output<string>;
-  declare readonly rootUsername: pulumi.Output<string>;
-  /** Secret: encrypted in state. */
-  declare readonly rootPassword: pulumi.Output<string>;
-  /** Base64 PEM CA certificate; secret in state. */
-  declare readonly caCert: pulumi.Output<string>;
-  declare readonly created: pulumi.Output<string>;
-  declare readonly updated: pulumi.Output<string>;
 
   constructor(name: string, args: PostgresqlDatabaseArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerFor(postgresqlDatabaseSpec.name), name, dynamicProps(postgresqlDatabaseSpec, args), resourceOptions(postgresqlDatabaseSpec, opts), TYPE_MODULE, postgresqlDatabaseSpec.name);
+    super(postgresqlDatabaseSpec, name, args, opts);
   }
 }
