@@ -28,6 +28,8 @@ export interface InputField {
   default?: unknown;
   /** Never printed in check failures; the engine marks it secret in state. */
   secret?: boolean;
+  /** Computed by the `derive` hook in check (an image file's hash), never set by the program. */
+  derived?: boolean;
   /** For the generated reference docs. */
   description: string;
 }

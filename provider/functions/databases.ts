@@ -4,7 +4,9 @@ import { camelizeDeep } from "../engine/values";
 import type { Camelized } from "../engine/resource";
 import { type FunctionOptions, withClient } from "./client";
 
+/** An engine version new databases can use (`id` is an `engineId`), with camelCase keys. */
 export type DatabaseEngineResult = Camelized<DatabaseEngine>;
+/** A database of any engine as the all-engines list returns it, with camelCase keys. */
 export type DatabaseResult = Camelized<Database>;
 
 /** What `getDatabaseEngines` returns. */

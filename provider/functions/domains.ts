@@ -5,6 +5,7 @@ import { camelizeDeep } from "../engine/values";
 import type { Camelized } from "../engine/resource";
 import { type FunctionOptions, withClient } from "./client";
 
+/** A domain (DNS zone), with camelCase keys. */
 export type DomainResult = Camelized<Domain>;
 
 /** The rendered zone of a domain. */

@@ -6,8 +6,11 @@ import { camelizeDeep } from "../engine/values";
 import type { Camelized } from "../engine/resource";
 import { type FunctionOptions, withClient } from "./client";
 
+/** An IP address of the account, with camelCase keys. */
 export type IpResult = Camelized<IpAddress>;
+/** An IPv6 pool of a region, with camelCase keys. */
 export type Ipv6PoolResult = Camelized<Ipv6Pool>;
+/** An IPv6 range of the account, with camelCase keys. */
 export type Ipv6RangeResult = Camelized<Ipv6Range>;
 
 /** Arguments of `getIps`; every one narrows the result. */

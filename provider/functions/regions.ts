@@ -4,7 +4,9 @@ import { camelizeDeep } from "../engine/values";
 import type { Camelized } from "../engine/resource";
 import { type FunctionOptions, withClient } from "./client";
 
+/** A region of the catalog, with camelCase keys. */
 export type RegionResult = Camelized<Region>;
+/** Whether a plan is available in a region, with camelCase keys. */
 export type RegionAvailabilityResult = Camelized<RegionAvailability>;
 
 /** Every region, optionally only those with a capability (such as `"Managed Databases"`). */

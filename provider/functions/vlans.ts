@@ -4,6 +4,7 @@ import { camelizeDeep } from "../engine/values";
 import type { Camelized } from "../engine/resource";
 import { type FunctionOptions, withClient } from "./client";
 
+/** A VLAN of the account, with camelCase keys. */
 export type VlanResult = Camelized<Vlan>;
 
 /** The account's VLANs (label, region, attached instances), optionally of one region or label. */

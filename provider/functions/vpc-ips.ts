@@ -5,6 +5,7 @@ import { camelizeDeep } from "../engine/values";
 import type { Camelized } from "../engine/resource";
 import { type FunctionOptions, withClient } from "./client";
 
+/** The address of one VPC interface, with camelCase keys. */
 export type VpcIpResult = Camelized<VpcIp>;
 
 /**

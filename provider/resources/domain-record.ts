@@ -35,7 +35,7 @@ import {
   type RecordUpdateRequest,
 } from "../../sdk/resources/domains";
 import type { ComputeClient } from "../../sdk/client";
-import { type ArgsOf, TYPE_MODULE, dynamicProps, resourceOptions } from "../engine/resource";
+import { TYPE_MODULE, dynamicProps, resourceOptions } from "../engine/resource";
 import type { ApiObject, InputField, Inputs, Outputs, ResourceSpec } from "../engine/spec";
 import { toSnake } from "../engine/values";
 import { providerFor } from "../shim";
@@ -170,8 +170,8 @@ export const domainRecordSpec = {
   },
 } satisfies ResourceSpec;
 
-/** Constructor arguments of `DomainRecord`. */
-export type DomainRecordArgs = ArgsOf<typeof domainRecordSpec>;
+/** Constructor arguments, documented per input (generated from the spec: `provider/args.generated.ts`). */
+export type DomainRecordArgs = import("../args.generated").DomainRecordArgs;
 
 /**
  * A record of a domain.

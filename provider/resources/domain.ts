@@ -23,7 +23,7 @@ import {
   type Domain as DomainRecord,
   type DomainUpdateRequest,
 } from "../../sdk/resources/domains";
-import { type ArgsOf, TYPE_MODULE, dynamicProps, resourceOptions } from "../engine/resource";
+import { TYPE_MODULE, dynamicProps, resourceOptions } from "../engine/resource";
 import type { Failure, InputField, Inputs, ResourceSpec } from "../engine/spec";
 import { isUnknown, toCamel, toSnake } from "../engine/values";
 import { providerFor } from "../shim";
@@ -125,8 +125,8 @@ export const domainSpec = {
   },
 } satisfies ResourceSpec;
 
-/** Constructor arguments of `Domain`. */
-export type DomainArgs = ArgsOf<typeof domainSpec>;
+/** Constructor arguments, documented per input (generated from the spec: `provider/args.generated.ts`). */
+export type DomainArgs = import("../args.generated").DomainArgs;
 
 /**
  * A DNS zone.

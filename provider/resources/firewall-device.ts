@@ -6,7 +6,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { FirewallDeviceCreateRequest, type FirewallDevice as DeviceRecord } from "../../sdk/resources/firewalls";
-import { type ArgsOf, type Camelized, TYPE_MODULE, dynamicProps, resourceOptions } from "../engine/resource";
+import { type Camelized, TYPE_MODULE, dynamicProps, resourceOptions } from "../engine/resource";
 import type { ApiObject, ResourceSpec } from "../engine/spec";
 import { providerFor } from "../shim";
 import { MINUTE, apiId, idReference, normalizeId } from "./common";
@@ -64,8 +64,8 @@ export const firewallDeviceSpec = {
   },
 } satisfies ResourceSpec;
 
-/** Constructor arguments of `FirewallDevice`. */
-export type FirewallDeviceArgs = ArgsOf<typeof firewallDeviceSpec>;
+/** Constructor arguments, documented per input (generated from the spec: `provider/args.generated.ts`). */
+export type FirewallDeviceArgs = import("../args.generated").FirewallDeviceArgs;
 
 /**
  * Assigns a firewall to a compute instance or nodebalancer.

@@ -27,7 +27,7 @@ import {
   type FirewallRulesUpdateRequest as WireRules,
 } from "../../sdk/resources/firewalls";
 import type { ComputeClient } from "../../sdk/client";
-import { type ArgsOf, type Camelized, TYPE_MODULE, dynamicProps, resourceOptions } from "../engine/resource";
+import { type Camelized, TYPE_MODULE, dynamicProps, resourceOptions } from "../engine/resource";
 import type { ApiObject, Failure, Inputs, ResourceSpec } from "../engine/spec";
 import type { ProviderContext } from "../engine/context";
 import { providerFor } from "../shim";
@@ -332,8 +332,8 @@ export const firewallSpec = {
   },
 } satisfies ResourceSpec;
 
-/** Constructor arguments of `Firewall`. */
-export type FirewallArgs = ArgsOf<typeof firewallSpec>;
+/** Constructor arguments, documented per input (generated from the spec: `provider/args.generated.ts`). */
+export type FirewallArgs = import("../args.generated").FirewallArgs;
 
 /** A firewall rule as outputs carry it. */
 export type FirewallRuleOutput = Camelized<FirewallRuleInput>;

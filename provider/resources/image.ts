@@ -28,7 +28,7 @@ import {
 import { z } from "zod";
 import { explain } from "../engine/engine";
 import type { ProviderContext } from "../engine/context";
-import { type ArgsOf, TYPE_MODULE, dynamicProps, resourceOptions } from "../engine/resource";
+import { TYPE_MODULE, dynamicProps, resourceOptions } from "../engine/resource";
 import type { ApiObject, Failure, Inputs, Outputs, ResourceSpec } from "../engine/spec";
 import { isUnknown } from "../engine/values";
 import { providerFor } from "../shim";
@@ -73,6 +73,7 @@ export const imageSpec = {
     fileHash: {
       schema: z.string().regex(/^[0-9a-f]{64}$/, "fileHash must be a hex SHA-256"),
       replaceOnChange: true,
+      derived: true,
       description: "Computed: the SHA-256 of the file at filePath. A new value replaces the image.",
     },
     label: { schema: ImageLabel, description: "1–50 characters: letters, digits, spaces and , . ? - _ '. Required for uploads; a capture defaults to the disk's label." },
@@ -282,8 +283,8 @@ function imageExtraOutputs(object: ApiObject, inputs: Inputs): Outputs {
   return Object.fromEntries(Object.entries(extra).filter(([, value]) => value !== undefined));
 }
 
-/** Constructor arguments of `Image` (`fileHash` is computed, never given). */
-export type ImageArgs = Omit<ArgsOf<typeof imageSpec>, "fileHash">;
+/** Constructor arguments, documented per input (generated from the spec: `provider/args.generated.ts`). */
+export type ImageArgs = import("../args.generated").ImageArgs;
 
 /**
  * A private image: a captured disk, or an uploaded `.img.gz` raw disk image.

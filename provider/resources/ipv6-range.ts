@@ -13,7 +13,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { Ipv6RangeCreateRequest, rangeTargetProblem, splitRange, type Ipv6RangeView } from "../../sdk/resources/ips";
 import { canonicalIpv6 } from "../../sdk/core/net";
 import type { ComputeClient } from "../../sdk/client";
-import { type ArgsOf, TYPE_MODULE, dynamicProps, resourceOptions } from "../engine/resource";
+import { TYPE_MODULE, dynamicProps, resourceOptions } from "../engine/resource";
 import type { ApiObject, Failure, Inputs, ResourceSpec } from "../engine/spec";
 import { providerFor } from "../shim";
 import { MINUTE, apiId, idReference, normalizeId } from "./common";
@@ -117,8 +117,8 @@ export const ipv6RangeSpec = {
   },
 } satisfies ResourceSpec;
 
-/** Constructor arguments of `Ipv6Range`. */
-export type Ipv6RangeArgs = ArgsOf<typeof ipv6RangeSpec>;
+/** Constructor arguments, documented per input (generated from the spec: `provider/args.generated.ts`). */
+export type Ipv6RangeArgs = import("../args.generated").Ipv6RangeArgs;
 
 /**
  * An IPv6 range routed to a compute instance.

@@ -7,7 +7,6 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { MysqlDatabaseCreateRequest } from "../../sdk/resources/databases";
-import { type ArgsOf } from "../engine/resource";
 import type { ResourceSpec } from "../engine/spec";
 import {
   DATABASE_OUTPUTS,
@@ -45,8 +44,8 @@ export const mysqlDatabaseSpec = {
   }),
 } satisfies ResourceSpec;
 
-/** Constructor arguments of `MysqlDatabase`. */
-export type MysqlDatabaseArgs = ArgsOf<typeof mysqlDatabaseSpec>;
+/** Constructor arguments, documented per input (generated from the spec: `provider/args.generated.ts`). */
+export type MysqlDatabaseArgs = import("../args.generated").MysqlDatabaseArgs;
 
 /**
  * A managed MySQL database.

@@ -4,7 +4,6 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { PostgresqlDatabaseCreateRequest } from "../../sdk/resources/databases";
-import { type ArgsOf } from "../engine/resource";
 import type { ResourceSpec } from "../engine/spec";
 import {
   DATABASE_OUTPUTS,
@@ -48,8 +47,8 @@ export const postgresqlDatabaseSpec = {
   }),
 } satisfies ResourceSpec;
 
-/** Constructor arguments of `PostgresqlDatabase`. */
-export type PostgresqlDatabaseArgs = ArgsOf<typeof postgresqlDatabaseSpec>;
+/** Constructor arguments, documented per input (generated from the spec: `provider/args.generated.ts`). */
+export type PostgresqlDatabaseArgs = import("../args.generated").PostgresqlDatabaseArgs;
 
 /**
  * A managed PostgreSQL database.

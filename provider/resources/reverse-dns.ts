@@ -12,7 +12,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { IpAddressText, Rdns, canonicalRdns, type IpAddress } from "../../sdk/resources/ips";
 import { canonicalIp } from "../../sdk/core/net";
-import { type ArgsOf, TYPE_MODULE, dynamicProps, resourceOptions } from "../engine/resource";
+import { TYPE_MODULE, dynamicProps, resourceOptions } from "../engine/resource";
 import type { ApiObject, ResourceSpec } from "../engine/spec";
 import { providerFor } from "../shim";
 import { MINUTE } from "./common";
@@ -62,8 +62,8 @@ export const reverseDnsSpec = {
   },
 } satisfies ResourceSpec;
 
-/** Constructor arguments of `ReverseDns`. */
-export type ReverseDnsArgs = ArgsOf<typeof reverseDnsSpec>;
+/** Constructor arguments, documented per input (generated from the spec: `provider/args.generated.ts`). */
+export type ReverseDnsArgs = import("../args.generated").ReverseDnsArgs;
 
 /**
  * The reverse DNS name of an IP address.

@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { parseIpv4Cidr, ipv4RangesOverlap } from "../../sdk/core/net";
 import { SubnetCreateRequest, type Subnet } from "../../sdk/resources/vpcs";
-import { type ArgsOf, type Camelized, TYPE_MODULE, dynamicProps, resourceOptions } from "../engine/resource";
+import { type Camelized, TYPE_MODULE, dynamicProps, resourceOptions } from "../engine/resource";
 import type { ResourceSpec } from "../engine/spec";
 import { providerFor } from "../shim";
 import { MINUTE, apiId, idReference, normalizeId } from "./common";
@@ -53,8 +53,8 @@ export const vpcSubnetSpec = {
   },
 } satisfies ResourceSpec;
 
-/** Constructor arguments of `VpcSubnet`. */
-export type VpcSubnetArgs = ArgsOf<typeof vpcSubnetSpec>;
+/** Constructor arguments, documented per input (generated from the spec: `provider/args.generated.ts`). */
+export type VpcSubnetArgs = import("../args.generated").VpcSubnetArgs;
 
 /**
  * A subnet of a VPC.

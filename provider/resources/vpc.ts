@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { VpcCreateRequest, type Subnet, type Vpc as VpcRecord } from "../../sdk/resources/vpcs";
-import { type ArgsOf, type Camelized, TYPE_MODULE, dynamicProps, resourceOptions } from "../engine/resource";
+import { type Camelized, TYPE_MODULE, dynamicProps, resourceOptions } from "../engine/resource";
 import type { ResourceSpec } from "../engine/spec";
 import { providerFor } from "../shim";
 import { apiId, MINUTE } from "./common";
@@ -48,8 +48,8 @@ export const vpcSpec = {
   },
 } satisfies ResourceSpec;
 
-/** Constructor arguments of `Vpc`. */
-export type VpcArgs = ArgsOf<typeof vpcSpec>;
+/** Constructor arguments, documented per input (generated from the spec: `provider/args.generated.ts`). */
+export type VpcArgs = import("../args.generated").VpcArgs;
 
 /**
  * A VPC: a private virtual network in one region.

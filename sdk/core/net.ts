@@ -22,6 +22,7 @@ export function formatIpv4(value: number): string {
   return [24, 16, 8, 0].map((shift) => Math.floor(value / 2 ** shift) % 256).join(".");
 }
 
+/** An IPv4 network: its first address as an integer and its prefix length. */
 export interface Ipv4Range {
   /** First address of the range, as an unsigned 32-bit integer. */
   network: number;
@@ -161,6 +162,7 @@ export function canonicalIp(text: string): string | undefined {
   return canonicalIpv6(text);
 }
 
+/** An IPv6 network: its first address as a bigint and its prefix length. */
 export interface Ipv6Network {
   /** First address of the range. */
   network: bigint;

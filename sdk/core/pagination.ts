@@ -13,6 +13,7 @@ import { Collection, type CollectionPage } from "./schema";
 
 /** The API's page size bounds (api-facts P8-2). */
 export const MIN_PAGE_SIZE = 25;
+/** The largest page size the API accepts (500); listings ask for it to make the fewest requests. */
 export const MAX_PAGE_SIZE = 500;
 /** Pages fetched at once by `all()` unless told otherwise. */
 export const DEFAULT_LIST_CONCURRENCY = 4;

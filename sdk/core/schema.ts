@@ -25,6 +25,7 @@ export function Collection<T extends z.ZodType>(item: T) {
     results: z.number().int(),
   });
 }
+/** One page of a collection: its items and where it sits among the pages. */
 export type CollectionPage<T> = { data: T[]; page: number; pages: number; results: number };
 
 /** Successful deletes and actions answer `{}`. */

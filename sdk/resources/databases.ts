@@ -24,6 +24,7 @@ import { formatIpv6, parseIpv4, parseIpv6 } from "../core/net";
 
 /** The engine types, as they appear in paths (`/databases/{engine}/instances`). */
 export const DATABASE_ENGINES = ["mysql", "postgresql"] as const;
+/** A database engine: `mysql` or `postgresql`. */
 export type DatabaseEngineType = (typeof DATABASE_ENGINES)[number];
 
 /**
@@ -43,6 +44,7 @@ export const DATABASE_STATUSES = [
   "backing_up",
   "resizing",
 ] as const;
+/** A managed database's status (api-facts P3-1). */
 export type DatabaseStatus = (typeof DATABASE_STATUSES)[number];
 
 /** Operations with a status precondition (spec "Status required by operation"). */
@@ -166,15 +168,18 @@ export function canonicalAllowListEntry(text: string): string {
   return entry ? `${entry.address}/${entry.prefix}` : text;
 }
 
+/** One allow-list entry: an IPv4 address or network (or IPv6), as the API accepts it. */
 export const DatabaseAllowListEntry = z
   .string({ error: DATABASE_REASONS.allowListEntry })
   .refine((text) => parseAllowListEntry(text) !== undefined, DATABASE_REASONS.allowListEntry);
 
+/** The addresses and networks allowed to connect; empty blocks every connection. */
 export const DatabaseAllowList = z.array(DatabaseAllowListEntry, { error: DATABASE_REASONS.allowListType });
 
 // ---------------------------------------------------------------------------------------------
 // Request schemas
 
+/** A database label: 3–32 characters, unique among the account's databases. */
 export const DatabaseLabel = z
   .string({ error: (i) => (i.input === undefined ? "label is required" : "label must be a string") })
   .min(3, DATABASE_REASONS.labelLength)
@@ -187,9 +192,13 @@ export function databaseEngineId(engine: DatabaseEngineType) {
     .refine((id) => id.split("/")[0] === engine, DATABASE_REASONS.engineWrongType(engine));
 }
 
+/** The number of nodes: 1, or 3 for a high-availability cluster. */
 export const DatabaseClusterSize = z.union([z.literal(1), z.literal(3)], { error: DATABASE_REASONS.clusterSize });
+/** MySQL replication between a cluster's nodes: `none`, `asynch` or `semi_synch`. */
 export const MysqlReplicationType = z.enum(["none", "asynch", "semi_synch"], { error: DATABASE_REASONS.replicationTypeMysql });
+/** PostgreSQL replication between a cluster's nodes: `none` or `asynch`. */
 export const PostgresqlReplicationType = z.enum(["none", "asynch"], { error: DATABASE_REASONS.replicationTypePostgresql });
+/** How a PostgreSQL commit waits for the replicas (`local` by default). */
 export const PostgresqlReplicationCommitType = z.enum(["on", "local", "remote_write", "remote_apply", "off"], {
   error: DATABASE_REASONS.replicationCommitType,
 });
@@ -341,6 +350,7 @@ export type Database = z.infer<typeof Database>;
 export const DatabaseInstance = Database;
 export type DatabaseInstance = z.infer<typeof DatabaseInstance>;
 
+/** A database backup: a snapshot taken on request or a daily automatic one. */
 export const DatabaseBackup = z.looseObject({
   id: z.number().int(),
   /** `snapshot` (on request) or `auto` (daily at 00:00 UTC, kept 7 days). */
@@ -350,6 +360,7 @@ export const DatabaseBackup = z.looseObject({
 });
 export type DatabaseBackup = z.infer<typeof DatabaseBackup>;
 
+/** A database's root user name and password. */
 export const DatabaseCredentials = z.looseObject({ username: z.string(), password: z.string() });
 export type DatabaseCredentials = z.infer<typeof DatabaseCredentials>;
 

@@ -216,15 +216,19 @@ export const DomainName = z
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   });
 
+/** A domain's type: `master` (authoritative) or `slave` (a read-only copy). */
 export const DomainType = z.enum(["master", "slave"], {
   error: (i) => (i.input === undefined ? DOMAIN_REASONS.typeRequired : DOMAIN_REASONS.typeInvalid),
 });
 export type DomainType = z.infer<typeof DomainType>;
 
+/** Whether the domain is rendered: `active` or `disabled`. */
 export const DomainStatus = z.enum(["active", "disabled"], { error: () => DOMAIN_REASONS.statusInvalid });
 
+/** The SOA contact address of a master domain. */
 export const SoaEmail = stringField("soa_email").regex(/^[^@\s]+@[^@\s]+\.[^@\s.]+$/, DOMAIN_REASONS.soaEmailInvalid);
 
+/** The address of a nameserver (`master_ips`, `axfr_ips`). */
 export const NameserverIp = z.string({ error: () => DOMAIN_REASONS.ipInvalid }).refine(isIpAddress, DOMAIN_REASONS.ipInvalid);
 
 /** `master_ips`: addresses of the master nameservers of a slave domain. `null` is read as none. */
@@ -235,8 +239,11 @@ export const AxfrIps = z
   .array(NameserverIp, { error: () => "axfr_ips must be a list of IP addresses" })
   .refine((ips) => ips.join(",").length <= 1000, DOMAIN_REASONS.axfrIpsLength);
 
+/** A domain's description: 1–253 characters. */
 export const DomainDescription = stringField("description").min(1, DOMAIN_REASONS.descriptionLength).max(253, DOMAIN_REASONS.descriptionLength);
+/** A domain's group: 1–50 characters. */
 export const DomainGroup = stringField("group").min(1, DOMAIN_REASONS.groupLength).max(50, DOMAIN_REASONS.groupLength);
+/** A domain's tags. */
 export const DomainTags = z.array(z.string({ error: () => "tags must be strings" }), { error: () => "tags must be a list of strings" });
 
 /** refresh/retry/expire/ttl seconds: any whole number ≥ 0; the API rounds it up (P2-9). */
@@ -288,22 +295,32 @@ export const DomainImportRequest = z.strictObject({
 });
 export type DomainImportRequest = z.input<typeof DomainImportRequest>;
 
+/** A record's type: `A`, `AAAA`, `NS`, `MX`, `CNAME`, `TXT`, `SRV`, `PTR` or `CAA`. */
 export const RecordType = z.enum(["A", "AAAA", "NS", "MX", "CNAME", "TXT", "SRV", "PTR", "CAA"], {
   error: (i) => (i.input === undefined ? RECORD_REASONS.typeRequired : RECORD_REASONS.typeInvalid),
 });
 export type RecordType = z.infer<typeof RecordType>;
 
+/** A CAA record's tag: `issue`, `issuewild` or `iodef`. */
 export const CaaTag = z.enum(["issue", "issuewild", "iodef"], { error: () => RECORD_REASONS.tagInvalid });
 
+/** A record's name: 1–100 characters, relative to the zone or fully qualified. */
 export const RecordName = stringField("name")
   .max(100, RECORD_REASONS.nameLength)
   .refine(isRecordNameSpelling, RECORD_REASONS.nameInvalid);
+/** A record's target: at most 65535 characters; its meaning depends on the type. */
 export const RecordTarget = stringField("target", true).min(1, RECORD_REASONS.targetLength).max(65535, RECORD_REASONS.targetLength);
+/** A record's TTL in seconds; the API rounds it to the nearest valid value. */
 export const RecordTtl = intField(RECORD_REASONS.ttlInvalid, 0);
+/** An MX or SRV record's priority: 0–255, lower is preferred. */
 export const RecordPriority = intField(RECORD_REASONS.priorityRange, 0, 255);
+/** An SRV record's weight: 0–65535, higher is preferred. */
 export const RecordWeight = intField(RECORD_REASONS.weightRange, 0, 65535);
+/** An SRV record's port: 0–65535. */
 export const RecordPort = intField(RECORD_REASONS.portRange, 0, 65535);
+/** An SRV record's service name (without the underscore). */
 export const SrvService = stringField("service").regex(/^_?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i, RECORD_REASONS.serviceInvalid);
+/** An SRV record's protocol (without the underscore). */
 export const SrvProtocol = stringField("protocol").regex(/^_?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i, RECORD_REASONS.protocolInvalid);
 
 /** The fields a record rule looks at, wire names; `null`/`undefined` = not given. */
@@ -393,6 +410,7 @@ export type RecordUpdateRequest = z.input<typeof RecordUpdateRequest>;
 // ---------------------------------------------------------------------------------------------
 // response schemas (tolerant)
 
+/** A domain (DNS zone) as the API returns it. */
 export const Domain = z.looseObject({
   id: z.number().int(),
   type: DomainType,
@@ -417,6 +435,7 @@ export const Domain = z.looseObject({
 });
 export type Domain = z.infer<typeof Domain>;
 
+/** A domain record as the API returns it. */
 export const DomainRecord = z.looseObject({
   id: z.number().int(),
   type: RecordType,

@@ -5,8 +5,10 @@ import { path } from "../core/path";
 import type { CallOptions, HttpClient } from "../core/http";
 import { Paginator, type ListOptions } from "../core/pagination";
 
+/** An event's status: instant events are `notification`; long ones go `scheduled`/`started` → `finished`/`failed`. */
 export const EventStatus = z.enum(["scheduled", "started", "finished", "failed", "notification"]);
 
+/** The object an event is about (or its secondary object). */
 export const EventEntity = z.looseObject({
   /** Integer for most entities; a string for images (`private/12`). */
   id: z.union([z.number().int(), z.string()]),
@@ -16,6 +18,7 @@ export const EventEntity = z.looseObject({
 });
 export type EventEntity = z.infer<typeof EventEntity>;
 
+/** An event of the account's log (api-facts P6-1). */
 export const Event = z.looseObject({
   id: z.number().int(),
   action: z.string(),

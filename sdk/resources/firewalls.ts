@@ -15,6 +15,7 @@ import { parseIpv4Cidr, parseIpv6Cidr } from "../core/net";
 
 /** Device entity kinds a firewall can be assigned to. */
 export const FIREWALL_DEVICE_TYPES = ["compute", "nodebalancer"] as const;
+/** The kinds of entity a firewall device assigns: `compute` or `nodebalancer`. */
 export type FirewallDeviceType = (typeof FIREWALL_DEVICE_TYPES)[number];
 
 const ENTITY_NAMES: Record<FirewallDeviceType, string> = { compute: "Compute Instance", nodebalancer: "NodeBalancer" };
@@ -92,14 +93,18 @@ export const FirewallLabel = z
   .refine((s) => s === "" || /^[A-Za-z0-9](.*[A-Za-z0-9])?$/.test(s), FIREWALL_REASONS.labelEnds)
   .refine((s) => !/[-_.]{2}/.test(s), FIREWALL_REASONS.labelRepeat);
 
+/** A firewall's tags. */
 export const FirewallTags = z.array(z.string({ error: "Tags must be strings" }));
 
 function enumOf<const T extends readonly [string, ...string[]]>(values: T, required: string, invalid: string) {
   return z.enum(values, { error: (i) => (i.input === undefined ? required : invalid) });
 }
 
+/** What happens to traffic no rule matches: `ACCEPT` or `DROP`. */
 export const FirewallPolicy = z.enum(["ACCEPT", "DROP"], { error: FIREWALL_REASONS.policyInvalid });
+/** What a rule does with matching traffic: `ACCEPT` or `DROP`. */
 export const FirewallAction = enumOf(["ACCEPT", "DROP"], FIREWALL_REASONS.actionRequired, FIREWALL_REASONS.actionInvalid);
+/** A rule's protocol: `TCP`, `UDP`, `ICMP` or `IPENCAP`. */
 export const FirewallProtocol = enumOf(["TCP", "UDP", "ICMP", "IPENCAP"], FIREWALL_REASONS.protocolRequired, FIREWALL_REASONS.protocolInvalid);
 
 /** Protocols that take no `ports`. */
@@ -131,6 +136,7 @@ export function portPieces(text: string): number {
   return text.split(/, ?/).reduce((n, piece) => n + piece.split("-").length, 0);
 }
 
+/** A rule's ports: a port, a range or a comma list of both (1–65535, at most 15 pieces). */
 export const FirewallPorts = z.string({ error: "ports must be a string" }).superRefine((text, ctx) => {
   const problem = portsProblem(text);
   if (problem) ctx.addIssue({ code: "custom", message: problem });
@@ -187,6 +193,7 @@ export const FirewallRule = z
       ctx.addIssue({ code: "custom", path: ["ports"], message: FIREWALL_REASONS.portsNotAllowed });
     }
   });
+/** One firewall rule as sent to the API, with every rule of the spec. */
 export type FirewallRuleInput = z.infer<typeof FirewallRule>;
 
 /** A ruleset; `null` is accepted, stored and returned as `null` (api-facts P2-3). */
@@ -238,6 +245,7 @@ export const FirewallCreateDevices = z.strictObject({
 });
 export type FirewallCreateDevices = z.infer<typeof FirewallCreateDevices>;
 
+/** The body of `POST /networking/firewalls`. */
 export const FirewallCreateRequest = z.strictObject({
   label: FirewallLabel,
   rules: FirewallRulesCreate,
@@ -257,6 +265,7 @@ export const FirewallUpdateRequest = z.strictObject({
 });
 export type FirewallUpdateRequest = z.infer<typeof FirewallUpdateRequest>;
 
+/** The body of `POST /networking/firewalls/{firewallId}/devices`. */
 export const FirewallDeviceCreateRequest = z.strictObject({
   id: requiredInt("id").positive("id must be a positive integer"),
   type: enumOf(FIREWALL_DEVICE_TYPES, FIREWALL_REASONS.typeRequired, FIREWALL_REASONS.typeInvalid),

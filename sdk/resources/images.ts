@@ -48,6 +48,7 @@ export const IMAGE_UPLOAD_REASONS = {
 
 /** Statuses of an image (spec "Image status"; MGR-T adds `deleted`). Only `available` images deploy. */
 export const IMAGE_STATUSES = ["creating", "pending_upload", "available", "deleted"] as const;
+/** An image's status: `creating`, `pending_upload` or `available`. */
 export type ImageStatus = (typeof IMAGE_STATUSES)[number];
 
 /** The only capability of the 4.174 era (api-facts P2-10): set by `cloud_init: true`. */

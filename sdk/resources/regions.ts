@@ -4,8 +4,10 @@ import { path } from "../core/path";
 import type { CallOptions, HttpClient } from "../core/http";
 import { Paginator, type ListOptions } from "../core/pagination";
 
+/** A region's status: `ok` or `outage`. */
 export const RegionStatus = z.enum(["ok", "outage"]);
 
+/** A region of the catalog, as the API returns it. */
 export const Region = z.looseObject({
   id: z.string(),
   label: z.string(),
@@ -19,6 +21,7 @@ export const Region = z.looseObject({
 });
 export type Region = z.infer<typeof Region>;
 
+/** Whether a plan is available in a region. */
 export const RegionAvailability = z.looseObject({
   region: z.string(),
   plan: z.string(),

@@ -23,12 +23,14 @@ export const TICKET_ID_ATTRIBUTES = {
   volume_id: "volume",
   vpc_id: "vpc",
 } as const;
+/** The name of an ID attribute a ticket may carry (`compute_id`, `vpc_id`, …). */
 export type TicketIdAttribute = keyof typeof TICKET_ID_ATTRIBUTES;
 const ID_ATTRIBUTES = Object.keys(TICKET_ID_ATTRIBUTES) as TicketIdAttribute[];
 
 /** File extensions the API accepts as attachments. */
 export const ATTACHMENT_EXTENSIONS = [".gif", ".jpg", ".jpeg", ".pjpg", ".pjpeg", ".tif", ".tiff", ".png", ".pdf", ".txt"] as const;
 
+/** Reason texts of the support rules, shared with the emulator and the tests. */
 export const SUPPORT_REASONS = {
   summaryLength: "Summary must be 1-64 characters",
   descriptionLength: "Description must be 1-65000 characters",
@@ -49,6 +51,7 @@ export const SUPPORT_REASONS = {
 
 const idAttribute = z.number({ error: "must be an integer id" }).int("must be an integer id").positive("must be an integer id");
 
+/** The body of `POST /support/tickets`, with every open rule of the spec. */
 export const TicketOpenRequest = z
   .strictObject({
     summary: requiredString("summary").min(1, SUPPORT_REASONS.summaryLength).max(64, SUPPORT_REASONS.summaryLength),
@@ -75,13 +78,16 @@ export const TicketOpenRequest = z
   });
 export type TicketOpenRequest = z.infer<typeof TicketOpenRequest>;
 
+/** The body of `POST /support/tickets/{ticketId}/replies`. */
 export const ReplyCreateRequest = z.strictObject({
   description: requiredString("description").min(1, SUPPORT_REASONS.replyLength).max(65535, SUPPORT_REASONS.replyLength),
 });
 export type ReplyCreateRequest = z.infer<typeof ReplyCreateRequest>;
 
+/** A ticket's status: `new`, `open` or `closed` (api-facts P3-3). */
 export const TicketStatus = z.enum(["new", "open", "closed"]);
 
+/** The object a ticket is about. */
 export const TicketEntity = z.looseObject({
   id: z.number().int(),
   label: z.string().nullable(),
@@ -89,6 +95,7 @@ export const TicketEntity = z.looseObject({
   url: z.string(),
 });
 
+/** A support ticket as the API returns it (api-facts P2-6). */
 export const Ticket = z.looseObject({
   id: z.number().int(),
   attachments: z.array(z.string()),
@@ -107,6 +114,7 @@ export const Ticket = z.looseObject({
 });
 export type Ticket = z.infer<typeof Ticket>;
 
+/** A reply to a support ticket. */
 export const TicketReply = z.looseObject({
   id: z.number().int(),
   created: Timestamp,

@@ -40,6 +40,7 @@ export const VPC_REASONS = {
   vpcInUse: "A subnet of this VPC has assigned interfaces; nothing was deleted",
 } as const;
 
+/** A VPC or subnet label: 1–64 ASCII letters, digits and single dashes (api-facts P2-1). */
 export const VpcLabel = z
   .string({ error: (i) => (i.input === undefined ? "label is required" : "label must be a string") })
   .min(1, VPC_REASONS.labelLength)
@@ -66,14 +67,18 @@ export const SubnetIpv4 = z
     if (ipv4RangesOverlap(range, CLASSIC_PRIVATE_RANGE)) ctx.addIssue({ code: "custom", message: VPC_REASONS.ipv4Classic });
   });
 
+/** A VPC description: at most 255 characters. */
 export const VpcDescription = z.string().max(255, VPC_REASONS.descriptionLength);
 
+/** The body of `POST /vpcs/{vpcId}/subnets` (and of each subnet in a VPC create). */
 export const SubnetCreateRequest = z.strictObject({ label: VpcLabel, ipv4: SubnetIpv4 });
 export type SubnetCreateRequest = z.infer<typeof SubnetCreateRequest>;
 
+/** The body of `PUT /vpcs/{vpcId}/subnets/{subnetId}`: only the label changes. */
 export const SubnetUpdateRequest = z.strictObject({ label: VpcLabel });
 export type SubnetUpdateRequest = z.infer<typeof SubnetUpdateRequest>;
 
+/** The body of `POST /vpcs`, with every rule of the API. */
 export const VpcCreateRequest = z.strictObject({
   label: VpcLabel,
   region: requiredString("region").min(1, VPC_REASONS.regionRequired),
@@ -82,6 +87,7 @@ export const VpcCreateRequest = z.strictObject({
 });
 export type VpcCreateRequest = z.infer<typeof VpcCreateRequest>;
 
+/** The body of `PUT /vpcs/{vpcId}`: label and description. */
 export const VpcUpdateRequest = z.strictObject({
   label: VpcLabel.optional(),
   description: VpcDescription.optional(),
@@ -94,6 +100,7 @@ export const SubnetCompute = z.looseObject({
   interfaces: z.array(z.looseObject({ id: z.number().int(), active: z.boolean() })),
 });
 
+/** A VPC subnet as the API returns it. */
 export const Subnet = z.looseObject({
   id: z.number().int(),
   label: z.string(),
@@ -106,6 +113,7 @@ export const Subnet = z.looseObject({
 });
 export type Subnet = z.infer<typeof Subnet>;
 
+/** A VPC as the API returns it, with its subnets. */
 export const Vpc = z.looseObject({
   id: z.number().int(),
   label: z.string(),
