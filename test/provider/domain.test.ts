@@ -5,7 +5,7 @@
  * name changes in place while the type replaces, clones, ambiguous creates are adopted.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { startEmulator, type RunningEmulator } from "../../emulator";
+import type { RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
 import { DOMAIN_REASONS, RECORD_REASONS } from "../../sdk/resources/domains";
 import { provider } from "../../provider/registry";
@@ -15,6 +15,7 @@ import { domainSpec } from "../../provider/resources/domain";
 import { domainRecordSpec } from "../../provider/resources/domain-record";
 import { getDomain, getDomainZoneFile, getDomains } from "../../provider";
 import { ZONE_RENDER_DELAY_MS } from "../../emulator/services/domains/zone-file";
+import { startProviderHarness } from "../support/provider";
 
 let emulator: RunningEmulator;
 let client: ComputeClient;
@@ -23,13 +24,9 @@ let records: pulumi.dynamic.ResourceProvider;
 const config: Record<string, string | undefined> = {};
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-  client = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });
-  config["compute:token"] = emulator.token;
-  config["compute:apiUrl"] = emulator.url;
+  ({ emulator, client } = await startProviderHarness(config));
   domains = provider("Domain");
   records = provider("DomainRecord");
-  await domains.configure!({ config: { get: (key: string) => config[key], require: (key: string) => config[key]! } });
 });
 
 afterAll(async () => {

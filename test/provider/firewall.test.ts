@@ -6,7 +6,7 @@
  * adoption, ambiguous creates, FirewallDevice, getFirewalls).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { startEmulator, type RunningEmulator } from "../../emulator";
+import type { RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
 import { FIREWALL_REASONS } from "../../sdk/resources/firewalls";
 import { check, diff } from "../../provider/engine/engine";
@@ -15,6 +15,7 @@ import { canonicalRule, firewallSpec, normalizeDevices, wireRule } from "../../p
 import { firewallDeviceSpec } from "../../provider/resources/firewall-device";
 import { getFirewalls } from "../../provider/functions/firewalls";
 import { provider } from "../../provider/registry";
+import { startProviderHarness } from "../support/provider";
 
 const PROVIDER = { __provider: "exports.handler = …" };
 
@@ -175,13 +176,9 @@ describe("against the emulator", () => {
   const config: Record<string, string | undefined> = {};
 
   beforeAll(async () => {
-    emulator = await startEmulator({ port: 0 });
-    client = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });
-    config["compute:token"] = emulator.token;
-    config["compute:apiUrl"] = emulator.url;
+    ({ emulator, client } = await startProviderHarness(config));
     firewalls = provider("Firewall");
     devices = provider("FirewallDevice");
-    await firewalls.configure!({ config: { get: (key: string) => config[key], require: (key: string) => config[key]! } });
   });
 
   afterAll(async () => {

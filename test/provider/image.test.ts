@@ -11,11 +11,12 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { gzipSync } from "node:zlib";
 import type * as pulumi from "@pulumi/pulumi";
-import { startEmulator, type RunningEmulator } from "../../emulator";
+import type { RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
 import { IMAGE_REASONS } from "../../sdk/resources/images";
 import { provider } from "../../provider/registry";
 import { getImage, getImages } from "../../provider/functions/images";
+import { startProviderHarness } from "../support/provider";
 
 jest.setTimeout(60_000);
 
@@ -27,12 +28,8 @@ const config: Record<string, string | undefined> = {};
 const PROVIDER = { __provider: "shim" };
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-  client = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });
-  config["compute:token"] = emulator.token;
-  config["compute:apiUrl"] = emulator.url;
+  ({ emulator, client } = await startProviderHarness(config));
   images = provider("Image");
-  await images.configure!({ config: { get: (key: string) => config[key], require: (key: string) => config[key]! } });
   folder = fs.mkdtempSync(path.join(os.tmpdir(), "provider-image-"));
 });
 

@@ -5,11 +5,12 @@
  * after an ambiguous create.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { startEmulator, type RunningEmulator } from "../../emulator";
+import type { RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
 import { IP_REASONS } from "../../sdk/resources/ips";
 import { provider } from "../../provider/registry";
 import { UNKNOWN } from "../../provider/engine/engine";
+import { startProviderHarness } from "../support/provider";
 
 let emulator: RunningEmulator;
 let client: ComputeClient;
@@ -17,12 +18,8 @@ let ranges: pulumi.dynamic.ResourceProvider;
 const config: Record<string, string | undefined> = {};
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-  client = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });
-  config["compute:token"] = emulator.token;
-  config["compute:apiUrl"] = emulator.url;
+  ({ emulator, client } = await startProviderHarness(config));
   ranges = provider("Ipv6Range");
-  await ranges.configure!({ config: { get: (key: string) => config[key], require: (key: string) => config[key]! } });
 });
 
 afterAll(async () => {

@@ -4,10 +4,11 @@
  * name (forward DNS through the DNS API), delete restores the platform default.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { startEmulator, type RunningEmulator } from "../../emulator";
+import type { RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
 import { IP_REASONS } from "../../sdk/resources/ips";
 import { provider } from "../../provider/registry";
+import { startProviderHarness } from "../support/provider";
 
 let emulator: RunningEmulator;
 let client: ComputeClient;
@@ -15,12 +16,8 @@ let rdns: pulumi.dynamic.ResourceProvider;
 const config: Record<string, string | undefined> = {};
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-  client = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });
-  config["compute:token"] = emulator.token;
-  config["compute:apiUrl"] = emulator.url;
+  ({ emulator, client } = await startProviderHarness(config));
   rdns = provider("ReverseDns");
-  await rdns.configure!({ config: { get: (key: string) => config[key], require: (key: string) => config[key]! } });
 });
 
 afterAll(async () => {

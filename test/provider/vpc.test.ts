@@ -4,9 +4,10 @@
  * create, and missing credentials.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { startEmulator, type RunningEmulator } from "../../emulator";
+import type { RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
 import { provider } from "../../provider/registry";
+import { startProviderHarness } from "../support/provider";
 
 let emulator: RunningEmulator;
 let client: ComputeClient;
@@ -15,14 +16,9 @@ let subnets: pulumi.dynamic.ResourceProvider;
 const config: Record<string, string | undefined> = {};
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-  client = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });
-  config["compute:token"] = emulator.token;
-  config["compute:apiUrl"] = emulator.url;
+  ({ emulator, client } = await startProviderHarness(config));
   vpcs = provider("Vpc");
   subnets = provider("VpcSubnet");
-  const req = { config: { get: (key: string) => config[key], require: (key: string) => config[key]! } };
-  await vpcs.configure!(req);
 });
 
 afterAll(async () => {
