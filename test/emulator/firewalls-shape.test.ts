@@ -8,7 +8,7 @@
  */
 import * as fs from "node:fs";
 import { startTestEmulator, type ApiResponse, type TestEmulator } from "./helpers";
-import { FIXTURES, load, shapeDifferences, type Fixture } from "../support/fixtures";
+import { FIXTURES, type Fixture, expectMatchesRecording, load } from "../support/fixtures";
 
 
 let emu: TestEmulator;
@@ -86,13 +86,7 @@ test("every firewall fixture has a replay", () => {
 
 test.each(Object.keys(REPLAYS))("%s", async (name) => {
   const fixture = load(name);
-  const response = await REPLAYS[name]!(fixture);
-  expect(response.status).toBe(fixture.status);
-  if (fixture.status >= 400) {
-    expect(response.body).toEqual(fixture.response);
-    return;
-  }
-  expect(shapeDifferences(response.body, fixture.response)).toEqual([]);
+  expectMatchesRecording(await REPLAYS[name]!(fixture), fixture);
 });
 
 test("the recorded values come back too: labels, rules as supplied, null rulesets, device entities", async () => {

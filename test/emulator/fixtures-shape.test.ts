@@ -6,7 +6,7 @@
  */
 import * as fs from "node:fs";
 import { startTestEmulator, vpcBody, type ApiResponse, type TestEmulator } from "./helpers";
-import { FIXTURES, load, shapeDifferences, type Fixture } from "../support/fixtures";
+import { FIXTURES, type Fixture, expectMatchesRecording, load, shapeDifferences } from "../support/fixtures";
 
 
 let emu: TestEmulator;
@@ -94,13 +94,7 @@ test("every fixture of the emulated areas has a replay", () => {
 
 test.each(Object.keys(REPLAYS))("%s", async (name) => {
   const fixture = load(name);
-  const response = await REPLAYS[name]!(fixture);
-  expect(response.status).toBe(fixture.status);
-  if (fixture.status >= 400) {
-    expect(response.body).toEqual(fixture.response);
-    return;
-  }
-  expect(shapeDifferences(response.body, fixture.response)).toEqual([]);
+  expectMatchesRecording(await REPLAYS[name]!(fixture), fixture);
 });
 
 test("the shape comparison itself notices missing, extra and nested keys", () => {

@@ -9,7 +9,7 @@ import { gzipSync } from "node:zlib";
 import { request } from "undici";
 import { UPLOAD_PROCESSING_MS } from "../../emulator/services/images/models";
 import { startTestEmulator, type ApiResponse, type TestEmulator } from "./helpers";
-import { FIXTURES, load, shapeDifferences, type Fixture } from "../support/fixtures";
+import { FIXTURES, type Fixture, expectMatchesRecording, load } from "../support/fixtures";
 
 
 let emu: TestEmulator;
@@ -64,13 +64,7 @@ test("every image fixture has a replay", () => {
 
 test.each(Object.keys(REPLAYS))("%s", async (name) => {
   const fixture = load(name);
-  const response = await REPLAYS[name]!(fixture);
-  expect(response.status).toBe(fixture.status);
-  if (fixture.status >= 400) {
-    expect(response.body).toEqual(fixture.response);
-    return;
-  }
-  expect(shapeDifferences(response.body, fixture.response)).toEqual([]);
+  expectMatchesRecording(await REPLAYS[name]!(fixture), fixture);
 });
 
 test("the list's private and public items each have their recorded keys, in order", async () => {

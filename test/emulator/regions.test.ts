@@ -1,13 +1,11 @@
 /** Regions and plan availability, compared with the recordings themselves. */
-import * as fs from "node:fs";
-import * as path from "node:path";
 import { Region, RegionAvailability } from "../../sdk/resources/regions";
 import { Collection } from "../../sdk/core/schema";
 import { REASONS } from "../../emulator";
 import { startTestEmulator, type TestEmulator } from "./helpers";
+import { load } from "../support/fixtures";
 
-const FIXTURES = path.resolve(__dirname, "../../../shared/fixtures");
-const fixture = (name: string) => JSON.parse(fs.readFileSync(path.join(FIXTURES, name), "utf8"));
+const fixture = load;
 
 let emu: TestEmulator;
 beforeAll(async () => {

@@ -17,16 +17,10 @@ import {
   ZoneFile,
 } from "../../sdk/resources/domains";
 import { FIXTURES, loadFixture } from "./helpers";
-
-interface Route {
-  method: string;
-  pattern: RegExp;
-  response: z.ZodType;
-  request?: z.ZodType;
-}
+import { type SchemaRoute, expectParses, routeFor } from "../support/fixtures";
 
 /** Method + path → schemas, from the spec's Domains table. */
-const ROUTES: Route[] = [
+const ROUTES: SchemaRoute[] = [
   { method: "GET", pattern: /^\/domains$/, response: Collection(Domain) },
   { method: "POST", pattern: /^\/domains$/, response: Domain, request: DomainCreateRequest },
   { method: "GET", pattern: /^\/domains\/\d+$/, response: Domain },
@@ -40,12 +34,7 @@ const ROUTES: Route[] = [
 ];
 
 const files = readdirSync(FIXTURES).filter((f) => /^domain(_record)?\..*\.json$/.test(f)).sort();
-const route = (method: string, path: string) => ROUTES.find((r) => r.method === method && r.pattern.test(path.split("?")[0]!));
-
-function expectParses(schema: z.ZodType, value: unknown, what: string): void {
-  const result = schema.safeParse(value);
-  if (!result.success) throw new Error(`${what}: ${JSON.stringify(result.error.issues, null, 2)}`);
-}
+const route = (method: string, path: string) => routeFor(ROUTES, method, path);
 
 test("every DNS fixture family is present", () => {
   expect(files).toHaveLength(15);

@@ -3,8 +3,7 @@
  * `firewall_rules*.json` and the device 404) replayed through the sdk schemas: each response parses
  * with its response schema, each 2xx request body with the strict request schema.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { readdirSync } from "node:fs";
 import type { z } from "zod";
 import { Collection, Empty, ErrorEnvelope } from "../../sdk/core/schema";
 import {
@@ -16,26 +15,10 @@ import {
   FirewallRulesUpdateRequest,
   FirewallUpdateRequest,
 } from "../../sdk/resources/firewalls";
-
-const FIXTURES = resolve(__dirname, "../..", "../shared/fixtures");
-
-interface Fixture {
-  method: string;
-  path: string;
-  status: number;
-  request: unknown;
-  response: unknown;
-}
-
-interface Route {
-  method: string;
-  pattern: RegExp;
-  response: z.ZodType;
-  request?: z.ZodType;
-}
+import { FIXTURES, type Fixture, type SchemaRoute, expectParses, load, routeFor } from "../support/fixtures";
 
 /** The spec's "Networking: firewalls" table. */
-const ROUTES: Route[] = [
+const ROUTES: SchemaRoute[] = [
   { method: "GET", pattern: /^\/networking\/firewalls$/, response: Collection(Firewall) },
   { method: "POST", pattern: /^\/networking\/firewalls$/, response: Firewall, request: FirewallCreateRequest },
   { method: "GET", pattern: /^\/networking\/firewalls\/\d+$/, response: Firewall },
@@ -50,13 +33,7 @@ const ROUTES: Route[] = [
 ];
 
 const files = readdirSync(FIXTURES).filter((f) => /^(firewall|firewall_device|firewall_rules)\..*\.json$/.test(f)).sort();
-const load = (file: string): Fixture => JSON.parse(readFileSync(resolve(FIXTURES, file), "utf8"));
-const route = (f: Fixture) => ROUTES.find((r) => r.method === f.method && r.pattern.test(f.path.split("?")[0]!));
-
-function expectParses(schema: z.ZodType, value: unknown, what: string): void {
-  const result = schema.safeParse(value);
-  if (!result.success) throw new Error(`${what}: ${JSON.stringify(result.error.issues, null, 2)}`);
-}
+const route = (f: Fixture) => routeFor(ROUTES, f.method, f.path);
 
 test("every firewall family is present (firewalls, devices, rules)", () => {
   expect(files).toHaveLength(12);

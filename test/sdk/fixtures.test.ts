@@ -3,37 +3,17 @@
  * the covered areas parses with its response schema (the collection schema for lists), every 2xx
  * POST/PUT request body parses with the strict request schema, every error body with ErrorEnvelope.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { readdirSync } from "node:fs";
 import type { z } from "zod";
 import { Collection, Empty, ErrorEnvelope, issuesToErrors } from "../../sdk/core/schema";
 import { Event } from "../../sdk/resources/events";
 import { Region, RegionAvailability } from "../../sdk/resources/regions";
 import { Subnet, SubnetCreateRequest, SubnetUpdateRequest, Vpc, VpcCreateRequest, VpcIp, VpcUpdateRequest } from "../../sdk/resources/vpcs";
-
-/** The repo root is two levels above this folder; the shared fixtures sit beside the repo. */
-const REPO_ROOT = resolve(__dirname, "../..");
-const FIXTURES = resolve(REPO_ROOT, "../shared/fixtures");
-
-interface Fixture {
-  source: string;
-  method: string;
-  path: string;
-  status: number;
-  request: unknown;
-  response: unknown;
-}
-
-interface Route {
-  method: string;
-  pattern: RegExp;
-  response: z.ZodType;
-  request?: z.ZodType;
-}
+import { FIXTURES, expectParses, load, routeFor, type Fixture, type SchemaRoute } from "../support/fixtures";
 
 const ID = "[^/]+";
 /** Method + path (without query) → schemas. Mirrors the endpoint tables of the spec. */
-const ROUTES: Route[] = [
+const ROUTES: SchemaRoute[] = [
   { method: "GET", pattern: /^\/regions$/, response: Collection(Region) },
   { method: "GET", pattern: /^\/regions\/availability$/, response: Collection(RegionAvailability) },
   { method: "GET", pattern: new RegExp(`^/regions/${ID}/availability$`), response: RegionAvailability },
@@ -59,13 +39,7 @@ const ROUTES: Route[] = [
 const COVERED = /^(region|region_availability|vpc|vpc_ip|subnet|event|error)\./;
 
 const files = readdirSync(FIXTURES).filter((f) => f.endsWith(".json") && COVERED.test(f)).sort();
-const load = (file: string): Fixture => JSON.parse(readFileSync(resolve(FIXTURES, file), "utf8"));
-const route = (f: Fixture) => ROUTES.find((r) => r.method === f.method && r.pattern.test(f.path.split("?")[0]!));
-
-function expectParses(schema: z.ZodType, value: unknown, what: string): void {
-  const result = schema.safeParse(value);
-  if (!result.success) throw new Error(`${what}: ${JSON.stringify(result.error.issues, null, 2)}`);
-}
+const route = (f: Fixture) => routeFor(ROUTES, f.method, f.path);
 
 describe("recorded fixtures parse with the sdk schemas", () => {
   test("the fixture folder is found and every covered family is present", () => {

@@ -2,8 +2,6 @@
  * Test harness for the sdk: a client wired to an undici MockAgent (no network), zero-delay sleep,
  * a recorder of retries, and the call history to assert what was (or was not) sent.
  */
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import { MockAgent, type MockPool } from "undici";
 import { ComputeClient } from "../../sdk/client";
 import type { ClientOptions, RetryEvent } from "../../sdk/core/http";
@@ -79,21 +77,9 @@ export function page<T>(data: T[], pageNo = 1, pages = 1, results = data.length)
   return { data, page: pageNo, pages, results };
 }
 
-/** ../shared/fixtures, located from the repo root. */
-export const FIXTURES = resolve(__dirname, "../..", "../shared/fixtures");
-
-export interface Fixture {
-  source: string;
-  method: string;
-  path: string;
-  status: number;
-  request: unknown;
-  response: unknown;
-}
-
-export function loadFixture(name: string): Fixture {
-  return JSON.parse(readFileSync(resolve(FIXTURES, name), "utf8")) as Fixture;
-}
+/** The recorded fixtures: one loader for every test (test/support/fixtures.ts). */
+export { FIXTURES, load as loadFixture, type Fixture } from "../support/fixtures";
+import { load as loadFixture, type Fixture } from "../support/fixtures";
 
 /**
  * Serves a recorded exchange: the MockAgent answers the fixture's method and path (query ignored)

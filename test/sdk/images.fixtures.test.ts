@@ -3,30 +3,13 @@
  * through the sdk schemas: each response parses with its response schema, each 2xx request body
  * with the strict request schema, and the recorded sequence of one upload satisfies the waiter.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { readdirSync } from "node:fs";
 import type { z } from "zod";
 import { Collection, Empty, ErrorEnvelope } from "../../sdk/core/schema";
 import { Image, ImageCreateRequest, ImageUpdateRequest, ImageUploadRequest, ImageUploadResponse, imageStatusWaiter } from "../../sdk/resources/images";
+import { FIXTURES, type Fixture, type SchemaRoute, expectParses, load, routeFor } from "../support/fixtures";
 
-const FIXTURES = resolve(__dirname, "../..", "../shared/fixtures");
-
-interface Fixture {
-  method: string;
-  path: string;
-  status: number;
-  request: unknown;
-  response: unknown;
-}
-
-interface Route {
-  method: string;
-  pattern: RegExp;
-  response: z.ZodType;
-  request?: z.ZodType;
-}
-
-const ROUTES: Route[] = [
+const ROUTES: SchemaRoute[] = [
   { method: "GET", pattern: /^\/images$/, response: Collection(Image) },
   { method: "POST", pattern: /^\/images$/, response: Image, request: ImageCreateRequest },
   { method: "POST", pattern: /^\/images\/upload$/, response: ImageUploadResponse, request: ImageUploadRequest },
@@ -35,14 +18,8 @@ const ROUTES: Route[] = [
   { method: "DELETE", pattern: /^\/images\/[^/]+$/, response: Empty },
 ];
 
-const load = (file: string): Fixture => JSON.parse(readFileSync(resolve(FIXTURES, file), "utf8"));
 const files = readdirSync(FIXTURES).filter((f) => /^image\..*\.json$/.test(f)).sort();
-const route = (f: Fixture) => ROUTES.find((r) => r.method === f.method && r.pattern.test(f.path.split("?")[0]!));
-
-function expectParses(schema: z.ZodType, value: unknown, what: string): void {
-  const result = schema.safeParse(value);
-  if (!result.success) throw new Error(`${what}: ${JSON.stringify(result.error.issues, null, 2)}`);
-}
+const route = (f: Fixture) => routeFor(ROUTES, f.method, f.path);
 
 test("all eight image fixtures are found", () => {
   expect(files).toEqual([

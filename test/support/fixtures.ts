@@ -5,6 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import type { z } from "zod";
 
 export const FIXTURES = path.resolve(__dirname, "../../../shared/fixtures");
 
@@ -37,4 +38,39 @@ export function shapeDifferences(actual: unknown, recorded: unknown, at = "$"): 
   for (const k of actualKeys) if (!recordedKeys.includes(k)) diffs.push(`${at}.${k}: not in the recording`);
   for (const k of recordedKeys) if (k in actual) diffs.push(...shapeDifferences(actual[k], recorded[k], `${at}.${k}`));
   return diffs;
+}
+
+/** What a recorded exchange's method and path must parse with: the sdk's response and request schemas. */
+export interface SchemaRoute {
+  method: string;
+  /** Matched against the fixture's path without its query. */
+  pattern: RegExp;
+  response: z.ZodType;
+  request?: z.ZodType;
+}
+
+/** The route a recorded exchange belongs to, or undefined. */
+export function routeFor(routes: readonly SchemaRoute[], method: string, fixturePath: string): SchemaRoute | undefined {
+  const bare = fixturePath.split("?")[0]!;
+  return routes.find((r) => r.method === method && r.pattern.test(bare));
+}
+
+/** Fails with every zod issue listed, so a fixture that does not parse says where. */
+export function expectParses(schema: z.ZodType, value: unknown, what: string): void {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new Error(`${what}: ${JSON.stringify(result.error.issues, null, 2)}`);
+}
+
+/**
+ * The emulator's answer to a replayed exchange matches the recording: the same status; for an
+ * error, exactly the recorded body; otherwise the same keys, apart from `documented` differences
+ * (each one explained where it is listed).
+ */
+export function expectMatchesRecording(response: { status: number; body: unknown }, fixture: Fixture, documented: string[] = []): void {
+  expect(response.status).toBe(fixture.status);
+  if (fixture.status >= 400) {
+    expect(response.body).toEqual(fixture.response);
+    return;
+  }
+  expect(shapeDifferences(response.body, fixture.response)).toEqual(documented);
 }

@@ -2,14 +2,12 @@
  * The generic waiter, replayed on recorded sequences of states (fixtures from ../shared/fixtures)
  * with a fake clock advanced by a fake sleep, so every run is instant and deterministic.
  */
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import { AbortError, WaitError } from "../../../sdk/core/errors";
 import { waitFor } from "../../../sdk/core/waiters";
 import { Event } from "../../../sdk/resources/events";
+import { load } from "../../support/fixtures";
 
-const FIXTURES = resolve(__dirname, "../../..", "../shared/fixtures");
-const fixture = (name: string) => JSON.parse(readFileSync(resolve(FIXTURES, name), "utf8")).response;
+const fixture = (name: string) => load(name).response;
 
 /** A poll function that replays `states` (the last one repeats) and a clock driven by `sleep`. */
 function replay<T>(states: T[]) {

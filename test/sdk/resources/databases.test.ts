@@ -26,18 +26,12 @@ import {
 } from "../../../sdk/resources/databases";
 import { Event } from "../../../sdk/resources/events";
 import { FIXTURES, JSON_HEADERS, harness, loadFixture, netError, serveFixture } from "../helpers";
+import { type SchemaRoute, expectParses, routeFor } from "../../support/fixtures";
 
 const sent = (h: ReturnType<typeof harness>) => h.calls().map((c) => `${c.method} ${c.path.split("?")[0]}`);
 
-interface Route {
-  method: string;
-  pattern: RegExp;
-  response: z.ZodType;
-  request?: z.ZodType;
-}
-
 const ENGINE = "(mysql|postgresql)";
-const ROUTES: Route[] = [
+const ROUTES: SchemaRoute[] = [
   { method: "GET", pattern: /^\/databases\/engines$/, response: Collection(DatabaseEngine) },
   { method: "GET", pattern: /^\/databases\/engines\/[^/]+$/, response: DatabaseEngine },
   { method: "GET", pattern: /^\/databases\/instances$/, response: Collection(DatabaseInstance) },
@@ -58,11 +52,6 @@ const ROUTES: Route[] = [
 
 const DB_FIXTURES = readdirSync(FIXTURES).filter((f) => /^database_/.test(f)).sort();
 
-function expectParses(schema: z.ZodType, value: unknown, what: string): void {
-  const result = schema.safeParse(value);
-  if (!result.success) throw new Error(`${what}: ${JSON.stringify(result.error.issues, null, 2)}`);
-}
-
 describe("recorded database fixtures parse with the sdk schemas", () => {
   test("all families are there, the later platform's included", () => {
     expect(DB_FIXTURES.length).toBeGreaterThanOrEqual(36);
@@ -71,7 +60,7 @@ describe("recorded database fixtures parse with the sdk schemas", () => {
 
   test.each(DB_FIXTURES)("%s", (file) => {
     const f = loadFixture(file);
-    const route = ROUTES.find((r) => r.method === f.method && r.pattern.test(f.path.split("?")[0]!));
+    const route = routeFor(ROUTES, f.method, f.path);
     if (!route) throw new Error(`${file}: no route for ${f.method} ${f.path}`);
     expectParses(route.response, f.response, `${file} response`);
     if (route.request && f.request) expectParses(route.request, f.request, `${file} request`);
