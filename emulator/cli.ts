@@ -1,11 +1,19 @@
 #!/usr/bin/env node
 /**
  * `compute-emulator`: runs the emulator until SIGINT/SIGTERM.
- *   compute-emulator [--port 4000] [--host 127.0.0.1] [--token HEX] [--time-scale 60] [--state-file state.json] [--seed 1] [--rate-limits] [--log]
+ *   compute-emulator [--port 4000] [--host 127.0.0.1] [--token HEX] [--time-scale 60] [--state-file state.json] [--seed 1] [--rate-limits] [--demo-environment] [--log]
  * Prints the API URL, the control URL and the token (a local test credential, printed on purpose).
  */
 import { parseArgs } from "node:util";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "./index";
+import { demoEnvironmentConfig, findDemoEnvironment, seedDemoEnvironment } from "./control/demo-environment";
+import { PRIMARY_ACCOUNT } from "./core/state";
+
+/** The emulator's options, and what the command does once it runs. */
+export interface CliOptions extends EmulatorOptions {
+  /** Seed what the examples expect (instances, a nodebalancer, a disk) and print their config. */
+  demoEnvironment?: boolean;
+}
 
 export const USAGE = `Usage: compute-emulator [options]
   --port <n>          port to listen on (default 0: a random free port)
@@ -15,6 +23,8 @@ export const USAGE = `Usage: compute-emulator [options]
   --state-file <path> load state from this file and save it after every change
   --seed <n>          seed of the fault injector's random numbers (default 1)
   --rate-limits       enforce the API's documented rate limits (429 with Retry-After)
+  --demo-environment  seed what the examples expect (compute instances, a nodebalancer, a disk)
+                      and print the \`pulumi config set\` lines for their ids
   --log               log every request
   --help              show this text`;
 
@@ -26,7 +36,7 @@ function number(name: string, text: string | undefined, check: (n: number) => bo
 }
 
 /** Parses the command line into emulator options; `undefined` means "print usage and stop". */
-export function parseCliArgs(argv: string[]): EmulatorOptions | undefined {
+export function parseCliArgs(argv: string[]): CliOptions | undefined {
   const { values } = parseArgs({
     args: argv,
     strict: true,
@@ -39,11 +49,12 @@ export function parseCliArgs(argv: string[]): EmulatorOptions | undefined {
       seed: { type: "string" },
       log: { type: "boolean" },
       "rate-limits": { type: "boolean" },
+      "demo-environment": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
   if (values.help) return undefined;
-  const options: EmulatorOptions = {};
+  const options: CliOptions = {};
   const port = number("port", values.port, (n) => Number.isInteger(n) && n >= 0 && n <= 65535);
   const timeScale = number("time-scale", values["time-scale"], (n) => n >= 0);
   const seed = number("seed", values.seed, Number.isInteger);
@@ -55,6 +66,7 @@ export function parseCliArgs(argv: string[]): EmulatorOptions | undefined {
   if (values.token !== undefined) options.token = values.token;
   if (values["state-file"] !== undefined) options.stateFile = values["state-file"];
   if (values.log) options.logger = true;
+  if (values["demo-environment"]) options.demoEnvironment = true;
   return options;
 }
 
@@ -72,11 +84,13 @@ export async function runCli(
     out(USAGE);
     return undefined;
   }
-  const running = await startEmulator(options);
+  const { demoEnvironment, ...emulatorOptions } = options;
+  const running = await startEmulator(emulatorOptions);
   out(`compute-emulator listening`);
   out(`  API:     ${running.url}`);
   out(`  control: ${running.controlUrl}`);
   out(`  token:   ${running.token}`);
+  if (demoEnvironment) printDemoEnvironment(running, out);
   if (!handleSignals) return running;
   let closing = false;
   const stop = (signal: string) => {
@@ -94,6 +108,20 @@ export async function runCli(
   process.once("SIGINT", () => stop("SIGINT"));
   process.once("SIGTERM", () => stop("SIGTERM"));
   return running;
+}
+
+/**
+ * Seeds the examples' environment, unless a state file brought it back already, and prints the
+ * config that points the examples at it.
+ */
+function printDemoEnvironment(running: RunningEmulator, out: (line: string) => void): void {
+  const restored = findDemoEnvironment(running.emulator.state.accounts[PRIMARY_ACCOUNT]!);
+  const environment = restored ?? seedDemoEnvironment(running.control);
+  out(`  demo environment${restored ? " (from the state file)" : ""}: compute instances ${environment.computeIds.join(", ")}, nodebalancer ${environment.nodebalancerId}, disk ${environment.diskId}`);
+  out(`  for the examples, in the project folder:`);
+  out(`    pulumi config set compute:apiUrl ${running.url}`);
+  out(`    pulumi config set --secret compute:token ${running.token}`);
+  for (const [key, value] of Object.entries(demoEnvironmentConfig(environment))) out(`    pulumi config set ${key} ${value}`);
 }
 
 if (require.main === module) {

@@ -1,4 +1,4 @@
-/** The examples the demo runner can run (`npm run demo -- <name>`). */
+/** The examples the demo runner can run (`npm run demo -- [--cli] <name>`). */
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { quickstart } from "./quickstart/program";
 import { vpcExample } from "./vpc/program";
@@ -7,11 +7,22 @@ import { dnsExample } from "./dns/program";
 import { databasesExample } from "./databases/program";
 import { imagesExample } from "./images/program";
 
-export const EXAMPLES: Record<string, { program: PulumiFn; what: string }> = {
-  quickstart: { program: quickstart, what: "every resource together (the default)" },
-  vpc: { program: vpcExample, what: "a VPC with two subnets" },
-  networking: { program: networkingExample, what: "firewalls, a firewall device and an IPv6 range" },
-  dns: { program: dnsExample, what: "a zone with records and reverse DNS" },
-  databases: { program: databasesExample, what: "a PostgreSQL database" },
-  images: { program: imagesExample, what: "an image captured from a disk and one uploaded" },
+export interface Example {
+  program: PulumiFn;
+  what: string;
+  /** The folder of its Pulumi.yaml, from the repository root (the quickstart's is the root's). */
+  folder: string;
+  /** The project name in that Pulumi.yaml. */
+  project: string;
+}
+
+const example = (name: string, program: PulumiFn, what: string): Example => ({ program, what, folder: `examples/${name}`, project: `compute-example-${name}` });
+
+export const EXAMPLES: Record<string, Example> = {
+  quickstart: { program: quickstart, what: "every resource together (the default)", folder: "", project: "compute-quickstart" },
+  vpc: example("vpc", vpcExample, "a VPC with two subnets"),
+  networking: example("networking", networkingExample, "firewalls, a firewall device and an IPv6 range"),
+  dns: example("dns", dnsExample, "a zone with records and reverse DNS"),
+  databases: example("databases", databasesExample, "a PostgreSQL database"),
+  images: example("images", imagesExample, "an image captured from a disk and one uploaded"),
 };

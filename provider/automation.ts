@@ -33,14 +33,20 @@ export interface ResourceDrift extends DriftEntry {
 
 /** Managed fields that a refresh found changed, from that refresh's engine events. */
 export function driftFromEvents(events: EngineEvent[]): ResourceDrift[] {
-  const drift: ResourceDrift[] = [];
-  for (const event of events) {
+  return events.flatMap((event) => {
     const meta = event.resOutputsEvent?.metadata;
-    if (!meta || meta.op !== "update") continue;
-    const spec = specForType(meta.type);
-    if (!spec || !meta.old || !meta.new) continue;
-    const resource = meta.urn.split("::").pop()!;
-    for (const entry of managedDrift(spec, meta.old.outputs, meta.new.outputs)) drift.push({ resource, type: spec.name, ...entry });
-  }
-  return drift;
+    if (!meta || meta.op !== "update" || !meta.old || !meta.new) return [];
+    return driftBetween(meta.type, meta.urn, meta.old.outputs, meta.new.outputs);
+  });
+}
+
+/**
+ * Managed fields of one resource whose value differs between two records of its outputs (state
+ * before and after a refresh); none for types that are not this package's.
+ */
+export function driftBetween(type: string, urn: string, recorded: Record<string, unknown>, actual: Record<string, unknown>): ResourceDrift[] {
+  const spec = specForType(type);
+  if (!spec) return [];
+  const resource = urn.split("::").pop()!;
+  return managedDrift(spec, recorded, actual).map((entry) => ({ resource, type: spec.name, ...entry }));
 }

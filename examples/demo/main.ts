@@ -1,6 +1,8 @@
 /**
- * `npm run demo [-- <example>]`: the main job. Starts the embedded emulator with seeded compute
- * instances, a nodebalancer and disks, then drives a stack through the real Pulumi engine.
+ * `npm run demo [-- [--cli] <example>]`: the main job. Starts the embedded emulator with seeded
+ * compute instances, a nodebalancer and disks, then drives a stack through the real Pulumi engine:
+ * through the Automation API with the program inline (the default), or with `--cli` through the
+ * `pulumi` CLI in the folder of the example's own Pulumi.yaml, as a user's shell would.
  *
  * The quickstart (default): preview → up → outputs → changes made behind Pulumi's back → the
  * drift report → up restores → destroy. Any other example (`vpc`, `networking`, `dns`,
@@ -10,15 +12,14 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { LocalWorkspace, type EngineEvent, type Stack } from "@pulumi/pulumi/automation";
+import { parseArgs } from "node:util";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
-import { driftFromEvents, pulumiCommand } from "../../provider/automation";
 import { formatReport } from "../../provider/cli/drift";
 import { EXAMPLES } from "../catalog";
-import { seedEnvironment } from "../support/environment";
+import { demoEnvironmentConfig, seedDemoEnvironment } from "../../emulator/control/demo-environment";
+import { createDriver, STACK, type DriverKind } from "./drivers";
 
-const REPO_ROOT = path.resolve(__dirname, "../../..");
 /** Emulated time runs 300× faster: a database provisions in 3–6 s instead of 15–30 minutes. */
 const TIME_SCALE = 300;
 const tty = process.stdout.isTTY;
@@ -50,20 +51,24 @@ function expect(condition: boolean, message: string): void {
   if (!condition) throw new Error(message);
 }
 
-/** Changes made through the API, as someone outside Pulumi would. */
-async function changeBehindPulumisBack(client: ComputeClient, outputs: Record<string, { value: unknown }>): Promise<void> {
-  const vpcId = Number(outputs.vpcId!.value);
-  await client.vpcs.update(vpcId, { label: "edited-by-hand" });
-  console.log(`   PUT /vpcs/${vpcId}: label "edited-by-hand"`);
+/** What the quickstart names its objects, with its default config. */
+const QUICKSTART = { vpcLabel: "quickstart-net", domain: "quickstart.example", databaseLabel: "quickstart-db" };
 
-  const [domain] = await client.domains.listAll({ filter: { domain: String(outputs.domain!.value) } });
+/** Changes made through the API, as someone outside Pulumi would; resolves to the VPC's id. */
+async function changeBehindPulumisBack(client: ComputeClient): Promise<number> {
+  const [vpc] = await client.vpcs.listAll({ filter: { label: QUICKSTART.vpcLabel } });
+  await client.vpcs.update(vpc!.id, { label: "edited-by-hand" });
+  console.log(`   PUT /vpcs/${vpc!.id}: label "edited-by-hand"`);
+
+  const [domain] = await client.domains.listAll({ filter: { domain: QUICKSTART.domain } });
   const www = (await client.domains.records.listAll(domain!.id)).find((r) => r.name === "www")!;
   await client.domains.records.update(domain!.id, www.id, { target: "198.51.100.99" });
   console.log(`   PUT /domains/${domain!.id}/records/${www.id}: www now points at 198.51.100.99`);
 
-  const [database] = await client.databases.mysql.listAll({ filter: { label: "quickstart-db" } });
+  const [database] = await client.databases.mysql.listAll({ filter: { label: QUICKSTART.databaseLabel } });
   await client.databases.mysql.update(database!.id, { allow_list: ["0.0.0.0/0"] });
   console.log(`   PUT /databases/mysql/instances/${database!.id}: allow_list opened to 0.0.0.0/0`);
+  return vpc!.id;
 }
 
 /** Everything the stack made is gone from the emulator. */
@@ -79,7 +84,7 @@ async function leftovers(client: ComputeClient): Promise<string[]> {
   return counts.filter(([, n]) => n > 0).map(([what, n]) => `${n} ${what}`);
 }
 
-async function run(exampleName: string): Promise<void> {
+async function run(exampleName: string, kind: DriverKind): Promise<void> {
   const example = EXAMPLES[exampleName];
   if (!example) throw new Error(`no example "${exampleName}"; choose one of: ${Object.keys(EXAMPLES).join(", ")}`);
   const base = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-compute-demo-"));
@@ -88,77 +93,62 @@ async function run(exampleName: string): Promise<void> {
   try {
     phase(`Start the embedded emulator (example: ${exampleName} — ${example.what})`);
     emulator = await startEmulator({ port: 0, timeScale: TIME_SCALE });
-    const seeded = seedEnvironment(emulator);
+    const seeded = seedDemoEnvironment(emulator.control);
     client = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });
     console.log(`   API ${emulator.url}  (control API ${emulator.controlUrl}; time runs ${TIME_SCALE}× faster)`);
     console.log(`   seeded: compute instances ${seeded.computeIds.join(", ")}, nodebalancer ${seeded.nodebalancerId}, disk ${seeded.diskId}`);
 
-    const stateDir = path.join(base, "state");
-    fs.mkdirSync(stateDir);
-    const project = exampleName === "quickstart" ? "compute-quickstart" : `compute-example-${exampleName}`;
-    const stack: Stack = await LocalWorkspace.createOrSelectStack(
-      { stackName: "demo", projectName: project, program: example.program },
-      {
-        workDir: base,
-        pulumiCommand: await pulumiCommand(),
-        envVars: { PULUMI_CONFIG_PASSPHRASE: "demo-passphrase", PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true" },
-        projectSettings: { name: project, runtime: "nodejs", main: REPO_ROOT, backend: { url: `file://${stateDir}` } },
+    const stack = await createDriver(kind, {
+      example,
+      project: example.project,
+      base,
+      onOutput: engineOutput,
+      config: {
+        "compute:token": { value: emulator.token, secret: true },
+        "compute:apiUrl": { value: emulator.url },
+        ...Object.fromEntries(Object.entries(demoEnvironmentConfig(seeded)).map(([key, value]) => [key, { value }])),
       },
-    );
-    await stack.setAllConfig({
-      "compute:token": { value: emulator.token, secret: true },
-      "compute:apiUrl": { value: emulator.url },
-      "compute-quickstart:nodebalancerId": { value: String(seeded.nodebalancerId) },
-      "compute-examples:diskId": { value: String(seeded.diskId) },
     });
-    console.log(`   stack "demo" of project ${project}, file:// backend in ${stateDir}`);
+    console.log(`   stack "${STACK}" through ${stack.description}`);
 
     phase("Preview");
-    const preview = await stack.preview({ onOutput: engineOutput });
-    console.log(`   planned: ${JSON.stringify(preview.changeSummary)}`);
+    console.log(`   planned: ${await stack.preview()}`);
 
     phase("Up");
-    const up = await stack.up({ onOutput: engineOutput });
-    console.log(`   result: ${up.summary.result} ${JSON.stringify(up.summary.resourceChanges)}`);
+    console.log(`   result: ${await stack.up()}`);
 
     phase("Stack outputs");
-    table([["output", "value"], ...Object.entries(up.outputs).map(([k, v]) => [k, v.secret ? "[secret]" : JSON.stringify(v.value)])]);
+    table([["output", "value"], ...(await stack.outputs())]);
 
     // The state file on disk (exportStack would decrypt the secrets it holds).
-    const stateFile = path.join(stateDir, ".pulumi", "stacks", project, "demo.json");
-    expect(!fs.readFileSync(stateFile, "utf8").includes(emulator.token), "the API token appears in the state file");
+    expect(!fs.readFileSync(stack.statePath, "utf8").includes(emulator.token), "the API token appears in the state file");
     console.log(`   the state file holds the token and the root password only as ciphertext`);
 
     if (exampleName === "quickstart") {
       phase("Change things behind Pulumi's back");
-      await changeBehindPulumisBack(client, up.outputs);
+      const vpcId = await changeBehindPulumisBack(client);
 
       phase("Drift report (refresh)");
-      const events: EngineEvent[] = [];
-      await stack.refresh({ onEvent: (e) => events.push(e) });
-      const drift = driftFromEvents(events);
-      const resources = events.filter((e) => e.resourcePreEvent && !e.resourcePreEvent.metadata.type.startsWith("pulumi:")).length;
-      console.log(indent(formatReport({ stack: "demo", resources, drift }, true)));
+      const drift = await stack.refresh();
+      console.log(indent(formatReport({ stack: STACK, resources: 0, drift }, true)));
       expect(new Set(drift.map((d) => d.resource)).size === 3, "the refresh should find the three changes");
 
       phase("Up restores the program's values");
-      const restore = await stack.up({ onOutput: engineOutput });
-      console.log(`   result: ${restore.summary.result} ${JSON.stringify(restore.summary.resourceChanges)}`);
-      const vpc = await client.vpcs.get(Number(up.outputs.vpcId!.value));
-      expect(vpc.label === "quickstart-net", "the VPC label was not restored");
+      console.log(`   result: ${await stack.up()}`);
+      const vpc = await client.vpcs.get(vpcId);
+      expect(vpc.label === QUICKSTART.vpcLabel, "the VPC label was not restored");
       console.log(`   the VPC is "${vpc.label}" again, the record and the allow list are back`);
     }
 
     phase("Preview after up: no changes");
-    const again = await stack.preview();
-    const changes = Object.entries(again.changeSummary).filter(([op]) => op !== "same");
-    console.log(`   ${JSON.stringify(again.changeSummary)}`);
-    expect(changes.length === 0, `a preview right after up planned ${JSON.stringify(Object.fromEntries(changes))}`);
+    const changes = await stack.plannedChanges();
+    console.log(`   ${Object.keys(changes).length ? JSON.stringify(changes) : "no changes"}`);
+    expect(Object.keys(changes).length === 0, `a preview right after up planned ${JSON.stringify(changes)}`);
 
     phase("Destroy");
-    const destroyed = await stack.destroy({ onOutput: engineOutput });
+    const destroyed = await stack.destroy();
     const left = await leftovers(client);
-    console.log(`   result: ${destroyed.summary.result}; left in the emulator: ${left.length ? left.join(", ") : "nothing"}`);
+    console.log(`   result: ${destroyed}; left in the emulator: ${left.length ? left.join(", ") : "nothing"}`);
     expect(left.length === 0, `destroy left ${left.join(", ")}`);
     console.log(`\n${bold(`Demo finished: every phase of "${exampleName}" succeeded.`)}`);
   } finally {
@@ -168,7 +158,16 @@ async function run(exampleName: string): Promise<void> {
   }
 }
 
-run(process.argv[2] ?? "quickstart").catch((error: unknown) => {
-  console.error(`\ndemo failed: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-});
+function parseCommandLine(argv: string[]): { example: string; kind: DriverKind } {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { cli: { type: "boolean" } } });
+  if (positionals.length > 1) throw new Error(`one example at a time; usage: npm run demo -- [--cli] [${Object.keys(EXAMPLES).join("|")}]`);
+  return { example: positionals[0] ?? "quickstart", kind: values.cli ? "cli" : "automation" };
+}
+
+Promise.resolve()
+  .then(() => parseCommandLine(process.argv.slice(2)))
+  .then(({ example, kind }) => run(example, kind))
+  .catch((error: unknown) => {
+    console.error(`\ndemo failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });

@@ -5,13 +5,13 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { spawn } from "node:child_process";
 import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
 import { Vpc } from "../../provider";
 import { pulumiCommand } from "../../provider/automation";
 import { PASSPHRASE, REPO_ROOT } from "../support/engine";
+import { runProcess } from "../support/process";
 
 jest.setTimeout(240_000);
 
@@ -53,24 +53,8 @@ afterAll(async () => {
   await emulator?.close();
 });
 
-/**
- * Runs the command. Asynchronously: the emulator answers from this very process, so a
- * synchronous spawn would block it and the refresh could never finish.
- */
-function run(args: string[]): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, "dist/provider/cli/main.js"), ...args], { env });
-    let out = "";
-    child.stdout.on("data", (chunk: Buffer) => (out += chunk));
-    child.stderr.on("data", (chunk: Buffer) => (out += chunk));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, out });
-    });
-  });
-}
+/** The command, as a child process (see runProcess for why never synchronously). */
+const run = (args: string[]) => runProcess(process.execPath, [path.join(REPO_ROOT, "dist/provider/cli/main.js"), ...args], { env, timeoutMs: 120_000 });
 
 const drift = (...args: string[]) => run(["drift", "--cwd", base, "--stack", "test", ...args]);
 

@@ -1,4 +1,7 @@
 /** The `compute-emulator` command: argument parsing and a real start/stop. */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import { parseCliArgs, runCli, USAGE } from "../../emulator/cli";
 import { call } from "./helpers";
 
@@ -39,4 +42,40 @@ test("--help prints the usage and starts nothing", async () => {
   const lines: string[] = [];
   expect(await runCli(["--help"], (line) => lines.push(line))).toBeUndefined();
   expect(lines).toEqual([USAGE]);
+});
+
+test("--demo-environment seeds what the examples expect and prints the config for their stacks, once per state file", async () => {
+  expect(parseCliArgs(["--demo-environment"])).toEqual({ demoEnvironment: true });
+  const stateFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "pc-emulator-cli-")), "state.json");
+  const start = async () => {
+    const lines: string[] = [];
+    const running = (await runCli(["--demo-environment", "--state-file", stateFile], (line) => lines.push(line), { handleSignals: false }))!;
+    return { running, out: lines.join("\n") };
+  };
+  const first = await start();
+  let nodebalancer: number;
+  try {
+    const ips = await call(first.running.url, "GET", "/networking/ips", {}, first.running.token);
+    expect(ips.body.data.filter((ip: { public: boolean; type: string }) => ip.public && ip.type === "ipv4").map((ip: { address: string }) => ip.address).sort()).toEqual([
+      "198.51.100.10",
+      "198.51.100.11",
+    ]);
+    nodebalancer = first.running.emulator.state.accounts.primary!.nodebalancers[0]!.id;
+    const disk = first.running.emulator.state.accounts.primary!.computes[0]!.disks![0]!.id;
+    expect(first.out).toContain(`pulumi config set --secret compute:token ${first.running.token}`);
+    expect(first.out).toContain(`pulumi config set compute:apiUrl ${first.running.url}`);
+    expect(first.out).toContain(`pulumi config set compute-quickstart:nodebalancerId ${nodebalancer}`);
+    expect(first.out).toContain(`pulumi config set compute-examples:diskId ${disk}`);
+  } finally {
+    await first.running.close();
+  }
+  // Restarted on the same state: the same objects, named again, not seeded twice.
+  const second = await start();
+  try {
+    expect(second.out).toContain("demo environment (from the state file)");
+    expect(second.out).toContain(`pulumi config set compute-quickstart:nodebalancerId ${nodebalancer}`);
+    expect(second.running.emulator.state.accounts.primary!.computes).toHaveLength(2);
+  } finally {
+    await second.running.close();
+  }
 });
