@@ -1,0 +1,218 @@
+/**
+ * The path a user takes, end to end: the package packed and installed into a project of their
+ * own outside this repository; the toolchain put on PATH by `eval "$(npm run -s env)"`; the
+ * emulator started from the package's `compute-emulator`; and the `pulumi` CLI run from a shell
+ * for every step, with a change made behind Pulumi's back along the way.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import type { ChildProcess } from "node:child_process";
+import { ComputeClient } from "../../sdk/client";
+import { REPO_ROOT } from "../support/engine";
+import { runProcess, startProcess, type ProcessResult } from "../support/process";
+
+jest.setTimeout(300_000);
+
+const repoPackage = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"));
+let base: string;
+let project: string;
+let userEnv: NodeJS.ProcessEnv;
+let envExports: string;
+let emulator: ChildProcess | undefined;
+let client: ComputeClient;
+let api: { url: string; token: string };
+
+/**
+ * The environment of a user's shell before `eval "$(npm run -s env)"`: the machine's PATH
+ * (without the toolchain this test run's setup put first), their HOME and caches, no Pulumi
+ * settings of the project's, and a state backend of their own choosing.
+ */
+function userShellEnv(): NodeJS.ProcessEnv {
+  const toolchain = [process.env.PULUMI_COMPUTE_ENGINE_BIN, path.dirname(process.execPath)];
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (/^(npm_|PULUMI_|COMPUTE_)/.test(key) && key !== "PULUMI_COMPUTE_CACHE") continue;
+    env[key] = value;
+  }
+  env.PATH = (process.env.PATH ?? "").split(":").filter((dir) => !toolchain.includes(dir)).join(":");
+  env.PULUMI_HOME = path.join(base, "pulumi-home");
+  env.PULUMI_BACKEND_URL = `file://${path.join(base, "state")}`;
+  return env;
+}
+
+/** `npm run -s env` as the user runs it, in the repository, with extra variables set. */
+async function printedExports(extra: NodeJS.ProcessEnv = {}): Promise<string> {
+  const result = await runProcess("npm", ["run", "-s", "env"], { cwd: REPO_ROOT, env: { ...userEnv, ...extra } });
+  expect({ code: result.code, out: result.code ? result.out : "" }).toEqual({ code: 0, out: "" });
+  return result.stdout; // set-up progress, if any, went to stderr
+}
+
+/** A command line in the user's shell, in the project folder, after the eval. */
+function shell(command: string, cwd = project): Promise<ProcessResult> {
+  return runProcess("bash", ["-c", `eval "$PC_EXPORTS" && ${command}`], { cwd, env: { ...userEnv, PC_EXPORTS: envExports } });
+}
+
+async function pulumi(args: string, cwd = project): Promise<ProcessResult> {
+  return shell(`pulumi ${args}`, cwd);
+}
+
+/** Fails with the command's last output when it did not exit with `code` (`"fails"`: any but 0). */
+function expectExit(result: ProcessResult, code: number | "fails"): void {
+  const ok = code === "fails" ? result.code !== 0 : result.code === code;
+  if (!ok) throw new Error(`exit code ${result.code}, expected ${code}; the output ended:\n${result.out.slice(-2000)}`);
+}
+
+beforeAll(async () => {
+  base = fs.mkdtempSync(path.join(os.tmpdir(), "pc-cli-path-"));
+  fs.mkdirSync(path.join(base, "state"));
+  userEnv = userShellEnv();
+
+  const packed = await runProcess("npm", ["pack", "--pack-destination", base], { cwd: REPO_ROOT });
+  expectExit(packed, 0);
+  const tarball = path.join(base, `pulumi-compute-${repoPackage.version}.tgz`);
+
+  project = path.join(base, "my-infra");
+  fs.mkdirSync(project);
+  writeProject(project, tarball);
+  const installed = await runProcess("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: project, env: userEnv });
+  expectExit(installed, 0);
+
+  envExports = await printedExports();
+  const started = await startProcess("bash", ["-c", `eval "$PC_EXPORTS" && exec node_modules/.bin/compute-emulator --port 0 --time-scale 300`], /token:\s+\S+/, {
+    cwd: project,
+    env: { ...userEnv, PC_EXPORTS: envExports },
+  });
+  emulator = started.child;
+  api = { url: /API:\s+(\S+)/.exec(started.output())![1]!, token: /token:\s+(\S+)/.exec(started.output())![1]! };
+  client = new ComputeClient({ baseUrl: api.url, token: api.token });
+});
+
+afterAll(async () => {
+  await client?.close();
+  if (emulator && emulator.exitCode === null) {
+    const exited = new Promise((resolve) => emulator!.once("exit", resolve));
+    emulator.kill("SIGTERM");
+    await exited;
+  }
+  if (base) fs.rmSync(base, { recursive: true, force: true });
+});
+
+/**
+ * What a user writes, from examples/new-project (the files the README gives): package.json,
+ * tsconfig.json, Pulumi.yaml and index.ts; only the package comes from the tarball instead of
+ * the registry.
+ */
+function writeProject(dir: string, tarball: string): void {
+  const template = path.join(REPO_ROOT, "examples/new-project");
+  for (const file of ["tsconfig.json", "Pulumi.yaml", "index.ts"]) fs.copyFileSync(path.join(template, file), path.join(dir, file));
+  const pkg = JSON.parse(fs.readFileSync(path.join(template, "package.json"), "utf8"));
+  pkg.dependencies["pulumi-compute"] = `file:${tarball}`;
+  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(pkg, null, 2));
+}
+
+test("the new-project template asks for the versions this package is built and tested with", () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "examples/new-project/package.json"), "utf8"));
+  expect(pkg.dependencies).toEqual({ "@pulumi/pulumi": repoPackage.dependencies["@pulumi/pulumi"], "pulumi-compute": `^${repoPackage.version}` });
+  expect(pkg.devDependencies).toEqual({ "@types/node": repoPackage.devDependencies["@types/node"], typescript: repoPackage.devDependencies.typescript });
+});
+
+test("`npm run -s env` puts Node 24 and the whole toolchain first on PATH and runs the CLI offline", async () => {
+  expect(envExports).toContain("export PULUMI_SKIP_UPDATE_CHECK=true");
+  expect(envExports).toContain("export PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true");
+  const found = await shell("node --version; command -v pulumi pulumi-language-nodejs pulumi-resource-pulumi-nodejs");
+  expectExit(found, 0);
+  const [node, ...tools] = found.out.trim().split("\n");
+  expect(node).toMatch(/^v24\./);
+  expect(new Set(tools.map((tool) => path.dirname(tool)))).toEqual(new Set([process.env.PULUMI_COMPUTE_ENGINE_BIN]));
+});
+
+test("`npm run -s env` gives a backend and a passphrase only to a user who has set none", async () => {
+  // This user chose a backend (PULUMI_BACKEND_URL) and no passphrase.
+  expect(envExports).not.toContain("PULUMI_BACKEND_URL");
+  expect(envExports).toMatch(/^export PULUMI_CONFIG_PASSPHRASE=$/m);
+
+  const bare = await printedExports({ PULUMI_BACKEND_URL: "" });
+  expect(bare).toMatch(/^export PULUMI_BACKEND_URL=file:\/\/~$/m);
+
+  // Logged in with `pulumi login`: that backend stays in charge.
+  fs.mkdirSync(userEnv.PULUMI_HOME!, { recursive: true });
+  fs.writeFileSync(path.join(userEnv.PULUMI_HOME!, "credentials.json"), JSON.stringify({ current: "file:///somewhere", accounts: {} }));
+  try {
+    expect(await printedExports({ PULUMI_BACKEND_URL: "" })).not.toContain("PULUMI_BACKEND_URL");
+  } finally {
+    fs.rmSync(path.join(userEnv.PULUMI_HOME!, "credentials.json"));
+  }
+
+  const ownPassphrase = await printedExports({ PULUMI_CONFIG_PASSPHRASE_FILE: "/dev/null" });
+  expect(ownPassphrase).not.toContain("PULUMI_CONFIG_PASSPHRASE");
+});
+
+test("preview, up, drift found by refresh and by pulumi-compute drift, up --refresh, a clean preview, destroy", async () => {
+  const outputs: string[] = [];
+  const step = async (args: string, code: number | "fails" = 0) => {
+    const result = await pulumi(args);
+    outputs.push(result.out);
+    expectExit(result, code);
+    return result.out;
+  };
+
+  await step("stack init dev");
+  await step(`config set compute:apiUrl ${api.url}`);
+  await step(`config set --secret compute:token ${api.token}`);
+  expect(await step("preview")).toMatch(/\+ 5 to create/);
+  expect(await client.vpcs.listAll()).toEqual([]); // a preview creates nothing
+
+  expect(await step("up --yes")).toMatch(/\+ 5 created/);
+  const [vpc] = await client.vpcs.listAll();
+  expect(vpc).toMatchObject({ label: "user-net", region: "us-iad", subnets: [expect.objectContaining({ label: "app", ipv4: "10.20.0.0/24" })] });
+  const [zone] = await client.domains.listAll();
+  expect((await client.domains.records.listAll(zone!.id)).map((r) => [r.type, r.name, r.target])).toEqual([["A", "www", "203.0.113.7"]]);
+
+  const statePath = path.join(base, "state/.pulumi/stacks/my-infra/dev.json");
+  const state = fs.readFileSync(statePath, "utf8");
+  expect(state.includes(api.token)).toBe(false);
+  // The serialized provider loads the package by name, from the project's node_modules.
+  const resources = JSON.parse(state).checkpoint.latest.resources as Array<{ type: string; inputs?: { __provider?: string } }>;
+  const provider = resources.find((r) => r.type === "pulumi-nodejs:dynamic/compute:Vpc")!.inputs!.__provider!;
+  expect(provider).toContain('require("pulumi-compute/registry")');
+
+  await client.vpcs.update(vpc!.id, { label: "changed-by-hand" });
+
+  const refreshPreview = await step("refresh --preview-only --expect-no-changes --diff", "fails");
+  expect(refreshPreview).toMatch(/~ label\s*: "user-net" => "changed-by-hand"/);
+  expect(refreshPreview).toContain("no changes were expected for refresh but changes were proposed");
+  expect(fs.readFileSync(statePath, "utf8")).toBe(state); // a preview writes nothing
+
+  const drift = await shell("node_modules/.bin/pulumi-compute drift");
+  expectExit(drift, 2);
+  expect(drift.out).toMatch(/Vpc net\s+label\s+"user-net"\s+"changed-by-hand"/);
+
+  await step("up --yes --refresh");
+  expect((await client.vpcs.get(vpc!.id)).label).toBe("user-net");
+  expectExit(await shell("node_modules/.bin/pulumi-compute drift"), 0);
+  await step("preview --expect-no-changes");
+
+  expect(await step("destroy --yes")).toMatch(/- 5 deleted/);
+  expect({ vpcs: await client.vpcs.listAll(), domains: await client.domains.listAll() }).toEqual({ vpcs: [], domains: [] });
+
+  // The language host sits beside `pulumi`: no run warned that it came from elsewhere on PATH.
+  expect(outputs.join("\n")).not.toMatch(/using pulumi-language-nodejs from \$PATH/);
+});
+
+test("the language host honours Pulumi.yaml's runtime options: typescript: false runs compiled JavaScript without ts-node", async () => {
+  // The Node.js runtime tells the program whether ts-node was registered for it.
+  const dir = path.join(project, "compiled");
+  fs.mkdirSync(dir);
+  fs.writeFileSync(path.join(dir, "index.js"), 'exports.typescript = process.env.PULUMI_NODEJS_TYPESCRIPT ?? "off";\n');
+  const runWith = async (runtime: string, stack: string) => {
+    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: compiled\n${runtime}main: index.js\n`);
+    expectExit(await pulumi(`stack init ${stack}`, dir), 0);
+    expectExit(await pulumi("up --yes", dir), 0);
+    const output = await pulumi("stack output typescript", dir);
+    expectExit(output, 0);
+    return output.out.trim();
+  };
+  expect(await runWith("runtime:\n  name: nodejs\n  options:\n    typescript: false\n", "js")).toBe("off");
+  expect(await runWith("runtime: nodejs\n", "ts")).toBe("true");
+});
