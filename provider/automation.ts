@@ -31,6 +31,17 @@ export interface ResourceDrift extends DriftEntry {
   type: string;
 }
 
+/** The stack itself and providers are the engine's own, not resources of the program. */
+export function isProgramResource(type: string): boolean {
+  return !type.startsWith("pulumi:");
+}
+
+/** What a refresh (or a refresh preview) read and found changed, from its engine events. */
+export function refreshFindings(events: EngineEvent[]): { resources: number; drift: ResourceDrift[] } {
+  const resources = events.filter((e) => e.resourcePreEvent && isProgramResource(e.resourcePreEvent.metadata.type)).length;
+  return { resources, drift: driftFromEvents(events) };
+}
+
 /** Managed fields that a refresh found changed, from that refresh's engine events. */
 export function driftFromEvents(events: EngineEvent[]): ResourceDrift[] {
   return events.flatMap((event) => {

@@ -10,10 +10,12 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { spawn } from "node:child_process";
 import { LocalWorkspace, type EngineEvent, type Stack } from "@pulumi/pulumi/automation";
-import { driftBetween, driftFromEvents, engineBin, pulumiCommand, type ResourceDrift } from "../../provider/automation";
+import { driftBetween, engineBin, isProgramResource, pulumiCommand, refreshFindings } from "../../provider/automation";
 import type { Example } from "../catalog";
 
 export type DriverKind = "automation" | "cli";
+
+export type RefreshReport = ReturnType<typeof refreshFindings>;
 
 export interface StackDriver {
   /** How the stack is driven, for the demo's first lines. */
@@ -27,7 +29,7 @@ export interface StackDriver {
   /** The stack outputs, secret values shown as `[secret]`. */
   outputs(): Promise<Array<[string, string]>>;
   /** Refreshes the state from the cloud; resolves to the managed fields that changed. */
-  refresh(): Promise<ResourceDrift[]>;
+  refresh(): Promise<RefreshReport>;
   /** Previews again; resolves to the planned changes, `{}` when there are none. */
   plannedChanges(): Promise<Record<string, number>>;
   destroy(): Promise<string>;
@@ -84,7 +86,7 @@ async function automationDriver(options: DriverOptions, stateDir: string, stateP
     refresh: async () => {
       const events: EngineEvent[] = [];
       await stack.refresh({ onEvent: (e) => events.push(e) });
-      return driftFromEvents(events);
+      return refreshFindings(events);
     },
     plannedChanges: async () => changesOnly((await stack.preview()).changeSummary),
     destroy: async () => (await stack.destroy({ onOutput })).summary.result,
@@ -125,10 +127,12 @@ async function cliDriver(options: DriverOptions, stateDir: string, statePath: st
       await pulumi(["refresh", ...withStack, "--yes", "--skip-preview", "--non-interactive"], false);
       const after = await exportState();
       const recorded = new Map((before.deployment.resources ?? []).map((r) => [r.urn, r]));
-      return (after.deployment.resources ?? []).flatMap((r) => {
+      const refreshed = (after.deployment.resources ?? []).filter((r) => isProgramResource(r.type));
+      const drift = refreshed.flatMap((r) => {
         const old = recorded.get(r.urn);
         return old ? driftBetween(r.type, r.urn, old.outputs ?? {}, r.outputs ?? {}) : [];
       });
+      return { resources: refreshed.length, drift };
     },
     plannedChanges: async () => {
       const digest = JSON.parse((await pulumi(["preview", ...withStack, "--json", "--non-interactive"], false)).stdout) as { changeSummary?: Record<string, number> };

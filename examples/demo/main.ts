@@ -129,8 +129,8 @@ async function run(exampleName: string, kind: DriverKind): Promise<void> {
       const vpcId = await changeBehindPulumisBack(client);
 
       phase("Drift report (refresh)");
-      const drift = await stack.refresh();
-      console.log(indent(formatReport({ stack: STACK, resources: 0, drift }, true)));
+      const { resources, drift } = await stack.refresh();
+      console.log(indent(formatReport({ stack: STACK, resources, drift }, true)));
       expect(new Set(drift.map((d) => d.resource)).size === 3, "the refresh should find the three changes");
 
       phase("Up restores the program's values");

@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { LocalWorkspace, Stack, type EngineEvent } from "@pulumi/pulumi/automation";
-import { driftFromEvents, pulumiCommand, type ResourceDrift } from "../automation";
+import { pulumiCommand, refreshFindings, type ResourceDrift } from "../automation";
 
 export interface DriftOptions {
   /** The project directory (holding Pulumi.yaml); default the working directory. */
@@ -34,8 +34,7 @@ export async function findDrift(options: DriftOptions): Promise<DriftReport> {
   const stack = await Stack.select(name, workspace);
   const events: EngineEvent[] = [];
   await stack.previewRefresh({ onEvent: (e) => events.push(e) });
-  const resources = events.filter((e) => e.resourcePreEvent && !e.resourcePreEvent.metadata.type.startsWith("pulumi:")).length;
-  return { stack: name, resources, drift: driftFromEvents(events) };
+  return { stack: name, ...refreshFindings(events) };
 }
 
 /**
