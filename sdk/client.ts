@@ -3,7 +3,8 @@
  * global, so two clients (say, one for the real API and one for the emulator) never interfere.
  */
 import type { z } from "zod";
-import { HttpClient, type ClientOptions, type RequestOptions } from "./core/http";
+import { HttpClient, type CallOptions, type ClientOptions, type RequestOptions } from "./core/http";
+import type { AnyEndpoint, EndpointBody, EndpointResult, PathParams } from "./core/endpoint";
 import { Paginator, type ListOptions, type ListSpec } from "./core/pagination";
 import { Domains } from "./resources/domains";
 import { Databases } from "./resources/databases";
@@ -68,6 +69,16 @@ export class ComputeClient {
   /** A raw call through the same pipeline (validation, retries, error mapping, parsing). */
   request<S extends z.ZodType>(options: RequestOptions<S>): Promise<z.output<S>> {
     return this.http.request(options);
+  }
+
+  /** A call of any declared endpoint (`client.call(VPC_ENDPOINTS.get, { vpcId: 12 }, undefined)`), through the same pipeline. */
+  call<E extends AnyEndpoint>(
+    endpoint: E,
+    params: PathParams<E["path"]>,
+    body: EndpointBody<E>,
+    options?: CallOptions,
+  ): Promise<EndpointResult<E>> {
+    return this.http.call(endpoint, params, body, options);
   }
 
   /** A raw paginated listing of any collection endpoint. */

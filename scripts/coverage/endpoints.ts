@@ -1,39 +1,66 @@
 /**
- * Which endpoints the spec lists, and which sdk method, emulator route and tests serve each —
- * all read from the sources, so the coverage table cannot drift from the code.
+ * Which endpoints the spec lists, and which sdk method, emulator route and tests serve each — all
+ * read from the code, so the coverage table cannot drift from it. The sdk column comes from the
+ * sdk's endpoint declarations (`ENDPOINTS`), the emulator column from the emulator's route table.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import ts from "typescript";
+import { endpointAccessor, type AnyEndpoint } from "../../sdk/core/endpoint";
+import { ENDPOINTS } from "../../sdk/endpoints";
 
-export interface Endpoint {
+/** A row of the spec's endpoint tables. */
+export interface SpecEndpoint {
   method: string;
   /** As the spec writes it, e.g. `/vpcs/{vpcId}/subnets`. */
   path: string;
 }
 
 /** `{vpcId}` and `{id}` name the same slot. */
-export function slotKey(endpoint: Endpoint): string {
+export function slotKey(endpoint: SpecEndpoint): string {
   return `${endpoint.method} ${endpoint.path.replace(/\{[^}]*\}/g, "{}")}`;
 }
+
+/** The "Endpoints" section of the spec. */
+function endpointsSection(markdown: string): string {
+  const start = markdown.indexOf("\n## Endpoints");
+  const end = markdown.indexOf("\n## ", start + 1);
+  return markdown.slice(start, end === -1 ? undefined : end);
+}
+
+const ROW = /^\|\s*(GET|POST|PUT|DELETE)\s*\|\s*(\/[^\s|]+)\s*\|/;
 
 /**
  * The rows of every endpoint table in the spec's "Endpoints" section. `{engine}` is expanded to
  * both engines, and the MySQL-only table to its PostgreSQL equivalents (api-facts P4-2).
  */
-export function parseSpecEndpoints(markdown: string): Endpoint[] {
-  const start = markdown.indexOf("\n## Endpoints");
-  const end = markdown.indexOf("\n## ", start + 1);
-  const section = markdown.slice(start, end === -1 ? undefined : end);
-  const endpoints: Endpoint[] = [];
-  for (const line of section.split("\n")) {
-    const match = /^\|\s*(GET|POST|PUT|DELETE)\s*\|\s*(\/[^\s|]+)\s*\|/.exec(line);
+export function parseSpecEndpoints(markdown: string): SpecEndpoint[] {
+  return [...parseSpecScopes(markdown).keys()].map((key) => {
+    const [method, specPath] = key.split(" ") as [string, string];
+    return { method, path: specPath };
+  });
+}
+
+/**
+ * The OAuth scopes each row of the spec's tables lists, by `METHOD /path` (engines expanded): `-`
+ * and `none listed` are none, `same` repeats the row above, a table without a Scope column (Regions)
+ * lists none.
+ */
+export function parseSpecScopes(markdown: string): Map<string, string[]> {
+  const scopes = new Map<string, string[]>();
+  let scopeColumn = -1;
+  let previous: string[] = [];
+  for (const line of endpointsSection(markdown).split("\n")) {
+    const cells = line.split("|").slice(1, -1).map((c) => c.trim());
+    if (cells[0] === "Method") scopeColumn = cells.indexOf("Scope");
+    const match = ROW.exec(line);
     if (!match) continue;
     const [, method, specPath] = match as unknown as [string, string, string];
-    for (const p of expandEngines(specPath)) endpoints.push({ method, path: p });
+    const text = scopeColumn === -1 ? "-" : cells[scopeColumn]!;
+    const listed = text === "same" ? previous : text === "-" || text === "none listed" ? [] : text.split(/,\s*/);
+    previous = listed;
+    for (const p of expandEngines(specPath)) if (!scopes.has(`${method} ${p}`)) scopes.set(`${method} ${p}`, listed);
   }
-  const seen = new Set<string>();
-  return endpoints.filter((e) => !seen.has(`${e.method} ${e.path}`) && seen.add(`${e.method} ${e.path}`));
+  return scopes;
 }
 
 function expandEngines(specPath: string): string[] {
@@ -43,128 +70,17 @@ function expandEngines(specPath: string): string[] {
 }
 
 // ---------------------------------------------------------------------------------------------
-// sdk: every request literal `{ method, path }` and every `new Paginator(http, { path })`
+// sdk: the declared endpoints of a spec row's slot, and the `ComputeClient` methods that call them
 
-export interface SdkMethod extends Endpoint {
-  /** `client.vpcs.subnets.create` */
-  call: string;
+/** The sdk's endpoints in a spec row's slot (`{vpcId}` and `{id}` alike). */
+export function sdkEndpointsOf(row: SpecEndpoint, endpoints: readonly AnyEndpoint[] = ENDPOINTS): AnyEndpoint[] {
+  const key = slotKey(row);
+  return endpoints.filter((e) => slotKey(e) === key);
 }
 
-interface Found {
-  method: string;
-  path: string;
-  className: string;
-  methodName: string;
-}
-
-function templateToPath(node: ts.Expression): string | undefined {
-  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
-  const template = ts.isTaggedTemplateExpression(node) ? node.template : node;
-  if (ts.isNoSubstitutionTemplateLiteral(template)) return template.text;
-  // `${this.engine}` is the spec's `{engine}` slot; the accessor chain decides which engine it is.
-  if (ts.isTemplateExpression(template)) {
-    return template.head.text + template.templateSpans.map((s) => `${s.expression.getText() === "this.engine" ? "{engine}" : "{}"}${s.literal.text}`).join("");
-  }
-  return undefined;
-}
-
-/** The paths an expression can take: a literal, either branch of a conditional, or a local constant's value. */
-function pathsOf(expr: ts.Expression, scope: ts.Node): string[] {
-  if (ts.isParenthesizedExpression(expr)) return pathsOf(expr.expression, scope);
-  if (ts.isConditionalExpression(expr)) return [...pathsOf(expr.whenTrue, scope), ...pathsOf(expr.whenFalse, scope)];
-  if (ts.isIdentifier(expr)) {
-    let found: ts.Expression | undefined;
-    const visit = (n: ts.Node): void => {
-      if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.name.text === expr.text && n.initializer) found = n.initializer;
-      ts.forEachChild(n, visit);
-    };
-    visit(scope);
-    return found ? pathsOf(found, scope) : [];
-  }
-  const text = templateToPath(expr);
-  return text === undefined ? [] : [text];
-}
-
-function enclosing<T extends ts.Node>(node: ts.Node, test: (n: ts.Node) => n is T): T | undefined {
-  for (let n: ts.Node | undefined = node.parent; n; n = n.parent) if (test(n)) return n;
-  return undefined;
-}
-
-function scanRequests(file: string): Found[] {
-  const source = ts.createSourceFile(file, fs.readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
-  const found: Found[] = [];
-  const visit = (node: ts.Node): void => {
-    if (ts.isObjectLiteralExpression(node)) {
-      const prop = (name: string) =>
-        node.properties.find((p): p is ts.PropertyAssignment => ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && p.name.text === name);
-      const pathProp = prop("path");
-      const methodProp = prop("method");
-      const inPaginator = ts.isNewExpression(node.parent) && node.parent.expression.getText(source) === "Paginator";
-      const method = methodProp && ts.isStringLiteral(methodProp.initializer) ? methodProp.initializer.text : inPaginator ? "GET" : undefined;
-      const cls = enclosing(node, ts.isClassDeclaration);
-      const fn = enclosing(node, ts.isMethodDeclaration);
-      const paths = pathProp && fn ? pathsOf(pathProp.initializer, fn) : [];
-      if (method && cls?.name && fn && ts.isIdentifier(fn.name)) {
-        for (const p of paths) found.push({ method, path: p.split("?")[0]!, className: cls.name.text, methodName: fn.name.text });
-      }
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return found;
-}
-
-/**
- * `ComputeClient` → `client`, `Vpcs` → `client.vpcs`, `VpcSubnets` → `client.vpcs.subnets`, …; a
- * class reached twice (one per database engine) has two chains.
- */
-function accessorChains(files: string[]): Map<string, string[]> {
-  const edges: Array<{ owner: string; prop: string; child: string }> = [];
-  for (const file of files) {
-    const source = ts.createSourceFile(file, fs.readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
-    const visit = (node: ts.Node): void => {
-      if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isPropertyAccessExpression(node.left) && node.left.expression.kind === ts.SyntaxKind.ThisKeyword) {
-        const owner = enclosing(node, ts.isClassDeclaration)?.name?.text;
-        const prop = node.left.name.text;
-        const collect = (expr: ts.Node, prefix: string): void => {
-          if (ts.isNewExpression(expr)) edges.push({ owner: owner!, prop: prefix, child: expr.expression.getText(source) });
-          else if (ts.isObjectLiteralExpression(expr)) {
-            for (const p of expr.properties) if (ts.isPropertyAssignment(p) && ts.isIdentifier(p.name)) collect(p.initializer, `${prefix}.${p.name.text}`);
-          } else ts.forEachChild(expr, (c) => collect(c, prefix));
-        };
-        if (owner) collect(node.right, prop);
-      }
-      ts.forEachChild(node, visit);
-    };
-    visit(source);
-  }
-  const chains = new Map<string, string[]>([["ComputeClient", ["client"]]]);
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const e of edges) {
-      for (const base of chains.get(e.owner) ?? []) {
-        const chain = `${base}.${e.prop}`;
-        const known = chains.get(e.child) ?? [];
-        if (!known.includes(chain)) {
-          chains.set(e.child, [...known, chain]);
-          changed = true;
-        }
-      }
-    }
-  }
-  return chains;
-}
-
-export function scanSdk(root: string): SdkMethod[] {
-  const dir = path.join(root, "sdk/resources");
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith(".ts")).map((f) => path.join(dir, f));
-  const chains = accessorChains([path.join(root, "sdk/client.ts"), ...files]);
-  return files.flatMap(scanRequests).flatMap((f) =>
-    (chains.get(f.className) ?? []).map((chain) => {
-      const engine = /\.(mysql|postgresql)\b/.exec(chain)?.[1] ?? "{}";
-      return { method: f.method, path: f.path.replace("{engine}", engine), call: `${chain}.${f.methodName}` };
-    }),
-  );
+/** `client.vpcs.subnets.create`: the methods that call a spec row's endpoints. */
+export function sdkCalls(row: SpecEndpoint, endpoints: readonly AnyEndpoint[] = ENDPOINTS): string[] {
+  return [...new Set(sdkEndpointsOf(row, endpoints).map((e) => `client.${endpointAccessor(e)}`))];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -207,7 +123,13 @@ function providerDrivers(root: string): Array<{ names: string[]; calls: string[]
   return drivers;
 }
 
-export function testsExercising(root: string, endpoint: Endpoint, sdkCalls: string[], testFiles: Map<string, string>, drivers = providerDrivers(root)): string[] {
+export function testsExercising(
+  root: string,
+  endpoint: SpecEndpoint,
+  sdkCalls: string[],
+  testFiles: Map<string, string>,
+  drivers = providerDrivers(root),
+): string[] {
   const pattern = pathPattern(endpoint.path);
   const marker = METHOD_MARKERS[endpoint.method]!;
   // `listAll()` pages through `list()`, so either name exercises a collection endpoint.

@@ -1,10 +1,12 @@
 /** Builds the coverage table: every spec endpoint with its sdk method, emulator route and tests. */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { API_PREFIX, describeRoutes } from "../../emulator/core/routes";
 import { API_ROUTES } from "../../emulator/services";
-import { type Endpoint, parseSpecEndpoints, readTests, scanSdk, slotKey, testsExercising } from "./endpoints";
+import { type SpecEndpoint, parseSpecEndpoints, readTests, sdkCalls, slotKey, testsExercising } from "./endpoints";
 
-export interface CoverageRow extends Endpoint {
+/** A spec endpoint and what serves it in each layer. */
+export interface CoverageRow extends SpecEndpoint {
   sdk: string[];
   emulator: string[];
   tests: string[];
@@ -25,19 +27,23 @@ export function specPath(root = REPO_ROOT): string {
 
 export function coverageRows(root = REPO_ROOT, specText = fs.readFileSync(specPath(root), "utf8")): CoverageRow[] {
   const endpoints = parseSpecEndpoints(specText);
-  const sdk = scanSdk(root);
-  const routes = API_ROUTES.map((r) => ({ method: r.method, path: r.path }));
+  const routes = emulatorRoutes();
   const tests = readTests(root);
   return endpoints.map((endpoint) => {
     const key = slotKey(endpoint);
-    const sdkCalls = [...new Set(sdk.filter((m) => slotKey(m) === key).map((m) => m.call))];
+    const calls = sdkCalls(endpoint);
     return {
       ...endpoint,
-      sdk: sdkCalls,
-      emulator: routes.filter((r) => slotKey(r) === key).map((r) => `${r.method} /v4${r.path}`),
-      tests: testsExercising(root, endpoint, sdkCalls, tests),
+      sdk: calls,
+      emulator: routes.filter((r) => slotKey(r) === key).map((r) => `${r.method} ${API_PREFIX}${r.path}`),
+      tests: testsExercising(root, endpoint, calls, tests),
     };
   });
+}
+
+/** The emulator's route table as method and path below `/v4`, read through its own description of it. */
+export function emulatorRoutes(): SpecEndpoint[] {
+  return describeRoutes(API_ROUTES).map((r) => ({ method: r.method, path: r.path.slice(API_PREFIX.length) }));
 }
 
 /** The table as Markdown, the text kept in `docs/coverage.md`. */
@@ -48,8 +54,10 @@ export function renderCoverage(rows: CoverageRow[]): string {
   return [
     "# Endpoint coverage",
     "",
-    "Generated from the code by `npm run coverage` (`scripts/coverage/`); `test/coverage/coverage.test.ts` fails when this file",
-    "is out of date or when an endpoint of the spec's tables lacks an sdk method, an emulator route or a test.",
+    "Generated from the code by `npm run coverage` (`scripts/coverage/`): the sdk column from the sdk's endpoint declarations",
+    "(`ENDPOINTS`, `sdk/endpoints.ts`), the emulator column from its route table, the tests column from the test files.",
+    "`test/coverage/coverage.test.ts` fails when this file is out of date or when an endpoint of the spec's tables lacks an sdk",
+    "method, an emulator route or a test.",
     "The database endpoints are listed for both engines (api-facts P4-2).",
     "",
     `${complete} of ${rows.length} endpoints are covered in all three columns.`,

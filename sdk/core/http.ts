@@ -25,7 +25,17 @@ import {
 } from "./errors";
 import { makeRedactor, redactEntries, redactHeaders, sanitizeCause, type Redactor } from "./redact";
 import { decideRetry, isIdempotentMethod, type RetryPolicyOptions } from "./retry";
-import { ErrorEnvelope, issuesToErrors, type ErrorEntry } from "./schema";
+import { ErrorEnvelope, issuesToErrors, type CollectionPage, type ErrorEntry } from "./schema";
+import {
+  endpointPath,
+  type AnyEndpoint,
+  type EndpointBody,
+  type EndpointItem,
+  type EndpointQuery,
+  type EndpointResult,
+  type PathParams,
+} from "./endpoint";
+import { Paginator, type ListOptions } from "./pagination";
 import { SDK_VERSION } from "../version";
 
 /** Methods the API uses. */
@@ -94,6 +104,11 @@ export interface RequestOptions<S extends z.ZodType = z.ZodType> {
 /** Options every resource method accepts. */
 export interface CallOptions {
   signal?: AbortSignal;
+}
+
+/** Options of `HttpClient.paginate`: the listing options and the endpoint's extra query parameters. */
+export interface EndpointListOptions<E extends AnyEndpoint = AnyEndpoint> extends ListOptions {
+  query?: EndpointQuery<E>;
 }
 
 /** A body streamed to an absolute URL outside the API (`HttpClient.sendStream`). */
@@ -198,6 +213,47 @@ export class HttpClient {
         if (options.signal?.aborted) throw new AbortError(`${info.method} ${info.path}: aborted`);
       }
     }
+  }
+
+  /**
+   * Calls a declared endpoint: its method, its path with `params` encoded, `body` validated with
+   * its body schema (or sent as multipart), the answer parsed with its response schema (page 1 of
+   * a paginated endpoint; iterate with `paginate`), retried as its `idempotent` flag or its method
+   * allows. Only `signal` is read from `options`; `request()` takes everything else.
+   */
+  call<E extends AnyEndpoint>(
+    endpoint: E,
+    params: PathParams<E["path"]>,
+    body: EndpointBody<E>,
+    options: CallOptions = {},
+  ): Promise<EndpointResult<E>> {
+    const form = endpoint.multipart ? (body as unknown as UndiciFormData) : undefined;
+    return this.request({
+      method: endpoint.method,
+      path: endpointPath(endpoint, params),
+      body: form ? undefined : body,
+      form,
+      bodySchema: endpoint.body,
+      responseSchema: endpoint.responseSchema,
+      idempotent: endpoint.idempotent,
+      signal: options.signal,
+    }) as Promise<EndpointResult<E>>;
+  }
+
+  /** Lists a paginated endpoint: a lazy `Paginator` over its items (see `core/pagination.ts`). */
+  paginate<E extends AnyEndpoint & { readonly paginated: true }>(
+    endpoint: E,
+    params: PathParams<E["path"]>,
+    options: EndpointListOptions<E> = {},
+  ): Paginator<EndpointItem<E>> {
+    const { query, ...listOptions } = options;
+    const spec = {
+      path: endpointPath(endpoint, params),
+      item: endpoint.response as z.ZodType<EndpointItem<E>>,
+      page: endpoint.responseSchema as unknown as z.ZodType<CollectionPage<EndpointItem<E>>>,
+      query: query as Query | undefined,
+    };
+    return new Paginator(this, spec, listOptions);
   }
 
   /**

@@ -34,6 +34,8 @@ export interface ListSpec<T> {
   path: string;
   item: z.ZodType<T>;
   query?: Query;
+  /** The page schema, when already built (an endpoint's `responseSchema`); default `Collection(item)`. */
+  page?: z.ZodType<CollectionPage<T>>;
 }
 
 /** An async-iterable listing; also fetches single pages (`page(n)`) and everything (`all()`). */
@@ -47,7 +49,7 @@ export class Paginator<T> implements AsyncIterable<T> {
     private readonly options: ListOptions = {},
   ) {
     this.pageSize = checkPageSize(options.pageSize ?? MAX_PAGE_SIZE);
-    this.pageSchema = Collection(spec.item) as unknown as z.ZodType<CollectionPage<T>>;
+    this.pageSchema = spec.page ?? (Collection(spec.item) as unknown as z.ZodType<CollectionPage<T>>);
   }
 
   /** One page, with its envelope (`page` is 1-based). */

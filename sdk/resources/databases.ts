@@ -13,9 +13,9 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { z } from "zod";
 import { Empty, Timestamp, requiredString } from "../core/schema";
-import { path } from "../core/path";
 import type { CallOptions, HttpClient, Sleep } from "../core/http";
-import { Paginator, type ListOptions } from "../core/pagination";
+import type { ListOptions, Paginator } from "../core/pagination";
+import { endpoint } from "../core/endpoint";
 import { waitFor } from "../core/waiters";
 import { formatIpv6, parseIpv4, parseIpv6 } from "../core/net";
 
@@ -426,6 +426,185 @@ export function waitForDatabaseStatus(
 }
 
 // ---------------------------------------------------------------------------------------------
+// Endpoints
+
+const READ = { service: "databases", auth: "token", scopes: ["databases:read_only"] } as const;
+const WRITE = { service: "databases", auth: "token", scopes: ["databases:read_write"] } as const;
+/** No token needed for the engine catalog (spec: "none listed"). */
+const CATALOG = { service: "databases", auth: "none", scopes: [] } as const;
+
+/**
+ * The endpoints of one engine, `/databases/{engine}/instances…` (spec "Managed Databases"; the
+ * backup, credentials, patch and SSL endpoints are listed for MySQL, and PostgreSQL has their
+ * equivalents, api-facts P4-2). `createRequest` is the engine's create body.
+ */
+export function databaseEngineEndpoints<const E extends DatabaseEngineType, C extends z.ZodType>(engine: E, createRequest: C) {
+  const name = `databases.${engine}` as const;
+  return {
+    list: endpoint({
+      ...READ,
+      name: `${name}.list`,
+      method: "GET",
+      path: `/databases/${engine}/instances`,
+      summary: `${engine} databases`,
+      response: Database,
+      paginated: true,
+    }),
+    create: endpoint({
+      ...WRITE,
+      name: `${name}.create`,
+      method: "POST",
+      path: `/databases/${engine}/instances`,
+      summary: `Create a ${engine} database (provisioning, 15–30 minutes)`,
+      body: createRequest,
+      response: Database,
+    }),
+    get: endpoint({
+      ...READ,
+      name: `${name}.get`,
+      method: "GET",
+      path: `/databases/${engine}/instances/{instanceId}`,
+      summary: `One ${engine} database`,
+      response: Database,
+    }),
+    update: endpoint({
+      ...WRITE,
+      name: `${name}.update`,
+      method: "PUT",
+      path: `/databases/${engine}/instances/{instanceId}`,
+      summary: "Update label, allow list, maintenance window, or resize (type); status active",
+      body: DatabaseUpdateRequest,
+      response: Database,
+    }),
+    delete: endpoint({
+      ...WRITE,
+      name: `${name}.delete`,
+      method: "DELETE",
+      path: `/databases/${engine}/instances/{instanceId}`,
+      summary: "Delete a database (unrestricted users; status active, failed or degraded)",
+      response: Empty,
+    }),
+    credentials: endpoint({
+      ...READ,
+      name: `${name}.credentials`,
+      method: "GET",
+      path: `/databases/${engine}/instances/{instanceId}/credentials`,
+      summary: "Root username and password (active)",
+      response: DatabaseCredentials,
+    }),
+    resetCredentials: endpoint({
+      ...WRITE,
+      name: `${name}.resetCredentials`,
+      method: "POST",
+      path: `/databases/${engine}/instances/{instanceId}/credentials/reset`,
+      summary: "New random root password (unrestricted users)",
+      response: Empty,
+    }),
+    ssl: endpoint({
+      ...READ,
+      name: `${name}.ssl`,
+      method: "GET",
+      path: `/databases/${engine}/instances/{instanceId}/ssl`,
+      summary: "The CA certificate, base64 PEM (active)",
+      response: DatabaseSsl,
+    }),
+    patch: endpoint({
+      ...WRITE,
+      name: `${name}.patch`,
+      method: "POST",
+      path: `/databases/${engine}/instances/{instanceId}/patch`,
+      summary: "Apply operating system patches now (active → updating → active)",
+      response: Empty,
+    }),
+    backups: {
+      list: endpoint({
+        ...WRITE,
+        name: `${name}.backups.list`,
+        method: "GET",
+        path: `/databases/${engine}/instances/{instanceId}/backups`,
+        summary: "Backups of a database, newest first (not while provisioning)",
+        response: DatabaseBackup,
+        paginated: true,
+      }),
+      create: endpoint({
+        ...WRITE,
+        name: `${name}.backups.create`,
+        method: "POST",
+        path: `/databases/${engine}/instances/{instanceId}/backups`,
+        summary: "Take a snapshot (active; at most 3; none while another backup runs)",
+        body: DatabaseBackupCreateRequest,
+        response: Empty,
+      }),
+      get: endpoint({
+        ...WRITE,
+        name: `${name}.backups.get`,
+        method: "GET",
+        path: `/databases/${engine}/instances/{instanceId}/backups/{backupId}`,
+        summary: "One backup (not while provisioning)",
+        response: DatabaseBackup,
+      }),
+      delete: endpoint({
+        ...WRITE,
+        name: `${name}.backups.delete`,
+        method: "DELETE",
+        path: `/databases/${engine}/instances/{instanceId}/backups/{backupId}`,
+        summary: "Delete a backup (not while provisioning)",
+        response: Empty,
+      }),
+      restore: endpoint({
+        ...WRITE,
+        name: `${name}.backups.restore`,
+        method: "POST",
+        path: `/databases/${engine}/instances/{instanceId}/backups/{backupId}/restore`,
+        summary: "Restore a backup (active, degraded or failed)",
+        response: Empty,
+      }),
+    },
+  };
+}
+
+/** The endpoints of one engine (`DATABASE_ENDPOINTS.mysql`). */
+export type DatabaseEngineEndpoints<E extends DatabaseEngineType = DatabaseEngineType, C extends z.ZodType = z.ZodType> = ReturnType<
+  typeof databaseEngineEndpoints<E, C>
+>;
+
+/** The `/databases` endpoints: the engine catalog, the all-engines list, and each engine's (`mysql`, `postgresql`). */
+export const DATABASE_ENDPOINTS = {
+  engines: {
+    list: endpoint({
+      ...CATALOG,
+      name: "databases.engines.list",
+      method: "GET",
+      path: "/databases/engines",
+      summary: "Engine versions",
+      response: DatabaseEngine,
+      paginated: true,
+    }),
+    get: endpoint({
+      ...CATALOG,
+      name: "databases.engines.get",
+      method: "GET",
+      path: "/databases/engines/{engineId}",
+      summary: "One engine version (`mysql%2F8.0.30`)",
+      response: DatabaseEngine,
+    }),
+  },
+  instances: {
+    list: endpoint({
+      ...READ,
+      name: "databases.instances.list",
+      method: "GET",
+      path: "/databases/instances",
+      summary: "Databases of every engine, with instance_uri",
+      response: DatabaseInstance,
+      paginated: true,
+    }),
+  },
+  mysql: databaseEngineEndpoints("mysql", MysqlDatabaseCreateRequest),
+  postgresql: databaseEngineEndpoints("postgresql", PostgresqlDatabaseCreateRequest),
+};
+
+// ---------------------------------------------------------------------------------------------
 // Resource classes
 
 /** `/databases`: the engine catalog, the all-engines list, and one collection per engine. */
@@ -454,7 +633,7 @@ export class DatabaseEngines {
   constructor(private readonly http: HttpClient) {}
 
   list(options?: ListOptions): Paginator<DatabaseEngine> {
-    return new Paginator(this.http, { path: "/databases/engines", item: DatabaseEngine }, options);
+    return this.http.paginate(DATABASE_ENDPOINTS.engines.list, {}, options);
   }
 
   listAll(options?: ListOptions): Promise<DatabaseEngine[]> {
@@ -463,7 +642,7 @@ export class DatabaseEngines {
 
   /** `GET /databases/engines/{engineId}`; the id's slash is encoded (`mysql%2F8.0.30`). */
   get(engineId: string, options: CallOptions = {}): Promise<DatabaseEngine> {
-    return this.http.request({ method: "GET", path: path`/databases/engines/${engineId}`, responseSchema: DatabaseEngine, signal: options.signal });
+    return this.http.call(DATABASE_ENDPOINTS.engines.get, { engineId }, undefined, options);
   }
 }
 
@@ -472,7 +651,7 @@ export class DatabaseInstances {
   constructor(private readonly http: HttpClient) {}
 
   list(options?: ListOptions): Paginator<DatabaseInstance> {
-    return new Paginator(this.http, { path: "/databases/instances", item: DatabaseInstance }, options);
+    return this.http.paginate(DATABASE_ENDPOINTS.instances.list, {}, options);
   }
 
   listAll(options?: ListOptions): Promise<DatabaseInstance[]> {
@@ -487,17 +666,22 @@ export class DatabaseInstances {
  */
 export class EngineDatabases<C extends z.ZodType> {
   readonly backups: DatabaseBackups;
+  private readonly endpoints: DatabaseEngineEndpoints<DatabaseEngineType, C>;
 
   constructor(
     private readonly http: HttpClient,
     readonly engine: DatabaseEngineType,
-    private readonly createSchema: C,
+    createSchema: C,
   ) {
     this.backups = new DatabaseBackups(http, engine);
+    const declared = DATABASE_ENDPOINTS[engine] as DatabaseEngineEndpoints;
+    // Another create schema than the engine's own (never, in this sdk) gets endpoints of its own.
+    const own = declared.create.body === createSchema ? declared : databaseEngineEndpoints(engine, createSchema);
+    this.endpoints = own as DatabaseEngineEndpoints<DatabaseEngineType, C>;
   }
 
   list(options?: ListOptions): Paginator<Database> {
-    return new Paginator(this.http, { path: path`/databases/${this.engine}/instances`, item: Database }, options);
+    return this.http.paginate(this.endpoints.list, {}, options);
   }
 
   listAll(options?: ListOptions): Promise<Database[]> {
@@ -505,66 +689,42 @@ export class EngineDatabases<C extends z.ZodType> {
   }
 
   get(id: number, options: CallOptions = {}): Promise<Database> {
-    return this.http.request({ method: "GET", path: path`/databases/${this.engine}/instances/${id}`, responseSchema: Database, signal: options.signal });
+    return this.http.call(this.endpoints.get, { instanceId: id }, undefined, options);
   }
 
   /** Starts provisioning (status `provisioning`, hosts null); about 15–30 minutes until `active`. */
   create(body: z.input<C>, options: CallOptions = {}): Promise<Database> {
-    return this.http.request({
-      method: "POST",
-      path: path`/databases/${this.engine}/instances`,
-      body,
-      bodySchema: this.createSchema,
-      responseSchema: Database,
-      signal: options.signal,
-    });
+    return this.http.call(this.endpoints.create, {}, body, options);
   }
 
   /** Label, allow list, maintenance window, and `type` (a resize to more disk). Status must be `active`. */
   update(id: number, body: DatabaseUpdateRequest, options: CallOptions = {}): Promise<Database> {
-    return this.http.request({
-      method: "PUT",
-      path: path`/databases/${this.engine}/instances/${id}`,
-      body,
-      bodySchema: DatabaseUpdateRequest,
-      responseSchema: Database,
-      signal: options.signal,
-    });
+    return this.http.call(this.endpoints.update, { instanceId: id }, body, options);
   }
 
   /** Unrestricted users only; status `active`, `failed` or `degraded`. */
   async delete(id: number, options: CallOptions = {}): Promise<void> {
-    await this.http.request({ method: "DELETE", path: path`/databases/${this.engine}/instances/${id}`, responseSchema: Empty, signal: options.signal });
+    await this.http.call(this.endpoints.delete, { instanceId: id }, undefined, options);
   }
 
   /** The root user and password (status `active`). */
   credentials(id: number, options: CallOptions = {}): Promise<DatabaseCredentials> {
-    return this.http.request({
-      method: "GET",
-      path: path`/databases/${this.engine}/instances/${id}/credentials`,
-      responseSchema: DatabaseCredentials,
-      signal: options.signal,
-    });
+    return this.http.call(this.endpoints.credentials, { instanceId: id }, undefined, options);
   }
 
   /** A new random root password (unrestricted users only). Not repeated after an ambiguous failure. */
   async resetCredentials(id: number, options: CallOptions = {}): Promise<void> {
-    await this.http.request({
-      method: "POST",
-      path: path`/databases/${this.engine}/instances/${id}/credentials/reset`,
-      responseSchema: Empty,
-      signal: options.signal,
-    });
+    await this.http.call(this.endpoints.resetCredentials, { instanceId: id }, undefined, options);
   }
 
   /** The CA certificate (base64 PEM) clients verify the server with (status `active`). */
   ssl(id: number, options: CallOptions = {}): Promise<DatabaseSsl> {
-    return this.http.request({ method: "GET", path: path`/databases/${this.engine}/instances/${id}/ssl`, responseSchema: DatabaseSsl, signal: options.signal });
+    return this.http.call(this.endpoints.ssl, { instanceId: id }, undefined, options);
   }
 
   /** Applies operating system patches now (`updating` → `active`). */
   async patch(id: number, options: CallOptions = {}): Promise<void> {
-    await this.http.request({ method: "POST", path: path`/databases/${this.engine}/instances/${id}/patch`, responseSchema: Empty, signal: options.signal });
+    await this.http.call(this.endpoints.patch, { instanceId: id }, undefined, options);
   }
 
   /** Polls `get(id)` until the status is one of `until` (default `active`); fails fast on `failed`/`degraded`. */
@@ -579,13 +739,17 @@ export class EngineDatabases<C extends z.ZodType> {
 
 /** `/databases/{engine}/instances/{id}/backups`: snapshots and daily automatic backups. */
 export class DatabaseBackups {
+  private readonly endpoints: DatabaseEngineEndpoints["backups"];
+
   constructor(
     private readonly http: HttpClient,
     readonly engine: DatabaseEngineType,
-  ) {}
+  ) {
+    this.endpoints = DATABASE_ENDPOINTS[engine].backups;
+  }
 
   list(databaseId: number, options?: ListOptions): Paginator<DatabaseBackup> {
-    return new Paginator(this.http, { path: path`/databases/${this.engine}/instances/${databaseId}/backups`, item: DatabaseBackup }, options);
+    return this.http.paginate(this.endpoints.list, { instanceId: databaseId }, options);
   }
 
   listAll(databaseId: number, options?: ListOptions): Promise<DatabaseBackup[]> {
@@ -593,42 +757,20 @@ export class DatabaseBackups {
   }
 
   get(databaseId: number, backupId: number, options: CallOptions = {}): Promise<DatabaseBackup> {
-    return this.http.request({
-      method: "GET",
-      path: path`/databases/${this.engine}/instances/${databaseId}/backups/${backupId}`,
-      responseSchema: DatabaseBackup,
-      signal: options.signal,
-    });
+    return this.http.call(this.endpoints.get, { instanceId: databaseId, backupId }, undefined, options);
   }
 
   /** Takes a snapshot (`backing_up` → `active`; the backup is listed once it is done). Answers `{}`. */
   async create(databaseId: number, body: DatabaseBackupCreateRequest, options: CallOptions = {}): Promise<void> {
-    await this.http.request({
-      method: "POST",
-      path: path`/databases/${this.engine}/instances/${databaseId}/backups`,
-      body,
-      bodySchema: DatabaseBackupCreateRequest,
-      responseSchema: Empty,
-      signal: options.signal,
-    });
+    await this.http.call(this.endpoints.create, { instanceId: databaseId }, body, options);
   }
 
   async delete(databaseId: number, backupId: number, options: CallOptions = {}): Promise<void> {
-    await this.http.request({
-      method: "DELETE",
-      path: path`/databases/${this.engine}/instances/${databaseId}/backups/${backupId}`,
-      responseSchema: Empty,
-      signal: options.signal,
-    });
+    await this.http.call(this.endpoints.delete, { instanceId: databaseId, backupId }, undefined, options);
   }
 
   /** Replaces all data with the backup's (`restoring` → `active`; `failed` after a credentials reset). */
   async restore(databaseId: number, backupId: number, options: CallOptions = {}): Promise<void> {
-    await this.http.request({
-      method: "POST",
-      path: path`/databases/${this.engine}/instances/${databaseId}/backups/${backupId}/restore`,
-      responseSchema: Empty,
-      signal: options.signal,
-    });
+    await this.http.call(this.endpoints.restore, { instanceId: databaseId, backupId }, undefined, options);
   }
 }

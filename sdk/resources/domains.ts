@@ -9,9 +9,9 @@ import { isIPv6 } from "node:net";
 import { z } from "zod";
 import { Empty, Timestamp, type ErrorEntry } from "../core/schema";
 import { parseIpv4 } from "../core/net";
-import { path } from "../core/path";
 import type { CallOptions, HttpClient } from "../core/http";
-import { Paginator, type ListOptions } from "../core/pagination";
+import type { ListOptions, Paginator } from "../core/pagination";
+import { endpoint } from "../core/endpoint";
 
 /** Reason texts of the domain and record rules, shared with the emulator and the tests. */
 export const DOMAIN_REASONS = {
@@ -323,9 +323,13 @@ export const SrvService = stringField("service").regex(/^_?[a-z0-9](?:[a-z0-9-]{
 /** An SRV record's protocol (without the underscore). */
 export const SrvProtocol = stringField("protocol").regex(/^_?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i, RECORD_REASONS.protocolInvalid);
 
-/** The fields a record rule looks at, wire names; `null`/`undefined` = not given. */
-export interface RecordFields {
-  type: string;
+/**
+ * A record's fields, wire names; `null`/`undefined` = not given. The one shape every layer hands
+ * record rules and record builders: the rules take any type name (`RecordFields`), a layer that
+ * only knows valid types narrows it (`RecordFields<RecordType>`; `Partial<…>` for an update).
+ */
+export interface RecordFields<Type extends string = string> {
+  type: Type;
   name?: string | null | undefined;
   target?: string | null | undefined;
   priority?: number | null | undefined;
@@ -334,6 +338,8 @@ export interface RecordFields {
   service?: string | null | undefined;
   protocol?: string | null | undefined;
   tag?: string | null | undefined;
+  /** Not looked at by the rules; rounded by the API (`roundRecordTtl`). */
+  ttl_sec?: number | undefined;
 }
 
 const given = (value: unknown) => value !== undefined && value !== null;
@@ -459,6 +465,123 @@ export const ZoneFile = z.looseObject({ zone_file: z.array(z.string()) });
 export type ZoneFile = z.infer<typeof ZoneFile>;
 
 // ---------------------------------------------------------------------------------------------
+// endpoints
+
+const READ = { service: "domains", auth: "token", scopes: ["domains:read_only"] } as const;
+const WRITE = { service: "domains", auth: "token", scopes: ["domains:read_write"] } as const;
+
+/** The `/domains` endpoints (spec "Domains"). */
+export const DOMAIN_ENDPOINTS = {
+  list: endpoint({
+    ...READ,
+    name: "domains.list",
+    method: "GET",
+    path: "/domains",
+    summary: "Domain collection",
+    response: Domain,
+    paginated: true,
+  }),
+  create: endpoint({
+    ...WRITE,
+    name: "domains.create",
+    method: "POST",
+    path: "/domains",
+    summary: "Create a domain",
+    body: DomainCreateRequest,
+    response: Domain,
+  }),
+  importZone: endpoint({
+    ...WRITE,
+    name: "domains.importZone",
+    method: "POST",
+    path: "/domains/import",
+    summary: "Import a domain by zone transfer (AXFR) from a remote nameserver",
+    body: DomainImportRequest,
+    response: Domain,
+  }),
+  get: endpoint({ ...READ, name: "domains.get", method: "GET", path: "/domains/{domainId}", summary: "One domain", response: Domain }),
+  update: endpoint({
+    ...WRITE,
+    name: "domains.update",
+    method: "PUT",
+    path: "/domains/{domainId}",
+    summary: "Update any writable field of a domain, its name included",
+    body: DomainUpdateRequest,
+    response: Domain,
+  }),
+  delete: endpoint({
+    ...WRITE,
+    name: "domains.delete",
+    method: "DELETE",
+    path: "/domains/{domainId}",
+    summary: "Delete a domain and all its records",
+    response: Empty,
+  }),
+  clone: endpoint({
+    ...WRITE,
+    name: "domains.clone",
+    method: "POST",
+    path: "/domains/{domainId}/clone",
+    summary: "Clone a domain with all its records under a new name",
+    body: DomainCloneRequest,
+    response: Domain,
+  }),
+  zoneFile: endpoint({
+    ...READ,
+    name: "domains.zoneFile",
+    method: "GET",
+    path: "/domains/{domainId}/zone-file",
+    summary: "The lines of the domain's last rendered zone",
+    response: ZoneFile,
+  }),
+  records: {
+    list: endpoint({
+      ...READ,
+      name: "domains.records.list",
+      method: "GET",
+      path: "/domains/{domainId}/records",
+      summary: "Record collection of a domain",
+      response: DomainRecord,
+      paginated: true,
+    }),
+    create: endpoint({
+      ...WRITE,
+      name: "domains.records.create",
+      method: "POST",
+      path: "/domains/{domainId}/records",
+      summary: "Create a record",
+      body: RecordCreateRequest,
+      response: DomainRecord,
+    }),
+    get: endpoint({
+      ...READ,
+      name: "domains.records.get",
+      method: "GET",
+      path: "/domains/{domainId}/records/{recordId}",
+      summary: "One record",
+      response: DomainRecord,
+    }),
+    update: endpoint({
+      ...WRITE,
+      name: "domains.records.update",
+      method: "PUT",
+      path: "/domains/{domainId}/records/{recordId}",
+      summary: "Update a record (every field but its type)",
+      body: RecordUpdateRequest,
+      response: DomainRecord,
+    }),
+    delete: endpoint({
+      ...WRITE,
+      name: "domains.records.delete",
+      method: "DELETE",
+      path: "/domains/{domainId}/records/{recordId}",
+      summary: "Delete a record",
+      response: Empty,
+    }),
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
 // resource classes
 
 /**
@@ -475,7 +598,7 @@ export class Domains {
 
   /** Iterates the account's domains (`GET /domains`); filter with e.g. `{filter: {domain: "example.com"}}`. */
   list(options?: ListOptions): Paginator<Domain> {
-    return new Paginator(this.http, { path: "/domains", item: Domain }, options);
+    return this.http.paginate(DOMAIN_ENDPOINTS.list, {}, options);
   }
 
   /** Every domain, collected. */
@@ -485,58 +608,37 @@ export class Domains {
 
   /** `GET /domains/{domainId}`. */
   get(domainId: number, options: CallOptions = {}): Promise<Domain> {
-    return this.http.request({ method: "GET", path: path`/domains/${domainId}`, responseSchema: Domain, signal: options.signal });
+    return this.http.call(DOMAIN_ENDPOINTS.get, { domainId }, undefined, options);
   }
 
   /** `POST /domains`. The body is validated against `DomainCreateRequest` before anything is sent. */
   create(body: DomainCreateRequest, options: CallOptions = {}): Promise<Domain> {
-    return this.http.request({ method: "POST", path: "/domains", body, bodySchema: DomainCreateRequest, responseSchema: Domain, signal: options.signal });
+    return this.http.call(DOMAIN_ENDPOINTS.create, {}, body, options);
   }
 
   /** `PUT /domains/{domainId}`: any writable field, the name included. */
   update(domainId: number, body: DomainUpdateRequest, options: CallOptions = {}): Promise<Domain> {
-    return this.http.request({
-      method: "PUT",
-      path: path`/domains/${domainId}`,
-      body,
-      bodySchema: DomainUpdateRequest,
-      responseSchema: Domain,
-      signal: options.signal,
-    });
+    return this.http.call(DOMAIN_ENDPOINTS.update, { domainId }, body, options);
   }
 
   /** `DELETE /domains/{domainId}`: the domain and all its records. */
   async delete(domainId: number, options: CallOptions = {}): Promise<void> {
-    await this.http.request({ method: "DELETE", path: path`/domains/${domainId}`, responseSchema: Empty, signal: options.signal });
+    await this.http.call(DOMAIN_ENDPOINTS.delete, { domainId }, undefined, options);
   }
 
   /** `POST /domains/{domainId}/clone`: a new domain named `body.domain` with all the records of this one. */
   clone(domainId: number, body: DomainCloneRequest, options: CallOptions = {}): Promise<Domain> {
-    return this.http.request({
-      method: "POST",
-      path: path`/domains/${domainId}/clone`,
-      body,
-      bodySchema: DomainCloneRequest,
-      responseSchema: Domain,
-      signal: options.signal,
-    });
+    return this.http.call(DOMAIN_ENDPOINTS.clone, { domainId }, body, options);
   }
 
   /** `POST /domains/import`: the API transfers the zone (AXFR) from `remote_nameserver` into a new master domain. */
   importZone(body: DomainImportRequest, options: CallOptions = {}): Promise<Domain> {
-    return this.http.request({
-      method: "POST",
-      path: "/domains/import",
-      body,
-      bodySchema: DomainImportRequest,
-      responseSchema: Domain,
-      signal: options.signal,
-    });
+    return this.http.call(DOMAIN_ENDPOINTS.importZone, {}, body, options);
   }
 
   /** `GET /domains/{domainId}/zone-file`: the lines of the last rendered zone. */
   zoneFile(domainId: number, options: CallOptions = {}): Promise<ZoneFile> {
-    return this.http.request({ method: "GET", path: path`/domains/${domainId}/zone-file`, responseSchema: ZoneFile, signal: options.signal });
+    return this.http.call(DOMAIN_ENDPOINTS.zoneFile, { domainId }, undefined, options);
   }
 }
 
@@ -546,7 +648,7 @@ export class DomainRecords {
 
   /** Iterates the records of a domain. */
   list(domainId: number, options?: ListOptions): Paginator<DomainRecord> {
-    return new Paginator(this.http, { path: path`/domains/${domainId}/records`, item: DomainRecord }, options);
+    return this.http.paginate(DOMAIN_ENDPOINTS.records.list, { domainId }, options);
   }
 
   /** Every record of a domain, collected. */
@@ -556,45 +658,21 @@ export class DomainRecords {
 
   /** `GET /domains/{domainId}/records/{recordId}`. */
   get(domainId: number, recordId: number, options: CallOptions = {}): Promise<DomainRecord> {
-    return this.http.request({
-      method: "GET",
-      path: path`/domains/${domainId}/records/${recordId}`,
-      responseSchema: DomainRecord,
-      signal: options.signal,
-    });
+    return this.http.call(DOMAIN_ENDPOINTS.records.get, { domainId, recordId }, undefined, options);
   }
 
   /** `POST /domains/{domainId}/records`; never retried after an ambiguous failure. */
   create(domainId: number, body: RecordCreateRequest, options: CallOptions = {}): Promise<DomainRecord> {
-    return this.http.request({
-      method: "POST",
-      path: path`/domains/${domainId}/records`,
-      body,
-      bodySchema: RecordCreateRequest,
-      responseSchema: DomainRecord,
-      signal: options.signal,
-    });
+    return this.http.call(DOMAIN_ENDPOINTS.records.create, { domainId }, body, options);
   }
 
   /** `PUT /domains/{domainId}/records/{recordId}`: every field but the type. */
   update(domainId: number, recordId: number, body: RecordUpdateRequest, options: CallOptions = {}): Promise<DomainRecord> {
-    return this.http.request({
-      method: "PUT",
-      path: path`/domains/${domainId}/records/${recordId}`,
-      body,
-      bodySchema: RecordUpdateRequest,
-      responseSchema: DomainRecord,
-      signal: options.signal,
-    });
+    return this.http.call(DOMAIN_ENDPOINTS.records.update, { domainId, recordId }, body, options);
   }
 
   /** `DELETE /domains/{domainId}/records/{recordId}`. */
   async delete(domainId: number, recordId: number, options: CallOptions = {}): Promise<void> {
-    await this.http.request({
-      method: "DELETE",
-      path: path`/domains/${domainId}/records/${recordId}`,
-      responseSchema: Empty,
-      signal: options.signal,
-    });
+    await this.http.call(DOMAIN_ENDPOINTS.records.delete, { domainId, recordId }, undefined, options);
   }
 }

@@ -1,9 +1,9 @@
 /** Account events: the log of operations (api-facts P6-1). Events are polled, never pushed. */
 import { z } from "zod";
 import { Empty, Timestamp } from "../core/schema";
-import { path } from "../core/path";
 import type { CallOptions, HttpClient } from "../core/http";
-import { Paginator, type ListOptions } from "../core/pagination";
+import type { ListOptions, Paginator } from "../core/pagination";
+import { endpoint } from "../core/endpoint";
 
 /** An event's status: instant events are `notification`; long ones go `scheduled`/`started` → `finished`/`failed`. */
 export const EventStatus = z.enum(["scheduled", "started", "finished", "failed", "notification"]);
@@ -37,6 +37,47 @@ export const Event = z.looseObject({
 });
 export type Event = z.infer<typeof Event>;
 
+const EVENTS = { service: "events", auth: "token", scopes: ["events:read_only"] } as const;
+
+/** The `/account/events` endpoints. Read and seen marks are safe to repeat, so they are retried like a PUT. */
+export const EVENT_ENDPOINTS = {
+  list: endpoint({
+    ...EVENTS,
+    name: "account.events.list",
+    method: "GET",
+    path: "/account/events",
+    summary: "Events of the account, newest first",
+    response: Event,
+    paginated: true,
+  }),
+  get: endpoint({
+    ...EVENTS,
+    name: "account.events.get",
+    method: "GET",
+    path: "/account/events/{eventId}",
+    summary: "One event",
+    response: Event,
+  }),
+  markRead: endpoint({
+    ...EVENTS,
+    name: "account.events.markRead",
+    method: "POST",
+    path: "/account/events/{eventId}/read",
+    summary: "Mark one event read",
+    response: Empty,
+    idempotent: true,
+  }),
+  markSeen: endpoint({
+    ...EVENTS,
+    name: "account.events.markSeen",
+    method: "POST",
+    path: "/account/events/{eventId}/seen",
+    summary: "Mark an event and all older ones seen",
+    response: Empty,
+    idempotent: true,
+  }),
+};
+
 /** `/account/events`: the account's operation log (last 90 days, newest first). Polled, never pushed. */
 export class Events {
   constructor(private readonly http: HttpClient) {}
@@ -46,7 +87,7 @@ export class Events {
    * `{filter: {"+order_by": "created", "+order": "desc", action: "vpc_create", "entity.id": 12}}`.
    */
   list(options?: ListOptions): Paginator<Event> {
-    return new Paginator(this.http, { path: "/account/events", item: Event }, options);
+    return this.http.paginate(EVENT_ENDPOINTS.list, {}, options);
   }
 
   /** Every matching event, collected. */
@@ -56,28 +97,16 @@ export class Events {
 
   /** `GET /account/events/{eventId}`. */
   get(eventId: number, options: CallOptions = {}): Promise<Event> {
-    return this.http.request({ method: "GET", path: path`/account/events/${eventId}`, responseSchema: Event, signal: options.signal });
+    return this.http.call(EVENT_ENDPOINTS.get, { eventId }, undefined, options);
   }
 
   /** `POST /account/events/{eventId}/read`. Marking twice has the same effect, so it is retried like a PUT. */
   async markRead(eventId: number, options: CallOptions = {}): Promise<void> {
-    await this.http.request({
-      method: "POST",
-      path: path`/account/events/${eventId}/read`,
-      responseSchema: Empty,
-      idempotent: true,
-      signal: options.signal,
-    });
+    await this.http.call(EVENT_ENDPOINTS.markRead, { eventId }, undefined, options);
   }
 
   /** `POST /account/events/{eventId}/seen`: marks this event and all older ones seen. Idempotent. */
   async markSeen(eventId: number, options: CallOptions = {}): Promise<void> {
-    await this.http.request({
-      method: "POST",
-      path: path`/account/events/${eventId}/seen`,
-      responseSchema: Empty,
-      idempotent: true,
-      signal: options.signal,
-    });
+    await this.http.call(EVENT_ENDPOINTS.markSeen, { eventId }, undefined, options);
   }
 }

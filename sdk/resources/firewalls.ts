@@ -8,9 +8,9 @@
  */
 import { z } from "zod";
 import { Empty, Timestamp, requiredInt } from "../core/schema";
-import { path } from "../core/path";
 import type { CallOptions, HttpClient } from "../core/http";
-import { Paginator, type ListOptions } from "../core/pagination";
+import type { ListOptions, Paginator } from "../core/pagination";
+import { endpoint } from "../core/endpoint";
 import { parseIpv4Cidr, parseIpv6Cidr } from "../core/net";
 
 /** Device entity kinds a firewall can be assigned to. */
@@ -328,6 +328,114 @@ export const FirewallDevice = z.looseObject({
 export type FirewallDevice = z.infer<typeof FirewallDevice>;
 
 // ---------------------------------------------------------------------------------------------
+// endpoints
+
+const READ = { service: "firewalls", auth: "token", scopes: ["firewall:read_only"] } as const;
+const WRITE = { service: "firewalls", auth: "token", scopes: ["firewall:read_write"] } as const;
+
+/** The `/networking/firewalls` endpoints (spec "Networking: firewalls"). */
+export const FIREWALL_ENDPOINTS = {
+  list: endpoint({
+    ...READ,
+    name: "networking.firewalls.list",
+    method: "GET",
+    path: "/networking/firewalls",
+    summary: "Firewalls the caller can access",
+    response: Firewall,
+    paginated: true,
+  }),
+  create: endpoint({
+    ...WRITE,
+    name: "networking.firewalls.create",
+    method: "POST",
+    path: "/networking/firewalls",
+    summary: "Create a firewall with its rules and optional devices",
+    body: FirewallCreateRequest,
+    response: Firewall,
+  }),
+  get: endpoint({
+    ...READ,
+    name: "networking.firewalls.get",
+    method: "GET",
+    path: "/networking/firewalls/{firewallId}",
+    summary: "One firewall (without devices)",
+    response: Firewall,
+  }),
+  update: endpoint({
+    ...WRITE,
+    name: "networking.firewalls.update",
+    method: "PUT",
+    path: "/networking/firewalls/{firewallId}",
+    summary: "Update a firewall's label, status or tags",
+    body: FirewallUpdateRequest,
+    response: Firewall,
+  }),
+  delete: endpoint({
+    ...WRITE,
+    name: "networking.firewalls.delete",
+    method: "DELETE",
+    path: "/networking/firewalls/{firewallId}",
+    summary: "Delete a firewall; its rules leave every assigned service",
+    response: Empty,
+  }),
+  devices: {
+    list: endpoint({
+      ...READ,
+      name: "networking.firewalls.devices.list",
+      method: "GET",
+      path: "/networking/firewalls/{firewallId}/devices",
+      summary: "Devices of a firewall",
+      response: FirewallDevice,
+      paginated: true,
+    }),
+    create: endpoint({
+      ...WRITE,
+      name: "networking.firewalls.devices.create",
+      method: "POST",
+      path: "/networking/firewalls/{firewallId}/devices",
+      summary: "Assign a firewall to a compute instance or nodebalancer",
+      body: FirewallDeviceCreateRequest,
+      response: FirewallDevice,
+    }),
+    get: endpoint({
+      ...READ,
+      name: "networking.firewalls.devices.get",
+      method: "GET",
+      path: "/networking/firewalls/{firewallId}/devices/{deviceId}",
+      summary: "One device of a firewall",
+      response: FirewallDevice,
+    }),
+    delete: endpoint({
+      ...WRITE,
+      name: "networking.firewalls.devices.delete",
+      method: "DELETE",
+      path: "/networking/firewalls/{firewallId}/devices/{deviceId}",
+      summary: "Remove a firewall from one service",
+      response: Empty,
+    }),
+  },
+  rules: {
+    get: endpoint({
+      ...READ,
+      name: "networking.firewalls.rules.get",
+      method: "GET",
+      path: "/networking/firewalls/{firewallId}/rules",
+      summary: "Both rulesets and policies of a firewall",
+      response: FirewallRules,
+    }),
+    update: endpoint({
+      ...WRITE,
+      name: "networking.firewalls.rules.update",
+      method: "PUT",
+      path: "/networking/firewalls/{firewallId}/rules",
+      summary: "Replace both rulesets of a firewall",
+      body: FirewallRulesUpdateRequest,
+      response: FirewallRules,
+    }),
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
 // resource classes
 
 /**
@@ -346,7 +454,7 @@ export class Firewalls {
 
   /** Iterates the firewalls the caller can access (`GET /networking/firewalls`). */
   list(options?: ListOptions): Paginator<Firewall> {
-    return new Paginator(this.http, { path: "/networking/firewalls", item: Firewall }, options);
+    return this.http.paginate(FIREWALL_ENDPOINTS.list, {}, options);
   }
 
   /** Every accessible firewall, collected. */
@@ -356,36 +464,22 @@ export class Firewalls {
 
   /** `GET /networking/firewalls/{firewallId}` (without devices). */
   get(firewallId: number, options: CallOptions = {}): Promise<Firewall> {
-    return this.http.request({ method: "GET", path: path`/networking/firewalls/${firewallId}`, responseSchema: Firewall, signal: options.signal });
+    return this.http.call(FIREWALL_ENDPOINTS.get, { firewallId }, undefined, options);
   }
 
   /** `POST /networking/firewalls`: label, rules (both policies required), tags, devices. A new firewall is `enabled`. */
   create(body: FirewallCreateRequest, options: CallOptions = {}): Promise<Firewall> {
-    return this.http.request({
-      method: "POST",
-      path: "/networking/firewalls",
-      body,
-      bodySchema: FirewallCreateRequest,
-      responseSchema: Firewall,
-      signal: options.signal,
-    });
+    return this.http.call(FIREWALL_ENDPOINTS.create, {}, body, options);
   }
 
   /** `PUT /networking/firewalls/{firewallId}`: label, status (`enabled`/`disabled`), tags. */
   update(firewallId: number, body: FirewallUpdateRequest, options: CallOptions = {}): Promise<Firewall> {
-    return this.http.request({
-      method: "PUT",
-      path: path`/networking/firewalls/${firewallId}`,
-      body,
-      bodySchema: FirewallUpdateRequest,
-      responseSchema: Firewall,
-      signal: options.signal,
-    });
+    return this.http.call(FIREWALL_ENDPOINTS.update, { firewallId }, body, options);
   }
 
   /** `DELETE /networking/firewalls/{firewallId}`: the firewall's rules leave every assigned service. */
   async delete(firewallId: number, options: CallOptions = {}): Promise<void> {
-    await this.http.request({ method: "DELETE", path: path`/networking/firewalls/${firewallId}`, responseSchema: Empty, signal: options.signal });
+    await this.http.call(FIREWALL_ENDPOINTS.delete, { firewallId }, undefined, options);
   }
 }
 
@@ -395,7 +489,7 @@ export class FirewallDevices {
 
   /** Iterates the devices of a firewall. */
   list(firewallId: number, options?: ListOptions): Paginator<FirewallDevice> {
-    return new Paginator(this.http, { path: path`/networking/firewalls/${firewallId}/devices`, item: FirewallDevice }, options);
+    return this.http.paginate(FIREWALL_ENDPOINTS.devices.list, { firewallId }, options);
   }
 
   /** Every device of a firewall, collected. */
@@ -405,34 +499,17 @@ export class FirewallDevices {
 
   /** `GET /networking/firewalls/{firewallId}/devices/{deviceId}`. */
   get(firewallId: number, deviceId: number, options: CallOptions = {}): Promise<FirewallDevice> {
-    return this.http.request({
-      method: "GET",
-      path: path`/networking/firewalls/${firewallId}/devices/${deviceId}`,
-      responseSchema: FirewallDevice,
-      signal: options.signal,
-    });
+    return this.http.call(FIREWALL_ENDPOINTS.devices.get, { firewallId, deviceId }, undefined, options);
   }
 
   /** `POST .../devices` `{id, type}`: assigns the firewall to a compute instance or nodebalancer. Never retried after an ambiguous failure. */
   create(firewallId: number, body: FirewallDeviceCreateRequest, options: CallOptions = {}): Promise<FirewallDevice> {
-    return this.http.request({
-      method: "POST",
-      path: path`/networking/firewalls/${firewallId}/devices`,
-      body,
-      bodySchema: FirewallDeviceCreateRequest,
-      responseSchema: FirewallDevice,
-      signal: options.signal,
-    });
+    return this.http.call(FIREWALL_ENDPOINTS.devices.create, { firewallId }, body, options);
   }
 
   /** `DELETE .../devices/{deviceId}`: removes this firewall's rules from the service. */
   async delete(firewallId: number, deviceId: number, options: CallOptions = {}): Promise<void> {
-    await this.http.request({
-      method: "DELETE",
-      path: path`/networking/firewalls/${firewallId}/devices/${deviceId}`,
-      responseSchema: Empty,
-      signal: options.signal,
-    });
+    await this.http.call(FIREWALL_ENDPOINTS.devices.delete, { firewallId, deviceId }, undefined, options);
   }
 }
 
@@ -442,23 +519,11 @@ export class FirewallRulesResource {
 
   /** `GET .../rules`: both rulesets and policies. */
   get(firewallId: number, options: CallOptions = {}): Promise<FirewallRules> {
-    return this.http.request({
-      method: "GET",
-      path: path`/networking/firewalls/${firewallId}/rules`,
-      responseSchema: FirewallRules,
-      signal: options.signal,
-    });
+    return this.http.call(FIREWALL_ENDPOINTS.rules.get, { firewallId }, undefined, options);
   }
 
   /** `PUT .../rules`: replaces both rulesets completely; returns the stored rules. */
   update(firewallId: number, body: FirewallRulesUpdateRequest, options: CallOptions = {}): Promise<FirewallRules> {
-    return this.http.request({
-      method: "PUT",
-      path: path`/networking/firewalls/${firewallId}/rules`,
-      body,
-      bodySchema: FirewallRulesUpdateRequest,
-      responseSchema: FirewallRules,
-      signal: options.signal,
-    });
+    return this.http.call(FIREWALL_ENDPOINTS.rules.update, { firewallId }, body, options);
   }
 }

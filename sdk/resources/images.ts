@@ -1,7 +1,7 @@
 /**
  * Images (spec "Image", "Images", "Image status"; api-facts P2-10, P6-2, P7): private images
  * captured from a disk or uploaded, and the public distribution images. Image ids contain a slash
- * (`private/12`, `public/ubuntu22.04`); the `path` tag sends it encoded as one segment.
+ * (`private/12`, `public/ubuntu22.04`); the endpoint path sends it encoded as one segment.
  *
  * Uploads are two steps: `createUpload` (POST /images/upload) answers the new image, still
  * `pending_upload`, with a pre-signed `upload_to` URL; `uploadFile` then streams a gzip-compressed
@@ -12,10 +12,10 @@ import { createHash } from "node:crypto";
 import { open, stat } from "node:fs/promises";
 import { z } from "zod";
 import { Empty, Timestamp } from "../core/schema";
-import { path } from "../core/path";
 import { isNotFound } from "../core/errors";
 import type { CallOptions, HttpClient, Sleep } from "../core/http";
-import { Paginator, type ListOptions } from "../core/pagination";
+import type { ListOptions, Paginator } from "../core/pagination";
+import { endpoint } from "../core/endpoint";
 import { waitFor } from "../core/waiters";
 
 /**
@@ -260,13 +260,80 @@ export async function hashFile(filePath: string, signal?: AbortSignal): Promise<
   return hash.digest("hex");
 }
 
+const WRITE = { service: "images", auth: "token", scopes: ["images:read_write"] } as const;
+
+/**
+ * The `/images` endpoints (spec "Images"). Listing and viewing need no token (public images only,
+ * then). The spec lists `images:read_only` for the list, but every recording advertises
+ * `X-Accepted-OAuth-Scopes: *` there (api-facts P5-1), so it declares none.
+ */
+export const IMAGE_ENDPOINTS = {
+  list: endpoint({
+    service: "images",
+    auth: "none",
+    scopes: [],
+    name: "images.list",
+    method: "GET",
+    path: "/images",
+    summary: "Public images, and with a token the account's private images",
+    response: Image,
+    paginated: true,
+  }),
+  create: endpoint({
+    ...WRITE,
+    scopes: ["images:read_write", "computes:read_only"],
+    name: "images.create",
+    method: "POST",
+    path: "/images",
+    summary: "Capture a disk as a private image (creating, then available)",
+    body: ImageCreateRequest,
+    response: Image,
+  }),
+  createUpload: endpoint({
+    ...WRITE,
+    name: "images.createUpload",
+    method: "POST",
+    path: "/images/upload",
+    summary: "Create a private image waiting for its data, and the URL to PUT the data to",
+    body: ImageUploadRequest,
+    response: ImageUploadResponse,
+  }),
+  get: endpoint({
+    service: "images",
+    auth: "none",
+    scopes: ["images:read_only"],
+    name: "images.get",
+    method: "GET",
+    path: "/images/{imageId}",
+    summary: "One image; public images need no credentials",
+    response: Image,
+  }),
+  update: endpoint({
+    ...WRITE,
+    name: "images.update",
+    method: "PUT",
+    path: "/images/{imageId}",
+    summary: "Update a private image's label or description (public images: 403)",
+    body: ImageUpdateRequest,
+    response: Image,
+  }),
+  delete: endpoint({
+    ...WRITE,
+    name: "images.delete",
+    method: "DELETE",
+    path: "/images/{imageId}",
+    summary: "Delete a private image, irreversibly (public images: 403)",
+    response: Empty,
+  }),
+};
+
 /** `/images`: private and public images. Creates are never retried after an ambiguous failure. */
 export class Images {
   constructor(private readonly http: HttpClient) {}
 
   /** Iterates images: public ones always, the account's private ones when a token is sent. */
   list(options?: ListOptions): Paginator<Image> {
-    return new Paginator(this.http, { path: "/images", item: Image }, options);
+    return this.http.paginate(IMAGE_ENDPOINTS.list, {}, options);
   }
 
   /** Every image, collected. */
@@ -276,31 +343,17 @@ export class Images {
 
   /** `GET /images/{imageId}`; the id's slash is sent encoded (`private%2F12`). */
   get(imageId: string, options: CallOptions = {}): Promise<Image> {
-    return this.http.request({ method: "GET", path: path`/images/${imageId}`, responseSchema: Image, signal: options.signal });
+    return this.http.call(IMAGE_ENDPOINTS.get, { imageId }, undefined, options);
   }
 
   /** `POST /images`: captures a disk; the image starts `creating`. */
   create(body: ImageCreateRequest, options: CallOptions = {}): Promise<Image> {
-    return this.http.request({
-      method: "POST",
-      path: "/images",
-      body,
-      bodySchema: ImageCreateRequest,
-      responseSchema: Image,
-      signal: options.signal,
-    });
+    return this.http.call(IMAGE_ENDPOINTS.create, {}, body, options);
   }
 
   /** `POST /images/upload`: creates an image waiting for its data and answers where to send it. */
   createUpload(body: ImageUploadRequest, options: CallOptions = {}): Promise<ImageUploadResponse> {
-    return this.http.request({
-      method: "POST",
-      path: "/images/upload",
-      body,
-      bodySchema: ImageUploadRequest,
-      responseSchema: ImageUploadResponse,
-      signal: options.signal,
-    });
+    return this.http.call(IMAGE_ENDPOINTS.createUpload, {}, body, options);
   }
 
   /** Streams a `.img.gz` file to an `upload_to` URL (see `uploadImageFile`). */
@@ -310,19 +363,12 @@ export class Images {
 
   /** `PUT /images/{imageId}` (label, description). Public images answer 403. */
   update(imageId: string, body: ImageUpdateRequest, options: CallOptions = {}): Promise<Image> {
-    return this.http.request({
-      method: "PUT",
-      path: path`/images/${imageId}`,
-      body,
-      bodySchema: ImageUpdateRequest,
-      responseSchema: Image,
-      signal: options.signal,
-    });
+    return this.http.call(IMAGE_ENDPOINTS.update, { imageId }, body, options);
   }
 
   /** `DELETE /images/{imageId}`: irreversible; private images only. */
   async delete(imageId: string, options: CallOptions = {}): Promise<void> {
-    await this.http.request({ method: "DELETE", path: path`/images/${imageId}`, responseSchema: Empty, signal: options.signal });
+    await this.http.call(IMAGE_ENDPOINTS.delete, { imageId }, undefined, options);
   }
 
   /**

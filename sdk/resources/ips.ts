@@ -7,9 +7,9 @@
  */
 import { z } from "zod";
 import { Empty, requiredInt, requiredString } from "../core/schema";
-import { path } from "../core/path";
 import type { CallOptions, HttpClient } from "../core/http";
-import { Paginator, type ListOptions } from "../core/pagination";
+import type { ListOptions, Paginator } from "../core/pagination";
+import { endpoint } from "../core/endpoint";
 import { canonicalIpv6, parseIpv4, parseIpv6, parseIpv6Cidr } from "../core/net";
 
 /** Reason texts of the IP address and IPv6 rules, shared with the emulator and the tests. */
@@ -260,6 +260,136 @@ export function splitRange(text: string): { range: string; prefix: number } | un
 }
 
 // ---------------------------------------------------------------------------------------------
+// Endpoints
+
+/** `GET /networking/ips` query: `skip_ipv6_rdns` (listed by the spec as a body field of the GET). */
+export const IpListQuery = z.strictObject({ skip_ipv6_rdns: z.boolean({ error: IP_REASONS.skipIpv6RdnsInvalid }).optional() });
+export type IpListQuery = z.infer<typeof IpListQuery>;
+
+const SERVICE = { service: "ips", auth: "token" } as const;
+const READ = { ...SERVICE, scopes: ["ips:read_only"] } as const;
+const WRITE = { ...SERVICE, scopes: ["ips:read_write"] } as const;
+const WRITE_COMPUTES = { ...SERVICE, scopes: ["ips:read_write", "computes:read_write"] } as const;
+const ASSIGN = { ...WRITE_COMPUTES, method: "POST", body: IpAssignRequest, response: Empty } as const;
+/** The body is the whole desired list, so sending it twice has the effect of sending it once: safe to retry. */
+const SHARE = { ...WRITE_COMPUTES, method: "POST", body: IpShareRequest, response: Empty, idempotent: true } as const;
+
+/** The `/networking/ips` and `/networking/ipv6` endpoints (spec "Networking: IP addresses, IPv6, VLANs"). */
+export const IP_ENDPOINTS = {
+  list: endpoint({
+    ...READ,
+    name: "networking.ips.list",
+    method: "GET",
+    path: "/networking/ips",
+    summary: "IP addresses of the account, private ones excluded",
+    query: IpListQuery,
+    response: IpAddress,
+    paginated: true,
+  }),
+  allocate: endpoint({
+    ...WRITE_COMPUTES,
+    name: "networking.ips.allocate",
+    method: "POST",
+    path: "/networking/ips",
+    summary: "Allocate an IPv4 address to an instance enabled for additional addresses",
+    body: IpAllocateRequest,
+    response: IpAddress,
+  }),
+  assign: endpoint({
+    ...ASSIGN,
+    name: "networking.ips.assign",
+    path: "/networking/ips/assign",
+    summary: "Assign addresses and IPv6 ranges to instances",
+  }),
+  assignViaIpv4: endpoint({
+    ...ASSIGN,
+    name: "networking.ips.assign#ipv4",
+    path: "/networking/ipv4/assign",
+    summary: "Assign addresses and IPv6 ranges to instances (ipv4 path)",
+  }),
+  share: endpoint({
+    ...SHARE,
+    name: "networking.ips.share",
+    path: "/networking/ips/share",
+    summary: "Set the addresses an instance shares for failover",
+  }),
+  shareViaIpv4: endpoint({
+    ...SHARE,
+    name: "networking.ips.share#ipv4",
+    path: "/networking/ipv4/share",
+    summary: "Set the addresses an instance shares for failover (ipv4 path)",
+  }),
+  get: endpoint({
+    ...READ,
+    name: "networking.ips.get",
+    method: "GET",
+    path: "/networking/ips/{address}",
+    summary: "One IP address",
+    response: IpAddress,
+  }),
+  update: endpoint({
+    ...WRITE,
+    name: "networking.ips.update",
+    method: "PUT",
+    path: "/networking/ips/{address}",
+    summary: "Set an address's reverse DNS (null restores the default); forward DNS must exist",
+    body: IpUpdateRequest,
+    response: IpAddress,
+  }),
+};
+
+/** The `/networking/ipv6` endpoints. The spec lists `ips:read` for one range, a slip for `ips:read_only`. */
+export const IPV6_ENDPOINTS = {
+  pools: {
+    list: endpoint({
+      ...READ,
+      name: "networking.ipv6.pools.list",
+      method: "GET",
+      path: "/networking/ipv6/pools",
+      summary: "IPv6 pools",
+      response: Ipv6Pool,
+      paginated: true,
+    }),
+  },
+  ranges: {
+    list: endpoint({
+      ...READ,
+      name: "networking.ipv6.ranges.list",
+      method: "GET",
+      path: "/networking/ipv6/ranges",
+      summary: "IPv6 ranges of the account",
+      response: Ipv6Range,
+      paginated: true,
+    }),
+    create: endpoint({
+      ...WRITE_COMPUTES,
+      name: "networking.ipv6.ranges.create",
+      method: "POST",
+      path: "/networking/ipv6/ranges",
+      summary: "Create an IPv6 range routed to an instance (compute_id) or a SLAAC address (route_target)",
+      body: Ipv6RangeCreateRequest,
+      response: Ipv6RangeCreated,
+    }),
+    get: endpoint({
+      ...READ,
+      name: "networking.ipv6.ranges.get",
+      method: "GET",
+      path: "/networking/ipv6/ranges/{range}",
+      summary: "One IPv6 range",
+      response: Ipv6RangeView,
+    }),
+    delete: endpoint({
+      ...WRITE,
+      name: "networking.ipv6.ranges.delete",
+      method: "DELETE",
+      path: "/networking/ipv6/ranges/{range}",
+      summary: "Delete an IPv6 range that is not shared",
+      response: Empty,
+    }),
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
 // Resource classes
 
 /** Options of `Ips.list`. */
@@ -282,7 +412,7 @@ export class Ips {
   list(options: IpListOptions = {}): Paginator<IpAddress> {
     const { skipIpv6Rdns, ...rest } = options;
     const query = skipIpv6Rdns === undefined ? undefined : { skip_ipv6_rdns: skipIpv6Rdns };
-    return new Paginator(this.http, { path: "/networking/ips", item: IpAddress, query }, rest);
+    return this.http.paginate(IP_ENDPOINTS.list, {}, { ...rest, query });
   }
 
   /** Every address, collected. */
@@ -292,57 +422,27 @@ export class Ips {
 
   /** `GET /networking/ips/{address}`. */
   get(address: string, options: CallOptions = {}): Promise<IpAddress> {
-    return this.http.request({ method: "GET", path: path`/networking/ips/${address}`, responseSchema: IpAddress, signal: options.signal });
+    return this.http.call(IP_ENDPOINTS.get, { address }, undefined, options);
   }
 
   /** `PUT /networking/ips/{address}`: sets reverse DNS (`null` restores the default). Forward DNS must exist. */
   update(address: string, body: IpUpdateRequest, options: CallOptions = {}): Promise<IpAddress> {
-    return this.http.request({
-      method: "PUT",
-      path: path`/networking/ips/${address}`,
-      body,
-      bodySchema: IpUpdateRequest,
-      responseSchema: IpAddress,
-      signal: options.signal,
-    });
+    return this.http.call(IP_ENDPOINTS.update, { address }, body, options);
   }
 
   /** `POST /networking/ips`: allocates an IPv4 address; never retried after an ambiguous failure. */
   allocate(body: IpAllocateRequest, options: CallOptions = {}): Promise<IpAddress> {
-    return this.http.request({
-      method: "POST",
-      path: "/networking/ips",
-      body,
-      bodySchema: IpAllocateRequest,
-      responseSchema: IpAddress,
-      signal: options.signal,
-    });
+    return this.http.call(IP_ENDPOINTS.allocate, {}, body, options);
   }
 
   /** `POST /networking/ips/assign` (or `/networking/ipv4/assign`): moves addresses and IPv6 ranges between instances. */
   async assign(body: IpAssignRequest, options: IpActionOptions = {}): Promise<void> {
-    await this.http.request({
-      method: "POST",
-      path: options.via === "ipv4" ? "/networking/ipv4/assign" : "/networking/ips/assign",
-      body,
-      bodySchema: IpAssignRequest,
-      responseSchema: Empty,
-      signal: options.signal,
-    });
+    await this.http.call(options.via === "ipv4" ? IP_ENDPOINTS.assignViaIpv4 : IP_ENDPOINTS.assign, {}, body, options);
   }
 
   /** `POST /networking/ips/share` (or `/networking/ipv4/share`): sets the addresses an instance shares; safe to repeat. */
   async share(body: IpShareRequest, options: IpActionOptions = {}): Promise<void> {
-    await this.http.request({
-      method: "POST",
-      path: options.via === "ipv4" ? "/networking/ipv4/share" : "/networking/ips/share",
-      body,
-      bodySchema: IpShareRequest,
-      responseSchema: Empty,
-      // The body is the whole desired list, so sending it twice has the effect of sending it once.
-      idempotent: true,
-      signal: options.signal,
-    });
+    await this.http.call(options.via === "ipv4" ? IP_ENDPOINTS.shareViaIpv4 : IP_ENDPOINTS.share, {}, body, options);
   }
 }
 
@@ -352,7 +452,7 @@ export class Ipv6Pools {
 
   /** Iterates the IPv6 pools. */
   list(options?: ListOptions): Paginator<Ipv6Pool> {
-    return new Paginator(this.http, { path: "/networking/ipv6/pools", item: Ipv6Pool }, options);
+    return this.http.paginate(IPV6_ENDPOINTS.pools.list, {}, options);
   }
 
   /** Every pool, collected. */
@@ -367,7 +467,7 @@ export class Ipv6Ranges {
 
   /** Iterates the account's ranges. */
   list(options?: ListOptions): Paginator<Ipv6Range> {
-    return new Paginator(this.http, { path: "/networking/ipv6/ranges", item: Ipv6Range }, options);
+    return this.http.paginate(IPV6_ENDPOINTS.ranges.list, {}, options);
   }
 
   /** Every range, collected. */
@@ -377,29 +477,17 @@ export class Ipv6Ranges {
 
   /** `GET /networking/ipv6/ranges/{range}` (`range` without `/len`). */
   get(range: string, options: CallOptions = {}): Promise<Ipv6RangeView> {
-    return this.http.request({
-      method: "GET",
-      path: path`/networking/ipv6/ranges/${range}`,
-      responseSchema: Ipv6RangeView,
-      signal: options.signal,
-    });
+    return this.http.call(IPV6_ENDPOINTS.ranges.get, { range }, undefined, options);
   }
 
   /** `POST /networking/ipv6/ranges`; answers `{range: "<addr>/<len>", route_target}`. Never retried after an ambiguous failure. */
   create(body: Ipv6RangeCreateRequest, options: CallOptions = {}): Promise<Ipv6RangeCreated> {
-    return this.http.request({
-      method: "POST",
-      path: "/networking/ipv6/ranges",
-      body,
-      bodySchema: Ipv6RangeCreateRequest,
-      responseSchema: Ipv6RangeCreated,
-      signal: options.signal,
-    });
+    return this.http.call(IPV6_ENDPOINTS.ranges.create, {}, body, options);
   }
 
   /** `DELETE /networking/ipv6/ranges/{range}`; refused while the range is shared. */
   async delete(range: string, options: CallOptions = {}): Promise<void> {
-    await this.http.request({ method: "DELETE", path: path`/networking/ipv6/ranges/${range}`, responseSchema: Empty, signal: options.signal });
+    await this.http.call(IPV6_ENDPOINTS.ranges.delete, { range }, undefined, options);
   }
 }
 

@@ -1,8 +1,8 @@
 /** Regions: the catalog of regions and the availability of select plans. No authorization needed. */
 import { z } from "zod";
-import { path } from "../core/path";
 import type { CallOptions, HttpClient } from "../core/http";
-import { Paginator, type ListOptions } from "../core/pagination";
+import type { ListOptions, Paginator } from "../core/pagination";
+import { endpoint } from "../core/endpoint";
 
 /** A region's status: `ok` or `outage`. */
 export const RegionStatus = z.enum(["ok", "outage"]);
@@ -29,6 +29,41 @@ export const RegionAvailability = z.looseObject({
 });
 export type RegionAvailability = z.infer<typeof RegionAvailability>;
 
+const REGIONS = { service: "regions", auth: "none", scopes: [] } as const;
+
+/** The `/regions` endpoints (spec "Regions": no authorization listed). */
+export const REGION_ENDPOINTS = {
+  list: endpoint({
+    ...REGIONS,
+    name: "regions.list",
+    method: "GET",
+    path: "/regions",
+    summary: "Region collection",
+    response: Region,
+    paginated: true,
+  }),
+  get: endpoint({ ...REGIONS, name: "regions.get", method: "GET", path: "/regions/{regionId}", summary: "One region", response: Region }),
+  availability: {
+    list: endpoint({
+      ...REGIONS,
+      name: "regions.availability.list",
+      method: "GET",
+      path: "/regions/availability",
+      summary: "Availability of select plans in every region",
+      response: RegionAvailability,
+      paginated: true,
+    }),
+    get: endpoint({
+      ...REGIONS,
+      name: "regions.availability.get",
+      method: "GET",
+      path: "/regions/{regionId}/availability",
+      summary: "Availability object of one region",
+      response: RegionAvailability,
+    }),
+  },
+};
+
 /** `/regions`: the region catalog. Read-only; no token needed. */
 export class Regions {
   /** `/regions/availability` and `/regions/{regionId}/availability`. */
@@ -40,7 +75,7 @@ export class Regions {
 
   /** Iterates every region (`GET /regions`). */
   list(options?: ListOptions): Paginator<Region> {
-    return new Paginator(this.http, { path: "/regions", item: Region }, options);
+    return this.http.paginate(REGION_ENDPOINTS.list, {}, options);
   }
 
   /** Every region, collected. */
@@ -50,7 +85,7 @@ export class Regions {
 
   /** `GET /regions/{regionId}`. */
   get(regionId: string, options: CallOptions = {}): Promise<Region> {
-    return this.http.request({ method: "GET", path: path`/regions/${regionId}`, responseSchema: Region, signal: options.signal });
+    return this.http.call(REGION_ENDPOINTS.get, { regionId }, undefined, options);
   }
 }
 
@@ -60,7 +95,7 @@ export class RegionAvailabilities {
 
   /** Iterates the availability records of all regions (`GET /regions/availability`, several pages). */
   list(options?: ListOptions): Paginator<RegionAvailability> {
-    return new Paginator(this.http, { path: "/regions/availability", item: RegionAvailability }, options);
+    return this.http.paginate(REGION_ENDPOINTS.availability.list, {}, options);
   }
 
   /** Every availability record, collected. */
@@ -70,11 +105,6 @@ export class RegionAvailabilities {
 
   /** `GET /regions/{regionId}/availability`: one `{region, plan, available}` object (per the spec). */
   get(regionId: string, options: CallOptions = {}): Promise<RegionAvailability> {
-    return this.http.request({
-      method: "GET",
-      path: path`/regions/${regionId}/availability`,
-      responseSchema: RegionAvailability,
-      signal: options.signal,
-    });
+    return this.http.call(REGION_ENDPOINTS.availability.get, { regionId }, undefined, options);
   }
 }

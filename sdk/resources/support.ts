@@ -6,10 +6,10 @@
 import { z } from "zod";
 import { FormData } from "undici";
 import { Empty, Timestamp, requiredString } from "../core/schema";
-import { path } from "../core/path";
 import type { CallOptions, HttpClient } from "../core/http";
-import { Paginator, type ListOptions } from "../core/pagination";
+import type { ListOptions, Paginator } from "../core/pagination";
 import { ClientValidationError } from "../core/errors";
+import { describeCall, endpoint } from "../core/endpoint";
 
 /** The ID attributes a ticket may name (at most one), and the entity type each points at. */
 export const TICKET_ID_ATTRIBUTES = {
@@ -138,6 +138,76 @@ export function isAllowedAttachment(filename: string): boolean {
   return ATTACHMENT_EXTENSIONS.some((ext) => lower.endsWith(ext));
 }
 
+const READ = { service: "support", auth: "token", scopes: ["account:read_only"] } as const;
+const WRITE = { service: "support", auth: "token", scopes: ["account:read_write"] } as const;
+
+/** The `/support/tickets` endpoints (spec "Support"). */
+export const TICKET_ENDPOINTS = {
+  list: endpoint({
+    ...READ,
+    name: "support.tickets.list",
+    method: "GET",
+    path: "/support/tickets",
+    summary: "Tickets of the account, open ones first",
+    response: Ticket,
+    paginated: true,
+  }),
+  open: endpoint({
+    ...WRITE,
+    name: "support.tickets.open",
+    method: "POST",
+    path: "/support/tickets",
+    summary: "Open a ticket",
+    body: TicketOpenRequest,
+    response: Ticket,
+  }),
+  get: endpoint({
+    ...READ,
+    name: "support.tickets.get",
+    method: "GET",
+    path: "/support/tickets/{ticketId}",
+    summary: "One ticket",
+    response: Ticket,
+  }),
+  attach: endpoint({
+    ...WRITE,
+    name: "support.tickets.attach",
+    method: "POST",
+    path: "/support/tickets/{ticketId}/attachments",
+    summary: "Attach a file (multipart/form-data, field file)",
+    multipart: { file: "file" },
+    response: Empty,
+  }),
+  close: endpoint({
+    ...WRITE,
+    name: "support.tickets.close",
+    method: "POST",
+    path: "/support/tickets/{ticketId}/close",
+    summary: "Close a ticket",
+    response: Empty,
+  }),
+  replies: {
+    list: endpoint({
+      ...READ,
+      name: "support.tickets.replies.list",
+      method: "GET",
+      path: "/support/tickets/{ticketId}/replies",
+      summary: "Replies of a ticket, oldest first",
+      response: TicketReply,
+      paginated: true,
+    }),
+    create: endpoint({
+      ...WRITE,
+      name: "support.tickets.replies.create",
+      method: "POST",
+      path: "/support/tickets/{ticketId}/replies",
+      summary: "Reply to a ticket",
+      body: ReplyCreateRequest,
+      response: TicketReply,
+    }),
+  },
+};
+
 /** `client.support.tickets`. */
 export class Tickets {
   readonly replies: TicketReplies;
@@ -148,7 +218,7 @@ export class Tickets {
 
   /** Iterates the account's tickets, open ones first (`GET /support/tickets`). */
   list(options?: ListOptions): Paginator<Ticket> {
-    return new Paginator(this.http, { path: "/support/tickets", item: Ticket }, options);
+    return this.http.paginate(TICKET_ENDPOINTS.list, {}, options);
   }
 
   listAll(options?: ListOptions): Promise<Ticket[]> {
@@ -157,24 +227,17 @@ export class Tickets {
 
   /** `GET /support/tickets/{ticketId}`. */
   get(ticketId: number, options: CallOptions = {}): Promise<Ticket> {
-    return this.http.request({ method: "GET", path: path`/support/tickets/${ticketId}`, responseSchema: Ticket, signal: options.signal });
+    return this.http.call(TICKET_ENDPOINTS.get, { ticketId }, undefined, options);
   }
 
   /** `POST /support/tickets`: opens a ticket; the body's rules are checked before sending. */
   open(body: TicketOpenRequest, options: CallOptions = {}): Promise<Ticket> {
-    return this.http.request({
-      method: "POST",
-      path: "/support/tickets",
-      body,
-      bodySchema: TicketOpenRequest,
-      responseSchema: Ticket,
-      signal: options.signal,
-    });
+    return this.http.call(TICKET_ENDPOINTS.open, {}, body, options);
   }
 
   /** `POST /support/tickets/{ticketId}/close`. */
   async close(ticketId: number, options: CallOptions = {}): Promise<void> {
-    await this.http.request({ method: "POST", path: path`/support/tickets/${ticketId}/close`, responseSchema: Empty, signal: options.signal });
+    await this.http.call(TICKET_ENDPOINTS.close, { ticketId }, undefined, options);
   }
 
   /**
@@ -182,19 +245,15 @@ export class Tickets {
    * whose extension the API refuses is refused here, before sending.
    */
   async attach(ticketId: number, attachment: Attachment, options: CallOptions = {}): Promise<void> {
+    const attach = TICKET_ENDPOINTS.attach;
     if (!isAllowedAttachment(attachment.filename)) {
-      throw new ClientValidationError(`POST /support/tickets/${ticketId}/attachments`, [{ field: "file", reason: SUPPORT_REASONS.attachmentExtension }]);
+      const entry = { field: attach.multipart.file, reason: SUPPORT_REASONS.attachmentExtension };
+      throw new ClientValidationError(describeCall(attach, { ticketId }), [entry]);
     }
     const form = new FormData();
     const blob = attachment.data instanceof Blob ? attachment.data : new Blob([attachment.data]);
-    form.append("file", blob, attachment.filename);
-    await this.http.request({
-      method: "POST",
-      path: path`/support/tickets/${ticketId}/attachments`,
-      form,
-      responseSchema: Empty,
-      signal: options.signal,
-    });
+    form.append(attach.multipart.file, blob, attachment.filename);
+    await this.http.call(attach, { ticketId }, form, options);
   }
 }
 
@@ -204,7 +263,7 @@ export class TicketReplies {
 
   /** `GET /support/tickets/{ticketId}/replies`. */
   list(ticketId: number, options?: ListOptions): Paginator<TicketReply> {
-    return new Paginator(this.http, { path: path`/support/tickets/${ticketId}/replies`, item: TicketReply }, options);
+    return this.http.paginate(TICKET_ENDPOINTS.replies.list, { ticketId }, options);
   }
 
   listAll(ticketId: number, options?: ListOptions): Promise<TicketReply[]> {
@@ -213,13 +272,6 @@ export class TicketReplies {
 
   /** `POST /support/tickets/{ticketId}/replies`. */
   create(ticketId: number, body: ReplyCreateRequest, options: CallOptions = {}): Promise<TicketReply> {
-    return this.http.request({
-      method: "POST",
-      path: path`/support/tickets/${ticketId}/replies`,
-      body,
-      bodySchema: ReplyCreateRequest,
-      responseSchema: TicketReply,
-      signal: options.signal,
-    });
+    return this.http.call(TICKET_ENDPOINTS.replies.create, { ticketId }, body, options);
   }
 }

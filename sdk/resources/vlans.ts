@@ -5,7 +5,8 @@
 import { z } from "zod";
 import { Timestamp } from "../core/schema";
 import type { HttpClient } from "../core/http";
-import { Paginator, type ListOptions } from "../core/pagination";
+import type { ListOptions, Paginator } from "../core/pagination";
+import { endpoint } from "../core/endpoint";
 
 /** A VLAN: its label, region, the instances attached to it, and when it appeared. */
 export const Vlan = z.looseObject({
@@ -16,13 +17,28 @@ export const Vlan = z.looseObject({
 });
 export type Vlan = z.infer<typeof Vlan>;
 
+/** The `/networking/vlans` endpoint (scope `computes:read_only`). */
+export const VLAN_ENDPOINTS = {
+  list: endpoint({
+    service: "vlans",
+    auth: "token",
+    scopes: ["computes:read_only"],
+    name: "networking.vlans.list",
+    method: "GET",
+    path: "/networking/vlans",
+    summary: "VLANs of the account, derived from instances' vlan interfaces",
+    response: Vlan,
+    paginated: true,
+  }),
+};
+
 /** `/networking/vlans` (scope `computes:read_only`). */
 export class Vlans {
   constructor(private readonly http: HttpClient) {}
 
   /** Iterates the account's VLANs. */
   list(options?: ListOptions): Paginator<Vlan> {
-    return new Paginator(this.http, { path: "/networking/vlans", item: Vlan }, options);
+    return this.http.paginate(VLAN_ENDPOINTS.list, {}, options);
   }
 
   /** Every VLAN, collected. */

@@ -6,9 +6,9 @@
  */
 import { z } from "zod";
 import { Empty, Timestamp, requiredString } from "../core/schema";
-import { path } from "../core/path";
 import type { CallOptions, HttpClient } from "../core/http";
-import { Paginator, type ListOptions } from "../core/pagination";
+import type { ListOptions, Paginator } from "../core/pagination";
+import { endpoint } from "../core/endpoint";
 import {
   CLASSIC_PRIVATE_RANGE,
   RFC1918_RANGES,
@@ -143,6 +143,104 @@ export const VpcIp = z.looseObject({
 });
 export type VpcIp = z.infer<typeof VpcIp>;
 
+const READ = { service: "vpcs", auth: "token", scopes: [] } as const;
+const WRITE = { service: "vpcs", auth: "token", scopes: ["vpc:read_write"] } as const;
+const IPS = { service: "vpcs", auth: "token", scopes: ["ips:read_only"], response: VpcIp, paginated: true } as const;
+
+/** The `/vpcs` endpoints (spec "VPCs"): reads list no scope, the IP lists need `ips:read_only`, writes `vpc:read_write`. */
+export const VPC_ENDPOINTS = {
+  list: endpoint({ ...READ, name: "vpcs.list", method: "GET", path: "/vpcs", summary: "VPC collection", response: Vpc, paginated: true }),
+  create: endpoint({
+    ...WRITE,
+    name: "vpcs.create",
+    method: "POST",
+    path: "/vpcs",
+    summary: "Create a VPC with optional subnets",
+    body: VpcCreateRequest,
+    response: Vpc,
+  }),
+  get: endpoint({ ...READ, name: "vpcs.get", method: "GET", path: "/vpcs/{vpcId}", summary: "One VPC", response: Vpc }),
+  update: endpoint({
+    ...WRITE,
+    name: "vpcs.update",
+    method: "PUT",
+    path: "/vpcs/{vpcId}",
+    summary: "Update a VPC's label or description",
+    body: VpcUpdateRequest,
+    response: Vpc,
+  }),
+  delete: endpoint({
+    ...WRITE,
+    name: "vpcs.delete",
+    method: "DELETE",
+    path: "/vpcs/{vpcId}",
+    summary: "Delete a VPC and all its subnets (all or nothing)",
+    response: Empty,
+  }),
+  subnets: {
+    list: endpoint({
+      ...READ,
+      name: "vpcs.subnets.list",
+      method: "GET",
+      path: "/vpcs/{vpcId}/subnets",
+      summary: "Subnet collection of a VPC",
+      response: Subnet,
+      paginated: true,
+    }),
+    create: endpoint({
+      ...WRITE,
+      name: "vpcs.subnets.create",
+      method: "POST",
+      path: "/vpcs/{vpcId}/subnets",
+      summary: "Create a subnet",
+      body: SubnetCreateRequest,
+      response: Subnet,
+    }),
+    get: endpoint({
+      ...READ,
+      name: "vpcs.subnets.get",
+      method: "GET",
+      path: "/vpcs/{vpcId}/subnets/{vpcSubnetId}",
+      summary: "One subnet",
+      response: Subnet,
+    }),
+    update: endpoint({
+      ...WRITE,
+      name: "vpcs.subnets.update",
+      method: "PUT",
+      path: "/vpcs/{vpcId}/subnets/{vpcSubnetId}",
+      summary: "Update a subnet's label",
+      body: SubnetUpdateRequest,
+      response: Subnet,
+    }),
+    delete: endpoint({
+      ...WRITE,
+      name: "vpcs.subnets.delete",
+      method: "DELETE",
+      path: "/vpcs/{vpcId}/subnets/{vpcSubnetId}",
+      summary: "Delete a subnet without assigned interfaces",
+      response: Empty,
+    }),
+  },
+  ips: {
+    list: endpoint({ ...IPS, name: "vpcs.ips.list", method: "GET", path: "/vpcs/{vpcId}/ips", summary: "VPC IP records of one VPC" }),
+    listAccount: endpoint({
+      ...IPS,
+      name: "vpcs.ips.listAccount",
+      method: "GET",
+      path: "/vpcs/ips",
+      summary: "VPC IP records of the account",
+    }),
+    listAccountViaNetworking: endpoint({
+      ...IPS,
+      name: "vpcs.ips.listAccount#networking",
+      method: "GET",
+      path: "/networking/vpcs/ips",
+      summary: "VPC IP records of the account (networking path)",
+    }),
+  },
+};
+
 /**
  * `/vpcs`: VPCs, with their subnets (`vpcs.subnets`) and VPC IP records (`vpcs.ips`).
  * Create is a POST without an idempotency key: it is never retried after an ambiguous failure.
@@ -158,7 +256,7 @@ export class Vpcs {
 
   /** Iterates the account's VPCs (`GET /vpcs`). */
   list(options?: ListOptions): Paginator<Vpc> {
-    return new Paginator(this.http, { path: "/vpcs", item: Vpc }, options);
+    return this.http.paginate(VPC_ENDPOINTS.list, {}, options);
   }
 
   /** Every VPC, collected. */
@@ -168,36 +266,22 @@ export class Vpcs {
 
   /** `GET /vpcs/{vpcId}`. */
   get(vpcId: number, options: CallOptions = {}): Promise<Vpc> {
-    return this.http.request({ method: "GET", path: path`/vpcs/${vpcId}`, responseSchema: Vpc, signal: options.signal });
+    return this.http.call(VPC_ENDPOINTS.get, { vpcId }, undefined, options);
   }
 
   /** `POST /vpcs`. The body is validated against `VpcCreateRequest` before anything is sent. */
   create(body: VpcCreateRequest, options: CallOptions = {}): Promise<Vpc> {
-    return this.http.request({
-      method: "POST",
-      path: "/vpcs",
-      body,
-      bodySchema: VpcCreateRequest,
-      responseSchema: Vpc,
-      signal: options.signal,
-    });
+    return this.http.call(VPC_ENDPOINTS.create, {}, body, options);
   }
 
   /** `PUT /vpcs/{vpcId}` (label, description). */
   update(vpcId: number, body: VpcUpdateRequest, options: CallOptions = {}): Promise<Vpc> {
-    return this.http.request({
-      method: "PUT",
-      path: path`/vpcs/${vpcId}`,
-      body,
-      bodySchema: VpcUpdateRequest,
-      responseSchema: Vpc,
-      signal: options.signal,
-    });
+    return this.http.call(VPC_ENDPOINTS.update, { vpcId }, body, options);
   }
 
   /** `DELETE /vpcs/{vpcId}`: all or nothing, with every subnet. */
   async delete(vpcId: number, options: CallOptions = {}): Promise<void> {
-    await this.http.request({ method: "DELETE", path: path`/vpcs/${vpcId}`, responseSchema: Empty, signal: options.signal });
+    await this.http.call(VPC_ENDPOINTS.delete, { vpcId }, undefined, options);
   }
 }
 
@@ -207,7 +291,7 @@ export class VpcSubnets {
 
   /** Iterates the subnets of a VPC. */
   list(vpcId: number, options?: ListOptions): Paginator<Subnet> {
-    return new Paginator(this.http, { path: path`/vpcs/${vpcId}/subnets`, item: Subnet }, options);
+    return this.http.paginate(VPC_ENDPOINTS.subnets.list, { vpcId }, options);
   }
 
   /** Every subnet of a VPC, collected. */
@@ -217,46 +301,22 @@ export class VpcSubnets {
 
   /** `GET /vpcs/{vpcId}/subnets/{subnetId}`. */
   get(vpcId: number, subnetId: number, options: CallOptions = {}): Promise<Subnet> {
-    return this.http.request({
-      method: "GET",
-      path: path`/vpcs/${vpcId}/subnets/${subnetId}`,
-      responseSchema: Subnet,
-      signal: options.signal,
-    });
+    return this.http.call(VPC_ENDPOINTS.subnets.get, { vpcId, vpcSubnetId: subnetId }, undefined, options);
   }
 
   /** `POST /vpcs/{vpcId}/subnets`; never retried after an ambiguous failure. */
   create(vpcId: number, body: SubnetCreateRequest, options: CallOptions = {}): Promise<Subnet> {
-    return this.http.request({
-      method: "POST",
-      path: path`/vpcs/${vpcId}/subnets`,
-      body,
-      bodySchema: SubnetCreateRequest,
-      responseSchema: Subnet,
-      signal: options.signal,
-    });
+    return this.http.call(VPC_ENDPOINTS.subnets.create, { vpcId }, body, options);
   }
 
   /** `PUT /vpcs/{vpcId}/subnets/{subnetId}` (label only; `ipv4` is fixed). */
   update(vpcId: number, subnetId: number, body: SubnetUpdateRequest, options: CallOptions = {}): Promise<Subnet> {
-    return this.http.request({
-      method: "PUT",
-      path: path`/vpcs/${vpcId}/subnets/${subnetId}`,
-      body,
-      bodySchema: SubnetUpdateRequest,
-      responseSchema: Subnet,
-      signal: options.signal,
-    });
+    return this.http.call(VPC_ENDPOINTS.subnets.update, { vpcId, vpcSubnetId: subnetId }, body, options);
   }
 
   /** `DELETE /vpcs/{vpcId}/subnets/{subnetId}`. */
   async delete(vpcId: number, subnetId: number, options: CallOptions = {}): Promise<void> {
-    await this.http.request({
-      method: "DELETE",
-      path: path`/vpcs/${vpcId}/subnets/${subnetId}`,
-      responseSchema: Empty,
-      signal: options.signal,
-    });
+    await this.http.call(VPC_ENDPOINTS.subnets.delete, { vpcId, vpcSubnetId: subnetId }, undefined, options);
   }
 }
 
@@ -272,7 +332,7 @@ export class VpcIps {
 
   /** Iterates the IP records of one VPC (`GET /vpcs/{vpcId}/ips`). */
   list(vpcId: number, options?: ListOptions): Paginator<VpcIp> {
-    return new Paginator(this.http, { path: path`/vpcs/${vpcId}/ips`, item: VpcIp }, options);
+    return this.http.paginate(VPC_ENDPOINTS.ips.list, { vpcId }, options);
   }
 
   /** Every IP record of one VPC, collected. */
@@ -283,7 +343,7 @@ export class VpcIps {
   /** Iterates the IP records of every VPC of the account; both paths exist on the real API. */
   listAccount(options: VpcIpListOptions = {}): Paginator<VpcIp> {
     const { via = "vpcs", ...rest } = options;
-    const collection = via === "networking" ? "/networking/vpcs/ips" : "/vpcs/ips";
-    return new Paginator(this.http, { path: collection, item: VpcIp }, rest);
+    const collection = via === "networking" ? VPC_ENDPOINTS.ips.listAccountViaNetworking : VPC_ENDPOINTS.ips.listAccount;
+    return this.http.paginate(collection, {}, rest);
   }
 }

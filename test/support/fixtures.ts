@@ -22,6 +22,17 @@ export interface Fixture {
 /** One fixture by file name (`vpc.create.json`, `unrecorded/ipv6_pool.list.json`). */
 export const load = (name: string): Fixture => JSON.parse(fs.readFileSync(path.join(FIXTURES, name), "utf8"));
 
+/** Every fixture's name, subfolders included (`unrecorded/ipv6_pool.list.json`), sorted. */
+export function fixtureNames(dir = FIXTURES, prefix = ""): string[] {
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) => {
+      if (entry.isDirectory()) return fixtureNames(path.join(dir, entry.name), `${prefix}${entry.name}/`);
+      return entry.name.endsWith(".json") ? [`${prefix}${entry.name}`] : [];
+    })
+    .sort();
+}
+
 /** Where two JSON values' shapes differ: missing/extra keys, recursively; null vs object counts as nullable, not a difference. */
 export function shapeDifferences(actual: unknown, recorded: unknown, at = "$"): string[] {
   if (Array.isArray(recorded) || Array.isArray(actual)) {

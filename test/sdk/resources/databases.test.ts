@@ -1,80 +1,21 @@
 /**
- * `client.databases`: every recorded database fixture parses with the sdk schemas (the later
- * platform's `*.current.json` included), every method sends the right method and path (replaying
- * the recordings), bodies are validated before sending, and the status waiters replay recorded
- * sequences with a fake clock.
+ * `client.databases`: every method sends the right method and path (replaying the recordings),
+ * bodies are validated before sending, and the status waiters replay recorded sequences with a
+ * fake clock. The recorded database exchanges (the later platform's `*.current.json` included)
+ * are replayed through the endpoint declarations in `test/sdk/fixtures.test.ts`.
  */
-import { readdirSync } from "node:fs";
-import type { z } from "zod";
 import { ClientValidationError, ConnectionError, WaitError } from "../../../sdk/core/errors";
-import { Collection, Empty } from "../../../sdk/core/schema";
 import {
   DATABASE_REASONS,
   Database,
-  DatabaseBackup,
-  DatabaseBackupCreateRequest,
-  DatabaseCredentials,
-  DatabaseEngine,
-  DatabaseInstance,
-  DatabaseSsl,
   DatabaseUpdateRequest,
-  MysqlDatabaseCreateRequest,
-  PostgresqlDatabaseCreateRequest,
   canonicalAllowListEntry,
   databaseStatusAllows,
   waitForDatabaseStatus,
 } from "../../../sdk/resources/databases";
-import { Event } from "../../../sdk/resources/events";
-import { FIXTURES, JSON_HEADERS, harness, loadFixture, netError, serveFixture } from "../helpers";
-import { type SchemaRoute, expectParses, routeFor } from "../../support/fixtures";
+import { JSON_HEADERS, harness, loadFixture, netError, serveFixture } from "../helpers";
 
 const sent = (h: ReturnType<typeof harness>) => h.calls().map((c) => `${c.method} ${c.path.split("?")[0]}`);
-
-const ENGINE = "(mysql|postgresql)";
-const ROUTES: SchemaRoute[] = [
-  { method: "GET", pattern: /^\/databases\/engines$/, response: Collection(DatabaseEngine) },
-  { method: "GET", pattern: /^\/databases\/engines\/[^/]+$/, response: DatabaseEngine },
-  { method: "GET", pattern: /^\/databases\/instances$/, response: Collection(DatabaseInstance) },
-  { method: "GET", pattern: new RegExp(`^/databases/${ENGINE}/instances$`), response: Collection(Database) },
-  { method: "POST", pattern: /^\/databases\/mysql\/instances$/, response: Database, request: MysqlDatabaseCreateRequest },
-  { method: "POST", pattern: /^\/databases\/postgresql\/instances$/, response: Database, request: PostgresqlDatabaseCreateRequest },
-  { method: "GET", pattern: new RegExp(`^/databases/${ENGINE}/instances/\\d+$`), response: Database },
-  { method: "PUT", pattern: new RegExp(`^/databases/${ENGINE}/instances/\\d+$`), response: Database, request: DatabaseUpdateRequest },
-  { method: "DELETE", pattern: new RegExp(`^/databases/${ENGINE}/instances/\\d+$`), response: Empty },
-  { method: "GET", pattern: new RegExp(`^/databases/${ENGINE}/instances/\\d+/backups$`), response: Collection(DatabaseBackup) },
-  { method: "POST", pattern: new RegExp(`^/databases/${ENGINE}/instances/\\d+/backups$`), response: Empty, request: DatabaseBackupCreateRequest },
-  { method: "GET", pattern: new RegExp(`^/databases/${ENGINE}/instances/\\d+/backups/\\d+$`), response: DatabaseBackup },
-  { method: "GET", pattern: new RegExp(`^/databases/${ENGINE}/instances/\\d+/credentials$`), response: DatabaseCredentials },
-  { method: "POST", pattern: new RegExp(`^/databases/${ENGINE}/instances/\\d+/credentials/reset$`), response: Empty },
-  { method: "GET", pattern: new RegExp(`^/databases/${ENGINE}/instances/\\d+/ssl$`), response: DatabaseSsl },
-  { method: "POST", pattern: new RegExp(`^/databases/${ENGINE}/instances/\\d+/patch$`), response: Empty },
-];
-
-const DB_FIXTURES = readdirSync(FIXTURES).filter((f) => /^database_/.test(f)).sort();
-
-describe("recorded database fixtures parse with the sdk schemas", () => {
-  test("all families are there, the later platform's included", () => {
-    expect(DB_FIXTURES.length).toBeGreaterThanOrEqual(36);
-    expect(DB_FIXTURES.filter((f) => f.includes(".current."))).toHaveLength(5);
-  });
-
-  test.each(DB_FIXTURES)("%s", (file) => {
-    const f = loadFixture(file);
-    const route = routeFor(ROUTES, f.method, f.path);
-    if (!route) throw new Error(`${file}: no route for ${f.method} ${f.path}`);
-    expectParses(route.response, f.response, `${file} response`);
-    if (route.request && f.request) expectParses(route.request, f.request, `${file} request`);
-  });
-
-  test.each([
-    "event.list.database_create.notification.json",
-    "event.list.database_create.finished.json",
-    "event.list.database_update.notification.json",
-    "event.list.database_update.finished.json",
-  ])("%s parses as events", (file) => {
-    expectParses(Collection(Event), loadFixture(file).response, file);
-  });
-});
 
 describe("request validation, before anything is sent", () => {
   test("a bad create body is refused with the API's field and reason", async () => {

@@ -1,31 +1,13 @@
 /**
  * `client.networking.ips` and `client.networking.ipv6`: every method's method and path (both
- * spellings of assign and share), the body checks made before sending, and the recorded
- * exchanges of the area (`ip.*`, `ipv6_range.*`, `unrecorded/ipv6_pool.*`, the IP errors) parsed
- * with the sdk schemas.
+ * spellings of assign and share) and the body checks made before sending. The recorded exchanges
+ * of the area are replayed through the endpoint declarations in `test/sdk/fixtures.test.ts`.
  */
-import { readdirSync } from "node:fs";
-import { resolve } from "node:path";
-import type { z } from "zod";
 import { ClientValidationError, ConnectionError } from "../../../sdk/core/errors";
-import { Collection, Empty, ErrorEnvelope, issuesToErrors } from "../../../sdk/core/schema";
-import {
-  IP_REASONS,
-  IpAddress,
-  IpAssignRequest,
-  IpShareRequest,
-  IpUpdateRequest,
-  Ipv6Pool,
-  Ipv6Range,
-  Ipv6RangeCreateRequest,
-  Ipv6RangeCreated,
-  Ipv6RangeView,
-  canonicalRdns,
-  isDomainName,
-  splitRange,
-} from "../../../sdk/resources/ips";
+import { issuesToErrors } from "../../../sdk/core/schema";
+import { IP_REASONS, Ipv6RangeCreateRequest, canonicalRdns, isDomainName, splitRange } from "../../../sdk/resources/ips";
 import { canonicalIp, canonicalIpv6, formatIpv6Cidr, ipv6Netmask, parseIpv6, parseIpv6Cidr } from "../../../sdk/core/net";
-import { FIXTURES, JSON_HEADERS, harness, loadFixture, netError, serveFixture } from "../helpers";
+import { JSON_HEADERS, harness, loadFixture, netError, serveFixture } from "../helpers";
 
 const sent = (h: ReturnType<typeof harness>) => h.calls().map((c) => `${c.method} ${c.path}`);
 
@@ -182,58 +164,5 @@ describe("Ipv6", () => {
     const h = harness();
     await expect(h.client.networking.ipv6.ranges.create({ prefix_length: 64 } as never)).rejects.toBeInstanceOf(ClientValidationError);
     expect(h.calls()).toHaveLength(0);
-  });
-});
-
-describe("recorded fixtures of the area parse with the sdk schemas", () => {
-  const SCHEMAS: Record<string, { response: z.ZodType; request?: z.ZodType }> = {
-    "ip.list.json": { response: Collection(IpAddress) },
-    "ip.list.skip_ipv6_rdns.json": { response: Collection(IpAddress) },
-    "ip.get.json": { response: IpAddress },
-    "ip.update.json": { response: IpAddress, request: IpUpdateRequest },
-    "ip.assign.json": { response: Empty, request: IpAssignRequest },
-    "ip.share.json": { response: Empty, request: IpShareRequest },
-    "ipv6_range.create.json": { response: Ipv6RangeCreated, request: Ipv6RangeCreateRequest },
-    "ipv6_range.list.json": { response: Collection(Ipv6Range) },
-    "ipv6_range.get.json": { response: Ipv6RangeView },
-    "ipv6_range.delete.json": { response: Empty },
-    "unrecorded/ipv6_pool.list.json": { response: Collection(Ipv6Pool) },
-    "unrecorded/ipv6_pool.get.json": { response: Ipv6Pool },
-  };
-
-  test("every success fixture of the area has its schemas", () => {
-    const names = [
-      ...readdirSync(FIXTURES).filter((n) => /^(ip|ipv6_range)\./.test(n)),
-      ...readdirSync(resolve(FIXTURES, "unrecorded")).filter((n) => n.startsWith("ipv6_pool.")).map((n) => `unrecorded/${n}`),
-    ];
-    expect(names.sort()).toEqual(Object.keys(SCHEMAS).sort());
-  });
-
-  test.each(Object.keys(SCHEMAS))("%s", (name) => {
-    const f = loadFixture(name);
-    const { response, request } = SCHEMAS[name]!;
-    expect(response.safeParse(f.response).error).toBeUndefined();
-    if (request) expect(request.safeParse(f.request).error).toBeUndefined();
-  });
-
-  test("list entries keep `vpc_nat_1_1` (null on IPv4) and lack it on IPv6; single answers lack it", () => {
-    const [v4, v6] = Collection(IpAddress).parse(loadFixture("ip.list.json").response).data;
-    expect(v4!.vpc_nat_1_1).toBeNull();
-    expect(v6).not.toHaveProperty("vpc_nat_1_1");
-    expect(IpAddress.parse(loadFixture("ip.get.json").response)).not.toHaveProperty("vpc_nat_1_1");
-  });
-
-  test.each(["error.400.ip_assign_not_found.json", "error.400.ip_assign_invalid_compute.json", "error.400.ip_rdns_invalid.json", "error.404.ip.json"])(
-    "%s: the error body parses",
-    (name) => {
-      expect(ErrorEnvelope.parse(loadFixture(name).response).errors.length).toBe(1);
-    },
-  );
-
-  test("the recorded invalid rdns is refused by the request schema with the recorded {field, reason}", () => {
-    const f = loadFixture("error.400.ip_rdns_invalid.json");
-    const { reserved: _laterApiField, ...body } = f.request as Record<string, unknown>;
-    const result = IpUpdateRequest.safeParse(body);
-    expect(issuesToErrors(result.error!)).toEqual(ErrorEnvelope.parse(f.response).errors);
   });
 });
