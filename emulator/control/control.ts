@@ -5,12 +5,12 @@
  * and both validate input with the same schemas, so they behave identically.
  */
 import type { z } from "zod";
-import type { Emulator } from "../emulator";
 import { ApiFailure, entry, notFound } from "../core/errors";
 import type { ClockSnapshot } from "../core/clock";
 import type { FaultRuleStatus } from "../core/faults";
 import type { RequestLogEntry } from "../core/request-log";
-import { describeRoutes, type RouteDescription } from "../core/routes";
+import { describeRoutes, type RouteDescription, type RouteSpec } from "../core/routes";
+import type { EmulatorRuntime } from "../core/runtime";
 import { issuesToErrors } from "../../sdk/core/schema";
 import { type AccountState, type EmulatorState, type UserRecord, createAccount, emptyGrants, randomToken } from "../core/state";
 import { type ComputeRecord, deleteInterface, seedCompute, setMigrating } from "../services/computes/models";
@@ -53,6 +53,18 @@ export interface CreatedToken {
   restricted: boolean;
 }
 
+/**
+ * What the control needs of the emulator: its runtime, the route table, and the two things only the
+ * control does — switching rate limiting and resetting everything. `Emulator` is one; the control
+ * never depends on the composition root itself.
+ */
+export interface ControlHost extends EmulatorRuntime {
+  rateLimiter: RateLimiter | undefined;
+  readonly routes: readonly RouteSpec[];
+  /** Fresh state (the primary token stays valid), no faults, empty request log, no scheduled work. */
+  reset(seed?: number): void;
+}
+
 function parse<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
   const parsed = schema.safeParse(input ?? {});
   if (!parsed.success) throw new ApiFailure(400, issuesToErrors(parsed.error));
@@ -65,7 +77,7 @@ export class EmulatorControl {
   /** The forced provisioning failure switch; simulated internal failures of a database. */
   readonly databases: DatabasesControl;
 
-  constructor(private readonly emulator: Emulator) {
+  constructor(private readonly emulator: ControlHost) {
     this.support = new SupportControl(emulator, (id) => this.account(id));
     this.databases = new DatabasesControl(emulator, (id) => this.account(id));
   }
