@@ -13,8 +13,11 @@ import { describeRoutes, type RouteDescription, type RouteSpec } from "../core/r
 import type { EmulatorRuntime } from "../core/runtime";
 import { issuesToErrors } from "../../sdk/core/schema";
 import { type AccountState, type EmulatorState, type UserRecord, createAccount, emptyGrants, randomToken } from "../core/state";
-import { type ComputeRecord, deleteInterface, seedCompute, setMigrating } from "../services/computes/models";
-import { type NodeBalancerRecord, seedNodeBalancer } from "../services/nodebalancers/models";
+import type { StoredCompute } from "../services/computes/store";
+import { seedCompute } from "../services/computes/seed";
+import { deleteInterface, setMigrating } from "../services/computes/operations";
+import type { StoredNodeBalancer } from "../services/nodebalancers/store";
+import { seedNodeBalancer } from "../services/nodebalancers/seed";
 import { SupportControl } from "../services/support/control";
 import { DatabasesControl } from "../services/databases/control";
 import { RateLimiter, type RateLimitRuleName, type RateLimitWindow } from "../core/rate-limit";
@@ -160,14 +163,14 @@ export class EmulatorControl {
     return { enabled: limiter !== undefined, limits: limiter?.current() ?? null };
   }
 
-  seedCompute(input: ComputeSeedInput): ComputeRecord {
+  seedCompute(input: ComputeSeedInput): StoredCompute {
     const { account, ...seed } = parse(ComputeSeedRequest, input);
     const compute = seedCompute(this.emulator, this.account(account), seed);
     this.emulator.persist();
     return structuredClone(compute);
   }
 
-  seedNodeBalancer(input: NodeBalancerSeedInput): NodeBalancerRecord {
+  seedNodeBalancer(input: NodeBalancerSeedInput): StoredNodeBalancer {
     const { account, ...seed } = parse(NodeBalancerSeedRequest, input);
     const record = seedNodeBalancer(this.emulator, this.account(account), seed);
     this.emulator.persist();

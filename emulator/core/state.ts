@@ -7,16 +7,16 @@
  * `AccountState` and a default in `createAccount` / `normalizeAccount`, and a counter below.
  */
 import { randomBytes } from "node:crypto";
-import type { VpcRecord } from "../services/vpcs/models";
-import type { ComputeRecord } from "../services/computes/models";
-import type { NodeBalancerRecord } from "../services/nodebalancers/models";
-import type { EventRecord } from "../services/events/models";
-import type { DatabaseRecord } from "../services/databases/models";
-import type { StoredDomain } from "../services/domains/models";
-import type { FirewallRecord } from "../services/firewalls/models";
-import type { TicketRecord } from "../services/support/models";
-import type { Ipv6RangeRecord } from "../services/ips/models";
-import type { ImageRecord } from "../services/images/models";
+import type { StoredVpc } from "../services/vpcs/store";
+import type { StoredCompute } from "../services/computes/store";
+import type { StoredNodeBalancer } from "../services/nodebalancers/store";
+import type { StoredEvent } from "../services/events/store";
+import type { StoredDatabase } from "../services/databases/store";
+import type { StoredDomain } from "../services/domains/store";
+import type { StoredFirewall } from "../services/firewalls/store";
+import type { StoredTicket } from "../services/support/store";
+import type { StoredIpv6Range } from "../services/ips/store";
+import type { StoredImage } from "../services/images/store";
 
 export type GrantPermission = "read_only" | "read_write";
 
@@ -53,26 +53,26 @@ export interface TokenRecord {
 export interface AccountState {
   id: string;
   users: Record<string, UserRecord>;
-  vpcs: VpcRecord[];
-  computes: ComputeRecord[];
-  nodebalancers: NodeBalancerRecord[];
-  events: EventRecord[];
+  vpcs: StoredVpc[];
+  computes: StoredCompute[];
+  nodebalancers: StoredNodeBalancer[];
+  events: StoredEvent[];
   /** Managed databases of both engines (`services/databases/models.ts`). */
-  databases: DatabaseRecord[];
+  databases: StoredDatabase[];
   /** Control switch: how many of the next database provisionings end `failed`. */
   databaseProvisioningFailures: number;
   /** DNS zones with their records (`services/domains/models.ts`); names are unique platform-wide. */
   domains: StoredDomain[];
-  firewalls: FirewallRecord[];
-  tickets: TicketRecord[];
+  firewalls: StoredFirewall[];
+  tickets: StoredTicket[];
   /** IPv6 ranges routed to the account's instances. */
-  ipv6Ranges: Ipv6RangeRecord[];
+  ipv6Ranges: StoredIpv6Range[];
   /** Custom reverse DNS names by address; an address without one answers the platform default. */
   ipRdns: Record<string, string>;
   /** A Managed service is enabled (needed for `managed_issue` tickets). */
   managed: boolean;
   /** Private images, captured or uploaded (`services/images/models.ts`); public ones are a fixed catalog. */
-  images: ImageRecord[];
+  images: StoredImage[];
 }
 
 /** First id handed out per object type; realistic magnitudes, like the recordings. */

@@ -14,7 +14,7 @@ import { firewallRoutes } from "./firewalls/routes";
 import { ipRoutes } from "./ips/routes";
 import { vlanRoutes } from "./vlans/routes";
 import { imageRoutes } from "./images/routes";
-import { imageTransitions } from "./images/models";
+import { imageTransitions } from "./images/machine";
 import { registerImageUploads } from "./images/upload";
 
 export const API_ROUTES: readonly RouteSpec[] = [...regionRoutes, ...vpcRoutes, ...eventRoutes, ...supportRoutes, ...databaseRoutes, ...firewallRoutes, ...domainRoutes, ...ipRoutes, ...vlanRoutes, ...imageRoutes];

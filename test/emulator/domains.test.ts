@@ -22,7 +22,7 @@ import {
 } from "../../sdk/resources/domains";
 import { REASONS } from "../../emulator";
 import { PLATFORM_NAMESERVERS, ZONE_RENDER_DELAY_MS } from "../../emulator/services/domains/zone-file";
-import type { StoredRecord } from "../../emulator/services/domains/models";
+import type { StoredRecord } from "../../emulator/services/domains/store";
 import { onlyError, startTestEmulator, type ApiResponse, type TestEmulator } from "./helpers";
 import { sampleZoneRecords, startZoneServer, type ZoneServer } from "../support/dns-server";
 import { parseZoneFile } from "../support/dns-zonefile";

@@ -15,9 +15,9 @@ import { request } from "undici";
 import { Collection } from "../../sdk/core/schema";
 import { IMAGE_REASONS, IMAGE_UPLOAD_REASONS, Image, ImageUploadResponse, MAX_IMAGE_UPLOAD_BYTES } from "../../sdk/resources/images";
 import { REASONS } from "../../emulator";
-import { CAPTURE_DURATION_MS, UPLOAD_PROCESSING_MS, UPLOAD_WINDOW_MS } from "../../emulator/services/images/models";
+import { CAPTURE_DURATION_MS, UPLOAD_PROCESSING_MS, UPLOAD_WINDOW_MS } from "../../emulator/services/images/store";
 import { UploadRefusal, inspectGzip } from "../../emulator/services/images/upload";
-import { DEFAULT_DISK } from "../../emulator/services/images/disks";
+import { DEFAULT_DISK } from "../../emulator/services/computes/seed";
 import { onlyError, startTestEmulator, type ApiResponse, type TestEmulator } from "./helpers";
 
 let emu: TestEmulator;

@@ -8,7 +8,10 @@ import { issuesToErrors } from "../../../sdk/core/schema";
 import { ApiFailure, notFound } from "../../core/errors";
 import type { EmulatorRuntime } from "../../core/runtime";
 import type { AccountState } from "../../core/state";
-import { type DatabaseRecord, assignedHosts, closeEvents, databaseEvent, renderDatabase } from "./models";
+import { closeEvents } from "../events/operations";
+import { type StoredDatabase, assignedHosts } from "./store";
+import { renderDatabase } from "./render";
+import { databaseEvent } from "./operations";
 
 export const FailProvisioningRequest = z.strictObject({
   account: z.string().min(1).optional(),
@@ -48,9 +51,9 @@ export class DatabasesControl {
   setStatus(id: number, input: z.input<typeof DatabaseStatusRequest>) {
     const { status } = parse(DatabaseStatusRequest, input);
     for (const account of Object.values(this.runtime.state.accounts)) {
-      const db: DatabaseRecord | undefined = account.databases.find((d) => d.id === id);
+      const db: StoredDatabase | undefined = account.databases.find((d) => d.id === id);
       if (!db) continue;
-      if (db.pending) closeEvents(this.runtime, account, db.pending.events, "failed");
+      if (db.pending) closeEvents(account, db.pending.events, "failed", this.runtime.clock.nowMs());
       db.pending = null;
       db.status = status;
       db.updated = this.runtime.clock.timestamp();

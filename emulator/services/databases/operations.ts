@@ -12,20 +12,41 @@ import type {
   MysqlDatabaseCreateRequest,
   PostgresqlDatabaseCreateRequest,
 } from "../../../sdk/resources/databases";
+import type { EventEntity } from "../../../sdk/resources/events";
+import type { EmulatorRuntime } from "../../core/runtime";
+import type { AccountState, UserRecord } from "../../core/state";
+import { eventEntity, recordEvent } from "../events/operations";
 import { ENGINE_TRAITS, findEngine } from "./catalog";
 import { DATABASE_DURATIONS, provisioningMs, startJob } from "./machine";
 import {
-  type Actor,
-  type DatabaseBackupRecord,
-  type DatabaseRecord,
-  databaseEvent,
+  type StoredDatabase,
+  type StoredDatabaseBackup,
+  databaseUrl,
   nextMidnight,
   provisioningWindow,
   randomPassword,
   windowFromRequest,
-} from "./models";
+} from "./store";
 
 type CreateInput = MysqlDatabaseCreateRequest | PostgresqlDatabaseCreateRequest;
+
+/** Everything an operation needs to act on an account as a user. */
+export interface Actor {
+  runtime: EmulatorRuntime;
+  account: AccountState;
+  /** `null` for the platform itself (automatic work). */
+  user: UserRecord | null;
+}
+
+export function databaseEntity(db: StoredDatabase): EventEntity {
+  return eventEntity("database", db.id, db.label, databaseUrl(db));
+}
+
+/** Records a database event; job events start as `notification` and are finished by the machine (P6-1). */
+export function databaseEvent(actor: Actor, action: string, db: StoredDatabase): number {
+  return recordEvent(actor.runtime, actor.account, { action, username: actor.user?.username ?? null, entity: databaseEntity(db) }).id;
+}
+
 
 /** The replication a cluster gets when the body names none (spec: default `none` for one node). */
 function defaultReplication(engine: DatabaseEngineType, clusterSize: number): string {
@@ -37,13 +58,13 @@ function defaultReplication(engine: DatabaseEngineType, clusterSize: number): st
  * Creates a database in `provisioning` (hosts null, the default window) and stores its
  * provisioning transition. The account's failure switch, when armed, makes it end `failed`.
  */
-export function createDatabase(actor: Actor, engine: DatabaseEngineType, input: CreateInput, caCertificate: string): DatabaseRecord {
+export function createDatabase(actor: Actor, engine: DatabaseEngineType, input: CreateInput, caCertificate: string): StoredDatabase {
   const { runtime, account } = actor;
   const nowMs = runtime.clock.nowMs();
   const now = runtime.clock.timestamp();
   const clusterSize = input.cluster_size ?? 1;
   const traits = ENGINE_TRAITS[engine];
-  const db: DatabaseRecord = {
+  const db: StoredDatabase = {
     id: runtime.nextId("database"),
     engine,
     version: findEngine(input.engine)!.version,
@@ -83,7 +104,7 @@ export function createDatabase(actor: Actor, engine: DatabaseEngineType, input: 
  * PUT: label, allow list and window change at once and the cluster goes `updating` for about a
  * minute (recorded); a new `type` is a resize (`resizing`).
  */
-export function updateDatabase(actor: Actor, db: DatabaseRecord, input: DatabaseUpdateRequest): DatabaseRecord {
+export function updateDatabase(actor: Actor, db: StoredDatabase, input: DatabaseUpdateRequest): StoredDatabase {
   const resize = input.type !== undefined && input.type !== db.type;
   const other = input.label !== undefined || input.allow_list !== undefined || input.updates !== undefined;
   if (input.label !== undefined) db.label = input.label;
@@ -101,24 +122,24 @@ export function updateDatabase(actor: Actor, db: DatabaseRecord, input: Database
   return db;
 }
 
-export function deleteDatabase(actor: Actor, db: DatabaseRecord): void {
+export function deleteDatabase(actor: Actor, db: StoredDatabase): void {
   actor.account.databases = actor.account.databases.filter((d) => d !== db);
   databaseEvent(actor, "database_delete", db);
 }
 
 /** A new random root password; remembered, because a later restore then fails (spec). */
-export function resetCredentials(actor: Actor, db: DatabaseRecord): void {
+export function resetCredentials(actor: Actor, db: StoredDatabase): void {
   db.root.password = randomPassword();
   db.credentials_reset = true;
   databaseEvent(actor, "database_credentials_reset", db);
 }
 
-export function patchDatabase(actor: Actor, db: DatabaseRecord): void {
+export function patchDatabase(actor: Actor, db: StoredDatabase): void {
   startJob(actor.runtime, db, "patch", { durationMs: DATABASE_DURATIONS.patchMs });
 }
 
 /** Starts a snapshot; the backup is listed once it is done (`fixtures/database_mysql.backup.list.empty.json`). */
-export function createSnapshot(actor: Actor, db: DatabaseRecord, input: DatabaseBackupCreateRequest): void {
+export function createSnapshot(actor: Actor, db: StoredDatabase, input: DatabaseBackupCreateRequest): void {
   const event = databaseEvent(actor, "database_backup_create", db);
   startJob(actor.runtime, db, "snapshot", {
     durationMs: DATABASE_DURATIONS.snapshotMs,
@@ -127,12 +148,12 @@ export function createSnapshot(actor: Actor, db: DatabaseRecord, input: Database
   });
 }
 
-export function deleteBackup(db: DatabaseRecord, backup: DatabaseBackupRecord): void {
+export function deleteBackup(db: StoredDatabase, backup: StoredDatabaseBackup): void {
   db.backups = db.backups.filter((b) => b !== backup);
 }
 
 /** Replaces the data with the backup's; after a credentials reset the cluster ends `failed` (spec). */
-export function restoreBackup(actor: Actor, db: DatabaseRecord, _backup: DatabaseBackupRecord): void {
+export function restoreBackup(actor: Actor, db: StoredDatabase, _backup: StoredDatabaseBackup): void {
   const event = databaseEvent(actor, "database_backup_restore", db);
   startJob(actor.runtime, db, "restore", {
     durationMs: DATABASE_DURATIONS.restoreMs,

@@ -25,8 +25,10 @@ import { forbidden, found, throwIfAny } from "../../core/errors";
 import type { GrantRequirement, RouteContext, RouteSpec } from "../../core/routes";
 import type { GrantPermission } from "../../core/state";
 import { ENGINE_CATALOG } from "./catalog";
-import { type Actor, backupsNewestFirst, findDatabase, renderBackup, renderDatabase, renderInstance, visibleDatabases } from "./models";
+import { backupsNewestFirst, findDatabase, visibleDatabases } from "./store";
+import { renderBackup, renderDatabase, renderInstance } from "./render";
 import {
+  type Actor,
   createDatabase,
   createSnapshot,
   deleteBackup,

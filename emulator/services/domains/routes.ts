@@ -21,21 +21,9 @@ import {
 import { ApiFailure, entry, found, throwIfAny } from "../../core/errors";
 import type { RouteContext, RouteSpec } from "../../core/routes";
 import { TransferError, importedZone, transferZone } from "./axfr";
-import {
-  type Actor,
-  cloneDomain,
-  createDomain,
-  createRecord,
-  deleteDomain,
-  deleteRecord,
-  findDomain,
-  findRecord,
-  importDomain,
-  renderDomain,
-  renderRecord,
-  updateDomain,
-  updateRecord,
-} from "./models";
+import { findDomain, findRecord } from "./store";
+import { renderDomain, renderRecord } from "./render";
+import { type Actor, cloneDomain, createDomain, createRecord, deleteDomain, deleteRecord, importDomain, updateDomain, updateRecord } from "./operations";
 import { checkDomainName, checkDomainUpdate, checkImportSize, checkRecordCreate, checkRecordUpdate } from "./rules";
 import { settleRender } from "./zone-file";
 

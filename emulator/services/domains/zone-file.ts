@@ -15,7 +15,7 @@ import { DOMAIN_SECONDS_DEFAULTS } from "../../../sdk/resources/domains";
 import type { EmulatorRuntime } from "../../core/runtime";
 import type { AccountState } from "../../core/state";
 import { formatTimestamp } from "../../core/clock";
-import type { StoredDomain, StoredRecord } from "./models";
+import type { StoredDomain, StoredRecord } from "./store";
 
 /** Emulated time between a change and the render that includes it. */
 export const ZONE_RENDER_DELAY_MS = 60_000;

@@ -3,7 +3,8 @@ import { Collection, Empty } from "../../../sdk/core/schema";
 import { Event } from "../../../sdk/resources/events";
 import { found } from "../../core/errors";
 import type { RouteSpec } from "../../core/routes";
-import { eventsNewestFirst, findEvent, markSeenUpTo } from "./models";
+import { eventsNewestFirst, findEvent } from "./store";
+import { markSeenUpTo } from "./operations";
 
 const scopes = ["events:read_only"];
 const common = { service: "events", auth: "token", scopes } as const;

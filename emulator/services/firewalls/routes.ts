@@ -17,23 +17,9 @@ import { grantCreator } from "../../core/auth";
 import { found, throwIfAny } from "../../core/errors";
 import type { GrantRequirement, RouteContext, RouteSpec } from "../../core/routes";
 import type { GrantPermission } from "../../core/state";
-import {
-  type Actor,
-  type EntityRef,
-  addDevice,
-  createDeviceRefs,
-  createFirewall,
-  deleteFirewall,
-  findDevice,
-  findFirewall,
-  removeDevice,
-  renderDevice,
-  renderFirewall,
-  renderRules,
-  replaceRules,
-  updateFirewall,
-  visibleFirewalls,
-} from "./models";
+import { type EntityRef, createDeviceRefs, findDevice, findFirewall, visibleFirewalls } from "./store";
+import { renderDevice, renderFirewall, renderRules } from "./render";
+import { type Actor, addDevice, createFirewall, deleteFirewall, removeDevice, replaceRules, updateFirewall } from "./operations";
 import {
   assignedComputes,
   checkActiveConflicts,

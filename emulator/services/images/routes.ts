@@ -9,17 +9,9 @@ import { Collection, Empty } from "../../../sdk/core/schema";
 import { Image, ImageCreateRequest, ImageUpdateRequest, ImageUploadRequest, ImageUploadResponse } from "../../../sdk/resources/images";
 import { found, throwIfAny } from "../../core/errors";
 import type { RouteContext, RouteSpec } from "../../core/routes";
-import {
-  type Actor,
-  captureImage,
-  createUploadImage,
-  deleteImage,
-  findDisk,
-  findVisibleImage,
-  renderImage,
-  updateImage,
-  visibleImages,
-} from "./models";
+import { findDisk } from "./store";
+import { findVisibleImage, renderImage, visibleImages } from "./render";
+import { type Actor, captureImage, createUploadImage, deleteImage, updateImage } from "./operations";
 import { changeableImage, checkCapture, checkUpload } from "./rules";
 
 export const IMAGE_FILTERABLE = [

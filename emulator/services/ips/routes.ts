@@ -22,23 +22,9 @@ import {
 import { ApiFailure, REASONS, badRequest, forbidden, found } from "../../core/errors";
 import type { RouteContext, RouteSpec } from "../../core/routes";
 import { allPools } from "./address-plan";
-import {
-  type Actor,
-  allocateAddress,
-  applyMoves,
-  createRange,
-  deleteRange,
-  findAddress,
-  findRange,
-  listedAddresses,
-  renderAddress,
-  renderRange,
-  renderRangeCreated,
-  renderRangeView,
-  setRdns,
-  setShared,
-  visibleRanges,
-} from "./models";
+import { findAddress, findRange, listedAddresses, visibleRanges } from "./store";
+import { renderAddress, renderRange, renderRangeCreated, renderRangeView } from "./render";
+import { type Actor, allocateAddress, applyMoves, createRange, deleteRange, setRdns, setShared } from "./operations";
 import { checkAllocate, checkRangeCreate, checkRangeDelete, checkRdns, requireRead, requireReadWrite, resolveAssign, resolveShare } from "./rules";
 
 export const IP_FILTERABLE = ["address", "compute_id", "public", "rdns", "region", "type"] as const;

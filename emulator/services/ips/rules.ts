@@ -21,33 +21,32 @@ import {
 import { canonicalIpv6, parseIpv4 } from "../../../sdk/core/net";
 import type { AccountState, UserRecord } from "../../core/state";
 import { ApiFailure, entry, forbidden, throwIfAny } from "../../core/errors";
-import { findCompute, type ComputeRecord } from "../computes/models";
+import { findCompute, type StoredCompute } from "../computes/store";
 import { defaultRdns } from "./address-plan";
 import { forwardRecordExists } from "./forward-dns";
 import {
-  type Ipv6RangeRecord,
-  type Move,
   type PlacedAddress,
+  type StoredIpv6Range,
   computePermission,
   findAddress,
   findRange,
   findRangeByCidr,
-  holdingsAfter,
   natOf,
   privateIpv4Of,
   rangeOwner,
   rangeSharers,
   sharedIpsOf,
   slaacOf,
-} from "./models";
+} from "./store";
+import { type Move, holdingsAfter } from "./operations";
 
 /** 403 unless the user may change the instance (an address's access is its holder's). */
-export function requireReadWrite(user: UserRecord, compute: ComputeRecord | undefined): void {
+export function requireReadWrite(user: UserRecord, compute: StoredCompute | undefined): void {
   if (compute && computePermission(user, compute.id) !== "read_write") throw forbidden();
 }
 
 /** 403 unless the user may see the instance. */
-export function requireRead(user: UserRecord, compute: ComputeRecord | undefined): void {
+export function requireRead(user: UserRecord, compute: StoredCompute | undefined): void {
   if (compute && computePermission(user, compute.id) === undefined) throw forbidden();
 }
 
@@ -60,7 +59,7 @@ function isShared(account: AccountState, address: string): boolean {
 // Allocation
 
 /** The instance an allocation targets, once every rule holds. */
-export function checkAllocate(account: AccountState, user: UserRecord, body: IpAllocateRequest): ComputeRecord {
+export function checkAllocate(account: AccountState, user: UserRecord, body: IpAllocateRequest): StoredCompute {
   const compute = findCompute(account, body.compute_id);
   if (!compute) throw new ApiFailure(400, [entry(IP_REASONS.invalidCompute(body.compute_id), "compute_id")]);
   requireReadWrite(user, compute);
@@ -115,7 +114,7 @@ export function resolveAssign(account: AccountState, user: UserRecord, body: IpA
 }
 
 /** The instance holding what a move takes away. */
-function holderOf(account: AccountState, move: Move): ComputeRecord | undefined {
+function holderOf(account: AccountState, move: Move): StoredCompute | undefined {
   return move.kind === "ipv4" ? move.placed.compute : rangeOwner(account, move.range);
 }
 
@@ -125,7 +124,7 @@ function holderOf(account: AccountState, move: Move): ComputeRecord | undefined 
  * had no public address before is not "left without" one.
  */
 function checkHoldings(account: AccountState, moves: Move[]): ErrorEntry[] {
-  const involved = new Set<ComputeRecord>();
+  const involved = new Set<StoredCompute>();
   for (const move of moves) {
     involved.add(move.to);
     const holder = holderOf(account, move);
@@ -146,7 +145,7 @@ function checkHoldings(account: AccountState, moves: Move[]): ErrorEntry[] {
 // Sharing
 
 /** Resolves and checks a share request; returns the instance and the canonical list it will share. */
-export function resolveShare(account: AccountState, user: UserRecord, body: IpShareRequest): { compute: ComputeRecord; addresses: string[] } {
+export function resolveShare(account: AccountState, user: UserRecord, body: IpShareRequest): { compute: StoredCompute; addresses: string[] } {
   const compute = findCompute(account, body.compute_id);
   if (!compute) throw new ApiFailure(400, [entry(IP_REASONS.invalidCompute(body.compute_id), "compute_id")]);
   requireReadWrite(user, compute);
@@ -170,7 +169,7 @@ export function resolveShare(account: AccountState, user: UserRecord, body: IpSh
 interface ShareEntry {
   address: string;
   region: string;
-  holder: ComputeRecord | undefined;
+  holder: StoredCompute | undefined;
   placed?: PlacedAddress;
 }
 
@@ -188,9 +187,9 @@ function resolveShareEntry(account: AccountState, text: string): ShareEntry | un
 // IPv6 ranges
 
 /** The instance a new range is routed to, once every rule holds. */
-export function checkRangeCreate(account: AccountState, user: UserRecord, body: Ipv6RangeCreateRequest): ComputeRecord {
+export function checkRangeCreate(account: AccountState, user: UserRecord, body: Ipv6RangeCreateRequest): StoredCompute {
   const targetField = body.compute_id !== undefined ? "compute_id" : "route_target";
-  let compute: ComputeRecord | undefined;
+  let compute: StoredCompute | undefined;
   if (body.compute_id !== undefined) {
     compute = findCompute(account, body.compute_id);
     if (!compute) throw new ApiFailure(400, [entry(IP_REASONS.invalidCompute(body.compute_id), "compute_id")]);
@@ -208,7 +207,7 @@ export function checkRangeCreate(account: AccountState, user: UserRecord, body: 
 }
 
 /** A range can be deleted only while no instance shares it. */
-export function checkRangeDelete(account: AccountState, user: UserRecord, range: Ipv6RangeRecord): void {
+export function checkRangeDelete(account: AccountState, user: UserRecord, range: StoredIpv6Range): void {
   requireReadWrite(user, rangeOwner(account, range));
   if (rangeSharers(account, range).length > 0) throwIfAny([entry(IP_REASONS.rangeShared)]);
 }

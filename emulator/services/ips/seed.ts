@@ -6,7 +6,7 @@
 import type { EmulatorState } from "../../core/state";
 import { ApiFailure, entry } from "../../core/errors";
 import { canonicalIpv6, parseIpv4 } from "../../../sdk/core/net";
-import type { ComputeRecord } from "../computes/models";
+import type { StoredCompute } from "../computes/store";
 import { defaultSlaac, isPrivateIpv4 } from "./address-plan";
 
 /** Seed fields this module reads (declared on `ComputeSeed`). */
@@ -17,12 +17,12 @@ export interface AddressSeed {
   additional_ipv4?: boolean;
 }
 
-function allComputes(state: EmulatorState): ComputeRecord[] {
+function allComputes(state: EmulatorState): StoredCompute[] {
   return Object.values(state.accounts).flatMap((a) => a.computes);
 }
 
 /** Validates the seed's addresses against every instance already seeded and fills them in. */
-export function seedAddresses(state: EmulatorState, compute: ComputeRecord, seed: AddressSeed): void {
+export function seedAddresses(state: EmulatorState, compute: StoredCompute, seed: AddressSeed): void {
   const others = allComputes(state).filter((c) => c.id !== compute.id);
   const publicTaken = new Set(others.flatMap((c) => c.ipv4));
   (seed.ipv4 ?? []).forEach((address, i) => {

@@ -3,9 +3,9 @@ import { Collection } from "../../../sdk/core/schema";
 import { Region, RegionAvailability } from "../../../sdk/resources/regions";
 import { found } from "../../core/errors";
 import type { RouteSpec } from "../../core/routes";
-import { REGION_CATALOG } from "./catalog";
+import { REGION_CATALOG, findRegion } from "./catalog";
 import { AVAILABILITY_PLANS, buildAvailabilityList } from "./availability";
-import { findRegion } from "./models";
+
 
 const common = { service: "regions", auth: "none", scopes: [] } as const;
 

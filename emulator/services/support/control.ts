@@ -6,7 +6,9 @@ import { z } from "zod";
 import { ApiFailure, entry, notFound } from "../../core/errors";
 import type { EmulatorRuntime } from "../../core/runtime";
 import type { AccountState } from "../../core/state";
-import { PROVIDER_USERNAME, addReply, findTicket, openTicket, renderTicket } from "./models";
+import { PROVIDER_USERNAME, findTicket } from "./store";
+import { renderTicket } from "./render";
+import { addReply, openTicket } from "./operations";
 
 export const TicketSeedRequest = z.strictObject({
   account: z.string().optional(),

@@ -15,7 +15,9 @@ import {
 } from "../../../sdk/resources/support";
 import { badRequest, found, throwIfAny } from "../../core/errors";
 import type { RouteContext, RouteSpec } from "../../core/routes";
-import { type Actor, addAttachment, addReply, closeTicket, findTicket, openTicket, renderTicket, ticketsOpenFirst } from "./models";
+import { findTicket, ticketsOpenFirst } from "./store";
+import { renderTicket } from "./render";
+import { type Actor, addAttachment, addReply, closeTicket, openTicket } from "./operations";
 import { checkTicketOpen } from "./rules";
 
 /** The spec names no size limit; the emulator refuses attachments above this. */

@@ -6,7 +6,7 @@
 import { SUPPORT_REASONS, TICKET_ID_ATTRIBUTES, type Ticket, type TicketIdAttribute, type TicketOpenRequest } from "../../../sdk/resources/support";
 import type { ErrorEntry } from "../../../sdk/core/schema";
 import type { AccountState } from "../../core/state";
-import { findRegion } from "../regions/models";
+import { findRegion } from "../regions/catalog";
 
 interface Locatable {
   id: number;

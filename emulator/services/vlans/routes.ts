@@ -2,7 +2,7 @@
 import { Collection } from "../../../sdk/core/schema";
 import { Vlan } from "../../../sdk/resources/vlans";
 import type { RouteSpec } from "../../core/routes";
-import { accountVlans } from "./models";
+import { accountVlans } from "./render";
 
 export const VLAN_FILTERABLE = ["label", "region"] as const;
 

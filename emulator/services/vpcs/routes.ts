@@ -17,22 +17,11 @@ import { grantCreator } from "../../core/auth";
 import { found, throwIfAny } from "../../core/errors";
 import type { GrantRequirement, RouteContext, RouteSpec } from "../../core/routes";
 import type { GrantPermission } from "../../core/state";
-import {
-  type Actor,
-  createSubnet,
-  createVpc,
-  deleteSubnet,
-  deleteVpc,
-  findSubnet,
-  findVpc,
-  renderSubnet,
-  renderVpc,
-  updateSubnet,
-  updateVpc,
-  visibleVpcs,
-} from "./models";
+import { findSubnet, findVpc, visibleVpcs } from "./store";
+import { renderSubnet, renderVpc } from "./render";
+import { type Actor, createSubnet, createVpc, deleteSubnet, deleteVpc, updateSubnet, updateVpc } from "./operations";
 import { checkSubnetCreate, checkSubnetDelete, checkSubnetUpdate, checkVpcCreate, checkVpcDelete, checkVpcUpdate } from "./rules";
-import { VPC_IP_FILTERABLE, vpcIpRecords } from "./ips";
+import { VPC_IP_FILTERABLE, vpcIpRecords } from "./vpc-ips";
 
 export const VPC_FILTERABLE = ["id", "label", "description", "region", "created", "updated"] as const;
 export const SUBNET_FILTERABLE = ["id", "label", "ipv4", "created", "updated"] as const;

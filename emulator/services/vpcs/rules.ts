@@ -9,9 +9,12 @@ import { VPC_REASONS } from "../../../sdk/resources/vpcs";
 import { ipv4RangesOverlap, parseIpv4Cidr } from "../../../sdk/core/net";
 import type { AccountState } from "../../core/state";
 import { entry } from "../../core/errors";
-import { findRegion, regionHasCapability, VPC_CAPABILITY } from "../regions/models";
-import { interfacesOnSubnet } from "../computes/models";
-import type { SubnetRecord, VpcRecord } from "./models";
+import { findRegion, regionHasCapability } from "../regions/catalog";
+import { interfacesOnSubnet } from "../computes/store";
+import type { StoredSubnet, StoredVpc } from "./store";
+
+/** The capability a region must list for VPCs to be created in it. */
+export const VPC_CAPABILITY = "VPCs";
 
 /** Default account limits (api-facts P8-3). */
 export const VPCS_PER_REGION = 10;
@@ -42,12 +45,12 @@ export function checkVpcCreate(
   return errors;
 }
 
-export function checkVpcUpdate(account: AccountState, vpc: VpcRecord, input: { label?: string | undefined }): ErrorEntry[] {
+export function checkVpcUpdate(account: AccountState, vpc: StoredVpc, input: { label?: string | undefined }): ErrorEntry[] {
   if (input.label === undefined) return [];
   return account.vpcs.some((v) => v !== vpc && v.label === input.label) ? [entry(VPC_REASONS.labelUniqueVpc, "label")] : [];
 }
 
-export function checkSubnetCreate(vpc: VpcRecord, input: { label: string; ipv4: string }): ErrorEntry[] {
+export function checkSubnetCreate(vpc: StoredVpc, input: { label: string; ipv4: string }): ErrorEntry[] {
   const errors: ErrorEntry[] = [];
   if (vpc.subnets.length >= SUBNETS_PER_VPC) errors.push(entry(VPC_REASONS.subnetLimit));
   if (vpc.subnets.some((s) => s.label === input.label)) errors.push(entry(VPC_REASONS.labelUniqueSubnet, "label"));
@@ -55,20 +58,20 @@ export function checkSubnetCreate(vpc: VpcRecord, input: { label: string; ipv4: 
   return errors;
 }
 
-export function checkSubnetUpdate(vpc: VpcRecord, subnet: SubnetRecord, input: { label: string }): ErrorEntry[] {
+export function checkSubnetUpdate(vpc: StoredVpc, subnet: StoredSubnet, input: { label: string }): ErrorEntry[] {
   return vpc.subnets.some((s) => s !== subnet && s.label === input.label) ? [entry(VPC_REASONS.labelUniqueSubnet, "label")] : [];
 }
 
 /** A subnet can be deleted only once no configuration profile interface uses it. */
-export function subnetInUse(account: AccountState, subnet: SubnetRecord): boolean {
+export function subnetInUse(account: AccountState, subnet: StoredSubnet): boolean {
   return interfacesOnSubnet(account, subnet.id).length > 0;
 }
 
-export function checkSubnetDelete(account: AccountState, subnet: SubnetRecord): ErrorEntry[] {
+export function checkSubnetDelete(account: AccountState, subnet: StoredSubnet): ErrorEntry[] {
   return subnetInUse(account, subnet) ? [entry(VPC_REASONS.subnetInUse)] : [];
 }
 
 /** All-or-nothing: one undeletable subnet keeps the whole VPC. */
-export function checkVpcDelete(account: AccountState, vpc: VpcRecord): ErrorEntry[] {
+export function checkVpcDelete(account: AccountState, vpc: StoredVpc): ErrorEntry[] {
   return vpc.subnets.some((s) => subnetInUse(account, s)) ? [entry(VPC_REASONS.vpcInUse)] : [];
 }

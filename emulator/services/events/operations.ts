@@ -1,13 +1,11 @@
 /**
- * The account's event log (api-facts P6-1). Records are stored in wire shape and key order
- * (`fixtures/event.get.json`); instant operations log status `notification`. Later services with
- * long-running jobs update `status` / `percent_complete` of the same record on the clock.
+ * Recording events (api-facts P6-1): instant operations log status `notification`; services with
+ * long-running jobs update `status` / `percent_complete` of the same record as the job progresses.
  */
 import type { Event, EventEntity } from "../../../sdk/resources/events";
 import type { EmulatorRuntime } from "../../core/runtime";
 import type { AccountState } from "../../core/state";
-
-export type EventRecord = Event;
+import { type StoredEvent, findEvent } from "./store";
 
 export interface EventInput {
   action: string;
@@ -23,9 +21,9 @@ export function eventEntity(type: string, id: number | string, label: string | n
   return { label, id, type, url };
 }
 
-export function recordEvent(runtime: EmulatorRuntime, account: AccountState, input: EventInput): EventRecord {
+export function recordEvent(runtime: EmulatorRuntime, account: AccountState, input: EventInput): StoredEvent {
   const status = input.status ?? "notification";
-  const event: EventRecord = {
+  const event: StoredEvent = {
     id: runtime.nextId("event"),
     created: runtime.clock.timestamp(),
     seen: false,
@@ -45,18 +43,24 @@ export function recordEvent(runtime: EmulatorRuntime, account: AccountState, inp
   return event;
 }
 
-/** Newest first, as the API lists them; ids break ties within one second. */
-export function eventsNewestFirst(account: AccountState): EventRecord[] {
-  return [...account.events].sort((a, b) => (a.created < b.created ? 1 : a.created > b.created ? -1 : b.id - a.id));
-}
-
-export function findEvent(account: AccountState, id: number): EventRecord | undefined {
-  return account.events.find((e) => e.id === id);
-}
-
 /** `POST /account/events/{id}/seen` marks that event and every older one. */
-export function markSeenUpTo(account: AccountState, event: EventRecord): void {
+export function markSeenUpTo(account: AccountState, event: StoredEvent): void {
   for (const e of account.events) {
     if (e.created < event.created || (e.created === event.created && e.id <= event.id)) e.seen = true;
+  }
+}
+
+/**
+ * Ends job events at `atMs`: `finished` (percent 100) or `failed`, with their duration in seconds
+ * since they were recorded; a `message` replaces the event's.
+ */
+export function closeEvents(account: AccountState, ids: readonly number[], outcome: "finished" | "failed", atMs: number, message?: string): void {
+  for (const id of ids) {
+    const event = findEvent(account, id);
+    if (!event) continue;
+    event.status = outcome;
+    event.percent_complete = outcome === "finished" ? 100 : event.percent_complete;
+    event.duration = Math.max(0, Math.round((atMs - Date.parse(`${event.created}Z`)) / 1000));
+    if (message !== undefined) event.message = message;
   }
 }

@@ -1,24 +1,13 @@
 /**
- * Managed databases of an account: stored records, their wire rendering (key order of
- * `fixtures/database_mysql.get.json` / `database_postgresql.get.json`, api-facts P4-2) and the
- * mutations with their events (P6-2). Long-running jobs (provisioning, updates, resizes, patches,
- * snapshots, restores) are started here and finished by the status machine (`machine.ts`), which
- * applies the pending transition stored on the record.
+ * Managed databases of an account as stored, with their pending status-machine transition and
+ * backups. Long-running jobs (provisioning, updates, resizes, patches, snapshots, restores) are
+ * started by `operations.ts` and finished by the status machine (`machine.ts`), which applies the
+ * pending transition stored on the record. The wire rendering is `render.ts`.
  */
 import { randomBytes } from "node:crypto";
-import type {
-  Database,
-  DatabaseBackup,
-  DatabaseEngineType,
-  DatabaseInstance,
-  DatabaseStatus,
-  DatabaseUpdatesRequest,
-} from "../../../sdk/resources/databases";
-import type { EventEntity } from "../../../sdk/resources/events";
-import type { EmulatorRuntime } from "../../core/runtime";
+import type { DatabaseEngineType, DatabaseStatus, DatabaseUpdatesRequest } from "../../../sdk/resources/databases";
 import type { AccountState, UserRecord } from "../../core/state";
 import { canSee } from "../../core/auth";
-import { eventEntity, findEvent, recordEvent } from "../events/models";
 import { ENGINE_TRAITS } from "./catalog";
 
 /** The maintenance window as stored (and rendered). */
@@ -30,7 +19,7 @@ export interface MaintenanceWindow {
   week_of_month: number | null;
 }
 
-export interface DatabaseBackupRecord {
+export interface StoredDatabaseBackup {
   id: number;
   type: "snapshot" | "auto";
   label: string;
@@ -56,7 +45,7 @@ export interface PendingTransition {
   snapshot?: { label: string; target: "primary" | "secondary" };
 }
 
-export interface DatabaseRecord {
+export interface StoredDatabase {
   id: number;
   engine: DatabaseEngineType;
   version: string;
@@ -80,7 +69,7 @@ export interface DatabaseRecord {
   root: { username: string; password: string };
   /** Base64 of the CA certificate's PEM text. */
   ca_certificate: string;
-  backups: DatabaseBackupRecord[];
+  backups: StoredDatabaseBackup[];
   pending: PendingTransition | null;
   /** Emulated epoch ms of the next 00:00 UTC, when the daily automatic backup is taken. */
   next_auto_backup_at: number;
@@ -88,83 +77,20 @@ export interface DatabaseRecord {
   credentials_reset: boolean;
 }
 
-export const databaseUrl = (db: Pick<DatabaseRecord, "engine" | "id">) => `/v4/databases/${db.engine}/instances/${db.id}`;
+export const databaseUrl = (db: Pick<StoredDatabase, "engine" | "id">) => `/v4/databases/${db.engine}/instances/${db.id}`;
 
-export function findDatabase(account: AccountState, engine: DatabaseEngineType, id: number): DatabaseRecord | undefined {
+export function findDatabase(account: AccountState, engine: DatabaseEngineType, id: number): StoredDatabase | undefined {
   return account.databases.find((d) => d.id === id && d.engine === engine);
 }
 
 /** Databases the user may see: all, or for a restricted user those with a grant. */
-export function visibleDatabases(account: AccountState, user: UserRecord, engine?: DatabaseEngineType): DatabaseRecord[] {
+export function visibleDatabases(account: AccountState, user: UserRecord, engine?: DatabaseEngineType): StoredDatabase[] {
   return account.databases.filter((d) => (engine === undefined || d.engine === engine) && canSee(user, "database", d.id));
 }
 
-/** The record of `GET /databases/{engine}/instances/{id}`, in the recorded key order. */
-export function renderDatabase(db: DatabaseRecord): Database {
-  return {
-    id: db.id,
-    label: db.label,
-    type: db.type,
-    engine: db.engine,
-    version: db.version,
-    region: db.region,
-    status: db.status,
-    encrypted: db.encrypted,
-    allow_list: [...db.allow_list],
-    cluster_size: db.cluster_size,
-    hosts: { ...db.hosts },
-    ssl_connection: db.ssl_connection,
-    replication_type: db.replication_type,
-    ...(db.engine === "postgresql" ? { replication_commit_type: db.replication_commit_type ?? "local" } : {}),
-    port: db.port,
-    updates: { ...db.updates },
-    created: db.created,
-    updated: db.updated,
-  };
-}
-
-/** An item of `GET /databases/instances`: no SSL or replication fields, plus `instance_uri`. */
-export function renderInstance(db: DatabaseRecord): DatabaseInstance {
-  const { ssl_connection: _ssl, replication_type: _type, replication_commit_type: _commit, ...rest } = renderDatabase(db);
-  return { ...rest, instance_uri: databaseUrl(db) };
-}
-
-export function renderBackup(backup: DatabaseBackupRecord): DatabaseBackup {
-  return { id: backup.id, type: backup.type, label: backup.label, created: backup.created };
-}
-
 /** Backups newest first. */
-export function backupsNewestFirst(db: DatabaseRecord): DatabaseBackupRecord[] {
+export function backupsNewestFirst(db: StoredDatabase): StoredDatabaseBackup[] {
   return [...db.backups].sort((a, b) => b.createdMs - a.createdMs || b.id - a.id);
-}
-
-/** Everything an operation needs to act on an account as a user. */
-export interface Actor {
-  runtime: EmulatorRuntime;
-  account: AccountState;
-  /** `null` for the platform itself (automatic work). */
-  user: UserRecord | null;
-}
-
-export function databaseEntity(db: DatabaseRecord): EventEntity {
-  return eventEntity("database", db.id, db.label, databaseUrl(db));
-}
-
-/** Records a database event; job events start as `notification` and are finished by the machine (P6-1). */
-export function databaseEvent(actor: Actor, action: string, db: DatabaseRecord): number {
-  return recordEvent(actor.runtime, actor.account, { action, username: actor.user?.username ?? null, entity: databaseEntity(db) }).id;
-}
-
-/** Marks job events `finished` (percent 100, duration in seconds) or `failed`. */
-export function closeEvents(runtime: EmulatorRuntime, account: AccountState, ids: readonly number[], outcome: "finished" | "failed"): void {
-  const nowMs = runtime.clock.nowMs();
-  for (const id of ids) {
-    const event = findEvent(account, id);
-    if (!event) continue;
-    event.status = outcome;
-    event.percent_complete = outcome === "finished" ? 100 : event.percent_complete;
-    event.duration = Math.max(0, Math.round((nowMs - Date.parse(`${event.created}Z`)) / 1000));
-  }
 }
 
 /** The default window while provisioning (`fixtures/database_mysql.create.json`). */
@@ -189,7 +115,7 @@ export function windowFromRequest(input: DatabaseUpdatesRequest): MaintenanceWin
 }
 
 /** Host names assigned when provisioning completes (the recorded `lin-<id>-<n>-mysql-primary…` form). */
-export function assignedHosts(db: DatabaseRecord): DatabaseRecord["hosts"] {
+export function assignedHosts(db: StoredDatabase): StoredDatabase["hosts"] {
   const serial = 10000 + ((db.id * 7919) % 9000);
   const base = `lin-${db.id}-${serial}-${ENGINE_TRAITS[db.engine].hostTag}-primary`;
   return { primary: `${base}.servers.computedb.net`, secondary: `${base}-private.servers.computedb.net` };

@@ -7,7 +7,7 @@
 import type { Vlan } from "../../../sdk/resources/vlans";
 import type { AccountState, UserRecord } from "../../core/state";
 import { objectPermission } from "../../core/auth";
-import { allInterfaces } from "../computes/models";
+import { allInterfaces } from "../computes/store";
 
 /** The account's VLANs, by region then label; a restricted user sees those of granted instances. */
 export function accountVlans(account: AccountState, user: UserRecord): Vlan[] {

@@ -7,8 +7,9 @@
 import type { VpcIp } from "../../../sdk/resources/vpcs";
 import { ipv4Netmask, parseIpv4Cidr } from "../../../sdk/core/net";
 import type { AccountState, UserRecord } from "../../core/state";
-import { allInterfaces, subnetGateway } from "../computes/models";
-import { visibleVpcs } from "./models";
+import { allInterfaces } from "../computes/store";
+import { visibleVpcs } from "./store";
+import { subnetGateway } from "./subnet-addresses";
 
 export const VPC_IP_FILTERABLE = [
   "active", "address", "address_range", "compute_id", "config_id", "interface_id", "nat_1_1", "region", "subnet_id", "vpc_id",

@@ -1,0 +1,19 @@
+/**
+ * NodeBalancers exist only as seeded data for now (control API `POST /__emulator/seed/nodebalancers`,
+ * `seed.ts`): firewall devices and support tickets reference them.
+ */
+import type { AccountState } from "../../core/state";
+
+export interface StoredNodeBalancer {
+  id: number;
+  label: string;
+  region: string;
+  created: string;
+}
+
+/** The API path of a nodebalancer (firewall devices, ticket entities). */
+export const nodebalancerUrl = (id: number) => `/v4/nodebalancers/${id}`;
+
+export function findNodeBalancer(account: AccountState, id: number): StoredNodeBalancer | undefined {
+  return account.nodebalancers.find((n) => n.id === id);
+}
