@@ -14,10 +14,8 @@ import type { z } from "zod";
 import type { CollectionPage } from "../../sdk/core/schema";
 import { issuesToErrors } from "../../sdk/core/schema";
 import type { AccountState, GrantPermission, UserRecord } from "./state";
-import type { EmulatorRuntime } from "./runtime";
+import type { EmulatorRuntime, NamedActor } from "./runtime";
 import {
-  type GlobalGrant,
-  type GrantedObjectKind,
   type Principal,
   acceptedScopesHeader,
   authenticate,
@@ -38,11 +36,12 @@ export const API_PREFIX = "/v4";
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
 const ALL_METHODS: readonly string[] = ["GET", "POST", "PUT", "DELETE", "PATCH"];
 
+/** A grant restricted users need (names and kinds are the services': `ServiceModule.grants`). */
 export type GrantRequirement =
-  | { kind: "global"; grant: GlobalGrant }
+  | { kind: "global"; grant: string }
   | {
       kind: "object";
-      object: GrantedObjectKind;
+      object: string;
       /** Path parameter holding the object's id. */
       param: string;
       level: GrantPermission;
@@ -112,6 +111,11 @@ export class RouteContext {
   get user(): UserRecord {
     if (!this.principal) throw new Error(`${this.route.method} ${this.route.path} needs a principal; declare auth: "token"`);
     return this.principal.user;
+  }
+
+  /** The caller acting on its account: what operations take to change state and record events. */
+  get actor(): NamedActor {
+    return { runtime: this.runtime, account: this.account, username: this.user.username };
   }
 
   /** Emulated now as an API timestamp. */

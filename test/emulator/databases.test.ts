@@ -15,6 +15,7 @@ import { DATABASE_REASONS, Database, DatabaseBackup, DatabaseInstance } from "..
 import { REASONS } from "../../emulator";
 import { DATABASE_DURATIONS, provisioningMs } from "../../emulator/services/databases/machine";
 import { onlyError, startTestEmulator, type ApiResponse, type TestEmulator } from "./helpers";
+import { DATABASES } from "../../emulator/services/databases/store";
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -491,7 +492,7 @@ describe("jobs on the clock", () => {
     try {
       const db = (await fast.post(MYSQL, mysqlBody())).body;
       await new Promise((resolve) => setTimeout(resolve, 400));
-      const stored = fast.control.dumpState().accounts.primary!.databases.find((d) => d.id === db.id)!;
+      const stored = DATABASES.of(fast.control.dumpState().accounts.primary!).find((d) => d.id === db.id)!;
       expect(stored.status).toBe("active");
       expect(stored.pending).toBeNull();
     } finally {

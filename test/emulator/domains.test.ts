@@ -22,7 +22,7 @@ import {
 } from "../../sdk/resources/domains";
 import { REASONS } from "../../emulator";
 import { PLATFORM_NAMESERVERS, ZONE_RENDER_DELAY_MS } from "../../emulator/services/domains/zone-file";
-import type { StoredRecord } from "../../emulator/services/domains/store";
+import { DOMAINS, type StoredRecord } from "../../emulator/services/domains/store";
 import { onlyError, startTestEmulator, type ApiResponse, type TestEmulator } from "./helpers";
 import { sampleZoneRecords, startZoneServer, type ZoneServer } from "../support/dns-server";
 import { parseZoneFile } from "../support/dns-zonefile";
@@ -419,7 +419,7 @@ describe("records", () => {
 
   test(`at most ${MAX_RECORDS_PER_DOMAIN} records per domain`, async () => {
     const d = await createDomain();
-    const stored = emu.emulator.state.accounts[emu.emulator.state.primaryAccount]!.domains[0]!;
+    const stored = DOMAINS.of(emu.emulator.state.accounts[emu.emulator.state.primaryAccount]!)[0]!;
     const now = stored.created;
     const filler: StoredRecord[] = Array.from({ length: MAX_RECORDS_PER_DOMAIN - 1 }, (_, i) => ({
       id: 90000000 + i, type: "TXT", name: `r${i}`, target: "x", priority: 0, weight: 0, port: 0, service: null, protocol: null, ttl_sec: 0, tag: null, created: now, updated: now,

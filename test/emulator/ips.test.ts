@@ -9,6 +9,8 @@ import { Collection, issuesToErrors } from "../../sdk/core/schema";
 import type { z } from "zod";
 import { REASONS } from "../../emulator";
 import { onlyError, startTestEmulator, vpcBody, type ApiResponse, type TestEmulator } from "./helpers";
+import { COMPUTES } from "../../emulator/services/computes/store";
+import { IPV6_RANGES } from "../../emulator/services/ips/store";
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -252,7 +254,7 @@ describe("assignment", () => {
     const ra = await emu.post("/networking/ipv6/ranges", { prefix_length: 64, compute_id: a.id });
     expect(ra.status).toBe(200);
     // One range per region is the default limit; a second one exists here as support would grant it.
-    emu.emulator.state.accounts[emu.emulator.state.primaryAccount]!.ipv6Ranges.push({
+    IPV6_RANGES.of(emu.emulator.state.accounts[emu.emulator.state.primaryAccount]!).push({
       range: "2001:db8:4:9000::", prefix: 64, region: "us-iad", route_target: b.ipv6!, created: "2024-01-01T00:00:00",
     });
     const r = await emu.post("/networking/ips/assign", { region: "us-iad", assignments: [{ address: ra.body.range, compute_id: b.id }] });
@@ -273,9 +275,9 @@ describe("assignment", () => {
     const b = seed("b", { ipv4: ["198.51.100.3"] });
     const body = { region: "us-iad", assignments: [{ address: "203.0.113.50", compute_id: b.id }] };
     // The NATed instance keeps a second public address, so only the NAT rule can refuse.
-    emu.emulator.state.accounts[emu.emulator.state.primaryAccount]!.computes[0]!.ipv4.push("203.0.113.51");
+    COMPUTES.of(emu.emulator.state.accounts[emu.emulator.state.primaryAccount]!)[0]!.ipv4.push("203.0.113.51");
     expectError(await emu.post("/networking/ips/assign", body), 400, IP_REASONS.assignNat("203.0.113.50"), "assignments[0].address");
-    emu.emulator.state.accounts[emu.emulator.state.primaryAccount]!.computes[0]!.configs[0]!.interfaces[0]!.active = false;
+    COMPUTES.of(emu.emulator.state.accounts[emu.emulator.state.primaryAccount]!)[0]!.configs[0]!.interfaces[0]!.active = false;
     expect((await emu.post("/networking/ips/assign", body)).status).toBe(200);
   });
 

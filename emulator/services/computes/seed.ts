@@ -1,68 +1,77 @@
 /**
  * Seeding an instance (control API `POST /__emulator/seed/computes`): its record, its VPC
  * interfaces placed on subnets of the same account and region (`../vpcs/subnet-addresses.ts`), its
- * addresses (`../ips/seed.ts`) and its disks — the ones the seed names, or one boot disk.
+ * addresses (`../ips/seed.ts`) and its disks — the ones the seed names, or one boot disk. The seed's
+ * shape is the schema below; the interface fields follow the API's configuration profile interface
+ * (`purpose`, `subnet_id`, `ipv4.vpc`, `ipv4.nat_1_1`, `ip_ranges`, `active`, `label`).
  */
+import { z } from "zod";
 import type { EmulatorRuntime } from "../../core/runtime";
-import type { AccountState, EmulatorState } from "../../core/state";
+import type { AccountState } from "../../core/state";
 import { ApiFailure, entry } from "../../core/errors";
+import { seedId } from "../../core/service";
 import { ipv4RangeWithin, parseIpv4, parseIpv4Cidr } from "../../../sdk/core/net";
 import { findRegion } from "../regions/catalog";
 import { findSubnetOfAccount } from "../vpcs/store";
 import { assignableRange, nextFreeAddress, usedAddresses } from "../vpcs/subnet-addresses";
-import { seedAddresses } from "../ips/seed";
-import type { InterfacePurpose, StoredCompute, StoredConfig, StoredDisk, StoredInterface } from "./store";
+import { ADDRESS_SEED_FIELDS, seedAddresses } from "../ips/seed";
+import {
+  COMPUTES,
+  COMPUTE_ID,
+  CONFIG_ID,
+  DISK_ID,
+  INTERFACE_ID,
+  type StoredCompute,
+  type StoredConfig,
+  type StoredDisk,
+  type StoredInterface,
+  everyCompute,
+} from "./store";
 
-/** Seed input of one disk (validated by the control API's schema). */
-export interface DiskSeed {
-  id?: number;
-  label?: string;
-  size?: number;
-  filesystem?: StoredDisk["filesystem"];
-}
+const id = z.number().int().positive();
 
-/** Seed input (validated by the control API's schema). */
-export interface ComputeSeed {
-  id?: number;
-  label: string;
-  region: string;
-  ipv4?: string[];
-  /** Start with a live migration in progress. */
-  migrating?: boolean;
-  /** Private IPv4 addresses (default none). */
-  ipv4_private?: string[];
-  /** SLAAC address (default: the address plan's; null: none). */
-  ipv6?: string | null;
-  /** May be allocated additional public IPv4 addresses (default false). */
-  additional_ipv4?: boolean;
-  /** Disks (default: one `Boot Disk` of 25088 MB, ext4). */
-  disks?: DiskSeed[];
-  configs: Array<{
-    id?: number;
-    label?: string;
-    interfaces: Array<{
-      id?: number;
-      purpose: InterfacePurpose;
-      subnet_id?: number;
-      /** `nat_1_1: "any"` maps the instance's first public address, as the API's `any` does. */
-      ipv4?: { vpc?: string; nat_1_1?: string | null };
-      ip_ranges?: string[];
-      active?: boolean;
-      label?: string;
-    }>;
-  }>;
-}
+const InterfaceSeed = z.strictObject({
+  id: id.optional(),
+  purpose: z.enum(["vpc", "public", "vlan"]),
+  subnet_id: id.optional(),
+  /** `nat_1_1: "any"` maps the instance's first public address, as the API's `any` does. */
+  ipv4: z.strictObject({ vpc: z.string().optional(), nat_1_1: z.string().nullable().optional() }).optional(),
+  ip_ranges: z.array(z.string()).optional(),
+  active: z.boolean().optional(),
+  label: z.string().optional(),
+});
+
+const DiskSeed = z.strictObject({
+  id: id.optional(),
+  label: z.string().min(1).max(48).optional(),
+  size: z.number().int().positive().optional(),
+  filesystem: z.enum(["raw", "swap", "ext3", "ext4", "initrd"]).optional(),
+});
+export type DiskSeed = z.infer<typeof DiskSeed>;
+
+/** `POST /__emulator/seed/computes`. */
+export const ComputeSeedRequest = z.strictObject({
+  account: z.string().min(1).optional(),
+  id: id.optional(),
+  label: z.string().min(1),
+  region: z.string().min(1),
+  ...ADDRESS_SEED_FIELDS,
+  /** Start with a live migration in progress (firewall changes touching it are refused). */
+  migrating: z.boolean().optional(),
+  /** The instance's disks, which images capture (default: one `Boot Disk` of 25088 MB). */
+  disks: z.array(DiskSeed).optional(),
+  configs: z.array(z.strictObject({ id: id.optional(), label: z.string().optional(), interfaces: z.array(InterfaceSeed) })).default([]),
+});
+export type ComputeSeedInput = z.input<typeof ComputeSeedRequest>;
+/** A validated seed, without the account it goes to. */
+export type ComputeSeed = Omit<z.infer<typeof ComputeSeedRequest>, "account">;
 
 /** What an instance seeded without `disks` gets: one boot disk the size of the recorded capture. */
 export const DEFAULT_DISK: Required<Omit<DiskSeed, "id">> = { label: "Boot Disk", size: 25088, filesystem: "ext4" };
 
-function computeIdTaken(state: EmulatorState, id: number): boolean {
-  return Object.values(state.accounts).some((a) => a.computes.some((c) => c.id === id));
-}
-
-function diskIdTaken(state: EmulatorState, id: number, also: readonly StoredDisk[]): boolean {
+function diskIdTaken(runtime: EmulatorRuntime, id: number, also: readonly StoredDisk[]): boolean {
   if (also.some((d) => d.id === id)) return true;
-  return Object.values(state.accounts).some((a) => a.computes.some((c) => (c.disks ?? []).some((d) => d.id === id)));
+  return everyCompute(runtime).some((c) => (c.disks ?? []).some((d) => d.id === id));
 }
 
 /** A deterministic public address per instance (documentation-free, but shaped like the recordings). */
@@ -75,13 +84,9 @@ export function seedDisks(runtime: EmulatorRuntime, seeds: readonly DiskSeed[] |
   const disks: StoredDisk[] = [];
   const wanted: readonly DiskSeed[] = seeds ?? [DEFAULT_DISK];
   wanted.forEach((seed, i) => {
-    if (seed.id !== undefined && diskIdTaken(runtime.state, seed.id, disks)) {
-      throw new ApiFailure(400, [entry(`Disk ${seed.id} already exists`, `disks[${i}].id`)]);
-    }
-    let id = seed.id;
-    while (id === undefined || (seed.id === undefined && diskIdTaken(runtime.state, id, disks))) id = runtime.nextId("disk");
+    const taken = (id: number) => diskIdTaken(runtime, id, disks);
     disks.push({
-      id,
+      id: seedId(runtime, DISK_ID, seed.id, taken, (id) => new ApiFailure(400, [entry(`Disk ${id} already exists`, `disks[${i}].id`)])),
       label: seed.label ?? DEFAULT_DISK.label,
       size: seed.size ?? DEFAULT_DISK.size,
       filesystem: seed.filesystem ?? DEFAULT_DISK.filesystem,
@@ -98,11 +103,8 @@ export function seedDisks(runtime: EmulatorRuntime, seeds: readonly DiskSeed[] |
  */
 export function seedCompute(runtime: EmulatorRuntime, account: AccountState, seed: ComputeSeed): StoredCompute {
   if (!findRegion(seed.region)) throw new ApiFailure(400, [entry(`Unknown region ${seed.region}`, "region")]);
-  if (seed.id !== undefined && computeIdTaken(runtime.state, seed.id)) {
-    throw new ApiFailure(400, [entry(`Compute ${seed.id} already exists`, "id")]);
-  }
-  let id = seed.id;
-  while (id === undefined || (seed.id === undefined && computeIdTaken(runtime.state, id))) id = runtime.nextId("compute");
+  const taken = (id: number) => everyCompute(runtime).some((c) => c.id === id);
+  const id = seedId(runtime, COMPUTE_ID, seed.id, taken, (id) => new ApiFailure(400, [entry(`Compute ${id} already exists`, "id")]));
   const compute: StoredCompute = {
     id,
     label: seed.label,
@@ -113,17 +115,21 @@ export function seedCompute(runtime: EmulatorRuntime, account: AccountState, see
     // Only present when set, so records of instances that never migrate keep their shape.
     ...(seed.migrating ? { migrating: true } : {}),
   };
-  seedAddresses(runtime.state, compute, seed);
+  seedAddresses(runtime, compute, seed);
   compute.disks = seedDisks(runtime, seed.disks);
   // Interfaces are added one by one to a draft, so two interfaces of one seed never get the same address.
-  const draft: AccountState = { ...account, computes: [...account.computes, compute] };
+  const draft: AccountState = { ...account, [COMPUTES.key]: [...COMPUTES.of(account), compute] };
   seed.configs.forEach((configSeed, c) => {
-    const config: StoredConfig = { id: configSeed.id ?? runtime.nextId("config"), label: configSeed.label ?? `config-${c}`, interfaces: [] };
+    const config: StoredConfig = {
+      id: configSeed.id ?? runtime.nextId(CONFIG_ID),
+      label: configSeed.label ?? `config-${c}`,
+      interfaces: [],
+    };
     compute.configs.push(config);
     configSeed.interfaces.forEach((ifaceSeed, i) => {
       const field = `configs[${c}].interfaces[${i}]`;
       const iface: StoredInterface = {
-        id: ifaceSeed.id ?? runtime.nextId("interface"),
+        id: ifaceSeed.id ?? runtime.nextId(INTERFACE_ID),
         purpose: ifaceSeed.purpose,
         label: ifaceSeed.purpose === "vlan" ? ifaceSeed.label ?? `vlan-${id}` : null,
         subnet_id: null,
@@ -136,7 +142,7 @@ export function seedCompute(runtime: EmulatorRuntime, account: AccountState, see
       config.interfaces.push(iface);
     });
   });
-  account.computes.push(compute);
+  COMPUTES.of(account).push(compute);
   return compute;
 }
 
@@ -144,7 +150,7 @@ function placeVpcInterface(
   account: AccountState,
   compute: StoredCompute,
   iface: StoredInterface,
-  seed: ComputeSeed["configs"][number]["interfaces"][number],
+  seed: z.infer<typeof InterfaceSeed>,
   field: string,
 ): void {
   if (seed.subnet_id === undefined) throw new ApiFailure(400, [entry("subnet_id is required for a vpc interface", `${field}.subnet_id`)]);

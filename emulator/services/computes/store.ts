@@ -5,7 +5,8 @@
  * use it, VPC IP records and VLANs are derived from those interfaces, addresses live on the
  * instances, firewalls are assigned to them, images capture their disks.
  */
-import type { AccountState } from "../../core/state";
+import type { EmulatorRuntime } from "../../core/runtime";
+import { type AccountState, accountSlice, idCounter } from "../../core/state";
 
 export type InterfacePurpose = "vpc" | "public" | "vlan";
 
@@ -64,6 +65,13 @@ export interface StoredCompute {
   disks?: StoredDisk[];
 }
 
+/** `accounts[id].computes`: the seeded instances. */
+export const COMPUTES = accountSlice("computes", (): StoredCompute[] => []);
+export const COMPUTE_ID = idCounter("compute", 52_000_000);
+export const CONFIG_ID = idCounter("config", 59_000_000);
+export const INTERFACE_ID = idCounter("interface", 830_000);
+export const DISK_ID = idCounter("disk", 108_900_000);
+
 /** The API path of an instance (event entities, firewall devices, ticket entities). */
 export const computeUrl = (id: number) => `/v4/compute/instances/${id}`;
 
@@ -75,7 +83,7 @@ export interface PlacedInterface {
 }
 
 export function allInterfaces(account: AccountState): PlacedInterface[] {
-  return account.computes.flatMap((compute) =>
+  return COMPUTES.of(account).flatMap((compute) =>
     compute.configs.flatMap((config) => config.interfaces.map((iface) => ({ compute, config, iface }))),
   );
 }
@@ -84,6 +92,11 @@ export function interfacesOnSubnet(account: AccountState, subnetId: number): Pla
   return allInterfaces(account).filter((p) => p.iface.purpose === "vpc" && p.iface.subnet_id === subnetId);
 }
 
+/** Every instance of every account (ids and addresses are unique platform-wide). */
+export function everyCompute(runtime: EmulatorRuntime): StoredCompute[] {
+  return Object.values(runtime.state.accounts).flatMap((a) => COMPUTES.of(a));
+}
+
 export function findCompute(account: AccountState, id: number): StoredCompute | undefined {
-  return account.computes.find((c) => c.id === id);
+  return COMPUTES.of(account).find((c) => c.id === id);
 }

@@ -20,7 +20,7 @@ import { formatTimestamp } from "../../core/clock";
 import type { EmulatorRuntime } from "../../core/runtime";
 import type { AccountState } from "../../core/state";
 import { closeEvents } from "../events/operations";
-import { DAY_MS, type DatabaseJob, type PendingTransition, type StoredDatabase, assignedHosts, platformWindow } from "./store";
+import { DATABASES, DATABASE_BACKUP_ID, DAY_MS, type DatabaseJob, type PendingTransition, type StoredDatabase, assignedHosts, platformWindow } from "./store";
 
 const MINUTE = 60_000;
 
@@ -85,7 +85,7 @@ export function completeJob(runtime: EmulatorRuntime, account: AccountState, db:
   if (pending.job === "snapshot" && pending.snapshot && pending.to === "active") {
     const createdMs = runtime.clock.nowMs();
     db.backups.push({
-      id: runtime.nextId("database_backup"),
+      id: runtime.nextId(DATABASE_BACKUP_ID),
       type: "snapshot",
       label: pending.snapshot.label,
       created: formatTimestamp(createdMs),
@@ -102,7 +102,7 @@ const NO_AUTO_BACKUP: readonly DatabaseStatus[] = ["provisioning", "failed"];
 export function runAutoBackup(runtime: EmulatorRuntime, db: StoredDatabase, dueMs: number): void {
   if (!NO_AUTO_BACKUP.includes(db.status)) {
     const day = formatTimestamp(dueMs).slice(0, 10).replace(/-/g, "");
-    db.backups.push({ id: runtime.nextId("database_backup"), type: "auto", label: `auto_${day}`, created: formatTimestamp(dueMs), createdMs: dueMs });
+    db.backups.push({ id: runtime.nextId(DATABASE_BACKUP_ID), type: "auto", label: `auto_${day}`, created: formatTimestamp(dueMs), createdMs: dueMs });
   }
   db.backups = db.backups.filter((b) => b.type !== "auto" || b.createdMs > dueMs - AUTO_BACKUP_RETENTION_MS);
   db.next_auto_backup_at = dueMs + DAY_MS;
@@ -111,7 +111,7 @@ export function runAutoBackup(runtime: EmulatorRuntime, db: StoredDatabase, dueM
 function* allDatabases(runtime: EmulatorRuntime): Generator<{ account: AccountState; db: StoredDatabase }> {
   // The state is replaced on reset and may not be loaded yet when the clock first ticks.
   for (const account of Object.values(runtime.state?.accounts ?? {})) {
-    for (const db of account.databases ?? []) yield { account, db };
+    for (const db of DATABASES.of(account)) yield { account, db };
   }
 }
 

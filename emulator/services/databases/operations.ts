@@ -13,12 +13,14 @@ import type {
   PostgresqlDatabaseCreateRequest,
 } from "../../../sdk/resources/databases";
 import type { EventEntity } from "../../../sdk/resources/events";
-import type { EmulatorRuntime } from "../../core/runtime";
-import type { AccountState, UserRecord } from "../../core/state";
+import type { Actor } from "../../core/runtime";
 import { eventEntity, recordEvent } from "../events/operations";
 import { ENGINE_TRAITS, findEngine } from "./catalog";
 import { DATABASE_DURATIONS, provisioningMs, startJob } from "./machine";
 import {
+  DATABASES,
+  DATABASE_ID,
+  PROVISIONING_FAILURES,
   type StoredDatabase,
   type StoredDatabaseBackup,
   databaseUrl,
@@ -30,21 +32,13 @@ import {
 
 type CreateInput = MysqlDatabaseCreateRequest | PostgresqlDatabaseCreateRequest;
 
-/** Everything an operation needs to act on an account as a user. */
-export interface Actor {
-  runtime: EmulatorRuntime;
-  account: AccountState;
-  /** `null` for the platform itself (automatic work). */
-  user: UserRecord | null;
-}
-
 export function databaseEntity(db: StoredDatabase): EventEntity {
   return eventEntity("database", db.id, db.label, databaseUrl(db));
 }
 
 /** Records a database event; job events start as `notification` and are finished by the machine (P6-1). */
 export function databaseEvent(actor: Actor, action: string, db: StoredDatabase): number {
-  return recordEvent(actor.runtime, actor.account, { action, username: actor.user?.username ?? null, entity: databaseEntity(db) }).id;
+  return recordEvent(actor, { action, entity: databaseEntity(db) }).id;
 }
 
 
@@ -65,7 +59,7 @@ export function createDatabase(actor: Actor, engine: DatabaseEngineType, input: 
   const clusterSize = input.cluster_size ?? 1;
   const traits = ENGINE_TRAITS[engine];
   const db: StoredDatabase = {
-    id: runtime.nextId("database"),
+    id: runtime.nextId(DATABASE_ID),
     engine,
     version: findEngine(input.engine)!.version,
     label: input.label,
@@ -92,10 +86,11 @@ export function createDatabase(actor: Actor, engine: DatabaseEngineType, input: 
     next_auto_backup_at: nextMidnight(nowMs),
     credentials_reset: false,
   };
-  account.databases.push(db);
+  DATABASES.of(account).push(db);
   const event = databaseEvent(actor, "database_create", db);
-  const fail = (account.databaseProvisioningFailures ?? 0) > 0;
-  if (fail) account.databaseProvisioningFailures -= 1;
+  const failures = PROVISIONING_FAILURES.of(account);
+  if (failures > 0) PROVISIONING_FAILURES.set(account, failures - 1);
+  const fail = failures > 0;
   startJob(runtime, db, "provision", { durationMs: provisioningMs(db.id), to: fail ? "failed" : "active", events: [event] });
   return db;
 }
@@ -123,7 +118,7 @@ export function updateDatabase(actor: Actor, db: StoredDatabase, input: Database
 }
 
 export function deleteDatabase(actor: Actor, db: StoredDatabase): void {
-  actor.account.databases = actor.account.databases.filter((d) => d !== db);
+  DATABASES.set(actor.account, DATABASES.of(actor.account).filter((d) => d !== db));
   databaseEvent(actor, "database_delete", db);
 }
 

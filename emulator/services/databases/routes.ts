@@ -28,7 +28,6 @@ import { ENGINE_CATALOG } from "./catalog";
 import { backupsNewestFirst, findDatabase, visibleDatabases } from "./store";
 import { renderBackup, renderDatabase, renderInstance } from "./render";
 import {
-  type Actor,
   createDatabase,
   createSnapshot,
   deleteBackup,
@@ -47,8 +46,6 @@ export const BACKUP_FILTERABLE = ["id", "label", "type", "created"] as const;
 
 const READ = { service: "databases", auth: "token", scopes: ["databases:read_only"] } as const;
 const WRITE = { service: "databases", auth: "token", scopes: ["databases:read_write"] } as const;
-
-const actor = (ctx: RouteContext): Actor => ({ runtime: ctx.runtime, account: ctx.account, user: ctx.user });
 
 /** Restricted users may not call it, whatever their grants and scopes (spec "Authentication"). */
 function requireUnrestricted(ctx: RouteContext): void {
@@ -96,7 +93,7 @@ function engineRoutes(engine: DatabaseEngineType): RouteSpec[] {
         const ca = await createCaCertificate(ctx.runtime.clock.nowMs());
         // Checked again after the await: a concurrent request may have taken the label meanwhile.
         throwIfAny(checkDatabaseCreate(ctx.account, input));
-        const db = createDatabase(actor(ctx), engine, input, ca);
+        const db = createDatabase(ctx.actor, engine, input, ca);
         grantCreator(ctx.user, "database", db.id);
         return renderDatabase(db);
       },
@@ -122,7 +119,7 @@ function engineRoutes(engine: DatabaseEngineType): RouteSpec[] {
         const input = ctx.body(DatabaseUpdateRequest);
         requireStatus(db, "update");
         throwIfAny(checkDatabaseUpdate(ctx.account, db, input));
-        return renderDatabase(updateDatabase(actor(ctx), db, input));
+        return renderDatabase(updateDatabase(ctx.actor, db, input));
       },
     },
     {
@@ -136,7 +133,7 @@ function engineRoutes(engine: DatabaseEngineType): RouteSpec[] {
         const db = dbOf(ctx);
         requireUnrestricted(ctx);
         requireStatus(db, "delete");
-        deleteDatabase(actor(ctx), db);
+        deleteDatabase(ctx.actor, db);
         return {};
       },
     },
@@ -165,7 +162,7 @@ function engineRoutes(engine: DatabaseEngineType): RouteSpec[] {
         const db = dbOf(ctx);
         const input = ctx.body(DatabaseBackupCreateRequest);
         checkSnapshotCreate(db, input);
-        createSnapshot(actor(ctx), db, input);
+        createSnapshot(ctx.actor, db, input);
         return {};
       },
     },
@@ -202,7 +199,7 @@ function engineRoutes(engine: DatabaseEngineType): RouteSpec[] {
         const db = dbOf(ctx);
         requireStatus(db, "restore");
         const backup = found(db.backups.find((b) => b.id === ctx.intParam("backupId")));
-        restoreBackup(actor(ctx), db, backup);
+        restoreBackup(ctx.actor, db, backup);
         return {};
       },
     },
@@ -229,7 +226,7 @@ function engineRoutes(engine: DatabaseEngineType): RouteSpec[] {
       handler: (ctx) => {
         const db = dbOf(ctx);
         requireUnrestricted(ctx);
-        resetCredentials(actor(ctx), db);
+        resetCredentials(ctx.actor, db);
         return {};
       },
     },
@@ -256,7 +253,7 @@ function engineRoutes(engine: DatabaseEngineType): RouteSpec[] {
       handler: (ctx) => {
         const db = dbOf(ctx);
         requireStatus(db, "patch");
-        patchDatabase(actor(ctx), db);
+        patchDatabase(ctx.actor, db);
         return {};
       },
     },

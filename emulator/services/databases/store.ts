@@ -6,7 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { DatabaseEngineType, DatabaseStatus, DatabaseUpdatesRequest } from "../../../sdk/resources/databases";
-import type { AccountState, UserRecord } from "../../core/state";
+import { type AccountState, type UserRecord, accountSlice, idCounter } from "../../core/state";
 import { canSee } from "../../core/auth";
 import { ENGINE_TRAITS } from "./catalog";
 
@@ -77,15 +77,22 @@ export interface StoredDatabase {
   credentials_reset: boolean;
 }
 
+/** `accounts[id].databases`: databases of both engines, with their backups. */
+export const DATABASES = accountSlice("databases", (): StoredDatabase[] => []);
+/** `accounts[id].databaseProvisioningFailures`: how many of the next provisionings end `failed` (a control switch). */
+export const PROVISIONING_FAILURES = accountSlice("databaseProvisioningFailures", () => 0);
+export const DATABASE_ID = idCounter("database", 28_000);
+export const DATABASE_BACKUP_ID = idCounter("database_backup", 805_000);
+
 export const databaseUrl = (db: Pick<StoredDatabase, "engine" | "id">) => `/v4/databases/${db.engine}/instances/${db.id}`;
 
 export function findDatabase(account: AccountState, engine: DatabaseEngineType, id: number): StoredDatabase | undefined {
-  return account.databases.find((d) => d.id === id && d.engine === engine);
+  return DATABASES.of(account).find((d) => d.id === id && d.engine === engine);
 }
 
 /** Databases the user may see: all, or for a restricted user those with a grant. */
 export function visibleDatabases(account: AccountState, user: UserRecord, engine?: DatabaseEngineType): StoredDatabase[] {
-  return account.databases.filter((d) => (engine === undefined || d.engine === engine) && canSee(user, "database", d.id));
+  return DATABASES.of(account).filter((d) => (engine === undefined || d.engine === engine) && canSee(user, "database", d.id));
 }
 
 /** Backups newest first. */

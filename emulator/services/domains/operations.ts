@@ -5,24 +5,24 @@
  */
 import type { DomainCreateRequest, DomainUpdateRequest } from "../../../sdk/resources/domains";
 import { roundUpDomainSeconds } from "../../../sdk/resources/domains";
-import type { EmulatorRuntime } from "../../core/runtime";
-import type { AccountState, UserRecord } from "../../core/state";
+import type { Actor } from "../../core/runtime";
 import { eventEntity, recordEvent } from "../events/operations";
-import { type RecordWrite, type StoredDomain, type StoredRecord, recordFields } from "./store";
+import {
+  DOMAINS,
+  DOMAIN_ID,
+  DOMAIN_RECORD_ID,
+  type RecordWrite,
+  type StoredDomain,
+  type StoredRecord,
+  domainUrl,
+  recordFields,
+} from "./store";
 import { scheduleRender } from "./zone-file";
 
-export const domainUrl = (id: number) => `/v4/domains/${id}`;
 const domainEntity = (domain: StoredDomain) => eventEntity("domain", domain.id, domain.domain, domainUrl(domain.id));
 
-/** Everything an operation needs to act on an account as a user. */
-export interface Actor {
-  runtime: EmulatorRuntime;
-  account: AccountState;
-  user: UserRecord;
-}
-
 function event(actor: Actor, action: string, domain: StoredDomain): void {
-  recordEvent(actor.runtime, actor.account, { action, username: actor.user.username, entity: domainEntity(domain) });
+  recordEvent(actor, { action, entity: domainEntity(domain) });
 }
 
 /** Applies the writable fields the API stores as given or rounds (P2-9). */
@@ -44,7 +44,7 @@ function applyDomainFields(domain: StoredDomain, input: DomainUpdateRequest): vo
 function newDomain(actor: Actor, input: DomainCreateRequest): StoredDomain {
   const now = actor.runtime.clock.timestamp();
   const domain: StoredDomain = {
-    id: actor.runtime.nextId("domain"),
+    id: actor.runtime.nextId(DOMAIN_ID),
     domain: input.domain.toLowerCase(),
     type: input.type,
     status: "active",
@@ -72,7 +72,7 @@ function newDomain(actor: Actor, input: DomainCreateRequest): StoredDomain {
 /** `POST /domains`: event `dns_zone_create`; the zone renders on the clock. */
 export function createDomain(actor: Actor, input: DomainCreateRequest): StoredDomain {
   const domain = newDomain(actor, input);
-  actor.account.domains.push(domain);
+  DOMAINS.of(actor.account).push(domain);
   event(actor, "dns_zone_create", domain);
   scheduleRender(actor.runtime, actor.account, domain);
   return domain;
@@ -89,17 +89,18 @@ export function updateDomain(actor: Actor, domain: StoredDomain, input: DomainUp
 
 /** `DELETE /domains/{id}`: the domain and its records; event `dns_zone_delete`. */
 export function deleteDomain(actor: Actor, domain: StoredDomain): void {
-  actor.account.domains = actor.account.domains.filter((d) => d !== domain);
+  DOMAINS.set(actor.account, DOMAINS.of(actor.account).filter((d) => d !== domain));
   event(actor, "dns_zone_delete", domain);
 }
 
 /** `POST /domains/{id}/clone`: a new domain with the source's settings and a copy of every record; event `dns_zone_create`. */
 export function cloneDomain(actor: Actor, source: StoredDomain, name: string): StoredDomain {
   const now = actor.runtime.clock.timestamp();
-  const { records, zone_file: _zone, zone_serial: _serial, pending_render: _pending, id: _id, created: _c, updated: _u, ...settings } = source;
+  const { records, zone_file: _zone, zone_serial: _serial, pending_render: _pending, id: _id, created: _c, updated: _u, ...settings } =
+    source;
   const domain = newDomain(actor, { ...settings, domain: name });
-  domain.records = records.map((r) => ({ ...r, id: actor.runtime.nextId("domain_record"), created: now, updated: now }));
-  actor.account.domains.push(domain);
+  domain.records = records.map((r) => ({ ...r, id: actor.runtime.nextId(DOMAIN_RECORD_ID), created: now, updated: now }));
+  DOMAINS.of(actor.account).push(domain);
   event(actor, "dns_zone_create", domain);
   scheduleRender(actor.runtime, actor.account, domain);
   return domain;
@@ -109,7 +110,7 @@ export function cloneDomain(actor: Actor, source: StoredDomain, name: string): S
 export function importDomain(actor: Actor, input: DomainCreateRequest, records: RecordWrite[]): StoredDomain {
   const domain = newDomain(actor, input);
   domain.records = records.map((r) => buildRecord(actor, domain, r));
-  actor.account.domains.push(domain);
+  DOMAINS.of(actor.account).push(domain);
   event(actor, "dns_zone_import", domain);
   scheduleRender(actor.runtime, actor.account, domain);
   return domain;
@@ -117,7 +118,7 @@ export function importDomain(actor: Actor, input: DomainCreateRequest, records: 
 
 function buildRecord(actor: Actor, domain: StoredDomain, input: RecordWrite): StoredRecord {
   const now = actor.runtime.clock.timestamp();
-  return { id: actor.runtime.nextId("domain_record"), ...recordFields(domain.domain, input), created: now, updated: now };
+  return { id: actor.runtime.nextId(DOMAIN_RECORD_ID), ...recordFields(domain.domain, input), created: now, updated: now };
 }
 
 export function createRecord(actor: Actor, domain: StoredDomain, input: RecordWrite): StoredRecord {

@@ -21,9 +21,9 @@ import {
 import { ApiFailure, entry, found, throwIfAny } from "../../core/errors";
 import type { RouteContext, RouteSpec } from "../../core/routes";
 import { TransferError, importedZone, transferZone } from "./axfr";
-import { findDomain, findRecord } from "./store";
+import { DOMAINS, findDomain, findRecord } from "./store";
 import { renderDomain, renderRecord } from "./render";
-import { type Actor, cloneDomain, createDomain, createRecord, deleteDomain, deleteRecord, importDomain, updateDomain, updateRecord } from "./operations";
+import { cloneDomain, createDomain, createRecord, deleteDomain, deleteRecord, importDomain, updateDomain, updateRecord } from "./operations";
 import { checkDomainName, checkDomainUpdate, checkImportSize, checkRecordCreate, checkRecordUpdate } from "./rules";
 import { settleRender } from "./zone-file";
 
@@ -36,7 +36,6 @@ export const DNS_PORT = 53;
 const READ = { service: "domains", auth: "token", scopes: ["domains:read_only"] } as const;
 const WRITE = { service: "domains", auth: "token", scopes: ["domains:read_write"] } as const;
 
-const actor = (ctx: RouteContext): Actor => ({ runtime: ctx.runtime, account: ctx.account, user: ctx.user });
 
 /** The domain of the path, with any render that has come due applied first (so it reflects the state before this request). */
 function domainOf(ctx: RouteContext) {
@@ -69,7 +68,7 @@ async function importZone(ctx: RouteContext) {
   throwIfAny(checkDomainName(ctx.runtime.state, zone));
   const imported = importedZone(zone, answers);
   throwIfAny(checkImportSize(imported.records.length));
-  return renderDomain(importDomain(actor(ctx), { ...imported.domain, domain: zone, type: "master" }, imported.records));
+  return renderDomain(importDomain(ctx.actor, { ...imported.domain, domain: zone, type: "master" }, imported.records));
 }
 
 export const domainRoutes: RouteSpec[] = [
@@ -80,7 +79,7 @@ export const domainRoutes: RouteSpec[] = [
     summary: "Domain collection",
     filterable: DOMAIN_FILTERABLE,
     response: Collection(Domain),
-    handler: (ctx) => ctx.collection(ctx.account.domains.map(renderDomain)),
+    handler: (ctx) => ctx.collection(DOMAINS.of(ctx.account).map(renderDomain)),
   },
   {
     ...WRITE,
@@ -91,7 +90,7 @@ export const domainRoutes: RouteSpec[] = [
     handler: (ctx) => {
       const input = ctx.body(DomainCreateRequest);
       throwIfAny(checkDomainName(ctx.runtime.state, input.domain));
-      return renderDomain(createDomain(actor(ctx), input));
+      return renderDomain(createDomain(ctx.actor, input));
     },
   },
   {
@@ -120,7 +119,7 @@ export const domainRoutes: RouteSpec[] = [
       const domain = domainOf(ctx);
       const input = ctx.body(DomainUpdateRequest);
       throwIfAny(checkDomainUpdate(ctx.runtime.state, domain, input));
-      return renderDomain(updateDomain(actor(ctx), domain, input));
+      return renderDomain(updateDomain(ctx.actor, domain, input));
     },
   },
   {
@@ -130,7 +129,7 @@ export const domainRoutes: RouteSpec[] = [
     summary: "Delete a domain and all its records",
     response: Empty,
     handler: (ctx) => {
-      deleteDomain(actor(ctx), domainOf(ctx));
+      deleteDomain(ctx.actor, domainOf(ctx));
       return {};
     },
   },
@@ -144,7 +143,7 @@ export const domainRoutes: RouteSpec[] = [
       const source = domainOf(ctx);
       const input = ctx.body(DomainCloneRequest);
       throwIfAny(checkDomainName(ctx.runtime.state, input.domain));
-      return renderDomain(cloneDomain(actor(ctx), source, input.domain));
+      return renderDomain(cloneDomain(ctx.actor, source, input.domain));
     },
   },
   {
@@ -174,7 +173,7 @@ export const domainRoutes: RouteSpec[] = [
       const domain = domainOf(ctx);
       const input = ctx.body(RecordCreateRequest);
       throwIfAny(checkRecordCreate(domain, input));
-      return renderRecord(createRecord(actor(ctx), domain, input));
+      return renderRecord(createRecord(ctx.actor, domain, input));
     },
   },
   {
@@ -195,7 +194,7 @@ export const domainRoutes: RouteSpec[] = [
       const { domain, record } = recordOf(ctx);
       const input = ctx.body(RecordUpdateRequest);
       throwIfAny(checkRecordUpdate(domain, record, input));
-      return renderRecord(updateRecord(actor(ctx), domain, record, input));
+      return renderRecord(updateRecord(ctx.actor, domain, record, input));
     },
   },
   {
@@ -206,7 +205,7 @@ export const domainRoutes: RouteSpec[] = [
     response: Empty,
     handler: (ctx) => {
       const { domain, record } = recordOf(ctx);
-      deleteRecord(actor(ctx), domain, record);
+      deleteRecord(ctx.actor, domain, record);
       return {};
     },
   },

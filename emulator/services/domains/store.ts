@@ -5,13 +5,20 @@
  * state live in `rules.ts`, the wire rendering in `render.ts`, the rendered zone in `zone-file.ts`,
  * the mutations with their events in `operations.ts`.
  *
- * State contract (read by other services, e.g. reverse DNS): `account.domains` is a list of
- * `StoredDomain`, each with `domain` (the zone name, lower case) and `records`, each record with
- * `type`, `name` (relative to the zone, `""` for the apex) and `target` (no trailing period).
+ * State contract (read by other services, e.g. reverse DNS): `DOMAINS` is a list of `StoredDomain`,
+ * each with `domain` (the zone name, lower case) and `records`, each record with `type`, `name`
+ * (relative to the zone, `""` for the apex) and `target` (no trailing period).
  */
 import type { DomainType, RecordFields, RecordType, RecordUpdateRequest } from "../../../sdk/resources/domains";
-import { roundRecordTtl, relativeRecordName, srvBaseName, srvLabel, srvRecordName, storedRecordTarget } from "../../../sdk/resources/domains";
-import type { AccountState, EmulatorState } from "../../core/state";
+import {
+  roundRecordTtl,
+  relativeRecordName,
+  srvBaseName,
+  srvLabel,
+  srvRecordName,
+  storedRecordTarget,
+} from "../../../sdk/resources/domains";
+import { type AccountState, type EmulatorState, accountSlice, idCounter } from "../../core/state";
 
 export interface StoredRecord {
   id: number;
@@ -58,14 +65,21 @@ export interface StoredDomain {
   pending_render: { at: number } | null;
 }
 
+/** `accounts[id].domains`, each with its records; names are unique platform-wide. */
+export const DOMAINS = accountSlice("domains", (): StoredDomain[] => []);
+export const DOMAIN_ID = idCounter("domain", 1_900_000);
+export const DOMAIN_RECORD_ID = idCounter("domain_record", 22_200_000);
+
 /**
  * A record write as the API receives it: the sdk's `RecordFields` (what the record rules read), with
  * the type as the request schemas give it (absent on an update) and the TTL.
  */
 export type RecordWrite = Omit<RecordFields, "type"> & Pick<RecordUpdateRequest, "type" | "ttl_sec">;
 
+export const domainUrl = (id: number) => `/v4/domains/${id}`;
+
 export function findDomain(account: AccountState, id: number): StoredDomain | undefined {
-  return account.domains.find((d) => d.id === id);
+  return DOMAINS.of(account).find((d) => d.id === id);
 }
 
 export function findRecord(domain: StoredDomain, id: number): StoredRecord | undefined {
@@ -74,7 +88,7 @@ export function findRecord(domain: StoredDomain, id: number): StoredRecord | und
 
 /** Every domain of every account: names are unique across the whole platform. */
 export function platformDomains(state: EmulatorState): StoredDomain[] {
-  return Object.values(state.accounts).flatMap((a) => a.domains ?? []);
+  return Object.values(state.accounts).flatMap((a) => DOMAINS.of(a));
 }
 
 export function domainNameTaken(state: EmulatorState, name: string, except?: StoredDomain): boolean {

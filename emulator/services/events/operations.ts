@@ -3,13 +3,13 @@
  * long-running jobs update `status` / `percent_complete` of the same record as the job progresses.
  */
 import type { Event, EventEntity } from "../../../sdk/resources/events";
-import type { EmulatorRuntime } from "../../core/runtime";
+import type { Actor } from "../../core/runtime";
 import type { AccountState } from "../../core/state";
-import { type StoredEvent, findEvent } from "./store";
+import { EVENTS, EVENT_ID, type StoredEvent, findEvent } from "./store";
 
+/** What an event records besides its actor's name. */
 export interface EventInput {
   action: string;
-  username: string | null;
   entity: EventEntity | null;
   secondaryEntity?: EventEntity | null;
   status?: Event["status"];
@@ -21,11 +21,12 @@ export function eventEntity(type: string, id: number | string, label: string | n
   return { label, id, type, url };
 }
 
-export function recordEvent(runtime: EmulatorRuntime, account: AccountState, input: EventInput): StoredEvent {
+/** Records an event of the actor's account, under the actor's name. */
+export function recordEvent(actor: Actor, input: EventInput): StoredEvent {
   const status = input.status ?? "notification";
   const event: StoredEvent = {
-    id: runtime.nextId("event"),
-    created: runtime.clock.timestamp(),
+    id: actor.runtime.nextId(EVENT_ID),
+    created: actor.runtime.clock.timestamp(),
     seen: false,
     read: false,
     percent_complete: status === "notification" ? null : 0,
@@ -33,19 +34,19 @@ export function recordEvent(runtime: EmulatorRuntime, account: AccountState, inp
     rate: null,
     duration: null,
     action: input.action,
-    username: input.username,
+    username: actor.username,
     entity: input.entity,
     status,
     secondary_entity: input.secondaryEntity ?? null,
     message: input.message ?? "",
   };
-  account.events.push(event);
+  EVENTS.of(actor.account).push(event);
   return event;
 }
 
 /** `POST /account/events/{id}/seen` marks that event and every older one. */
 export function markSeenUpTo(account: AccountState, event: StoredEvent): void {
-  for (const e of account.events) {
+  for (const e of EVENTS.of(account)) {
     if (e.created < event.created || (e.created === event.created && e.id <= event.id)) e.seen = true;
   }
 }
@@ -54,7 +55,13 @@ export function markSeenUpTo(account: AccountState, event: StoredEvent): void {
  * Ends job events at `atMs`: `finished` (percent 100) or `failed`, with their duration in seconds
  * since they were recorded; a `message` replaces the event's.
  */
-export function closeEvents(account: AccountState, ids: readonly number[], outcome: "finished" | "failed", atMs: number, message?: string): void {
+export function closeEvents(
+  account: AccountState,
+  ids: readonly number[],
+  outcome: "finished" | "failed",
+  atMs: number,
+  message?: string,
+): void {
   for (const id of ids) {
     const event = findEvent(account, id);
     if (!event) continue;

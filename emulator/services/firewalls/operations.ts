@@ -11,17 +11,20 @@ import type {
   FirewallUpdateRequest,
 } from "../../../sdk/resources/firewalls";
 import { canonicalIpv6 } from "../../../sdk/core/net";
-import type { EmulatorRuntime } from "../../core/runtime";
-import type { AccountState, UserRecord } from "../../core/state";
+import type { Actor } from "../../core/runtime";
+import type { AccountState } from "../../core/state";
 import { eventEntity, recordEvent } from "../events/operations";
-import { type EntityRef, type StoredFirewall, type StoredFirewallDevice, entityLabel, entityUrl, firewallUrl } from "./store";
-
-/** Everything an operation needs to act on an account as a user. */
-export interface Actor {
-  runtime: EmulatorRuntime;
-  account: AccountState;
-  user: UserRecord;
-}
+import {
+  type EntityRef,
+  FIREWALLS,
+  FIREWALL_DEVICE_ID,
+  FIREWALL_ID,
+  type StoredFirewall,
+  type StoredFirewallDevice,
+  entityLabel,
+  entityUrl,
+  firewallUrl,
+} from "./store";
 
 /**
  * A rule as stored and returned: only the supplied keys, in the recorded order (`action, label,
@@ -53,9 +56,8 @@ const deviceEntity = (account: AccountState, d: StoredFirewallDevice) =>
   eventEntity(d.entity_type, d.entity_id, entityLabel(account, d.entity_type, d.entity_id) ?? d.entity_label, entityUrl(d.entity_type, d.entity_id));
 
 function event(actor: Actor, action: string, firewall: StoredFirewall, device?: StoredFirewallDevice): void {
-  recordEvent(actor.runtime, actor.account, {
+  recordEvent(actor, {
     action,
-    username: actor.user.username,
     entity: firewallEntity(firewall),
     secondaryEntity: device ? deviceEntity(actor.account, device) : null,
   });
@@ -64,7 +66,7 @@ function event(actor: Actor, action: string, firewall: StoredFirewall, device?: 
 function newDevice(actor: Actor, ref: Pick<EntityRef, "type" | "id">): StoredFirewallDevice {
   const now = actor.runtime.clock.timestamp();
   return {
-    id: actor.runtime.nextId("firewall_device"),
+    id: actor.runtime.nextId(FIREWALL_DEVICE_ID),
     entity_id: ref.id,
     entity_type: ref.type,
     entity_label: entityLabel(actor.account, ref.type, ref.id) ?? "",
@@ -77,7 +79,7 @@ function newDevice(actor: Actor, ref: Pick<EntityRef, "type" | "id">): StoredFir
 export function createFirewall(actor: Actor, input: FirewallCreateRequest, refs: EntityRef[]): StoredFirewall {
   const now = actor.runtime.clock.timestamp();
   const firewall: StoredFirewall = {
-    id: actor.runtime.nextId("firewall"),
+    id: actor.runtime.nextId(FIREWALL_ID),
     label: input.label,
     created: now,
     updated: now,
@@ -91,7 +93,7 @@ export function createFirewall(actor: Actor, input: FirewallCreateRequest, refs:
     tags: [...(input.tags ?? [])],
     devices: [],
   };
-  actor.account.firewalls.push(firewall);
+  FIREWALLS.of(actor.account).push(firewall);
   event(actor, "firewall_create", firewall);
   for (const ref of refs) {
     const device = newDevice(actor, ref);
@@ -133,7 +135,7 @@ export function replaceRules(actor: Actor, firewall: StoredFirewall, input: Fire
 
 /** Deletes the firewall with its devices, so its rules leave every assigned service; event `firewall_delete`. */
 export function deleteFirewall(actor: Actor, firewall: StoredFirewall): void {
-  actor.account.firewalls = actor.account.firewalls.filter((f) => f !== firewall);
+  FIREWALLS.set(actor.account, FIREWALLS.of(actor.account).filter((f) => f !== firewall));
   event(actor, "firewall_delete", firewall);
 }
 

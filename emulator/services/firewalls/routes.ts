@@ -19,7 +19,7 @@ import type { GrantRequirement, RouteContext, RouteSpec } from "../../core/route
 import type { GrantPermission } from "../../core/state";
 import { type EntityRef, createDeviceRefs, findDevice, findFirewall, visibleFirewalls } from "./store";
 import { renderDevice, renderFirewall, renderRules } from "./render";
-import { type Actor, addDevice, createFirewall, deleteFirewall, removeDevice, replaceRules, updateFirewall } from "./operations";
+import { addDevice, createFirewall, deleteFirewall, removeDevice, replaceRules, updateFirewall } from "./operations";
 import {
   assignedComputes,
   checkActiveConflicts,
@@ -41,7 +41,6 @@ function firewallGrant(level: GrantPermission): GrantRequirement {
   return { kind: "object", object: "firewall", param: "firewallId", level, exists: (account, id) => findFirewall(account, id) !== undefined };
 }
 
-const actor = (ctx: RouteContext): Actor => ({ runtime: ctx.runtime, account: ctx.account, user: ctx.user });
 const firewallOf = (ctx: RouteContext) => found(findFirewall(ctx.account, ctx.intParam("firewallId")));
 const deviceOf = (ctx: RouteContext) => {
   const firewall = firewallOf(ctx);
@@ -74,7 +73,7 @@ export const firewallRoutes: RouteSpec[] = [
         ...checkMigrations(ctx.account, refs.filter((r) => r.type === "compute").map((r) => r.id)),
         ...checkActiveConflicts(ctx.account, refs),
       ]);
-      const firewall = createFirewall(actor(ctx), input, refs);
+      const firewall = createFirewall(ctx.actor, input, refs);
       grantCreator(ctx.user, "firewall", firewall.id);
       return renderFirewall(firewall);
     },
@@ -103,7 +102,7 @@ export const firewallRoutes: RouteSpec[] = [
         ...checkMigrations(ctx.account, assignedComputes(firewall)),
         ...(input.status === "enabled" ? checkEnable(ctx.account, firewall) : []),
       ]);
-      return renderFirewall(updateFirewall(actor(ctx), firewall, input));
+      return renderFirewall(updateFirewall(ctx.actor, firewall, input));
     },
   },
   {
@@ -116,7 +115,7 @@ export const firewallRoutes: RouteSpec[] = [
     handler: (ctx) => {
       const firewall = firewallOf(ctx);
       throwIfAny(checkMigrations(ctx.account, assignedComputes(firewall)));
-      deleteFirewall(actor(ctx), firewall);
+      deleteFirewall(ctx.actor, firewall);
       return {};
     },
   },
@@ -149,7 +148,7 @@ export const firewallRoutes: RouteSpec[] = [
         // A disabled firewall may join a service that has an active one (spec: "may have additional disabled ones").
         ...(firewall.status === "enabled" ? checkActiveConflicts(ctx.account, [ref], firewall) : []),
       ]);
-      return renderDevice(ctx.account, addDevice(actor(ctx), firewall, ref));
+      return renderDevice(ctx.account, addDevice(ctx.actor, firewall, ref));
     },
   },
   {
@@ -171,7 +170,7 @@ export const firewallRoutes: RouteSpec[] = [
     handler: (ctx) => {
       const { firewall, device } = deviceOf(ctx);
       throwIfAny(checkMigrations(ctx.account, assignedComputes(firewall)));
-      removeDevice(actor(ctx), firewall, device);
+      removeDevice(ctx.actor, firewall, device);
       return {};
     },
   },
@@ -195,7 +194,7 @@ export const firewallRoutes: RouteSpec[] = [
       const firewall = firewallOf(ctx);
       const input = ctx.body(FirewallRulesUpdateRequest);
       throwIfAny(checkMigrations(ctx.account, assignedComputes(firewall)));
-      return renderRules(replaceRules(actor(ctx), firewall, input));
+      return renderRules(replaceRules(ctx.actor, firewall, input));
     },
   },
 ];

@@ -10,12 +10,12 @@ import type { AccountState, UserRecord } from "../../core/state";
 import { objectPermission } from "../../core/auth";
 import { entry, forbidden } from "../../core/errors";
 import { findCompute } from "../computes/store";
-import { type EntityRef, type StoredFirewall, entityLabel } from "./store";
+import { type EntityRef, FIREWALLS, type StoredFirewall, entityLabel } from "./store";
 
 /** Labels are unique among the account's firewalls. */
 export function checkLabel(account: AccountState, label: string | undefined, self?: StoredFirewall): ErrorEntry[] {
   if (label === undefined) return [];
-  return account.firewalls.some((f) => f !== self && f.label === label) ? [entry(FIREWALL_REASONS.labelUnique, "label")] : [];
+  return FIREWALLS.of(account).some((f) => f !== self && f.label === label) ? [entry(FIREWALL_REASONS.labelUnique, "label")] : [];
 }
 
 /** Every named entity must exist in the account: `Invalid Compute ID <n>` otherwise. */
@@ -30,7 +30,7 @@ export function requireEntityGrants(user: UserRecord, refs: EntityRef[]): void {
 
 /** Whether an enabled firewall other than `self` is assigned to the entity. */
 function activeElsewhere(account: AccountState, type: FirewallDeviceType, id: number, self?: StoredFirewall): boolean {
-  return account.firewalls.some(
+  return FIREWALLS.of(account).some(
     (f) => f !== self && f.status === "enabled" && f.devices.some((d) => d.entity_type === type && d.entity_id === id),
   );
 }

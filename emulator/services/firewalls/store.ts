@@ -7,7 +7,7 @@
  * in `render.ts`, the mutations with their events in `operations.ts`.
  */
 import type { FirewallCreateRequest, FirewallDeviceType, FirewallRules } from "../../../sdk/resources/firewalls";
-import type { AccountState, UserRecord } from "../../core/state";
+import { type AccountState, type UserRecord, accountSlice, idCounter } from "../../core/state";
 import { canSee } from "../../core/auth";
 import { computeUrl, findCompute } from "../computes/store";
 import { findNodeBalancer, nodebalancerUrl } from "../nodebalancers/store";
@@ -36,6 +36,11 @@ export interface StoredFirewall {
   devices: StoredFirewallDevice[];
 }
 
+/** `accounts[id].firewalls`, each with its devices. */
+export const FIREWALLS = accountSlice("firewalls", (): StoredFirewall[] => []);
+export const FIREWALL_ID = idCounter("firewall", 228_000);
+export const FIREWALL_DEVICE_ID = idCounter("firewall_device", 485_000);
+
 /** A device entity named by a request: `devices.computes[i]` on create, `{id, type}` on device add. */
 export interface EntityRef {
   type: FirewallDeviceType;
@@ -45,7 +50,7 @@ export interface EntityRef {
 }
 
 export function findFirewall(account: AccountState, id: number): StoredFirewall | undefined {
-  return account.firewalls.find((f) => f.id === id);
+  return FIREWALLS.of(account).find((f) => f.id === id);
 }
 
 export function findDevice(firewall: StoredFirewall, id: number): StoredFirewallDevice | undefined {
@@ -54,7 +59,7 @@ export function findDevice(firewall: StoredFirewall, id: number): StoredFirewall
 
 /** Firewalls the user may see: all of them, or for a restricted user those with a grant. */
 export function visibleFirewalls(account: AccountState, user: UserRecord): StoredFirewall[] {
-  return account.firewalls.filter((f) => canSee(user, "firewall", f.id));
+  return FIREWALLS.of(account).filter((f) => canSee(user, "firewall", f.id));
 }
 
 /** The label of an entity of the account, or undefined when there is no such entity. */

@@ -6,7 +6,7 @@ import type { DueSource } from "../../core/clock";
 import type { EmulatorRuntime } from "../../core/runtime";
 import type { AccountState } from "../../core/state";
 import { closeEvents } from "../events/operations";
-import { type ImageTransition, type StoredImage, accountImages } from "./store";
+import { IMAGES, type ImageTransition, type StoredImage } from "./store";
 
 /** Finishes (or fails) the job event of an image. */
 function endJob(account: AccountState, image: StoredImage, status: "finished" | "failed", atMs: number, message?: string): void {
@@ -23,14 +23,14 @@ function applyTransition(runtime: EmulatorRuntime, account: AccountState, image:
     return;
   }
   // No data within the upload window: the upload is canceled and the image deleted.
-  account.images = accountImages(account).filter((i) => i !== image);
+  IMAGES.set(account, IMAGES.of(account).filter((i) => i !== image));
   endJob(account, image, "failed", transition.at, "No image data was uploaded within 24 hours; the image was deleted.");
 }
 
 function pending(runtime: EmulatorRuntime): Array<{ account: AccountState; image: StoredImage; transition: ImageTransition }> {
   const out: Array<{ account: AccountState; image: StoredImage; transition: ImageTransition }> = [];
   for (const account of Object.values(runtime.state.accounts)) {
-    for (const image of account.images ?? []) if (image.transition) out.push({ account, image, transition: image.transition });
+    for (const image of IMAGES.of(account)) if (image.transition) out.push({ account, image, transition: image.transition });
   }
   return out;
 }

@@ -4,8 +4,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { CLOUD_INIT_CAPABILITY } from "../../../sdk/resources/images";
-import type { EmulatorRuntime } from "../../core/runtime";
-import type { AccountState, UserRecord } from "../../core/state";
+import type { Actor, EmulatorRuntime } from "../../core/runtime";
+import type { AccountState } from "../../core/state";
 import { computeUrl, type StoredCompute, type StoredDisk } from "../computes/store";
 import { eventEntity, recordEvent } from "../events/operations";
 import { findEvent } from "../events/store";
@@ -14,8 +14,9 @@ import {
   UPLOAD_PREFIX,
   UPLOAD_PROCESSING_MS,
   UPLOAD_WINDOW_MS,
+  IMAGES,
+  IMAGE_ID,
   type StoredImage,
-  accountImages,
   imageNumber,
   imageUrl,
 } from "./store";
@@ -25,21 +26,14 @@ const MIB = 1024 * 1024;
 const imageEntity = (image: StoredImage) => eventEntity("image", image.id, image.label, imageUrl(image.id));
 const computeEntity = (compute: StoredCompute) => eventEntity("compute", compute.id, compute.label, computeUrl(compute.id));
 
-/** Everything an operation needs to act on an account as a user. */
-export interface Actor {
-  runtime: EmulatorRuntime;
-  account: AccountState;
-  user: UserRecord;
-}
-
 function newImage(actor: Actor, fields: Pick<StoredImage, "label" | "description" | "size" | "status" | "capabilities">): StoredImage {
   const now = actor.runtime.clock.timestamp();
   return {
-    id: `private/${actor.runtime.nextId("image")}`,
+    id: `private/${actor.runtime.nextId(IMAGE_ID)}`,
     ...fields,
     created: now,
     updated: now,
-    created_by: actor.user.username,
+    created_by: actor.username,
     type: "manual",
     expiry: null,
     transition: null,
@@ -64,15 +58,14 @@ export function captureImage(
     capabilities: capabilitiesFor(input.cloud_init),
   });
   image.transition = { to: "available", at: actor.runtime.clock.nowMs() + CAPTURE_DURATION_MS };
-  const event = recordEvent(actor.runtime, actor.account, {
+  const event = recordEvent(actor, {
     action: "disk_imagize",
-    username: actor.user.username,
     entity: computeEntity(placed.compute),
     secondaryEntity: imageEntity(image),
     status: "started",
   });
   image.event_id = event.id;
-  accountImages(actor.account).push(image);
+  IMAGES.of(actor.account).push(image);
   return image;
 }
 
@@ -96,14 +89,13 @@ export function createUploadImage(
   const deadline = actor.runtime.clock.nowMs() + UPLOAD_WINDOW_MS;
   image.transition = { to: "deleted", at: deadline };
   image.upload = { signature: randomBytes(24).toString("hex"), expires: Math.floor(deadline / 1000) };
-  const event = recordEvent(actor.runtime, actor.account, {
+  const event = recordEvent(actor, {
     action: "image_upload",
-    username: actor.user.username,
     entity: imageEntity(image),
     status: "scheduled",
   });
   image.event_id = event.id;
-  accountImages(actor.account).push(image);
+  IMAGES.of(actor.account).push(image);
   return { image, uploadTo: uploadUrl(origin, image) };
 }
 
@@ -133,12 +125,12 @@ export function updateImage(actor: Actor, image: StoredImage, input: { label?: s
   if (input.label !== undefined) image.label = input.label;
   if (input.description !== undefined) image.description = input.description ?? "";
   image.updated = actor.runtime.clock.timestamp();
-  recordEvent(actor.runtime, actor.account, { action: "image_update", username: actor.user.username, entity: imageEntity(image) });
+  recordEvent(actor, { action: "image_update", entity: imageEntity(image) });
   return image;
 }
 
 /** Deletes a private image (irreversible); event `image_delete`. A pending upload URL stops working. */
 export function deleteImage(actor: Actor, image: StoredImage): void {
-  actor.account.images = accountImages(actor.account).filter((i) => i !== image);
-  recordEvent(actor.runtime, actor.account, { action: "image_delete", username: actor.user.username, entity: imageEntity(image) });
+  IMAGES.set(actor.account, IMAGES.of(actor.account).filter((i) => i !== image));
+  recordEvent(actor, { action: "image_delete", entity: imageEntity(image) });
 }

@@ -2,7 +2,7 @@
 import type { Image } from "../../../sdk/resources/images";
 import type { AccountState } from "../../core/state";
 import { findPublicImage, publicImages } from "./catalog";
-import { type StoredImage, accountImages, findPrivateImage } from "./store";
+import { IMAGES, type StoredImage, findPrivateImage } from "./store";
 
 export function renderImage(image: StoredImage): Image {
   return {
@@ -26,7 +26,7 @@ export function renderImage(image: StoredImage): Image {
 
 /** What a caller sees: the account's private images first (as recorded), then the public ones. */
 export function visibleImages(account: AccountState | undefined): Image[] {
-  const own = account ? accountImages(account).map(renderImage) : [];
+  const own = account ? IMAGES.of(account).map(renderImage) : [];
   return [...own, ...publicImages()];
 }
 

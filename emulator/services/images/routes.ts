@@ -11,7 +11,7 @@ import { found, throwIfAny } from "../../core/errors";
 import type { RouteContext, RouteSpec } from "../../core/routes";
 import { findDisk } from "./store";
 import { findVisibleImage, renderImage, visibleImages } from "./render";
-import { type Actor, captureImage, createUploadImage, deleteImage, updateImage } from "./operations";
+import { captureImage, createUploadImage, deleteImage, updateImage } from "./operations";
 import { changeableImage, checkCapture, checkUpload } from "./rules";
 
 export const IMAGE_FILTERABLE = [
@@ -34,8 +34,6 @@ const READ = { service: "images", auth: "none", scopes: ["images:read_only"] } a
 /** The list advertised `X-Accepted-OAuth-Scopes: *` in every recording (api-facts P5-1): no specific scope. */
 const LIST = { service: "images", auth: "none", scopes: [] } as const;
 const WRITE = { service: "images", auth: "token", scopes: ["images:read_write"] } as const;
-
-const actor = (ctx: RouteContext): Actor => ({ runtime: ctx.runtime, account: ctx.account, user: ctx.user });
 
 /** The image id of either path form: `{imageId}` (encoded slash) or `{imageKind}/{imageNumber}`. */
 function imageIdOf(ctx: RouteContext): string {
@@ -64,7 +62,7 @@ const update: Omit<RouteSpec, "path"> = {
   handler: (ctx) => {
     const image = changeableImage(ctx.account, imageIdOf(ctx));
     const input = ctx.body(ImageUpdateRequest);
-    return renderImage(updateImage(actor(ctx), image, input));
+    return renderImage(updateImage(ctx.actor, image, input));
   },
 };
 
@@ -74,7 +72,7 @@ const remove: Omit<RouteSpec, "path"> = {
   summary: "Delete a private image, irreversibly (public images: 403)",
   response: Empty,
   handler: (ctx) => {
-    deleteImage(actor(ctx), changeableImage(ctx.account, imageIdOf(ctx)));
+    deleteImage(ctx.actor, changeableImage(ctx.account, imageIdOf(ctx)));
     return {};
   },
 };
@@ -106,7 +104,7 @@ export const imageRoutes: RouteSpec[] = [
     handler: (ctx) => {
       const input = ctx.body(ImageCreateRequest);
       throwIfAny(checkCapture(ctx.account, input));
-      return renderImage(captureImage(actor(ctx), findDisk(ctx.account, input.disk_id)!, input));
+      return renderImage(captureImage(ctx.actor, findDisk(ctx.account, input.disk_id)!, input));
     },
   },
   {
@@ -118,7 +116,7 @@ export const imageRoutes: RouteSpec[] = [
     handler: (ctx) => {
       const input = ctx.body(ImageUploadRequest);
       throwIfAny(checkUpload(input));
-      const { image, uploadTo } = createUploadImage(actor(ctx), input, originOf(ctx));
+      const { image, uploadTo } = createUploadImage(ctx.actor, input, originOf(ctx));
       return { upload_to: uploadTo, image: renderImage(image) };
     },
   },

@@ -12,8 +12,8 @@
  */
 import type { ImageStatus } from "../../../sdk/resources/images";
 import type { EmulatorRuntime } from "../../core/runtime";
-import type { AccountState } from "../../core/state";
-import type { StoredCompute, StoredDisk } from "../computes/store";
+import { type AccountState, accountSlice, idCounter } from "../../core/state";
+import { COMPUTES, type StoredCompute, type StoredDisk } from "../computes/store";
 
 /** How long a capture stays `creating` (emulated time). */
 export const CAPTURE_DURATION_MS = 2 * 60_000;
@@ -51,16 +51,14 @@ export interface StoredImage {
   event_id: number | null;
 }
 
+/** `accounts[id].images`: the account's private images, captured or uploaded. */
+export const IMAGES = accountSlice("images", (): StoredImage[] => []);
+export const IMAGE_ID = idCounter("image", 23_852_000);
+
 export const imageNumber = (id: string): number => Number(id.slice("private/".length));
 export const imageUrl = (id: string) => `/v4/images/${id}`;
-/** The account's images (state files written before images existed have none). */
-export function accountImages(account: AccountState): StoredImage[] {
-  account.images ??= [];
-  return account.images;
-}
-
 export function findPrivateImage(account: AccountState, id: string): StoredImage | undefined {
-  return accountImages(account).find((i) => i.id === id);
+  return IMAGES.of(account).find((i) => i.id === id);
 }
 
 /** The image an upload URL points at, with its account (the URL carries no token). */
@@ -75,7 +73,7 @@ export function findUploadTarget(runtime: EmulatorRuntime, number: number): { ac
 
 /** The disk with this id among the account's instances, and its instance. */
 export function findDisk(account: AccountState, diskId: number): { compute: StoredCompute; disk: StoredDisk } | undefined {
-  for (const compute of account.computes) {
+  for (const compute of COMPUTES.of(account)) {
     const disk = (compute.disks ?? []).find((d) => d.id === diskId);
     if (disk) return { compute, disk };
   }

@@ -1,33 +1,22 @@
 /** What the IP endpoints do to the state, with their events (api-facts P6-2). */
 import { formatIpv6, parseIpv6Cidr } from "../../../sdk/core/net";
-import type { EmulatorRuntime } from "../../core/runtime";
-import type { AccountState, UserRecord } from "../../core/state";
-import { allInterfaces, computeUrl, type StoredCompute } from "../computes/store";
+import type { Actor } from "../../core/runtime";
+import type { AccountState } from "../../core/state";
+import { allInterfaces, computeUrl, everyCompute, type StoredCompute } from "../computes/store";
 import { eventEntity, recordEvent } from "../events/operations";
 import { allocateRangeBlock, defaultRdns, nextPrivateIpv4, nextPublicIpv4 } from "./address-plan";
-import { type PlacedAddress, type StoredIpv6Range, privateIpv4Of, rangeOwner, rangesOf, slaacOf } from "./store";
-
-export interface Actor {
-  runtime: EmulatorRuntime;
-  account: AccountState;
-  user: UserRecord;
-}
+import { IPV6_RANGES, type PlacedAddress, RDNS, type StoredIpv6Range, privateIpv4Of, rangeOwner, rangesOf, slaacOf } from "./store";
 
 const computeEntity = (c: StoredCompute) => eventEntity("compute", c.id, c.label, computeUrl(c.id));
 const addressEntity = (address: string) => eventEntity("ipaddress", address, address, `/v4/networking/ips/${address}`);
 
-function event(actor: Actor, action: string, entity: ReturnType<typeof eventEntity>, message = ""): void {
-  recordEvent(actor.runtime, actor.account, { action, username: actor.user.username, entity, message });
-}
-
-/** Every instance of every account (addresses are unique platform-wide). */
-function everyCompute(actor: Actor): StoredCompute[] {
-  return Object.values(actor.runtime.state.accounts).flatMap((a) => a.computes);
+function event(actor: Actor, action: string, entity: ReturnType<typeof eventEntity> | null, message = ""): void {
+  recordEvent(actor, { action, entity, message });
 }
 
 /** Allocates the next free public or private IPv4 address to an instance; event `compute_addip`. */
 export function allocateAddress(actor: Actor, compute: StoredCompute, isPublic: boolean): PlacedAddress {
-  const computes = everyCompute(actor);
+  const computes = everyCompute(actor.runtime);
   let address: string | undefined;
   if (isPublic) {
     address = nextPublicIpv4(new Set(computes.flatMap((c) => c.ipv4)));
@@ -45,8 +34,8 @@ export function allocateAddress(actor: Actor, compute: StoredCompute, isPublic: 
 /** Sets (or with null restores) an address's reverse DNS; event `ipaddress_update`. */
 export function setRdns(actor: Actor, placed: PlacedAddress, rdns: string | null): void {
   const isDefault = rdns === null || (placed.kind === "public" && rdns === defaultRdns(placed.address));
-  if (isDefault) delete actor.account.ipRdns[placed.address];
-  else actor.account.ipRdns[placed.address] = rdns;
+  if (isDefault) delete RDNS.of(actor.account)[placed.address];
+  else RDNS.of(actor.account)[placed.address] = rdns;
   event(actor, "ipaddress_update", addressEntity(placed.address));
 }
 
@@ -101,7 +90,7 @@ export function setShared(compute: StoredCompute, addresses: string[]): void {
 /** Creates a range routed to an instance's SLAAC address; event `ipv6pool_add`. */
 export function createRange(actor: Actor, compute: StoredCompute, prefix: number): StoredIpv6Range {
   const taken = Object.values(actor.runtime.state.accounts)
-    .flatMap((a) => a.ipv6Ranges)
+    .flatMap((a) => IPV6_RANGES.of(a))
     .map((r) => ({ network: parseIpv6Cidr(`${r.range}/${r.prefix}`)!.network, prefix: r.prefix }));
   const network = allocateRangeBlock(compute.region, prefix, taken);
   if (network === undefined) throw new Error(`the emulator's IPv6 range area of ${compute.region} is exhausted`);
@@ -112,7 +101,7 @@ export function createRange(actor: Actor, compute: StoredCompute, prefix: number
     route_target: slaacOf(compute)!,
     created: actor.runtime.clock.timestamp(),
   };
-  actor.account.ipv6Ranges.push(range);
+  IPV6_RANGES.of(actor.account).push(range);
   event(actor, "ipv6pool_add", computeEntity(compute), `${range.range}/${range.prefix} added`);
   return range;
 }
@@ -120,12 +109,6 @@ export function createRange(actor: Actor, compute: StoredCompute, prefix: number
 /** Deletes a range (callers check it is not shared); event `ipv6pool_delete`. */
 export function deleteRange(actor: Actor, range: StoredIpv6Range): void {
   const owner = rangeOwner(actor.account, range);
-  actor.account.ipv6Ranges = actor.account.ipv6Ranges.filter((r) => r !== range);
-  const entity = owner ? computeEntity(owner) : null;
-  recordEvent(actor.runtime, actor.account, {
-    action: "ipv6pool_delete",
-    username: actor.user.username,
-    entity,
-    message: `${range.range}/${range.prefix} removed`,
-  });
+  IPV6_RANGES.set(actor.account, IPV6_RANGES.of(actor.account).filter((r) => r !== range));
+  event(actor, "ipv6pool_delete", owner ? computeEntity(owner) : null, `${range.range}/${range.prefix} removed`);
 }

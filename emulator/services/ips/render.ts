@@ -12,7 +12,7 @@ import {
   publicGateway,
   publicNetmask,
 } from "./address-plan";
-import { type PlacedAddress, type StoredIpv6Range, natOf, rangeComputes, rangeSharers } from "./store";
+import { type PlacedAddress, RDNS, type StoredIpv6Range, natOf, rangeComputes, rangeSharers } from "./store";
 
 export interface RenderOptions {
   /** Listing (`GET /networking/ips`): IPv4 entries always carry `vpc_nat_1_1`. */
@@ -23,7 +23,7 @@ export interface RenderOptions {
 
 /** The reverse DNS an address answers with: a custom name, else the platform default (public IPv4 only). */
 export function rdnsOf(account: AccountState, placed: PlacedAddress): string | null {
-  const custom = account.ipRdns[placed.address];
+  const custom = RDNS.of(account)[placed.address];
   if (custom !== undefined) return custom;
   return placed.kind === "public" ? defaultRdns(placed.address) : null;
 }
@@ -61,7 +61,8 @@ export function renderRange(range: StoredIpv6Range): Ipv6Range {
 
 export function renderRangeView(account: AccountState, range: StoredIpv6Range): Ipv6RangeView {
   const sharers = rangeSharers(account, range);
-  return { range: range.range, prefix: range.prefix, region: range.region, is_bgp: sharers.length > 0, computes: rangeComputes(account, range) };
+  const computes = rangeComputes(account, range);
+  return { range: range.range, prefix: range.prefix, region: range.region, is_bgp: sharers.length > 0, computes };
 }
 
 /** Range create's answer: `{range: "<addr>/<len>", route_target}` only. */

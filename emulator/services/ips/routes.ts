@@ -24,7 +24,7 @@ import type { RouteContext, RouteSpec } from "../../core/routes";
 import { allPools } from "./address-plan";
 import { findAddress, findRange, listedAddresses, visibleRanges } from "./store";
 import { renderAddress, renderRange, renderRangeCreated, renderRangeView } from "./render";
-import { type Actor, allocateAddress, applyMoves, createRange, deleteRange, setRdns, setShared } from "./operations";
+import { allocateAddress, applyMoves, createRange, deleteRange, setRdns, setShared } from "./operations";
 import { checkAllocate, checkRangeCreate, checkRangeDelete, checkRdns, requireRead, requireReadWrite, resolveAssign, resolveShare } from "./rules";
 
 export const IP_FILTERABLE = ["address", "compute_id", "public", "rdns", "region", "type"] as const;
@@ -35,8 +35,6 @@ const SERVICE = { service: "ips", auth: "token" } as const;
 const READ = { ...SERVICE, scopes: ["ips:read_only"] } as const;
 const WRITE = { ...SERVICE, scopes: ["ips:read_write"] } as const;
 const WRITE_COMPUTES = { ...SERVICE, scopes: ["ips:read_write", "computes:read_write"] } as const;
-
-const actor = (ctx: RouteContext): Actor => ({ runtime: ctx.runtime, account: ctx.account, user: ctx.user });
 
 /** The address of the path, or 404. */
 const addressOf = (ctx: RouteContext) => found(findAddress(ctx.account, ctx.param("address")));
@@ -124,7 +122,7 @@ export const ipRoutes: RouteSpec[] = [
     handler: (ctx) => {
       const body = ctx.body(IpAllocateRequest);
       const compute = checkAllocate(ctx.account, ctx.user, body);
-      return renderAddress(ctx.account, allocateAddress(actor(ctx), compute, body.public), { listing: false });
+      return renderAddress(ctx.account, allocateAddress(ctx.actor, compute, body.public), { listing: false });
     },
   },
   assignRoute("/networking/ips/assign", "Assign addresses and IPv6 ranges to instances"),
@@ -153,7 +151,7 @@ export const ipRoutes: RouteSpec[] = [
       const placed = addressOf(ctx);
       requireReadWrite(ctx.user, placed.compute);
       const { rdns } = ctx.body(IpUpdateRequest);
-      setRdns(actor(ctx), placed, checkRdns(ctx.account, placed, rdns));
+      setRdns(ctx.actor, placed, checkRdns(ctx.account, placed, rdns));
       return renderAddress(ctx.account, placed, { listing: false });
     },
   },
@@ -184,7 +182,7 @@ export const ipRoutes: RouteSpec[] = [
     handler: (ctx) => {
       const body = ctx.body(Ipv6RangeCreateRequest);
       const compute = checkRangeCreate(ctx.account, ctx.user, body);
-      return renderRangeCreated(createRange(actor(ctx), compute, body.prefix_length));
+      return renderRangeCreated(createRange(ctx.actor, compute, body.prefix_length));
     },
   },
   {
@@ -209,7 +207,7 @@ export const ipRoutes: RouteSpec[] = [
     handler: (ctx) => {
       const range = rangeOf(ctx);
       checkRangeDelete(ctx.account, ctx.user, range);
-      deleteRange(actor(ctx), range);
+      deleteRange(ctx.actor, range);
       return {};
     },
   },

@@ -21,10 +21,11 @@ import {
 import { canonicalIpv6, parseIpv4 } from "../../../sdk/core/net";
 import type { AccountState, UserRecord } from "../../core/state";
 import { ApiFailure, entry, forbidden, throwIfAny } from "../../core/errors";
-import { findCompute, type StoredCompute } from "../computes/store";
+import { COMPUTES, findCompute, type StoredCompute } from "../computes/store";
 import { defaultRdns } from "./address-plan";
 import { forwardRecordExists } from "./forward-dns";
 import {
+  IPV6_RANGES,
   type PlacedAddress,
   type StoredIpv6Range,
   computePermission,
@@ -52,7 +53,7 @@ export function requireRead(user: UserRecord, compute: StoredCompute | undefined
 
 /** True when some instance lists the address (an IPv4 or a range address) among those it shares. */
 function isShared(account: AccountState, address: string): boolean {
-  return account.computes.some((c) => sharedIpsOf(c).includes(address));
+  return COMPUTES.of(account).some((c) => sharedIpsOf(c).includes(address));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -196,13 +197,13 @@ export function checkRangeCreate(account: AccountState, user: UserRecord, body: 
     if (slaacOf(compute) === null) throw new ApiFailure(400, [entry(IP_REASONS.rangeNoSlaac, "compute_id")]);
   } else {
     const target = canonicalIpv6(body.route_target!);
-    compute = account.computes.find((c) => target !== undefined && slaacOf(c) === target);
+    compute = COMPUTES.of(account).find((c) => target !== undefined && slaacOf(c) === target);
     if (!compute) throw new ApiFailure(400, [entry(IP_REASONS.routeTargetUnknown, "route_target")]);
   }
   requireReadWrite(user, compute);
   // The per-address rule is the more specific one: report it alone when it applies.
-  if (account.ipv6Ranges.some((r) => r.route_target === slaacOf(compute))) throwIfAny([entry(IP_REASONS.rangeSlaacLimit, targetField)]);
-  if (account.ipv6Ranges.some((r) => r.region === compute.region)) throwIfAny([entry(IP_REASONS.rangeRegionLimit)]);
+  if (IPV6_RANGES.of(account).some((r) => r.route_target === slaacOf(compute))) throwIfAny([entry(IP_REASONS.rangeSlaacLimit, targetField)]);
+  if (IPV6_RANGES.of(account).some((r) => r.region === compute.region)) throwIfAny([entry(IP_REASONS.rangeRegionLimit)]);
   return compute;
 }
 

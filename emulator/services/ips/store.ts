@@ -1,16 +1,16 @@
 /**
  * IP addresses and IPv6 ranges of an account as stored, and where each address lives. Addresses
  * are held by the seeded compute instances (public and private IPv4 lists, the SLAAC address);
- * custom reverse DNS names live in `account.ipRdns` (absent = the platform default); IPv6 ranges
- * in `account.ipv6Ranges`, routed to the instance whose SLAAC address is their `route_target`,
+ * custom reverse DNS names live in `RDNS` (absent = the platform default); IPv6 ranges in
+ * `IPV6_RANGES`, routed to the instance whose SLAAC address is their `route_target`,
  * and shared with every instance that lists the range in its `shared_ips`. The wire rendering is
  * `render.ts`, the mutations with their events `operations.ts`.
  */
 import type { VpcNat11 } from "../../../sdk/resources/ips";
 import { canonicalIp, canonicalIpv6, formatIpv6, parseIpv6Cidr } from "../../../sdk/core/net";
-import type { AccountState, UserRecord } from "../../core/state";
+import { type AccountState, type UserRecord, accountSlice } from "../../core/state";
 import { objectPermission } from "../../core/auth";
-import { allInterfaces, type StoredCompute } from "../computes/store";
+import { COMPUTES, allInterfaces, type StoredCompute } from "../computes/store";
 
 /** A stored IPv6 range. `range` is the canonical network address, without the prefix length. */
 export interface StoredIpv6Range {
@@ -21,6 +21,11 @@ export interface StoredIpv6Range {
   route_target: string;
   created: string;
 }
+
+/** `accounts[id].ipv6Ranges`: the IPv6 ranges routed to the account's instances. */
+export const IPV6_RANGES = accountSlice("ipv6Ranges", (): StoredIpv6Range[] => []);
+/** `accounts[id].ipRdns`: custom reverse DNS names by address; an address without one answers the platform default. */
+export const RDNS = accountSlice("ipRdns", (): Record<string, string> => ({}));
 
 export type AddressKind = "public" | "private" | "slaac";
 
@@ -40,7 +45,7 @@ export const sharedIpsOf = (c: StoredCompute): string[] => c.shared_ips ?? [];
 
 /** Every address of the account's instances, instance by instance: public IPv4, SLAAC, private IPv4. */
 export function accountAddresses(account: AccountState): PlacedAddress[] {
-  return [...account.computes]
+  return [...COMPUTES.of(account)]
     .sort((a, b) => a.id - b.id)
     .flatMap((compute) => [
       ...compute.ipv4.map((address) => ({ compute, kind: "public" as const, address })),
@@ -77,7 +82,7 @@ export function listedAddresses(account: AccountState, user: UserRecord): Placed
 /** The range named by a path or share entry (any spelling of its address, without `/len`). */
 export function findRange(account: AccountState, text: string): StoredIpv6Range | undefined {
   const canonical = canonicalIpv6(text);
-  return canonical === undefined ? undefined : account.ipv6Ranges.find((r) => r.range === canonical);
+  return canonical === undefined ? undefined : IPV6_RANGES.of(account).find((r) => r.range === canonical);
 }
 
 /** The range an assign entry names (`addr/len`, any address inside it): network and prefix length must both match. */
@@ -85,23 +90,23 @@ export function findRangeByCidr(account: AccountState, text: string): StoredIpv6
   const parsed = parseIpv6Cidr(text);
   if (!parsed) return undefined;
   const network = formatIpv6(parsed.network);
-  return account.ipv6Ranges.find((r) => r.range === network && r.prefix === parsed.prefix);
+  return IPV6_RANGES.of(account).find((r) => r.range === network && r.prefix === parsed.prefix);
 }
 
 /** The instance a range is routed to (its SLAAC address is the route target). */
 export function rangeOwner(account: AccountState, range: StoredIpv6Range): StoredCompute | undefined {
-  return account.computes.find((c) => slaacOf(c) === range.route_target);
+  return COMPUTES.of(account).find((c) => slaacOf(c) === range.route_target);
 }
 
 /** Instances that share the range (IP share). */
 export function rangeSharers(account: AccountState, range: StoredIpv6Range): StoredCompute[] {
-  return account.computes.filter((c) => sharedIpsOf(c).includes(range.range));
+  return COMPUTES.of(account).filter((c) => sharedIpsOf(c).includes(range.range));
 }
 
 /** Ranges routed to an instance. */
 export function rangesOf(account: AccountState, compute: StoredCompute): StoredIpv6Range[] {
   const slaac = slaacOf(compute);
-  return slaac === null ? [] : account.ipv6Ranges.filter((r) => r.route_target === slaac);
+  return slaac === null ? [] : IPV6_RANGES.of(account).filter((r) => r.route_target === slaac);
 }
 
 /** The instances a range is routed to or shared with: its owner first. */
@@ -112,5 +117,5 @@ export function rangeComputes(account: AccountState, range: StoredIpv6Range): nu
 
 /** Ranges the user may see: those routed to (or shared with) an instance they have a grant on. */
 export function visibleRanges(account: AccountState, user: UserRecord): StoredIpv6Range[] {
-  return account.ipv6Ranges.filter((r) => rangeComputes(account, r).some((id) => computePermission(user, id) !== undefined));
+  return IPV6_RANGES.of(account).filter((r) => rangeComputes(account, r).some((id) => computePermission(user, id) !== undefined));
 }

@@ -1,25 +1,15 @@
 /**
  * The state changes of tickets with their events (`ticket_create`, `ticket_update`,
- * `ticket_attachment_upload`, api-facts P6-2).
+ * `ticket_attachment_upload`, api-facts P6-2), made by the customer (a route's caller) or by the
+ * provider's staff (`PROVIDER_USERNAME`, control operations).
  */
 import type { Ticket, TicketReply } from "../../../sdk/resources/support";
-import type { EmulatorRuntime } from "../../core/runtime";
-import type { AccountState } from "../../core/state";
+import type { NamedActor } from "../../core/runtime";
 import { eventEntity, recordEvent } from "../events/operations";
-import { type StoredTicket, type StoredTicketAttachment, gravatarId } from "./store";
+import { REPLY_ID, TICKETS, TICKET_ID, type StoredTicket, type StoredTicketAttachment, gravatarId } from "./store";
 
-export interface Actor {
-  runtime: EmulatorRuntime;
-  account: AccountState;
-  username: string;
-}
-
-function ticketEvent(actor: Actor, ticket: StoredTicket, action: string): void {
-  recordEvent(actor.runtime, actor.account, {
-    action,
-    username: actor.username,
-    entity: eventEntity("ticket", ticket.id, ticket.summary, `/v4/support/tickets/${ticket.id}`),
-  });
+function ticketEvent(actor: NamedActor, ticket: StoredTicket, action: string): void {
+  recordEvent(actor, { action, entity: eventEntity("ticket", ticket.id, ticket.summary, `/v4/support/tickets/${ticket.id}`) });
 }
 
 export interface TicketDraft {
@@ -29,10 +19,10 @@ export interface TicketDraft {
   generated: boolean;
 }
 
-export function openTicket(actor: Actor, draft: TicketDraft): StoredTicket {
+export function openTicket(actor: NamedActor, draft: TicketDraft): StoredTicket {
   const now = actor.runtime.clock.timestamp();
   const ticket: StoredTicket = {
-    id: actor.runtime.nextId("ticket"),
+    id: actor.runtime.nextId(TICKET_ID),
     summary: draft.summary,
     description: draft.description,
     entity: draft.entity,
@@ -46,20 +36,20 @@ export function openTicket(actor: Actor, draft: TicketDraft): StoredTicket {
     attachments: [],
     replies: [],
   };
-  actor.account.tickets.push(ticket);
+  TICKETS.of(actor.account).push(ticket);
   ticketEvent(actor, ticket, "ticket_create");
   return ticket;
 }
 
-function touch(actor: Actor, ticket: StoredTicket): void {
+function touch(actor: NamedActor, ticket: StoredTicket): void {
   ticket.updated = actor.runtime.clock.timestamp();
   ticket.updated_by = actor.username;
 }
 
 /** A reply; one from the provider's staff moves a new ticket to `open`. */
-export function addReply(actor: Actor, ticket: StoredTicket, description: string, fromProvider: boolean): TicketReply {
+export function addReply(actor: NamedActor, ticket: StoredTicket, description: string, fromProvider: boolean): TicketReply {
   const reply: TicketReply = {
-    id: actor.runtime.nextId("reply"),
+    id: actor.runtime.nextId(REPLY_ID),
     created: actor.runtime.clock.timestamp(),
     created_by: actor.username,
     description,
@@ -73,14 +63,14 @@ export function addReply(actor: Actor, ticket: StoredTicket, description: string
   return reply;
 }
 
-export function closeTicket(actor: Actor, ticket: StoredTicket): void {
+export function closeTicket(actor: NamedActor, ticket: StoredTicket): void {
   ticket.status = "closed";
   ticket.closed = actor.runtime.clock.timestamp();
   touch(actor, ticket);
   ticketEvent(actor, ticket, "ticket_update");
 }
 
-export function addAttachment(actor: Actor, ticket: StoredTicket, attachment: StoredTicketAttachment): void {
+export function addAttachment(actor: NamedActor, ticket: StoredTicket, attachment: StoredTicketAttachment): void {
   ticket.attachments.push(attachment);
   touch(actor, ticket);
   ticketEvent(actor, ticket, "ticket_attachment_upload");

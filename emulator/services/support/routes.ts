@@ -17,7 +17,7 @@ import { badRequest, found, throwIfAny } from "../../core/errors";
 import type { RouteContext, RouteSpec } from "../../core/routes";
 import { findTicket, ticketsOpenFirst } from "./store";
 import { renderTicket } from "./render";
-import { type Actor, addAttachment, addReply, closeTicket, openTicket } from "./operations";
+import { addAttachment, addReply, closeTicket, openTicket } from "./operations";
 import { checkTicketOpen } from "./rules";
 
 /** The spec names no size limit; the emulator refuses attachments above this. */
@@ -28,7 +28,6 @@ export const TICKET_FILTERABLE = ["id", "summary", "status", "opened", "opened_b
 const READ = { service: "support", auth: "token", scopes: ["account:read_only"] } as const;
 const WRITE = { service: "support", auth: "token", scopes: ["account:read_write"] } as const;
 
-const actor = (ctx: RouteContext): Actor => ({ runtime: ctx.runtime, account: ctx.account, username: ctx.user.username });
 const ticketOf = (ctx: RouteContext) => found(findTicket(ctx.account, ctx.intParam("ticketId")));
 
 function openTicketOf(ctx: RouteContext) {
@@ -60,7 +59,7 @@ export const supportRoutes: RouteSpec[] = [
       const entityOrVlan = entity ?? (request.vlan !== undefined
         ? { id: 0, label: request.vlan, type: "vlan", url: `/v4/networking/vlans?region=${request.region}` }
         : null);
-      return renderTicket(openTicket(actor(ctx), { summary: request.summary, description: request.description, entity: entityOrVlan, generated: false }));
+      return renderTicket(openTicket(ctx.actor, { summary: request.summary, description: request.description, entity: entityOrVlan, generated: false }));
     },
   },
   {
@@ -86,7 +85,7 @@ export const supportRoutes: RouteSpec[] = [
       for await (const chunk of part.file) size += (chunk as Buffer).length; // drained even when refused
       if (!isAllowedAttachment(part.filename)) throw badRequest(SUPPORT_REASONS.attachmentExtension, "file");
       if (part.file.truncated) throw badRequest(SUPPORT_REASONS.attachmentTooLarge(MAX_ATTACHMENT_BYTES), "file");
-      addAttachment(actor(ctx), ticket, { name: part.filename, size });
+      addAttachment(ctx.actor, ticket, { name: part.filename, size });
       return {};
     },
   },
@@ -99,7 +98,7 @@ export const supportRoutes: RouteSpec[] = [
     handler: (ctx) => {
       const ticket = openTicketOf(ctx);
       if (ticket.generated) throw badRequest(SUPPORT_REASONS.notClosable);
-      closeTicket(actor(ctx), ticket);
+      closeTicket(ctx.actor, ticket);
       return {};
     },
   },
@@ -121,7 +120,7 @@ export const supportRoutes: RouteSpec[] = [
     handler: (ctx) => {
       const ticket = openTicketOf(ctx);
       const { description } = ctx.body(ReplyCreateRequest);
-      return addReply(actor(ctx), ticket, description, false);
+      return addReply(ctx.actor, ticket, description, false);
     },
   },
 ];

@@ -5,7 +5,7 @@
  * rendering is `render.ts`, the changes with their events `operations.ts`.
  */
 import type { Ticket, TicketReply } from "../../../sdk/resources/support";
-import type { AccountState } from "../../core/state";
+import { type AccountState, accountSlice, idCounter } from "../../core/state";
 
 /** The name the provider's staff and generated tickets carry. */
 export const PROVIDER_USERNAME = "compute";
@@ -32,14 +32,21 @@ export interface StoredTicket {
   replies: TicketReply[];
 }
 
+/** `accounts[id].tickets`, with their replies and attachments. */
+export const TICKETS = accountSlice("tickets", (): StoredTicket[] => []);
+/** `accounts[id].managed`: a Managed service is enabled (needed for `managed_issue` tickets). */
+export const MANAGED = accountSlice("managed", () => false);
+export const TICKET_ID = idCounter("ticket", 14_000_000);
+export const REPLY_ID = idCounter("reply", 28_000_000);
+
 export function findTicket(account: AccountState, id: number): StoredTicket | undefined {
-  return account.tickets.find((t) => t.id === id);
+  return TICKETS.of(account).find((t) => t.id === id);
 }
 
 /** The API lists open tickets (new or open) first, newest first within each group. */
 export function ticketsOpenFirst(account: AccountState): StoredTicket[] {
   const rank = (t: StoredTicket) => (t.status === "closed" ? 1 : 0);
-  return [...account.tickets].sort((a, b) => rank(a) - rank(b) || (a.opened < b.opened ? 1 : a.opened > b.opened ? -1 : b.id - a.id));
+  return [...TICKETS.of(account)].sort((a, b) => rank(a) - rank(b) || (a.opened < b.opened ? 1 : a.opened > b.opened ? -1 : b.id - a.id));
 }
 
 /** Gravatar ids are md5 hashes of an e-mail address; the emulator derives a stable stand-in. */

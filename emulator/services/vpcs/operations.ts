@@ -1,26 +1,18 @@
 /** What the VPC endpoints do to the state, with their events (`vpc_*`, `subnet_*`, api-facts P6-2). */
-import type { EmulatorRuntime } from "../../core/runtime";
-import type { AccountState, UserRecord } from "../../core/state";
+import type { Actor } from "../../core/runtime";
 import { eventEntity, recordEvent } from "../events/operations";
-import { type StoredSubnet, type StoredVpc, subnetUrl, vpcUrl } from "./store";
+import { SUBNET_ID, type StoredSubnet, type StoredVpc, VPCS, VPC_ID, subnetUrl, vpcUrl } from "./store";
 
 const vpcEntity = (vpc: StoredVpc) => eventEntity("vpc", vpc.id, vpc.label, vpcUrl(vpc.id));
 const subnetEntity = (vpc: StoredVpc, subnet: StoredSubnet) => eventEntity("subnet", subnet.id, subnet.label, subnetUrl(vpc.id, subnet.id));
 
-/** Everything an operation needs to act on an account as a user. */
-export interface Actor {
-  runtime: EmulatorRuntime;
-  account: AccountState;
-  user: UserRecord;
-}
-
 function event(actor: Actor, action: string, entity: ReturnType<typeof eventEntity>): void {
-  recordEvent(actor.runtime, actor.account, { action, username: actor.user.username, entity });
+  recordEvent(actor, { action, entity });
 }
 
 function newSubnet(actor: Actor, input: { label: string; ipv4: string }): StoredSubnet {
   const now = actor.runtime.clock.timestamp();
-  return { id: actor.runtime.nextId("subnet"), label: input.label, ipv4: input.ipv4, created: now, updated: now };
+  return { id: actor.runtime.nextId(SUBNET_ID), label: input.label, ipv4: input.ipv4, created: now, updated: now };
 }
 
 /** Creates a VPC with its subnets; events `vpc_create` and one `subnet_create` per subnet. */
@@ -30,7 +22,7 @@ export function createVpc(
 ): StoredVpc {
   const now = actor.runtime.clock.timestamp();
   const vpc: StoredVpc = {
-    id: actor.runtime.nextId("vpc"),
+    id: actor.runtime.nextId(VPC_ID),
     label: input.label,
     description: input.description ?? "",
     region: input.region,
@@ -39,7 +31,7 @@ export function createVpc(
     updated: now,
   };
   vpc.subnets = (input.subnets ?? []).map((s) => newSubnet(actor, s));
-  actor.account.vpcs.push(vpc);
+  VPCS.of(actor.account).push(vpc);
   event(actor, "vpc_create", vpcEntity(vpc));
   for (const subnet of vpc.subnets) event(actor, "subnet_create", subnetEntity(vpc, subnet));
   return vpc;
@@ -57,7 +49,7 @@ export function updateVpc(actor: Actor, vpc: StoredVpc, input: { label?: string 
 /** Deletes a VPC and its subnets (callers check deletability first): `subnet_delete` per subnet, then `vpc_delete`. */
 export function deleteVpc(actor: Actor, vpc: StoredVpc): void {
   for (const subnet of vpc.subnets) event(actor, "subnet_delete", subnetEntity(vpc, subnet));
-  actor.account.vpcs = actor.account.vpcs.filter((v) => v !== vpc);
+  VPCS.set(actor.account, VPCS.of(actor.account).filter((v) => v !== vpc));
   event(actor, "vpc_delete", vpcEntity(vpc));
 }
 

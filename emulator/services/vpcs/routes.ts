@@ -19,7 +19,7 @@ import type { GrantRequirement, RouteContext, RouteSpec } from "../../core/route
 import type { GrantPermission } from "../../core/state";
 import { findSubnet, findVpc, visibleVpcs } from "./store";
 import { renderSubnet, renderVpc } from "./render";
-import { type Actor, createSubnet, createVpc, deleteSubnet, deleteVpc, updateSubnet, updateVpc } from "./operations";
+import { createSubnet, createVpc, deleteSubnet, deleteVpc, updateSubnet, updateVpc } from "./operations";
 import { checkSubnetCreate, checkSubnetDelete, checkSubnetUpdate, checkVpcCreate, checkVpcDelete, checkVpcUpdate } from "./rules";
 import { VPC_IP_FILTERABLE, vpcIpRecords } from "./vpc-ips";
 
@@ -34,7 +34,6 @@ function vpcGrant(level: GrantPermission): GrantRequirement {
   return { kind: "object", object: "vpc", param: "vpcId", level, exists: (account, id) => findVpc(account, id) !== undefined };
 }
 
-const actor = (ctx: RouteContext): Actor => ({ runtime: ctx.runtime, account: ctx.account, user: ctx.user });
 const vpcOf = (ctx: RouteContext) => found(findVpc(ctx.account, ctx.intParam("vpcId")));
 const subnetOf = (ctx: RouteContext) => {
   const vpc = vpcOf(ctx);
@@ -61,7 +60,7 @@ export const vpcRoutes: RouteSpec[] = [
     handler: (ctx) => {
       const input = ctx.body(VpcCreateRequest);
       throwIfAny(checkVpcCreate(ctx.account, input));
-      const vpc = createVpc(actor(ctx), input);
+      const vpc = createVpc(ctx.actor, input);
       grantCreator(ctx.user, "vpc", vpc.id);
       return renderVpc(ctx.account, vpc);
     },
@@ -94,7 +93,7 @@ export const vpcRoutes: RouteSpec[] = [
       const vpc = vpcOf(ctx);
       const input = ctx.body(VpcUpdateRequest);
       throwIfAny(checkVpcUpdate(ctx.account, vpc, input));
-      return renderVpc(ctx.account, updateVpc(actor(ctx), vpc, input));
+      return renderVpc(ctx.account, updateVpc(ctx.actor, vpc, input));
     },
   },
   {
@@ -107,7 +106,7 @@ export const vpcRoutes: RouteSpec[] = [
     handler: (ctx) => {
       const vpc = vpcOf(ctx);
       throwIfAny(checkVpcDelete(ctx.account, vpc));
-      deleteVpc(actor(ctx), vpc);
+      deleteVpc(ctx.actor, vpc);
       return {};
     },
   },
@@ -140,7 +139,7 @@ export const vpcRoutes: RouteSpec[] = [
       const vpc = vpcOf(ctx);
       const input = ctx.body(SubnetCreateRequest);
       throwIfAny(checkSubnetCreate(vpc, input));
-      return renderSubnet(ctx.account, createSubnet(actor(ctx), vpc, input));
+      return renderSubnet(ctx.account, createSubnet(ctx.actor, vpc, input));
     },
   },
   {
@@ -163,7 +162,7 @@ export const vpcRoutes: RouteSpec[] = [
       const { vpc, subnet } = subnetOf(ctx);
       const input = ctx.body(SubnetUpdateRequest);
       throwIfAny(checkSubnetUpdate(vpc, subnet, input));
-      return renderSubnet(ctx.account, updateSubnet(actor(ctx), vpc, subnet, input));
+      return renderSubnet(ctx.account, updateSubnet(ctx.actor, vpc, subnet, input));
     },
   },
   {
@@ -176,7 +175,7 @@ export const vpcRoutes: RouteSpec[] = [
     handler: (ctx) => {
       const { vpc, subnet } = subnetOf(ctx);
       throwIfAny(checkSubnetDelete(ctx.account, subnet));
-      deleteSubnet(actor(ctx), vpc, subnet);
+      deleteSubnet(ctx.actor, vpc, subnet);
       return {};
     },
   },

@@ -11,7 +11,7 @@ import type { AccountState } from "../../core/state";
 import { entry } from "../../core/errors";
 import { findRegion, regionHasCapability } from "../regions/catalog";
 import { interfacesOnSubnet } from "../computes/store";
-import type { StoredSubnet, StoredVpc } from "./store";
+import { type StoredSubnet, type StoredVpc, VPCS } from "./store";
 
 /** The capability a region must list for VPCs to be created in it. */
 export const VPC_CAPABILITY = "VPCs";
@@ -34,8 +34,8 @@ export function checkVpcCreate(
   const region = findRegion(input.region);
   if (!region) errors.push(entry(VPC_REASONS.regionInvalid, "region"));
   else if (!regionHasCapability(region, VPC_CAPABILITY)) errors.push(entry(VPC_REASONS.regionNoVpcs, "region"));
-  else if (account.vpcs.filter((v) => v.region === region.id).length >= VPCS_PER_REGION) errors.push(entry(VPC_REASONS.vpcLimit, "region"));
-  if (account.vpcs.some((v) => v.label === input.label)) errors.push(entry(VPC_REASONS.labelUniqueVpc, "label"));
+  else if (VPCS.of(account).filter((v) => v.region === region.id).length >= VPCS_PER_REGION) errors.push(entry(VPC_REASONS.vpcLimit, "region"));
+  if (VPCS.of(account).some((v) => v.label === input.label)) errors.push(entry(VPC_REASONS.labelUniqueVpc, "label"));
   const subnets = input.subnets ?? [];
   subnets.forEach((subnet, i) => {
     const earlier = subnets.slice(0, i);
@@ -47,7 +47,7 @@ export function checkVpcCreate(
 
 export function checkVpcUpdate(account: AccountState, vpc: StoredVpc, input: { label?: string | undefined }): ErrorEntry[] {
   if (input.label === undefined) return [];
-  return account.vpcs.some((v) => v !== vpc && v.label === input.label) ? [entry(VPC_REASONS.labelUniqueVpc, "label")] : [];
+  return VPCS.of(account).some((v) => v !== vpc && v.label === input.label) ? [entry(VPC_REASONS.labelUniqueVpc, "label")] : [];
 }
 
 export function checkSubnetCreate(vpc: StoredVpc, input: { label: string; ipv4: string }): ErrorEntry[] {

@@ -3,7 +3,7 @@
  * sdk schemas (`sdk/resources/vpcs.ts`); the rules that need state live in `rules.ts`, the wire
  * rendering in `render.ts`, the mutations with their events in `operations.ts`.
  */
-import type { AccountState, UserRecord } from "../../core/state";
+import { type AccountState, type UserRecord, accountSlice, idCounter } from "../../core/state";
 import { canSee } from "../../core/auth";
 
 export interface StoredSubnet {
@@ -24,11 +24,16 @@ export interface StoredVpc {
   updated: string;
 }
 
+/** `accounts[id].vpcs`, each with its subnets. */
+export const VPCS = accountSlice("vpcs", (): StoredVpc[] => []);
+export const VPC_ID = idCounter("vpc", 10_000);
+export const SUBNET_ID = idCounter("subnet", 11_000);
+
 export const vpcUrl = (vpcId: number) => `/v4/vpcs/${vpcId}`;
 export const subnetUrl = (vpcId: number, subnetId: number) => `/v4/vpcs/${vpcId}/subnets/${subnetId}`;
 
 export function findVpc(account: AccountState, id: number): StoredVpc | undefined {
-  return account.vpcs.find((v) => v.id === id);
+  return VPCS.of(account).find((v) => v.id === id);
 }
 
 export function findSubnet(vpc: StoredVpc, id: number): StoredSubnet | undefined {
@@ -37,7 +42,7 @@ export function findSubnet(vpc: StoredVpc, id: number): StoredSubnet | undefined
 
 /** A subnet of any of the account's VPCs, with its VPC. */
 export function findSubnetOfAccount(account: AccountState, subnetId: number): { vpc: StoredVpc; subnet: StoredSubnet } | undefined {
-  for (const vpc of account.vpcs) {
+  for (const vpc of VPCS.of(account)) {
     const subnet = findSubnet(vpc, subnetId);
     if (subnet) return { vpc, subnet };
   }
@@ -46,5 +51,5 @@ export function findSubnetOfAccount(account: AccountState, subnetId: number): { 
 
 /** VPCs the user may see: all of them, or for a restricted user those with a grant. */
 export function visibleVpcs(account: AccountState, user: UserRecord): StoredVpc[] {
-  return account.vpcs.filter((v) => canSee(user, "vpc", v.id));
+  return VPCS.of(account).filter((v) => canSee(user, "vpc", v.id));
 }
