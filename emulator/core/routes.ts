@@ -25,7 +25,7 @@ import {
   checkScopes,
   grantedScopesHeader,
 } from "./auth";
-import { ApiFailure, REASONS, errorBody, notFound } from "./errors";
+import { ApiFailure, REASONS, errorBody, found, notFound } from "./errors";
 import { applyFilter, compileFilter } from "./filter";
 import { paginate, parsePageRequest } from "./pagination";
 import { applyFaultAfter, applyFaultBefore, pickFault } from "./fault-responder";
@@ -132,6 +132,11 @@ export class RouteContext {
   /** An integer path id; anything else names no object, so it is 404 like an unknown id. */
   intParam(name: string): number {
     return parseIdParam(this.param(name));
+  }
+
+  /** The object of the caller's account that a path id names (`find` looks it up), or 404. */
+  lookup<T>(param: string, find: (account: AccountState, id: number) => T | undefined): T {
+    return found(find(this.account, this.intParam(param)));
   }
 
   /** Validates the JSON body with an sdk schema; failures become the API's 400 entries. */

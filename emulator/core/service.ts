@@ -96,9 +96,8 @@ export type ControlApis<Modules extends readonly unknown[]> = Modules extends re
   ? ControlApiOf<First> & ControlApis<Rest>
   : Record<never, never>;
 
-type GrantsOf<M, Part extends keyof ServiceGrants> = M extends { readonly grants: { readonly [P in Part]: readonly (infer Name extends string)[] } }
-  ? Name
-  : never;
+type GrantsOf<M, Part extends keyof ServiceGrants> =
+  M extends { readonly grants: { readonly [P in Part]: readonly (infer Name extends string)[] } } ? Name : never;
 
 /** The per-object grant kinds the modules declare, as a union of names. */
 export type ObjectGrantKinds<Modules extends readonly unknown[]> = GrantsOf<Modules[number], "objects">;
@@ -153,4 +152,21 @@ export function seedId(
   let id = runtime.nextId(counter);
   while (taken(id)) id = runtime.nextId(counter);
   return id;
+}
+
+/**
+ * A control operation that seeds one object: validates the seed, creates the object in the seed's
+ * `account` (default: the primary account), saves the state and answers a copy of the object.
+ */
+export function seeder<Schema extends z.ZodType<{ account?: string | undefined }>, T>(
+  context: ControlContext,
+  schema: Schema,
+  create: (runtime: EmulatorRuntime, account: AccountState, seed: Omit<z.infer<Schema>, "account">) => T,
+): (input: z.input<Schema>) => T {
+  return (input) => {
+    const { account, ...seed } = parseInput(schema, input);
+    const created = create(context.runtime, context.account(account), seed);
+    context.runtime.persist();
+    return structuredClone(created);
+  };
 }

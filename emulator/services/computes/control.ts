@@ -5,36 +5,30 @@
  */
 import { z } from "zod";
 import { notFound } from "../../core/errors";
-import { parseInput, serviceControl } from "../../core/service";
-import { type ComputeSeedInput, ComputeSeedRequest, seedCompute } from "./seed";
+import { parseInput, seeder, serviceControl } from "../../core/service";
+import { ComputeSeedRequest, seedCompute } from "./seed";
 import { deleteInterface, setMigrating } from "./operations";
-import type { StoredCompute } from "./store";
 
 /** `POST /seed/computes/{id}/migration`: starts (`true`) or ends (`false`) a live migration. */
 export const ComputeMigrationRequest = z.strictObject({ migrating: z.boolean({ error: "migrating must be true or false" }) });
 export type ComputeMigrationInput = z.input<typeof ComputeMigrationRequest>;
 
 export const computesControl = serviceControl({
-  api: ({ runtime, account }) => ({
+  api: (context) => ({
     /** Seeds an instance with its interfaces, addresses and disks; answers it with every id filled in. */
-    seedCompute(input: ComputeSeedInput): StoredCompute {
-      const { account: id, ...seed } = parseInput(ComputeSeedRequest, input);
-      const compute = seedCompute(runtime, account(id), seed);
-      runtime.persist();
-      return structuredClone(compute);
-    },
+    seedCompute: seeder(context, ComputeSeedRequest, seedCompute),
     /** Starts or ends a live migration of a seeded instance (whichever account owns it). */
     setComputeMigration(computeId: number, input: ComputeMigrationInput): void {
       const { migrating } = parseInput(ComputeMigrationRequest, input);
-      const changed = Object.values(runtime.state.accounts).some((a) => setMigrating(a, computeId, migrating));
+      const changed = Object.values(context.runtime.state.accounts).some((a) => setMigrating(a, computeId, migrating));
       if (!changed) throw notFound();
-      runtime.persist();
+      context.runtime.persist();
     },
     /** Removes an interface of a seeded instance (whichever account owns it), freeing its subnet address. */
     deleteInterface(computeId: number, configId: number, interfaceId: number): void {
-      const removed = Object.values(runtime.state.accounts).some((a) => deleteInterface(a, computeId, configId, interfaceId));
+      const removed = Object.values(context.runtime.state.accounts).some((a) => deleteInterface(a, computeId, configId, interfaceId));
       if (!removed) throw notFound();
-      runtime.persist();
+      context.runtime.persist();
     },
   }),
   routes: (api) => [

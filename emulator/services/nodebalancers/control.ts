@@ -1,17 +1,11 @@
 /** Control operations for nodebalancers: seeding one (`control.seedNodeBalancer`, `POST /__emulator/seed/nodebalancers`). */
-import { parseInput, serviceControl } from "../../core/service";
-import { type NodeBalancerSeedInput, NodeBalancerSeedRequest, seedNodeBalancer } from "./seed";
-import type { StoredNodeBalancer } from "./store";
+import { seeder, serviceControl } from "../../core/service";
+import { NodeBalancerSeedRequest, seedNodeBalancer } from "./seed";
 
 export const nodebalancersControl = serviceControl({
-  api: ({ runtime, account }) => ({
+  api: (context) => ({
     /** Seeds a nodebalancer; answers it with its id. */
-    seedNodeBalancer(input: NodeBalancerSeedInput): StoredNodeBalancer {
-      const { account: id, ...seed } = parseInput(NodeBalancerSeedRequest, input);
-      const record = seedNodeBalancer(runtime, account(id), seed);
-      runtime.persist();
-      return structuredClone(record);
-    },
+    seedNodeBalancer: seeder(context, NodeBalancerSeedRequest, seedNodeBalancer),
   }),
   routes: (api) => [{ method: "POST", path: "/seed/nodebalancers", handler: (r) => api.seedNodeBalancer(r.body()) }],
 });
