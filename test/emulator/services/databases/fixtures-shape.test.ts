@@ -6,9 +6,9 @@
  * the sdk schemas parse them (test/sdk/resources/databases.test.ts), the emulator mirrors 4.174.
  */
 import * as fs from "node:fs";
-import { DATABASE_DURATIONS } from "../../emulator/services/databases/machine";
-import { startTestEmulator, type ApiResponse, type TestEmulator } from "./helpers";
-import { FIXTURES, load, shapeDifferences, type Fixture } from "../support/fixtures";
+import { DATABASE_DURATIONS } from "../../../../emulator/services/databases/machine";
+import { startTestEmulator, type ApiResponse, type TestEmulator } from "../../helpers";
+import { FIXTURES, load, shapeDifferences, type Fixture } from "../../../support/fixtures";
 
 
 let emu: TestEmulator;

@@ -3,9 +3,9 @@
  * attachments with allowed and refused extensions, provider-generated tickets, events, scopes.
  */
 import { FormData, request } from "undici";
-import { SUPPORT_REASONS } from "../../sdk/resources/support";
-import { MAX_ATTACHMENT_BYTES } from "../../emulator/services/support/routes";
-import { type TestEmulator, onlyError, startTestEmulator } from "./helpers";
+import { SUPPORT_REASONS } from "../../../../sdk/resources/support";
+import { MAX_ATTACHMENT_BYTES } from "../../../../emulator/services/support/routes";
+import { type TestEmulator, onlyError, startTestEmulator } from "../../helpers";
 
 let emu: TestEmulator;
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 /** Regions and plan availability, compared with the recordings themselves. */
-import { Region, RegionAvailability } from "../../sdk/resources/regions";
-import { Collection } from "../../sdk/core/schema";
-import { REASONS } from "../../emulator";
-import { startTestEmulator, type TestEmulator } from "./helpers";
-import { load } from "../support/fixtures";
+import { Region, RegionAvailability } from "../../../../sdk/resources/regions";
+import { Collection } from "../../../../sdk/core/schema";
+import { REASONS } from "../../../../emulator";
+import { startTestEmulator, type TestEmulator } from "../../helpers";
+import { load } from "../../../support/fixtures";
 
 const fixture = load;
 

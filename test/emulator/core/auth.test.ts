@@ -2,9 +2,9 @@
  * Tokens, OAuth scopes, restricted users' grants and account isolation (spec "Authentication",
  * api-facts P5-1, P7-1).
  */
-import { VPC_REASONS } from "../../sdk/resources/vpcs";
-import { REASONS } from "../../emulator";
-import { onlyError, startTestEmulator, vpcBody, type ApiResponse, type TestEmulator } from "./helpers";
+import { VPC_REASONS } from "../../../sdk/resources/vpcs";
+import { REASONS } from "../../../emulator";
+import { onlyError, startTestEmulator, vpcBody, type ApiResponse, type TestEmulator } from "../helpers";
 
 let emu: TestEmulator;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 /** Optional rate limiting (api-facts P8-1): headers on every response, 429 past a limit, windows on the clock. */
-import { REASONS } from "../../emulator";
-import { DEFAULT_RATE_LIMITS } from "../../emulator/core/rate-limit";
-import { type TestEmulator, onlyError, startTestEmulator } from "./helpers";
+import { REASONS } from "../../../emulator";
+import { DEFAULT_RATE_LIMITS } from "../../../emulator/core/rate-limit";
+import { type TestEmulator, onlyError, startTestEmulator } from "../helpers";
 
 let emu: TestEmulator;
 afterEach(() => emu?.close());

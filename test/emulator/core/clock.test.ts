@@ -1,6 +1,6 @@
 /** The injectable clock: scale, manual advance, scheduling, API timestamp format. */
-import { Clock, formatTimestamp, parseTimestamp } from "../../emulator/core/clock";
-import { startTestEmulator, vpcBody, type TestEmulator } from "./helpers";
+import { Clock, formatTimestamp, parseTimestamp } from "../../../emulator/core/clock";
+import { startTestEmulator, vpcBody, type TestEmulator } from "../helpers";
 
 function fakeRealTime(startMs = Date.UTC(2024, 4, 1, 12, 0, 0)) {
   let now = startMs;

@@ -1,7 +1,7 @@
 /** The control API under /__emulator, over HTTP, and its in-process twin. */
-import { isLoopback } from "../../emulator/control/routes";
-import { buildEmulator } from "../../emulator";
-import { call, startTestEmulator, vpcBody, type TestEmulator } from "./helpers";
+import { isLoopback } from "../../../emulator/control/routes";
+import { buildEmulator } from "../../../emulator";
+import { call, startTestEmulator, vpcBody, type TestEmulator } from "../helpers";
 
 let emu: TestEmulator;
 beforeAll(async () => {

@@ -7,8 +7,8 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { startTestEmulator, type ApiResponse, type TestEmulator } from "./helpers";
-import { FIXTURES, type Fixture, expectMatchesRecording, load } from "../support/fixtures";
+import { startTestEmulator, type ApiResponse, type TestEmulator } from "../../helpers";
+import { FIXTURES, type Fixture, expectMatchesRecording, load } from "../../../support/fixtures";
 
 
 let emu: TestEmulator;

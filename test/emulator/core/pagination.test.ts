@@ -1,8 +1,8 @@
 /** Paging bounds and the X-Filter header (api-facts "Collection envelope", P8-2). */
-import { FILTER_FIELD, PAGE_SIZE_DEFAULT, REASONS } from "../../emulator";
-import { applyFilter, compileFilter } from "../../emulator/core/filter";
-import { paginate } from "../../emulator/core/pagination";
-import { onlyError, startTestEmulator, vpcBody, type TestEmulator } from "./helpers";
+import { FILTER_FIELD, PAGE_SIZE_DEFAULT, REASONS } from "../../../emulator";
+import { applyFilter, compileFilter } from "../../../emulator/core/filter";
+import { paginate } from "../../../emulator/core/pagination";
+import { onlyError, startTestEmulator, vpcBody, type TestEmulator } from "../helpers";
 
 let emu: TestEmulator;
 beforeAll(async () => {

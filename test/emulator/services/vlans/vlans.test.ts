@@ -2,10 +2,10 @@
  * VLANs in the emulator (api-facts P2-5): derived from the seeded instances' `vlan` interfaces,
  * one per label and region, listing the attached instances; scope `computes:read_only`.
  */
-import { Collection } from "../../sdk/core/schema";
-import { Vlan } from "../../sdk/resources/vlans";
-import { REASONS } from "../../emulator";
-import { onlyError, startTestEmulator, type TestEmulator } from "./helpers";
+import { Collection } from "../../../../sdk/core/schema";
+import { Vlan } from "../../../../sdk/resources/vlans";
+import { REASONS } from "../../../../emulator";
+import { onlyError, startTestEmulator, type TestEmulator } from "../../helpers";
 
 let emu: TestEmulator;
 beforeAll(async () => {

@@ -2,9 +2,9 @@
  * VPC IP address records derived from seeded instance interfaces, served on all three paths
  * (`/vpcs/ips`, `/networking/vpcs/ips`, `/vpcs/{id}/ips`), plus address allocation.
  */
-import { VpcIp, type Vpc } from "../../sdk/resources/vpcs";
-import { Collection } from "../../sdk/core/schema";
-import { startTestEmulator, vpcBody, type TestEmulator } from "./helpers";
+import { VpcIp, type Vpc } from "../../../../sdk/resources/vpcs";
+import { Collection } from "../../../../sdk/core/schema";
+import { startTestEmulator, vpcBody, type TestEmulator } from "../../helpers";
 
 let emu: TestEmulator;
 beforeAll(async () => {

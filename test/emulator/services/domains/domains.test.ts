@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { z } from "zod";
-import { Collection, issuesToErrors } from "../../sdk/core/schema";
+import { Collection, issuesToErrors } from "../../../../sdk/core/schema";
 import {
   DOMAIN_REASONS,
   Domain,
@@ -19,13 +19,13 @@ import {
   RECORD_REASONS,
   RecordCreateRequest,
   ZoneFile,
-} from "../../sdk/resources/domains";
-import { REASONS } from "../../emulator";
-import { PLATFORM_NAMESERVERS, ZONE_RENDER_DELAY_MS } from "../../emulator/services/domains/zone-file";
-import { DOMAINS, type StoredRecord } from "../../emulator/services/domains/store";
-import { onlyError, startTestEmulator, type ApiResponse, type TestEmulator } from "./helpers";
-import { sampleZoneRecords, startZoneServer, type ZoneServer } from "../support/dns-server";
-import { parseZoneFile } from "../support/dns-zonefile";
+} from "../../../../sdk/resources/domains";
+import { REASONS } from "../../../../emulator";
+import { PLATFORM_NAMESERVERS, ZONE_RENDER_DELAY_MS } from "../../../../emulator/services/domains/zone-file";
+import { DOMAINS, type StoredRecord } from "../../../../emulator/services/domains/store";
+import { onlyError, startTestEmulator, type ApiResponse, type TestEmulator } from "../../helpers";
+import { sampleZoneRecords, startZoneServer, type ZoneServer } from "../../../support/dns-server";
+import { parseZoneFile } from "../../../support/dns-zonefile";
 
 const ZONE = "example.com";
 const IMPORTED = "imported.example";

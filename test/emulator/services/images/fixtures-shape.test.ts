@@ -7,9 +7,9 @@
 import * as fs from "node:fs";
 import { gzipSync } from "node:zlib";
 import { request } from "undici";
-import { UPLOAD_PROCESSING_MS } from "../../emulator/services/images/store";
-import { startTestEmulator, type ApiResponse, type TestEmulator } from "./helpers";
-import { FIXTURES, type Fixture, expectMatchesRecording, load } from "../support/fixtures";
+import { UPLOAD_PROCESSING_MS } from "../../../../emulator/services/images/store";
+import { startTestEmulator, type ApiResponse, type TestEmulator } from "../../helpers";
+import { FIXTURES, type Fixture, expectMatchesRecording, load } from "../../../support/fixtures";
 
 
 let emu: TestEmulator;

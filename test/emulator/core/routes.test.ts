@@ -1,7 +1,7 @@
 /** Unknown paths, unsupported methods, malformed bodies and the error envelope itself. */
-import { ErrorEnvelope } from "../../sdk/core/schema";
-import { REASONS } from "../../emulator";
-import { onlyError, startTestEmulator, type TestEmulator } from "./helpers";
+import { ErrorEnvelope } from "../../../sdk/core/schema";
+import { REASONS } from "../../../emulator";
+import { onlyError, startTestEmulator, type TestEmulator } from "../helpers";
 
 let emu: TestEmulator;
 beforeAll(async () => {

@@ -2,11 +2,11 @@
  * VPC and subnet rules (api-facts P2-1, P8-3, spec "Errors"), each asserted on status, field and
  * reason. Reason texts come from the sdk (`VPC_REASONS`) or from the sdk schema itself.
  */
-import { Subnet, SubnetIpv4, SubnetUpdateRequest, VPC_REASONS, Vpc, VpcCreateRequest } from "../../sdk/resources/vpcs";
-import { Collection, issuesToErrors } from "../../sdk/core/schema";
+import { Subnet, SubnetIpv4, SubnetUpdateRequest, VPC_REASONS, Vpc, VpcCreateRequest } from "../../../../sdk/resources/vpcs";
+import { Collection, issuesToErrors } from "../../../../sdk/core/schema";
 import type { z } from "zod";
-import { REASONS, SUBNETS_PER_VPC, VPCS_PER_REGION } from "../../emulator";
-import { onlyError, startTestEmulator, vpcBody, type TestEmulator } from "./helpers";
+import { REASONS, SUBNETS_PER_VPC, VPCS_PER_REGION } from "../../../../emulator";
+import { onlyError, startTestEmulator, vpcBody, type TestEmulator } from "../../helpers";
 
 let emu: TestEmulator;
 beforeAll(async () => {

@@ -4,13 +4,13 @@
  * status code, `field` and reason (texts from the sdk's `IP_REASONS`), plus the happy paths, the
  * events, scopes and grants.
  */
-import { IP_REASONS, IpAddress, IpAllocateRequest, Ipv6RangeCreateRequest, Ipv6RangeView } from "../../sdk/resources/ips";
-import { Collection, issuesToErrors } from "../../sdk/core/schema";
+import { IP_REASONS, IpAddress, IpAllocateRequest, Ipv6RangeCreateRequest, Ipv6RangeView } from "../../../../sdk/resources/ips";
+import { Collection, issuesToErrors } from "../../../../sdk/core/schema";
 import type { z } from "zod";
-import { REASONS } from "../../emulator";
-import { onlyError, startTestEmulator, vpcBody, type ApiResponse, type TestEmulator } from "./helpers";
-import { COMPUTES } from "../../emulator/services/computes/store";
-import { IPV6_RANGES } from "../../emulator/services/ips/store";
+import { REASONS } from "../../../../emulator";
+import { onlyError, startTestEmulator, vpcBody, type ApiResponse, type TestEmulator } from "../../helpers";
+import { COMPUTES } from "../../../../emulator/services/computes/store";
+import { IPV6_RANGES } from "../../../../emulator/services/ips/store";
 
 let emu: TestEmulator;
 beforeAll(async () => {

@@ -4,10 +4,10 @@
  * condition of the Errors table, each asserting status, `field` and reason (texts from the sdk's
  * `FIREWALL_REASONS`), plus rendering, status transitions, events, devices, grants and scopes.
  */
-import { Collection } from "../../sdk/core/schema";
-import { FIREWALL_REASONS, Firewall, FirewallDevice, FirewallRules } from "../../sdk/resources/firewalls";
-import { REASONS } from "../../emulator";
-import { onlyError, startTestEmulator, type ApiResponse, type TestEmulator } from "./helpers";
+import { Collection } from "../../../../sdk/core/schema";
+import { FIREWALL_REASONS, Firewall, FirewallDevice, FirewallRules } from "../../../../sdk/resources/firewalls";
+import { REASONS } from "../../../../emulator";
+import { onlyError, startTestEmulator, type ApiResponse, type TestEmulator } from "../../helpers";
 
 let emu: TestEmulator;
 beforeAll(async () => {

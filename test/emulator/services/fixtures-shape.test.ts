@@ -5,8 +5,8 @@
  * objects and the first item of arrays. Recorded error bodies must match exactly.
  */
 import * as fs from "node:fs";
-import { startTestEmulator, vpcBody, type ApiResponse, type TestEmulator } from "./helpers";
-import { FIXTURES, type Fixture, expectMatchesRecording, load, shapeDifferences } from "../support/fixtures";
+import { startTestEmulator, vpcBody, type ApiResponse, type TestEmulator } from "../helpers";
+import { FIXTURES, type Fixture, expectMatchesRecording, load, shapeDifferences } from "../../support/fixtures";
 
 
 let emu: TestEmulator;

@@ -12,13 +12,13 @@ import * as path from "node:path";
 import { gzipSync } from "node:zlib";
 import { Readable } from "node:stream";
 import { request } from "undici";
-import { Collection } from "../../sdk/core/schema";
-import { IMAGE_REASONS, IMAGE_UPLOAD_REASONS, Image, ImageUploadResponse, MAX_IMAGE_UPLOAD_BYTES } from "../../sdk/resources/images";
-import { REASONS } from "../../emulator";
-import { CAPTURE_DURATION_MS, UPLOAD_PROCESSING_MS, UPLOAD_WINDOW_MS } from "../../emulator/services/images/store";
-import { UploadRefusal, inspectGzip } from "../../emulator/services/images/upload";
-import { DEFAULT_DISK } from "../../emulator/services/computes/seed";
-import { onlyError, startTestEmulator, type ApiResponse, type TestEmulator } from "./helpers";
+import { Collection } from "../../../../sdk/core/schema";
+import { IMAGE_REASONS, IMAGE_UPLOAD_REASONS, Image, ImageUploadResponse, MAX_IMAGE_UPLOAD_BYTES } from "../../../../sdk/resources/images";
+import { REASONS } from "../../../../emulator";
+import { CAPTURE_DURATION_MS, UPLOAD_PROCESSING_MS, UPLOAD_WINDOW_MS } from "../../../../emulator/services/images/store";
+import { UploadRefusal, inspectGzip } from "../../../../emulator/services/images/upload";
+import { DEFAULT_DISK } from "../../../../emulator/services/computes/seed";
+import { onlyError, startTestEmulator, type ApiResponse, type TestEmulator } from "../../helpers";
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -104,7 +104,7 @@ describe("public images", () => {
   });
 
   test("a bad X-Filter on the list answers the recorded error", async () => {
-    const recorded = JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../../shared/fixtures/error.400.bad_filter.json"), "utf8"));
+    const recorded = JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../../../../shared/fixtures/error.400.bad_filter.json"), "utf8"));
     const r = await emu.get("/images", { headers: { "X-Filter": '{"foo": "bar"}' } });
     expect([r.status, r.body]).toEqual([recorded.status, recorded.response]);
   });

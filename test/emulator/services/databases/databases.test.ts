@@ -10,12 +10,12 @@ import * as os from "node:os";
 import * as path from "node:path";
 import "reflect-metadata";
 import * as x509 from "@peculiar/x509";
-import { Collection } from "../../sdk/core/schema";
-import { DATABASE_REASONS, Database, DatabaseBackup, DatabaseInstance } from "../../sdk/resources/databases";
-import { REASONS } from "../../emulator";
-import { DATABASE_DURATIONS, provisioningMs } from "../../emulator/services/databases/machine";
-import { onlyError, startTestEmulator, type ApiResponse, type TestEmulator } from "./helpers";
-import { DATABASES } from "../../emulator/services/databases/store";
+import { Collection } from "../../../../sdk/core/schema";
+import { DATABASE_REASONS, Database, DatabaseBackup, DatabaseInstance } from "../../../../sdk/resources/databases";
+import { REASONS } from "../../../../emulator";
+import { DATABASE_DURATIONS, provisioningMs } from "../../../../emulator/services/databases/machine";
+import { onlyError, startTestEmulator, type ApiResponse, type TestEmulator } from "../../helpers";
+import { DATABASES } from "../../../../emulator/services/databases/store";
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;

@@ -6,8 +6,8 @@
  * allowed are those the later recordings show (`created`, `updated`; `tags`, `errors` on domains).
  */
 import * as fs from "node:fs";
-import { startTestEmulator, type ApiResponse, type TestEmulator } from "./helpers";
-import { FIXTURES, load, shapeDifferences, type Fixture } from "../support/fixtures";
+import { startTestEmulator, type ApiResponse, type TestEmulator } from "../../helpers";
+import { FIXTURES, load, shapeDifferences, type Fixture } from "../../../support/fixtures";
 
 
 /** Keys the API added after the 2018 recordings, visible in the 2023 ones. */

@@ -2,7 +2,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { startTestEmulator, vpcBody } from "./helpers";
+import { startTestEmulator, vpcBody } from "../helpers";
 
 let folder: string;
 beforeEach(() => {
@@ -104,7 +104,7 @@ test("reset clears the persisted state too", async () => {
  * nodebalancers, events, users and tokens: `fixtures/state-vpcs-only.json`). Both must load.
  */
 describe("state files of earlier emulators", () => {
-  const fixture = (name: string) => path.join(__dirname, "fixtures", name);
+  const fixture = (name: string) => path.join(__dirname, "../fixtures", name);
   const PRIMARY = "0".repeat(64);
 
   /** Starts on a copy (the emulator rewrites its file) and returns the tokens by label. */

@@ -1,8 +1,8 @@
 /** The account event log (api-facts P6-1): record, order, read/seen, filters. */
-import { Event } from "../../sdk/resources/events";
-import { Collection } from "../../sdk/core/schema";
-import { REASONS } from "../../emulator";
-import { startTestEmulator, vpcBody, type TestEmulator } from "./helpers";
+import { Event } from "../../../../sdk/resources/events";
+import { Collection } from "../../../../sdk/core/schema";
+import { REASONS } from "../../../../emulator";
+import { startTestEmulator, vpcBody, type TestEmulator } from "../../helpers";
 
 let emu: TestEmulator;
 beforeAll(async () => {

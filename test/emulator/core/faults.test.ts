@@ -1,8 +1,8 @@
 /** Fault injection (api-facts P7-1, P8-1) and the request log that proves what reached the emulator. */
 import { Agent, request } from "undici";
-import { BAD_GATEWAY_HTML, DEFAULT_RETRY_AFTER_SECONDS, MAINTENANCE_HEADER, REASONS } from "../../emulator";
-import { FaultInjector } from "../../emulator/core/faults";
-import { onlyError, startTestEmulator, vpcBody, type TestEmulator } from "./helpers";
+import { BAD_GATEWAY_HTML, DEFAULT_RETRY_AFTER_SECONDS, MAINTENANCE_HEADER, REASONS } from "../../../emulator";
+import { FaultInjector } from "../../../emulator/core/faults";
+import { onlyError, startTestEmulator, vpcBody, type TestEmulator } from "../helpers";
 
 let emu: TestEmulator;
 beforeAll(async () => {
