@@ -74,7 +74,9 @@ export function createDatabase(actor: Actor, engine: DatabaseEngineType, input: 
     // Omitted → false, as recorded (api-facts P4-2; the documented default `true` is not what the API did).
     ssl_connection: input.ssl_connection ?? false,
     replication_type: input.replication_type ?? defaultReplication(engine, clusterSize),
-    ...(engine === "postgresql" ? { replication_commit_type: (input as PostgresqlDatabaseCreateRequest).replication_commit_type ?? "local" } : {}),
+    ...(engine === "postgresql"
+      ? { replication_commit_type: (input as PostgresqlDatabaseCreateRequest).replication_commit_type ?? "local" }
+      : {}),
     port: traits.port,
     updates: provisioningWindow(),
     created: now,

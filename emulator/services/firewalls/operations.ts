@@ -52,8 +52,10 @@ function canonicalIpv6Network(text: string): string {
 const storedList = (rules: FirewallRuleInput[] | null | undefined) => (rules === null ? null : (rules ?? []).map(storedRule));
 
 const firewallEntity = (f: StoredFirewall) => eventEntity("firewall", f.id, f.label, firewallUrl(f.id));
-const deviceEntity = (account: AccountState, d: StoredFirewallDevice) =>
-  eventEntity(d.entity_type, d.entity_id, entityLabel(account, d.entity_type, d.entity_id) ?? d.entity_label, entityUrl(d.entity_type, d.entity_id));
+const deviceEntity = (account: AccountState, d: StoredFirewallDevice) => {
+  const label = entityLabel(account, d.entity_type, d.entity_id) ?? d.entity_label;
+  return eventEntity(d.entity_type, d.entity_id, label, entityUrl(d.entity_type, d.entity_id));
+};
 
 function event(actor: Actor, action: string, firewall: StoredFirewall, device?: StoredFirewallDevice): void {
   recordEvent(actor, {

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { CLOUD_INIT_CAPABILITY } from "../../../sdk/resources/images";
+import type { ImageCreateRequest, ImageUpdateRequest, ImageUploadRequest } from "../../../sdk/resources/images";
 import type { Actor, EmulatorRuntime } from "../../core/runtime";
 import type { AccountState } from "../../core/state";
 import { computeUrl, type StoredCompute, type StoredDisk } from "../computes/store";
@@ -48,7 +49,7 @@ const capabilitiesFor = (cloudInit: boolean | undefined) => (cloudInit ? [CLOUD_
 export function captureImage(
   actor: Actor,
   placed: { compute: StoredCompute; disk: StoredDisk },
-  input: { label?: string | undefined; description?: string | undefined; cloud_init?: boolean | undefined },
+  input: ImageCreateRequest,
 ): StoredImage {
   const image = newImage(actor, {
     label: input.label ?? placed.disk.label,
@@ -76,7 +77,7 @@ export function captureImage(
  */
 export function createUploadImage(
   actor: Actor,
-  input: { label: string; region: string; description?: string | undefined; cloud_init?: boolean | undefined },
+  input: ImageUploadRequest,
   origin: string,
 ): { image: StoredImage; uploadTo: string } {
   const image = newImage(actor, {
@@ -121,7 +122,7 @@ export function receiveUpload(runtime: EmulatorRuntime, account: AccountState, i
 }
 
 /** Label and description change; `updated` moves; event `image_update`. */
-export function updateImage(actor: Actor, image: StoredImage, input: { label?: string | undefined; description?: string | null | undefined }): StoredImage {
+export function updateImage(actor: Actor, image: StoredImage, input: ImageUpdateRequest): StoredImage {
   if (input.label !== undefined) image.label = input.label;
   if (input.description !== undefined) image.description = input.description ?? "";
   image.updated = actor.runtime.clock.timestamp();

@@ -66,10 +66,14 @@ export function applyMoves(account: AccountState, moves: Move[]): void {
   }
 }
 
+/** How many public and private IPv4 addresses and IPv6 ranges an instance holds. */
+export type Holdings = Record<"public" | "private" | "ranges", number>;
+
 /** The moves as an instance would hold its addresses afterwards (for the limits). */
-export function holdingsAfter(account: AccountState, moves: Move[], compute: StoredCompute): { public: number; private: number; ranges: number } {
-  const movedAway = (m: Move) => (m.kind === "ipv4" ? m.placed.compute === compute && m.to !== compute : rangeOwner(account, m.range) === compute && m.to !== compute);
-  const movedIn = (m: Move) => m.to === compute && (m.kind === "ipv4" ? m.placed.compute !== compute : rangeOwner(account, m.range) !== compute);
+export function holdingsAfter(account: AccountState, moves: Move[], compute: StoredCompute): Holdings {
+  const holder = (m: Move) => (m.kind === "ipv4" ? m.placed.compute : rangeOwner(account, m.range));
+  const movedAway = (m: Move) => holder(m) === compute && m.to !== compute;
+  const movedIn = (m: Move) => m.to === compute && holder(m) !== compute;
   let publicCount = compute.ipv4.length;
   let privateCount = privateIpv4Of(compute).length;
   let ranges = rangesOf(account, compute).length;

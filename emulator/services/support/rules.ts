@@ -3,7 +3,8 @@
  * attribute must name an object of the account, `managed_issue` needs a Managed service, a VLAN
  * ticket's region must exist.
  */
-import { SUPPORT_REASONS, TICKET_ID_ATTRIBUTES, type Ticket, type TicketIdAttribute, type TicketOpenRequest } from "../../../sdk/resources/support";
+import { SUPPORT_REASONS, TICKET_ID_ATTRIBUTES } from "../../../sdk/resources/support";
+import type { Ticket, TicketIdAttribute, TicketOpenRequest } from "../../../sdk/resources/support";
 import type { ErrorEntry } from "../../../sdk/core/schema";
 import type { AccountState } from "../../core/state";
 import { findRegion } from "../regions/catalog";
@@ -65,7 +66,9 @@ export function checkTicketOpen(account: AccountState, request: TicketOpenReques
     }
     entity = { id, label: found.label, type: TICKET_ID_ATTRIBUTES[attribute], url: found.url };
   }
-  if (request.managed_issue === true && !MANAGED.of(account)) errors.push({ field: "managed_issue", reason: SUPPORT_REASONS.managedNotEnabled });
+  if (request.managed_issue === true && !MANAGED.of(account)) {
+    errors.push({ field: "managed_issue", reason: SUPPORT_REASONS.managedNotEnabled });
+  }
   if (request.region !== undefined && !findRegion(request.region)) errors.push({ field: "region", reason: "Region is not valid" });
   return { errors, entity };
 }

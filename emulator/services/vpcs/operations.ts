@@ -1,4 +1,5 @@
 /** What the VPC endpoints do to the state, with their events (`vpc_*`, `subnet_*`, api-facts P6-2). */
+import type { SubnetCreateRequest, SubnetUpdateRequest, VpcCreateRequest, VpcUpdateRequest } from "../../../sdk/resources/vpcs";
 import type { Actor } from "../../core/runtime";
 import { eventEntity, recordEvent } from "../events/operations";
 import { SUBNET_ID, type StoredSubnet, type StoredVpc, VPCS, VPC_ID, subnetUrl, vpcUrl } from "./store";
@@ -10,16 +11,13 @@ function event(actor: Actor, action: string, entity: ReturnType<typeof eventEnti
   recordEvent(actor, { action, entity });
 }
 
-function newSubnet(actor: Actor, input: { label: string; ipv4: string }): StoredSubnet {
+function newSubnet(actor: Actor, input: SubnetCreateRequest): StoredSubnet {
   const now = actor.runtime.clock.timestamp();
   return { id: actor.runtime.nextId(SUBNET_ID), label: input.label, ipv4: input.ipv4, created: now, updated: now };
 }
 
 /** Creates a VPC with its subnets; events `vpc_create` and one `subnet_create` per subnet. */
-export function createVpc(
-  actor: Actor,
-  input: { label: string; region: string; description?: string | undefined; subnets?: Array<{ label: string; ipv4: string }> | undefined },
-): StoredVpc {
+export function createVpc(actor: Actor, input: VpcCreateRequest): StoredVpc {
   const now = actor.runtime.clock.timestamp();
   const vpc: StoredVpc = {
     id: actor.runtime.nextId(VPC_ID),
@@ -38,7 +36,7 @@ export function createVpc(
 }
 
 /** Updates label/description; `updated` moves on every update; event `vpc_update`. */
-export function updateVpc(actor: Actor, vpc: StoredVpc, input: { label?: string | undefined; description?: string | undefined }): StoredVpc {
+export function updateVpc(actor: Actor, vpc: StoredVpc, input: VpcUpdateRequest): StoredVpc {
   if (input.label !== undefined) vpc.label = input.label;
   if (input.description !== undefined) vpc.description = input.description;
   vpc.updated = actor.runtime.clock.timestamp();
@@ -53,14 +51,14 @@ export function deleteVpc(actor: Actor, vpc: StoredVpc): void {
   event(actor, "vpc_delete", vpcEntity(vpc));
 }
 
-export function createSubnet(actor: Actor, vpc: StoredVpc, input: { label: string; ipv4: string }): StoredSubnet {
+export function createSubnet(actor: Actor, vpc: StoredVpc, input: SubnetCreateRequest): StoredSubnet {
   const subnet = newSubnet(actor, input);
   vpc.subnets.push(subnet);
   event(actor, "subnet_create", subnetEntity(vpc, subnet));
   return subnet;
 }
 
-export function updateSubnet(actor: Actor, vpc: StoredVpc, subnet: StoredSubnet, input: { label: string }): StoredSubnet {
+export function updateSubnet(actor: Actor, vpc: StoredVpc, subnet: StoredSubnet, input: SubnetUpdateRequest): StoredSubnet {
   subnet.label = input.label;
   subnet.updated = actor.runtime.clock.timestamp();
   event(actor, "subnet_update", subnetEntity(vpc, subnet));

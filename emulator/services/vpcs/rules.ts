@@ -6,6 +6,7 @@
  */
 import type { ErrorEntry } from "../../../sdk/core/schema";
 import { VPC_REASONS } from "../../../sdk/resources/vpcs";
+import type { SubnetCreateRequest, SubnetUpdateRequest, VpcCreateRequest, VpcUpdateRequest } from "../../../sdk/resources/vpcs";
 import { ipv4RangesOverlap, parseIpv4Cidr } from "../../../sdk/core/net";
 import type { AccountState } from "../../core/state";
 import { entry } from "../../core/errors";
@@ -28,13 +29,15 @@ function overlaps(a: string, b: string): boolean {
 
 export function checkVpcCreate(
   account: AccountState,
-  input: { label: string; region: string; subnets?: Array<{ label: string; ipv4: string }> | undefined },
+  input: VpcCreateRequest,
 ): ErrorEntry[] {
   const errors: ErrorEntry[] = [];
   const region = findRegion(input.region);
   if (!region) errors.push(entry(VPC_REASONS.regionInvalid, "region"));
   else if (!regionHasCapability(region, VPC_CAPABILITY)) errors.push(entry(VPC_REASONS.regionNoVpcs, "region"));
-  else if (VPCS.of(account).filter((v) => v.region === region.id).length >= VPCS_PER_REGION) errors.push(entry(VPC_REASONS.vpcLimit, "region"));
+  else if (VPCS.of(account).filter((v) => v.region === region.id).length >= VPCS_PER_REGION) {
+    errors.push(entry(VPC_REASONS.vpcLimit, "region"));
+  }
   if (VPCS.of(account).some((v) => v.label === input.label)) errors.push(entry(VPC_REASONS.labelUniqueVpc, "label"));
   const subnets = input.subnets ?? [];
   subnets.forEach((subnet, i) => {
@@ -45,12 +48,12 @@ export function checkVpcCreate(
   return errors;
 }
 
-export function checkVpcUpdate(account: AccountState, vpc: StoredVpc, input: { label?: string | undefined }): ErrorEntry[] {
+export function checkVpcUpdate(account: AccountState, vpc: StoredVpc, input: VpcUpdateRequest): ErrorEntry[] {
   if (input.label === undefined) return [];
   return VPCS.of(account).some((v) => v !== vpc && v.label === input.label) ? [entry(VPC_REASONS.labelUniqueVpc, "label")] : [];
 }
 
-export function checkSubnetCreate(vpc: StoredVpc, input: { label: string; ipv4: string }): ErrorEntry[] {
+export function checkSubnetCreate(vpc: StoredVpc, input: SubnetCreateRequest): ErrorEntry[] {
   const errors: ErrorEntry[] = [];
   if (vpc.subnets.length >= SUBNETS_PER_VPC) errors.push(entry(VPC_REASONS.subnetLimit));
   if (vpc.subnets.some((s) => s.label === input.label)) errors.push(entry(VPC_REASONS.labelUniqueSubnet, "label"));
@@ -58,7 +61,7 @@ export function checkSubnetCreate(vpc: StoredVpc, input: { label: string; ipv4: 
   return errors;
 }
 
-export function checkSubnetUpdate(vpc: StoredVpc, subnet: StoredSubnet, input: { label: string }): ErrorEntry[] {
+export function checkSubnetUpdate(vpc: StoredVpc, subnet: StoredSubnet, input: SubnetUpdateRequest): ErrorEntry[] {
   return vpc.subnets.some((s) => s !== subnet && s.label === input.label) ? [entry(VPC_REASONS.labelUniqueSubnet, "label")] : [];
 }
 
