@@ -1,7 +1,8 @@
 /**
  * The composition root: one `Emulator` owns all of its state (nothing global), its clock, fault
  * rules and request log, and builds the fastify app that serves the API under `/v4` and the
- * control API under `/__emulator`.
+ * control API under `/__emulator`. What it serves, stores and runs on the clock comes from the
+ * service modules (`services/index.ts`).
  */
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
 import multipart from "@fastify/multipart";
@@ -11,13 +12,12 @@ import { FaultInjector } from "./core/faults";
 import { RequestLog } from "./core/request-log";
 import { RateLimiter, type RateLimitRuleName, type RateLimitWindow } from "./core/rate-limit";
 import { loadState, saveState } from "./core/persistence";
-import { type EmulatorState, type IdKind, createState, nextId, randomToken } from "./core/state";
-import type { EmulatorRuntime } from "./core/runtime";
+import { type EmulatorState, type IdCounter, createState, nextId, randomToken } from "./core/state";
 import { type RouteSpec, handleUnknownPath, isApiPath, registerApiRoutes } from "./core/routes";
-import { API_DUE_SOURCES, API_ROUTES, SERVICE_APPS } from "./services";
+import { API_ROUTES, SERVICES, STATE_LAYOUT } from "./services";
 import { SPEC_ENDPOINTS } from "./core/spec-endpoints";
 import { notImplementedRoutes } from "./core/not-implemented";
-import { EmulatorControl } from "./control/control";
+import { type ControlHost, EmulatorControl } from "./control/control";
 import { registerControlRoutes } from "./control/routes";
 
 export interface EmulatorOptions {
@@ -48,7 +48,7 @@ export interface EmulatorOptions {
 export const SPEC_VERSION = "4.174.0";
 export const DEFAULT_SEED = 1;
 
-export class Emulator implements EmulatorRuntime {
+export class Emulator implements ControlHost {
   state: EmulatorState;
   readonly clock: Clock;
   readonly faults: FaultInjector;
@@ -66,11 +66,11 @@ export class Emulator implements EmulatorRuntime {
     // Scheduled transitions change state, so a pass that ran any is persisted like a request.
     this.clock = new Clock({ scale: options.timeScale ?? 1, afterRun: () => this.persist() });
     // Pending transitions kept on records (status machines as data) run on the same clock.
-    for (const source of API_DUE_SOURCES) this.clock.addSource(source(this));
+    for (const service of SERVICES) if (service.clock) this.clock.addSource(service.clock(this));
     this.faults = new FaultInjector(this.seed);
     if (options.rateLimits) this.rateLimiter = new RateLimiter(this.clock, options.rateLimits === true ? {} : options.rateLimits);
-    const loaded = this.stateFile ? loadState(this.stateFile) : undefined;
-    this.state = loaded ?? createState(options.token ?? randomToken());
+    const loaded = this.stateFile ? loadState(this.stateFile, STATE_LAYOUT) : undefined;
+    this.state = loaded ?? createState(STATE_LAYOUT, options.token ?? randomToken());
     // A restart must not send emulated time backwards past what the saved objects already saw.
     if (loaded?.savedAtMs !== undefined) this.clock.ensureAtLeast(loaded.savedAtMs);
     if (options.token !== undefined && options.token !== this.state.primaryToken) this.adoptPrimaryToken(options.token);
@@ -100,8 +100,8 @@ export class Emulator implements EmulatorRuntime {
     return this.options.zoneTransferPort;
   }
 
-  nextId(kind: IdKind): number {
-    return nextId(this.state, kind);
+  nextId(counter: IdCounter): number {
+    return nextId(this.state, counter);
   }
 
   persist(): void {
@@ -112,7 +112,7 @@ export class Emulator implements EmulatorRuntime {
 
   /** Fresh state (the primary token stays valid), no faults, empty request log, no scheduled work. */
   reset(seed?: number): void {
-    this.state = createState(this.state.primaryToken);
+    this.state = createState(STATE_LAYOUT, this.state.primaryToken);
     this.faults.clear();
     this.rateLimiter?.reset();
     this.faults.reseed(seed ?? this.seed);
@@ -144,7 +144,7 @@ export class Emulator implements EmulatorRuntime {
     app.setNotFoundHandler((request, reply) => handleUnknownPath(this, request, reply));
     registerApiRoutes(app, this.routes, this);
     registerControlRoutes(app, this.control);
-    for (const register of SERVICE_APPS) register(app, this);
+    for (const service of SERVICES) service.register?.(app, this);
     app.addHook("onClose", async () => this.dispose());
     return app;
   }

@@ -30,12 +30,12 @@ export { BAD_GATEWAY_HTML, MAINTENANCE_HEADER, DEFAULT_RETRY_AFTER_SECONDS } fro
 export { FAULT_KINDS, type FaultKind, type FaultRuleStatus } from "./core/faults";
 export { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, PAGE_SIZE_MIN } from "./core/pagination";
 export { VPCS_PER_REGION, SUBNETS_PER_VPC } from "./services/vpcs/rules";
-export { CAPTURE_DURATION_MS, UPLOAD_PROCESSING_MS, UPLOAD_WINDOW_MS, UPLOAD_PREFIX } from "./services/images/models";
+export { CAPTURE_DURATION_MS, UPLOAD_PROCESSING_MS, UPLOAD_WINDOW_MS, UPLOAD_PREFIX } from "./services/images/store";
 export { formatTimestamp, type ClockSnapshot } from "./core/clock";
 export type { RequestLogEntry } from "./core/request-log";
 export type { EmulatorState } from "./core/state";
-export type { ComputeRecord } from "./services/computes/models";
-export type { NodeBalancerRecord } from "./services/nodebalancers/models";
+export type { StoredCompute, StoredCompute as ComputeRecord } from "./services/computes/store";
+export type { StoredNodeBalancer, StoredNodeBalancer as NodeBalancerRecord } from "./services/nodebalancers/store";
 
 export interface RunningEmulator {
   /** Base URL of the API, e.g. `http://127.0.0.1:40123/v4`. */

@@ -1,40 +1,40 @@
 /**
  * The control surface: everything tests and demos do to the emulator that is not the cloud's API
- * (reset, accounts and tokens, seeding instances, faults, the clock, the request log). The HTTP
- * control API under `/__emulator` and the in-process `control` object both call these methods,
- * and both validate input with the same schemas, so they behave identically.
+ * (reset, accounts and tokens, faults, the clock, the request log) and, from the services' modules,
+ * their own operations (seeding instances and nodebalancers, forced database failures, the
+ * provider's side of support). The HTTP control API under `/__emulator` and the in-process
+ * `control` object both call these methods, and both validate input with the same schemas, so
+ * they behave identically.
  */
 import type { z } from "zod";
-import type { Emulator } from "../emulator";
 import { ApiFailure, entry, notFound } from "../core/errors";
 import type { ClockSnapshot } from "../core/clock";
 import type { FaultRuleStatus } from "../core/faults";
 import type { RequestLogEntry } from "../core/request-log";
-import { describeRoutes, type RouteDescription } from "../core/routes";
-import { issuesToErrors } from "../../sdk/core/schema";
-import { type AccountState, type EmulatorState, type UserRecord, createAccount, emptyGrants, randomToken } from "../core/state";
-import { type ComputeRecord, deleteInterface, seedCompute, setMigrating } from "../services/computes/models";
-import { type NodeBalancerRecord, seedNodeBalancer } from "../services/nodebalancers/models";
-import { SupportControl } from "../services/support/control";
-import { DatabasesControl } from "../services/databases/control";
-import { RateLimiter, type RateLimitRuleName, type RateLimitWindow } from "../core/rate-limit";
+import { describeRoutes, type RouteDescription, type RouteSpec } from "../core/routes";
+import type { EmulatorRuntime } from "../core/runtime";
+import { type ControlContext, type ControlRoute, grantNames, parseInput } from "../core/service";
 import {
-  AccountCreateRequest,
-  ClockRequest,
-  ComputeMigrationRequest,
-  ComputeSeedRequest,
-  FaultRuleRequest,
-  NodeBalancerSeedRequest,
-  ResetRequest,
-  TokenCreateRequest,
-} from "./schemas";
+  ACCOUNT_ID,
+  type AccountState,
+  type EmulatorState,
+  type Grants,
+  USER_ID,
+  type UserRecord,
+  createAccount,
+  emptyGrants,
+  randomToken,
+} from "../core/state";
+import { RateLimiter, type RateLimitRuleName, type RateLimitWindow } from "../core/rate-limit";
+import { SERVICES, STATE_LAYOUT, type ServiceControlApis } from "../services";
+import { AccountCreateRequest, ClockRequest, FaultRuleRequest, ResetRequest, type TokenCreateInput, tokenCreateRequest } from "./schemas";
 
+export type { TokenCreateInput } from "./schemas";
+export type { ComputeMigrationInput } from "../services/computes/control";
+export type { ComputeSeedInput } from "../services/computes/seed";
+export type { NodeBalancerSeedInput } from "../services/nodebalancers/seed";
 export type ResetInput = z.input<typeof ResetRequest>;
 export type AccountCreateInput = z.input<typeof AccountCreateRequest>;
-export type TokenCreateInput = z.input<typeof TokenCreateRequest>;
-export type ComputeSeedInput = z.input<typeof ComputeSeedRequest>;
-export type ComputeMigrationInput = z.input<typeof ComputeMigrationRequest>;
-export type NodeBalancerSeedInput = z.input<typeof NodeBalancerSeedRequest>;
 export type FaultRuleInput = z.input<typeof FaultRuleRequest>;
 export type ClockInput = z.input<typeof ClockRequest>;
 
@@ -53,45 +53,67 @@ export interface CreatedToken {
   restricted: boolean;
 }
 
-function parse<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
-  const parsed = schema.safeParse(input ?? {});
-  if (!parsed.success) throw new ApiFailure(400, issuesToErrors(parsed.error));
-  return parsed.data;
+/**
+ * What the control needs of the emulator: its runtime, the route table, and the two things only the
+ * control does — switching rate limiting and resetting everything. `Emulator` is one; the control
+ * never depends on the composition root itself.
+ */
+export interface ControlHost extends EmulatorRuntime {
+  rateLimiter: RateLimiter | undefined;
+  readonly routes: readonly RouteSpec[];
+  /** Fresh state (the primary token stays valid), no faults, empty request log, no scheduled work. */
+  reset(seed?: number): void;
 }
 
-export class EmulatorControl {
-  /** Seeded tickets, staff replies, the Managed service switch. */
-  readonly support: SupportControl;
-  /** The forced provisioning failure switch; simulated internal failures of a database. */
-  readonly databases: DatabasesControl;
+const GRANTS = grantNames(SERVICES);
+const TokenCreateRequest = tokenCreateRequest(GRANTS);
 
-  constructor(private readonly emulator: Emulator) {
-    this.support = new SupportControl(emulator, (id) => this.account(id));
-    this.databases = new DatabasesControl(emulator, (id) => this.account(id));
+/** The services' operations (`seedCompute`, `databases`, `support` …) are members too, typed from their modules. */
+export interface EmulatorControl extends ServiceControlApis {}
+
+export class EmulatorControl {
+  /** The services' routes under `/__emulator` (`/seed/computes`, `/databases/…`, …), served beside the core's. */
+  readonly serviceRoutes: readonly ControlRoute[];
+
+  constructor(private readonly host: ControlHost) {
+    const context: ControlContext = { runtime: host, account: (id) => this.account(id) };
+    const routes: ControlRoute[] = [];
+    for (const service of SERVICES) {
+      if (!service.control) continue;
+      const api = service.control.api(context);
+      for (const name of Object.keys(api)) {
+        if (name in this) throw new Error(`control operation ${name} of the ${service.name} service is already taken`);
+      }
+      Object.assign(this, api);
+      routes.push(...service.control.routes(api));
+    }
+    this.serviceRoutes = routes;
   }
 
   private account(id: string | undefined): AccountState {
-    const account = this.emulator.state.accounts[id ?? this.emulator.state.primaryAccount];
+    const account = this.host.state.accounts[id ?? this.host.state.primaryAccount];
     if (!account) throw new ApiFailure(400, [entry(`Unknown account ${id}`, "account")]);
     return account;
   }
 
   /** Forgets every object, account, token, fault and logged request; the start-up token stays valid. */
   reset(input: ResetInput = {}): void {
-    const { seed } = parse(ResetRequest, input);
-    this.emulator.reset(seed);
+    const { seed } = parseInput(ResetRequest, input);
+    this.host.reset(seed);
   }
 
   createAccount(input: AccountCreateInput = {}): CreatedAccount {
-    const { id: requested, username = "emulator-user" } = parse(AccountCreateRequest, input);
-    const state = this.emulator.state;
-    if (requested !== undefined && state.accounts[requested]) throw new ApiFailure(400, [entry(`Account ${requested} already exists`, "id")]);
+    const { id: requested, username = "emulator-user" } = parseInput(AccountCreateRequest, input);
+    const state = this.host.state;
+    if (requested !== undefined && state.accounts[requested]) {
+      throw new ApiFailure(400, [entry(`Account ${requested} already exists`, "id")]);
+    }
     let id = requested;
-    while (id === undefined || state.accounts[id]) id = `acct-${this.emulator.nextId("account")}`;
-    state.accounts[id] = createAccount(id, username);
+    while (id === undefined || state.accounts[id]) id = `acct-${this.host.nextId(ACCOUNT_ID)}`;
+    state.accounts[id] = createAccount(STATE_LAYOUT, id, username);
     const token = randomToken();
     state.tokens[token] = { token, account: id, username, scopes: "*", label: "personal" };
-    this.emulator.persist();
+    this.host.persist();
     return { account: id, token, username };
   }
 
@@ -100,13 +122,13 @@ export class EmulatorControl {
    * `restricted: true` creates (or, with `username`, updates) a restricted user with `grants`.
    */
   createToken(input: TokenCreateInput = {}): CreatedToken {
-    const request = parse(TokenCreateRequest, input);
+    const request = parseInput(TokenCreateRequest, input);
     const account = this.account(request.account);
     const user = this.userFor(account, request);
     const token = randomToken();
     const scopes = request.scopes ?? "*";
-    this.emulator.state.tokens[token] = { token, account: account.id, username: user.username, scopes, label: request.label ?? "" };
-    this.emulator.persist();
+    this.host.state.tokens[token] = { token, account: account.id, username: user.username, scopes, label: request.label ?? "" };
+    this.host.persist();
     return { token, account: account.id, username: user.username, scopes, restricted: user.restricted };
   }
 
@@ -116,115 +138,88 @@ export class EmulatorControl {
       if (request.grants) throw new ApiFailure(400, [entry("grants apply to restricted users only", "grants")]);
       if (unrestricted) return unrestricted;
     }
-    const username = request.username ?? `restricted-${this.emulator.nextId("user")}`;
+    const username = request.username ?? `restricted-${this.host.nextId(USER_ID)}`;
     const existing = account.users[username];
     const user: UserRecord = existing ?? { username, restricted: request.restricted ?? false, grants: emptyGrants() };
     if (request.restricted !== undefined) user.restricted = request.restricted;
     if (request.grants) {
-      user.grants = {
-        global: { add_vpc: request.grants.global?.add_vpc ?? false, add_databases: request.grants.global?.add_databases ?? false },
-        vpc: (request.grants.vpc ?? []).map((g) => ({ id: g.id, permissions: g.permissions })),
-        database: (request.grants.database ?? []).map((g) => ({ id: g.id, permissions: g.permissions })),
-        firewall: (request.grants.firewall ?? []).map((g) => ({ id: g.id, permissions: g.permissions })),
-        compute: (request.grants.compute ?? []).map((g) => ({ id: g.id, permissions: g.permissions })),
-        nodebalancer: (request.grants.nodebalancer ?? []).map((g) => ({ id: g.id, permissions: g.permissions })),
-      };
+      // The schema admits the declared names only, with their value shapes: the grants read as `Grants`.
+      const given = request.grants as Partial<Grants>;
+      user.grants = { global: Object.fromEntries(GRANTS.global.map((name) => [name, given.global?.[name] ?? false])) };
+      for (const kind of GRANTS.objects) {
+        const list = given[kind];
+        user.grants[kind] = (Array.isArray(list) ? list : []).map((g) => ({ id: g.id, permissions: g.permissions }));
+      }
     }
     account.users[username] = user;
     return user;
   }
 
   /** Turns rate limiting on or off, optionally with other limits (`{enabled, limits: {ticketOpen: {limit, windowMs}}}`). */
-  setRateLimits(input: { enabled: boolean; limits?: Partial<Record<RateLimitRuleName, RateLimitWindow>> }): { enabled: boolean; limits: Record<RateLimitRuleName, RateLimitWindow> | null } {
+  setRateLimits(input: { enabled: boolean; limits?: Partial<Record<RateLimitRuleName, RateLimitWindow>> }): {
+    enabled: boolean;
+    limits: Record<RateLimitRuleName, RateLimitWindow> | null;
+  } {
     if (typeof input?.enabled !== "boolean") throw new ApiFailure(400, [entry("enabled must be true or false", "enabled")]);
-    if (!input.enabled) this.emulator.rateLimiter = undefined;
-    else if (!this.emulator.rateLimiter) this.emulator.rateLimiter = new RateLimiter(this.emulator.clock, input.limits ?? {});
-    else this.emulator.rateLimiter.configure(input.limits ?? {});
+    if (!input.enabled) this.host.rateLimiter = undefined;
+    else if (!this.host.rateLimiter) this.host.rateLimiter = new RateLimiter(this.host.clock, input.limits ?? {});
+    else this.host.rateLimiter.configure(input.limits ?? {});
     return this.getRateLimits();
   }
 
   getRateLimits(): { enabled: boolean; limits: Record<RateLimitRuleName, RateLimitWindow> | null } {
-    const limiter = this.emulator.rateLimiter;
+    const limiter = this.host.rateLimiter;
     return { enabled: limiter !== undefined, limits: limiter?.current() ?? null };
   }
 
-  seedCompute(input: ComputeSeedInput): ComputeRecord {
-    const { account, ...seed } = parse(ComputeSeedRequest, input);
-    const compute = seedCompute(this.emulator, this.account(account), seed);
-    this.emulator.persist();
-    return structuredClone(compute);
-  }
-
-  seedNodeBalancer(input: NodeBalancerSeedInput): NodeBalancerRecord {
-    const { account, ...seed } = parse(NodeBalancerSeedRequest, input);
-    const record = seedNodeBalancer(this.emulator, this.account(account), seed);
-    this.emulator.persist();
-    return structuredClone(record);
-  }
-
-  /** Starts or ends a live migration of a seeded instance (whichever account owns it). */
-  setComputeMigration(computeId: number, input: ComputeMigrationInput): void {
-    const { migrating } = parse(ComputeMigrationRequest, input);
-    const changed = Object.values(this.emulator.state.accounts).some((a) => setMigrating(a, computeId, migrating));
-    if (!changed) throw notFound();
-    this.emulator.persist();
-  }
-
-  /** Removes an interface of a seeded instance (whichever account owns it), freeing its subnet address. */
-  deleteInterface(computeId: number, configId: number, interfaceId: number): void {
-    const removed = Object.values(this.emulator.state.accounts).some((a) => deleteInterface(a, computeId, configId, interfaceId));
-    if (!removed) throw notFound();
-    this.emulator.persist();
-  }
-
   addFault(input: FaultRuleInput): FaultRuleStatus {
-    const rule = parse(FaultRuleRequest, input);
+    const rule = parseInput(FaultRuleRequest, input);
     try {
-      return this.emulator.faults.add(rule);
+      return this.host.faults.add(rule);
     } catch (error) {
       throw new ApiFailure(400, [entry(`Invalid pathPattern: ${(error as Error).message}`, "pathPattern")]);
     }
   }
 
   listFaults(): FaultRuleStatus[] {
-    return this.emulator.faults.list();
+    return this.host.faults.list();
   }
 
   removeFault(id: string): void {
-    if (!this.emulator.faults.remove(id)) throw notFound();
+    if (!this.host.faults.remove(id)) throw notFound();
   }
 
   clearFaults(): void {
-    this.emulator.faults.clear();
+    this.host.faults.clear();
   }
 
   getClock(): ClockSnapshot {
-    return this.emulator.clock.snapshot();
+    return this.host.clock.snapshot();
   }
 
   /** Sets the time scale and/or moves emulated time forward (running what fell due). */
   setClock(input: ClockInput): ClockSnapshot {
-    const { scale, advanceMs } = parse(ClockRequest, input);
-    if (scale !== undefined) this.emulator.clock.setScale(scale);
-    if (advanceMs !== undefined) this.emulator.clock.advance(advanceMs);
-    this.emulator.persist();
-    return this.emulator.clock.snapshot();
+    const { scale, advanceMs } = parseInput(ClockRequest, input);
+    if (scale !== undefined) this.host.clock.setScale(scale);
+    if (advanceMs !== undefined) this.host.clock.advance(advanceMs);
+    this.host.persist();
+    return this.host.clock.snapshot();
   }
 
   listRequests(): RequestLogEntry[] {
-    return this.emulator.requestLog.list();
+    return this.host.requestLog.list();
   }
 
   clearRequests(): void {
-    this.emulator.requestLog.clear();
+    this.host.requestLog.clear();
   }
 
   /** A deep copy of the whole state (debugging aid; tokens included, it is a local emulator). */
   dumpState(): EmulatorState {
-    return structuredClone(this.emulator.state);
+    return structuredClone(this.host.state);
   }
 
   routes(): RouteDescription[] {
-    return describeRoutes(this.emulator.routes);
+    return describeRoutes(this.host.routes);
   }
 }

@@ -5,6 +5,8 @@
  */
 import type { EmulatorControl } from "./control";
 import type { AccountState } from "../core/state";
+import { COMPUTES } from "../services/computes/store";
+import { NODEBALANCERS } from "../services/nodebalancers/store";
 
 const WEB_1 = "web-1";
 const WEB_2 = "web-2";
@@ -25,8 +27,8 @@ export function seedDemoEnvironment(control: EmulatorControl): DemoEnvironment {
 
 /** The environment as a state file brought it back, if it holds one. */
 export function findDemoEnvironment(account: AccountState): DemoEnvironment | undefined {
-  const computes = [WEB_1, WEB_2].map((label) => account.computes.find((c) => c.label === label));
-  const balancer = account.nodebalancers.find((n) => n.label === BALANCER);
+  const computes = [WEB_1, WEB_2].map((label) => COMPUTES.of(account).find((c) => c.label === label));
+  const balancer = NODEBALANCERS.of(account).find((n) => n.label === BALANCER);
   const disk = computes[0]?.disks?.[0];
   if (!computes[0] || !computes[1] || !balancer || !disk) return undefined;
   return { computeIds: [computes[0].id, computes[1].id], nodebalancerId: balancer.id, diskId: disk.id };

@@ -1,12 +1,14 @@
 /**
  * The control API under `/__emulator`: no token, but loopback callers only (the emulator is a
  * local test tool; anything else is refused with 403). Each route is a thin call into
- * `EmulatorControl`, which the in-process `control` object exposes too.
+ * `EmulatorControl`, which the in-process `control` object exposes too: the core's routes below,
+ * then the services' (`EmulatorControl.serviceRoutes`, from their modules).
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { EmulatorControl } from "./control";
 import { ApiFailure, REASONS } from "../core/errors";
 import { parseIdParam } from "../core/routes";
+import type { ControlRequest, ControlRoute } from "../core/service";
 
 export const CONTROL_PREFIX = "/__emulator";
 
@@ -15,10 +17,35 @@ export function isLoopback(address: string | undefined): boolean {
   return address === "::1" || address.startsWith("127.") || address.startsWith("::ffff:127.");
 }
 
-type Params = Record<string, string>;
-const params = (request: FastifyRequest) => request.params as Params;
-/** The JSON body, handed on unchecked: every control method validates its own input. */
-const body = <T>(request: FastifyRequest) => (request.body ?? {}) as T;
+/** The core's control routes; a handler's answer is the body (`{}` for operations that answer nothing). */
+function coreRoutes(control: EmulatorControl): ControlRoute[] {
+  return [
+    { method: "POST", path: "/reset", handler: (r) => (control.reset(r.body()), {}) },
+    { method: "POST", path: "/accounts", handler: (r) => control.createAccount(r.body()) },
+    { method: "POST", path: "/tokens", handler: (r) => control.createToken(r.body()) },
+    { method: "GET", path: "/faults", handler: () => control.listFaults() },
+    { method: "POST", path: "/faults", handler: (r) => control.addFault(r.body()) },
+    { method: "DELETE", path: "/faults", handler: () => (control.clearFaults(), {}) },
+    { method: "DELETE", path: "/faults/:faultId", handler: (r) => (control.removeFault(r.param("faultId")), {}) },
+    { method: "GET", path: "/clock", handler: () => control.getClock() },
+    { method: "POST", path: "/clock", handler: (r) => control.setClock(r.body()) },
+    { method: "GET", path: "/requests", handler: () => control.listRequests() },
+    { method: "DELETE", path: "/requests", handler: () => (control.clearRequests(), {}) },
+    { method: "GET", path: "/state", handler: () => control.dumpState() },
+    { method: "GET", path: "/routes", handler: () => control.routes() },
+    { method: "GET", path: "/rate-limits", handler: () => control.getRateLimits() },
+    { method: "POST", path: "/rate-limits", handler: (r) => control.setRateLimits(r.body()) },
+  ];
+}
+
+function controlRequest(request: FastifyRequest): ControlRequest {
+  const params = request.params as Record<string, string>;
+  return {
+    body: <T>() => (request.body ?? {}) as T,
+    param: (name) => params[name]!,
+    id: (name) => parseIdParam(params[name]!),
+  };
+}
 
 export function registerControlRoutes(app: FastifyInstance, control: EmulatorControl): void {
   app.register(
@@ -26,37 +53,9 @@ export function registerControlRoutes(app: FastifyInstance, control: EmulatorCon
       scope.addHook("onRequest", async (request) => {
         if (!isLoopback(request.socket.remoteAddress)) throw new ApiFailure(403, REASONS.unauthorized);
       });
-      scope.post("/reset", async (request) => (control.reset(body(request)), {}));
-      scope.post("/accounts", async (request) => control.createAccount(body(request)));
-      scope.post("/tokens", async (request) => control.createToken(body(request)));
-      scope.post("/seed/computes", async (request) => control.seedCompute(body(request)));
-      scope.post("/seed/nodebalancers", async (request) => control.seedNodeBalancer(body(request)));
-      scope.post("/seed/computes/:computeId/migration", async (request) => {
-        control.setComputeMigration(parseIdParam(params(request)["computeId"]!), body(request));
-        return {};
-      });
-      scope.delete("/seed/computes/:computeId/configs/:configId/interfaces/:interfaceId", async (request) => {
-        const p = params(request);
-        control.deleteInterface(parseIdParam(p["computeId"]!), parseIdParam(p["configId"]!), parseIdParam(p["interfaceId"]!));
-        return {};
-      });
-      scope.get("/faults", async () => control.listFaults());
-      scope.post("/faults", async (request) => control.addFault(body(request)));
-      scope.delete("/faults", async () => (control.clearFaults(), {}));
-      scope.delete("/faults/:faultId", async (request) => (control.removeFault(params(request)["faultId"]!), {}));
-      scope.get("/clock", async () => control.getClock());
-      scope.post("/clock", async (request) => control.setClock(body(request)));
-      scope.get("/requests", async () => control.listRequests());
-      scope.delete("/requests", async () => (control.clearRequests(), {}));
-      scope.get("/state", async () => control.dumpState());
-      scope.get("/routes", async () => control.routes());
-      scope.post("/databases/fail-next-provisioning", async (request) => control.databases.failNextProvisioning(body(request)));
-      scope.post("/databases/:databaseId/status", async (request) => control.databases.setStatus(parseIdParam(params(request)["databaseId"]!), body(request)));
-      scope.post("/seed/tickets", async (request) => control.support.seedTicket(body(request)));
-      scope.post("/seed/tickets/:ticketId/replies", async (request) => control.support.staffReply(parseIdParam(params(request)["ticketId"]!), body(request)));
-      scope.get("/rate-limits", async () => control.getRateLimits());
-      scope.post("/rate-limits", async (request) => control.setRateLimits(body(request)));
-      scope.post("/account-settings", async (request) => control.support.setManaged(body(request)));
+      for (const route of [...coreRoutes(control), ...control.serviceRoutes]) {
+        scope.route({ method: route.method, url: route.path, handler: async (request) => route.handler(controlRequest(request)) });
+      }
     },
     { prefix: CONTROL_PREFIX },
   );

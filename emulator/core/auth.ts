@@ -5,7 +5,7 @@
  *    authorized to use this endpoint.`;
  * 3. a restricted user needs the grant → else 403 `Unauthorized`.
  */
-import type { AccountState, EmulatorState, GrantPermission, TokenRecord, UserRecord } from "./state";
+import type { AccountState, EmulatorState, GrantPermission, ObjectGrant, TokenRecord, UserRecord } from "./state";
 import { forbidden, invalidToken, notFound, scopeMissing } from "./errors";
 
 export interface Principal {
@@ -74,26 +74,29 @@ export function acceptedScopesHeader(required: readonly string[]): string {
   return required.length === 0 ? "*" : required.join(",");
 }
 
-/** Global grants a route can require (spec "Authentication"). */
-export type GlobalGrant = "add_vpc" | "add_databases";
-
-export function checkGlobalGrant(principal: Principal, grant: GlobalGrant): void {
+/**
+ * Grants are named by the services (`ServiceModule.grants`): a global grant such as `add_vpc`, an
+ * object kind such as `vpc` (the key of its grant list on a user).
+ */
+export function checkGlobalGrant(principal: Principal, grant: string): void {
   if (principal.user.restricted && !principal.user.grants.global[grant]) throw forbidden();
 }
 
-/** Object kinds that carry per-object grants, and the grant list of each on a user. */
-export type GrantedObjectKind = "vpc" | "firewall" | "compute" | "nodebalancer" | "database";
+/** A user's grants on objects of one kind (none when the kind is absent). */
+export function objectGrants(user: UserRecord, kind: string): ObjectGrant[] {
+  return kind === "global" ? [] : ((user.grants[kind] as ObjectGrant[] | undefined) ?? []);
+}
 
-export function objectPermission(user: UserRecord, kind: GrantedObjectKind, id: number): GrantPermission | undefined {
+export function objectPermission(user: UserRecord, kind: string, id: number): GrantPermission | undefined {
   if (!user.restricted) return "read_write";
-  return (user.grants[kind] ?? []).find((g) => g.id === id)?.permissions;
+  return objectGrants(user, kind).find((g) => g.id === id)?.permissions;
 }
 
 /**
  * Requires `level` on one object. A missing object is 404 whoever asks (existence is checked by
  * the caller through `exists`), so a restricted user learns nothing more than 404/403 would tell.
  */
-export function checkObjectGrant(principal: Principal, kind: GrantedObjectKind, id: number, level: GrantPermission, exists: boolean): void {
+export function checkObjectGrant(principal: Principal, kind: string, id: number, level: GrantPermission, exists: boolean): void {
   if (!exists) throw notFound();
   const permission = objectPermission(principal.user, kind, id);
   if (permission === undefined) throw forbidden();
@@ -101,12 +104,12 @@ export function checkObjectGrant(principal: Principal, kind: GrantedObjectKind, 
 }
 
 /** Whether the user may see an object at all (restricted users see only granted objects in lists). */
-export function canSee(user: UserRecord, kind: GrantedObjectKind, id: number): boolean {
+export function canSee(user: UserRecord, kind: string, id: number): boolean {
   return objectPermission(user, kind, id) !== undefined;
 }
 
 /** After a restricted user creates an object, they get read_write on it (as the platform does). */
-export function grantCreator(user: UserRecord, kind: GrantedObjectKind, id: number): void {
+export function grantCreator(user: UserRecord, kind: string, id: number): void {
   if (!user.restricted) return;
-  user.grants[kind] = (user.grants[kind] ?? []).filter((g) => g.id !== id).concat({ id, permissions: "read_write" });
+  user.grants[kind] = objectGrants(user, kind).filter((g) => g.id !== id).concat({ id, permissions: "read_write" });
 }

@@ -5,16 +5,16 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync, rmSync } from "node:fs";
 import { dirname, join, basename } from "node:path";
 import { randomBytes } from "node:crypto";
-import type { EmulatorState } from "./state";
-import { normalizeState } from "./state";
+import { type EmulatorState, type StateLayout, normalizeState } from "./state";
 
-export function loadState(file: string): EmulatorState | undefined {
+/** The state a file holds, brought to today's `layout` (older files load: `normalizeState`); undefined for no file. */
+export function loadState(file: string, layout: StateLayout): EmulatorState | undefined {
   if (!existsSync(file)) return undefined;
   const text = readFileSync(file, "utf8");
   if (text.trim() === "") return undefined;
   const raw = JSON.parse(text) as EmulatorState;
   if (raw.version !== 1) throw new Error(`${file}: unsupported emulator state version ${String(raw.version)}`);
-  return normalizeState(raw);
+  return normalizeState(layout, raw);
 }
 
 export function saveState(file: string, state: EmulatorState): void {

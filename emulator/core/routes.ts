@@ -14,10 +14,8 @@ import type { z } from "zod";
 import type { CollectionPage } from "../../sdk/core/schema";
 import { issuesToErrors } from "../../sdk/core/schema";
 import type { AccountState, GrantPermission, UserRecord } from "./state";
-import type { EmulatorRuntime } from "./runtime";
+import type { EmulatorRuntime, NamedActor } from "./runtime";
 import {
-  type GlobalGrant,
-  type GrantedObjectKind,
   type Principal,
   acceptedScopesHeader,
   authenticate,
@@ -27,7 +25,7 @@ import {
   checkScopes,
   grantedScopesHeader,
 } from "./auth";
-import { ApiFailure, REASONS, errorBody, notFound } from "./errors";
+import { ApiFailure, REASONS, errorBody, found, notFound } from "./errors";
 import { applyFilter, compileFilter } from "./filter";
 import { paginate, parsePageRequest } from "./pagination";
 import { applyFaultAfter, applyFaultBefore, pickFault } from "./fault-responder";
@@ -38,11 +36,12 @@ export const API_PREFIX = "/v4";
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
 const ALL_METHODS: readonly string[] = ["GET", "POST", "PUT", "DELETE", "PATCH"];
 
+/** A grant restricted users need (names and kinds are the services': `ServiceModule.grants`). */
 export type GrantRequirement =
-  | { kind: "global"; grant: GlobalGrant }
+  | { kind: "global"; grant: string }
   | {
       kind: "object";
-      object: GrantedObjectKind;
+      object: string;
       /** Path parameter holding the object's id. */
       param: string;
       level: GrantPermission;
@@ -114,6 +113,11 @@ export class RouteContext {
     return this.principal.user;
   }
 
+  /** The caller acting on its account: what operations take to change state and record events. */
+  get actor(): NamedActor {
+    return { runtime: this.runtime, account: this.account, username: this.user.username };
+  }
+
   /** Emulated now as an API timestamp. */
   now(): string {
     return this.runtime.clock.timestamp();
@@ -128,6 +132,11 @@ export class RouteContext {
   /** An integer path id; anything else names no object, so it is 404 like an unknown id. */
   intParam(name: string): number {
     return parseIdParam(this.param(name));
+  }
+
+  /** The object of the caller's account that a path id names (`find` looks it up), or 404. */
+  lookup<T>(param: string, find: (account: AccountState, id: number) => T | undefined): T {
+    return found(find(this.account, this.intParam(param)));
   }
 
   /** Validates the JSON body with an sdk schema; failures become the API's 400 entries. */

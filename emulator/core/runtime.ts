@@ -1,9 +1,9 @@
 /**
- * What route handlers and models may use of the running emulator. Kept as an interface so the
+ * What route handlers and services may use of the running emulator. Kept as an interface so the
  * services depend on this small surface, not on the composition root (`emulator/emulator.ts`).
  */
 import type { Clock } from "./clock";
-import type { EmulatorState, IdKind } from "./state";
+import type { AccountState, EmulatorState, IdCounter } from "./state";
 import type { FaultInjector } from "./faults";
 import type { RequestLog } from "./request-log";
 import type { RateLimiter } from "./rate-limit";
@@ -17,8 +17,23 @@ export interface EmulatorRuntime {
   readonly rateLimiter?: RateLimiter | undefined;
   /** TCP port on which `POST /domains/import` reaches remote nameservers (53 when unset). */
   readonly zoneTransferPort?: number | undefined;
-  /** Next id of an object type (global counters, like the platform's). */
-  nextId(kind: IdKind): number;
+  /** Next id of a counter (global, like the platform's ids). */
+  nextId(counter: IdCounter): number;
   /** Writes the state file, when one is configured. Called after every mutation. */
   persist(): void;
+}
+
+/**
+ * Who acts on an account, and the name its events carry: a route's caller (`ctx.actor`), the
+ * provider's staff (control operations), or the platform's own automatic work (`username: null`).
+ */
+export interface Actor {
+  readonly runtime: EmulatorRuntime;
+  readonly account: AccountState;
+  readonly username: string | null;
+}
+
+/** An actor with a name: a route's caller, or the provider's staff. */
+export interface NamedActor extends Actor {
+  readonly username: string;
 }

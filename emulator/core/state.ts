@@ -1,37 +1,33 @@
 /**
- * The emulator's whole mutable world, as plain JSON-serializable data so it can be persisted
- * and dumped. Resources live per account (accounts never see each other's objects); ids come
- * from per-type counters shared by all accounts, as the real platform's ids are global.
+ * The emulator's whole mutable world, as plain JSON-serializable data so it can be persisted and
+ * dumped. Resources live per account (accounts never see each other's objects); ids come from
+ * per-type counters shared by all accounts, as the real platform's ids are global.
  *
- * Adding a service: give its records a type in the service's `models.ts`, add a field to
- * `AccountState` and a default in `createAccount` / `normalizeAccount`, and a counter below.
+ * The core knows accounts, users and tokens only. Each service registers the rest in its module
+ * (`ServiceModule`, `core/service.ts`): its slices of an account (`accountSlice`: the key it is
+ * persisted under, its initial value, how an older file's value loads) and its id counters
+ * (`idCounter`: a kind and a realistic first id). The persisted layout stays flat —
+ * `accounts[id].vpcs`, `counters.vpc` — so state files written by any earlier emulator load.
  */
 import { randomBytes } from "node:crypto";
-import type { VpcRecord } from "../services/vpcs/models";
-import type { ComputeRecord } from "../services/computes/models";
-import type { NodeBalancerRecord } from "../services/nodebalancers/models";
-import type { EventRecord } from "../services/events/models";
-import type { DatabaseRecord } from "../services/databases/models";
-import type { StoredDomain } from "../services/domains/models";
-import type { FirewallRecord } from "../services/firewalls/models";
-import type { TicketRecord } from "../services/support/models";
-import type { Ipv6RangeRecord } from "../services/ips/models";
-import type { ImageRecord } from "../services/images/models";
 
 export type GrantPermission = "read_only" | "read_write";
 
-/** Grants of a restricted user (spec "Authentication"): global flags and per-object grants. */
+/** A restricted user's grant on one object. */
+export interface ObjectGrant {
+  id: number;
+  permissions: GrantPermission;
+}
+
+/**
+ * Grants of a restricted user (spec "Authentication"): global flags by name (`add_vpc`, …) and
+ * per-object grants by kind (`vpc: [{id, permissions}]`, …). Names and kinds are the services'
+ * (`ServiceModule.grants`); an absent flag is not granted, an absent kind grants nothing. Read them
+ * through `core/auth.ts`.
+ */
 export interface Grants {
-  /** `add_databases` is optional so older state files load (absent = not granted). */
-  global: { add_vpc: boolean; add_databases?: boolean };
-  vpc: Array<{ id: number; permissions: GrantPermission }>;
-  /** Per-database grants; optional so older state files load (absent = none). */
-  database?: Array<{ id: number; permissions: GrantPermission }>;
-  /** Per-firewall grants; optional so older state files load (absent = none). */
-  firewall?: Array<{ id: number; permissions: GrantPermission }>;
-  /** Grants on compute instances and nodebalancers (assigning a firewall needs read_write on them). */
-  compute?: Array<{ id: number; permissions: GrantPermission }>;
-  nodebalancer?: Array<{ id: number; permissions: GrantPermission }>;
+  global: Partial<Record<string, boolean>>;
+  [kind: string]: ObjectGrant[] | Partial<Record<string, boolean>> | undefined;
 }
 
 export interface UserRecord {
@@ -50,54 +46,63 @@ export interface TokenRecord {
   label: string;
 }
 
+/**
+ * One account: its users, and each service's slices under their keys (`vpcs`, `events`, …). A
+ * slice is read and written through its `AccountSlice`, which knows its type.
+ */
 export interface AccountState {
   id: string;
   users: Record<string, UserRecord>;
-  vpcs: VpcRecord[];
-  computes: ComputeRecord[];
-  nodebalancers: NodeBalancerRecord[];
-  events: EventRecord[];
-  /** Managed databases of both engines (`services/databases/models.ts`). */
-  databases: DatabaseRecord[];
-  /** Control switch: how many of the next database provisionings end `failed`. */
-  databaseProvisioningFailures: number;
-  /** DNS zones with their records (`services/domains/models.ts`); names are unique platform-wide. */
-  domains: StoredDomain[];
-  firewalls: FirewallRecord[];
-  tickets: TicketRecord[];
-  /** IPv6 ranges routed to the account's instances. */
-  ipv6Ranges: Ipv6RangeRecord[];
-  /** Custom reverse DNS names by address; an address without one answers the platform default. */
-  ipRdns: Record<string, string>;
-  /** A Managed service is enabled (needed for `managed_issue` tickets). */
-  managed: boolean;
-  /** Private images, captured or uploaded (`services/images/models.ts`); public ones are a fixed catalog. */
-  images: ImageRecord[];
+  [slice: string]: unknown;
 }
 
-/** First id handed out per object type; realistic magnitudes, like the recordings. */
-export const ID_STARTS = {
-  account: 2,
-  user: 2,
-  vpc: 10000,
-  subnet: 11000,
-  event: 600000000,
-  compute: 52000000,
-  config: 59000000,
-  interface: 830000,
-  nodebalancer: 300000,
-  database: 28000,
-  database_backup: 805000,
-  domain: 1900000,
-  domain_record: 22200000,
-  firewall: 228000,
-  firewall_device: 485000,
-  ticket: 14000000,
-  reply: 28000000,
-  image: 23852000,
-  disk: 108900000,
-} as const;
-export type IdKind = keyof typeof ID_STARTS;
+/** A service's part of every account, persisted as `accounts[id][key]`. */
+export interface AccountSlice<T> {
+  readonly key: string;
+  /** The value of a new account. */
+  initial(): T;
+  /** The value a state file holds for this key (`undefined` when the file predates the slice), as today's shape. */
+  load(stored: unknown): T;
+  /** The account's value. */
+  of(account: AccountState): T;
+  set(account: AccountState, value: T): void;
+}
+
+/**
+ * Declares a slice. Without `load`, a file that predates the slice gets the initial value and any
+ * stored value is taken as it is.
+ */
+export function accountSlice<T>(key: string, initial: () => T, load?: (stored: T | undefined) => T): AccountSlice<T> {
+  return {
+    key,
+    initial,
+    load: (stored) => (load ? load(stored as T | undefined) : stored === undefined ? initial() : (stored as T)),
+    of: (account) => account[key] as T,
+    set: (account, value) => {
+      account[key] = value;
+    },
+  };
+}
+
+/** An id sequence: `kind` names it in `counters`, `start` is its first id (a realistic magnitude, like the recordings). */
+export interface IdCounter {
+  readonly kind: string;
+  readonly start: number;
+}
+
+export function idCounter(kind: string, start: number): IdCounter {
+  return { kind, start };
+}
+
+/** The core's own counters: accounts and restricted users created through the control API. */
+export const ACCOUNT_ID = idCounter("account", 2);
+export const USER_ID = idCounter("user", 2);
+
+/** Every slice and counter the registered services declare (`stateLayout` in `core/service.ts`). */
+export interface StateLayout {
+  readonly slices: readonly AccountSlice<unknown>[];
+  readonly counters: readonly IdCounter[];
+}
 
 export interface EmulatorState {
   version: 1;
@@ -105,7 +110,8 @@ export interface EmulatorState {
   primaryAccount: string;
   /** The unrestricted personal token of the primary account (kept so a restart can reuse it). */
   primaryToken: string;
-  counters: Record<IdKind, number>;
+  /** Next id per counter kind. */
+  counters: Record<string, number>;
   accounts: Record<string, AccountState>;
   tokens: Record<string, TokenRecord>;
   /** Emulated time when last saved, epoch ms; a restart never moves the clock back past it. */
@@ -120,57 +126,51 @@ export function randomToken(): string {
 }
 
 export function emptyGrants(): Grants {
-  return { global: { add_vpc: false }, vpc: [] };
+  return { global: {} };
 }
 
-export function createAccount(id: string, username: string): AccountState {
-  return {
-    id,
-    users: { [username]: { username, restricted: false, grants: emptyGrants() } },
-    vpcs: [],
-    computes: [],
-    nodebalancers: [],
-    events: [],
-    databases: [],
-    databaseProvisioningFailures: 0,
-    domains: [],
-    firewalls: [],
-    tickets: [],
-    ipv6Ranges: [],
-    ipRdns: {},
-    managed: false,
-    images: [],
-  };
+function counterStarts(layout: StateLayout): Record<string, number> {
+  return Object.fromEntries(layout.counters.map((c) => [c.kind, c.start]));
 }
 
-export function createState(primaryToken: string): EmulatorState {
+export function createAccount(layout: StateLayout, id: string, username: string): AccountState {
+  const account: AccountState = { id, users: { [username]: { username, restricted: false, grants: emptyGrants() } } };
+  for (const slice of layout.slices) account[slice.key] = slice.initial();
+  return account;
+}
+
+export function createState(layout: StateLayout, primaryToken: string): EmulatorState {
   const state: EmulatorState = {
     version: 1,
     primaryAccount: PRIMARY_ACCOUNT,
     primaryToken,
-    counters: { ...ID_STARTS },
-    accounts: { [PRIMARY_ACCOUNT]: createAccount(PRIMARY_ACCOUNT, PRIMARY_USERNAME) },
+    counters: counterStarts(layout),
+    accounts: { [PRIMARY_ACCOUNT]: createAccount(layout, PRIMARY_ACCOUNT, PRIMARY_USERNAME) },
     tokens: {},
   };
   state.tokens[primaryToken] = { token: primaryToken, account: PRIMARY_ACCOUNT, username: PRIMARY_USERNAME, scopes: "*", label: "primary" };
   return state;
 }
 
-/** Hands out the next id of a kind. */
-export function nextId(state: EmulatorState, kind: IdKind): number {
-  const id = state.counters[kind];
-  state.counters[kind] = id + 1;
+/** Hands out the next id of a counter; a counter no service module declares is a programming error. */
+export function nextId(state: EmulatorState, counter: IdCounter): number {
+  const id = state.counters[counter.kind];
+  if (id === undefined) throw new Error(`id counter "${counter.kind}" is not registered: declare it in its service module's counters`);
+  state.counters[counter.kind] = id + 1;
   return id;
 }
 
 /**
- * Fills fields a state file written by an older emulator may lack, so adding a service never
- * breaks loading an existing state file.
+ * Brings a state file written by any earlier emulator to today's shape: counters and slices it
+ * lacks start fresh, each slice loads its stored value (`AccountSlice.load`), keys no service
+ * declares are kept as they are.
  */
-export function normalizeState(raw: EmulatorState): EmulatorState {
-  const state: EmulatorState = { ...raw, counters: { ...ID_STARTS, ...raw.counters }, tokens: raw.tokens ?? {}, accounts: {} };
-  for (const [id, account] of Object.entries(raw.accounts ?? {})) {
-    state.accounts[id] = { ...createAccount(id, PRIMARY_USERNAME), ...account, users: account.users ?? {} };
+export function normalizeState(layout: StateLayout, raw: EmulatorState): EmulatorState {
+  const state: EmulatorState = { ...raw, counters: { ...counterStarts(layout), ...raw.counters }, tokens: raw.tokens ?? {}, accounts: {} };
+  for (const [id, stored] of Object.entries(raw.accounts ?? {})) {
+    const account: AccountState = { ...stored, id: stored.id ?? id, users: stored.users ?? {} };
+    for (const slice of layout.slices) account[slice.key] = slice.load(stored[slice.key]);
+    state.accounts[id] = account;
   }
   return state;
 }

@@ -4,6 +4,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { parseCliArgs, runCli, USAGE } from "../../emulator/cli";
 import { call } from "./helpers";
+import { COMPUTES } from "../../emulator/services/computes/store";
+import { NODEBALANCERS } from "../../emulator/services/nodebalancers/store";
 
 test("flags map to emulator options", () => {
   expect(parseCliArgs(["--port", "4000", "--host", "0.0.0.0", "--token", "abc", "--time-scale", "60", "--state-file", "s.json", "--seed", "9", "--log"])).toEqual({
@@ -60,8 +62,8 @@ test("--demo-environment seeds what the examples expect and prints the config fo
       "198.51.100.10",
       "198.51.100.11",
     ]);
-    nodebalancer = first.running.emulator.state.accounts.primary!.nodebalancers[0]!.id;
-    const disk = first.running.emulator.state.accounts.primary!.computes[0]!.disks![0]!.id;
+    nodebalancer = NODEBALANCERS.of(first.running.emulator.state.accounts.primary!)[0]!.id;
+    const disk = COMPUTES.of(first.running.emulator.state.accounts.primary!)[0]!.disks![0]!.id;
     expect(first.out).toContain(`pulumi config set --secret compute:token ${first.running.token}`);
     expect(first.out).toContain(`pulumi config set compute:apiUrl ${first.running.url}`);
     expect(first.out).toContain(`pulumi config set compute-quickstart:nodebalancerId ${nodebalancer}`);
@@ -74,7 +76,7 @@ test("--demo-environment seeds what the examples expect and prints the config fo
   try {
     expect(second.out).toContain("demo environment (from the state file)");
     expect(second.out).toContain(`pulumi config set compute-quickstart:nodebalancerId ${nodebalancer}`);
-    expect(second.running.emulator.state.accounts.primary!.computes).toHaveLength(2);
+    expect(COMPUTES.of(second.running.emulator.state.accounts.primary!)).toHaveLength(2);
   } finally {
     await second.running.close();
   }

@@ -19,15 +19,8 @@ import type { DueSource } from "../../core/clock";
 import { formatTimestamp } from "../../core/clock";
 import type { EmulatorRuntime } from "../../core/runtime";
 import type { AccountState } from "../../core/state";
-import {
-  DAY_MS,
-  type DatabaseJob,
-  type DatabaseRecord,
-  type PendingTransition,
-  assignedHosts,
-  closeEvents,
-  platformWindow,
-} from "./models";
+import { closeEvents } from "../events/operations";
+import { DATABASES, DATABASE_BACKUP_ID, DAY_MS, type DatabaseJob, type PendingTransition, type StoredDatabase, assignedHosts, platformWindow } from "./store";
 
 const MINUTE = 60_000;
 
@@ -66,7 +59,7 @@ const IN_BETWEEN: Record<DatabaseJob, DatabaseStatus> = {
 /** Starts a job: the in-between status now, the transition stored for `durationMs` later. */
 export function startJob(
   runtime: EmulatorRuntime,
-  db: DatabaseRecord,
+  db: StoredDatabase,
   job: DatabaseJob,
   options: { durationMs: number; to?: DatabaseStatus; events?: number[]; snapshot?: PendingTransition["snapshot"] },
 ): void {
@@ -78,7 +71,7 @@ export function startJob(
 }
 
 /** Applies a database's pending transition (the clock reads the transition's due time). */
-export function completeJob(runtime: EmulatorRuntime, account: AccountState, db: DatabaseRecord): void {
+export function completeJob(runtime: EmulatorRuntime, account: AccountState, db: StoredDatabase): void {
   const pending = db.pending;
   if (!pending) return;
   db.pending = null;
@@ -92,33 +85,33 @@ export function completeJob(runtime: EmulatorRuntime, account: AccountState, db:
   if (pending.job === "snapshot" && pending.snapshot && pending.to === "active") {
     const createdMs = runtime.clock.nowMs();
     db.backups.push({
-      id: runtime.nextId("database_backup"),
+      id: runtime.nextId(DATABASE_BACKUP_ID),
       type: "snapshot",
       label: pending.snapshot.label,
       created: formatTimestamp(createdMs),
       createdMs,
     });
   }
-  closeEvents(runtime, account, pending.events, pending.to === "failed" ? "failed" : "finished");
+  closeEvents(account, pending.events, pending.to === "failed" ? "failed" : "finished", runtime.clock.nowMs());
 }
 
 /** Statuses in which the nightly backup is skipped: there is no usable data to back up. */
 const NO_AUTO_BACKUP: readonly DatabaseStatus[] = ["provisioning", "failed"];
 
 /** The 00:00 UTC run: takes the automatic backup, drops those older than 7 days, schedules the next. */
-export function runAutoBackup(runtime: EmulatorRuntime, db: DatabaseRecord, dueMs: number): void {
+export function runAutoBackup(runtime: EmulatorRuntime, db: StoredDatabase, dueMs: number): void {
   if (!NO_AUTO_BACKUP.includes(db.status)) {
     const day = formatTimestamp(dueMs).slice(0, 10).replace(/-/g, "");
-    db.backups.push({ id: runtime.nextId("database_backup"), type: "auto", label: `auto_${day}`, created: formatTimestamp(dueMs), createdMs: dueMs });
+    db.backups.push({ id: runtime.nextId(DATABASE_BACKUP_ID), type: "auto", label: `auto_${day}`, created: formatTimestamp(dueMs), createdMs: dueMs });
   }
   db.backups = db.backups.filter((b) => b.type !== "auto" || b.createdMs > dueMs - AUTO_BACKUP_RETENTION_MS);
   db.next_auto_backup_at = dueMs + DAY_MS;
 }
 
-function* allDatabases(runtime: EmulatorRuntime): Generator<{ account: AccountState; db: DatabaseRecord }> {
+function* allDatabases(runtime: EmulatorRuntime): Generator<{ account: AccountState; db: StoredDatabase }> {
   // The state is replaced on reset and may not be loaded yet when the clock first ticks.
   for (const account of Object.values(runtime.state?.accounts ?? {})) {
-    for (const db of account.databases ?? []) yield { account, db };
+    for (const db of DATABASES.of(account)) yield { account, db };
   }
 }
 

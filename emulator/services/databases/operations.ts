@@ -12,20 +12,35 @@ import type {
   MysqlDatabaseCreateRequest,
   PostgresqlDatabaseCreateRequest,
 } from "../../../sdk/resources/databases";
+import type { EventEntity } from "../../../sdk/resources/events";
+import type { Actor } from "../../core/runtime";
+import { eventEntity, recordEvent } from "../events/operations";
 import { ENGINE_TRAITS, findEngine } from "./catalog";
 import { DATABASE_DURATIONS, provisioningMs, startJob } from "./machine";
 import {
-  type Actor,
-  type DatabaseBackupRecord,
-  type DatabaseRecord,
-  databaseEvent,
+  DATABASES,
+  DATABASE_ID,
+  PROVISIONING_FAILURES,
+  type StoredDatabase,
+  type StoredDatabaseBackup,
+  databaseUrl,
   nextMidnight,
   provisioningWindow,
   randomPassword,
   windowFromRequest,
-} from "./models";
+} from "./store";
 
 type CreateInput = MysqlDatabaseCreateRequest | PostgresqlDatabaseCreateRequest;
+
+export function databaseEntity(db: StoredDatabase): EventEntity {
+  return eventEntity("database", db.id, db.label, databaseUrl(db));
+}
+
+/** Records a database event; job events start as `notification` and are finished by the machine (P6-1). */
+export function databaseEvent(actor: Actor, action: string, db: StoredDatabase): number {
+  return recordEvent(actor, { action, entity: databaseEntity(db) }).id;
+}
+
 
 /** The replication a cluster gets when the body names none (spec: default `none` for one node). */
 function defaultReplication(engine: DatabaseEngineType, clusterSize: number): string {
@@ -37,14 +52,14 @@ function defaultReplication(engine: DatabaseEngineType, clusterSize: number): st
  * Creates a database in `provisioning` (hosts null, the default window) and stores its
  * provisioning transition. The account's failure switch, when armed, makes it end `failed`.
  */
-export function createDatabase(actor: Actor, engine: DatabaseEngineType, input: CreateInput, caCertificate: string): DatabaseRecord {
+export function createDatabase(actor: Actor, engine: DatabaseEngineType, input: CreateInput, caCertificate: string): StoredDatabase {
   const { runtime, account } = actor;
   const nowMs = runtime.clock.nowMs();
   const now = runtime.clock.timestamp();
   const clusterSize = input.cluster_size ?? 1;
   const traits = ENGINE_TRAITS[engine];
-  const db: DatabaseRecord = {
-    id: runtime.nextId("database"),
+  const db: StoredDatabase = {
+    id: runtime.nextId(DATABASE_ID),
     engine,
     version: findEngine(input.engine)!.version,
     label: input.label,
@@ -59,7 +74,9 @@ export function createDatabase(actor: Actor, engine: DatabaseEngineType, input: 
     // Omitted → false, as recorded (api-facts P4-2; the documented default `true` is not what the API did).
     ssl_connection: input.ssl_connection ?? false,
     replication_type: input.replication_type ?? defaultReplication(engine, clusterSize),
-    ...(engine === "postgresql" ? { replication_commit_type: (input as PostgresqlDatabaseCreateRequest).replication_commit_type ?? "local" } : {}),
+    ...(engine === "postgresql"
+      ? { replication_commit_type: (input as PostgresqlDatabaseCreateRequest).replication_commit_type ?? "local" }
+      : {}),
     port: traits.port,
     updates: provisioningWindow(),
     created: now,
@@ -71,10 +88,11 @@ export function createDatabase(actor: Actor, engine: DatabaseEngineType, input: 
     next_auto_backup_at: nextMidnight(nowMs),
     credentials_reset: false,
   };
-  account.databases.push(db);
+  DATABASES.of(account).push(db);
   const event = databaseEvent(actor, "database_create", db);
-  const fail = (account.databaseProvisioningFailures ?? 0) > 0;
-  if (fail) account.databaseProvisioningFailures -= 1;
+  const failures = PROVISIONING_FAILURES.of(account);
+  if (failures > 0) PROVISIONING_FAILURES.set(account, failures - 1);
+  const fail = failures > 0;
   startJob(runtime, db, "provision", { durationMs: provisioningMs(db.id), to: fail ? "failed" : "active", events: [event] });
   return db;
 }
@@ -83,7 +101,7 @@ export function createDatabase(actor: Actor, engine: DatabaseEngineType, input: 
  * PUT: label, allow list and window change at once and the cluster goes `updating` for about a
  * minute (recorded); a new `type` is a resize (`resizing`).
  */
-export function updateDatabase(actor: Actor, db: DatabaseRecord, input: DatabaseUpdateRequest): DatabaseRecord {
+export function updateDatabase(actor: Actor, db: StoredDatabase, input: DatabaseUpdateRequest): StoredDatabase {
   const resize = input.type !== undefined && input.type !== db.type;
   const other = input.label !== undefined || input.allow_list !== undefined || input.updates !== undefined;
   if (input.label !== undefined) db.label = input.label;
@@ -101,24 +119,24 @@ export function updateDatabase(actor: Actor, db: DatabaseRecord, input: Database
   return db;
 }
 
-export function deleteDatabase(actor: Actor, db: DatabaseRecord): void {
-  actor.account.databases = actor.account.databases.filter((d) => d !== db);
+export function deleteDatabase(actor: Actor, db: StoredDatabase): void {
+  DATABASES.set(actor.account, DATABASES.of(actor.account).filter((d) => d !== db));
   databaseEvent(actor, "database_delete", db);
 }
 
 /** A new random root password; remembered, because a later restore then fails (spec). */
-export function resetCredentials(actor: Actor, db: DatabaseRecord): void {
+export function resetCredentials(actor: Actor, db: StoredDatabase): void {
   db.root.password = randomPassword();
   db.credentials_reset = true;
   databaseEvent(actor, "database_credentials_reset", db);
 }
 
-export function patchDatabase(actor: Actor, db: DatabaseRecord): void {
+export function patchDatabase(actor: Actor, db: StoredDatabase): void {
   startJob(actor.runtime, db, "patch", { durationMs: DATABASE_DURATIONS.patchMs });
 }
 
 /** Starts a snapshot; the backup is listed once it is done (`fixtures/database_mysql.backup.list.empty.json`). */
-export function createSnapshot(actor: Actor, db: DatabaseRecord, input: DatabaseBackupCreateRequest): void {
+export function createSnapshot(actor: Actor, db: StoredDatabase, input: DatabaseBackupCreateRequest): void {
   const event = databaseEvent(actor, "database_backup_create", db);
   startJob(actor.runtime, db, "snapshot", {
     durationMs: DATABASE_DURATIONS.snapshotMs,
@@ -127,12 +145,12 @@ export function createSnapshot(actor: Actor, db: DatabaseRecord, input: Database
   });
 }
 
-export function deleteBackup(db: DatabaseRecord, backup: DatabaseBackupRecord): void {
+export function deleteBackup(db: StoredDatabase, backup: StoredDatabaseBackup): void {
   db.backups = db.backups.filter((b) => b !== backup);
 }
 
 /** Replaces the data with the backup's; after a credentials reset the cluster ends `failed` (spec). */
-export function restoreBackup(actor: Actor, db: DatabaseRecord, _backup: DatabaseBackupRecord): void {
+export function restoreBackup(actor: Actor, db: StoredDatabase, _backup: StoredDatabaseBackup): void {
   const event = databaseEvent(actor, "database_backup_restore", db);
   startJob(actor.runtime, db, "restore", {
     durationMs: DATABASE_DURATIONS.restoreMs,

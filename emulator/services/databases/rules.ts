@@ -16,12 +16,12 @@ import {
 } from "../../../sdk/resources/databases";
 import { ApiFailure, entry } from "../../core/errors";
 import type { AccountState } from "../../core/state";
-import { findRegion, regionHasCapability } from "../regions/models";
+import { findRegion, regionHasCapability } from "../regions/catalog";
 import { DATABASE_CAPABILITY, findDatabaseType, findEngine } from "./catalog";
-import type { DatabaseRecord } from "./models";
+import { DATABASES, type StoredDatabase } from "./store";
 
 /** Throws the API's 400 when the database's status does not allow the operation. */
-export function requireStatus(db: DatabaseRecord, operation: DatabaseOperation): void {
+export function requireStatus(db: StoredDatabase, operation: DatabaseOperation): void {
   if (!databaseStatusAllows(operation, db.status)) throw new ApiFailure(400, [entry(DATABASE_REASONS.status(operation, db.status))]);
 }
 
@@ -32,14 +32,14 @@ export function checkDatabaseCreate(account: AccountState, input: { label: strin
   else if (!regionHasCapability(region, DATABASE_CAPABILITY)) errors.push(entry(DATABASE_REASONS.regionNoDatabases, "region"));
   if (!findDatabaseType(input.type)) errors.push(entry(DATABASE_REASONS.typeInvalid, "type"));
   if (!findEngine(input.engine)) errors.push(entry(DATABASE_REASONS.engineUnknown, "engine"));
-  if (account.databases.some((d) => d.label === input.label)) errors.push(entry(DATABASE_REASONS.labelUnique, "label"));
+  if (DATABASES.of(account).some((d) => d.label === input.label)) errors.push(entry(DATABASE_REASONS.labelUnique, "label"));
   return errors;
 }
 
 /** After the status check: unique label, a known type with more disk than the current one. */
-export function checkDatabaseUpdate(account: AccountState, db: DatabaseRecord, input: DatabaseUpdateRequest): ErrorEntry[] {
+export function checkDatabaseUpdate(account: AccountState, db: StoredDatabase, input: DatabaseUpdateRequest): ErrorEntry[] {
   const errors: ErrorEntry[] = [];
-  if (input.label !== undefined && account.databases.some((d) => d !== db && d.label === input.label)) {
+  if (input.label !== undefined && DATABASES.of(account).some((d) => d !== db && d.label === input.label)) {
     errors.push(entry(DATABASE_REASONS.labelUnique, "label"));
   }
   if (input.type !== undefined && input.type !== db.type) {
@@ -52,7 +52,7 @@ export function checkDatabaseUpdate(account: AccountState, db: DatabaseRecord, i
 }
 
 /** A snapshot needs an active database with no backup running, fewer than 3 snapshots, and a new label. */
-export function checkSnapshotCreate(db: DatabaseRecord, input: DatabaseBackupCreateRequest): void {
+export function checkSnapshotCreate(db: StoredDatabase, input: DatabaseBackupCreateRequest): void {
   if (db.status === "backing_up") throw new ApiFailure(400, [entry(DATABASE_REASONS.backupInProgress)]);
   requireStatus(db, "snapshot");
   if (db.backups.filter((b) => b.type === "snapshot").length >= DATABASE_SNAPSHOT_LIMIT) {

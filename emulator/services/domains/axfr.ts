@@ -9,7 +9,8 @@
 import { connect } from "node:net";
 import * as dnsPacket from "dns-packet";
 import { roundRecordTtl, roundUpDomainSeconds, relativeRecordName, recordRuleErrors, MAX_RECORDS_PER_DOMAIN } from "../../../sdk/resources/domains";
-import type { DomainInput, RecordInput } from "./models";
+import type { DomainUpdateRequest } from "../../../sdk/resources/domains";
+import type { RecordWrite } from "./store";
 
 /** Real-time limit of one transfer. */
 export const TRANSFER_TIMEOUT_MS = 10_000;
@@ -94,16 +95,16 @@ function text(data: unknown): string {
  * serves the zone with its own nameservers); types the API does not have, names outside the zone
  * and records the API would refuse are skipped.
  */
-export function importedZone(zone: string, answers: dnsPacket.Answer[]): { domain: DomainInput; records: RecordInput[] } {
+export function importedZone(zone: string, answers: dnsPacket.Answer[]): { domain: DomainUpdateRequest; records: RecordWrite[] } {
   const soa = answers[0] as dnsPacket.SoaAnswer;
-  const domain: DomainInput = {
+  const domain: DomainUpdateRequest = {
     soa_email: mailboxToEmail(soa.data.rname),
     refresh_sec: roundUpDomainSeconds(soa.data.refresh ?? 0),
     retry_sec: roundUpDomainSeconds(soa.data.retry ?? 0),
     expire_sec: roundUpDomainSeconds(soa.data.expire ?? 0),
     ttl_sec: roundUpDomainSeconds(soa.data.minimum ?? 0),
   };
-  const records: RecordInput[] = [];
+  const records: RecordWrite[] = [];
   for (const answer of answers.slice(1, -1)) {
     const name = relativeRecordName(`${answer.name}.`, zone);
     if (name === undefined) continue;
@@ -116,7 +117,7 @@ export function importedZone(zone: string, answers: dnsPacket.Answer[]): { domai
   return { domain, records };
 }
 
-function recordFromAnswer(answer: dnsPacket.Answer, name: string): RecordInput | undefined {
+function recordFromAnswer(answer: dnsPacket.Answer, name: string): RecordWrite | undefined {
   switch (answer.type) {
     case "A":
     case "AAAA":

@@ -5,7 +5,6 @@
  * a real zone transfer (AXFR over TCP) from `remote_nameserver`, on port 53 unless the emulator's
  * `zoneTransferPort` option says otherwise.
  */
-import { Collection, Empty } from "../../../sdk/core/schema";
 import {
   DOMAIN_REASONS,
   Domain,
@@ -19,23 +18,14 @@ import {
   ZoneFile,
 } from "../../../sdk/resources/domains";
 import { ApiFailure, entry, found, throwIfAny } from "../../core/errors";
+import { routeTable } from "../../core/route-table";
 import type { RouteContext, RouteSpec } from "../../core/routes";
 import { TransferError, importedZone, transferZone } from "./axfr";
+import { DOMAINS, findDomain, findRecord } from "./store";
+import { renderDomain, renderRecord } from "./render";
 import {
-  type Actor,
-  cloneDomain,
-  createDomain,
-  createRecord,
-  deleteDomain,
-  deleteRecord,
-  findDomain,
-  findRecord,
-  importDomain,
-  renderDomain,
-  renderRecord,
-  updateDomain,
-  updateRecord,
-} from "./models";
+  cloneDomain, createDomain, createRecord, deleteDomain, deleteRecord, importDomain, updateDomain, updateRecord,
+} from "./operations";
 import { checkDomainName, checkDomainUpdate, checkImportSize, checkRecordCreate, checkRecordUpdate } from "./rules";
 import { settleRender } from "./zone-file";
 
@@ -44,11 +34,6 @@ export const RECORD_FILTERABLE = ["id", "type", "name", "target", "tag", "create
 
 /** The DNS port: where zone transfers go unless `zoneTransferPort` is set. */
 export const DNS_PORT = 53;
-
-const READ = { service: "domains", auth: "token", scopes: ["domains:read_only"] } as const;
-const WRITE = { service: "domains", auth: "token", scopes: ["domains:read_write"] } as const;
-
-const actor = (ctx: RouteContext): Actor => ({ runtime: ctx.runtime, account: ctx.account, user: ctx.user });
 
 /** The domain of the path, with any render that has come due applied first (so it reflects the state before this request). */
 function domainOf(ctx: RouteContext) {
@@ -81,145 +66,60 @@ async function importZone(ctx: RouteContext) {
   throwIfAny(checkDomainName(ctx.runtime.state, zone));
   const imported = importedZone(zone, answers);
   throwIfAny(checkImportSize(imported.records.length));
-  return renderDomain(importDomain(actor(ctx), { ...imported.domain, domain: zone, type: "master" }, imported.records));
+  return renderDomain(importDomain(ctx.actor, { ...imported.domain, domain: zone, type: "master" }, imported.records));
 }
 
+const DOMAIN = "/domains/{domainId}";
+const RECORDS = `${DOMAIN}/records`;
+const RECORD = `${RECORDS}/{recordId}`;
+
+const api = routeTable("domains", { read: ["domains:read_only"], write: ["domains:read_write"] });
+
 export const domainRoutes: RouteSpec[] = [
-  {
-    ...READ,
-    method: "GET",
-    path: "/domains",
-    summary: "Domain collection",
-    filterable: DOMAIN_FILTERABLE,
-    response: Collection(Domain),
-    handler: (ctx) => ctx.collection(ctx.account.domains.map(renderDomain)),
-  },
-  {
-    ...WRITE,
-    method: "POST",
-    path: "/domains",
-    summary: "Create a domain",
-    response: Domain,
-    handler: (ctx) => {
-      const input = ctx.body(DomainCreateRequest);
-      throwIfAny(checkDomainName(ctx.runtime.state, input.domain));
-      return renderDomain(createDomain(actor(ctx), input));
-    },
-  },
-  {
-    ...WRITE,
-    method: "POST",
-    path: "/domains/import",
-    summary: "Import a domain by zone transfer (AXFR) from a remote nameserver",
-    response: Domain,
-    handler: importZone,
-  },
-  {
-    ...READ,
-    method: "GET",
-    path: "/domains/{domainId}",
-    summary: "One domain",
-    response: Domain,
-    handler: (ctx) => renderDomain(domainOf(ctx)),
-  },
-  {
-    ...WRITE,
-    method: "PUT",
-    path: "/domains/{domainId}",
-    summary: "Update any writable field of a domain, its name included",
-    response: Domain,
-    handler: (ctx) => {
-      const domain = domainOf(ctx);
-      const input = ctx.body(DomainUpdateRequest);
-      throwIfAny(checkDomainUpdate(ctx.runtime.state, domain, input));
-      return renderDomain(updateDomain(actor(ctx), domain, input));
-    },
-  },
-  {
-    ...WRITE,
-    method: "DELETE",
-    path: "/domains/{domainId}",
-    summary: "Delete a domain and all its records",
-    response: Empty,
-    handler: (ctx) => {
-      deleteDomain(actor(ctx), domainOf(ctx));
-      return {};
-    },
-  },
-  {
-    ...WRITE,
-    method: "POST",
-    path: "/domains/{domainId}/clone",
-    summary: "Clone a domain with all its records under a new name",
-    response: Domain,
-    handler: (ctx) => {
-      const source = domainOf(ctx);
-      const input = ctx.body(DomainCloneRequest);
-      throwIfAny(checkDomainName(ctx.runtime.state, input.domain));
-      return renderDomain(cloneDomain(actor(ctx), source, input.domain));
-    },
-  },
-  {
-    ...READ,
-    method: "GET",
-    path: "/domains/{domainId}/zone-file",
-    summary: "The lines of the domain's last rendered zone",
-    response: ZoneFile,
-    handler: (ctx) => ({ zone_file: [...domainOf(ctx).zone_file] }),
-  },
-  {
-    ...READ,
-    method: "GET",
-    path: "/domains/{domainId}/records",
-    summary: "Record collection of a domain",
-    filterable: RECORD_FILTERABLE,
-    response: Collection(DomainRecord),
-    handler: (ctx) => ctx.collection(domainOf(ctx).records.map(renderRecord)),
-  },
-  {
-    ...WRITE,
-    method: "POST",
-    path: "/domains/{domainId}/records",
-    summary: "Create a record",
-    response: DomainRecord,
-    handler: (ctx) => {
-      const domain = domainOf(ctx);
-      const input = ctx.body(RecordCreateRequest);
-      throwIfAny(checkRecordCreate(domain, input));
-      return renderRecord(createRecord(actor(ctx), domain, input));
-    },
-  },
-  {
-    ...READ,
-    method: "GET",
-    path: "/domains/{domainId}/records/{recordId}",
-    summary: "One record",
-    response: DomainRecord,
-    handler: (ctx) => renderRecord(recordOf(ctx).record),
-  },
-  {
-    ...WRITE,
-    method: "PUT",
-    path: "/domains/{domainId}/records/{recordId}",
-    summary: "Update a record (every field but its type)",
-    response: DomainRecord,
-    handler: (ctx) => {
-      const { domain, record } = recordOf(ctx);
-      const input = ctx.body(RecordUpdateRequest);
-      throwIfAny(checkRecordUpdate(domain, record, input));
-      return renderRecord(updateRecord(actor(ctx), domain, record, input));
-    },
-  },
-  {
-    ...WRITE,
-    method: "DELETE",
-    path: "/domains/{domainId}/records/{recordId}",
-    summary: "Delete a record",
-    response: Empty,
-    handler: (ctx) => {
-      const { domain, record } = recordOf(ctx);
-      deleteRecord(actor(ctx), domain, record);
-      return {};
-    },
-  },
+  api.read.list("/domains", "Domain collection", { item: Domain, filterable: DOMAIN_FILTERABLE }, (ctx) =>
+    DOMAINS.of(ctx.account).map(renderDomain),
+  ),
+  api.write.post("/domains", "Create a domain", { response: Domain }, (ctx) => {
+    const input = ctx.body(DomainCreateRequest);
+    throwIfAny(checkDomainName(ctx.runtime.state, input.domain));
+    return renderDomain(createDomain(ctx.actor, input));
+  }),
+  api.write.post("/domains/import", "Import a domain by zone transfer (AXFR) from a remote nameserver", { response: Domain }, importZone),
+  api.read.get(DOMAIN, "One domain", { response: Domain }, (ctx) => renderDomain(domainOf(ctx))),
+  api.write.put(DOMAIN, "Update any writable field of a domain, its name included", { response: Domain }, (ctx) => {
+    const domain = domainOf(ctx);
+    const input = ctx.body(DomainUpdateRequest);
+    throwIfAny(checkDomainUpdate(ctx.runtime.state, domain, input));
+    return renderDomain(updateDomain(ctx.actor, domain, input));
+  }),
+  api.write.delete(DOMAIN, "Delete a domain and all its records", {}, (ctx) => deleteDomain(ctx.actor, domainOf(ctx))),
+  api.write.post(`${DOMAIN}/clone`, "Clone a domain with all its records under a new name", { response: Domain }, (ctx) => {
+    const source = domainOf(ctx);
+    const input = ctx.body(DomainCloneRequest);
+    throwIfAny(checkDomainName(ctx.runtime.state, input.domain));
+    return renderDomain(cloneDomain(ctx.actor, source, input.domain));
+  }),
+  api.read.get(`${DOMAIN}/zone-file`, "The lines of the domain's last rendered zone", { response: ZoneFile }, (ctx) => ({
+    zone_file: [...domainOf(ctx).zone_file],
+  })),
+  api.read.list(RECORDS, "Record collection of a domain", { item: DomainRecord, filterable: RECORD_FILTERABLE }, (ctx) =>
+    domainOf(ctx).records.map(renderRecord),
+  ),
+  api.write.post(RECORDS, "Create a record", { response: DomainRecord }, (ctx) => {
+    const domain = domainOf(ctx);
+    const input = ctx.body(RecordCreateRequest);
+    throwIfAny(checkRecordCreate(domain, input));
+    return renderRecord(createRecord(ctx.actor, domain, input));
+  }),
+  api.read.get(RECORD, "One record", { response: DomainRecord }, (ctx) => renderRecord(recordOf(ctx).record)),
+  api.write.put(RECORD, "Update a record (every field but its type)", { response: DomainRecord }, (ctx) => {
+    const { domain, record } = recordOf(ctx);
+    const input = ctx.body(RecordUpdateRequest);
+    throwIfAny(checkRecordUpdate(domain, record, input));
+    return renderRecord(updateRecord(ctx.actor, domain, record, input));
+  }),
+  api.write.delete(RECORD, "Delete a record", {}, (ctx) => {
+    const { domain, record } = recordOf(ctx);
+    deleteRecord(ctx.actor, domain, record);
+  }),
 ];

@@ -8,15 +8,16 @@
  */
 import type { ErrorEntry } from "../../../sdk/core/schema";
 import { DOMAIN_REASONS, MAX_RECORDS_PER_DOMAIN, RECORD_REASONS, domainTypeErrors, recordRuleErrors, relativeRecordName } from "../../../sdk/resources/domains";
+import type { DomainUpdateRequest } from "../../../sdk/resources/domains";
 import type { EmulatorState } from "../../core/state";
 import { entry } from "../../core/errors";
-import { type DomainInput, type RecordInput, type StoredDomain, type StoredRecord, domainNameTaken, recordFields } from "./models";
+import { type RecordWrite, type StoredDomain, type StoredRecord, domainNameTaken, recordFields } from "./store";
 
 export function checkDomainName(state: EmulatorState, name: string, except?: StoredDomain): ErrorEntry[] {
   return domainNameTaken(state, name, except) ? [entry(DOMAIN_REASONS.domainTaken, "domain")] : [];
 }
 
-export function checkDomainUpdate(state: EmulatorState, domain: StoredDomain, input: DomainInput): ErrorEntry[] {
+export function checkDomainUpdate(state: EmulatorState, domain: StoredDomain, input: DomainUpdateRequest): ErrorEntry[] {
   const errors = input.domain !== undefined ? checkDomainName(state, input.domain, domain) : [];
   const merged = {
     type: input.type ?? domain.type,
@@ -33,25 +34,25 @@ function cnameConflict(domain: StoredDomain, type: string, name: string, self?: 
   return others.some((r) => r.type === "CNAME");
 }
 
-function checkRecordResult(domain: StoredDomain, input: RecordInput, previous?: StoredRecord): ErrorEntry[] {
-  if (input.name !== undefined && relativeRecordName(input.name, domain.domain) === undefined) {
+function checkRecordResult(domain: StoredDomain, input: RecordWrite, previous?: StoredRecord): ErrorEntry[] {
+  if (input.name !== undefined && input.name !== null && relativeRecordName(input.name, domain.domain) === undefined) {
     return [entry(RECORD_REASONS.nameOutsideDomain, "name")];
   }
   const result = recordFields(domain.domain, input, previous);
   return cnameConflict(domain, result.type, result.name, previous) ? [entry(RECORD_REASONS.cnameConflict, "name")] : [];
 }
 
-export function checkRecordCreate(domain: StoredDomain, input: RecordInput): ErrorEntry[] {
+export function checkRecordCreate(domain: StoredDomain, input: RecordWrite): ErrorEntry[] {
   if (domain.type === "slave") return [entry(RECORD_REASONS.slaveReadOnly)];
   if (domain.records.length >= MAX_RECORDS_PER_DOMAIN) return [entry(RECORD_REASONS.recordLimit)];
   return checkRecordResult(domain, input);
 }
 
 /** The type-specific rules apply to the record as it would be after the update. */
-export function checkRecordUpdate(domain: StoredDomain, record: StoredRecord, input: RecordInput): ErrorEntry[] {
+export function checkRecordUpdate(domain: StoredDomain, record: StoredRecord, input: RecordWrite): ErrorEntry[] {
   if (domain.type === "slave") return [entry(RECORD_REASONS.slaveReadOnly)];
   if (input.type !== undefined && input.type !== record.type) return [entry(RECORD_REASONS.typeFixed, "type")];
-  const pick = <K extends keyof RecordInput>(key: K, stored: RecordInput[K]) => (input[key] !== undefined ? input[key] : stored);
+  const pick = <K extends keyof RecordWrite>(key: K, stored: RecordWrite[K]) => (input[key] !== undefined ? input[key] : stored);
   const merged = {
     type: record.type,
     name: pick("name", record.name),

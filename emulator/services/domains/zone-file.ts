@@ -15,7 +15,7 @@ import { DOMAIN_SECONDS_DEFAULTS } from "../../../sdk/resources/domains";
 import type { EmulatorRuntime } from "../../core/runtime";
 import type { AccountState } from "../../core/state";
 import { formatTimestamp } from "../../core/clock";
-import type { StoredDomain, StoredRecord } from "./models";
+import { DOMAINS, type StoredDomain, type StoredRecord } from "./store";
 
 /** Emulated time between a change and the render that includes it. */
 export const ZONE_RENDER_DELAY_MS = 60_000;
@@ -106,7 +106,7 @@ export function scheduleRender(runtime: EmulatorRuntime, account: AccountState, 
   domain.pending_render = { at };
   const id = domain.id;
   runtime.clock.at(at, () => {
-    const current = account.domains.find((d) => d.id === id);
+    const current = DOMAINS.of(account).find((d) => d.id === id);
     if (current) settleRender(current, runtime.clock.nowMs());
   });
 }

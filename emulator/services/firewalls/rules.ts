@@ -9,13 +9,13 @@ import { FIREWALL_LIMITS, FIREWALL_REASONS, type FirewallDeviceType } from "../.
 import type { AccountState, UserRecord } from "../../core/state";
 import { objectPermission } from "../../core/auth";
 import { entry, forbidden } from "../../core/errors";
-import { findCompute } from "../computes/models";
-import { type EntityRef, type FirewallRecord, entityLabel } from "./models";
+import { findCompute } from "../computes/store";
+import { type EntityRef, FIREWALLS, type StoredFirewall, entityLabel } from "./store";
 
 /** Labels are unique among the account's firewalls. */
-export function checkLabel(account: AccountState, label: string | undefined, self?: FirewallRecord): ErrorEntry[] {
+export function checkLabel(account: AccountState, label: string | undefined, self?: StoredFirewall): ErrorEntry[] {
   if (label === undefined) return [];
-  return account.firewalls.some((f) => f !== self && f.label === label) ? [entry(FIREWALL_REASONS.labelUnique, "label")] : [];
+  return FIREWALLS.of(account).some((f) => f !== self && f.label === label) ? [entry(FIREWALL_REASONS.labelUnique, "label")] : [];
 }
 
 /** Every named entity must exist in the account: `Invalid Compute ID <n>` otherwise. */
@@ -29,26 +29,26 @@ export function requireEntityGrants(user: UserRecord, refs: EntityRef[]): void {
 }
 
 /** Whether an enabled firewall other than `self` is assigned to the entity. */
-function activeElsewhere(account: AccountState, type: FirewallDeviceType, id: number, self?: FirewallRecord): boolean {
-  return account.firewalls.some(
+function activeElsewhere(account: AccountState, type: FirewallDeviceType, id: number, self?: StoredFirewall): boolean {
+  return FIREWALLS.of(account).some(
     (f) => f !== self && f.status === "enabled" && f.devices.some((d) => d.entity_type === type && d.entity_id === id),
   );
 }
 
 /** One active firewall per service: entities already covered by another enabled firewall. */
-export function checkActiveConflicts(account: AccountState, refs: EntityRef[], self?: FirewallRecord): ErrorEntry[] {
+export function checkActiveConflicts(account: AccountState, refs: EntityRef[], self?: StoredFirewall): ErrorEntry[] {
   return refs.filter((r) => activeElsewhere(account, r.type, r.id, self)).map((r) => entry(FIREWALL_REASONS.activeFirewall(r.type, r.id), r.field));
 }
 
 /** Enabling a firewall: none of its services may have another active firewall. */
-export function checkEnable(account: AccountState, firewall: FirewallRecord): ErrorEntry[] {
+export function checkEnable(account: AccountState, firewall: StoredFirewall): ErrorEntry[] {
   if (firewall.status === "enabled") return [];
   const refs = firewall.devices.map((d) => ({ type: d.entity_type, id: d.entity_id, field: "status" }));
   return checkActiveConflicts(account, refs, firewall);
 }
 
 /** Device add: not twice on one firewall, at most one nodebalancer per firewall (spec "Limits"). */
-export function checkDeviceAdd(firewall: FirewallRecord, ref: EntityRef): ErrorEntry[] {
+export function checkDeviceAdd(firewall: StoredFirewall, ref: EntityRef): ErrorEntry[] {
   const errors: ErrorEntry[] = [];
   if (firewall.devices.some((d) => d.entity_type === ref.type && d.entity_id === ref.id)) {
     errors.push(entry(FIREWALL_REASONS.deviceExists(ref.type, ref.id), ref.field));
@@ -69,6 +69,6 @@ export function checkMigrations(account: AccountState, computeIds: Iterable<numb
 }
 
 /** The compute instances a firewall is assigned to. */
-export function assignedComputes(firewall: FirewallRecord): number[] {
+export function assignedComputes(firewall: StoredFirewall): number[] {
   return firewall.devices.filter((d) => d.entity_type === "compute").map((d) => d.entity_id);
 }

@@ -7,9 +7,9 @@ import { IMAGE_REASONS } from "../../../sdk/resources/images";
 import type { ErrorEntry } from "../../../sdk/core/schema";
 import type { AccountState } from "../../core/state";
 import { forbidden, notFound } from "../../core/errors";
-import { findRegion } from "../regions/models";
+import { findRegion } from "../regions/catalog";
 import { findPublicImage } from "./catalog";
-import { type ImageRecord, findDisk, findPrivateImage } from "./models";
+import { type StoredImage, findDisk, findPrivateImage } from "./store";
 
 /** `POST /images`: the disk must belong to one of the account's instances (400 otherwise, as for other body references). */
 export function checkCapture(account: AccountState, input: { disk_id: number }): ErrorEntry[] {
@@ -22,7 +22,7 @@ export function checkUpload(input: { region: string }): ErrorEntry[] {
 }
 
 /** The private image a PUT or DELETE may change: a public one is 403, anything else unknown 404. */
-export function changeableImage(account: AccountState, id: string): ImageRecord {
+export function changeableImage(account: AccountState, id: string): StoredImage {
   const image = findPrivateImage(account, id);
   if (image) return image;
   if (findPublicImage(id)) throw forbidden();

@@ -16,7 +16,8 @@ import { IMAGE_UPLOAD_CONTENT_TYPE, IMAGE_UPLOAD_REASONS, MAX_IMAGE_UPLOAD_BYTES
 import type { EmulatorRuntime } from "../../core/runtime";
 import { REASONS, errorBody } from "../../core/errors";
 import { applyFaultBefore, pickFault } from "../../core/fault-responder";
-import { UPLOAD_PREFIX, findUploadTarget, receiveUpload } from "./models";
+import { UPLOAD_PREFIX, findUploadTarget } from "./store";
+import { receiveUpload } from "./operations";
 
 const GZIP_MAGIC = [0x1f, 0x8b] as const;
 

@@ -5,52 +5,22 @@
  * Restricted users act on an address through their grant on the instance holding it.
  */
 import type { IncomingMessage } from "node:http";
-import { Collection, Empty } from "../../../sdk/core/schema";
-import {
-  IP_REASONS,
-  IpAddress,
-  IpAllocateRequest,
-  IpAssignRequest,
-  IpShareRequest,
-  IpUpdateRequest,
-  Ipv6Pool,
-  Ipv6Range,
-  Ipv6RangeCreateRequest,
-  Ipv6RangeCreated,
-  Ipv6RangeView,
-} from "../../../sdk/resources/ips";
+import { IP_REASONS, IpAddress, IpAllocateRequest, IpAssignRequest, IpShareRequest, IpUpdateRequest } from "../../../sdk/resources/ips";
+import { Ipv6Pool, Ipv6Range, Ipv6RangeCreateRequest, Ipv6RangeCreated, Ipv6RangeView } from "../../../sdk/resources/ips";
 import { ApiFailure, REASONS, badRequest, forbidden, found } from "../../core/errors";
+import { routeTable } from "../../core/route-table";
 import type { RouteContext, RouteSpec } from "../../core/routes";
 import { allPools } from "./address-plan";
-import {
-  type Actor,
-  allocateAddress,
-  applyMoves,
-  createRange,
-  deleteRange,
-  findAddress,
-  findRange,
-  listedAddresses,
-  renderAddress,
-  renderRange,
-  renderRangeCreated,
-  renderRangeView,
-  setRdns,
-  setShared,
-  visibleRanges,
-} from "./models";
-import { checkAllocate, checkRangeCreate, checkRangeDelete, checkRdns, requireRead, requireReadWrite, resolveAssign, resolveShare } from "./rules";
+import { findAddress, findRange, listedAddresses, visibleRanges } from "./store";
+import { renderAddress, renderRange, renderRangeCreated, renderRangeView } from "./render";
+import { allocateAddress, applyMoves, createRange, deleteRange, setRdns, setShared } from "./operations";
+import { checkAllocate, checkRangeCreate, checkRangeDelete, checkRdns, resolveAssign, resolveShare } from "./rules";
+import { requireRead, requireReadWrite } from "./rules";
 
 export const IP_FILTERABLE = ["address", "compute_id", "public", "rdns", "region", "type"] as const;
 export const IPV6_POOL_FILTERABLE = ["range", "prefix", "region", "route_target"] as const;
 export const IPV6_RANGE_FILTERABLE = ["range", "prefix", "region", "route_target"] as const;
 
-const SERVICE = { service: "ips", auth: "token" } as const;
-const READ = { ...SERVICE, scopes: ["ips:read_only"] } as const;
-const WRITE = { ...SERVICE, scopes: ["ips:read_write"] } as const;
-const WRITE_COMPUTES = { ...SERVICE, scopes: ["ips:read_write", "computes:read_write"] } as const;
-
-const actor = (ctx: RouteContext): Actor => ({ runtime: ctx.runtime, account: ctx.account, user: ctx.user });
 
 /** The address of the path, or 404. */
 const addressOf = (ctx: RouteContext) => found(findAddress(ctx.account, ctx.param("address")));
@@ -64,7 +34,8 @@ const rangeOf = (ctx: RouteContext) => found(findRange(ctx.account, ctx.param("r
 async function skipIpv6Rdns(ctx: RouteContext): Promise<boolean> {
   const query = ctx.request.query as Record<string, string | string[] | undefined>;
   const fromQuery = query["skip_ipv6_rdns"];
-  const value: unknown = fromQuery !== undefined ? (Array.isArray(fromQuery) ? fromQuery.at(-1) : fromQuery) : (await readGetBody(ctx.request.raw))?.["skip_ipv6_rdns"];
+  const given = Array.isArray(fromQuery) ? fromQuery.at(-1) : fromQuery;
+  const value: unknown = fromQuery !== undefined ? given : (await readGetBody(ctx.request.raw))?.["skip_ipv6_rdns"];
   if (value === undefined) return false;
   if (value === true || value === "true" || value === "1") return true;
   if (value === false || value === "false" || value === "0") return false;
@@ -86,145 +57,76 @@ async function readGetBody(raw: IncomingMessage): Promise<Record<string, unknown
   }
 }
 
-function assignRoute(path: string, summary: string): RouteSpec {
-  return {
-    ...WRITE_COMPUTES,
-    method: "POST",
-    path,
-    summary,
-    response: Empty,
-    handler: (ctx) => {
-      const moves = resolveAssign(ctx.account, ctx.user, ctx.body(IpAssignRequest));
-      applyMoves(ctx.account, moves);
-      return {};
-    },
-  };
-}
+const api = routeTable("ips", {
+  read: ["ips:read_only"],
+  write: ["ips:read_write"],
+  writeComputes: ["ips:read_write", "computes:read_write"],
+});
 
-function shareRoute(path: string, summary: string): RouteSpec {
-  return {
-    ...WRITE_COMPUTES,
-    method: "POST",
-    path,
-    summary,
-    response: Empty,
-    handler: (ctx) => {
-      const { compute, addresses } = resolveShare(ctx.account, ctx.user, ctx.body(IpShareRequest));
-      setShared(compute, addresses);
-      return {};
-    },
-  };
-}
+const ADDRESS = "/networking/ips/{address}";
+const RANGES = "/networking/ipv6/ranges";
+const RANGE = `${RANGES}/{range}`;
+const address = { response: IpAddress };
+const addressList = { item: IpAddress, filterable: IP_FILTERABLE };
+/** Assign and share have two spellings (`/networking/ips/…`, `/networking/ipv4/…`) that behave the same. */
+const SPELLINGS = [{ area: "ips", note: "" }, { area: "ipv4", note: " (ipv4 path)" }];
 
 export const ipRoutes: RouteSpec[] = [
-  {
-    ...READ,
-    method: "GET",
-    path: "/networking/ips",
-    summary: "IP addresses of the account, private ones excluded",
-    filterable: IP_FILTERABLE,
-    response: Collection(IpAddress),
-    handler: async (ctx) => {
-      const skip = await skipIpv6Rdns(ctx);
-      return ctx.collection(listedAddresses(ctx.account, ctx.user).map((p) => renderAddress(ctx.account, p, { listing: true, skipIpv6Rdns: skip })));
-    },
-  },
-  {
-    ...WRITE_COMPUTES,
-    method: "POST",
-    path: "/networking/ips",
-    summary: "Allocate an IPv4 address to an instance enabled for additional addresses",
-    response: IpAddress,
-    handler: (ctx) => {
-      const body = ctx.body(IpAllocateRequest);
-      const compute = checkAllocate(ctx.account, ctx.user, body);
-      return renderAddress(ctx.account, allocateAddress(actor(ctx), compute, body.public), { listing: false });
-    },
-  },
-  assignRoute("/networking/ips/assign", "Assign addresses and IPv6 ranges to instances"),
-  assignRoute("/networking/ipv4/assign", "Assign addresses and IPv6 ranges to instances (ipv4 path)"),
-  shareRoute("/networking/ips/share", "Set the addresses an instance shares for failover"),
-  shareRoute("/networking/ipv4/share", "Set the addresses an instance shares for failover (ipv4 path)"),
-  {
-    ...READ,
-    method: "GET",
-    path: "/networking/ips/{address}",
-    summary: "One IP address",
-    response: IpAddress,
-    handler: (ctx) => {
-      const placed = addressOf(ctx);
-      requireRead(ctx.user, placed.compute);
-      return renderAddress(ctx.account, placed, { listing: false });
-    },
-  },
-  {
-    ...WRITE,
-    method: "PUT",
-    path: "/networking/ips/{address}",
-    summary: "Set an address's reverse DNS (null restores the default); forward DNS must exist",
-    response: IpAddress,
-    handler: (ctx) => {
-      const placed = addressOf(ctx);
-      requireReadWrite(ctx.user, placed.compute);
-      const { rdns } = ctx.body(IpUpdateRequest);
-      setRdns(actor(ctx), placed, checkRdns(ctx.account, placed, rdns));
-      return renderAddress(ctx.account, placed, { listing: false });
-    },
-  },
-  {
-    ...READ,
-    method: "GET",
-    path: "/networking/ipv6/pools",
-    summary: "IPv6 pools",
-    filterable: IPV6_POOL_FILTERABLE,
-    response: Collection(Ipv6Pool),
-    handler: (ctx) => ctx.collection(allPools()),
-  },
-  {
-    ...READ,
-    method: "GET",
-    path: "/networking/ipv6/ranges",
-    summary: "IPv6 ranges of the account",
-    filterable: IPV6_RANGE_FILTERABLE,
-    response: Collection(Ipv6Range),
-    handler: (ctx) => ctx.collection(visibleRanges(ctx.account, ctx.user).map(renderRange)),
-  },
-  {
-    ...WRITE_COMPUTES,
-    method: "POST",
-    path: "/networking/ipv6/ranges",
-    summary: "Create an IPv6 range routed to an instance (compute_id) or a SLAAC address (route_target)",
-    response: Ipv6RangeCreated,
-    handler: (ctx) => {
+  api.read.list("/networking/ips", "IP addresses of the account, private ones excluded", addressList, async (ctx) => {
+    const skip = await skipIpv6Rdns(ctx);
+    return listedAddresses(ctx.account, ctx.user).map((p) => renderAddress(ctx.account, p, { listing: true, skipIpv6Rdns: skip }));
+  }),
+  api.writeComputes.post("/networking/ips", "Allocate an IPv4 address to an instance enabled for additional addresses", address, (ctx) => {
+    const body = ctx.body(IpAllocateRequest);
+    const compute = checkAllocate(ctx.account, ctx.user, body);
+    return renderAddress(ctx.account, allocateAddress(ctx.actor, compute, body.public), { listing: false });
+  }),
+  ...SPELLINGS.map(({ area, note }) =>
+    api.writeComputes.post(`/networking/${area}/assign`, `Assign addresses and IPv6 ranges to instances${note}`, {}, (ctx) => {
+      applyMoves(ctx.account, resolveAssign(ctx.account, ctx.user, ctx.body(IpAssignRequest)));
+    }),
+  ),
+  ...SPELLINGS.map(({ area, note }) =>
+    api.writeComputes.post(`/networking/${area}/share`, `Set the addresses an instance shares for failover${note}`, {}, (ctx) => {
+      const { compute, addresses } = resolveShare(ctx.account, ctx.user, ctx.body(IpShareRequest));
+      setShared(compute, addresses);
+    }),
+  ),
+  api.read.get(ADDRESS, "One IP address", address, (ctx) => {
+    const placed = addressOf(ctx);
+    requireRead(ctx.user, placed.compute);
+    return renderAddress(ctx.account, placed, { listing: false });
+  }),
+  api.write.put(ADDRESS, "Set an address's reverse DNS (null restores the default); forward DNS must exist", address, (ctx) => {
+    const placed = addressOf(ctx);
+    requireReadWrite(ctx.user, placed.compute);
+    const { rdns } = ctx.body(IpUpdateRequest);
+    setRdns(ctx.actor, placed, checkRdns(ctx.account, placed, rdns));
+    return renderAddress(ctx.account, placed, { listing: false });
+  }),
+  api.read.list("/networking/ipv6/pools", "IPv6 pools", { item: Ipv6Pool, filterable: IPV6_POOL_FILTERABLE }, () => allPools()),
+  api.read.list(RANGES, "IPv6 ranges of the account", { item: Ipv6Range, filterable: IPV6_RANGE_FILTERABLE }, (ctx) =>
+    visibleRanges(ctx.account, ctx.user).map(renderRange),
+  ),
+  api.writeComputes.post(
+    RANGES,
+    "Create an IPv6 range routed to an instance (compute_id) or a SLAAC address (route_target)",
+    { response: Ipv6RangeCreated },
+    (ctx) => {
       const body = ctx.body(Ipv6RangeCreateRequest);
       const compute = checkRangeCreate(ctx.account, ctx.user, body);
-      return renderRangeCreated(createRange(actor(ctx), compute, body.prefix_length));
+      return renderRangeCreated(createRange(ctx.actor, compute, body.prefix_length));
     },
-  },
-  {
-    ...READ,
-    method: "GET",
-    path: "/networking/ipv6/ranges/{range}",
-    summary: "One IPv6 range",
-    response: Ipv6RangeView,
-    handler: (ctx) => {
-      const range = rangeOf(ctx);
-      // A restricted user sees a range through a grant on an instance it is routed to or shared with.
-      if (!visibleRanges(ctx.account, ctx.user).includes(range)) throw forbidden();
-      return renderRangeView(ctx.account, range);
-    },
-  },
-  {
-    ...WRITE,
-    method: "DELETE",
-    path: "/networking/ipv6/ranges/{range}",
-    summary: "Delete an IPv6 range that is not shared",
-    response: Empty,
-    handler: (ctx) => {
-      const range = rangeOf(ctx);
-      checkRangeDelete(ctx.account, ctx.user, range);
-      deleteRange(actor(ctx), range);
-      return {};
-    },
-  },
+  ),
+  api.read.get(RANGE, "One IPv6 range", { response: Ipv6RangeView }, (ctx) => {
+    const range = rangeOf(ctx);
+    // A restricted user sees a range through a grant on an instance it is routed to or shared with.
+    if (!visibleRanges(ctx.account, ctx.user).includes(range)) throw forbidden();
+    return renderRangeView(ctx.account, range);
+  }),
+  api.write.delete(RANGE, "Delete an IPv6 range that is not shared", {}, (ctx) => {
+    const range = rangeOf(ctx);
+    checkRangeDelete(ctx.account, ctx.user, range);
+    deleteRange(ctx.actor, range);
+  }),
 ];

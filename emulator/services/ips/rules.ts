@@ -21,46 +21,46 @@ import {
 import { canonicalIpv6, parseIpv4 } from "../../../sdk/core/net";
 import type { AccountState, UserRecord } from "../../core/state";
 import { ApiFailure, entry, forbidden, throwIfAny } from "../../core/errors";
-import { findCompute, type ComputeRecord } from "../computes/models";
+import { COMPUTES, findCompute, type StoredCompute } from "../computes/store";
 import { defaultRdns } from "./address-plan";
 import { forwardRecordExists } from "./forward-dns";
 import {
-  type Ipv6RangeRecord,
-  type Move,
+  IPV6_RANGES,
   type PlacedAddress,
+  type StoredIpv6Range,
   computePermission,
   findAddress,
   findRange,
   findRangeByCidr,
-  holdingsAfter,
   natOf,
   privateIpv4Of,
   rangeOwner,
   rangeSharers,
   sharedIpsOf,
   slaacOf,
-} from "./models";
+} from "./store";
+import { type Move, holdingsAfter } from "./operations";
 
 /** 403 unless the user may change the instance (an address's access is its holder's). */
-export function requireReadWrite(user: UserRecord, compute: ComputeRecord | undefined): void {
+export function requireReadWrite(user: UserRecord, compute: StoredCompute | undefined): void {
   if (compute && computePermission(user, compute.id) !== "read_write") throw forbidden();
 }
 
 /** 403 unless the user may see the instance. */
-export function requireRead(user: UserRecord, compute: ComputeRecord | undefined): void {
+export function requireRead(user: UserRecord, compute: StoredCompute | undefined): void {
   if (compute && computePermission(user, compute.id) === undefined) throw forbidden();
 }
 
 /** True when some instance lists the address (an IPv4 or a range address) among those it shares. */
 function isShared(account: AccountState, address: string): boolean {
-  return account.computes.some((c) => sharedIpsOf(c).includes(address));
+  return COMPUTES.of(account).some((c) => sharedIpsOf(c).includes(address));
 }
 
 // ---------------------------------------------------------------------------------------------
 // Allocation
 
 /** The instance an allocation targets, once every rule holds. */
-export function checkAllocate(account: AccountState, user: UserRecord, body: IpAllocateRequest): ComputeRecord {
+export function checkAllocate(account: AccountState, user: UserRecord, body: IpAllocateRequest): StoredCompute {
   const compute = findCompute(account, body.compute_id);
   if (!compute) throw new ApiFailure(400, [entry(IP_REASONS.invalidCompute(body.compute_id), "compute_id")]);
   requireReadWrite(user, compute);
@@ -115,7 +115,7 @@ export function resolveAssign(account: AccountState, user: UserRecord, body: IpA
 }
 
 /** The instance holding what a move takes away. */
-function holderOf(account: AccountState, move: Move): ComputeRecord | undefined {
+function holderOf(account: AccountState, move: Move): StoredCompute | undefined {
   return move.kind === "ipv4" ? move.placed.compute : rangeOwner(account, move.range);
 }
 
@@ -125,7 +125,7 @@ function holderOf(account: AccountState, move: Move): ComputeRecord | undefined 
  * had no public address before is not "left without" one.
  */
 function checkHoldings(account: AccountState, moves: Move[]): ErrorEntry[] {
-  const involved = new Set<ComputeRecord>();
+  const involved = new Set<StoredCompute>();
   for (const move of moves) {
     involved.add(move.to);
     const holder = holderOf(account, move);
@@ -146,7 +146,7 @@ function checkHoldings(account: AccountState, moves: Move[]): ErrorEntry[] {
 // Sharing
 
 /** Resolves and checks a share request; returns the instance and the canonical list it will share. */
-export function resolveShare(account: AccountState, user: UserRecord, body: IpShareRequest): { compute: ComputeRecord; addresses: string[] } {
+export function resolveShare(account: AccountState, user: UserRecord, body: IpShareRequest): { compute: StoredCompute; addresses: string[] } {
   const compute = findCompute(account, body.compute_id);
   if (!compute) throw new ApiFailure(400, [entry(IP_REASONS.invalidCompute(body.compute_id), "compute_id")]);
   requireReadWrite(user, compute);
@@ -170,7 +170,7 @@ export function resolveShare(account: AccountState, user: UserRecord, body: IpSh
 interface ShareEntry {
   address: string;
   region: string;
-  holder: ComputeRecord | undefined;
+  holder: StoredCompute | undefined;
   placed?: PlacedAddress;
 }
 
@@ -188,27 +188,27 @@ function resolveShareEntry(account: AccountState, text: string): ShareEntry | un
 // IPv6 ranges
 
 /** The instance a new range is routed to, once every rule holds. */
-export function checkRangeCreate(account: AccountState, user: UserRecord, body: Ipv6RangeCreateRequest): ComputeRecord {
+export function checkRangeCreate(account: AccountState, user: UserRecord, body: Ipv6RangeCreateRequest): StoredCompute {
   const targetField = body.compute_id !== undefined ? "compute_id" : "route_target";
-  let compute: ComputeRecord | undefined;
+  let compute: StoredCompute | undefined;
   if (body.compute_id !== undefined) {
     compute = findCompute(account, body.compute_id);
     if (!compute) throw new ApiFailure(400, [entry(IP_REASONS.invalidCompute(body.compute_id), "compute_id")]);
     if (slaacOf(compute) === null) throw new ApiFailure(400, [entry(IP_REASONS.rangeNoSlaac, "compute_id")]);
   } else {
     const target = canonicalIpv6(body.route_target!);
-    compute = account.computes.find((c) => target !== undefined && slaacOf(c) === target);
+    compute = COMPUTES.of(account).find((c) => target !== undefined && slaacOf(c) === target);
     if (!compute) throw new ApiFailure(400, [entry(IP_REASONS.routeTargetUnknown, "route_target")]);
   }
   requireReadWrite(user, compute);
   // The per-address rule is the more specific one: report it alone when it applies.
-  if (account.ipv6Ranges.some((r) => r.route_target === slaacOf(compute))) throwIfAny([entry(IP_REASONS.rangeSlaacLimit, targetField)]);
-  if (account.ipv6Ranges.some((r) => r.region === compute.region)) throwIfAny([entry(IP_REASONS.rangeRegionLimit)]);
+  if (IPV6_RANGES.of(account).some((r) => r.route_target === slaacOf(compute))) throwIfAny([entry(IP_REASONS.rangeSlaacLimit, targetField)]);
+  if (IPV6_RANGES.of(account).some((r) => r.region === compute.region)) throwIfAny([entry(IP_REASONS.rangeRegionLimit)]);
   return compute;
 }
 
 /** A range can be deleted only while no instance shares it. */
-export function checkRangeDelete(account: AccountState, user: UserRecord, range: Ipv6RangeRecord): void {
+export function checkRangeDelete(account: AccountState, user: UserRecord, range: StoredIpv6Range): void {
   requireReadWrite(user, rangeOwner(account, range));
   if (rangeSharers(account, range).length > 0) throwIfAny([entry(IP_REASONS.rangeShared)]);
 }

@@ -3,27 +3,29 @@
  * its private IPv4 address, IPv6 SLAAC address and the "additional addresses" flag. Defaults keep
  * older seeds working: no private address, the plan's SLAAC address, allocation not enabled.
  */
-import type { EmulatorState } from "../../core/state";
+import { z } from "zod";
+import type { EmulatorRuntime } from "../../core/runtime";
 import { ApiFailure, entry } from "../../core/errors";
 import { canonicalIpv6, parseIpv4 } from "../../../sdk/core/net";
-import type { ComputeRecord } from "../computes/models";
+import { type StoredCompute, everyCompute } from "../computes/store";
 import { defaultSlaac, isPrivateIpv4 } from "./address-plan";
 
-/** Seed fields this module reads (declared on `ComputeSeed`). */
-export interface AddressSeed {
-  ipv4?: string[];
-  ipv4_private?: string[];
-  ipv6?: string | null;
-  additional_ipv4?: boolean;
-}
-
-function allComputes(state: EmulatorState): ComputeRecord[] {
-  return Object.values(state.accounts).flatMap((a) => a.computes);
-}
+/** The address fields of the instance seed's schema (`ComputeSeedRequest`, `../computes/seed.ts`). */
+export const ADDRESS_SEED_FIELDS = {
+  ipv4: z.array(z.string()).optional(),
+  /** Private IPv4 addresses in 192.168.128.0/17 (at most one; default none). */
+  ipv4_private: z.array(z.string()).optional(),
+  /** The IPv6 SLAAC address (default: derived from the region and id; null: none). */
+  ipv6: z.string().nullable().optional(),
+  /** Enabled for additional public IPv4 addresses (default false). */
+  additional_ipv4: z.boolean().optional(),
+};
+const AddressSeed = z.object(ADDRESS_SEED_FIELDS);
+export type AddressSeed = z.infer<typeof AddressSeed>;
 
 /** Validates the seed's addresses against every instance already seeded and fills them in. */
-export function seedAddresses(state: EmulatorState, compute: ComputeRecord, seed: AddressSeed): void {
-  const others = allComputes(state).filter((c) => c.id !== compute.id);
+export function seedAddresses(runtime: EmulatorRuntime, compute: StoredCompute, seed: AddressSeed): void {
+  const others = everyCompute(runtime).filter((c) => c.id !== compute.id);
   const publicTaken = new Set(others.flatMap((c) => c.ipv4));
   (seed.ipv4 ?? []).forEach((address, i) => {
     if (parseIpv4(address) === undefined || isPrivateIpv4(address)) {

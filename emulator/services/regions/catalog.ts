@@ -2,7 +2,8 @@
  * The region catalog the emulator serves: the 25 regions of a real `GET /regions` recording
  * (linodego v1.33.0 `TestRegions_List.yaml`, 2024; IPv6 resolvers were scrubbed to `1234::5678`
  * by the recorder). Copied here, not read from `shared/`, so the emulator runs on its own.
- * Fourteen regions carry the `VPCs` capability; VPCs can only be created in those.
+ * Fourteen regions carry the `VPCs` capability; VPCs can only be created in those. Other services
+ * look regions up here (`findRegion`, `regionHasCapability`).
  */
 import type { Region } from "../../../sdk/resources/regions";
 
@@ -598,3 +599,11 @@ export const REGION_CATALOG: readonly Region[] = [
     "site_type": "core"
   }
 ];
+
+export function findRegion(id: string): Region | undefined {
+  return REGION_CATALOG.find((r) => r.id === id);
+}
+
+export function regionHasCapability(region: Region, capability: string): boolean {
+  return region.capabilities.includes(capability);
+}

@@ -1,12 +1,15 @@
 /**
  * Control operations for support: tickets the provider opens itself (seeded), replies from the
  * provider's staff, and the account's Managed service switch that `managed_issue` tickets need.
+ * In-process as `control.support.*`; over HTTP `POST /__emulator/seed/tickets`,
+ * `/seed/tickets/{id}/replies`, `/account-settings`.
  */
 import { z } from "zod";
-import { ApiFailure, entry, notFound } from "../../core/errors";
-import type { EmulatorRuntime } from "../../core/runtime";
-import type { AccountState } from "../../core/state";
-import { PROVIDER_USERNAME, addReply, findTicket, openTicket, renderTicket } from "./models";
+import { notFound } from "../../core/errors";
+import { type ControlContext, parseInput, serviceControl, zodIssueEntries } from "../../core/service";
+import { MANAGED, PROVIDER_USERNAME, findTicket } from "./store";
+import { renderTicket } from "./render";
+import { addReply, openTicket } from "./operations";
 
 export const TicketSeedRequest = z.strictObject({
   account: z.string().optional(),
@@ -17,38 +20,33 @@ export const TicketSeedRequest = z.strictObject({
 export const StaffReplyRequest = z.strictObject({ description: z.string().min(1) });
 export const AccountSettingsRequest = z.strictObject({ account: z.string().optional(), managed: z.boolean() });
 
-function parse<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
-  const parsed = schema.safeParse(input);
-  if (!parsed.success) throw new ApiFailure(400, parsed.error.issues.map((i) => entry(i.message, i.path.join("."))));
-  return parsed.data;
-}
+/** Support's control answers with zod's own texts. */
+const parse = <T extends z.ZodType>(schema: T, input: unknown) => parseInput(schema, input, zodIssueEntries);
 
 export class SupportControl {
-  constructor(
-    private readonly runtime: EmulatorRuntime,
-    private readonly accountOf: (id: string | undefined) => AccountState,
-  ) {}
+  constructor(private readonly control: ControlContext) {}
 
   /** A ticket opened by the provider (e.g. about an incident); the customer cannot close it. */
   seedTicket(input: z.input<typeof TicketSeedRequest>) {
     const request = parse(TicketSeedRequest, input);
-    const account = this.accountOf(request.account);
+    const account = this.control.account(request.account);
     const ticket = openTicket(
-      { runtime: this.runtime, account, username: PROVIDER_USERNAME },
+      { runtime: this.control.runtime, account, username: PROVIDER_USERNAME },
       { summary: request.summary, description: request.description, entity: request.entity ?? null, generated: true },
     );
-    this.runtime.persist();
+    this.control.runtime.persist();
     return renderTicket(ticket);
   }
 
   /** A reply from the provider's staff; a new ticket becomes `open`. */
   staffReply(ticketId: number, input: z.input<typeof StaffReplyRequest>) {
     const { description } = parse(StaffReplyRequest, input);
-    for (const account of Object.values(this.runtime.state.accounts)) {
+    const runtime = this.control.runtime;
+    for (const account of Object.values(runtime.state.accounts)) {
       const ticket = findTicket(account, ticketId);
       if (!ticket) continue;
-      const reply = addReply({ runtime: this.runtime, account, username: PROVIDER_USERNAME }, ticket, description, true);
-      this.runtime.persist();
+      const reply = addReply({ runtime, account, username: PROVIDER_USERNAME }, ticket, description, true);
+      runtime.persist();
       return reply;
     }
     throw notFound();
@@ -57,8 +55,17 @@ export class SupportControl {
   /** Turns the account's Managed service on or off. */
   setManaged(input: z.input<typeof AccountSettingsRequest>): { managed: boolean } {
     const request = parse(AccountSettingsRequest, input);
-    this.accountOf(request.account).managed = request.managed;
-    this.runtime.persist();
+    MANAGED.set(this.control.account(request.account), request.managed);
+    this.control.runtime.persist();
     return { managed: request.managed };
   }
 }
+
+export const supportControl = serviceControl({
+  api: (control) => ({ support: new SupportControl(control) }),
+  routes: ({ support }) => [
+    { method: "POST", path: "/seed/tickets", handler: (r) => support.seedTicket(r.body()) },
+    { method: "POST", path: "/seed/tickets/:ticketId/replies", handler: (r) => support.staffReply(r.id("ticketId"), r.body()) },
+    { method: "POST", path: "/account-settings", handler: (r) => support.setManaged(r.body()) },
+  ],
+});

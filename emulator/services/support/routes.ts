@@ -4,7 +4,6 @@
  * never buffered: only their name and size are kept.
  */
 import "@fastify/multipart";
-import { Collection, Empty } from "../../../sdk/core/schema";
 import {
   ReplyCreateRequest,
   SUPPORT_REASONS,
@@ -13,9 +12,12 @@ import {
   TicketReply,
   isAllowedAttachment,
 } from "../../../sdk/resources/support";
-import { badRequest, found, throwIfAny } from "../../core/errors";
+import { badRequest, throwIfAny } from "../../core/errors";
+import { routeTable } from "../../core/route-table";
 import type { RouteContext, RouteSpec } from "../../core/routes";
-import { type Actor, addAttachment, addReply, closeTicket, findTicket, openTicket, renderTicket, ticketsOpenFirst } from "./models";
+import { findTicket, ticketsOpenFirst } from "./store";
+import { renderTicket } from "./render";
+import { addAttachment, addReply, closeTicket, openTicket } from "./operations";
 import { checkTicketOpen } from "./rules";
 
 /** The spec names no size limit; the emulator refuses attachments above this. */
@@ -23,11 +25,10 @@ export const MAX_ATTACHMENT_BYTES = 5 * 1024 * 1024;
 
 export const TICKET_FILTERABLE = ["id", "summary", "status", "opened", "opened_by", "updated", "closed"] as const;
 
-const READ = { service: "support", auth: "token", scopes: ["account:read_only"] } as const;
-const WRITE = { service: "support", auth: "token", scopes: ["account:read_write"] } as const;
+export const REPLY_FILTERABLE = ["id", "created", "created_by"] as const;
 
-const actor = (ctx: RouteContext): Actor => ({ runtime: ctx.runtime, account: ctx.account, username: ctx.user.username });
-const ticketOf = (ctx: RouteContext) => found(findTicket(ctx.account, ctx.intParam("ticketId")));
+const api = routeTable("support", { read: ["account:read_only"], write: ["account:read_write"] });
+const ticketOf = (ctx: RouteContext) => ctx.lookup("ticketId", findTicket);
 
 function openTicketOf(ctx: RouteContext) {
   const ticket = ticketOf(ctx);
@@ -35,91 +36,45 @@ function openTicketOf(ctx: RouteContext) {
   return ticket;
 }
 
+const TICKET = "/support/tickets/{ticketId}";
+
 export const supportRoutes: RouteSpec[] = [
-  {
-    ...READ,
-    method: "GET",
-    path: "/support/tickets",
-    summary: "Tickets of the account, open ones first",
-    filterable: TICKET_FILTERABLE,
-    response: Collection(Ticket),
-    handler: (ctx) => ctx.collection(ticketsOpenFirst(ctx.account).map(renderTicket)),
-  },
-  {
-    ...WRITE,
-    method: "POST",
-    path: "/support/tickets",
-    summary: "Open a ticket",
-    response: Ticket,
-    handler: (ctx) => {
-      const request = ctx.body(TicketOpenRequest);
-      const { errors, entity } = checkTicketOpen(ctx.account, request);
-      throwIfAny(errors);
-      const entityOrVlan = entity ?? (request.vlan !== undefined
-        ? { id: 0, label: request.vlan, type: "vlan", url: `/v4/networking/vlans?region=${request.region}` }
-        : null);
-      return renderTicket(openTicket(actor(ctx), { summary: request.summary, description: request.description, entity: entityOrVlan, generated: false }));
-    },
-  },
-  {
-    ...READ,
-    method: "GET",
-    path: "/support/tickets/{ticketId}",
-    summary: "One ticket",
-    response: Ticket,
-    handler: (ctx) => renderTicket(ticketOf(ctx)),
-  },
-  {
-    ...WRITE,
-    method: "POST",
-    path: "/support/tickets/{ticketId}/attachments",
-    summary: "Attach a file (multipart/form-data, field file)",
-    response: Empty,
-    handler: async (ctx) => {
-      const ticket = openTicketOf(ctx);
-      if (!ctx.request.isMultipart()) throw badRequest(SUPPORT_REASONS.attachmentMissing, "file");
-      const part = await ctx.request.file({ limits: { fileSize: MAX_ATTACHMENT_BYTES, files: 1 } });
-      if (!part || part.fieldname !== "file") throw badRequest(SUPPORT_REASONS.attachmentMissing, "file");
-      let size = 0;
-      for await (const chunk of part.file) size += (chunk as Buffer).length; // drained even when refused
-      if (!isAllowedAttachment(part.filename)) throw badRequest(SUPPORT_REASONS.attachmentExtension, "file");
-      if (part.file.truncated) throw badRequest(SUPPORT_REASONS.attachmentTooLarge(MAX_ATTACHMENT_BYTES), "file");
-      addAttachment(actor(ctx), ticket, { name: part.filename, size });
-      return {};
-    },
-  },
-  {
-    ...WRITE,
-    method: "POST",
-    path: "/support/tickets/{ticketId}/close",
-    summary: "Close a ticket",
-    response: Empty,
-    handler: (ctx) => {
-      const ticket = openTicketOf(ctx);
-      if (ticket.generated) throw badRequest(SUPPORT_REASONS.notClosable);
-      closeTicket(actor(ctx), ticket);
-      return {};
-    },
-  },
-  {
-    ...READ,
-    method: "GET",
-    path: "/support/tickets/{ticketId}/replies",
-    summary: "Replies of a ticket, oldest first",
-    filterable: ["id", "created", "created_by"],
-    response: Collection(TicketReply),
-    handler: (ctx) => ctx.collection(ticketOf(ctx).replies),
-  },
-  {
-    ...WRITE,
-    method: "POST",
-    path: "/support/tickets/{ticketId}/replies",
-    summary: "Reply to a ticket",
-    response: TicketReply,
-    handler: (ctx) => {
-      const ticket = openTicketOf(ctx);
-      const { description } = ctx.body(ReplyCreateRequest);
-      return addReply(actor(ctx), ticket, description, false);
-    },
-  },
+  api.read.list("/support/tickets", "Tickets of the account, open ones first", { item: Ticket, filterable: TICKET_FILTERABLE }, (ctx) =>
+    ticketsOpenFirst(ctx.account).map(renderTicket),
+  ),
+  api.write.post("/support/tickets", "Open a ticket", { response: Ticket }, (ctx) => {
+    const request = ctx.body(TicketOpenRequest);
+    const { errors, entity } = checkTicketOpen(ctx.account, request);
+    throwIfAny(errors);
+    const entityOrVlan = entity ?? (request.vlan !== undefined
+      ? { id: 0, label: request.vlan, type: "vlan", url: `/v4/networking/vlans?region=${request.region}` }
+      : null);
+    const draft = { summary: request.summary, description: request.description, entity: entityOrVlan, generated: false };
+    return renderTicket(openTicket(ctx.actor, draft));
+  }),
+  api.read.get(TICKET, "One ticket", { response: Ticket }, (ctx) => renderTicket(ticketOf(ctx))),
+  api.write.post(`${TICKET}/attachments`, "Attach a file (multipart/form-data, field file)", {}, async (ctx) => {
+    const ticket = openTicketOf(ctx);
+    if (!ctx.request.isMultipart()) throw badRequest(SUPPORT_REASONS.attachmentMissing, "file");
+    const part = await ctx.request.file({ limits: { fileSize: MAX_ATTACHMENT_BYTES, files: 1 } });
+    if (!part || part.fieldname !== "file") throw badRequest(SUPPORT_REASONS.attachmentMissing, "file");
+    let size = 0;
+    for await (const chunk of part.file) size += (chunk as Buffer).length; // drained even when refused
+    if (!isAllowedAttachment(part.filename)) throw badRequest(SUPPORT_REASONS.attachmentExtension, "file");
+    if (part.file.truncated) throw badRequest(SUPPORT_REASONS.attachmentTooLarge(MAX_ATTACHMENT_BYTES), "file");
+    addAttachment(ctx.actor, ticket, { name: part.filename, size });
+  }),
+  api.write.post(`${TICKET}/close`, "Close a ticket", {}, (ctx) => {
+    const ticket = openTicketOf(ctx);
+    if (ticket.generated) throw badRequest(SUPPORT_REASONS.notClosable);
+    closeTicket(ctx.actor, ticket);
+  }),
+  api.read.list(`${TICKET}/replies`, "Replies of a ticket, oldest first", { item: TicketReply, filterable: REPLY_FILTERABLE }, (ctx) =>
+    ticketOf(ctx).replies,
+  ),
+  api.write.post(`${TICKET}/replies`, "Reply to a ticket", { response: TicketReply }, (ctx) => {
+    const ticket = openTicketOf(ctx);
+    const { description } = ctx.body(ReplyCreateRequest);
+    return addReply(ctx.actor, ticket, description, false);
+  }),
 ];

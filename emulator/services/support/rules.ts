@@ -3,38 +3,50 @@
  * attribute must name an object of the account, `managed_issue` needs a Managed service, a VLAN
  * ticket's region must exist.
  */
-import { SUPPORT_REASONS, TICKET_ID_ATTRIBUTES, type Ticket, type TicketIdAttribute, type TicketOpenRequest } from "../../../sdk/resources/support";
+import { SUPPORT_REASONS, TICKET_ID_ATTRIBUTES } from "../../../sdk/resources/support";
+import type { Ticket, TicketIdAttribute, TicketOpenRequest } from "../../../sdk/resources/support";
 import type { ErrorEntry } from "../../../sdk/core/schema";
 import type { AccountState } from "../../core/state";
-import { findRegion } from "../regions/models";
+import { findRegion } from "../regions/catalog";
+import { COMPUTES, computeUrl } from "../computes/store";
+import { VPCS, vpcUrl } from "../vpcs/store";
+import { NODEBALANCERS, nodebalancerUrl } from "../nodebalancers/store";
+import { FIREWALLS, firewallUrl } from "../firewalls/store";
+import { DOMAINS, domainUrl } from "../domains/store";
+import { DATABASES, databaseUrl } from "../databases/store";
+import { MANAGED } from "./store";
 
-interface Locatable {
-  id: number;
-  label?: string | null;
-  domain?: string;
-  engine?: string;
+/** Where an ID attribute's objects live: the label and API path of the one with this id. */
+interface EntitySource {
+  find(account: AccountState, id: number): { label: string | null; url: string } | undefined;
 }
 
-/**
- * Where each ID attribute's objects live in the account, and their API path. Collections that a
- * service has not added to the account yet simply hold nothing.
- */
-const ENTITY_SOURCES: Record<TicketIdAttribute, { collection: string; url: (o: Locatable) => string }> = {
-  compute_id: { collection: "computes", url: (o) => `/v4/compute/instances/${o.id}` },
-  vpc_id: { collection: "vpcs", url: (o) => `/v4/vpcs/${o.id}` },
-  nodebalancer_id: { collection: "nodebalancers", url: (o) => `/v4/nodebalancers/${o.id}` },
-  firewall_id: { collection: "firewalls", url: (o) => `/v4/networking/firewalls/${o.id}` },
-  domain_id: { collection: "domains", url: (o) => `/v4/domains/${o.id}` },
-  database_id: { collection: "databases", url: (o) => `/v4/databases/${o.engine ?? "mysql"}/instances/${o.id}` },
-  volume_id: { collection: "volumes", url: (o) => `/v4/volumes/${o.id}` },
-  kubecluster_id: { collection: "kubeclusters", url: (o) => `/v4/lke/clusters/${o.id}` },
-  monitorclient_id: { collection: "monitorclients", url: (o) => `/v4/longview/clients/${o.id}` },
+function source<T extends { id: number }>(
+  objects: (account: AccountState) => readonly T[],
+  describe: (object: T) => { label: string | null; url: string },
+): EntitySource {
+  return {
+    find: (account, id) => {
+      const object = objects(account).find((o) => o.id === id);
+      return object && describe(object);
+    },
+  };
+}
+
+/** Objects of services the emulator does not have: never found. */
+const NOT_EMULATED: EntitySource = { find: () => undefined };
+
+const ENTITY_SOURCES: Record<TicketIdAttribute, EntitySource> = {
+  compute_id: source(COMPUTES.of, (c) => ({ label: c.label, url: computeUrl(c.id) })),
+  vpc_id: source(VPCS.of, (v) => ({ label: v.label, url: vpcUrl(v.id) })),
+  nodebalancer_id: source(NODEBALANCERS.of, (n) => ({ label: n.label, url: nodebalancerUrl(n.id) })),
+  firewall_id: source(FIREWALLS.of, (f) => ({ label: f.label, url: firewallUrl(f.id) })),
+  domain_id: source(DOMAINS.of, (d) => ({ label: d.domain, url: domainUrl(d.id) })),
+  database_id: source(DATABASES.of, (d) => ({ label: d.label, url: databaseUrl(d) })),
+  volume_id: NOT_EMULATED,
+  kubecluster_id: NOT_EMULATED,
+  monitorclient_id: NOT_EMULATED,
 };
-
-function collectionOf(account: AccountState, name: string): Locatable[] {
-  const value = (account as unknown as Record<string, unknown>)[name];
-  return Array.isArray(value) ? (value as Locatable[]) : [];
-}
 
 export interface OpenCheck {
   errors: ErrorEntry[];
@@ -47,15 +59,16 @@ export function checkTicketOpen(account: AccountState, request: TicketOpenReques
   for (const attribute of Object.keys(TICKET_ID_ATTRIBUTES) as TicketIdAttribute[]) {
     const id = request[attribute];
     if (id === undefined) continue;
-    const source = ENTITY_SOURCES[attribute];
-    const object = collectionOf(account, source.collection).find((o) => o.id === id);
-    if (!object) {
+    const found = ENTITY_SOURCES[attribute].find(account, id);
+    if (!found) {
       errors.push({ field: attribute, reason: SUPPORT_REASONS.entityNotFound(attribute) });
       continue;
     }
-    entity = { id, label: object.label ?? object.domain ?? null, type: TICKET_ID_ATTRIBUTES[attribute], url: source.url(object) };
+    entity = { id, label: found.label, type: TICKET_ID_ATTRIBUTES[attribute], url: found.url };
   }
-  if (request.managed_issue === true && !account.managed) errors.push({ field: "managed_issue", reason: SUPPORT_REASONS.managedNotEnabled });
+  if (request.managed_issue === true && !MANAGED.of(account)) {
+    errors.push({ field: "managed_issue", reason: SUPPORT_REASONS.managedNotEnabled });
+  }
   if (request.region !== undefined && !findRegion(request.region)) errors.push({ field: "region", reason: "Region is not valid" });
   return { errors, entity };
 }

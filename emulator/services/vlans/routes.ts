@@ -1,21 +1,16 @@
 /** `GET /networking/vlans` (scope `computes:read_only`, as recorded in `X-Accepted-OAuth-Scopes`). */
-import { Collection } from "../../../sdk/core/schema";
 import { Vlan } from "../../../sdk/resources/vlans";
+import { routeTable } from "../../core/route-table";
 import type { RouteSpec } from "../../core/routes";
-import { accountVlans } from "./models";
+import { accountVlans } from "./render";
 
 export const VLAN_FILTERABLE = ["label", "region"] as const;
 
+const api = routeTable("vlans", { read: ["computes:read_only"] });
+const vlanList = { item: Vlan, filterable: VLAN_FILTERABLE };
+
 export const vlanRoutes: RouteSpec[] = [
-  {
-    service: "vlans",
-    auth: "token",
-    scopes: ["computes:read_only"],
-    method: "GET",
-    path: "/networking/vlans",
-    summary: "VLANs of the account, derived from instances' vlan interfaces",
-    filterable: VLAN_FILTERABLE,
-    response: Collection(Vlan),
-    handler: (ctx) => ctx.collection(accountVlans(ctx.account, ctx.user)),
-  },
+  api.read.list("/networking/vlans", "VLANs of the account, derived from instances' vlan interfaces", vlanList, (ctx) =>
+    accountVlans(ctx.account, ctx.user),
+  ),
 ];

@@ -3,7 +3,6 @@
  * the IP lists need `ips:read_only`, writes `vpc:read_write`. Restricted users need `add_vpc` to
  * create and a read_write grant on the VPC to change it or its subnets.
  */
-import { Collection, Empty } from "../../../sdk/core/schema";
 import {
   Subnet,
   SubnetCreateRequest,
@@ -15,180 +14,82 @@ import {
 } from "../../../sdk/resources/vpcs";
 import { grantCreator } from "../../core/auth";
 import { found, throwIfAny } from "../../core/errors";
-import type { GrantRequirement, RouteContext, RouteSpec } from "../../core/routes";
-import type { GrantPermission } from "../../core/state";
-import {
-  type Actor,
-  createSubnet,
-  createVpc,
-  deleteSubnet,
-  deleteVpc,
-  findSubnet,
-  findVpc,
-  renderSubnet,
-  renderVpc,
-  updateSubnet,
-  updateVpc,
-  visibleVpcs,
-} from "./models";
+import { globalGrant, objectGrant, routeTable } from "../../core/route-table";
+import type { RouteContext, RouteSpec } from "../../core/routes";
+import { findSubnet, findVpc, visibleVpcs } from "./store";
+import { renderSubnet, renderVpc } from "./render";
+import { createSubnet, createVpc, deleteSubnet, deleteVpc, updateSubnet, updateVpc } from "./operations";
 import { checkSubnetCreate, checkSubnetDelete, checkSubnetUpdate, checkVpcCreate, checkVpcDelete, checkVpcUpdate } from "./rules";
-import { VPC_IP_FILTERABLE, vpcIpRecords } from "./ips";
+import { VPC_IP_FILTERABLE, vpcIpRecords } from "./vpc-ips";
 
 export const VPC_FILTERABLE = ["id", "label", "description", "region", "created", "updated"] as const;
 export const SUBNET_FILTERABLE = ["id", "label", "ipv4", "created", "updated"] as const;
 
-const READ = { service: "vpcs", auth: "token", scopes: [] } as const;
-const WRITE = { service: "vpcs", auth: "token", scopes: ["vpc:read_write"] } as const;
-const IPS = { service: "vpcs", auth: "token", scopes: ["ips:read_only"], filterable: VPC_IP_FILTERABLE, response: Collection(VpcIp) } as const;
+const VPC = "/vpcs/{vpcId}";
+const SUBNETS = `${VPC}/subnets`;
+const SUBNET = `${SUBNETS}/{vpcSubnetId}`;
 
-function vpcGrant(level: GrantPermission): GrantRequirement {
-  return { kind: "object", object: "vpc", param: "vpcId", level, exists: (account, id) => findVpc(account, id) !== undefined };
-}
+const api = routeTable("vpcs", { read: [], write: ["vpc:read_write"], ips: ["ips:read_only"] });
+const vpcGrant = objectGrant("vpc", "vpcId", findVpc);
+const vpcIps = { item: VpcIp, filterable: VPC_IP_FILTERABLE };
 
-const actor = (ctx: RouteContext): Actor => ({ runtime: ctx.runtime, account: ctx.account, user: ctx.user });
-const vpcOf = (ctx: RouteContext) => found(findVpc(ctx.account, ctx.intParam("vpcId")));
+const vpcOf = (ctx: RouteContext) => ctx.lookup("vpcId", findVpc);
 const subnetOf = (ctx: RouteContext) => {
   const vpc = vpcOf(ctx);
   return { vpc, subnet: found(findSubnet(vpc, ctx.intParam("vpcSubnetId"))) };
 };
 
 export const vpcRoutes: RouteSpec[] = [
-  {
-    ...READ,
-    method: "GET",
-    path: "/vpcs",
-    summary: "VPC collection",
-    filterable: VPC_FILTERABLE,
-    response: Collection(Vpc),
-    handler: (ctx) => ctx.collection(visibleVpcs(ctx.account, ctx.user).map((v) => renderVpc(ctx.account, v))),
-  },
-  {
-    ...WRITE,
-    method: "POST",
-    path: "/vpcs",
-    summary: "Create a VPC with optional subnets",
-    grant: { kind: "global", grant: "add_vpc" },
-    response: Vpc,
-    handler: (ctx) => {
-      const input = ctx.body(VpcCreateRequest);
-      throwIfAny(checkVpcCreate(ctx.account, input));
-      const vpc = createVpc(actor(ctx), input);
-      grantCreator(ctx.user, "vpc", vpc.id);
-      return renderVpc(ctx.account, vpc);
-    },
-  },
-  { ...IPS, method: "GET", path: "/vpcs/ips", summary: "VPC IP records of the account", handler: (ctx) => ctx.collection(vpcIpRecords(ctx.account, ctx.user)) },
-  {
-    ...IPS,
-    method: "GET",
-    path: "/networking/vpcs/ips",
-    summary: "VPC IP records of the account (networking path)",
-    handler: (ctx) => ctx.collection(vpcIpRecords(ctx.account, ctx.user)),
-  },
-  {
-    ...READ,
-    method: "GET",
-    path: "/vpcs/{vpcId}",
-    summary: "One VPC",
-    grant: vpcGrant("read_only"),
-    response: Vpc,
-    handler: (ctx) => renderVpc(ctx.account, vpcOf(ctx)),
-  },
-  {
-    ...WRITE,
-    method: "PUT",
-    path: "/vpcs/{vpcId}",
-    summary: "Update a VPC's label or description",
-    grant: vpcGrant("read_write"),
-    response: Vpc,
-    handler: (ctx) => {
-      const vpc = vpcOf(ctx);
-      const input = ctx.body(VpcUpdateRequest);
-      throwIfAny(checkVpcUpdate(ctx.account, vpc, input));
-      return renderVpc(ctx.account, updateVpc(actor(ctx), vpc, input));
-    },
-  },
-  {
-    ...WRITE,
-    method: "DELETE",
-    path: "/vpcs/{vpcId}",
-    summary: "Delete a VPC and all its subnets (all or nothing)",
-    grant: vpcGrant("read_write"),
-    response: Empty,
-    handler: (ctx) => {
-      const vpc = vpcOf(ctx);
-      throwIfAny(checkVpcDelete(ctx.account, vpc));
-      deleteVpc(actor(ctx), vpc);
-      return {};
-    },
-  },
-  {
-    ...IPS,
-    method: "GET",
-    path: "/vpcs/{vpcId}/ips",
-    summary: "VPC IP records of one VPC",
-    grant: vpcGrant("read_only"),
-    handler: (ctx) => ctx.collection(vpcIpRecords(ctx.account, ctx.user, vpcOf(ctx).id)),
-  },
-  {
-    ...READ,
-    method: "GET",
-    path: "/vpcs/{vpcId}/subnets",
-    summary: "Subnet collection of a VPC",
-    grant: vpcGrant("read_only"),
-    filterable: SUBNET_FILTERABLE,
-    response: Collection(Subnet),
-    handler: (ctx) => ctx.collection(vpcOf(ctx).subnets.map((s) => renderSubnet(ctx.account, s))),
-  },
-  {
-    ...WRITE,
-    method: "POST",
-    path: "/vpcs/{vpcId}/subnets",
-    summary: "Create a subnet",
-    grant: vpcGrant("read_write"),
-    response: Subnet,
-    handler: (ctx) => {
-      const vpc = vpcOf(ctx);
-      const input = ctx.body(SubnetCreateRequest);
-      throwIfAny(checkSubnetCreate(vpc, input));
-      return renderSubnet(ctx.account, createSubnet(actor(ctx), vpc, input));
-    },
-  },
-  {
-    ...READ,
-    method: "GET",
-    path: "/vpcs/{vpcId}/subnets/{vpcSubnetId}",
-    summary: "One subnet",
-    grant: vpcGrant("read_only"),
-    response: Subnet,
-    handler: (ctx) => renderSubnet(ctx.account, subnetOf(ctx).subnet),
-  },
-  {
-    ...WRITE,
-    method: "PUT",
-    path: "/vpcs/{vpcId}/subnets/{vpcSubnetId}",
-    summary: "Update a subnet's label",
-    grant: vpcGrant("read_write"),
-    response: Subnet,
-    handler: (ctx) => {
-      const { vpc, subnet } = subnetOf(ctx);
-      const input = ctx.body(SubnetUpdateRequest);
-      throwIfAny(checkSubnetUpdate(vpc, subnet, input));
-      return renderSubnet(ctx.account, updateSubnet(actor(ctx), vpc, subnet, input));
-    },
-  },
-  {
-    ...WRITE,
-    method: "DELETE",
-    path: "/vpcs/{vpcId}/subnets/{vpcSubnetId}",
-    summary: "Delete a subnet without assigned interfaces",
-    grant: vpcGrant("read_write"),
-    response: Empty,
-    handler: (ctx) => {
-      const { vpc, subnet } = subnetOf(ctx);
-      throwIfAny(checkSubnetDelete(ctx.account, subnet));
-      deleteSubnet(actor(ctx), vpc, subnet);
-      return {};
-    },
-  },
+  api.read.list("/vpcs", "VPC collection", { item: Vpc, filterable: VPC_FILTERABLE }, (ctx) =>
+    visibleVpcs(ctx.account, ctx.user).map((v) => renderVpc(ctx.account, v)),
+  ),
+  api.write.post("/vpcs", "Create a VPC with optional subnets", { grant: globalGrant("add_vpc"), response: Vpc }, (ctx) => {
+    const input = ctx.body(VpcCreateRequest);
+    throwIfAny(checkVpcCreate(ctx.account, input));
+    const vpc = createVpc(ctx.actor, input);
+    grantCreator(ctx.user, "vpc", vpc.id);
+    return renderVpc(ctx.account, vpc);
+  }),
+  api.ips.list("/vpcs/ips", "VPC IP records of the account", vpcIps, (ctx) => vpcIpRecords(ctx.account, ctx.user)),
+  api.ips.list("/networking/vpcs/ips", "VPC IP records of the account (networking path)", vpcIps, (ctx) =>
+    vpcIpRecords(ctx.account, ctx.user),
+  ),
+  api.read.get(VPC, "One VPC", { grant: vpcGrant.read_only, response: Vpc }, (ctx) => renderVpc(ctx.account, vpcOf(ctx))),
+  api.write.put(VPC, "Update a VPC's label or description", { grant: vpcGrant.read_write, response: Vpc }, (ctx) => {
+    const vpc = vpcOf(ctx);
+    const input = ctx.body(VpcUpdateRequest);
+    throwIfAny(checkVpcUpdate(ctx.account, vpc, input));
+    return renderVpc(ctx.account, updateVpc(ctx.actor, vpc, input));
+  }),
+  api.write.delete(VPC, "Delete a VPC and all its subnets (all or nothing)", { grant: vpcGrant.read_write }, (ctx) => {
+    const vpc = vpcOf(ctx);
+    throwIfAny(checkVpcDelete(ctx.account, vpc));
+    deleteVpc(ctx.actor, vpc);
+  }),
+  api.ips.list(`${VPC}/ips`, "VPC IP records of one VPC", { ...vpcIps, grant: vpcGrant.read_only }, (ctx) =>
+    vpcIpRecords(ctx.account, ctx.user, vpcOf(ctx).id),
+  ),
+  api.read.list(SUBNETS, "Subnet collection of a VPC", { item: Subnet, filterable: SUBNET_FILTERABLE, grant: vpcGrant.read_only }, (ctx) =>
+    vpcOf(ctx).subnets.map((s) => renderSubnet(ctx.account, s)),
+  ),
+  api.write.post(SUBNETS, "Create a subnet", { grant: vpcGrant.read_write, response: Subnet }, (ctx) => {
+    const vpc = vpcOf(ctx);
+    const input = ctx.body(SubnetCreateRequest);
+    throwIfAny(checkSubnetCreate(vpc, input));
+    return renderSubnet(ctx.account, createSubnet(ctx.actor, vpc, input));
+  }),
+  api.read.get(SUBNET, "One subnet", { grant: vpcGrant.read_only, response: Subnet }, (ctx) =>
+    renderSubnet(ctx.account, subnetOf(ctx).subnet),
+  ),
+  api.write.put(SUBNET, "Update a subnet's label", { grant: vpcGrant.read_write, response: Subnet }, (ctx) => {
+    const { vpc, subnet } = subnetOf(ctx);
+    const input = ctx.body(SubnetUpdateRequest);
+    throwIfAny(checkSubnetUpdate(vpc, subnet, input));
+    return renderSubnet(ctx.account, updateSubnet(ctx.actor, vpc, subnet, input));
+  }),
+  api.write.delete(SUBNET, "Delete a subnet without assigned interfaces", { grant: vpcGrant.read_write }, (ctx) => {
+    const { vpc, subnet } = subnetOf(ctx);
+    throwIfAny(checkSubnetDelete(ctx.account, subnet));
+    deleteSubnet(ctx.actor, vpc, subnet);
+  }),
 ];

@@ -6,12 +6,16 @@
  */
 import type { ErrorEntry } from "../../../sdk/core/schema";
 import { VPC_REASONS } from "../../../sdk/resources/vpcs";
+import type { SubnetCreateRequest, SubnetUpdateRequest, VpcCreateRequest, VpcUpdateRequest } from "../../../sdk/resources/vpcs";
 import { ipv4RangesOverlap, parseIpv4Cidr } from "../../../sdk/core/net";
 import type { AccountState } from "../../core/state";
 import { entry } from "../../core/errors";
-import { findRegion, regionHasCapability, VPC_CAPABILITY } from "../regions/models";
-import { interfacesOnSubnet } from "../computes/models";
-import type { SubnetRecord, VpcRecord } from "./models";
+import { findRegion, regionHasCapability } from "../regions/catalog";
+import { interfacesOnSubnet } from "../computes/store";
+import { type StoredSubnet, type StoredVpc, VPCS } from "./store";
+
+/** The capability a region must list for VPCs to be created in it. */
+export const VPC_CAPABILITY = "VPCs";
 
 /** Default account limits (api-facts P8-3). */
 export const VPCS_PER_REGION = 10;
@@ -25,14 +29,16 @@ function overlaps(a: string, b: string): boolean {
 
 export function checkVpcCreate(
   account: AccountState,
-  input: { label: string; region: string; subnets?: Array<{ label: string; ipv4: string }> | undefined },
+  input: VpcCreateRequest,
 ): ErrorEntry[] {
   const errors: ErrorEntry[] = [];
   const region = findRegion(input.region);
   if (!region) errors.push(entry(VPC_REASONS.regionInvalid, "region"));
   else if (!regionHasCapability(region, VPC_CAPABILITY)) errors.push(entry(VPC_REASONS.regionNoVpcs, "region"));
-  else if (account.vpcs.filter((v) => v.region === region.id).length >= VPCS_PER_REGION) errors.push(entry(VPC_REASONS.vpcLimit, "region"));
-  if (account.vpcs.some((v) => v.label === input.label)) errors.push(entry(VPC_REASONS.labelUniqueVpc, "label"));
+  else if (VPCS.of(account).filter((v) => v.region === region.id).length >= VPCS_PER_REGION) {
+    errors.push(entry(VPC_REASONS.vpcLimit, "region"));
+  }
+  if (VPCS.of(account).some((v) => v.label === input.label)) errors.push(entry(VPC_REASONS.labelUniqueVpc, "label"));
   const subnets = input.subnets ?? [];
   subnets.forEach((subnet, i) => {
     const earlier = subnets.slice(0, i);
@@ -42,12 +48,12 @@ export function checkVpcCreate(
   return errors;
 }
 
-export function checkVpcUpdate(account: AccountState, vpc: VpcRecord, input: { label?: string | undefined }): ErrorEntry[] {
+export function checkVpcUpdate(account: AccountState, vpc: StoredVpc, input: VpcUpdateRequest): ErrorEntry[] {
   if (input.label === undefined) return [];
-  return account.vpcs.some((v) => v !== vpc && v.label === input.label) ? [entry(VPC_REASONS.labelUniqueVpc, "label")] : [];
+  return VPCS.of(account).some((v) => v !== vpc && v.label === input.label) ? [entry(VPC_REASONS.labelUniqueVpc, "label")] : [];
 }
 
-export function checkSubnetCreate(vpc: VpcRecord, input: { label: string; ipv4: string }): ErrorEntry[] {
+export function checkSubnetCreate(vpc: StoredVpc, input: SubnetCreateRequest): ErrorEntry[] {
   const errors: ErrorEntry[] = [];
   if (vpc.subnets.length >= SUBNETS_PER_VPC) errors.push(entry(VPC_REASONS.subnetLimit));
   if (vpc.subnets.some((s) => s.label === input.label)) errors.push(entry(VPC_REASONS.labelUniqueSubnet, "label"));
@@ -55,20 +61,20 @@ export function checkSubnetCreate(vpc: VpcRecord, input: { label: string; ipv4: 
   return errors;
 }
 
-export function checkSubnetUpdate(vpc: VpcRecord, subnet: SubnetRecord, input: { label: string }): ErrorEntry[] {
+export function checkSubnetUpdate(vpc: StoredVpc, subnet: StoredSubnet, input: SubnetUpdateRequest): ErrorEntry[] {
   return vpc.subnets.some((s) => s !== subnet && s.label === input.label) ? [entry(VPC_REASONS.labelUniqueSubnet, "label")] : [];
 }
 
 /** A subnet can be deleted only once no configuration profile interface uses it. */
-export function subnetInUse(account: AccountState, subnet: SubnetRecord): boolean {
+export function subnetInUse(account: AccountState, subnet: StoredSubnet): boolean {
   return interfacesOnSubnet(account, subnet.id).length > 0;
 }
 
-export function checkSubnetDelete(account: AccountState, subnet: SubnetRecord): ErrorEntry[] {
+export function checkSubnetDelete(account: AccountState, subnet: StoredSubnet): ErrorEntry[] {
   return subnetInUse(account, subnet) ? [entry(VPC_REASONS.subnetInUse)] : [];
 }
 
 /** All-or-nothing: one undeletable subnet keeps the whole VPC. */
-export function checkVpcDelete(account: AccountState, vpc: VpcRecord): ErrorEntry[] {
+export function checkVpcDelete(account: AccountState, vpc: StoredVpc): ErrorEntry[] {
   return vpc.subnets.some((s) => subnetInUse(account, s)) ? [entry(VPC_REASONS.vpcInUse)] : [];
 }

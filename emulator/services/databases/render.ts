@@ -1,0 +1,40 @@
+/**
+ * Databases and backups on the wire: key order of `fixtures/database_mysql.get.json` /
+ * `database_postgresql.get.json` (api-facts P4-2).
+ */
+import type { Database, DatabaseBackup, DatabaseInstance } from "../../../sdk/resources/databases";
+import { type StoredDatabase, type StoredDatabaseBackup, databaseUrl } from "./store";
+
+/** The record of `GET /databases/{engine}/instances/{id}`, in the recorded key order. */
+export function renderDatabase(db: StoredDatabase): Database {
+  return {
+    id: db.id,
+    label: db.label,
+    type: db.type,
+    engine: db.engine,
+    version: db.version,
+    region: db.region,
+    status: db.status,
+    encrypted: db.encrypted,
+    allow_list: [...db.allow_list],
+    cluster_size: db.cluster_size,
+    hosts: { ...db.hosts },
+    ssl_connection: db.ssl_connection,
+    replication_type: db.replication_type,
+    ...(db.engine === "postgresql" ? { replication_commit_type: db.replication_commit_type ?? "local" } : {}),
+    port: db.port,
+    updates: { ...db.updates },
+    created: db.created,
+    updated: db.updated,
+  };
+}
+
+/** An item of `GET /databases/instances`: no SSL or replication fields, plus `instance_uri`. */
+export function renderInstance(db: StoredDatabase): DatabaseInstance {
+  const { ssl_connection: _ssl, replication_type: _type, replication_commit_type: _commit, ...rest } = renderDatabase(db);
+  return { ...rest, instance_uri: databaseUrl(db) };
+}
+
+export function renderBackup(backup: StoredDatabaseBackup): DatabaseBackup {
+  return { id: backup.id, type: backup.type, label: backup.label, created: backup.created };
+}

@@ -1,0 +1,9 @@
+/**
+ * IP addresses, IPv6 pools and ranges: `/networking/ips*`, `/networking/ipv4/*`, `/networking/ipv6/*`.
+ * Addresses live on the instances (`computes`); restricted users act through grants on those.
+ */
+import { defineService } from "../../core/service";
+import { ipRoutes } from "./routes";
+import { IPV6_RANGES, RDNS } from "./store";
+
+export const ipsModule = defineService({ name: "ips", routes: ipRoutes, slices: [IPV6_RANGES, RDNS] });
