@@ -1,11 +1,11 @@
 /** The spec-driven engine: check and diff derived from the VPC and subnet specs. */
-import { BadRequestError } from "../../sdk/core/errors";
-import { VPC_REASONS } from "../../sdk/resources/vpcs";
-import { ResourceInitError, check, diff, explain, makeProvider } from "../../provider/engine/engine";
-import { UNKNOWN } from "../../provider/engine/values";
-import { vpcSpec } from "../../provider/resources/vpc";
-import { vpcSubnetSpec } from "../../provider/resources/vpc-subnet";
-import type { VpcArgs } from "../../provider/resources/vpc";
+import { BadRequestError } from "../../../sdk/core/errors";
+import { VPC_REASONS } from "../../../sdk/resources/vpcs";
+import { ResourceInitError, check, diff, explain, makeProvider } from "../../../provider/engine/engine";
+import { UNKNOWN } from "../../../provider/engine/values";
+import { vpcSpec } from "../../../provider/resources/vpc";
+import { vpcSubnetSpec } from "../../../provider/resources/vpc-subnet";
+import type { VpcArgs } from "../../../provider/resources/vpc";
 
 const PROVIDER = { __provider: "exports.handler = …" };
 
