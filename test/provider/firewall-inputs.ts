@@ -11,4 +11,10 @@ export const rule = (extra: Record<string, unknown> = {}) => ({
 });
 
 /** A firewall's inputs, with `extra` inputs changed. */
-export const args = (extra: Record<string, unknown> = {}) => ({ label: "web-fw", inboundPolicy: "DROP", outboundPolicy: "ACCEPT", inbound: [rule()], ...extra });
+export const args = (extra: Record<string, unknown> = {}) => ({
+  label: "web-fw",
+  inboundPolicy: "DROP",
+  outboundPolicy: "ACCEPT",
+  inbound: [rule()],
+  ...extra,
+});
