@@ -33,5 +33,11 @@ export const optionalId = (value: unknown): number | undefined => (value === und
  */
 export const idField = (field: string) => ({ schema: idReference(field), normalize: normalizeId, toWire: normalizeId });
 
+/** The `created` and `updated` outputs every API record carries. */
+export const timestamps = (noun: string) => ({
+  created: { description: `When the ${noun} was created (UTC).` },
+  updated: { description: `When the ${noun} was last updated (UTC).` },
+});
+
 /** A string from state or inputs, when it is one. */
 export const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);

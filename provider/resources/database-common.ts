@@ -33,7 +33,7 @@ import type { ProviderContext } from "../engine/context";
 import { camelCased } from "../engine/schemas";
 import { resourceSpec, type Failure, type Fields, type Hooks, type InputsOf, type Values } from "../engine/spec";
 import { camelText, canonicalJson, camelizeDeep, formatDuration, isRecord, type Camelized } from "../engine/values";
-import { MINUTE, apiId, text } from "./common";
+import { MINUTE, apiId, text, timestamps } from "./common";
 
 // ---------------------------------------------------------------------------------------------
 // The maintenance window, as a program writes it (camelCase of the API's `updates`)
@@ -153,8 +153,7 @@ const DATABASE_OUTPUTS = {
   rootUsername: { description: "The root user." },
   rootPassword: { secret: true, description: "The root password (secret: encrypted in state)." },
   caCert: { secret: true, description: "The CA certificate to verify the server with, base64-encoded PEM (secret in state)." },
-  created: { description: "When the database was created (UTC)." },
-  updated: { description: "When the database was last updated (UTC)." },
+  ...timestamps("database"),
 };
 
 /** Cross-field rule of the create body (the sdk schema's own refinement): one node cannot replicate. */

@@ -34,7 +34,7 @@ import {
 } from "../../sdk/resources/domains";
 import type { ComputeClient } from "../../sdk/client";
 import { resourceSpec, type Inputs, type Outputs } from "../engine/spec";
-import { MINUTE, apiId, idField } from "./common";
+import { MINUTE, apiId, idField, timestamps } from "./common";
 
 const zoneOf = (recorded: Outputs) => (typeof recorded.domain === "string" ? recorded.domain : undefined);
 
@@ -144,8 +144,7 @@ export const domainRecordSpec = resourceSpec<RecordWithZone, RecordCreateRequest
   outputs: {
     domain: { description: "The name of the record's domain (zone)." },
     fqdn: { description: "The record's fully qualified name, without a trailing period." },
-    created: { description: "When the record was created (UTC)." },
-    updated: { description: "When the record was last updated (UTC)." },
+    ...timestamps("record"),
   },
   // The record does not name its domain; keep the id (as a number) so reads can find it.
   computed: { domainId: (_record, given) => apiId(given.domainId) },

@@ -24,7 +24,7 @@ import {
   type DomainUpdateRequest,
 } from "../../sdk/resources/domains";
 import { resourceSpec } from "../engine/spec";
-import { MINUTE, apiId, idField, optionalId } from "./common";
+import { MINUTE, apiId, idField, optionalId, timestamps } from "./common";
 
 const lowerCase = (value: unknown): unknown => (typeof value === "string" ? value.toLowerCase() : value);
 const roundedUp = (value: unknown): unknown => (typeof value === "number" ? roundUpDomainSeconds(value) : value);
@@ -84,8 +84,7 @@ export const domainSpec = resourceSpec<Domain, DomainCreateRequest, DomainUpdate
     },
   },
   outputs: {
-    created: { description: "When the domain was created (UTC)." },
-    updated: { description: "When the domain was last updated (UTC)." },
+    ...timestamps("domain"),
   },
   // The API does not say what a domain was cloned from; keep the program's value.
   computed: { cloneFromId: (_domain, given) => optionalId(given.cloneFromId) },

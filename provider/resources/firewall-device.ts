@@ -7,7 +7,7 @@
 import { FirewallDeviceCreateRequest, type FirewallDevice } from "../../sdk/resources/firewalls";
 import type { ProviderContext } from "../engine/context";
 import { resourceSpec } from "../engine/spec";
-import { MINUTE, apiId, idField, normalizeId } from "./common";
+import { MINUTE, apiId, idField, normalizeId, timestamps } from "./common";
 
 const devicesApi = (ctx: ProviderContext) => ctx.client().networking.firewalls.devices;
 
@@ -44,8 +44,7 @@ export const firewallDeviceSpec = resourceSpec<FirewallDevice, FirewallDeviceCre
   },
   outputs: {
     entity: { description: "The assigned entity: id, type, label and API url." },
-    created: { description: "When the device was created (UTC)." },
-    updated: { description: "When the device was last updated (UTC)." },
+    ...timestamps("device"),
   },
   computed: {
     // The device record does not name its firewall; keep the id (a number) so reads can find it.

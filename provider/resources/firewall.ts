@@ -29,7 +29,7 @@ import { viaWire } from "../engine/schemas";
 import { resourceSpec, type Failure } from "../engine/spec";
 import type { ProviderContext } from "../engine/context";
 import { isRecord, type Camelized } from "../engine/values";
-import { MINUTE, apiId, normalizeId } from "./common";
+import { MINUTE, apiId, normalizeId, timestamps } from "./common";
 
 const fields = FirewallCreateRequest.shape;
 
@@ -279,8 +279,7 @@ export const firewallSpec = resourceSpec<FirewallRecord, FirewallCreateRequest, 
     },
   },
   outputs: {
-    created: { description: "When the firewall was created (UTC)." },
-    updated: { description: "When the firewall was last updated (UTC)." },
+    ...timestamps("firewall"),
   },
   timeouts: { create: 5 * MINUTE, update: 5 * MINUTE, delete: 5 * MINUTE },
   uniqueInputs: ["label"],

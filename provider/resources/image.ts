@@ -30,7 +30,7 @@ import { explain } from "../engine/engine";
 import type { ProviderContext } from "../engine/context";
 import { resourceSpec, type Failure, type Values } from "../engine/spec";
 import { isUnknown } from "../engine/values";
-import { MINUTE, idField, optionalId, text } from "./common";
+import { MINUTE, idField, optionalId, text, timestamps } from "./common";
 
 /** Between two polls of the image's status. */
 const POLL_INTERVAL_MS = 2_000;
@@ -115,8 +115,7 @@ export const imageSpec = resourceSpec<ImageRecord, ImageCreate, ImageUpdateReque
     createdBy: { description: "The user who created the image." },
     expiry: { description: "Null: only automatic images expire." },
     eol: { description: "Null for private images." },
-    created: { description: "When the image was created (UTC)." },
-    updated: { description: "When the image was last updated (UTC)." },
+    ...timestamps("image"),
     fileSize: { description: "Size in bytes of the file at filePath when its hash was computed." },
     fileModified: {
       description: "Modification time of the file at filePath when its hash was computed; with fileSize, the key of the cached hash.",

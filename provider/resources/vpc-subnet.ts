@@ -5,7 +5,7 @@
 import { parseIpv4Cidr, ipv4RangesOverlap } from "../../sdk/core/net";
 import { SubnetCreateRequest, type Subnet, type SubnetUpdateRequest } from "../../sdk/resources/vpcs";
 import { resourceSpec } from "../engine/spec";
-import { MINUTE, apiId, idField } from "./common";
+import { MINUTE, apiId, idField, timestamps } from "./common";
 
 const fields = SubnetCreateRequest.shape;
 
@@ -38,8 +38,7 @@ export const vpcSubnetSpec = resourceSpec<Subnet, SubnetCreateRequest, SubnetUpd
   },
   outputs: {
     computes: { description: "Compute instances with a VPC interface in this subnet, and those interfaces." },
-    created: { description: "When the subnet was created (UTC)." },
-    updated: { description: "When the subnet was last updated (UTC)." },
+    ...timestamps("subnet"),
   },
   // The subnet record does not name its VPC; keep the id (as a number) so reads can find it.
   computed: { vpcId: (_subnet, given) => apiId(given.vpcId) },

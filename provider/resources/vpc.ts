@@ -4,7 +4,7 @@
  */
 import { VpcCreateRequest, type Vpc, type VpcUpdateRequest } from "../../sdk/resources/vpcs";
 import { resourceSpec } from "../engine/spec";
-import { MINUTE, apiId } from "./common";
+import { MINUTE, apiId, timestamps } from "./common";
 
 const fields = VpcCreateRequest.shape;
 
@@ -29,8 +29,7 @@ export const vpcSpec = resourceSpec<Vpc, VpcCreateRequest, VpcUpdateRequest>()({
   },
   outputs: {
     subnets: { description: "The VPC's subnets as the API lists them (managed separately, through `VpcSubnet`)." },
-    created: { description: "When the VPC was created (UTC)." },
-    updated: { description: "When the VPC was last updated (UTC)." },
+    ...timestamps("VPC"),
   },
   timeouts: { create: 5 * MINUTE, update: 5 * MINUTE, delete: 10 * MINUTE },
   uniqueInputs: ["label"],
