@@ -177,7 +177,7 @@ const BROKEN = ["failed", "degraded"];
 const WAIT_CEILING_MS = 7 * 24 * 3600 * 1000;
 
 /** What the provider records of a database: the API's record, plus the root credentials and CA certificate once readable. */
-type DatabaseRecord = Database & { root_username?: string; root_password?: string; ca_cert?: string };
+type DatabaseWithSecrets = Database & { root_username?: string; root_password?: string; ca_cert?: string };
 
 /** One engine's database resource: its names, its replication fields, and its part of the sdk client. */
 export interface DatabaseKind<C extends z.ZodType, R extends Fields> {
@@ -208,7 +208,7 @@ export function brokenMessage(noun: string, db: Pick<Database, "id" | "label" | 
 function databaseHooks<C extends z.ZodType>(
   noun: string,
   api: (ctx: ProviderContext) => EngineDatabases<C>,
-): Hooks<CommonInputs, DatabaseRecord, z.input<C>, DatabaseUpdateRequest> {
+): Hooks<CommonInputs, DatabaseWithSecrets, z.input<C>, DatabaseUpdateRequest> {
   /** Polls until one of `until`, printing the status when it changes and every half minute. */
   async function waitUntil(
     ctx: ProviderContext,
@@ -245,7 +245,7 @@ function databaseHooks<C extends z.ZodType>(
    * The record plus the root credentials and CA certificate (readable only while `active`); when
    * they cannot be read now, the recorded ones are kept.
    */
-  async function withSecrets(ctx: ProviderContext, db: Database, recorded: Values, signal: AbortSignal): Promise<DatabaseRecord> {
+  async function withSecrets(ctx: ProviderContext, db: Database, recorded: Values, signal: AbortSignal): Promise<DatabaseWithSecrets> {
     const fallback = {
       root_username: text(recorded.rootUsername),
       root_password: text(recorded.rootPassword),
@@ -303,14 +303,14 @@ function databaseHooks<C extends z.ZodType>(
 
 /** The spec of one engine's database resource: the common fields and life, plus the engine's replication fields. */
 export function databaseSpec<C extends z.ZodType, R extends Fields>(kind: DatabaseKind<C, R>) {
-  return resourceSpec<DatabaseRecord, z.input<C>, DatabaseUpdateRequest>()({
+  return resourceSpec<DatabaseWithSecrets, z.input<C>, DatabaseUpdateRequest>()({
     name: kind.name,
     noun: kind.noun,
     description: kind.description,
     example: kind.example,
     inputs: { ...commonInputs(kind.engine), ...kind.replication },
     outputs: DATABASE_OUTPUTS,
-    computed: { engineId: (db: DatabaseRecord, given: Values) => engineIdOutput(db, given.engineId) },
+    computed: { engineId: (db: DatabaseWithSecrets, given: Values) => engineIdOutput(db, given.engineId) },
     timeouts: { create: 45 * MINUTE, update: 45 * MINUTE, delete: 30 * MINUTE },
     uniqueInputs: ["label"],
     validate: validateReplication,

@@ -28,7 +28,7 @@ import {
   srvLabel,
   srvRecordName,
   storedRecordTarget,
-  type DomainRecord as RecordResponse,
+  type DomainRecord,
   type RecordCreateRequest,
   type RecordUpdateRequest,
 } from "../../sdk/resources/domains";
@@ -67,9 +67,9 @@ const onlyFor =
     types.includes(String(inputs.type)) ? value : undefined;
 
 /** The record with the zone's name (`domain`) and the full name (`fqdn`), which normalization and programs use. */
-type RecordWithZone = RecordResponse & { domain: string; fqdn: string };
+type RecordWithZone = DomainRecord & { domain: string; fqdn: string };
 
-async function withZone(client: ComputeClient, domainId: number, record: RecordResponse, signal: AbortSignal): Promise<RecordWithZone> {
+async function withZone(client: ComputeClient, domainId: number, record: DomainRecord, signal: AbortSignal): Promise<RecordWithZone> {
   const zone = (await client.domains.get(domainId, { signal })).domain;
   return { ...record, domain: zone, fqdn: record.name === "" ? zone : `${record.name}.${zone}` };
 }

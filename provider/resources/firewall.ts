@@ -19,7 +19,7 @@ import {
   FirewallRulesUpdateRequest,
   FirewallStatusInput,
   FirewallUpdateRequest,
-  type Firewall as FirewallResponse,
+  type Firewall,
   type FirewallDevice,
   type FirewallDeviceType,
   type FirewallRuleInput,
@@ -161,7 +161,7 @@ function desiredDevices(devices: FirewallDevicesArgs | undefined): DeviceSets | 
 }
 
 /** The firewall as the provider records it: the API's record, plus its devices when the program manages them. */
-type FirewallRecord = FirewallResponse & { devices?: DeviceSets };
+type FirewallWithDevices = Firewall & { devices?: DeviceSets };
 
 /** The four rule inputs: whenever one changes, the rules PUT carries all of them (it replaces both rulesets). */
 const RULE_KEYS = ["inbound", "outbound", "inboundPolicy", "outboundPolicy"] as const;
@@ -210,7 +210,7 @@ async function reconcileDevices(
 /** The body of a firewall update; the rules go to their own endpoint. */
 type FirewallChange = FirewallUpdateRequest & { rules?: FirewallRulesUpdateRequest };
 
-export const firewallSpec = resourceSpec<FirewallRecord, FirewallCreateRequest, FirewallChange>()({
+export const firewallSpec = resourceSpec<FirewallWithDevices, FirewallCreateRequest, FirewallChange>()({
   name: "Firewall",
   noun: "firewall",
   description: "A Cloud Firewall: ordered inbound and outbound rules with default policies, assigned to compute instances and nodebalancers.",

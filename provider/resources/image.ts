@@ -52,12 +52,12 @@ const fields = ImageCreateRequest.shape;
  * The image as the provider records it: the API's record, with the upload URL a create answers
  * (handed to `settle`, never recorded) and the SHA-256 of the data `settle` uploaded.
  */
-type ImageRecord = Image & { upload_to?: string; file_hash?: string };
+type ImageWithUpload = Image & { upload_to?: string; file_hash?: string };
 
 /** A capture's body or an upload's: the engine sends `disk_id` or `region`, whichever source the program gave. */
 type ImageCreate = ImageCreateRequest | ImageUploadRequest;
 
-export const imageSpec = resourceSpec<ImageRecord, ImageCreate, ImageUpdateRequest>()({
+export const imageSpec = resourceSpec<ImageWithUpload, ImageCreate, ImageUpdateRequest>()({
   name: "Image",
   noun: "image",
   description: "A private image: a captured disk, or an uploaded gzip-compressed raw disk image.",
@@ -231,7 +231,7 @@ async function startsWithGzipMagic(file: string): Promise<boolean> {
  */
 async function uploadData(
   ctx: ProviderContext,
-  image: ImageRecord,
+  image: ImageWithUpload,
   inputs: { filePath?: string; fileHash?: string },
   signal: AbortSignal,
 ): Promise<string | undefined> {

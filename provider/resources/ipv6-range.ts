@@ -24,7 +24,7 @@ const normalizeAddress = (value: unknown): unknown => (typeof value === "string"
  * A range as the provider records it: the create answer's address and length (all a create
  * returns), completed by a read with the view, the list's route target and that target's instance.
  */
-type RangeRecord = Partial<Pick<Ipv6RangeView, "region" | "is_bgp" | "computes">> & {
+type RoutedRange = Partial<Pick<Ipv6RangeView, "region" | "is_bgp" | "computes">> & {
   id: string;
   range: string;
   prefix_length: number;
@@ -33,7 +33,7 @@ type RangeRecord = Partial<Pick<Ipv6RangeView, "region" | "is_bgp" | "computes">
 };
 
 /** The range's full record: the view, the list's route target, and the instance that target belongs to. */
-async function readRange(client: ComputeClient, range: string, signal: AbortSignal): Promise<RangeRecord> {
+async function readRange(client: ComputeClient, range: string, signal: AbortSignal): Promise<RoutedRange> {
   const view = await client.networking.ipv6.ranges.get(range, { signal });
   const listed = (await client.networking.ipv6.ranges.listAll({ signal })).find((r) => canonicalIpv6(r.range) === canonicalIpv6(view.range));
   const routeTarget = listed?.route_target ?? null;
@@ -64,7 +64,7 @@ function validate(inputs: Values): Failure[] {
   return reason ? [{ property: "computeId", reason }, { property: "routeTarget", reason }] : [];
 }
 
-export const ipv6RangeSpec = resourceSpec<RangeRecord, Ipv6RangeCreateRequest>()({
+export const ipv6RangeSpec = resourceSpec<RoutedRange, Ipv6RangeCreateRequest>()({
   name: "Ipv6Range",
   noun: "IPv6 range",
   description: "An IPv6 range (/56 or /64) routed to one compute instance's SLAAC address.",

@@ -18,10 +18,10 @@ const normalizeAddress = (value: unknown): unknown => (typeof value === "string"
 const normalizeRdns = (value: unknown): unknown => (typeof value === "string" ? canonicalRdns(value) : value);
 
 /** The address record, with the canonical address as its id. */
-type AddressRecord = IpAddress & { id: string };
-const withId = (record: IpAddress): AddressRecord => ({ ...record, id: canonicalIp(record.address) ?? record.address });
+type AddressWithId = IpAddress & { id: string };
+const withId = (record: IpAddress): AddressWithId => ({ ...record, id: canonicalIp(record.address) ?? record.address });
 
-export const reverseDnsSpec = resourceSpec<AddressRecord, IpUpdateRequest, IpUpdateRequest>()({
+export const reverseDnsSpec = resourceSpec<AddressWithId, IpUpdateRequest, IpUpdateRequest>()({
   name: "ReverseDns",
   noun: "reverse DNS",
   description: "The reverse DNS name of an IP address; deleting it restores the platform default.",
