@@ -6,7 +6,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { ProviderContext, type ConfigSource } from "./engine/context";
 import { makeProvider } from "./engine/engine";
-import type { ResourceSpec } from "./engine/spec";
+import type { AnySpec } from "./engine/spec";
 import { RESOURCE_SPECS } from "./specs";
 
 let config: ConfigSource = () => undefined;
@@ -22,7 +22,7 @@ function currentContext(): ProviderContext {
 export function provider(kind: string): pulumi.dynamic.ResourceProvider {
   let methods = providers.get(kind);
   if (!methods) {
-    const spec: ResourceSpec | undefined = RESOURCE_SPECS[kind];
+    const spec: AnySpec | undefined = RESOURCE_SPECS[kind];
     if (!spec) throw new Error(`pulumi-compute has no resource type ${kind}; is the installed package older than the program?`);
     methods = {
       ...makeProvider(spec, currentContext),

@@ -4,7 +4,7 @@
  */
 import { RESOURCE_SPECS } from "../specs";
 import { sameValue } from "./engine";
-import type { Outputs, ResourceSpec } from "./spec";
+import type { AnySpec, Outputs } from "./spec";
 
 export interface DriftEntry {
   field: string;
@@ -14,7 +14,7 @@ export interface DriftEntry {
   cloud: unknown;
 }
 
-export function managedDrift(spec: ResourceSpec, recorded: Outputs, actual: Outputs): DriftEntry[] {
+export function managedDrift(spec: AnySpec, recorded: Outputs, actual: Outputs): DriftEntry[] {
   const drift: DriftEntry[] = [];
   for (const [field, input] of Object.entries(spec.inputs)) {
     if (!sameValue(input, recorded[field], actual[field], recorded)) drift.push({ field, state: recorded[field], cloud: actual[field] });
@@ -23,7 +23,7 @@ export function managedDrift(spec: ResourceSpec, recorded: Outputs, actual: Outp
 }
 
 /** The spec of a Pulumi type token such as `pulumi-nodejs:dynamic/compute:Vpc`. */
-export function specForType(type: string): ResourceSpec | undefined {
+export function specForType(type: string): AnySpec | undefined {
   const match = /^pulumi-nodejs:dynamic\/compute:(\w+)$/.exec(type);
   return match ? RESOURCE_SPECS[match[1]!] : undefined;
 }

@@ -1,23 +1,48 @@
 /**
- * The one engine every resource shares: it turns a `ResourceSpec` into the methods of a Pulumi
+ * The one engine every resource shares: it turns a `AnySpec` into the methods of a Pulumi
  * dynamic provider. `check` validates inputs with the spec's schemas (the sdk's, so texts match
  * the API) and lets preview's unknown values through; `diff` compares managed fields only, after
- * normalization, and never looks at `__provider`; create/read/update/delete wrap the hooks with
- * deadlines, adoption, orphan protection and errors that name the input.
+ * normalization, and never looks at `__provider`; the wire mapping goes both ways — request
+ * bodies from the inputs' declarations (wire names, which body, wire form, defaults), outputs from
+ * the record, and API errors and sdk rule failures back to the program's input names;
+ * create/read/update/delete wrap the hooks with deadlines, adoption, orphan protection.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, ConnectionError, TimeoutError, isNotFound } from "../../sdk/core/errors";
 import { formatPath } from "../../sdk/core/schema";
 import type { ProviderContext } from "./context";
-import { META_INPUTS, type ApiObject, type Failure, type InputField, type Inputs, type Outputs, type ResourceSpec } from "./spec";
-import { UNKNOWN, camelizeDeep, canonicalJson, formatDuration, isUnknown, parseDuration, toCamel, toSnake } from "./values";
+import {
+  META_INPUTS,
+  type AnySpec,
+  type ApiObject,
+  type Body,
+  type Failure,
+  type InputField,
+  type Inputs,
+  type OutputField,
+  type Outputs,
+  type Values,
+} from "./spec";
+import {
+  UNKNOWN,
+  camelizeDeep,
+  canonicalJson,
+  formatDuration,
+  isUnknown,
+  parseDuration,
+  setAt,
+  snakeDeep,
+  toCamel,
+  toSnake,
+  valueAt,
+} from "./values";
 
 type DynamicProvider = Required<Pick<pulumi.dynamic.ResourceProvider, "check" | "diff" | "create" | "read" | "update" | "delete">>;
 
 const PROVIDER_KEY = "__provider";
 
 /** Builds the provider methods of one resource type. */
-export function makeProvider(spec: ResourceSpec, context: () => ProviderContext): DynamicProvider {
+export function makeProvider(spec: AnySpec, context: () => ProviderContext): DynamicProvider {
   return {
     check: async (olds, news) => checkAndDerive(spec, olds ?? {}, news),
     diff: async (_id, olds, news) => diff(spec, olds, news),
@@ -31,7 +56,7 @@ export function makeProvider(spec: ResourceSpec, context: () => ProviderContext)
 // ---------------------------------------------------------------------------------------------
 // check
 
-export function check(spec: ResourceSpec, news: Inputs): pulumi.dynamic.CheckResult {
+export function check(spec: AnySpec, news: Inputs): pulumi.dynamic.CheckResult {
   const failures: Failure[] = [];
   const inputs = withoutProvider(news);
 
@@ -53,14 +78,33 @@ export function check(spec: ResourceSpec, news: Inputs): pulumi.dynamic.CheckRes
     }
   }
   failures.push(...checkMeta(inputs));
-  if (failures.length === 0 && spec.validate && (spec.validatesUnknowns || !Object.values(inputs).some(isUnknown))) {
-    failures.push(...spec.validate(inputs));
+  if (failures.length === 0 && (spec.validatesUnknowns || !Object.values(inputs).some(isUnknown))) {
+    failures.push(...(spec.validate?.(inputs) ?? []), ...ruleFailures(spec, inputs));
   }
   return failures.length ? { inputs: news, failures } : { inputs: news };
 }
 
+/**
+ * The sdk's cross-field rules (`wireRules`) on the inputs under their wire names. Unknown values
+ * count as not given, and a failure about a field whose value is unknown is dropped (it will be
+ * checked once known). Failures name the program's input.
+ */
+function ruleFailures(spec: AnySpec, inputs: Inputs): Failure[] {
+  if (!spec.wireRules) return [];
+  const wire: Values = {};
+  const unknown = new Set<string>();
+  for (const [key, value] of Object.entries(inputs)) {
+    const name = key in spec.inputs ? wirePath(key, spec.inputs[key]!) : toSnake(key);
+    if (isUnknown(value)) unknown.add(name);
+    else wire[name] = value;
+  }
+  return spec.wireRules(wire)
+    .filter((e) => e.field === undefined || !unknown.has(e.field))
+    .map((e) => ({ property: e.field ? inputName(spec, e.field) : "", reason: e.reason }));
+}
+
 /** `check`, then the spec's `derive` hook on inputs that passed it (see `Hooks.derive`). */
-export async function checkAndDerive(spec: ResourceSpec, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckResult> {
+export async function checkAndDerive(spec: AnySpec, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckResult> {
   const result = check(spec, news);
   if (result.failures?.length || !spec.hooks.derive) return result;
   const derived = await spec.hooks.derive(withoutProvider(olds), withoutProvider(news));
@@ -109,7 +153,7 @@ export interface FieldChanges {
 }
 
 /** Managed input fields whose desired value differs from the recorded one. */
-export function changedFields(spec: ResourceSpec, olds: Outputs, news: Inputs): FieldChanges {
+export function changedFields(spec: AnySpec, olds: Outputs, news: Inputs): FieldChanges {
   const changed: string[] = [];
   const replaces: string[] = [];
   for (const [key, field] of Object.entries(spec.inputs)) {
@@ -123,7 +167,7 @@ export function changedFields(spec: ResourceSpec, olds: Outputs, news: Inputs): 
   return { changed, replaces };
 }
 
-export function diff(spec: ResourceSpec, olds: Outputs, news: Inputs): pulumi.dynamic.DiffResult {
+export function diff(spec: AnySpec, olds: Outputs, news: Inputs): pulumi.dynamic.DiffResult {
   const { changed, replaces: changedReplaces } = changedFields(spec, olds, news);
   // A broken object (see `replaceBroken`) is replaced even when nothing changed.
   const broken = spec.replaceBroken?.(olds) ?? [];
@@ -148,30 +192,68 @@ export function sameValue(field: InputField, a: unknown, b: unknown, recorded: O
 }
 
 // ---------------------------------------------------------------------------------------------
-// outputs
+// the wire mapping: request bodies and outputs
 
-/** Maps the API record to outputs: every input and output field, camelCase, plus meta inputs. */
-export function toOutputs(spec: ResourceSpec, object: ApiObject, inputs: Inputs): Outputs {
+/** A field's wire name (or dotted path): its declared `wire`, else the snake_case of its key. */
+export function wirePath(key: string, field: InputField | OutputField): string {
+  return field.wire ?? toSnake(key);
+}
+
+/**
+ * The request body of some inputs: each field sent with `op`, in its wire form (`toWire`, keys in
+ * snake_case at any depth) under its wire path. With `defaults`, an absent input sends its default
+ * (an update that removes an input resets the field); without, it is left out (a create lets the
+ * API apply its own).
+ */
+export function wireBody(spec: AnySpec, inputs: Inputs, keys: readonly string[], op: "create" | "update", defaults: boolean): Body {
+  const body: Body = {};
+  for (const key of keys) {
+    const field = spec.inputs[key];
+    if (!field || field.derived || field.send === "never" || (field.send !== undefined && field.send !== op)) continue;
+    const value = inputs[key] ?? (defaults ? field.default : undefined);
+    if (value === undefined) continue;
+    const wire = field.toWire ? field.toWire(value, inputs) : value;
+    if (wire !== undefined) setAt(body, wirePath(key, field), snakeDeep(wire));
+  }
+  return body;
+}
+
+/** The create body: every input the program gave that a create sends. */
+export const createBody = (spec: AnySpec, inputs: Inputs): Body => wireBody(spec, inputs, Object.keys(spec.inputs), "create", false);
+
+/** The update body of `keys` (the changed inputs, usually): each one's value, or its default when removed. */
+export const updateBody = (spec: AnySpec, inputs: Inputs, keys: readonly string[]): Body => wireBody(spec, inputs, keys, "update", true);
+
+/**
+ * Maps the API record to outputs: every input and output field, camelCase — the record's value at
+ * the field's wire path, or the spec's `computed` value; an input with `keepSpelling` keeps the
+ * given spelling when it means the same — plus the meta inputs. `given` holds the program's
+ * inputs, or in a read the recorded outputs.
+ */
+export function toOutputs(spec: AnySpec, record: ApiObject, given: Values): Outputs {
   const outputs: Outputs = {};
-  for (const [key, field] of Object.entries({ ...spec.inputs, ...spec.outputs })) {
-    const value = object[field.wire ?? toSnake(key)];
+  const fields: Array<[string, InputField | OutputField]> = [...Object.entries(spec.inputs), ...Object.entries(spec.outputs)];
+  for (const [key, field] of fields) {
+    const compute = spec.computed?.[key];
+    let value = compute ? compute(record, given) : valueAt(record, wirePath(key, field));
+    const kept = given[key];
+    if ("keepSpelling" in field && field.keepSpelling && kept !== undefined && kept !== null && sameValue(field, value, kept)) value = kept;
     if (value !== undefined) outputs[key] = camelizeDeep(value);
   }
-  Object.assign(outputs, spec.hooks.extraOutputs?.(object, inputs));
-  for (const key of META_INPUTS) if (inputs[key] !== undefined) outputs[key] = inputs[key];
+  for (const key of META_INPUTS) if (given[key] !== undefined) outputs[key] = given[key];
   return outputs;
 }
 
 // ---------------------------------------------------------------------------------------------
 // create / read / update / delete
 
-function timeoutFor(spec: ResourceSpec, inputs: Inputs, op: "create" | "update" | "delete"): number {
+function timeoutFor(spec: AnySpec, inputs: Inputs, op: "create" | "update" | "delete"): number {
   const given = (inputs.timeouts as Record<string, string> | undefined)?.[op];
   return (given !== undefined ? parseDuration(given) : undefined) ?? spec.timeouts[op];
 }
 
 /** Runs `work` under the operation's deadline, with an error that says which deadline passed. */
-async function withDeadline<T>(spec: ResourceSpec, op: string, ms: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+async function withDeadline<T>(spec: AnySpec, op: string, ms: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const signal = AbortSignal.timeout(ms);
   try {
     return await work(signal);
@@ -200,13 +282,13 @@ export class ResourceInitError extends Error {
   }
 }
 
-async function create(spec: ResourceSpec, ctx: ProviderContext, raw: Inputs): Promise<pulumi.dynamic.CreateResult> {
+async function create(spec: AnySpec, ctx: ProviderContext, raw: Inputs): Promise<pulumi.dynamic.CreateResult> {
   const inputs = withoutProvider(raw);
   const ms = timeoutFor(spec, inputs, "create");
   let accepted: ApiObject | undefined;
   const settled = await withDeadline(spec, "create", ms, async (signal) => {
     accepted = await createOrAdopt(spec, ctx, inputs, signal);
-    return spec.hooks.settle ? spec.hooks.settle(ctx, accepted, inputs, signal) : accepted;
+    return settle(spec, ctx, accepted, inputs, signal);
   }).catch(async (error: unknown) => {
     if (!accepted) throw error;
     // Recorded as it is now (a database whose provisioning ended `failed`, say), so the next
@@ -220,25 +302,36 @@ async function create(spec: ResourceSpec, ctx: ProviderContext, raw: Inputs): Pr
   return { id: String(settled.id), outs: toOutputs(spec, settled, inputs) };
 }
 
+/** The `settle` hook, when the resource has one. */
+function settle(spec: AnySpec, ctx: ProviderContext, record: ApiObject, inputs: Inputs, signal: AbortSignal): Promise<ApiObject> {
+  if (!spec.hooks.settle) return Promise.resolve(record);
+  return spec.hooks.settle({ ctx, signal, record, inputs, bodyOf: (keys) => updateBody(spec, inputs, keys) });
+}
+
+/** The `read` hook, under its API name. */
+const readHook = (spec: AnySpec, ctx: ProviderContext, id: string, state: Values, signal: AbortSignal): Promise<ApiObject | undefined> =>
+  spec.hooks.read({ ctx, signal, id, state });
+
 /** A fresh read with its own short deadline (the operation's may have passed); the given object on any failure. */
-async function readQuietly(spec: ResourceSpec, ctx: ProviderContext, object: ApiObject, inputs: Inputs): Promise<ApiObject> {
+async function readQuietly(spec: AnySpec, ctx: ProviderContext, object: ApiObject, inputs: Inputs): Promise<ApiObject> {
   try {
-    const fresh = await spec.hooks.read(ctx, String(object.id), toOutputs(spec, object, inputs), AbortSignal.timeout(30_000));
+    const fresh = await readHook(spec, ctx, String(object.id), toOutputs(spec, object, inputs), AbortSignal.timeout(30_000));
     return fresh ?? object;
   } catch {
     return object;
   }
 }
 
-async function createOrAdopt(spec: ResourceSpec, ctx: ProviderContext, inputs: Inputs, signal: AbortSignal): Promise<ApiObject> {
+async function createOrAdopt(spec: AnySpec, ctx: ProviderContext, inputs: Inputs, signal: AbortSignal): Promise<ApiObject> {
   if (inputs.adoptId !== undefined) return adopt(spec, ctx, inputs, signal);
   try {
-    return await spec.hooks.create(ctx, inputs, signal);
+    const body = createBody(spec, inputs);
+    return await spec.hooks.create({ ctx, signal, body, inputs, bodyOf: (keys) => updateBody(spec, inputs, keys) });
   } catch (error) {
     // The API has no idempotency keys: after an ambiguous failure the object may exist. Look it
     // up by its natural key rather than orphan it (or create a twin on the next run).
     if (isAmbiguous(error) && spec.hooks.find) {
-      const found = await spec.hooks.find(ctx, inputs, signal).catch(() => undefined);
+      const found = await spec.hooks.find({ ctx, signal, inputs }).catch(() => undefined);
       if (found) {
         ctx.progress(`${spec.noun} ${String(found.id)}: the create request failed ambiguously but the object exists; adopted it`);
         return found;
@@ -249,9 +342,9 @@ async function createOrAdopt(spec: ResourceSpec, ctx: ProviderContext, inputs: I
 }
 
 /** `adoptId`: takes over an existing object and brings its in-place fields to the inputs. */
-async function adopt(spec: ResourceSpec, ctx: ProviderContext, inputs: Inputs, signal: AbortSignal): Promise<ApiObject> {
+async function adopt(spec: AnySpec, ctx: ProviderContext, inputs: Inputs, signal: AbortSignal): Promise<ApiObject> {
   const id = String(inputs.adoptId);
-  const existing = await spec.hooks.read(ctx, id, inputs, signal).catch((e) => {
+  const existing = await readHook(spec, ctx, id, inputs, signal).catch((e) => {
     if (isNotFound(e)) return undefined;
     throw explain(spec, "read", e);
   });
@@ -263,14 +356,38 @@ async function adopt(spec: ResourceSpec, ctx: ProviderContext, inputs: Inputs, s
     throw new Error(`adoptId ${id}: the ${spec.noun} differs in fields that cannot change in place: ${detail.join("; ")}`);
   }
   if (changed.length === 0) return existing;
-  return spec.hooks.update(ctx, id, current, inputs, changed, signal).catch((e) => { throw explain(spec, "update", e); });
+  return updateHook(spec, ctx, id, current, inputs, changed, signal);
 }
 
-async function read(spec: ResourceSpec, ctx: ProviderContext, id: string, props: Outputs): Promise<pulumi.dynamic.ReadResult> {
+/** The `update` hook with the body of the changed fields; without one (every input replaces) a read. */
+async function updateHook(
+  spec: AnySpec,
+  ctx: ProviderContext,
+  id: string,
+  olds: Outputs,
+  news: Inputs,
+  changed: string[],
+  signal: AbortSignal,
+): Promise<ApiObject> {
+  if (!spec.hooks.update) return present(spec, id, await readHook(spec, ctx, id, olds, signal));
+  const body = updateBody(spec, news, changed);
+  return spec.hooks
+    .update({ ctx, signal, id, body, olds, news, changed, bodyOf: (keys) => updateBody(spec, news, keys) })
+    .catch((e) => {
+      throw explain(spec, "update", e);
+    });
+}
+
+function present(spec: AnySpec, id: string, record: ApiObject | undefined): ApiObject {
+  if (!record) throw new Error(`${spec.noun} ${id} no longer exists; run \`pulumi refresh\``);
+  return record;
+}
+
+async function read(spec: AnySpec, ctx: ProviderContext, id: string, props: Outputs): Promise<pulumi.dynamic.ReadResult> {
   const state = withoutProvider(props);
   let object: ApiObject | undefined;
   try {
-    object = await withDeadline(spec, "read", timeoutFor(spec, state, "update"), (signal) => spec.hooks.read(ctx, id, state, signal));
+    object = await withDeadline(spec, "read", timeoutFor(spec, state, "update"), (signal) => readHook(spec, ctx, id, state, signal));
   } catch (error) {
     if (isNotFound(error)) object = undefined;
     else throw explain(spec, "read", error);
@@ -280,31 +397,27 @@ async function read(spec: ResourceSpec, ctx: ProviderContext, id: string, props:
   return { id, props: toOutputs(spec, object, state) };
 }
 
-async function update(spec: ResourceSpec, ctx: ProviderContext, id: string, olds: Outputs, raw: Inputs): Promise<pulumi.dynamic.UpdateResult> {
+async function update(spec: AnySpec, ctx: ProviderContext, id: string, olds: Outputs, raw: Inputs): Promise<pulumi.dynamic.UpdateResult> {
   const news = withoutProvider(raw);
   const { changed } = changedFields(spec, olds, news);
   const ms = timeoutFor(spec, news, "update");
   const object = await withDeadline(spec, "update", ms, async (signal) => {
-    let current: ApiObject | undefined;
-    if (changed.length === 0) {
-      // Nothing to change, but Pulumi retries an object with init errors by updating it: settle it.
-      current = await spec.hooks.read(ctx, id, olds, signal);
-      if (!current) throw new Error(`${spec.noun} ${id} no longer exists; run \`pulumi refresh\``);
-    } else {
-      current = await spec.hooks.update(ctx, id, olds, news, changed, signal).catch((e) => { throw explain(spec, "update", e); });
-    }
-    return spec.hooks.settle ? spec.hooks.settle(ctx, current, news, signal) : current;
+    // Nothing to change, but Pulumi retries an object with init errors by updating it: settle it.
+    const current = changed.length === 0
+      ? present(spec, id, await readHook(spec, ctx, id, olds, signal))
+      : await updateHook(spec, ctx, id, olds, news, changed, signal);
+    return settle(spec, ctx, current, news, signal);
   });
   // Always the full set of outputs: an update that returns none wipes them (pulumi#9982).
   return { outs: toOutputs(spec, object, news) };
 }
 
-async function remove(spec: ResourceSpec, ctx: ProviderContext, id: string, props: Outputs): Promise<void> {
+async function remove(spec: AnySpec, ctx: ProviderContext, id: string, props: Outputs): Promise<void> {
   const state = withoutProvider(props);
   const ms = timeoutFor(spec, state, "delete");
   await withDeadline(spec, "delete", ms, async (signal) => {
     try {
-      await spec.hooks.delete(ctx, id, state, signal);
+      await spec.hooks.delete({ ctx, signal, id, state });
     } catch (error) {
       if (isNotFound(error)) return; // already gone: the goal is reached
       throw explain(spec, "delete", error);
@@ -319,18 +432,26 @@ function isAmbiguous(error: unknown): boolean {
   return (error instanceof ConnectionError && error.sent) || error instanceof TimeoutError;
 }
 
-/** Rewrites an API error so it names the program's input (`vpcId`), not the wire field. */
-export function explain(spec: ResourceSpec, op: string, error: unknown): Error {
+/** Rewrites an API error so it names the program's input (`engineId`), not the wire field (`engine`). */
+export function explain(spec: AnySpec, op: string, error: unknown): Error {
   if (!(error instanceof ApiError)) return error instanceof Error ? error : new Error(String(error));
   const details = error.errors.map((e) => (e.field ? `${inputName(spec, e.field)}: ${e.reason}` : e.reason));
   const message = `the API refused the ${spec.noun} ${op}: ${details.join("; ") || "no details"} (HTTP ${error.status} ${error.method} ${error.path})`;
   return new Error(message, { cause: error });
 }
 
-function inputName(spec: ResourceSpec, wireField: string): string {
+/**
+ * The input a wire field belongs to, with the rest of the path: `ttl_sec` → `ttlSec`,
+ * `rules.inbound[0].ports` → `inbound[0].ports`, `engine` → `engineId`.
+ */
+export function inputName(spec: AnySpec, wireField: string): string {
+  for (const [key, field] of Object.entries(spec.inputs)) {
+    const wire = wirePath(key, field);
+    const rest = wireField.slice(wire.length);
+    if (wireField.startsWith(wire) && (rest === "" || rest.startsWith(".") || rest.startsWith("["))) return key + rest;
+  }
   const [head = "", ...rest] = wireField.split(/(?=[.[])/);
-  const key = Object.entries(spec.inputs).find(([k, f]) => (f.wire ?? toSnake(k)) === head)?.[0] ?? toCamel(head);
-  return key + rest.join("");
+  return toCamel(head) + rest.join("");
 }
 
 function withoutProvider<T extends Record<string, unknown>>(values: T): T {
@@ -339,7 +460,7 @@ function withoutProvider<T extends Record<string, unknown>>(values: T): T {
   return rest as T;
 }
 
-function inputNames(spec: ResourceSpec): string[] {
+function inputNames(spec: AnySpec): string[] {
   return [...Object.keys(spec.inputs), ...META_INPUTS];
 }
 

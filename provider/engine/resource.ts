@@ -1,10 +1,13 @@
 /**
- * The program side of a resource: argument types derived from the spec, and the props and
- * options a `pulumi.dynamic.Resource` subclass hands to its constructor.
+ * The program side of a resource: the types the generated classes (`provider/resources.generated.ts`)
+ * take from a spec — constructor arguments and outputs — and the base class that hands a spec's
+ * props and options to `pulumi.dynamic.Resource`.
  */
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import type { InputField, ResourceSpec } from "./spec";
+import { providerFor } from "../shim";
+import { META_INPUTS, type AnySpec, type InputField, type ResourceSpec } from "./spec";
+import type { Camelized } from "./values";
 
 /** Pulumi type tokens are `pulumi-nodejs:dynamic/compute:<Name>`. */
 export const TYPE_MODULE = "compute";
@@ -47,27 +50,66 @@ export type ArgsOf<S> = { [K in RequiredKeys<FieldsOf<S>>]: DeepInput<ValueOf<Fi
   [K in OptionalKeys<FieldsOf<S>>]?: DeepInput<ValueOf<FieldsOf<S>[K]>>;
 } & MetaArgs;
 
-type CamelKey<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<CamelKey<T>>}` : S;
+type SnakeKey<S extends string> = S extends `${infer H}${infer T}` ? `${H extends Lowercase<H> ? H : `_${Lowercase<H>}`}${SnakeKey<T>}` : S;
 
-/** An API record type with camelCase keys, as outputs carry it (index signatures dropped). */
-export type Camelized<T> = T extends readonly (infer U)[]
-  ? Camelized<U>[]
-  : T extends object
-    ? { [K in keyof T as K extends string ? (string extends K ? never : CamelKey<K>) : never]: Camelized<T[K]> }
-    : T;
+/** The type at a dotted path of `T` (`unknown` where `T` says nothing). */
+type At<T, P extends string> = P extends `${infer H}.${infer R}`
+  ? H extends keyof NonNullable<T>
+    ? At<NonNullable<T>[H], R>
+    : unknown
+  : P extends keyof NonNullable<T>
+    ? NonNullable<T>[P] | Extract<T, undefined>
+    : unknown;
+
+type WireOf<F, K extends string> = F extends { wire: infer W extends string } ? W : SnakeKey<K>;
+type SchemaOutput<F> = F extends { schema: infer Z extends z.ZodType } ? z.output<Z> : unknown;
+/** Whether a value the program gives (or the engine's default) always stands behind the output. */
+type AlwaysGiven<F> = F extends { required: true } ? true : F extends { default: {} } ? true : false;
+
+/**
+ * The type of a resource's output `K`:
+ * - a `computed` output: what its function returns;
+ * - an input: the record's value at the field's wire path, narrowed to a value the schema accepts
+ *   (in its canonical form) — a managed input reads back as one — or `null` when the input is
+ *   optional without a default (the API's "not set");
+ * - an output-only field: the record's value at its wire path, present once the API reports it.
+ * All camelCase.
+ */
+export type OutputOf<S, K extends string> =
+  S extends ResourceSpec<infer F, infer O, infer C, infer Api, infer _Create, infer _Update, infer _In>
+    ? K extends keyof C
+      ? Camelized<C[K]>
+      : K extends keyof F
+        ? Camelized<At<Api, WireOf<F[K], K>>> & (AlwaysGiven<F[K]> extends true ? SchemaOutput<F[K]> : SchemaOutput<F[K]> | null)
+        : K extends keyof O
+          ? Exclude<Camelized<At<Api, WireOf<O[K], K>>>, undefined>
+          : never
+    : never;
 
 /** Props for `dynamic.Resource`: the inputs, and every output key (undefined) so it becomes a property. */
-export function dynamicProps(spec: ResourceSpec, args: object): Record<string, unknown> {
+export function dynamicProps(spec: AnySpec, args: object): Record<string, unknown> {
   const props: Record<string, unknown> = {};
-  for (const key of [...Object.keys(spec.inputs), ...Object.keys(spec.outputs)]) props[key] = undefined;
+  for (const key of [...Object.keys(spec.inputs), ...Object.keys(spec.outputs), ...META_INPUTS]) props[key] = undefined;
   return { ...props, ...args };
 }
 
 /** Adds the spec's secret outputs to `additionalSecretOutputs`, so they are encrypted in state. */
-export function resourceOptions(spec: ResourceSpec, opts: pulumi.CustomResourceOptions = {}): pulumi.CustomResourceOptions {
+export function resourceOptions(spec: AnySpec, opts: pulumi.CustomResourceOptions = {}): pulumi.CustomResourceOptions {
   const secrets = Object.entries<InputField | { secret?: boolean }>({ ...spec.inputs, ...spec.outputs })
     .filter(([, field]) => field.secret)
     .map(([key]) => key);
   if (secrets.length === 0) return opts;
   return { ...opts, additionalSecretOutputs: [...(opts.additionalSecretOutputs ?? []), ...secrets] };
 }
+
+/**
+ * What every generated resource class extends: the serialized provider is the shim of the spec's
+ * kind (`shim.ts`), the type token `pulumi-nodejs:dynamic/compute:<name>`, and every input and
+ * output of the spec a property.
+ */
+export abstract class ComputeResource extends pulumi.dynamic.Resource {
+  protected constructor(spec: AnySpec, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
+    super(providerFor(spec.name), name, dynamicProps(spec, args), resourceOptions(spec, opts), TYPE_MODULE, spec.name);
+  }
+}
+

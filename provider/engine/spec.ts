@@ -1,19 +1,49 @@
 /**
  * The declarative description of a provider resource. A resource file states its fields once —
- * which are inputs, which force replacement, which are sets, how values normalize, what the API
- * defaults to — plus thin create/read/update/delete hooks; `engine.ts` derives `check`, `diff`
- * and the Pulumi provider methods from it.
+ * which are inputs, how each goes on the wire, which force replacement, which are sets, how values
+ * normalize, what the API defaults to — plus thin hooks that call the sdk; `engine.ts` derives
+ * `check`, `diff`, the request bodies, the outputs and the Pulumi provider methods from it, and
+ * `npm run generate` derives the program-facing classes (`provider/resources.generated.ts`).
  */
 import type { z } from "zod";
+import type { ErrorEntry } from "../../sdk/core/schema";
 import type { ProviderContext } from "./context";
 
-/** One user input (camelCase), mirrored as an output of the same name. */
+/** Values keyed by the program's (camelCase) names: inputs, outputs, what state recorded. */
+export type Values = Record<string, unknown>;
+/** Inputs after check, camelCase. */
+export type Inputs = Values;
+/** Outputs in state, camelCase. */
+export type Outputs = Values;
+/** A request body as the engine builds it (wire names). */
+export type Body = Record<string, unknown>;
+/** The object as the API returns it (wire shape), possibly completed by the hooks. */
+export type ApiObject = Record<string, unknown>;
+
+/** One program input (camelCase), mirrored as an output of the same name. */
 export interface InputField {
-  /** The API's name for it, when not the snake_case of the key. */
-  wire?: string;
   /** Validation of a known value; usually the sdk request schema's field, so texts match the API. */
   schema: z.ZodType;
+  /** For the generated docs (README reference, TSDoc of the argument and the output). */
+  description: string;
   required?: boolean;
+  /**
+   * The API's name for it: the snake_case of the key unless given; a dotted path for a field
+   * nested in the body and the record (`rules.inbound`). Request bodies, outputs, and the names
+   * in API errors and sdk rule failures all go through it.
+   */
+  wire?: string;
+  /**
+   * Which request bodies carry it: both (the default), only the create's, only the update's, or
+   * none — a path parameter such as a parent id, or a value only the provider uses.
+   */
+  send?: "create" | "update" | "never";
+  /**
+   * The wire form of a value whose meaning needs more than renaming keys (keys are always renamed
+   * to snake_case, at any depth, by the engine): a bare address becomes its /32, a field that
+   * applies only to some record types is left out (`undefined`). `inputs` are all the inputs.
+   */
+  toWire?(value: unknown, inputs: Inputs): unknown;
   /** A change can only be made by replacing the object. */
   replaceOnChange?: boolean;
   /** Compared as a set: order and duplicates do not matter. */
@@ -23,23 +53,33 @@ export interface InputField {
    * `recorded` is the object's recorded state (its outputs; `{}` when there is none), for
    * spellings that depend on another field: a DNS record's name relative to its zone, say.
    */
-  normalize?: (value: unknown, recorded: Outputs) => unknown;
-  /** What the API uses when the input is absent; removing the input then resets the field. */
+  normalize?(value: unknown, recorded: Outputs): unknown;
+  /**
+   * Outputs keep the program's (or state's) spelling when it means the same as the API's (equal
+   * after `normalize`, as a set when `set`): `203.0.113.1` stays though the API says `…/32`.
+   */
+  keepSpelling?: boolean;
+  /**
+   * What the API uses when the input is absent. The engine compares an absent input as its
+   * default, and an update that removes the input sends it; a create leaves the field out.
+   */
   default?: unknown;
   /** Never printed in check failures; the engine marks it secret in state. */
   secret?: boolean;
   /** Computed by the `derive` hook in check (an image file's hash), never set by the program. */
   derived?: boolean;
-  /** For the generated reference docs. */
-  description: string;
 }
 
 /** An output-only attribute computed by the API. */
 export interface OutputField {
+  /** The record's name for it, as for inputs (`wire`). */
   wire?: string;
   secret?: boolean;
   description: string;
 }
+
+export type Fields = Record<string, InputField>;
+export type OutputFields = Record<string, OutputField>;
 
 export interface Timeouts {
   create: number;
@@ -53,35 +93,65 @@ export interface Failure {
   reason: string;
 }
 
-/** The object as the API returns it (wire shape). */
-export type ApiObject = Record<string, unknown>;
-/** Inputs after check, camelCase. */
-export type Inputs = Record<string, unknown>;
-/** Outputs in state, camelCase. */
-export type Outputs = Record<string, unknown>;
+type RequiredKeys<F> = { [K in keyof F]: F[K] extends { required: true } ? K : never }[keyof F];
+type SchemaInput<F> = F extends { schema: infer Z extends z.ZodType } ? z.input<Z> : never;
 
-export interface Hooks {
+/** Inputs after check, as the hooks see them: each field in the spelling its schema accepts. */
+export type InputsOf<F extends Fields> = { [K in RequiredKeys<F>]: SchemaInput<F[K]> } & {
+  [K in Exclude<keyof F, RequiredKeys<F>>]?: SchemaInput<F[K]>;
+};
+
+/** The input keys of a spec's fields. */
+export type InputKey<F extends Fields> = keyof F & string;
+
+/**
+ * Outputs that are not the record's value at the field's wire path: computed from the record and
+ * from what the program gave (in a read: what state recorded; checked where used, since an older
+ * version may have written it). A parent's id the record does not name, an engine id kept in the
+ * program's spelling, a capability flag. `C` maps each computed output to its type.
+ */
+export type Computed<Api, C> = { [K in keyof C]: (record: Api, given: Values) => C[K] };
+
+/** What every hook gets: the API client (through the context) and the operation's deadline. */
+export interface Call {
+  ctx: ProviderContext;
+  signal: AbortSignal;
+}
+
+/** The update body of the given inputs (by name), changed or not: each one's value, or its default when absent. */
+export type BodyOf<Update> = (keys: readonly string[]) => Partial<Update>;
+
+/**
+ * The calls a resource makes. `Api` is the record the hooks return (the sdk's response type,
+ * completed where a resource reads more than one answer), `Create` and `Update` the sdk's request
+ * bodies, which the engine builds from the field declarations and hands over; hooks add only
+ * what is truly theirs (path parameters, a second request, a wait).
+ */
+export interface Hooks<In, Api, Create, Update> {
   /** POSTs the object; returns the API's record. */
-  create(ctx: ProviderContext, inputs: Inputs, signal: AbortSignal): Promise<ApiObject>;
+  create(call: Call & { body: Create; inputs: In; bodyOf: BodyOf<Update> }): Promise<Api>;
   /** GETs the object; `undefined` when it is gone. `state` holds the last outputs (for parent ids). */
-  read(ctx: ProviderContext, id: string, state: Outputs, signal: AbortSignal): Promise<ApiObject | undefined>;
-  /** Applies the changed in-place fields; returns the fresh record. */
-  update(ctx: ProviderContext, id: string, olds: Outputs, news: Inputs, changed: string[], signal: AbortSignal): Promise<ApiObject>;
+  read(call: Call & { id: string; state: Values }): Promise<Api | undefined>;
+  /**
+   * Applies the changed in-place fields (`body`: their wire form); returns the fresh record.
+   * Absent when every input replaces: then a retry of a failed create only reads.
+   */
+  update?(
+    call: Call & { id: string; body: Update; olds: Values; news: In; changed: Array<keyof In & string>; bodyOf: BodyOf<Update> },
+  ): Promise<Api>;
   /** DELETEs the object. A 404 is treated as success by the engine. */
-  delete(ctx: ProviderContext, id: string, state: Outputs, signal: AbortSignal): Promise<void>;
+  delete(call: Call & { id: string; state: Values }): Promise<unknown>;
   /**
    * Looks the object up by its natural key. Called after an ambiguous create failure (the API has
    * no idempotency keys), so a create that did land is adopted instead of orphaned or duplicated.
    */
-  find?(ctx: ProviderContext, inputs: Inputs, signal: AbortSignal): Promise<ApiObject | undefined>;
+  find?(call: Call & { inputs: In }): Promise<Api | undefined>;
   /**
    * Waits until the object is usable (a status such as `active`), reporting progress, and returns
    * the settled record. Runs after create and after every update. If it fails after the API
    * accepted a create, the object is still recorded in state (with the error), never orphaned.
    */
-  settle?(ctx: ProviderContext, object: ApiObject, inputs: Inputs, signal: AbortSignal): Promise<ApiObject>;
-  /** Outputs the API record does not carry directly (a parent id, say). */
-  extraOutputs?(object: ApiObject, inputs: Inputs): Outputs;
+  settle?(call: Call & { record: Api; inputs: In; bodyOf: BodyOf<Update> }): Promise<Api>;
   /**
    * Completes inputs that passed `check` with values derived from local state — the content hash
    * of a file to upload — so `diff` compares them like any input (and a change can replace).
@@ -89,38 +159,75 @@ export interface Hooks {
    * recomputed while the file's size and modification time are unchanged). Returns the values to
    * add, or failures naming the input (a missing file), reported at preview like any other.
    */
-  derive?(olds: Inputs, news: Inputs): Promise<{ inputs?: Inputs; failures?: Failure[] }>;
+  derive?(olds: Values, news: Values): Promise<{ inputs?: Values; failures?: Failure[] }>;
 }
 
-export interface ResourceSpec {
+/**
+ * A resource: its fields and hooks. `F`, `O` and `C` are the literal types of `inputs`, `outputs`
+ * and `computed` (the generated classes read their outputs' types from them); `Api`, `Create` and
+ * `Update` the sdk's types the hooks work with; `In` the inputs the hooks see — all of them,
+ * unless hooks shared by several resources declare the ones they use.
+ */
+export interface ResourceSpec<
+  F extends Fields = Fields,
+  O extends OutputFields = OutputFields,
+  C extends { [K in keyof F | keyof O]?: unknown } = {},
+  Api = ApiObject,
+  Create = Body,
+  Update = Body,
+  In = InputsOf<F>,
+> {
   /** Type name; the Pulumi type token is `pulumi-nodejs:dynamic/compute:<name>`. */
   name: string;
   /** What the API calls one of these, for messages ("VPC", "subnet"). */
   noun: string;
   description: string;
-  inputs: Record<string, InputField>;
-  outputs: Record<string, OutputField>;
+  /** A short program using it, for the class's TSDoc. */
+  example: string;
+  inputs: F;
+  outputs: O;
+  computed?: Computed<Api, C>;
   /** Default operation timeouts in milliseconds; the `timeouts` input overrides them. Reads use `update`'s. */
   timeouts: Timeouts;
   /** Inputs whose unchanged value would collide when the replacement is created first (unique labels). */
-  uniqueInputs?: string[];
+  uniqueInputs?: Array<keyof F & string>;
   /** Other reasons a replacement must delete the old object first (an overlapping range, say). */
-  deleteFirst?(olds: Outputs, news: Inputs): boolean;
+  deleteFirst?(olds: Values, news: Values): boolean;
   /**
    * Output fields whose recorded value means the object can never become usable again (a
    * database whose provisioning ended `failed`): `diff` then replaces it, naming these fields,
    * even when no input changed. Default: none.
    */
-  replaceBroken?(olds: Outputs): string[];
-  /** Cross-field rules, run on known values only. */
-  validate?(inputs: Inputs): Failure[];
+  replaceBroken?(olds: Values): string[];
+  /** Cross-field rules written for the program's names, run on known values only. */
+  validate?(inputs: Values): Failure[];
   /**
-   * `validate` copes with preview's unknown values itself (it skips the rules that need them), so
-   * the engine runs it even when some inputs are unknown: a DNS record whose domain is created in
-   * the same program is still checked at the first preview. Default false.
+   * The sdk's cross-field rules (wire names): the engine runs them on the inputs under their wire
+   * names and reports each failure on the program's input. Values still unknown at preview count
+   * as not given, and failures about them wait until they are known.
+   */
+  wireRules?(wire: Values): ErrorEntry[];
+  /**
+   * `validate` and `wireRules` cope with preview's unknown values themselves, so the engine runs
+   * them even when some inputs are unknown: a DNS record whose domain is created in the same
+   * program is still checked at the first preview. Default false.
    */
   validatesUnknowns?: boolean;
-  hooks: Hooks;
+  hooks: Hooks<In, Api, Create, Update>;
+}
+
+/** Any resource spec, as the engine and the registry handle them (values moved, not looked into). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnySpec = ResourceSpec<Fields, OutputFields, Record<string, unknown>, any, any, any, any>;
+
+/**
+ * Declares a resource. The sdk types come first (`resourceSpec<Vpc, VpcCreateRequest,
+ * VpcUpdateRequest>()`), the fields and hooks second, so the hooks are typed by both.
+ */
+export function resourceSpec<Api extends { id: string | number }, Create = Body, Update = Body>() {
+  return <F extends Fields, O extends OutputFields, C extends { [K in keyof F | keyof O]?: unknown } = {}, In = InputsOf<F>>(
+    spec: ResourceSpec<F, O, C, Api, Create, Update, In>,
+  ): ResourceSpec<F, O, C, Api, Create, Update, In> => spec;
 }
 
 /** Inputs every resource accepts besides its own fields. */

@@ -10,6 +10,15 @@ export function isUnknown(value: unknown): boolean {
   return false;
 }
 
+type CamelKey<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<CamelKey<T>>}` : S;
+
+/** An API type with camelCase keys, as inputs and outputs spell it (index signatures dropped). */
+export type Camelized<T> = T extends readonly (infer U)[]
+  ? Camelized<U>[]
+  : T extends object
+    ? { [K in keyof T as K extends string ? (string extends K ? never : CamelKey<K>) : never]: Camelized<T[K]> }
+    : T;
+
 /** `ttlSec` → `ttl_sec`. */
 export function toSnake(key: string): string {
   return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -21,12 +30,40 @@ export function toCamel(key: string): string {
 }
 
 /** Renames every object key to camelCase, recursively (API records → outputs). */
-export function camelizeDeep(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(camelizeDeep);
-  if (value !== null && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [toCamel(k), camelizeDeep(v)]));
-  }
+export const camelizeDeep = (value: unknown): unknown => renameDeep(value, toCamel);
+
+/** Renames every object key to snake_case, recursively (inputs → request bodies). */
+export const snakeDeep = (value: unknown): unknown => renameDeep(value, toSnake);
+
+function renameDeep(value: unknown, rename: (key: string) => string): unknown {
+  if (Array.isArray(value)) return value.map((v) => renameDeep(v, rename));
+  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [rename(k), renameDeep(v, rename)]));
   return value;
+}
+
+/** `hour_of_day must be …` → `hourOfDay must be …`: a message about wire fields, naming the program's. */
+export const camelText = (text: string): string => text.replace(/\b[a-z]+(?:_[a-z0-9]+)+\b/g, toCamel);
+
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The value at a dotted path (`rules.inbound`); `undefined` when any step is missing. */
+export function valueAt(object: unknown, path: string): unknown {
+  let value = object;
+  for (const step of path.split(".")) value = isRecord(value) ? value[step] : undefined;
+  return value;
+}
+
+/** Sets the value at a dotted path, creating the objects on the way. */
+export function setAt(object: Record<string, unknown>, path: string, value: unknown): void {
+  const steps = path.split(".");
+  const last = steps.pop()!;
+  let target = object;
+  for (const step of steps) {
+    const next = target[step];
+    target = isRecord(next) ? next : (target[step] = {});
+  }
+  target[last] = value;
 }
 
 /** JSON with sorted keys, so equal values give equal text whatever their key order. */

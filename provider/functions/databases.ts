@@ -1,7 +1,7 @@
 /** Read-only database data: the engine catalog (with the latest version of each engine) and the databases of the account. */
 import type { Database, DatabaseEngine, DatabaseEngineType } from "../../sdk/resources/databases";
 import { camelizeDeep } from "../engine/values";
-import type { Camelized } from "../engine/resource";
+import type { Camelized } from "../engine/values";
 import { type FunctionOptions, withClient } from "./client";
 
 /** An engine version new databases can use (`id` is an `engineId`), with camelCase keys. */

@@ -2,7 +2,7 @@
 import type { Domain } from "../../sdk/resources/domains";
 import { apiId } from "../resources/common";
 import { camelizeDeep } from "../engine/values";
-import type { Camelized } from "../engine/resource";
+import type { Camelized } from "../engine/values";
 import { type FunctionOptions, withClient } from "./client";
 
 /** A domain (DNS zone), with camelCase keys. */

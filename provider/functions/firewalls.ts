@@ -2,7 +2,7 @@
 import type { Firewall, FirewallDevice } from "../../sdk/resources/firewalls";
 import { mapBounded } from "../../sdk/core/pagination";
 import { camelizeDeep } from "../engine/values";
-import type { Camelized } from "../engine/resource";
+import type { Camelized } from "../engine/values";
 import { type FunctionOptions, withClient } from "./client";
 
 /** A firewall as `getFirewalls` returns it; `devices` only when asked for. */

@@ -1,7 +1,7 @@
 /** Read-only image data: public distribution images and the account's private images. */
 import type { Image } from "../../sdk/resources/images";
 import { camelizeDeep } from "../engine/values";
-import type { Camelized } from "../engine/resource";
+import type { Camelized } from "../engine/values";
 import { type FunctionOptions, withClient } from "./client";
 
 /** An image as the data functions return it (camelCase of the API record). */

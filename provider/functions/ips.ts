@@ -3,7 +3,7 @@ import type { IpAddress, Ipv6Pool, Ipv6Range } from "../../sdk/resources/ips";
 import { canonicalIp } from "../../sdk/core/net";
 import { apiId } from "../resources/common";
 import { camelizeDeep } from "../engine/values";
-import type { Camelized } from "../engine/resource";
+import type { Camelized } from "../engine/values";
 import { type FunctionOptions, withClient } from "./client";
 
 /** An IP address of the account, with camelCase keys. */

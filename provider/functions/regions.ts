@@ -1,7 +1,7 @@
 /** Read-only region data: the catalog and plan availability. */
 import type { Region, RegionAvailability } from "../../sdk/resources/regions";
 import { camelizeDeep } from "../engine/values";
-import type { Camelized } from "../engine/resource";
+import type { Camelized } from "../engine/values";
 import { type FunctionOptions, withClient } from "./client";
 
 /** A region of the catalog, with camelCase keys. */

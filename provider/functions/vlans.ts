@@ -1,7 +1,7 @@
 /** Read-only VLAN data. */
 import type { Vlan } from "../../sdk/resources/vlans";
 import { camelizeDeep } from "../engine/values";
-import type { Camelized } from "../engine/resource";
+import type { Camelized } from "../engine/values";
 import { type FunctionOptions, withClient } from "./client";
 
 /** A VLAN of the account, with camelCase keys. */

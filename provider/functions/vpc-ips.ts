@@ -2,7 +2,7 @@
 import type { VpcIp } from "../../sdk/resources/vpcs";
 import { apiId } from "../resources/common";
 import { camelizeDeep } from "../engine/values";
-import type { Camelized } from "../engine/resource";
+import type { Camelized } from "../engine/values";
 import { type FunctionOptions, withClient } from "./client";
 
 /** The address of one VPC interface, with camelCase keys. */

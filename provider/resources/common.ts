@@ -3,9 +3,9 @@ import { z } from "zod";
 
 export const MINUTE = 60_000;
 
-/** Pulumi ids are strings; the API's are integers. */
-export function apiId(id: string | number): number {
-  const n = typeof id === "number" ? id : Number(id);
+/** Pulumi ids are strings; the API's are integers. Checked: anything else is an error. */
+export function apiId(id: unknown): number {
+  const n = typeof id === "number" ? id : typeof id === "string" ? Number(id) : NaN;
   if (!Number.isInteger(n) || n <= 0) throw new Error(`${JSON.stringify(id)} is not a valid id`);
   return n;
 }
@@ -23,3 +23,21 @@ export function idReference(field: string) {
 
 /** Normalizes an id reference for comparison. */
 export const normalizeId = (value: unknown): unknown => (typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value);
+
+/** An optional id as outputs record it: a number, whichever spelling the program (or state) has. */
+export const optionalId = (value: unknown): number | undefined => (value === undefined || value === null ? undefined : apiId(value));
+
+/**
+ * The declaration of an id-reference input: both spellings accepted and compared equal, sent as
+ * the integer the API wants.
+ */
+export const idField = (field: string) => ({ schema: idReference(field), normalize: normalizeId, toWire: normalizeId });
+
+/** The `created` and `updated` outputs every API record carries. */
+export const timestamps = (noun: string) => ({
+  created: { description: `When the ${noun} was created (UTC).` },
+  updated: { description: `When the ${noun} was last updated (UTC).` },
+});
+
+/** A string from state or inputs, when it is one. */
+export const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);

@@ -9,7 +9,6 @@
  * addresses does not matter), whitespace in `ports` is ignored, tags are a set. Rule order stays
  * significant: the first matching rule wins.
  */
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { canonicalIpv6 } from "../../sdk/core/net";
 import {
@@ -20,25 +19,22 @@ import {
   FirewallRulesUpdateRequest,
   FirewallStatusInput,
   FirewallUpdateRequest,
-  type Firewall as FirewallRecord,
-  type FirewallDevice as FirewallDeviceRecord,
+  type Firewall,
+  type FirewallDevice,
   type FirewallDeviceType,
   type FirewallRuleInput,
-  type FirewallRulesUpdateRequest as WireRules,
 } from "../../sdk/resources/firewalls";
 import type { ComputeClient } from "../../sdk/client";
-import { type Camelized, TYPE_MODULE, dynamicProps, resourceOptions } from "../engine/resource";
-import type { ApiObject, Failure, Inputs, ResourceSpec } from "../engine/spec";
+import { viaWire } from "../engine/schemas";
+import { resourceSpec, type Failure } from "../engine/spec";
 import type { ProviderContext } from "../engine/context";
-import { providerFor } from "../shim";
-import { MINUTE, apiId, normalizeId } from "./common";
+import { isRecord, type Camelized } from "../engine/values";
+import { MINUTE, apiId, normalizeId, timestamps } from "./common";
 
 const fields = FirewallCreateRequest.shape;
 
 // ---------------------------------------------------------------------------------------------
 // natural spellings → wire form (sent to the API, and what `check` validates with the sdk schemas)
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** A bare address means the single host: `192.0.2.1` → `192.0.2.1/32`, `2001:db8::1` → `/128`. */
 export function wireAddress(text: string, family: "ipv4" | "ipv6"): string {
@@ -84,14 +80,6 @@ function wireDevices(devices: unknown): unknown {
   return out;
 }
 
-/**
- * The sdk schema, applied after mapping natural spellings to the wire form, so `check` reports the
- * API's own reasons. Typed by what a program may write.
- */
-function naturalSpelling<In>(prepare: (value: unknown) => unknown, schema: z.ZodType): z.ZodType<unknown, In> {
-  return z.preprocess(prepare, schema) as unknown as z.ZodType<unknown, In>;
-}
-
 // ---------------------------------------------------------------------------------------------
 // canonical forms for comparison
 
@@ -134,7 +122,7 @@ export function normalizeDevices(devices: unknown): unknown {
 // ---------------------------------------------------------------------------------------------
 // schemas of the inputs (the sdk's, behind natural spellings)
 
-const ruleList = z.array(naturalSpelling<z.input<typeof FirewallRule>>(wireRule, FirewallRule));
+const ruleList = z.array(viaWire<z.input<typeof FirewallRule>>(FirewallRule, wireRule));
 
 /** What a program may write for `devices`: ids as numbers or Pulumi id strings. */
 export interface FirewallDevicesArgs {
@@ -144,51 +132,39 @@ export interface FirewallDevicesArgs {
   nodebalancers?: Array<number | string>;
 }
 
-const devicesSchema = naturalSpelling<FirewallDevicesArgs>(wireDevices, FirewallCreateDevices);
+const devicesSchema = viaWire<FirewallDevicesArgs>(FirewallCreateDevices, wireDevices);
 
 /** Device sets as the provider records them: `{computes: [ids], nodebalancers: [ids]}`. */
-interface DeviceSets {
-  computes: number[];
-  nodebalancers: number[];
-}
+type DeviceSets = { computes: number[]; nodebalancers: number[] };
 
-const LIST_OF: Record<FirewallDeviceType, keyof DeviceSets> = { compute: "computes", nodebalancer: "nodebalancers" };
+const LIST_OF = { compute: "computes", nodebalancer: "nodebalancers" } as const satisfies Record<FirewallDeviceType, keyof DeviceSets>;
+/** The list of a device's entity type (`undefined` for a type the provider does not manage). */
+const listOf = (device: FirewallDevice) => {
+  const type = FIREWALL_DEVICE_TYPES.find((t) => t === device.entity.type);
+  return type && LIST_OF[type];
+};
 
-function deviceSets(devices: FirewallDeviceRecord[]): DeviceSets {
+function deviceSets(devices: FirewallDevice[]): DeviceSets {
   const sets: DeviceSets = { computes: [], nodebalancers: [] };
   for (const d of devices) {
-    const list = LIST_OF[d.entity.type as FirewallDeviceType];
+    const list = listOf(d);
     if (list) sets[list].push(d.entity.id);
   }
   return sets;
 }
 
-/** The record the engine maps to outputs: the firewall with its rules flattened, plus devices when managed. */
-function firewallObject(firewall: FirewallRecord, devices?: DeviceSets): ApiObject {
-  return {
-    ...firewall,
-    inbound: firewall.rules.inbound,
-    outbound: firewall.rules.outbound,
-    inbound_policy: firewall.rules.inbound_policy,
-    outbound_policy: firewall.rules.outbound_policy,
-    ...(devices ? { devices } : {}),
-  };
+/** The devices the program asks for (ids checked by `check`), as sorted id sets. */
+function desiredDevices(devices: FirewallDevicesArgs | undefined): DeviceSets | undefined {
+  if (devices === undefined) return undefined;
+  const ids = (list: Array<number | string> = []) => [...new Set(list.map(apiId))].sort((a, b) => a - b);
+  return { computes: ids(devices.computes), nodebalancers: ids(devices.nodebalancers) };
 }
 
-/** The one rules body of a change: both rulesets and both policies, in wire form. */
-function rulesBody(inputs: Inputs): WireRules {
-  return {
-    inbound: wireRules(inputs.inbound ?? []) as WireRules["inbound"],
-    inbound_policy: inputs.inboundPolicy as WireRules["inbound_policy"],
-    outbound: wireRules(inputs.outbound ?? []) as WireRules["outbound"],
-    outbound_policy: inputs.outboundPolicy as WireRules["outbound_policy"],
-  };
-}
+/** The firewall as the provider records it: the API's record, plus its devices when the program manages them. */
+type FirewallWithDevices = Firewall & { devices?: DeviceSets };
 
-const RULE_FIELDS = ["inbound", "outbound", "inboundPolicy", "outboundPolicy"];
-/** Fields of the firewall update, and what the API uses when the program leaves one out. */
-const FIREWALL_FIELDS = ["label", "tags", "status"] as const;
-const DEFAULT_TAGS: string[] = [];
+/** The four rule inputs: whenever one changes, the rules PUT carries all of them (it replaces both rulesets). */
+const RULE_KEYS = ["inbound", "outbound", "inboundPolicy", "outboundPolicy"] as const;
 const DEFAULT_STATUS = "enabled";
 
 /**
@@ -205,7 +181,10 @@ async function reconcileDevices(
 ): Promise<DeviceSets> {
   const api = client.networking.firewalls.devices;
   let current = await api.listAll(firewallId, { signal });
-  const wanted = (d: FirewallDeviceRecord) => desired[LIST_OF[d.entity.type as FirewallDeviceType]]?.includes(d.entity.id) ?? false;
+  const wanted = (d: FirewallDevice) => {
+    const list = listOf(d);
+    return list !== undefined && desired[list].includes(d.entity.id);
+  };
   if (phase !== "add") {
     for (const device of current.filter((d) => !wanted(d))) {
       ctx.progress(`firewall ${firewallId}: removing ${device.entity.type} ${device.entity.id}`);
@@ -225,42 +204,82 @@ async function reconcileDevices(
   return deviceSets(current);
 }
 
-const desiredDevices = (inputs: Inputs) => (inputs.devices === undefined ? undefined : (normalizeDevices(wireDevices(inputs.devices)) as DeviceSets));
-
 // ---------------------------------------------------------------------------------------------
 // the spec
 
-export const firewallSpec = {
+/** The body of a firewall update; the rules go to their own endpoint. */
+type FirewallChange = FirewallUpdateRequest & { rules?: FirewallRulesUpdateRequest };
+
+export const firewallSpec = resourceSpec<FirewallWithDevices, FirewallCreateRequest, FirewallChange>()({
   name: "Firewall",
   noun: "firewall",
   description: "A Cloud Firewall: ordered inbound and outbound rules with default policies, assigned to compute instances and nodebalancers.",
+  example: [
+    'const fw = new compute.Firewall("web", {',
+    '  label: "web-fw",',
+    '  inboundPolicy: "DROP",',
+    '  outboundPolicy: "ACCEPT",',
+    '  inbound: [{ action: "ACCEPT", protocol: "TCP", ports: "22, 443", addresses: { ipv4: ["0.0.0.0/0"], ipv6: ["::/0"] }, label: "ssh-https" }],',
+    "  devices: { computes: [12345] },",
+    "});",
+  ].join("\n"),
   inputs: {
     label: {
       schema: fields.label,
       required: true,
       description: "3–32 characters: ASCII letters, digits, `-`, `_`, `.`; a letter or digit at both ends; no two of `-_.` in a row. Unique among the account's firewalls.",
     },
-    tags: { schema: FirewallUpdateRequest.shape.tags.unwrap(), set: true, default: DEFAULT_TAGS, description: "Tags (a set: order does not matter)." },
-    status: { schema: FirewallStatusInput, default: DEFAULT_STATUS, description: "`enabled` (default) or `disabled`; changes in place." },
+    tags: {
+      schema: FirewallUpdateRequest.shape.tags.unwrap(),
+      set: true,
+      default: [],
+      description: "Tags (a set: order does not matter).",
+    },
+    // A new firewall is enabled; `settle` brings it to the program's status.
+    status: {
+      schema: FirewallStatusInput,
+      send: "update",
+      default: DEFAULT_STATUS,
+      description: "`enabled` (default) or `disabled`; changes in place.",
+    },
     inbound: {
       schema: ruleList,
+      wire: "rules.inbound",
+      toWire: wireRules,
       default: [],
       normalize: normalizeRules,
       description: "Inbound rules, in order (the first match wins): action, protocol, ports, addresses {ipv4, ipv6}, label, description.",
     },
-    outbound: { schema: ruleList, default: [], normalize: normalizeRules, description: "Outbound rules, in order; same fields as `inbound`." },
-    inboundPolicy: { schema: FirewallRulesUpdateRequest.shape.inbound_policy.unwrap(), required: true, description: "`ACCEPT` or `DROP`: what happens to inbound traffic no rule matches." },
-    outboundPolicy: { schema: FirewallRulesUpdateRequest.shape.outbound_policy.unwrap(), required: true, description: "`ACCEPT` or `DROP`: what happens to outbound traffic no rule matches." },
+    outbound: {
+      schema: ruleList,
+      wire: "rules.outbound",
+      toWire: wireRules,
+      default: [],
+      normalize: normalizeRules,
+      description: "Outbound rules, in order; same fields as `inbound`.",
+    },
+    inboundPolicy: {
+      schema: FirewallRulesUpdateRequest.shape.inbound_policy.unwrap(),
+      wire: "rules.inbound_policy",
+      required: true,
+      description: "`ACCEPT` or `DROP`: what happens to inbound traffic no rule matches.",
+    },
+    outboundPolicy: {
+      schema: FirewallRulesUpdateRequest.shape.outbound_policy.unwrap(),
+      wire: "rules.outbound_policy",
+      required: true,
+      description: "`ACCEPT` or `DROP`: what happens to outbound traffic no rule matches.",
+    },
     devices: {
       schema: devicesSchema,
+      send: "never",
       normalize: normalizeDevices,
       description:
         "Optional `{computes, nodebalancers}` (ids; at most one nodebalancer). When given, the firewall is authoritative: devices are added and removed to match. When absent, devices are left alone (use `FirewallDevice`).",
     },
   },
   outputs: {
-    created: { description: "When the firewall was created (UTC)." },
-    updated: { description: "When the firewall was last updated (UTC)." },
+    ...timestamps("firewall"),
   },
   timeouts: { create: 5 * MINUTE, update: 5 * MINUTE, delete: 5 * MINUTE },
   uniqueInputs: ["label"],
@@ -271,110 +290,53 @@ export const firewallSpec = {
     return parsed.error.issues.filter((i) => i.path.length === 1).map((i): Failure => ({ property: String(i.path[0]), reason: i.message }));
   },
   hooks: {
-    create: async (ctx, inputs, signal) => {
+    create: ({ ctx, body, inputs, bodyOf, signal }) => {
       // A firewall meant to be disabled gets its devices only once disabled (in `settle`), so it
       // can join services that already have an active firewall.
-      const devices = inputs.status === "disabled" ? undefined : desiredDevices(inputs);
-      const firewall = await ctx.client().networking.firewalls.create(
-        {
-          label: inputs.label as string,
-          rules: rulesBody(inputs) as FirewallCreateRequest["rules"],
-          ...(inputs.tags !== undefined ? { tags: inputs.tags as string[] } : {}),
-          ...(devices && devices.computes.length + devices.nodebalancers.length > 0 ? { devices } : {}),
-        },
-        { signal },
-      );
-      return firewallObject(firewall);
+      const devices = inputs.status === "disabled" ? undefined : desiredDevices(inputs.devices);
+      // Both rulesets always: an absent one is sent empty.
+      const rules = { ...body.rules, ...bodyOf(RULE_KEYS).rules };
+      const withDevices = devices && devices.computes.length + devices.nodebalancers.length > 0 ? { devices } : {};
+      return ctx.client().networking.firewalls.create({ ...body, rules, ...withDevices }, { signal });
     },
-    read: async (ctx, id, state, signal) => {
+    read: async ({ ctx, id, state, signal }) => {
       const client = ctx.client();
       const firewall = await client.networking.firewalls.get(apiId(id), { signal });
       // Devices are read only when the program manages them, so unmanaged devices are never drift.
-      const devices = state.devices === undefined ? undefined : deviceSets(await client.networking.firewalls.devices.listAll(apiId(id), { signal }));
-      return firewallObject(firewall, devices);
+      if (state.devices === undefined) return firewall;
+      return { ...firewall, devices: deviceSets(await client.networking.firewalls.devices.listAll(apiId(id), { signal })) };
     },
-    update: async (ctx, id, _olds, news, changed, signal) => {
+    update: async ({ ctx, id, body, news, changed, bodyOf, signal }) => {
       const client = ctx.client();
       const api = client.networking.firewalls;
       const firewallId = apiId(id);
-      const desired = changed.includes("devices") ? desiredDevices(news) : undefined;
+      const desired = changed.includes("devices") ? desiredDevices(news.devices) : undefined;
       if (desired) await reconcileDevices(ctx, client, firewallId, desired, "remove", signal);
-      const body: Record<string, unknown> = {};
-      for (const key of FIREWALL_FIELDS) {
-        if (changed.includes(key)) body[key] = news[key] ?? { label: undefined, tags: DEFAULT_TAGS, status: DEFAULT_STATUS }[key];
-      }
-      if (Object.keys(body).length > 0) await api.update(firewallId, body, { signal });
-      if (RULE_FIELDS.some((k) => changed.includes(k))) await api.rules.update(firewallId, rulesBody(news), { signal });
+      const { rules: _rules, ...firewall } = body;
+      if (Object.keys(firewall).length > 0) await api.update(firewallId, firewall, { signal });
+      if (RULE_KEYS.some((k) => changed.includes(k))) await api.rules.update(firewallId, bodyOf(RULE_KEYS).rules ?? {}, { signal });
       if (desired) await reconcileDevices(ctx, client, firewallId, desired, "add", signal);
-      return firewallObject(await api.get(firewallId, { signal }));
+      return api.get(firewallId, { signal });
     },
-    delete: async (ctx, id, _state, signal) => {
-      await ctx.client().networking.firewalls.delete(apiId(id), { signal });
-    },
+    delete: ({ ctx, id, signal }) => ctx.client().networking.firewalls.delete(apiId(id), { signal }),
     // Labels are unique per account: a firewall created by an ambiguous request is found by its label.
-    find: async (ctx, inputs, signal) => {
-      const matches = await ctx.client().networking.firewalls.listAll({ filter: { label: inputs.label as string }, signal });
-      const found = matches.find((f) => f.label === inputs.label);
-      return found && firewallObject(found);
+    find: async ({ ctx, inputs, signal }) => {
+      const matches = await ctx.client().networking.firewalls.listAll({ filter: { label: inputs.label }, signal });
+      return matches.find((f) => f.label === inputs.label);
     },
     // After create and update: bring the status to the program's (a new firewall is enabled) and,
     // when the program lists devices, make the devices match; the record carries them for outputs.
-    settle: async (ctx, object, inputs, signal) => {
+    settle: async ({ ctx, record, inputs, signal }) => {
       const client = ctx.client();
-      const firewallId = apiId(object.id as number);
-      let firewall = object as unknown as FirewallRecord;
-      const status = (inputs.status as string | undefined) ?? DEFAULT_STATUS;
-      if (firewall.status !== status) firewall = await client.networking.firewalls.update(firewallId, { status: status as "enabled" | "disabled" }, { signal });
-      const desired = desiredDevices(inputs);
+      const firewallId = apiId(record.id);
+      const status = inputs.status ?? DEFAULT_STATUS;
+      const firewall = record.status === status ? record : await client.networking.firewalls.update(firewallId, { status }, { signal });
+      const desired = desiredDevices(inputs.devices);
       const devices = desired && (await reconcileDevices(ctx, client, firewallId, desired, "both", signal));
-      return firewallObject(firewall, devices);
+      return { ...firewall, devices };
     },
   },
-} satisfies ResourceSpec;
-
-/** Constructor arguments, documented per input (generated from the spec: `provider/args.generated.ts`). */
-export type FirewallArgs = import("../args.generated").FirewallArgs;
+});
 
 /** A firewall rule as outputs carry it. */
 export type FirewallRuleOutput = Camelized<FirewallRuleInput>;
-
-/**
- * A Cloud Firewall.
- *
- * ```ts
- * const fw = new compute.Firewall("web", {
- *   label: "web-fw",
- *   inboundPolicy: "DROP",
- *   outboundPolicy: "ACCEPT",
- *   inbound: [{ action: "ACCEPT", protocol: "TCP", ports: "22, 443", addresses: { ipv4: ["0.0.0.0/0"], ipv6: ["::/0"] }, label: "ssh-https" }],
- *   devices: { computes: [12345] },
- * });
- * ```
- */
-export class Firewall extends pulumi.dynamic.Resource {
-  /** The firewall's label. */
-  declare readonly label: pulumi.Output<string>;
-  /** Tags. */
-  declare readonly tags: pulumi.Output<string[]>;
-  /** `enabled` or `disabled`. */
-  declare readonly status: pulumi.Output<string>;
-  /** Inbound rules as the API stores them (a bare address reads back as its /32 or /128). */
-  declare readonly inbound: pulumi.Output<FirewallRuleOutput[] | null>;
-  /** Outbound rules as the API stores them. */
-  declare readonly outbound: pulumi.Output<FirewallRuleOutput[] | null>;
-  /** Default inbound policy. */
-  declare readonly inboundPolicy: pulumi.Output<string>;
-  /** Default outbound policy. */
-  declare readonly outboundPolicy: pulumi.Output<string>;
-  /** The devices, when the program manages them. */
-  declare readonly devices: pulumi.Output<{ computes: number[]; nodebalancers: number[] } | undefined>;
-  /** Creation time (UTC). */
-  declare readonly created: pulumi.Output<string>;
-  /** Last update time (UTC). */
-  declare readonly updated: pulumi.Output<string | null>;
-  declare readonly adoptId: pulumi.Output<string | number | undefined>;
-
-  constructor(name: string, args: FirewallArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerFor(firewallSpec.name), name, dynamicProps(firewallSpec, args), resourceOptions(firewallSpec, opts), TYPE_MODULE, firewallSpec.name);
-  }
-}

@@ -13,7 +13,6 @@
  */
 import { open, realpath, stat } from "node:fs/promises";
 import * as nodePath from "node:path";
-import * as pulumi from "@pulumi/pulumi";
 import {
   CLOUD_INIT_CAPABILITY,
   IMAGE_REASONS,
@@ -23,16 +22,15 @@ import {
   ImageUploadRequest,
   MAX_IMAGE_UPLOAD_BYTES,
   hashFile,
-  type Image as ImageRecord,
+  type Image,
+  type ImageUpdateRequest,
 } from "../../sdk/resources/images";
 import { z } from "zod";
 import { explain } from "../engine/engine";
 import type { ProviderContext } from "../engine/context";
-import { TYPE_MODULE, dynamicProps, resourceOptions } from "../engine/resource";
-import type { ApiObject, Failure, Inputs, Outputs, ResourceSpec } from "../engine/spec";
+import { resourceSpec, type Failure, type Values } from "../engine/spec";
 import { isUnknown } from "../engine/values";
-import { providerFor } from "../shim";
-import { MINUTE, idReference, normalizeId } from "./common";
+import { MINUTE, idField, optionalId, text, timestamps } from "./common";
 
 /** Between two polls of the image's status. */
 const POLL_INTERVAL_MS = 2_000;
@@ -50,19 +48,32 @@ const SOURCE_REASONS = {
 
 const fields = ImageCreateRequest.shape;
 
-export const imageSpec = {
+/**
+ * The image as the provider records it: the API's record, with the upload URL a create answers
+ * (handed to `settle`, never recorded) and the SHA-256 of the data `settle` uploaded.
+ */
+type ImageWithUpload = Image & { upload_to?: string; file_hash?: string };
+
+/** A capture's body or an upload's: the engine sends `disk_id` or `region`, whichever source the program gave. */
+type ImageCreate = ImageCreateRequest | ImageUploadRequest;
+
+export const imageSpec = resourceSpec<ImageWithUpload, ImageCreate, ImageUpdateRequest>()({
   name: "Image",
   noun: "image",
   description: "A private image: a captured disk, or an uploaded gzip-compressed raw disk image.",
+  example: [
+    'const golden = new compute.Image("golden", { diskId: 108889104, label: "golden", cloudInit: true });',
+    'const custom = new compute.Image("custom", { filePath: "build/disk.img.gz", region: "us-iad", label: "custom" });',
+  ].join("\n"),
   inputs: {
     diskId: {
-      schema: idReference("diskId"),
+      ...idField("diskId"),
       replaceOnChange: true,
-      normalize: normalizeId,
       description: "Capture this disk (of one of the account's instances). Changing it replaces the image.",
     },
     filePath: {
       schema: z.string().min(1, "filePath must name a file"),
+      send: "never",
       description: "Upload this gzip-compressed raw disk image (`.img.gz`, at most 5 GB); relative paths start at the project directory. New content replaces the image; moving the file does not.",
     },
     region: {
@@ -76,10 +87,17 @@ export const imageSpec = {
       derived: true,
       description: "Computed: the SHA-256 of the file at filePath. A new value replaces the image.",
     },
-    label: { schema: ImageLabel, description: "1–50 characters: letters, digits, spaces and , . ? - _ '. Required for uploads; a capture defaults to the disk's label." },
-    description: { schema: ImageDescription, default: "", description: "1–65000 characters." },
+    label: {
+      schema: ImageLabel,
+      description: "1–50 characters: letters, digits, spaces and , . ? - _ '. Required for uploads; a capture defaults to the disk's label.",
+    },
+    // Removing the description resets it: the API clears it with null.
+    description: {
+      schema: ImageDescription,
+      default: "",
+      toWire: (value) => (value === "" ? null : value), description: "1–65000 characters.",
+    },
     cloudInit: {
-      wire: "cloud_init",
       schema: fields.cloud_init.unwrap(),
       default: false,
       replaceOnChange: true,
@@ -97,59 +115,57 @@ export const imageSpec = {
     createdBy: { description: "The user who created the image." },
     expiry: { description: "Null: only automatic images expire." },
     eol: { description: "Null for private images." },
-    created: { description: "When the image was created (UTC)." },
-    updated: { description: "When the image was last updated (UTC)." },
+    ...timestamps("image"),
     fileSize: { description: "Size in bytes of the file at filePath when its hash was computed." },
-    fileModified: { description: "Modification time of the file at filePath when its hash was computed; with fileSize, the key of the cached hash." },
+    fileModified: {
+      description: "Modification time of the file at filePath when its hash was computed; with fileSize, the key of the cached hash.",
+    },
+  },
+  // What the image record does not carry: the source and the file's stamp (from the inputs), the
+  // uploaded content's hash, cloudInit from the capabilities.
+  computed: {
+    diskId: (_image, given) => optionalId(given.diskId),
+    filePath: (_image, given) => text(given.filePath),
+    region: (_image, given) => text(given.region),
+    fileHash: (image, given) => image.file_hash ?? text(given.fileHash),
+    fileSize: (_image, given) => (typeof given.fileSize === "number" ? given.fileSize : undefined),
+    fileModified: (_image, given) => text(given.fileModified),
+    cloudInit: (image) => image.capabilities.includes(CLOUD_INIT_CAPABILITY),
   },
   timeouts: { create: 30 * MINUTE, update: 10 * MINUTE, delete: 5 * MINUTE },
   validate: (inputs) => validateSource(inputs),
   hooks: {
     derive: (olds, news) => deriveFileHash(olds, news),
-    create: async (ctx, inputs, signal) => {
-      const common = {
-        label: inputs.label as string | undefined,
-        description: inputs.description as string | undefined,
-        cloud_init: inputs.cloudInit as boolean | undefined,
-      };
-      if (inputs.diskId !== undefined) {
-        return ctx.client().images.create({ disk_id: normalizeId(inputs.diskId) as number, ...common }, { signal });
-      }
-      const { image, upload_to } = await ctx.client().images.createUpload({ ...common, label: inputs.label as string, region: inputs.region as string }, { signal });
+    create: async ({ ctx, body, signal }) => {
+      if ("disk_id" in body) return ctx.client().images.create(body, { signal });
+      const { image, upload_to } = await ctx.client().images.createUpload(body, { signal });
       // The pre-signed URL rides along to `settle`, which uploads; it is never recorded in state.
       return { ...image, upload_to };
     },
-    settle: async (ctx, object, inputs, signal) => {
-      const id = String(object.id);
-      const uploadedHash = object.status === "pending_upload" ? await uploadData(ctx, object, inputs, signal) : undefined;
+    settle: async ({ ctx, record, inputs, signal }) => {
+      const id = record.id;
+      const uploadedHash = record.status === "pending_upload" ? await uploadData(ctx, record, inputs, signal) : undefined;
       const image = await ctx.client().images.waitForStatus(id, "available", { signal, intervalMs: POLL_INTERVAL_MS, progress: statusReporter(ctx, id) });
       return uploadedHash === undefined ? image : { ...image, file_hash: uploadedHash };
     },
-    read: (ctx, id, _state, signal) => ctx.client().images.get(id, { signal }),
-    update: (ctx, id, _olds, news, changed, signal) => {
-      const body: { label?: string; description?: string | null } = {};
-      if (changed.includes("label")) body.label = news.label as string;
-      // Removing the description resets it: the API clears it with null.
-      if (changed.includes("description")) body.description = ((news.description as string | undefined) ?? "") || null;
-      // Only the file moved (same content): nothing to tell the API.
-      if (Object.keys(body).length === 0) return ctx.client().images.get(id, { signal });
-      return ctx.client().images.update(id, body, { signal });
-    },
-    delete: (ctx, id, _state, signal) => ctx.client().images.delete(id, { signal }),
+    read: ({ ctx, id, signal }) => ctx.client().images.get(id, { signal }),
+    // Only the file moved (same content): nothing to tell the API.
+    update: ({ ctx, id, body, signal }) =>
+      Object.keys(body).length === 0 ? ctx.client().images.get(id, { signal }) : ctx.client().images.update(id, body, { signal }),
+    delete: ({ ctx, id, signal }) => ctx.client().images.delete(id, { signal }),
     // A capture whose POST failed ambiguously is still `creating` right after: adopt the newest
     // such image with the same label. (An upload is never adopted: without its upload URL it
     // could not receive data, and the API deletes it after 24 hours.)
-    find: async (ctx, inputs, signal) => {
-      if (inputs.diskId === undefined || typeof inputs.label !== "string") return undefined;
+    find: async ({ ctx, inputs, signal }) => {
+      if (inputs.diskId === undefined || inputs.label === undefined) return undefined;
       const candidates = await ctx.client().images.listAll({ filter: { is_public: false, label: inputs.label, status: "creating" }, signal });
       return candidates.filter((i) => i.label === inputs.label).sort((a, b) => (a.created < b.created ? 1 : -1))[0];
     },
-    extraOutputs: (object, inputs) => imageExtraOutputs(object, inputs),
   },
-} satisfies ResourceSpec;
+});
 
 /** Exactly one source; an upload needs a region and a label; `fileHash` is never the program's. */
-function validateSource(inputs: Inputs): Failure[] {
+function validateSource(inputs: Values): Failure[] {
   const hasDisk = inputs.diskId !== undefined && inputs.diskId !== null;
   const hasFile = inputs.filePath !== undefined && inputs.filePath !== null;
   const hasRegion = inputs.region !== undefined && inputs.region !== null;
@@ -171,7 +187,7 @@ const hashMemo = new Map<string, string>();
  * recorded by the previous check is reused while those match; otherwise the file is read again
  * (streamed). A file that is missing, not gzip or over 5 GB is refused here, at preview.
  */
-async function deriveFileHash(olds: Inputs, news: Inputs): Promise<{ inputs?: Inputs; failures?: Failure[] }> {
+async function deriveFileHash(olds: Values, news: Values): Promise<{ inputs?: Values; failures?: Failure[] }> {
   const filePath = news.filePath;
   if (typeof filePath !== "string" || isUnknown(filePath)) return {};
   const file = nodePath.resolve(filePath);
@@ -213,17 +229,22 @@ async function startsWithGzipMagic(file: string): Promise<boolean> {
  * was sent. If the connection fails after the data may have arrived, the image itself says
  * whether it did (its size is set once the data is in).
  */
-async function uploadData(ctx: ProviderContext, object: ApiObject, inputs: Inputs, signal: AbortSignal): Promise<string | undefined> {
-  const id = String(object.id);
-  const uploadTo = object.upload_to;
-  if (typeof uploadTo !== "string") {
+async function uploadData(
+  ctx: ProviderContext,
+  image: ImageWithUpload,
+  inputs: { filePath?: string; fileHash?: string },
+  signal: AbortSignal,
+): Promise<string | undefined> {
+  const id = image.id;
+  const uploadTo = image.upload_to;
+  if (uploadTo === undefined) {
     throw new Error(
       `image ${id} is still waiting for its data (pending_upload), but its upload URL is known only to the run that created it ` +
         "(that upload was interrupted). The API deletes such an image 24 hours after its creation; to upload now, replace it: `pulumi up --replace <urn>`",
     );
   }
   const client = ctx.client();
-  const file = nodePath.resolve(String(inputs.filePath));
+  const file = nodePath.resolve(inputs.filePath ?? "");
   let reported = 0;
   ctx.progress(`image ${id}: uploading ${file}`);
   try {
@@ -238,14 +259,14 @@ async function uploadData(ctx: ProviderContext, object: ApiObject, inputs: Input
     });
     const seconds = Math.max(result.durationMs, 1) / 1000;
     ctx.progress(`image ${id}: upload complete, ${formatBytes(result.bytes)} in ${seconds.toFixed(1)} s (${(result.bytes / 1048576 / seconds).toFixed(1)} MB/s); processing`);
-    if (typeof inputs.fileHash === "string" && inputs.fileHash !== result.sha256) {
+    if (inputs.fileHash !== undefined && inputs.fileHash !== result.sha256) {
       ctx.progress(`image ${id}: ${file} changed after it was checked; the content actually uploaded is recorded`);
     }
     return result.sha256;
   } catch (error) {
     if (signal.aborted) throw error;
     const now = await client.images.get(id, { signal }).catch(() => undefined);
-    if (now && (now.size > 0 || now.status !== "pending_upload")) return inputs.fileHash as string | undefined;
+    if (now && (now.size > 0 || now.status !== "pending_upload")) return inputs.fileHash;
     throw explain(imageSpec, "upload", error);
   }
 }
@@ -259,70 +280,11 @@ function formatBytes(bytes: number): string {
 function statusReporter(ctx: ProviderContext, id: string) {
   let last: string | undefined;
   let lastAt = 0;
-  return (image: ImageRecord | undefined, elapsedMs: number) => {
+  return (image: Image | undefined, elapsedMs: number) => {
     const status = image?.status ?? "gone";
     if (status === last && elapsedMs - lastAt < 30_000) return;
     last = status;
     lastAt = elapsedMs;
     ctx.progress(`image ${id}: ${status} (${Math.round(elapsedMs / 1000)}s)`);
   };
-}
-
-/** Outputs the image record does not carry: the source (from the inputs), the file's hash and stamp, cloudInit from the capabilities. */
-function imageExtraOutputs(object: ApiObject, inputs: Inputs): Outputs {
-  const capabilities = Array.isArray(object.capabilities) ? (object.capabilities as string[]) : [];
-  const extra: Outputs = {
-    diskId: inputs.diskId === undefined ? undefined : normalizeId(inputs.diskId),
-    filePath: inputs.filePath,
-    region: inputs.region,
-    fileHash: object.file_hash ?? inputs.fileHash,
-    fileSize: inputs.fileSize,
-    fileModified: inputs.fileModified,
-    cloudInit: capabilities.includes(CLOUD_INIT_CAPABILITY),
-  };
-  return Object.fromEntries(Object.entries(extra).filter(([, value]) => value !== undefined));
-}
-
-/** Constructor arguments, documented per input (generated from the spec: `provider/args.generated.ts`). */
-export type ImageArgs = import("../args.generated").ImageArgs;
-
-/**
- * A private image: a captured disk, or an uploaded `.img.gz` raw disk image.
- *
- * ```ts
- * const golden = new compute.Image("golden", { diskId: 108889104, label: "golden", cloudInit: true });
- * const custom = new compute.Image("custom", { filePath: "build/disk.img.gz", region: "us-iad", label: "custom" });
- * ```
- */
-export class Image extends pulumi.dynamic.Resource {
-  /** The captured disk's id, for a capture. */
-  declare readonly diskId: pulumi.Output<number | undefined>;
-  /** The uploaded file's path, for an upload. */
-  declare readonly filePath: pulumi.Output<string | undefined>;
-  /** The region the file was uploaded to, for an upload. */
-  declare readonly region: pulumi.Output<string | undefined>;
-  /** SHA-256 of the uploaded file's content. */
-  declare readonly fileHash: pulumi.Output<string | undefined>;
-  /** The image's label. */
-  declare readonly label: pulumi.Output<string>;
-  /** Description (`""` when none). */
-  declare readonly description: pulumi.Output<string>;
-  /** Whether the image supports cloud-init. */
-  declare readonly cloudInit: pulumi.Output<boolean>;
-  /** `available` once created. */
-  declare readonly status: pulumi.Output<string>;
-  /** Minimum size to deploy, in MB. */
-  declare readonly size: pulumi.Output<number>;
-  /** Capabilities, such as `cloud-init`. */
-  declare readonly capabilities: pulumi.Output<string[]>;
-  /** The user who created it. */
-  declare readonly createdBy: pulumi.Output<string | null>;
-  /** Creation time (UTC). */
-  declare readonly created: pulumi.Output<string>;
-  /** Last update time (UTC). */
-  declare readonly updated: pulumi.Output<string | null>;
-
-  constructor(name: string, args: ImageArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerFor(imageSpec.name), name, dynamicProps(imageSpec, args), resourceOptions(imageSpec, opts), TYPE_MODULE, imageSpec.name);
-  }
 }

@@ -113,8 +113,9 @@ function providerDrivers(root: string): Array<{ names: string[]; calls: string[]
     for (const file of fs.readdirSync(full).filter((f) => f.endsWith(".ts"))) {
       const text = fs.readFileSync(path.join(full, file), "utf8");
       const calls = [...text.matchAll(/client(?:\(\))?\.([a-zA-Z.]+)\(/g)].map((m) => `client.${m[1]}`);
+      // A resource is named by its spec (its class is generated); a data function by its export.
       const names = [
-        ...[...text.matchAll(/export class (\w+)/g)].map((m) => m[1]!),
+        ...[...text.matchAll(/^\s*name: "([A-Z]\w+)"/gm)].map((m) => m[1]!),
         ...[...text.matchAll(/export (?:async )?function (\w+)/g)].map((m) => m[1]!),
       ];
       if (calls.length && names.length) drivers.push({ names, calls });

@@ -4,35 +4,15 @@
  * combines the API's three answers, drift after a re-assignment, replacement semantics, adoption
  * after an ambiguous create.
  */
-import type * as pulumi from "@pulumi/pulumi";
-import type { RunningEmulator } from "../../emulator";
-import { ComputeClient } from "../../sdk/client";
-import { IP_REASONS } from "../../sdk/resources/ips";
-import { provider } from "../../provider/registry";
-import { UNKNOWN } from "../../provider/engine/engine";
-import { startProviderHarness } from "../support/provider";
+import { IP_REASONS } from "../../../sdk/resources/ips";
+import { provider } from "../../../provider/registry";
+import { UNKNOWN } from "../../../provider/engine/engine";
+import { useProviderHarness } from "../harness";
 
-let emulator: RunningEmulator;
-let client: ComputeClient;
-let ranges: pulumi.dynamic.ResourceProvider;
-const config: Record<string, string | undefined> = {};
+const harness = useProviderHarness();
+const ranges = provider("Ipv6Range");
 
-beforeAll(async () => {
-  ({ emulator, client } = await startProviderHarness(config));
-  ranges = provider("Ipv6Range");
-});
-
-afterAll(async () => {
-  await client.close();
-  await emulator.close();
-});
-
-beforeEach(() => {
-  emulator.control.reset();
-  emulator.control.clearRequests();
-});
-
-const seed = (label: string, region = "us-iad") => emulator.control.seedCompute({ label, region });
+const seed = (label: string, region = "us-iad") => harness.emulator.control.seedCompute({ label, region });
 
 describe("check", () => {
   test.each([
@@ -43,13 +23,13 @@ describe("check", () => {
   ])("refuses %s, naming the input, without a request", async (_what, inputs, properties, reason) => {
     const result = await ranges.check!({}, inputs);
     expect(result.failures).toEqual(properties.map((property) => ({ property, reason })));
-    expect(emulator.control.listRequests()).toEqual([]);
+    expect(harness.emulator.control.listRequests()).toEqual([]);
   });
 
   test("refuses a computeId that is no id, naming the input, without a request", async () => {
     const result = await ranges.check!({}, { prefixLength: 64, computeId: "web" });
     expect(result.failures).toEqual([{ property: "computeId", reason: expect.any(String) }]);
-    expect(emulator.control.listRequests()).toEqual([]);
+    expect(harness.emulator.control.listRequests()).toEqual([]);
   });
 
   test("lets preview's unknown values through and accepts either target", async () => {
@@ -74,7 +54,7 @@ describe("create, read, delete", () => {
   test("a range by computeId: outputs from the create answer, the view and the list; delete removes it", async () => {
     const c = seed("a");
     const created = await ranges.create({ prefixLength: 64, computeId: String(c.id) });
-    const [listed] = await client.networking.ipv6.ranges.listAll();
+    const [listed] = await harness.client.networking.ipv6.ranges.listAll();
     expect(created.id).toBe(listed!.range);
     expect(created.outs).toEqual({
       prefixLength: 64,
@@ -87,7 +67,7 @@ describe("create, read, delete", () => {
     });
     expect((await ranges.read!(created.id, created.outs)).props).toEqual(created.outs);
     await ranges.delete!(created.id, created.outs);
-    expect(await client.networking.ipv6.ranges.listAll()).toEqual([]);
+    expect(await harness.client.networking.ipv6.ranges.listAll()).toEqual([]);
     expect(await ranges.read!(created.id, created.outs)).toEqual({});
     await expect(ranges.delete!(created.id, created.outs)).resolves.toBeUndefined();
   });
@@ -102,7 +82,7 @@ describe("create, read, delete", () => {
     const a = seed("a");
     const b = seed("b");
     const created = await ranges.create({ prefixLength: 64, computeId: a.id });
-    await client.networking.ips.assign({ region: "us-iad", assignments: [{ address: `${created.id}/64`, compute_id: b.id }] });
+    await harness.client.networking.ips.assign({ region: "us-iad", assignments: [{ address: `${created.id}/64`, compute_id: b.id }] });
     const read = await ranges.read!(created.id, created.outs);
     expect(read.props).toMatchObject({ computeId: b.id, routeTarget: b.ipv6, computes: [b.id] });
     expect((await ranges.diff!(created.id, read.props, { prefixLength: 64, computeId: a.id })).replaces).toEqual(["computeId"]);
@@ -116,11 +96,11 @@ describe("create, read, delete", () => {
 
   test("a create whose connection breaks after the API accepted it adopts the range instead of orphaning it", async () => {
     const a = seed("a");
-    emulator.control.addFault({ pathPattern: "/v4/networking/ipv6/ranges", method: "POST", kind: "reset-after", count: 1 });
+    harness.emulator.control.addFault({ pathPattern: "/v4/networking/ipv6/ranges", method: "POST", kind: "reset-after", count: 1 });
     const created = await ranges.create({ prefixLength: 64, computeId: a.id });
-    const all = await client.networking.ipv6.ranges.listAll();
+    const all = await harness.client.networking.ipv6.ranges.listAll();
     expect(all).toHaveLength(1);
     expect(created.id).toBe(all[0]!.range);
-    expect(emulator.control.listRequests().filter((r) => r.method === "POST").map((r) => r.path)).toEqual(["/v4/networking/ipv6/ranges"]);
+    expect(harness.emulator.control.listRequests().filter((r) => r.method === "POST").map((r) => r.path)).toEqual(["/v4/networking/ipv6/ranges"]);
   });
 });

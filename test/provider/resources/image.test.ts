@@ -10,34 +10,24 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { gzipSync } from "node:zlib";
-import type * as pulumi from "@pulumi/pulumi";
-import type { RunningEmulator } from "../../emulator";
-import { ComputeClient } from "../../sdk/client";
-import { IMAGE_REASONS } from "../../sdk/resources/images";
-import { provider } from "../../provider/registry";
-import { getImage, getImages } from "../../provider/functions/images";
-import { startProviderHarness } from "../support/provider";
+import { IMAGE_REASONS } from "../../../sdk/resources/images";
+import { provider } from "../../../provider/registry";
+import { useProviderHarness } from "../harness";
 
 jest.setTimeout(60_000);
 
-let emulator: RunningEmulator;
-let client: ComputeClient;
-let images: pulumi.dynamic.ResourceProvider;
-let folder: string;
-const config: Record<string, string | undefined> = {};
+const harness = useProviderHarness();
+const images = provider("Image");
 const PROVIDER = { __provider: "shim" };
+let folder: string;
 
-beforeAll(async () => {
-  ({ emulator, client } = await startProviderHarness(config));
-  images = provider("Image");
+beforeAll(() => {
   folder = fs.mkdtempSync(path.join(os.tmpdir(), "provider-image-"));
 });
 
 afterEach(() => log.mockRestore());
 
-afterAll(async () => {
-  await client.close();
-  await emulator.close();
+afterAll(() => {
   fs.rmSync(folder, { recursive: true, force: true });
 });
 
@@ -47,9 +37,8 @@ let log: jest.SpyInstance;
 beforeEach(() => {
   lines = [];
   log = jest.spyOn(console, "log").mockImplementation((line: string) => void lines.push(line));
-  emulator.control.reset();
   // Captures take 2 minutes and processing 1 minute of emulated time: a fraction of a second here.
-  emulator.control.setClock({ scale: 240 });
+  harness.emulator.control.setClock({ scale: 240 });
 });
 
 /** Writes a small gzip image (deterministic content per seed) and returns its path and hash. */
@@ -77,7 +66,7 @@ describe("check", () => {
     ["a label the API refuses", { diskId: 5, label: "no/slashes" }, [{ property: "label", reason: IMAGE_REASONS.labelChars }]],
   ])("refuses %s, naming the input", async (_what, inputs, failures) => {
     expect((await checked(inputs)).failures).toEqual(failures);
-    expect(emulator.control.listRequests()).toEqual([]);
+    expect(harness.emulator.control.listRequests()).toEqual([]);
   });
 
   test("refuses a missing file and a file that is not gzip, at preview", async () => {
@@ -150,7 +139,7 @@ describe("create, update, read, delete", () => {
       fileSize: fs.statSync(file).size,
     });
     expect(JSON.stringify(created.outs)).not.toContain("Signature"); // the pre-signed URL is never recorded
-    expect(await client.images.get(created.id)).toMatchObject({ status: "available", size: 3 });
+    expect(await harness.client.images.get(created.id)).toMatchObject({ status: "available", size: 3 });
     const kb = Math.ceil(fs.statSync(file).size / 1024);
     expect(lines).toContain(`image ${created.id}: uploaded ${kb} KB of ${kb} KB (100%)`);
     expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^image ${created.id}: upload complete, ${kb} KB in [0-9.]+ s`)));
@@ -158,7 +147,7 @@ describe("create, update, read, delete", () => {
   });
 
   test("a capture waits out creating; label and description change in place; drift is read back; delete removes it", async () => {
-    const compute = emulator.control.seedCompute({ label: "web", region: "us-iad", disks: [{ label: "Debian 12 Disk", size: 4096 }] });
+    const compute = harness.emulator.control.seedCompute({ label: "web", region: "us-iad", disks: [{ label: "Debian 12 Disk", size: 4096 }] });
     const diskId = compute.disks![0]!.id;
     const inputs = (await checked({ diskId: String(diskId) })).inputs!;
     const created = await images.create(inputs);
@@ -168,9 +157,9 @@ describe("create, update, read, delete", () => {
     expect(updated.outs).toMatchObject({ label: "golden", description: "base", diskId, status: "available" });
     const cleared = await images.update!(created.id, updated.outs!, { ...inputs, label: "golden" });
     expect(cleared.outs).toMatchObject({ description: "" });
-    expect(await client.images.get(created.id)).toMatchObject({ label: "golden", description: "" });
+    expect(await harness.client.images.get(created.id)).toMatchObject({ label: "golden", description: "" });
 
-    await client.images.update(created.id, { label: "renamed-by-hand" });
+    await harness.client.images.update(created.id, { label: "renamed-by-hand" });
     const read = await images.read!(created.id, cleared.outs);
     expect(read.props).toMatchObject({ label: "renamed-by-hand", diskId });
     expect(await images.diff!(created.id, read.props!, { ...inputs, label: "golden" })).toMatchObject({ changes: true, replaces: [] });
@@ -182,60 +171,32 @@ describe("create, update, read, delete", () => {
 
   test("a refused upload keeps the image in state with the error; the next run says how to recover", async () => {
     const { file } = writeImage("refused.img.gz", 4);
-    emulator.control.addFault({ pathPattern: "/__uploads/*", kind: "500" });
+    harness.emulator.control.addFault({ pathPattern: "/__uploads/*", kind: "500" });
     const inputs = (await checked({ filePath: file, region: "us-iad", label: "refused" })).inputs!;
     const error = (await images.create(inputs).catch((e: unknown) => e)) as Error & { id?: string; properties?: Record<string, unknown> };
     expect(error.message).toMatch(/^image private\/\d+ was created but did not become ready: the API refused the image upload: Internal Server Error/);
     expect(error.message).not.toContain("Signature");
     expect(error.id).toMatch(/^private\//);
     expect(error.properties).toMatchObject({ status: "pending_upload", label: "refused", __provider: "shim" });
-    emulator.control.clearFaults();
+    harness.emulator.control.clearFaults();
     // Pulumi retries an object with init errors by updating it: the upload URL is gone by then.
     await expect(images.update!(error.id!, error.properties!, inputs)).rejects.toThrow(/its upload URL is known only to the run that created it/);
   });
 
   test("a 503 from the upload URL is retried, re-reading the file", async () => {
     const { file, sha256 } = writeImage("retried.img.gz", 5);
-    emulator.control.addFault({ pathPattern: "/__uploads/*", kind: "503", count: 1 });
+    harness.emulator.control.addFault({ pathPattern: "/__uploads/*", kind: "503", count: 1 });
     const created = await images.create((await checked({ filePath: file, region: "us-iad", label: "retried" })).inputs!);
     expect(created.outs).toMatchObject({ status: "available", fileHash: sha256 });
-    expect(emulator.control.listFaults()[0]).toMatchObject({ fired: 1 });
+    expect(harness.emulator.control.listFaults()[0]).toMatchObject({ fired: 1 });
   });
 
   test("timeouts.create bounds the wait; the image stays in state", async () => {
-    emulator.control.setClock({ scale: 1 }); // a capture now takes 2 real minutes
-    const compute = emulator.control.seedCompute({ label: "slow", region: "us-iad" });
+    harness.emulator.control.setClock({ scale: 1 }); // a capture now takes 2 real minutes
+    const compute = harness.emulator.control.seedCompute({ label: "slow", region: "us-iad" });
     const inputs = (await checked({ diskId: compute.disks![0]!.id, label: "slow", timeouts: { create: "1s" } })).inputs!;
     const error = (await images.create(inputs).catch((e: unknown) => e)) as Error & { id?: string };
     expect(error.message).toMatch(/^image private\/\d+ was created but did not become ready: image create did not finish within 1s \(raise timeouts\.create to wait longer\)/);
-    expect((await client.images.get(error.id!)).status).toBe("creating");
-  });
-});
-
-describe("data functions", () => {
-  const options = () => ({ apiUrl: emulator.url, token: emulator.token });
-
-  test("getImages filters by visibility, vendor, label pattern and deprecation, and picks the latest", async () => {
-    const latestLts = await getImages({ isPublic: true, vendor: "Ubuntu", labelPattern: "LTS$", latest: true }, options());
-    expect(latestLts.map((i) => i.id)).toEqual(["public/ubuntu22.04"]);
-    expect(latestLts[0]).toMatchObject({ isPublic: true, createdBy: "compute", capabilities: ["cloud-init"] });
-    const slackware = await getImages({ vendor: "Slackware", deprecated: false }, options());
-    expect(slackware.map((i) => i.id)).toEqual(["public/slackware15.0"]);
-    expect(await getImages({ isPublic: false }, options())).toEqual([]);
-    const compute = emulator.control.seedCompute({ label: "web", region: "us-iad" });
-    const mine = await client.images.create({ disk_id: compute.disks![0]!.id, label: "mine" });
-    expect((await getImages({ isPublic: false }, options())).map((i) => i.id)).toEqual([mine.id]);
-    expect((await getImages({ labelPattern: "^mine$", status: "creating" }, options())).map((i) => i.label)).toEqual(["mine"]);
-  });
-
-  test("getImages refuses a label pattern that is not a regular expression, before any request", async () => {
-    emulator.control.clearRequests();
-    await expect(getImages({ labelPattern: "(" }, options())).rejects.toThrow(/^getImages: labelPattern "\(" is not a regular expression/);
-    expect(emulator.control.listRequests()).toEqual([]);
-  });
-
-  test("getImage reads one image by id, public or private", async () => {
-    await expect(getImage({ id: "public/debian12" }, options())).resolves.toMatchObject({ id: "public/debian12", label: "Debian 12", isPublic: true, vendor: "Debian" });
-    await expect(getImage({ id: "private/1" }, options())).rejects.toMatchObject({ status: 404 });
+    expect((await harness.client.images.get(error.id!)).status).toBe("creating");
   });
 });

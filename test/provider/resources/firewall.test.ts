@@ -1,34 +1,21 @@
 /**
- * The Firewall and FirewallDevice providers: `check` refuses every locally checkable condition of
- * the spec's Errors table with the field named (and sends nothing), `diff` ignores natural
- * spellings but not rule order, and the provider methods run against the emulator over HTTP
- * (one rules PUT per change, authoritative devices, unmanaged devices left alone, drift read back,
- * adoption, ambiguous creates, FirewallDevice, getFirewalls).
+ * The Firewall provider: `check` refuses every locally checkable condition of the spec's Errors
+ * table with the field named (and sends nothing), `diff` ignores natural spellings but not rule
+ * order, and the provider methods run against the emulator over HTTP (one rules PUT per change,
+ * authoritative devices, unmanaged devices left alone, drift read back, adoption, ambiguous creates).
  */
-import type * as pulumi from "@pulumi/pulumi";
-import type { RunningEmulator } from "../../emulator";
-import { ComputeClient } from "../../sdk/client";
-import { FIREWALL_REASONS } from "../../sdk/resources/firewalls";
-import { check, diff } from "../../provider/engine/engine";
-import { UNKNOWN } from "../../provider/engine/values";
-import { canonicalRule, firewallSpec, normalizeDevices, wireRule } from "../../provider/resources/firewall";
-import { firewallDeviceSpec } from "../../provider/resources/firewall-device";
-import { getFirewalls } from "../../provider/functions/firewalls";
-import { provider } from "../../provider/registry";
-import { startProviderHarness } from "../support/provider";
+import { FIREWALL_REASONS } from "../../../sdk/resources/firewalls";
+import { check, diff } from "../../../provider/engine/engine";
+import { UNKNOWN } from "../../../provider/engine/values";
+import { canonicalRule, firewallSpec, normalizeDevices, wireRule } from "../../../provider/resources/firewall";
+import { provider } from "../../../provider/registry";
+import { useProviderHarness } from "../harness";
+import { args, rule } from "../firewall-inputs";
 
 const PROVIDER = { __provider: "exports.handler = …" };
-
-const rule = (extra: Record<string, unknown> = {}) => ({
-  action: "ACCEPT",
-  protocol: "TCP",
-  ports: "22",
-  addresses: { ipv4: ["0.0.0.0/0"] },
-  label: "ssh-in",
-  ...extra,
-});
-const args = (extra: Record<string, unknown> = {}) => ({ label: "web-fw", inboundPolicy: "DROP", outboundPolicy: "ACCEPT", inbound: [rule()], ...extra });
 const failuresOf = (inputs: Record<string, unknown>) => check(firewallSpec, { ...PROVIDER, ...inputs }).failures ?? [];
+const harness = useProviderHarness();
+const firewalls = provider("Firewall");
 
 describe("check", () => {
   test("accepts good inputs, natural spellings included, and returns them unchanged", () => {
@@ -105,12 +92,6 @@ describe("check", () => {
     expect(failuresOf(args({ label: UNKNOWN, devices: { computes: [UNKNOWN] }, inbound: [rule({ addresses: { ipv4: [UNKNOWN] } })] }))).toEqual([]);
   });
 
-  test("FirewallDevice: ids and type", () => {
-    expect(check(firewallDeviceSpec, { ...PROVIDER, firewallId: "228000", entityId: 52000000, entityType: "compute" }).failures).toBeUndefined();
-    const failures = check(firewallDeviceSpec, { ...PROVIDER, firewallId: "x", entityId: 1, entityType: "linode" }).failures!;
-    expect(failures.map((f) => f.property)).toEqual(["firewallId", "entityType"]);
-    expect(failures[1]!.reason).toBe(FIREWALL_REASONS.typeInvalid);
-  });
 });
 
 describe("normalization and diff", () => {
@@ -169,35 +150,13 @@ describe("normalization and diff", () => {
 });
 
 describe("against the emulator", () => {
-  let emulator: RunningEmulator;
-  let client: ComputeClient;
-  let firewalls: pulumi.dynamic.ResourceProvider;
-  let devices: pulumi.dynamic.ResourceProvider;
-  const config: Record<string, string | undefined> = {};
-
-  beforeAll(async () => {
-    ({ emulator, client } = await startProviderHarness(config));
-    firewalls = provider("Firewall");
-    devices = provider("FirewallDevice");
-  });
-
-  afterAll(async () => {
-    await client.close();
-    await emulator.close();
-  });
-
-  beforeEach(() => {
-    emulator.control.reset();
-    emulator.control.clearRequests();
-  });
-
-  const requests = () => emulator.control.listRequests().map((r) => `${r.method} ${r.path.replace(/\/\d+/g, "/{id}")}`);
-  const seed = (label: string) => emulator.control.seedCompute({ label, region: "us-iad" }).id;
-  const deviceIds = async (id: string | number) => (await client.networking.firewalls.devices.listAll(Number(id))).map((d) => d.entity.id).sort();
+  const requests = () => harness.emulator.control.listRequests().map((r) => `${r.method} ${r.path.replace(/\/\d+/g, "/{id}")}`);
+  const seed = (label: string) => harness.emulator.control.seedCompute({ label, region: "us-iad" }).id;
+  const deviceIds = async (id: string | number) => (await harness.client.networking.firewalls.devices.listAll(Number(id))).map((d) => d.entity.id).sort();
 
   test("check sends no request", async () => {
     await firewalls.check!({}, { ...args({ inbound: [rule({ ports: "0" })] }) });
-    expect(emulator.control.listRequests()).toEqual([]);
+    expect(harness.emulator.control.listRequests()).toEqual([]);
   });
 
   test("create with natural spellings, devices and disabled status; outputs read back with no diff", async () => {
@@ -218,7 +177,7 @@ describe("against the emulator", () => {
       devices: { computes: [a, b], nodebalancers: [] },
     });
     expect(await deviceIds(created.id)).toEqual([a, b].sort());
-    expect((await client.networking.firewalls.get(Number(created.id))).status).toBe("disabled");
+    expect((await harness.client.networking.firewalls.get(Number(created.id))).status).toBe("disabled");
     // The disabled firewall got its devices after being disabled: create, status, then devices.
     expect(requests().filter((r) => !r.startsWith("GET"))).toEqual([
       "POST /v4/networking/firewalls",
@@ -235,7 +194,7 @@ describe("against the emulator", () => {
     const [a, b, c] = [seed("web-1"), seed("web-2"), seed("web-3")];
     const created = await firewalls.create!(args({ devices: { computes: [a, b] } }));
     const id = created.id;
-    emulator.control.clearRequests();
+    harness.emulator.control.clearRequests();
     const news = args({ label: "web-fw-2", tags: ["x"], inbound: [rule({ ports: "23" })], outboundPolicy: "DROP", devices: { computes: [b, c] } });
     const done = await firewalls.update!(id, created.outs, news);
     const writes = requests().filter((r) => !r.startsWith("GET"));
@@ -252,7 +211,7 @@ describe("against the emulator", () => {
   test("without `devices` the firewall leaves devices alone, and reads never report them", async () => {
     const a = seed("web-1");
     const created = await firewalls.create!(args());
-    await client.networking.firewalls.devices.create(Number(created.id), { id: a, type: "compute" });
+    await harness.client.networking.firewalls.devices.create(Number(created.id), { id: a, type: "compute" });
     const read = await firewalls.read!(created.id, created.outs);
     expect(read.props).not.toHaveProperty("devices");
     const updated = await firewalls.update!(created.id, read.props!, args({ tags: ["t"] }));
@@ -265,16 +224,16 @@ describe("against the emulator", () => {
     const inputs = args({ inbound: [rule(), rule({ label: "https-in", ports: "443" })], devices: { computes: [a, b] } });
     const created = await firewalls.create!(inputs);
     const fwId = Number(created.id);
-    const rules = await client.networking.firewalls.rules.get(fwId);
+    const rules = await harness.client.networking.firewalls.rules.get(fwId);
     rules.inbound![1]!.ports = "8443";
-    await client.networking.firewalls.rules.update(fwId, { inbound: rules.inbound as never });
-    const [first] = await client.networking.firewalls.devices.listAll(fwId);
-    await client.networking.firewalls.devices.delete(fwId, first!.id);
+    await harness.client.networking.firewalls.rules.update(fwId, { inbound: rules.inbound as never });
+    const [first] = await harness.client.networking.firewalls.devices.listAll(fwId);
+    await harness.client.networking.firewalls.devices.delete(fwId, first!.id);
     const read = await firewalls.read!(created.id, created.outs);
     expect((read.props!.inbound as any[])[1].ports).toBe("8443");
     expect(read.props!.devices).toEqual({ computes: [b], nodebalancers: [] });
     expect(diff(firewallSpec, read.props!, inputs).changes).toBe(true);
-    emulator.control.clearRequests();
+    harness.emulator.control.clearRequests();
     const restored = await firewalls.update!(created.id, read.props!, inputs);
     expect(requests().filter((r) => !r.startsWith("GET"))).toEqual(["PUT /v4/networking/firewalls/{id}/rules", "POST /v4/networking/firewalls/{id}/devices"]);
     expect(diff(firewallSpec, restored.outs!, inputs).changes).toBe(false);
@@ -282,7 +241,7 @@ describe("against the emulator", () => {
 
   test("a firewall deleted behind Pulumi's back reads as gone; delete then succeeds", async () => {
     const created = await firewalls.create!(args());
-    await client.networking.firewalls.delete(Number(created.id));
+    await harness.client.networking.firewalls.delete(Number(created.id));
     expect(await firewalls.read!(created.id, created.outs)).toEqual({});
     await expect(firewalls.delete!(created.id, created.outs)).resolves.toBeUndefined();
   });
@@ -298,45 +257,17 @@ describe("against the emulator", () => {
   });
 
   test("a create whose connection breaks after the API accepted it adopts the firewall by its label", async () => {
-    emulator.control.addFault({ pathPattern: "/v4/networking/firewalls", method: "POST", kind: "reset-after", count: 1 });
+    harness.emulator.control.addFault({ pathPattern: "/v4/networking/firewalls", method: "POST", kind: "reset-after", count: 1 });
     const created = await firewalls.create!(args());
-    const all = await client.networking.firewalls.listAll();
+    const all = await harness.client.networking.firewalls.listAll();
     expect(all.map((f) => String(f.id))).toEqual([created.id]);
     expect(requests().filter((r) => r.startsWith("POST"))).toEqual(["POST /v4/networking/firewalls"]);
   });
 
   test("adoptId brings an existing firewall to the program", async () => {
-    const existing = await client.networking.firewalls.create({ label: "elsewhere", rules: { inbound_policy: "ACCEPT", outbound_policy: "ACCEPT", outbound: null } });
+    const existing = await harness.client.networking.firewalls.create({ label: "elsewhere", rules: { inbound_policy: "ACCEPT", outbound_policy: "ACCEPT", outbound: null } });
     const adopted = await firewalls.create!({ ...args({ label: "elsewhere" }), adoptId: existing.id });
     expect(adopted.id).toBe(String(existing.id));
-    expect((await client.networking.firewalls.rules.get(existing.id)).inbound_policy).toBe("DROP");
-  });
-
-  test("FirewallDevice: create, read, delete; moving an entity to another firewall deletes the old device first", async () => {
-    const a = seed("web-1");
-    const fw = await firewalls.create!(args());
-    const device = await devices.create!({ firewallId: fw.id, entityId: a, entityType: "compute" });
-    expect(device.outs).toMatchObject({ firewallId: Number(fw.id), entityId: a, entityType: "compute", entity: { label: "web-1", url: `/v4/compute/instances/${a}` } });
-    expect(await devices.read!(device.id, device.outs)).toEqual({ id: device.id, props: device.outs });
-    expect(await devices.diff!(device.id, device.outs, { firewallId: "999", entityId: a, entityType: "compute" })).toMatchObject({
-      changes: true,
-      replaces: ["firewallId"],
-      deleteBeforeReplace: true,
-    });
-    expect((await devices.diff!(device.id, device.outs, { firewallId: fw.id, entityId: String(a), entityType: "compute" })).changes).toBe(false);
-    await devices.delete!(device.id, device.outs);
-    expect(await deviceIds(fw.id)).toEqual([]);
-    expect(await devices.read!(device.id, device.outs)).toEqual({});
-  });
-
-  test("getFirewalls lists firewalls, filtered, with devices on request", async () => {
-    const a = seed("web-1");
-    await firewalls.create!(args({ label: "one", tags: ["web"], devices: { computes: [a] } }));
-    await firewalls.create!(args({ label: "two" }));
-    const options = { apiUrl: emulator.url, token: emulator.token };
-    expect((await getFirewalls({}, options)).map((f) => f.label)).toEqual(["one", "two"]);
-    const [one] = await getFirewalls({ tag: "web", includeDevices: true }, options);
-    expect(one).toMatchObject({ label: "one", rules: { inboundPolicy: "DROP" }, devices: [{ entity: { id: a, type: "compute" } }] });
-    expect(await getFirewalls({ label: "two", status: "disabled" }, options)).toEqual([]);
+    expect((await harness.client.networking.firewalls.rules.get(existing.id)).inbound_policy).toBe("DROP");
   });
 });

@@ -1,11 +1,11 @@
 /** The spec-driven engine: check and diff derived from the VPC and subnet specs. */
-import { BadRequestError } from "../../sdk/core/errors";
-import { VPC_REASONS } from "../../sdk/resources/vpcs";
-import { ResourceInitError, check, diff, explain, makeProvider } from "../../provider/engine/engine";
-import { UNKNOWN } from "../../provider/engine/values";
-import { vpcSpec } from "../../provider/resources/vpc";
-import { vpcSubnetSpec } from "../../provider/resources/vpc-subnet";
-import type { VpcArgs } from "../../provider/resources/vpc";
+import { BadRequestError } from "../../../sdk/core/errors";
+import { VPC_REASONS } from "../../../sdk/resources/vpcs";
+import { ResourceInitError, check, diff, explain, makeProvider } from "../../../provider/engine/engine";
+import { UNKNOWN } from "../../../provider/engine/values";
+import { vpcSpec } from "../../../provider/resources/vpc";
+import { vpcSubnetSpec } from "../../../provider/resources/vpc-subnet";
+import type { VpcArgs } from "../../../provider";
 
 const PROVIDER = { __provider: "exports.handler = …" };
 
@@ -149,7 +149,7 @@ describe("settle after create", () => {
   });
 
   test("a settled create returns the settled record", async () => {
-    const spec = { ...base, hooks: { ...base.hooks, settle: async (_c: unknown, o: Record<string, unknown>) => ({ ...o, description: "ready" }) } };
+    const spec = { ...base, hooks: { ...base.hooks, settle: async ({ record }: { record: Record<string, unknown> }) => ({ ...record, description: "ready" }) } };
     const created = await makeProvider(spec, () => ctx).create({ label: "slow", region: "us-iad" });
     expect(created).toEqual({ id: "41", outs: { label: "slow", region: "us-iad", description: "ready" } });
   });

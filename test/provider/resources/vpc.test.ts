@@ -3,36 +3,15 @@
  * the CRUD round trip, objects gone behind Pulumi's back, adoption, recovery from an ambiguous
  * create, and missing credentials.
  */
-import type * as pulumi from "@pulumi/pulumi";
-import type { RunningEmulator } from "../../emulator";
-import { ComputeClient } from "../../sdk/client";
-import { provider } from "../../provider/registry";
-import { startProviderHarness } from "../support/provider";
+import { provider } from "../../../provider/registry";
+import { useProviderHarness } from "../harness";
 
-let emulator: RunningEmulator;
-let client: ComputeClient;
-let vpcs: pulumi.dynamic.ResourceProvider;
-let subnets: pulumi.dynamic.ResourceProvider;
-const config: Record<string, string | undefined> = {};
+const harness = useProviderHarness();
+const { config } = harness;
+const vpcs = provider("Vpc");
+const subnets = provider("VpcSubnet");
 
-beforeAll(async () => {
-  ({ emulator, client } = await startProviderHarness(config));
-  vpcs = provider("Vpc");
-  subnets = provider("VpcSubnet");
-});
-
-afterAll(async () => {
-  await client.close();
-  await emulator.close();
-});
-
-beforeEach(() => {
-  emulator.control.reset();
-  emulator.control.clearFaults();
-  emulator.control.clearRequests();
-});
-
-const posts = () => emulator.control.listRequests().filter((r) => r.method === "POST").map((r) => r.path);
+const posts = () => harness.emulator.control.listRequests().filter((r) => r.method === "POST").map((r) => r.path);
 
 test("create, read, update and delete a VPC and a subnet", async () => {
   const vpc = await vpcs.create({ label: "round-trip", region: "us-iad" });
@@ -47,30 +26,30 @@ test("create, read, update and delete a VPC and a subnet", async () => {
 
   const updated = await subnets.update!(subnet.id, subnet.outs, { vpcId: vpc.id, label: "frontend", ipv4: "10.0.1.0/24" });
   expect(updated.outs).toMatchObject({ label: "frontend", vpcId: Number(vpc.id) });
-  expect((await client.vpcs.subnets.get(Number(vpc.id), Number(subnet.id))).label).toBe("frontend");
+  expect((await harness.client.vpcs.subnets.get(Number(vpc.id), Number(subnet.id))).label).toBe("frontend");
 
   await subnets.delete!(subnet.id, updated.outs!);
   await vpcs.delete!(vpc.id, vpc.outs);
-  expect(await client.vpcs.listAll()).toEqual([]);
+  expect(await harness.client.vpcs.listAll()).toEqual([]);
 });
 
 test("an object deleted behind Pulumi's back reads as gone, and deleting it again succeeds", async () => {
   const vpc = await vpcs.create({ label: "vanishing", region: "us-iad" });
-  await client.vpcs.delete(Number(vpc.id));
+  await harness.client.vpcs.delete(Number(vpc.id));
   expect(await vpcs.read!(vpc.id, vpc.outs)).toEqual({});
   await expect(vpcs.delete!(vpc.id, vpc.outs)).resolves.toBeUndefined();
 });
 
 test("adoptId manages an existing VPC and brings its label to the program's", async () => {
-  const existing = await client.vpcs.create({ label: "made-elsewhere", region: "us-iad", description: "kept" });
+  const existing = await harness.client.vpcs.create({ label: "made-elsewhere", region: "us-iad", description: "kept" });
   const adopted = await vpcs.create({ adoptId: existing.id, label: "now-managed", region: "us-iad", description: "kept" });
   expect(adopted.id).toBe(String(existing.id));
   expect(adopted.outs).toMatchObject({ label: "now-managed", adoptId: existing.id });
-  expect((await client.vpcs.listAll()).map((v) => v.label)).toEqual(["now-managed"]);
+  expect((await harness.client.vpcs.listAll()).map((v) => v.label)).toEqual(["now-managed"]);
 });
 
 test("adoptId refuses an object that differs in a field that cannot change in place", async () => {
-  const existing = await client.vpcs.create({ label: "elsewhere", region: "us-iad" });
+  const existing = await harness.client.vpcs.create({ label: "elsewhere", region: "us-iad" });
   await expect(vpcs.create({ adoptId: existing.id, label: "elsewhere", region: "us-ord" })).rejects.toThrow(
     `adoptId ${existing.id}: the VPC differs in fields that cannot change in place: region is "us-iad", the program says "us-ord"`,
   );
@@ -78,18 +57,18 @@ test("adoptId refuses an object that differs in a field that cannot change in pl
 });
 
 test("a create whose connection breaks after the API accepted it adopts the object instead of orphaning it", async () => {
-  emulator.control.addFault({ pathPattern: "/v4/vpcs", method: "POST", kind: "reset-after", count: 1 });
+  harness.emulator.control.addFault({ pathPattern: "/v4/vpcs", method: "POST", kind: "reset-after", count: 1 });
   const created = await vpcs.create({ label: "ambiguous", region: "us-iad" });
-  const all = await client.vpcs.listAll();
+  const all = await harness.client.vpcs.listAll();
   expect(all).toHaveLength(1);
   expect(created.id).toBe(String(all[0]!.id));
   expect(posts()).toEqual(["/v4/vpcs"]); // the POST was sent once, never repeated
 });
 
 test("a create refused before processing fails cleanly and leaves nothing", async () => {
-  emulator.control.addFault({ pathPattern: "/v4/vpcs", method: "POST", kind: "reset", count: 1 });
+  harness.emulator.control.addFault({ pathPattern: "/v4/vpcs", method: "POST", kind: "reset", count: 1 });
   await expect(vpcs.create({ label: "refused", region: "us-iad" })).rejects.toThrow(/connection/);
-  expect(await client.vpcs.listAll()).toEqual([]);
+  expect(await harness.client.vpcs.listAll()).toEqual([]);
   expect(posts()).toEqual(["/v4/vpcs"]);
 });
 
@@ -105,15 +84,15 @@ test("missing credentials give an error naming the stack config key and the envi
     config["compute:token"] = saved.token;
     if (saved.env !== undefined) process.env.COMPUTE_TOKEN = saved.env;
   }
-  expect(emulator.control.listRequests()).toEqual([]);
+  expect(harness.emulator.control.listRequests()).toEqual([]);
 });
 
 test("the environment supplies credentials when the stack config has none", async () => {
   const saved = { ...config };
   config["compute:token"] = undefined;
   config["compute:apiUrl"] = undefined;
-  process.env.COMPUTE_TOKEN = emulator.token;
-  process.env.COMPUTE_API_URL = emulator.url;
+  process.env.COMPUTE_TOKEN = harness.emulator.token;
+  process.env.COMPUTE_API_URL = harness.emulator.url;
   try {
     const vpc = await vpcs.create({ label: "from-env", region: "us-iad" });
     expect(vpc.outs.label).toBe("from-env");

@@ -3,39 +3,19 @@
  * addresses naming the input (and sends nothing); natural spellings never diff; create sets the
  * name (forward DNS through the DNS API), delete restores the platform default.
  */
-import type * as pulumi from "@pulumi/pulumi";
-import type { RunningEmulator } from "../../emulator";
-import { ComputeClient } from "../../sdk/client";
-import { IP_REASONS } from "../../sdk/resources/ips";
-import { provider } from "../../provider/registry";
-import { startProviderHarness } from "../support/provider";
+import { IP_REASONS } from "../../../sdk/resources/ips";
+import { provider } from "../../../provider/registry";
+import { useProviderHarness } from "../harness";
 
-let emulator: RunningEmulator;
-let client: ComputeClient;
-let rdns: pulumi.dynamic.ResourceProvider;
-const config: Record<string, string | undefined> = {};
-
-beforeAll(async () => {
-  ({ emulator, client } = await startProviderHarness(config));
-  rdns = provider("ReverseDns");
-});
-
-afterAll(async () => {
-  await client.close();
-  await emulator.close();
-});
-
-beforeEach(() => {
-  emulator.control.reset();
-  emulator.control.clearRequests();
-});
+const harness = useProviderHarness();
+const rdns = provider("ReverseDns");
 
 /** An instance with a public address, and forward records for `www.example.org` (A and AAAA). */
 async function addressWithForwardDns() {
-  const c = emulator.control.seedCompute({ label: "web", region: "us-iad", ipv4: ["198.51.100.10"] });
-  const zone = await client.domains.create({ domain: "example.org", type: "master", soa_email: "admin@example.org" });
-  await client.domains.records.create(zone.id, { type: "A", name: "www", target: "198.51.100.10" });
-  await client.domains.records.create(zone.id, { type: "AAAA", name: "www", target: c.ipv6! });
+  const c = harness.emulator.control.seedCompute({ label: "web", region: "us-iad", ipv4: ["198.51.100.10"] });
+  const zone = await harness.client.domains.create({ domain: "example.org", type: "master", soa_email: "admin@example.org" });
+  await harness.client.domains.records.create(zone.id, { type: "A", name: "www", target: "198.51.100.10" });
+  await harness.client.domains.records.create(zone.id, { type: "AAAA", name: "www", target: c.ipv6! });
   return c;
 }
 
@@ -46,7 +26,7 @@ test.each([
 ])("check refuses %s, naming the input, without a request", async (_what, inputs, property, reason) => {
   const result = await rdns.check!({}, inputs);
   expect(result.failures).toEqual([{ property, reason }]);
-  expect(emulator.control.listRequests()).toEqual([]);
+  expect(harness.emulator.control.listRequests()).toEqual([]);
 });
 
 test("case, a final dot and IPv6 spellings never diff; the address replaces, the name changes in place", async () => {
@@ -63,14 +43,14 @@ test("create sets the name, read maps it back, update changes it, delete restore
   expect(created.outs).toEqual({ address: "198.51.100.10", rdns: "www.example.org", computeId: expect.any(Number), region: "us-iad", type: "ipv4" });
   expect((await rdns.diff!(created.id, created.outs, { address: "198.51.100.10", rdns: "WWW.example.org." })).changes).toBe(false);
 
-  await client.networking.ips.update("198.51.100.10", { rdns: null });
+  await harness.client.networking.ips.update("198.51.100.10", { rdns: null });
   const drifted = await rdns.read!(created.id, created.outs);
   expect(drifted.props).toMatchObject({ rdns: "198-51-100-10.ip.computeusercontent.com" });
   const restored = await rdns.update!(created.id, drifted.props, { address: "198.51.100.10", rdns: "www.example.org" });
   expect(restored.outs).toMatchObject({ rdns: "www.example.org" });
 
   await rdns.delete!(created.id, restored.outs!);
-  expect((await client.networking.ips.get("198.51.100.10")).rdns).toBe("198-51-100-10.ip.computeusercontent.com");
+  expect((await harness.client.networking.ips.get("198.51.100.10")).rdns).toBe("198-51-100-10.ip.computeusercontent.com");
 });
 
 test("an IPv6 address in any spelling; delete clears its name", async () => {
@@ -79,10 +59,10 @@ test("an IPv6 address in any spelling; delete clears its name", async () => {
   expect(created.id).toBe(c.ipv6);
   expect(created.outs).toMatchObject({ address: c.ipv6, rdns: "www.example.org", type: "ipv6" });
   await rdns.delete!(created.id, created.outs);
-  expect((await client.networking.ips.get(c.ipv6!)).rdns).toBeNull();
+  expect((await harness.client.networking.ips.get(c.ipv6!)).rdns).toBeNull();
 });
 
 test("without forward DNS the API's refusal names the rdns input", async () => {
-  emulator.control.seedCompute({ label: "web", region: "us-iad", ipv4: ["198.51.100.10"] });
+  harness.emulator.control.seedCompute({ label: "web", region: "us-iad", ipv4: ["198.51.100.10"] });
   await expect(rdns.create({ address: "198.51.100.10", rdns: "www.example.org" })).rejects.toThrow(`rdns: ${IP_REASONS.rdnsNoForward}`);
 });

@@ -1,49 +1,26 @@
 /**
- * The MysqlDatabase and PostgresqlDatabase providers' methods called directly against the
- * emulator over HTTP, at a time scale where provisioning takes well under a second: waiting with
- * progress, the maintenance window applied once active, secrets, canonical allow lists, in-place
- * updates and resizes, replacements, drift, a forced provisioning failure kept in state and then
- * replaced, deletes that wait, degraded databases, and the data functions.
+ * The MysqlDatabase provider's methods (and so the database life both engines share,
+ * `database-common.ts`) called directly against the emulator over HTTP, at a time scale where
+ * provisioning takes well under a second: waiting with progress, the maintenance window applied
+ * once active, secrets, canonical allow lists, in-place updates and resizes, replacements, drift,
+ * a forced provisioning failure kept in state and then replaced, deletes that wait, degraded databases.
  */
-import type * as pulumi from "@pulumi/pulumi";
-import { startEmulator, type RunningEmulator } from "../../emulator";
-import { ComputeClient } from "../../sdk/client";
-import { DATABASE_REASONS } from "../../sdk/resources/databases";
-import { provider } from "../../provider/registry";
-import { ResourceInitError, diff } from "../../provider/engine/engine";
-import { resourceOptions } from "../../provider/engine/resource";
-import { UNKNOWN } from "../../provider/engine/values";
-import { mysqlDatabaseSpec } from "../../provider/resources/mysql-database";
-import { getDatabaseEngines, getDatabases } from "../../provider/functions/databases";
+import { DATABASE_REASONS } from "../../../sdk/resources/databases";
+import { provider } from "../../../provider/registry";
+import { ResourceInitError, diff } from "../../../provider/engine/engine";
+import { resourceOptions } from "../../../provider/engine/resource";
+import { UNKNOWN } from "../../../provider/engine/values";
+import { mysqlDatabaseSpec } from "../../../provider/resources/mysql-database";
+import { useProviderHarness } from "../harness";
 
 jest.setTimeout(60_000);
 
-let emulator: RunningEmulator;
-let client: ComputeClient;
-let mysql: pulumi.dynamic.ResourceProvider;
-let postgresql: pulumi.dynamic.ResourceProvider;
-const config: Record<string, string | undefined> = {};
+// 15–30 minutes of provisioning in 0.3–0.6 s; an update's minute in 20 ms.
+const harness = useProviderHarness({ timeScale: 3000 });
+const mysql = provider("MysqlDatabase");
 let logged: string[] = [];
 let logSpy: jest.SpyInstance;
-
-beforeAll(async () => {
-  // 15–30 minutes of provisioning in 0.3–0.6 s; an update's minute in 20 ms.
-  emulator = await startEmulator({ port: 0, timeScale: 3000 });
-  client = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });
-  config["compute:token"] = emulator.token;
-  config["compute:apiUrl"] = emulator.url;
-  mysql = provider("MysqlDatabase");
-  postgresql = provider("PostgresqlDatabase");
-  await mysql.configure!({ config: { get: (key: string) => config[key], require: (key: string) => config[key]! } });
-});
-
-afterAll(async () => {
-  await client.close();
-  await emulator.close();
-});
-
 beforeEach(() => {
-  emulator.control.reset();
   logged = [];
   logSpy = jest.spyOn(console, "log").mockImplementation((...args: unknown[]) => void logged.push(args.join(" ")));
 });
@@ -51,7 +28,7 @@ afterEach(() => logSpy.mockRestore());
 
 const base = { label: "app-db", region: "us-iad", type: "g6-nanode-1", engineId: "mysql/8.0.30" };
 const window = { frequency: "weekly", duration: 1, hourOfDay: 3, dayOfWeek: 7 };
-const requests = (method: string) => emulator.control.listRequests().filter((r) => r.method === method).map((r) => r.path);
+const requests = (method: string) => harness.emulator.control.listRequests().filter((r) => r.method === method).map((r) => r.path);
 
 describe("check", () => {
   const failures = async (inputs: Record<string, unknown>) => (await mysql.check!({}, inputs)).failures ?? [];
@@ -71,7 +48,7 @@ describe("check", () => {
     expect(await failures({ ...base, replicationCommitType: "local" })).toEqual([
       expect.objectContaining({ property: "replicationCommitType", reason: expect.stringContaining("not an input of MysqlDatabase") }),
     ]);
-    expect(emulator.control.listRequests()).toEqual([]);
+    expect(harness.emulator.control.listRequests()).toEqual([]);
   });
 
   test("lets preview's unknown values through", async () => {
@@ -116,9 +93,9 @@ describe("diff", () => {
 describe("life cycle against the emulator", () => {
   test("create waits for active with progress, applies the maintenance window, and records secrets and hosts", async () => {
     const created = await mysql.create({ ...base, allowList: ["203.0.113.1", "192.0.2.0/24"], updates: window });
-    const db = await client.databases.mysql.get(Number(created.id));
-    const credentials = await client.databases.mysql.credentials(db.id);
-    const ssl = await client.databases.mysql.ssl(db.id);
+    const db = await harness.client.databases.mysql.get(Number(created.id));
+    const credentials = await harness.client.databases.mysql.credentials(db.id);
+    const ssl = await harness.client.databases.mysql.ssl(db.id);
     expect(created.outs).toMatchObject({
       ...base,
       status: "active",
@@ -144,38 +121,32 @@ describe("life cycle against the emulator", () => {
     expect(logged).toContain(`MySQL database ${db.id} (app-db): applying the maintenance window`);
   });
 
-  test("a PostgreSQL cluster of three, with the commit type's default", async () => {
-    const created = await postgresql.create({ label: "pg-db", region: "us-ord", type: "g6-standard-1", engineId: "postgresql/14.6", clusterSize: 3 });
-    expect(created.outs).toMatchObject({ status: "active", port: 5432, engine: "postgresql", replicationType: "asynch", replicationCommitType: "local", rootUsername: "linpostgres" });
-    expect(requests("PUT")).toEqual([]); // no window asked for: none applied
-  });
-
   test("an allow list and a type change update in place; the resize is waited for", async () => {
     const created = await mysql.create({ ...base, allowList: ["203.0.113.1"] });
     const news = { ...base, type: "g6-standard-1", allowList: ["203.0.113.1", "198.51.100.0/24"] };
     const updated = await mysql.update!(created.id, created.outs, news);
     expect(updated.outs).toMatchObject({ status: "active", type: "g6-standard-1", allowList: ["203.0.113.1", "198.51.100.0/24"], rootPassword: created.outs.rootPassword });
-    const db = await client.databases.mysql.get(Number(created.id));
+    const db = await harness.client.databases.mysql.get(Number(created.id));
     expect(db).toMatchObject({ status: "active", type: "g6-standard-1", allow_list: ["203.0.113.1", "198.51.100.0/24"] });
     expect(logged).toContain(`MySQL database ${created.id}: resizing from g6-nanode-1 to g6-standard-1`);
-    const events = await client.account.events.listAll({ filter: { "entity.id": db.id } });
+    const events = await harness.client.account.events.listAll({ filter: { "entity.id": db.id } });
     expect(events.map((e) => `${e.action}:${e.status}`).sort()).toEqual(["database_create:finished", "database_resize:finished", "database_update:finished"]);
   });
 
   test("read reports an allow list changed behind Pulumi's back, and keeps the program's spelling otherwise", async () => {
     const created = await mysql.create({ ...base, allowList: ["203.0.113.1"] });
     expect((await mysql.read!(created.id, created.outs)).props!.allowList).toEqual(["203.0.113.1"]);
-    await client.databases.mysql.update(Number(created.id), { allow_list: ["0.0.0.0/0"] });
+    await harness.client.databases.mysql.update(Number(created.id), { allow_list: ["0.0.0.0/0"] });
     const read = await mysql.read!(created.id, created.outs);
     expect(read.props).toMatchObject({ allowList: ["0.0.0.0/0"], status: "updating", rootPassword: created.outs.rootPassword });
     expect(diff(mysqlDatabaseSpec, read.props!, { ...base, allowList: ["203.0.113.1"] })).toMatchObject({ changes: true, replaces: [] });
   });
 
   test("a provisioning that ends failed: a clear error, the database kept in state, then replaced and nothing left over", async () => {
-    emulator.control.databases.failNextProvisioning();
+    harness.emulator.control.databases.failNextProvisioning();
     const error = (await mysql.create({ ...base }).catch((e: unknown) => e)) as ResourceInitError;
     expect(error).toBeInstanceOf(ResourceInitError);
-    const [db] = await client.databases.mysql.listAll();
+    const [db] = await harness.client.databases.mysql.listAll();
     expect(error.id).toBe(String(db!.id));
     expect(error.message).toContain(`MySQL database ${db!.id} (app-db) is failed: the platform could not bring it up`);
     expect(error.message).toContain("the next `pulumi up` replaces it");
@@ -185,62 +156,40 @@ describe("life cycle against the emulator", () => {
     await mysql.delete!(error.id, error.properties);
     const replacement = await mysql.create({ ...base });
     expect(replacement.outs.status).toBe("active");
-    expect((await client.databases.instances.listAll()).map((d) => d.id)).toEqual([Number(replacement.id)]);
+    expect((await harness.client.databases.instances.listAll()).map((d) => d.id)).toEqual([Number(replacement.id)]);
   });
 
   test("delete waits until the status allows it", async () => {
     const created = await mysql.create({ ...base });
-    await client.databases.mysql.backups.create(Number(created.id), { label: "snap" });
-    expect((await client.databases.mysql.get(Number(created.id))).status).toBe("backing_up");
+    await harness.client.databases.mysql.backups.create(Number(created.id), { label: "snap" });
+    expect((await harness.client.databases.mysql.get(Number(created.id))).status).toBe("backing_up");
     await mysql.delete!(created.id, created.outs);
-    expect(await client.databases.instances.listAll()).toEqual([]);
+    expect(await harness.client.databases.instances.listAll()).toEqual([]);
     expect(logged.some((line) => line.includes("backing_up, waiting until it can be deleted"))).toBe(true);
   });
 
   test("a degraded database is reported clearly and the update fails without touching it", async () => {
     const created = await mysql.create({ ...base });
-    emulator.control.databases.setStatus(Number(created.id), { status: "degraded" });
+    harness.emulator.control.databases.setStatus(Number(created.id), { status: "degraded" });
     await expect(mysql.update!(created.id, created.outs, { ...base, label: "renamed" })).rejects.toThrow(
       `MySQL database ${created.id} (app-db) is degraded: a node of the cluster is unhealthy. It stays recorded in the stack`,
     );
     expect(requests("PUT")).toEqual([]);
     // A degraded database can still be deleted.
     await mysql.delete!(created.id, created.outs);
-    expect(await client.databases.instances.listAll()).toEqual([]);
+    expect(await harness.client.databases.instances.listAll()).toEqual([]);
   });
 
   test("a create that outlives its deadline names the timeout to raise, and the database stays recorded", async () => {
-    emulator.control.setClock({ scale: 0 }); // time stands still: provisioning never ends
+    harness.emulator.control.setClock({ scale: 0 }); // time stands still: provisioning never ends
     try {
       const error = (await mysql.create({ ...base, timeouts: { create: "2s" } }).catch((e: unknown) => e)) as ResourceInitError;
       expect(error).toBeInstanceOf(ResourceInitError);
       expect(error.message).toContain("MySQL database create did not finish within 2s (raise timeouts.create to wait longer)");
       expect(error.properties).toMatchObject({ status: "provisioning", timeouts: { create: "2s" } });
-      expect(error.id).toBe(String((await client.databases.mysql.listAll())[0]!.id));
+      expect(error.id).toBe(String((await harness.client.databases.mysql.listAll())[0]!.id));
     } finally {
-      emulator.control.setClock({ scale: 3000 });
+      harness.emulator.control.setClock({ scale: 3000 });
     }
-  });
-});
-
-describe("data functions", () => {
-  test("getDatabaseEngines lists the versions and the latest of each engine", async () => {
-    const options = { apiUrl: emulator.url, token: emulator.token };
-    const result = await getDatabaseEngines({}, options);
-    expect(result.engines).toHaveLength(7);
-    expect(result.latest).toEqual({
-      mysql: { id: "mysql/8.0.30", engine: "mysql", version: "8.0.30" },
-      postgresql: { id: "postgresql/14.6", engine: "postgresql", version: "14.6" },
-    });
-    expect((await getDatabaseEngines({ engine: "postgresql" }, options)).engines.every((e) => e.engine === "postgresql")).toBe(true);
-  });
-
-  test("getDatabases lists every engine's databases, filtered", async () => {
-    const options = { apiUrl: emulator.url, token: emulator.token };
-    await client.databases.mysql.create({ label: "one-db", region: "us-iad", type: "g6-nanode-1", engine: "mysql/8.0.30" });
-    await client.databases.postgresql.create({ label: "two-db", region: "us-ord", type: "g6-nanode-1", engine: "postgresql/14.6" });
-    expect((await getDatabases({}, options)).map((d) => d.label)).toEqual(["one-db", "two-db"]);
-    expect((await getDatabases({ engine: "postgresql" }, options)).map((d) => [d.label, d.replicationCommitType])).toEqual([["two-db", "local"]]);
-    expect((await getDatabases({ region: "us-iad" }, options))[0]).toMatchObject({ label: "one-db", instanceUri: expect.stringContaining("/mysql/instances/"), allowList: [] });
   });
 });
