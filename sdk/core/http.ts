@@ -37,15 +37,9 @@ import {
 } from "./endpoint";
 import { Paginator, type ListOptions } from "./pagination";
 import { SDK_VERSION } from "../version";
+import type { Filter, HttpMethod, Query, RequestOptions } from "./request";
 
-/** Methods the API uses. */
-export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "HEAD";
-
-/** Query parameters; `undefined` values are left out. */
-export type Query = Record<string, string | number | boolean | undefined>;
-
-/** An `X-Filter` object (`{"+order_by": "created", "action": "vpc_create"}`), sent as JSON. */
-export type Filter = Record<string, unknown>;
+export type { Filter, HttpMethod, Query, RequestOptions } from "./request";
 
 /** Waits `ms`; rejects when `signal` aborts. Injected so tests run at zero delay. */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -78,27 +72,6 @@ export interface ClientOptions {
   sleep?: Sleep;
   /** Called before each retry (after the decision, before the delay). Errors thrown by it are ignored. */
   onRetry?: (event: RetryEvent) => void;
-}
-
-/** One API call. `path` is relative to the base URL; build it with the `path` tag. */
-export interface RequestOptions<S extends z.ZodType = z.ZodType> {
-  method: HttpMethod;
-  path: string;
-  query?: Query;
-  body?: unknown;
-  /** A multipart/form-data body instead of JSON (undici sets the boundary); re-sent as is on retries. */
-  form?: UndiciFormData;
-  /** Strict schema of the body: a failure raises `ClientValidationError` and nothing is sent. */
-  bodySchema?: z.ZodType;
-  headers?: Record<string, string>;
-  filter?: Filter;
-  /** Tolerant schema of a 2xx body: a failure raises `ResponseValidationError`. */
-  responseSchema: S;
-  /** May the request be repeated after an ambiguous failure? Default: by method (GET/PUT/DELETE/HEAD). */
-  idempotent?: boolean;
-  signal?: AbortSignal;
-  /** Overrides the client's `timeoutMs` for this call. */
-  timeoutMs?: number;
 }
 
 /** Options every resource method accepts. */

@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { ClientValidationError } from "./errors";
-import type { Filter, HttpClient, Query } from "./http";
+import type { Filter, Query, Requester } from "./request";
 import { Collection, type CollectionPage } from "./schema";
 
 /** The API's page size bounds (api-facts P8-2). */
@@ -44,7 +44,7 @@ export class Paginator<T> implements AsyncIterable<T> {
   private readonly pageSize: number;
 
   constructor(
-    private readonly http: HttpClient,
+    private readonly http: Requester,
     private readonly spec: ListSpec<T>,
     private readonly options: ListOptions = {},
   ) {

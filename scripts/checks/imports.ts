@@ -1,0 +1,141 @@
+/**
+ * The import graph of the project's TypeScript sources: every `import`/`export … from`, type-only
+ * ones included (a type cycle still ties the files together), `import("…")` types and `require`
+ * calls of relative paths. Used by the tests that keep the tree free of cycles and keep the
+ * layers pointing down: the sdk at the bottom, the emulator and the provider above it.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import ts from "typescript";
+
+/** Top-level folders holding sources. */
+export const SOURCE_ROOTS = ["sdk", "emulator", "provider", "examples", "scripts", "bench", "test"] as const;
+
+/**
+ * What each layer may import besides itself. The sdk knows nothing above it; the emulator and the
+ * provider build on the sdk and never on each other; everything else may use them all.
+ */
+export const LAYERS: Record<string, readonly string[]> = {
+  sdk: [],
+  emulator: ["sdk"],
+  provider: ["sdk"],
+};
+
+/** File → the project files it imports (paths relative to the root, with `/`). */
+export type ImportGraph = Map<string, string[]>;
+
+export function sourceFiles(root: string): string[] {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
+      const rel = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (entry.name !== "node_modules") walk(rel);
+      } else if (/\.ts$/.test(entry.name) && !entry.name.endsWith(".d.ts")) {
+        files.push(rel);
+      }
+    }
+  };
+  for (const dir of SOURCE_ROOTS) if (fs.existsSync(path.join(root, dir))) walk(dir);
+  return files.sort();
+}
+
+/** The module specifiers a file names: imports, re-exports, `import("…")` types, `require("…")`. */
+export function specifiersOf(text: string, fileName = "file.ts"): string[] {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      found.push(node.moduleSpecifier.text);
+    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) {
+      const expr = node.moduleReference.expression;
+      if (ts.isStringLiteral(expr)) found.push(expr.text);
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+      found.push(node.argument.literal.text);
+    } else if (ts.isCallExpression(node) && node.arguments.length === 1 && ts.isStringLiteral(node.arguments[0]!)) {
+      const callee = node.expression;
+      if ((ts.isIdentifier(callee) && callee.text === "require") || callee.kind === ts.SyntaxKind.ImportKeyword) {
+        found.push((node.arguments[0] as ts.StringLiteral).text);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/** A relative specifier resolved to a project file, as TypeScript resolves it (`x` → `x.ts` or `x/index.ts`). */
+export function resolveSpecifier(root: string, from: string, specifier: string): string | undefined {
+  if (!specifier.startsWith(".")) return undefined;
+  const base = path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier)).replace(/\.js$/, "");
+  for (const candidate of [`${base}.ts`, `${base}/index.ts`]) {
+    if (fs.existsSync(path.join(root, candidate))) return candidate;
+  }
+  return undefined;
+}
+
+export function importGraph(root: string): ImportGraph {
+  const graph: ImportGraph = new Map();
+  for (const file of sourceFiles(root)) {
+    const text = fs.readFileSync(path.join(root, file), "utf8");
+    const targets = specifiersOf(text, file)
+      .map((s) => resolveSpecifier(root, file, s))
+      .filter((t): t is string => t !== undefined);
+    graph.set(file, [...new Set(targets)].sort());
+  }
+  return graph;
+}
+
+/** Groups of files that import each other, directly or around a circle (Tarjan's algorithm). */
+export function cycles(graph: ImportGraph): string[][] {
+  let index = 0;
+  const indices = new Map<string, number>();
+  const lowlink = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const groups: string[][] = [];
+  const connect = (file: string): void => {
+    indices.set(file, index);
+    lowlink.set(file, index);
+    index += 1;
+    stack.push(file);
+    onStack.add(file);
+    for (const next of graph.get(file) ?? []) {
+      if (!indices.has(next)) {
+        connect(next);
+        lowlink.set(file, Math.min(lowlink.get(file)!, lowlink.get(next)!));
+      } else if (onStack.has(next)) {
+        lowlink.set(file, Math.min(lowlink.get(file)!, indices.get(next)!));
+      }
+    }
+    if (lowlink.get(file) === indices.get(file)) {
+      const group: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        group.push(member);
+      } while (member !== file);
+      const selfImport = group.length === 1 && (graph.get(file) ?? []).includes(file);
+      if (group.length > 1 || selfImport) groups.push(group.sort());
+    }
+  };
+  for (const file of graph.keys()) if (!indices.has(file)) connect(file);
+  return groups.sort((a, b) => a[0]!.localeCompare(b[0]!));
+}
+
+/** Imports that point the wrong way between layers: `emulator/x.ts → provider/y.ts`. */
+export function layerViolations(graph: ImportGraph, layers: Record<string, readonly string[]> = LAYERS): string[] {
+  const layerOf = (file: string) => file.split("/")[0]!;
+  const violations: string[] = [];
+  for (const [file, targets] of graph) {
+    const from = layerOf(file);
+    const allowed = layers[from];
+    if (!allowed) continue;
+    for (const target of targets) {
+      const to = layerOf(target);
+      if (to !== from && !allowed.includes(to)) violations.push(`${file} → ${target}`);
+    }
+  }
+  return violations.sort();
+}

@@ -1,0 +1,60 @@
+/**
+ * The tree's imports: no cycles anywhere (type-only imports included), and the layers point down —
+ * the sdk imports no other layer, the emulator and the provider import the sdk and never each other.
+ */
+import { cycles, importGraph, layerViolations, specifiersOf, type ImportGraph } from "../../scripts/checks/imports";
+import { REPO_ROOT } from "../support/engine";
+
+const graph = importGraph(REPO_ROOT);
+
+test("the import graph covers every layer", () => {
+  const layers = new Set([...graph.keys()].map((file) => file.split("/")[0]));
+  expect([...layers].sort()).toEqual(["bench", "emulator", "examples", "provider", "scripts", "sdk", "test"]);
+  expect(graph.get("provider/registry.ts")).toContain("provider/engine/engine.ts");
+});
+
+test("no source file takes part in an import cycle", () => {
+  expect(cycles(graph).map((group) => group.join(" ↔ "))).toEqual([]);
+});
+
+test("the layers point down: sdk ← emulator, sdk ← provider, and nothing upward", () => {
+  expect(layerViolations(graph)).toEqual([]);
+});
+
+describe("the checker itself", () => {
+  test("finds every kind of import, type-only ones included", () => {
+    const text = [
+      'import type { A } from "./a";',
+      'import { b } from "../b";',
+      'export { c } from "./c";',
+      'export * from "./d";',
+      'type E = import("./e").E;',
+      'const f = require("./f");',
+      'import g = require("./g");',
+      'const h = await import("./h");',
+      'import * as fs from "node:fs";',
+    ].join("\n");
+    expect(specifiersOf(text)).toEqual(["./a", "../b", "./c", "./d", "./e", "./f", "./g", "./h", "node:fs"]);
+  });
+
+  test("reports a circle once, with every file on it, and a file importing itself", () => {
+    const g: ImportGraph = new Map([
+      ["sdk/a.ts", ["sdk/b.ts"]],
+      ["sdk/b.ts", ["sdk/c.ts"]],
+      ["sdk/c.ts", ["sdk/a.ts", "sdk/d.ts"]],
+      ["sdk/d.ts", []],
+      ["sdk/e.ts", ["sdk/e.ts"]],
+    ]);
+    expect(cycles(g)).toEqual([["sdk/a.ts", "sdk/b.ts", "sdk/c.ts"], ["sdk/e.ts"]]);
+  });
+
+  test("names an import that points up or sideways", () => {
+    const g: ImportGraph = new Map([
+      ["sdk/a.ts", ["provider/x.ts"]],
+      ["emulator/b.ts", ["sdk/a.ts", "provider/x.ts"]],
+      ["provider/x.ts", ["sdk/a.ts"]],
+      ["examples/y.ts", ["emulator/b.ts", "provider/x.ts"]],
+    ]);
+    expect(layerViolations(g)).toEqual(["emulator/b.ts → provider/x.ts", "sdk/a.ts → provider/x.ts"]);
+  });
+});
