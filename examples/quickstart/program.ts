@@ -2,9 +2,10 @@
  * The quickstart stack: every resource of pulumi-compute working together.
  *
  * - a VPC with a web and a data subnet;
- * - a firewall guarding the account's compute instances (and a nodebalancer, when configured);
+ * - a firewall guarding the account's compute instances, and one assigned to the nodebalancer (when
+ *   configured) through a FirewallDevice;
  * - a DNS zone with records, including the A record behind a reverse DNS entry;
- * - a MySQL database whose allow list is the data subnet;
+ * - a MySQL database whose allow list is the data subnet, and a PostgreSQL one for reports;
  * - a private image uploaded from a generated file;
  * - an IPv6 range routed to the first instance.
  *
@@ -43,8 +44,20 @@ export async function quickstart(): Promise<Record<string, unknown>> {
       { label: "allow-ssh", action: "ACCEPT", protocol: "TCP", ports: "22", addresses: { ipv4: ["203.0.113.0/24"] } },
       { label: "allow-ping", action: "ACCEPT", protocol: "ICMP", addresses: { ipv4: ["0.0.0.0/0"] } },
     ],
-    devices: { computes: computeIds, nodebalancers: nodebalancerId === undefined ? [] : [nodebalancerId] },
+    devices: { computes: computeIds },
   });
+
+  // The nodebalancer gets a firewall of its own, assigned by a FirewallDevice (a firewall given
+  // `devices` manages all of its devices, so the two ways are not mixed on one firewall).
+  if (nodebalancerId !== undefined) {
+    const balancerFirewall = new compute.Firewall("lb-edge", {
+      label: "quickstart-lb",
+      inboundPolicy: "DROP",
+      outboundPolicy: "ACCEPT",
+      inbound: [{ label: "allow-web", action: "ACCEPT", protocol: "TCP", ports: "80, 443", addresses: { ipv4: ["0.0.0.0/0"], ipv6: ["::/0"] } }],
+    });
+    new compute.FirewallDevice("lb-edge-balancer", { firewallId: balancerFirewall.id, entityId: nodebalancerId, entityType: "nodebalancer" });
+  }
 
   // DNS: the zone, its records, and the reverse DNS of the web address
   const domain = new compute.Domain("zone", { domain: zone, type: "master", soaEmail: `hostmaster@${zone}`, ttlSec: 3600 });
@@ -62,6 +75,14 @@ export async function quickstart(): Promise<Record<string, unknown>> {
     engineId: "mysql/8.0.30",
     allowList: [dataSubnet.ipv4],
     updates: { frequency: "weekly", duration: 1, hourOfDay: 3, dayOfWeek: 7 },
+  });
+  const { latest } = await compute.getDatabaseEngines({ engine: "postgresql" });
+  const reports = new compute.PostgresqlDatabase("reports", {
+    label: "quickstart-reports",
+    region,
+    type: "g6-nanode-1",
+    engineId: latest.postgresql!.id,
+    allowList: [dataSubnet.ipv4],
   });
 
   // An image uploaded from a generated file, and an IPv6 range for the first instance
@@ -85,6 +106,7 @@ export async function quickstart(): Promise<Record<string, unknown>> {
     databaseHost: database.hosts.apply((h) => h?.primary ?? null),
     databasePort: database.port,
     databaseRootPassword: database.rootPassword,
+    reportsDatabaseHost: reports.hosts.apply((h) => h?.primary ?? null),
     imageId: image.id,
     ipv6Range: range.range,
   };
