@@ -13,6 +13,7 @@ import { SPEC_ENDPOINTS } from "../../emulator/core/spec-endpoints";
 import { describeRoutes } from "../../emulator/core/routes";
 import { API_ROUTES } from "../../emulator/services";
 import { ENDPOINTS } from "../../sdk/endpoints";
+import { REGION_ENDPOINTS } from "../../sdk/resources/regions";
 import { parseSpecEndpoints, parseSpecScopes, sdkEndpointsOf, slotKey } from "../../scripts/coverage/endpoints";
 import { REPO_ROOT, coverageRows, renderCoverage, renderSpecEndpointsModule, specPath } from "../../scripts/coverage/table";
 
@@ -73,9 +74,9 @@ test("the emulator's embedded endpoint list is the spec's (run `npm run coverage
 
 test("a spec endpoint the emulator does not implement answers 501 in the error envelope", async () => {
   // An emulator whose table lacks GET /regions/{regionId}.
-  const served = API_ROUTES.filter((r) => !(r.method === "GET" && r.path === "/regions/{regionId}"));
+  const served = API_ROUTES.filter((r) => r.endpoint !== REGION_ENDPOINTS.get);
   const missing = notImplementedRoutes(SPEC_ENDPOINTS, served);
-  expect(missing.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /regions/{regionId}"]);
+  expect(missing.map((r) => `${r.endpoint.method} ${r.endpoint.path}`)).toEqual(["GET /regions/{regionId}"]);
   const partial = new Emulator();
   Object.defineProperty(partial, "routes", { value: [...served, ...missing] });
   const app = partial.buildApp();
@@ -94,5 +95,5 @@ test("a spec endpoint the emulator does not implement answers 501 in the error e
 });
 
 test("the emulator implements every endpoint of the spec (none answers 501)", () => {
-  expect(notImplementedRoutes(SPEC_ENDPOINTS, API_ROUTES).map((r) => `${r.method} ${r.path}`)).toEqual([]);
+  expect(notImplementedRoutes(SPEC_ENDPOINTS, API_ROUTES).map((r) => `${r.endpoint.method} ${r.endpoint.path}`)).toEqual([]);
 });
