@@ -1,7 +1,7 @@
 /**
  * Which endpoints the spec lists, and which sdk method, emulator route and tests serve each — all
  * read from the code, so the coverage table cannot drift from it. The sdk column comes from the
- * sdk's endpoint declarations (`ENDPOINTS`), the emulator column from the emulator's route table.
+ * sdk's endpoint declarations (`ENDPOINTS`), the emulator column from the routes that reference them.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
