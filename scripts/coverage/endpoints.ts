@@ -158,13 +158,16 @@ function inlineConstants(text: string): string {
     .replace(/([(,]\s*)([A-Za-z_$][\w$]*)(?=\s*[,)])/g, (whole, lead: string, name: string) => (constants.has(name) ? `${lead}"${constants.get(name)}"` : whole));
 }
 
+/** The test files, and the replay modules the emulator's fixture test runs (`replays.ts` under `test/emulator`). */
 export function readTests(root: string): Map<string, string> {
   const files = new Map<string, string>();
   const walk = (dir: string): void => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
-      else if (entry.name.endsWith(".test.ts")) files.set(path.relative(root, full), fs.readFileSync(full, "utf8"));
+      else if (entry.name.endsWith(".test.ts") || entry.name === "replays.ts") {
+        files.set(path.relative(root, full), fs.readFileSync(full, "utf8"));
+      }
     }
   };
   walk(path.join(root, "test"));
