@@ -45,10 +45,3 @@ export interface ReplayModule {
 export function replayModule(module: ReplayModule): ReplayModule {
   return module;
 }
-
-/** The body of a 200 answer; anything else fails with the status and the body. */
-export async function ok(response: Promise<ApiResponse>): Promise<any> {
-  const answer = await response;
-  if (answer.status !== 200) throw new Error(`${answer.status}: ${answer.text}`);
-  return answer.body;
-}

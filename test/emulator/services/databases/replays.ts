@@ -6,8 +6,8 @@
  * parse them (test/sdk/fixtures.test.ts), the emulator mirrors 4.174.
  */
 import { DATABASE_DURATIONS } from "../../../../emulator/services/databases/machine";
-import type { ApiResponse, TestEmulator } from "../../helpers";
-import { type Replay, ok, replayModule } from "../../replay";
+import { ok, type ApiResponse, type TestEmulator } from "../../helpers";
+import { type Replay, replayModule } from "../../replay";
 import { expectMatchesRecording, load } from "../../../support/fixtures";
 
 type Engine = "mysql" | "postgresql";

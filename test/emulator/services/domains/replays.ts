@@ -6,7 +6,8 @@
  * domains).
  */
 import { shapeDifferences } from "../../../support/fixtures";
-import { ok, replayModule } from "../../replay";
+import { ok } from "../../helpers";
+import { replayModule } from "../../replay";
 
 /** Keys the API added after the 2018 recordings, visible in the 2023 ones. */
 const LATER_KEYS = /^\$(\.data\[0\])?\.(created|updated|tags|errors): not in the recording$/;

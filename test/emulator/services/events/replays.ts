@@ -3,8 +3,8 @@
  * empty list, and the database event listings' shape (the databases' replays reproduce their
  * actions and statuses too).
  */
-import { vpcBody } from "../../helpers";
-import { ok, replayModule } from "../../replay";
+import { ok, vpcBody } from "../../helpers";
+import { replayModule } from "../../replay";
 
 export const eventReplays = replayModule({
   name: "events",

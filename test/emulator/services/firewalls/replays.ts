@@ -3,8 +3,8 @@
  * device 404) replayed with the recorded request bodies and seeded instances carrying the recorded
  * ids; and the recorded values that come back as sent.
  */
-import type { TestEmulator } from "../../helpers";
-import { ok, replayModule } from "../../replay";
+import { ok, type TestEmulator } from "../../helpers";
+import { replayModule } from "../../replay";
 import { load } from "../../../support/fixtures";
 
 function firewallSteps(emu: TestEmulator) {

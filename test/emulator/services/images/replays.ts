@@ -6,8 +6,8 @@
 import { gzipSync } from "node:zlib";
 import { request } from "undici";
 import { UPLOAD_PROCESSING_MS } from "../../../../emulator/services/images/store";
-import type { TestEmulator } from "../../helpers";
-import { ok, replayModule } from "../../replay";
+import { ok, type TestEmulator } from "../../helpers";
+import { replayModule } from "../../replay";
 import { load } from "../../../support/fixtures";
 
 const enc = encodeURIComponent;

@@ -4,8 +4,8 @@
  * need a real range or SLAAC address use the emulator's own.
  */
 import { IPV6_ENDPOINTS } from "../../../../sdk/resources/ips";
-import type { TestEmulator } from "../../helpers";
-import { ok, replayModule } from "../../replay";
+import { ok, type TestEmulator } from "../../helpers";
+import { replayModule } from "../../replay";
 
 /** Seeds an instance (`extra`: the seed's other fields). */
 export const seeded = (emu: TestEmulator, label: string, region: string, extra: Record<string, unknown> = {}) =>

@@ -3,7 +3,8 @@
  * instance, viewed and listed. The hand-written cassettes omit `closable`, which the API lists on
  * every ticket (api-facts P2-6): the one documented difference.
  */
-import { ok, replayModule } from "../../replay";
+import { ok } from "../../helpers";
+import { replayModule } from "../../replay";
 
 const TICKET = { summary: "Test summary", description: "Test description" };
 

@@ -2,8 +2,8 @@
  * The VPC, subnet and VPC IP recordings replayed, with the recorded request bodies, and the recorded
  * refusals of VPC and subnet labels (exact error bodies).
  */
-import { type TestEmulator, vpcBody } from "../../helpers";
-import { ok, replayModule } from "../../replay";
+import { ok, vpcBody, type TestEmulator } from "../../helpers";
+import { replayModule } from "../../replay";
 
 /** A VPC with one subnet and one instance attached to it (for non-empty `computes` and VPC IPs). */
 async function vpcWithInstance(emu: TestEmulator, region = "us-iad") {
