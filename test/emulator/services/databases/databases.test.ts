@@ -14,7 +14,7 @@ import { Collection } from "../../../../sdk/core/schema";
 import { DATABASE_REASONS, Database, DatabaseBackup, DatabaseInstance } from "../../../../sdk/resources/databases";
 import { REASONS } from "../../../../emulator";
 import { DATABASE_DURATIONS, provisioningMs } from "../../../../emulator/services/databases/machine";
-import { expectError, startTestEmulator, type ApiResponse, type TestEmulator } from "../../helpers";
+import { expectError, startTestEmulator, type TestEmulator } from "../../helpers";
 import { DATABASES } from "../../../../emulator/services/databases/store";
 
 const MINUTE = 60_000;

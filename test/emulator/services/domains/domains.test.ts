@@ -22,7 +22,7 @@ import {
 import { REASONS } from "../../../../emulator";
 import { PLATFORM_NAMESERVERS, ZONE_RENDER_DELAY_MS } from "../../../../emulator/services/domains/zone-file";
 import { DOMAINS, type StoredRecord } from "../../../../emulator/services/domains/store";
-import { expectError, ok, sdkErrors, startTestEmulator, type ApiResponse, type TestEmulator } from "../../helpers";
+import { expectError, ok, sdkErrors, startTestEmulator, type TestEmulator } from "../../helpers";
 import { sampleZoneRecords, startZoneServer, type ZoneServer } from "../../../support/dns-server";
 import { parseZoneFile } from "../../../support/dns-zonefile";
 

@@ -7,7 +7,7 @@
 import { Collection } from "../../../../sdk/core/schema";
 import { FIREWALL_REASONS, Firewall, FirewallDevice, FirewallRules } from "../../../../sdk/resources/firewalls";
 import { REASONS } from "../../../../emulator";
-import { expectError, onlyError, startTestEmulator, type ApiResponse, type TestEmulator } from "../../helpers";
+import { expectError, onlyError, startTestEmulator, type TestEmulator } from "../../helpers";
 
 let emu: TestEmulator;
 beforeAll(async () => {

@@ -7,7 +7,7 @@
 import { IP_REASONS, IpAddress, IpAllocateRequest, Ipv6RangeCreateRequest, Ipv6RangeView } from "../../../../sdk/resources/ips";
 import { Collection } from "../../../../sdk/core/schema";
 import { REASONS } from "../../../../emulator";
-import { expectError, onlyError, sdkErrors, startTestEmulator, vpcBody, type ApiResponse, type TestEmulator } from "../../helpers";
+import { expectError, onlyError, sdkErrors, startTestEmulator, vpcBody, type TestEmulator } from "../../helpers";
 import { COMPUTES } from "../../../../emulator/services/computes/store";
 import { IPV6_RANGES } from "../../../../emulator/services/ips/store";
 
