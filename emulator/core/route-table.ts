@@ -1,98 +1,60 @@
 /**
- * Writing a service's route table: the service's access presets once (its OAuth scopes for reading,
- * writing …), then one call per endpoint with its path, summary, details and handler.
+ * Writing a service's route table: one `route(endpoint, …)` per sdk endpoint it serves, with only
+ * what is the emulator's own — the grant it checks, the fields `X-Filter` may use, the handler.
  *
- *   const api = routeTable("vpcs", { read: [], write: ["vpc:read_write"] });
  *   const vpcGrant = objectGrant("vpc", "vpcId", findVpc);
- *   api.read.list("/vpcs", "VPC collection", { item: Vpc, filterable: VPC_FILTERABLE }, (ctx) => …);
- *   api.write.put("/vpcs/{vpcId}", "Update a VPC", { grant: vpcGrant.read_write, response: Vpc }, (ctx) => …);
+ *   route(VPC_ENDPOINTS.list, { filterable: VPC_FILTERABLE }, (ctx) => visibleVpcs(ctx.account, ctx.user).map(…));
+ *   route(VPC_ENDPOINTS.update, { grant: vpcGrant.read_write }, (ctx) => renderVpc(…, updateVpc(ctx.actor, vpcOf(ctx), ctx.body())));
  *
- * The result is plain `RouteSpec` data (`core/routes.ts`). A route without a `response` schema answers
- * the empty object: its handler returns nothing and the client receives `{}`.
+ * Method, path, service, auth, scopes, summary, body and response schemas and "is a paginated
+ * collection" are the endpoint's (`sdk/core/endpoint.ts`), written nowhere else. A handler is typed
+ * by its endpoint: `ctx.body()` is the body schema's output, `ctx.param` takes the path's parameter
+ * names, and the answer is the response type — the items for a paginated endpoint (the table filters
+ * and pages them), nothing for an endpoint that answers `{}`. The result is plain `RouteSpec` data
+ * (`core/routes.ts`).
  */
-import type { z } from "zod";
-import { Collection, Empty } from "../../sdk/core/schema";
-import type { GrantRequirement, HttpMethod, RouteContext, RouteSpec } from "./routes";
+import type { AnyEndpoint } from "../../sdk/core/endpoint";
+import type { GrantRequirement, RouteAlias, RouteAnswer, RouteContext, RouteSpec } from "./routes";
 import type { AccountState, GrantPermission } from "./state";
 
-/** Who may call: `auth: "none"` needs no token (a sent one must be valid); the scopes the token needs (all of them). */
-export interface Access {
-  readonly auth?: "none" | "token";
-  readonly scopes: readonly string[];
-}
+/** What a route adds to its endpoint: a grant, and for a paginated endpoint the fields `X-Filter` may use. */
+export type RouteDetails<E extends AnyEndpoint> = { readonly grant?: GrantRequirement } & (E extends { readonly paginated: true }
+  ? { readonly filterable: readonly string[] }
+  : { readonly filterable?: never });
 
-/** An endpoint's details beside its path and summary. */
-export interface EndpointOptions {
-  /** sdk schema of a successful answer (default: `Empty`, the handler returns nothing). */
-  readonly response?: z.ZodType;
-  readonly grant?: GrantRequirement;
-}
+/** A handler as it is written: its answer typed by its endpoint. */
+type Handler<E extends AnyEndpoint> = (ctx: RouteContext<E>) => RouteAnswer<E> | Promise<RouteAnswer<E>>;
 
-/** A collection's details: its item schema and the fields `X-Filter` may use. */
-export interface ListOptions {
-  readonly item: z.ZodType;
-  readonly filterable: readonly string[];
-  readonly grant?: GrantRequirement;
-}
-
-type Handler = (ctx: RouteContext) => unknown;
-type Items = (ctx: RouteContext) => readonly unknown[] | Promise<readonly unknown[]>;
-
-/** Makes routes with one access preset. */
-export interface RouteMaker {
-  get(path: string, summary: string, options: EndpointOptions, handler: Handler): RouteSpec;
-  post(path: string, summary: string, options: EndpointOptions, handler: Handler): RouteSpec;
-  put(path: string, summary: string, options: EndpointOptions, handler: Handler): RouteSpec;
-  delete(path: string, summary: string, options: EndpointOptions, handler: Handler): RouteSpec;
-  /** `GET` of a collection: the handler's items, filtered and paged into the collection envelope. */
-  list(path: string, summary: string, options: ListOptions, items: Items): RouteSpec;
-}
-
-const isScopes = (preset: readonly string[] | Access): preset is readonly string[] => Array.isArray(preset);
-
-/** A service's route makers, one per access preset (a preset is its scopes, or `{auth, scopes}`). */
-export function routeTable<Name extends string>(
-  service: string,
-  presets: Record<Name, readonly string[] | Access>,
-): Record<Name, RouteMaker> {
-  const makers = {} as Record<Name, RouteMaker>;
-  for (const name in presets) {
-    const preset = presets[name];
-    makers[name] = routeMaker(service, isScopes(preset) ? { scopes: preset } : preset);
+/** A route of an endpoint that needs nothing but its handler (no grant; not a paginated collection). */
+export function route<E extends AnyEndpoint>(
+  endpoint: E,
+  handler: E extends { readonly paginated: true } ? never : Handler<E>,
+): RouteSpec<E>;
+/** A route with a grant, or a paginated endpoint's route with its filterable fields. */
+export function route<E extends AnyEndpoint>(endpoint: E, details: RouteDetails<E>, handler: Handler<E>): RouteSpec<E>;
+export function route<E extends AnyEndpoint>(
+  endpoint: E,
+  detailsOrHandler: RouteDetails<E> | Handler<E>,
+  maybeHandler?: Handler<E>,
+): RouteSpec<E> {
+  const details: { grant?: GrantRequirement; filterable?: readonly string[] } =
+    typeof detailsOrHandler === "function" ? {} : detailsOrHandler;
+  const handler = typeof detailsOrHandler === "function" ? detailsOrHandler : maybeHandler!;
+  const { grant, filterable } = details;
+  if ((filterable !== undefined) !== (endpoint.paginated === true)) {
+    throw new Error(`${endpoint.name}: filterable fields go with a paginated endpoint, and a paginated endpoint needs them`);
   }
-  return makers;
+  return {
+    endpoint,
+    ...(grant ? { grant } : {}),
+    ...(filterable ? { filterable } : {}),
+    handler,
+  };
 }
 
-function routeMaker(service: string, access: Access): RouteMaker {
-  const base = { service, auth: access.auth ?? "token", scopes: access.scopes } as const;
-  const endpoint = (method: HttpMethod) => (path: string, summary: string, options: EndpointOptions, handler: Handler): RouteSpec => {
-    const response = options.response ?? Empty;
-    return {
-      ...base,
-      method,
-      path,
-      summary,
-      ...(options.grant ? { grant: options.grant } : {}),
-      response,
-      handler: options.response ? handler : async (ctx) => (await handler(ctx)) ?? {},
-    };
-  };
-  return {
-    get: endpoint("GET"),
-    post: endpoint("POST"),
-    put: endpoint("PUT"),
-    delete: endpoint("DELETE"),
-    list: (path, summary, options, items) => ({
-      ...base,
-      method: "GET",
-      path,
-      summary,
-      ...(options.grant ? { grant: options.grant } : {}),
-      filterable: options.filterable,
-      response: Collection(options.item),
-      handler: async (ctx) => ctx.collection(await items(ctx)),
-    }),
-  };
+/** The same route under a second spelling of its path (the API serves both). */
+export function aliasOf<E extends AnyEndpoint>(spec: RouteSpec<E>, alias: RouteAlias): RouteSpec<E> {
+  return { ...spec, alias };
 }
 
 /** A global grant a restricted user needs (`add_vpc`, …). */

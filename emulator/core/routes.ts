@@ -1,9 +1,12 @@
 /**
- * The route table: every API endpoint the emulator serves is one declarative `RouteSpec`
- * (method, spec-style path, auth, scopes, grant, filterable fields, response schema, handler).
- * The table stays introspectable — `describeRoutes` lists it without the handlers — so coverage
- * can be generated from it. `registerApiRoutes` turns the table into fastify routes and adds,
- * for every known path, a 405 for the methods it does not serve.
+ * The route table: every API endpoint the emulator serves is one `RouteSpec` that references the
+ * sdk's declaration of it (`VPC_ENDPOINTS.subnets.create`: method, path, service, auth, scopes,
+ * summary, body and response schemas, "is a paginated collection") and adds only what is the
+ * emulator's own: the handler, the grant it checks, the fields `X-Filter` may use, and where the
+ * emulator serves a second spelling of the path, that alias. The table stays introspectable —
+ * `describeRoutes` lists it without the handlers — so coverage can be generated from it.
+ * `registerApiRoutes` turns the table into fastify routes and adds, for every known path, a 405
+ * for the methods it does not serve.
  *
  * Order of checks for each request (api-facts P7-1): fault injection (the network in front of
  * the API), token (401), OAuth scopes (401), grants (403, or 404 for a missing object), then the
@@ -11,6 +14,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
+import type { AnyEndpoint, EndpointItem, EndpointMethod, EndpointResult } from "../../sdk/core/endpoint";
 import type { CollectionPage } from "../../sdk/core/schema";
 import { issuesToErrors } from "../../sdk/core/schema";
 import type { AccountState, GrantPermission, UserRecord } from "./state";
@@ -33,7 +37,7 @@ import { applyFaultAfter, applyFaultBefore, pickFault } from "./fault-responder"
 /** The API's base path segment; all API routes live below it. */
 export const API_PREFIX = "/v4";
 
-export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
+export type HttpMethod = EndpointMethod;
 const ALL_METHODS: readonly string[] = ["GET", "POST", "PUT", "DELETE", "PATCH"];
 
 /** A grant restricted users need (names and kinds are the services': `ServiceModule.grants`). */
@@ -49,23 +53,44 @@ export type GrantRequirement =
       exists: (account: AccountState, id: number) => boolean;
     };
 
-export interface RouteSpec {
-  method: HttpMethod;
-  /** Path below `/v4`, with `{name}` parameters as the spec writes them (`/vpcs/{vpcId}`). */
-  path: string;
-  /** The service folder that implements it (`vpcs`, `regions`, …). */
-  service: string;
-  /** `none`: no token needed (a token that is sent must still be valid); `token`: a valid token is required. */
-  auth: "none" | "token";
-  /** OAuth scopes the endpoint needs (all of them); empty = no scope listed (`-` in the spec). */
-  scopes: readonly string[];
-  grant?: GrantRequirement;
-  /** For collections: fields `X-Filter` may use. */
-  filterable?: readonly string[];
-  /** sdk schema every successful response must satisfy; a mismatch is an emulator bug (500). */
-  response?: z.ZodType;
-  summary: string;
-  handler: (ctx: RouteContext) => unknown;
+/** A second spelling of an endpoint's path that the emulator serves too (`/images/{imageKind}/{imageNumber}`). */
+export interface RouteAlias {
+  /** Below `/v4`, with `{name}` parameters. */
+  readonly path: string;
+  /** What the alias adds to the endpoint's summary in route listings (` (id with an unencoded slash)`). */
+  readonly note: string;
+}
+
+/**
+ * What a handler gives: for a paginated endpoint its items, which the table filters (`X-Filter` on
+ * `filterable`) and pages (`page`, `page_size`) into the collection envelope; else the answer, or
+ * nothing when the endpoint answers `{}` (`Empty`).
+ */
+export type RouteAnswer<E extends AnyEndpoint> = E extends { readonly paginated: true }
+  ? readonly EndpointItem<E>[]
+  : Record<never, never> extends EndpointResult<E>
+    ? EndpointResult<E> | void
+    : EndpointResult<E>;
+
+/** One endpoint the emulator serves: the sdk's declaration, and what the emulator adds to it. */
+export interface RouteSpec<E extends AnyEndpoint = AnyEndpoint> {
+  /** The sdk's declaration: method, path, service, auth, scopes, summary, body, response schema, paginated. */
+  readonly endpoint: E;
+  /** Set when the route serves a second spelling of the endpoint's path. */
+  readonly alias?: RouteAlias;
+  readonly grant?: GrantRequirement;
+  /** For a paginated endpoint: the fields `X-Filter` may use. */
+  readonly filterable?: readonly string[];
+  /**
+   * The answer (a `RouteAnswer<E>`, which `route()` checks at compile time); every successful one is
+   * checked against `endpoint.responseSchema` at run time, a mismatch being an emulator bug (500).
+   */
+  handler(ctx: RouteContext<E>): unknown;
+}
+
+/** The path a route serves below `/v4`: its alias, else its endpoint's. */
+export function routePath(route: RouteSpec): string {
+  return route.alias?.path ?? route.endpoint.path;
 }
 
 /** The table without handlers, for coverage reports and `GET /__emulator/routes`. */
@@ -81,35 +106,44 @@ export interface RouteDescription {
 }
 
 export function describeRoutes(routes: readonly RouteSpec[]): RouteDescription[] {
-  return routes.map((r) => ({
-    method: r.method,
-    path: `${API_PREFIX}${r.path}`,
-    service: r.service,
-    auth: r.auth,
-    scopes: [...r.scopes],
-    grant: r.grant === undefined ? null : r.grant.kind === "global" ? r.grant.grant : `${r.grant.object}:${r.grant.level}`,
-    filterable: r.filterable ? [...r.filterable] : null,
-    summary: r.summary,
+  return routes.map(({ endpoint, alias, grant, filterable }) => ({
+    method: endpoint.method,
+    path: `${API_PREFIX}${alias?.path ?? endpoint.path}`,
+    service: endpoint.service,
+    auth: endpoint.auth,
+    scopes: [...endpoint.scopes],
+    grant: grant === undefined ? null : grant.kind === "global" ? grant.grant : `${grant.object}:${grant.level}`,
+    filterable: filterable ? [...filterable] : null,
+    summary: endpoint.summary + (alias?.note ?? ""),
   }));
 }
 
+/** The body a handler reads: the output of the endpoint's body schema. */
+export type RouteBody<E extends AnyEndpoint> = E extends { readonly body: infer B extends z.ZodType } ? z.output<B> : unknown;
+
 /** Per-request view handed to handlers. */
-export class RouteContext {
+export class RouteContext<E extends AnyEndpoint = AnyEndpoint> {
   constructor(
     readonly runtime: EmulatorRuntime,
+    /** The route being served (its endpoint is `E`). */
     readonly route: RouteSpec,
     readonly request: FastifyRequest,
     readonly principal: Principal | undefined,
   ) {}
 
+  /** The sdk's declaration of the endpoint being served. */
+  get endpoint(): E {
+    return this.route.endpoint as E;
+  }
+
   /** The caller's account; only routes with `auth: "token"` (or a sent token) have one. */
   get account(): AccountState {
-    if (!this.principal) throw new Error(`${this.route.method} ${this.route.path} needs a principal; declare auth: "token"`);
+    if (!this.principal) throw new Error(`${this.describe()} needs a principal; its endpoint declares auth: "none"`);
     return this.principal.account;
   }
 
   get user(): UserRecord {
-    if (!this.principal) throw new Error(`${this.route.method} ${this.route.path} needs a principal; declare auth: "token"`);
+    if (!this.principal) throw new Error(`${this.describe()} needs a principal; its endpoint declares auth: "none"`);
     return this.principal.user;
   }
 
@@ -125,7 +159,7 @@ export class RouteContext {
 
   param(name: string): string {
     const value = (this.request.params as Record<string, string | undefined>)[name];
-    if (value === undefined) throw new Error(`route ${this.route.path} has no parameter ${name}`);
+    if (value === undefined) throw new Error(`route ${routePath(this.route)} has no parameter ${name}`);
     return value;
   }
 
@@ -139,12 +173,14 @@ export class RouteContext {
     return found(find(this.account, this.intParam(param)));
   }
 
-  /** Validates the JSON body with an sdk schema; failures become the API's 400 entries. */
-  body<T extends z.ZodType>(schema: T): z.infer<T> {
+  /** The JSON body validated with the endpoint's body schema (the sdk's); failures become the API's 400 entries. */
+  body(): RouteBody<E> {
+    const schema = this.endpoint.body;
+    if (!schema) throw new Error(`${this.describe()} reads a body its endpoint does not declare`);
     // A POST without a body is validated as `{}` so the answer is "label is required", not a type error.
     const parsed = schema.safeParse(this.request.body ?? {});
     if (!parsed.success) throw new ApiFailure(400, issuesToErrors(parsed.error));
-    return parsed.data;
+    return parsed.data as RouteBody<E>;
   }
 
   /** Filters (X-Filter) and pages (page, page_size) already-rendered items into the collection envelope. */
@@ -153,6 +189,10 @@ export class RouteContext {
     const page = parsePageRequest(query);
     const filter = compileFilter(this.request.headers["x-filter"], this.route.filterable ?? []);
     return paginate(applyFilter(items, filter), page);
+  }
+
+  private describe(): string {
+    return `${this.endpoint.method} ${routePath(this.route)}`;
   }
 }
 
@@ -177,10 +217,10 @@ async function handleApiRequest(runtime: EmulatorRuntime, route: RouteSpec, requ
   if (fault && (await applyFaultBefore(runtime, fault, request, reply))) return reply;
   if (runtime.rateLimiter) {
     const decision = runtime.rateLimiter.check({
-      method: route.method,
-      routePath: route.path,
+      method: route.endpoint.method,
+      routePath: routePath(route),
       caller: bearerToken(request.headers.authorization) ?? request.socket.remoteAddress ?? "anonymous",
-      collection: route.method === "GET" && route.filterable !== undefined,
+      collection: route.endpoint.paginated === true,
     });
     reply.headers(decision.headers);
     if (!decision.allowed) return reply.code(429).send(errorBody([{ reason: REASONS.tooManyRequests }]));
@@ -197,25 +237,29 @@ async function handleApiRequest(runtime: EmulatorRuntime, route: RouteSpec, requ
   return reply.code(200).send(result);
 }
 
-/** Authentication, authorization, the handler and the response check; returns the body to send. */
+/**
+ * Authentication, authorization, the handler and the response check; returns the body to send. A
+ * paginated endpoint's items are filtered and paged here; a handler that returns nothing answers `{}`.
+ */
 async function processApiRequest(runtime: EmulatorRuntime, route: RouteSpec, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
-  reply.header("X-Accepted-OAuth-Scopes", acceptedScopesHeader(route.scopes));
-  const principal = authenticate(runtime.state, request.headers.authorization, route.auth === "token");
+  const { endpoint } = route;
+  reply.header("X-Accepted-OAuth-Scopes", acceptedScopesHeader(endpoint.scopes));
+  const principal = authenticate(runtime.state, request.headers.authorization, endpoint.auth === "token");
   if (principal) {
     reply.header("X-OAuth-Scopes", grantedScopesHeader(principal.token));
-    checkScopes(principal, route.scopes);
+    checkScopes(principal, endpoint.scopes);
   }
   const ctx = new RouteContext(runtime, route, request, principal);
   if (route.grant && principal) checkGrant(ctx, principal, route.grant);
 
-  const result = await route.handler(ctx);
-  if (route.response) {
-    const checked = route.response.safeParse(result);
-    if (!checked.success) {
-      throw new ApiFailure(500, REASONS.responseShape(issuesToErrors(checked.error).map((e) => `${e.field ?? "(root)"}: ${e.reason}`).join("; ")));
-    }
+  const answer: unknown = await route.handler(ctx);
+  const result = endpoint.paginated ? ctx.collection(answer as readonly unknown[]) : (answer ?? {});
+  const checked = endpoint.responseSchema.safeParse(result);
+  if (!checked.success) {
+    const problems = issuesToErrors(checked.error).map((e) => `${e.field ?? "(root)"}: ${e.reason}`);
+    throw new ApiFailure(500, REASONS.responseShape(problems.join("; ")));
   }
-  if (route.method !== "GET") runtime.persist();
+  if (endpoint.method !== "GET") runtime.persist();
   return result;
 }
 
@@ -236,12 +280,13 @@ export function isApiPath(url: string): boolean {
 export function registerApiRoutes(app: FastifyInstance, routes: readonly RouteSpec[], runtime: EmulatorRuntime): void {
   const methodsByPath = new Map<string, Set<string>>();
   for (const route of routes) {
-    const url = toFastifyPath(route.path);
+    const { method } = route.endpoint;
+    const url = toFastifyPath(routePath(route));
     const methods = methodsByPath.get(url) ?? new Set<string>();
-    if (methods.has(route.method)) throw new Error(`duplicate route ${route.method} ${route.path}`);
-    methods.add(route.method);
+    if (methods.has(method)) throw new Error(`duplicate route ${method} ${routePath(route)}`);
+    methods.add(method);
     methodsByPath.set(url, methods);
-    app.route({ method: route.method, url, handler: (request, reply) => handleApiRequest(runtime, route, request, reply) });
+    app.route({ method, url, handler: (request, reply) => handleApiRequest(runtime, route, request, reply) });
   }
   for (const [url, methods] of methodsByPath) {
     const unsupported = ALL_METHODS.filter((m) => !methods.has(m));

@@ -1,7 +1,7 @@
 /**
  * Which endpoints the spec lists, and which sdk method, emulator route and tests serve each — all
  * read from the code, so the coverage table cannot drift from it. The sdk column comes from the
- * sdk's endpoint declarations (`ENDPOINTS`), the emulator column from the emulator's route table.
+ * sdk's endpoint declarations (`ENDPOINTS`), the emulator column from the routes that reference them.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -159,13 +159,16 @@ function inlineConstants(text: string): string {
     .replace(/([(,]\s*)([A-Za-z_$][\w$]*)(?=\s*[,)])/g, (whole, lead: string, name: string) => (constants.has(name) ? `${lead}"${constants.get(name)}"` : whole));
 }
 
+/** The test files, and the replay modules the emulator's fixture test runs (`replays.ts` under `test/emulator`). */
 export function readTests(root: string): Map<string, string> {
   const files = new Map<string, string>();
   const walk = (dir: string): void => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
-      else if (entry.name.endsWith(".test.ts")) files.set(path.relative(root, full), fs.readFileSync(full, "utf8"));
+      else if (entry.name.endsWith(".test.ts") || entry.name === "replays.ts") {
+        files.set(path.relative(root, full), fs.readFileSync(full, "utf8"));
+      }
     }
   };
   walk(path.join(root, "test"));

@@ -1,9 +1,9 @@
 /** Builds the coverage table: every spec endpoint with its sdk method, emulator route and tests. */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { API_PREFIX, describeRoutes } from "../../emulator/core/routes";
+import { API_PREFIX, routePath } from "../../emulator/core/routes";
 import { API_ROUTES } from "../../emulator/services";
-import { type SpecEndpoint, parseSpecEndpoints, readTests, sdkCalls, slotKey, testsExercising } from "./endpoints";
+import { type SpecEndpoint, parseSpecEndpoints, readTests, sdkCalls, sdkEndpointsOf, testsExercising } from "./endpoints";
 
 /** A spec endpoint and what serves it in each layer. */
 export interface CoverageRow extends SpecEndpoint {
@@ -27,23 +27,22 @@ export function specPath(root = REPO_ROOT): string {
 
 export function coverageRows(root = REPO_ROOT, specText = fs.readFileSync(specPath(root), "utf8")): CoverageRow[] {
   const endpoints = parseSpecEndpoints(specText);
-  const routes = emulatorRoutes();
   const tests = readTests(root);
   return endpoints.map((endpoint) => {
-    const key = slotKey(endpoint);
     const calls = sdkCalls(endpoint);
     return {
       ...endpoint,
       sdk: calls,
-      emulator: routes.filter((r) => slotKey(r) === key).map((r) => `${r.method} ${API_PREFIX}${r.path}`),
+      emulator: emulatorRoutesOf(endpoint),
       tests: testsExercising(root, endpoint, calls, tests),
     };
   });
 }
 
-/** The emulator's route table as method and path below `/v4`, read through its own description of it. */
-export function emulatorRoutes(): SpecEndpoint[] {
-  return describeRoutes(API_ROUTES).map((r) => ({ method: r.method, path: r.path.slice(API_PREFIX.length) }));
+/** The emulator's routes that serve a spec row: those referencing one of its sdk endpoints (aliases included). */
+export function emulatorRoutesOf(row: SpecEndpoint): string[] {
+  const declared = sdkEndpointsOf(row);
+  return API_ROUTES.filter((r) => declared.includes(r.endpoint)).map((r) => `${r.endpoint.method} ${API_PREFIX}${routePath(r)}`);
 }
 
 /** The table as Markdown, the text kept in `docs/coverage.md`. */
@@ -55,7 +54,7 @@ export function renderCoverage(rows: CoverageRow[]): string {
     "# Endpoint coverage",
     "",
     "Generated from the code by `npm run coverage` (`scripts/coverage/`): the sdk column from the sdk's endpoint declarations",
-    "(`ENDPOINTS`, `sdk/endpoints.ts`), the emulator column from its route table, the tests column from the test files.",
+    "(`ENDPOINTS`, `sdk/endpoints.ts`), the emulator column from the routes that reference them, the tests column from the test files.",
     "`test/coverage/coverage.test.ts` fails when this file is out of date or when an endpoint of the spec's tables lacks an sdk",
     "method, an emulator route or a test.",
     "The database endpoints are listed for both engines (api-facts P4-2).",

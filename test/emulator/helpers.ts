@@ -2,6 +2,8 @@
  * Test helpers: start an emulator on a random port and talk to it over real HTTP with undici.
  */
 import { request } from "undici";
+import type { z } from "zod";
+import { type ErrorEntry, issuesToErrors } from "../../sdk/core/schema";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
 
 export interface ApiResponse<T = any> {
@@ -74,9 +76,32 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
 }
 
 /** The single error entry of a 4xx body, checked to be the only one. */
-export function onlyError(response: ApiResponse): { reason: string; field?: string } {
+export function onlyError(response: Pick<ApiResponse, "body">): { reason: string; field?: string } {
   expect(response.body?.errors).toHaveLength(1);
   return response.body.errors[0];
+}
+
+/** The body of a 200 answer; anything else fails with the status and the body. */
+export async function ok(response: Promise<ApiResponse>): Promise<any> {
+  const answer = await response;
+  if (answer.status !== 200) throw new Error(`expected 200, got ${answer.status}: ${answer.text}`);
+  return answer.body;
+}
+
+/** A refusal with one error entry: its status, its reason, and its field (none when `field` is left out). */
+export function expectError(r: Pick<ApiResponse, "status" | "body">, status: number, reason: string, field?: string): void {
+  expect({ status: r.status, body: r.body }).toMatchObject({ status });
+  const e = onlyError(r);
+  expect(e.reason).toBe(reason);
+  if (field === undefined) expect(e).not.toHaveProperty("field");
+  else expect(e.field).toBe(field);
+}
+
+/** The entries the sdk's own schema reports for a body: the emulator must answer exactly these. */
+export function sdkErrors(schema: z.ZodType, body: unknown): ErrorEntry[] {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) throw new Error("body is valid");
+  return issuesToErrors(parsed.error);
 }
 
 /** A VPC create body in a VPC-capable region. */

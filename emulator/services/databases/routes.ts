@@ -6,22 +6,10 @@
  * credentials reset are for unrestricted users only, whatever the scopes (403 `Unauthorized`).
  * Both engines get the same table, generated per engine.
  */
-import {
-  DATABASE_CREATE_REQUESTS,
-  DATABASE_ENGINES,
-  Database,
-  DatabaseBackup,
-  DatabaseBackupCreateRequest,
-  DatabaseCredentials,
-  DatabaseEngine,
-  type DatabaseEngineType,
-  DatabaseInstance,
-  DatabaseSsl,
-  DatabaseUpdateRequest,
-} from "../../../sdk/resources/databases";
+import { DATABASE_ENDPOINTS, DATABASE_ENGINES, type DatabaseEngineType } from "../../../sdk/resources/databases";
 import { grantCreator } from "../../core/auth";
 import { forbidden, found, throwIfAny } from "../../core/errors";
-import { globalGrant, objectGrant, routeTable } from "../../core/route-table";
+import { globalGrant, objectGrant, route } from "../../core/route-table";
 import type { RouteContext, RouteSpec } from "../../core/routes";
 import type { AccountState } from "../../core/state";
 import { ENGINE_CATALOG } from "./catalog";
@@ -46,42 +34,30 @@ export const DATABASE_FILTERABLE = [
 export const ENGINE_FILTERABLE = ["id", "engine", "version"] as const;
 export const BACKUP_FILTERABLE = ["id", "label", "type", "created"] as const;
 
-const api = routeTable("databases", {
-  open: { auth: "none", scopes: [] },
-  read: ["databases:read_only"],
-  write: ["databases:read_write"],
-});
-
-const creation = { grant: globalGrant("add_databases"), response: Database };
-
 /** Restricted users may not call it, whatever their grants and scopes (spec "Authentication"). */
 function requireUnrestricted(ctx: RouteContext): void {
   if (ctx.user.restricted) throw forbidden();
 }
 
 function engineRoutes(engine: DatabaseEngineType): RouteSpec[] {
-  const base = `/databases/${engine}/instances`;
-  const one = `${base}/{instanceId}`;
-  const backup = `${one}/backups/{backupId}`;
+  const endpoints = DATABASE_ENDPOINTS[engine];
   const find = (account: AccountState, id: number) => findDatabase(account, engine, id);
   const { read_only: readGrant, read_write: writeGrant } = objectGrant("database", "instanceId", find);
+  const reading = { grant: readGrant };
+  const writing = { grant: writeGrant };
   const dbOf = (ctx: RouteContext) => ctx.lookup("instanceId", find);
   const backupOf = (ctx: RouteContext) => {
     const db = dbOf(ctx);
     requireStatus(db, "backups");
     return { db, backup: found(db.backups.find((b) => b.id === ctx.intParam("backupId"))) };
   };
-  const createSchema = DATABASE_CREATE_REQUESTS[engine];
-  const database = { grant: writeGrant, response: Database };
-  const change = { grant: writeGrant };
-  const credentials = { grant: readGrant, response: DatabaseCredentials };
-  const databaseList = { item: Database, filterable: DATABASE_FILTERABLE };
-  const backupList = { grant: readGrant, item: DatabaseBackup, filterable: BACKUP_FILTERABLE };
 
   return [
-    api.read.list(base, `${engine} databases`, databaseList, (ctx) => visibleDatabases(ctx.account, ctx.user, engine).map(renderDatabase)),
-    api.write.post(base, `Create a ${engine} database (provisioning, 15–30 minutes)`, creation, async (ctx) => {
-      const input = ctx.body(createSchema);
+    route(endpoints.list, { filterable: DATABASE_FILTERABLE }, (ctx) =>
+      visibleDatabases(ctx.account, ctx.user, engine).map(renderDatabase),
+    ),
+    route(endpoints.create, { grant: globalGrant("add_databases") }, async (ctx) => {
+      const input = ctx.body();
       throwIfAny(checkDatabaseCreate(ctx.account, input));
       const ca = await createCaCertificate(ctx.runtime.clock.nowMs());
       // Checked again after the await: a concurrent request may have taken the label meanwhile.
@@ -90,61 +66,59 @@ function engineRoutes(engine: DatabaseEngineType): RouteSpec[] {
       grantCreator(ctx.user, "database", db.id);
       return renderDatabase(db);
     }),
-    api.read.get(one, `One ${engine} database`, { grant: readGrant, response: Database }, (ctx) => renderDatabase(dbOf(ctx))),
-    api.write.put(one, "Update label, allow list, maintenance window, or resize (type); status active", database, (ctx) => {
+    route(endpoints.get, reading, (ctx) => renderDatabase(dbOf(ctx))),
+    route(endpoints.update, writing, (ctx) => {
       const db = dbOf(ctx);
-      const input = ctx.body(DatabaseUpdateRequest);
+      const input = ctx.body();
       requireStatus(db, "update");
       throwIfAny(checkDatabaseUpdate(ctx.account, db, input));
       return renderDatabase(updateDatabase(ctx.actor, db, input));
     }),
-    api.write.delete(one, "Delete a database (unrestricted users; status active, failed or degraded)", change, (ctx) => {
+    route(endpoints.delete, writing, (ctx) => {
       const db = dbOf(ctx);
       requireUnrestricted(ctx);
       requireStatus(db, "delete");
       deleteDatabase(ctx.actor, db);
     }),
     // The backup list and view need read_write, as the API advertises.
-    api.write.list(`${one}/backups`, "Backups of a database, newest first (not while provisioning)", backupList, (ctx) => {
+    route(endpoints.backups.list, { ...reading, filterable: BACKUP_FILTERABLE }, (ctx) => {
       const db = dbOf(ctx);
       requireStatus(db, "backups");
       return backupsNewestFirst(db).map(renderBackup);
     }),
-    api.write.post(`${one}/backups`, "Take a snapshot (active; at most 3; none while another backup runs)", change, (ctx) => {
+    route(endpoints.backups.create, writing, (ctx) => {
       const db = dbOf(ctx);
-      const input = ctx.body(DatabaseBackupCreateRequest);
+      const input = ctx.body();
       checkSnapshotCreate(db, input);
       createSnapshot(ctx.actor, db, input);
     }),
-    api.write.get(backup, "One backup (not while provisioning)", { grant: readGrant, response: DatabaseBackup }, (ctx) =>
-      renderBackup(backupOf(ctx).backup),
-    ),
-    api.write.delete(backup, "Delete a backup (not while provisioning)", change, (ctx) => {
+    route(endpoints.backups.get, reading, (ctx) => renderBackup(backupOf(ctx).backup)),
+    route(endpoints.backups.delete, writing, (ctx) => {
       const { db, backup } = backupOf(ctx);
       deleteBackup(db, backup);
     }),
-    api.write.post(`${backup}/restore`, "Restore a backup (active, degraded or failed)", change, (ctx) => {
+    route(endpoints.backups.restore, writing, (ctx) => {
       const db = dbOf(ctx);
       requireStatus(db, "restore");
       const backup = found(db.backups.find((b) => b.id === ctx.intParam("backupId")));
       restoreBackup(ctx.actor, db, backup);
     }),
-    api.read.get(`${one}/credentials`, "Root username and password (active)", credentials, (ctx) => {
+    route(endpoints.credentials, reading, (ctx) => {
       const db = dbOf(ctx);
       requireStatus(db, "credentials");
       return { username: db.root.username, password: db.root.password };
     }),
-    api.write.post(`${one}/credentials/reset`, "New random root password (unrestricted users)", change, (ctx) => {
+    route(endpoints.resetCredentials, writing, (ctx) => {
       const db = dbOf(ctx);
       requireUnrestricted(ctx);
       resetCredentials(ctx.actor, db);
     }),
-    api.read.get(`${one}/ssl`, "The CA certificate, base64 PEM (active)", { grant: readGrant, response: DatabaseSsl }, (ctx) => {
+    route(endpoints.ssl, reading, (ctx) => {
       const db = dbOf(ctx);
       requireStatus(db, "ssl");
       return { ca_certificate: db.ca_certificate };
     }),
-    api.write.post(`${one}/patch`, "Apply operating system patches now (active → updating → active)", change, (ctx) => {
+    route(endpoints.patch, writing, (ctx) => {
       const db = dbOf(ctx);
       requireStatus(db, "patch");
       patchDatabase(ctx.actor, db);
@@ -152,15 +126,10 @@ function engineRoutes(engine: DatabaseEngineType): RouteSpec[] {
   ];
 }
 
-const engineList = { item: DatabaseEngine, filterable: ENGINE_FILTERABLE };
-const instanceList = { item: DatabaseInstance, filterable: DATABASE_FILTERABLE };
-
 export const databaseRoutes: RouteSpec[] = [
-  api.open.list("/databases/engines", "Engine versions", engineList, () => ENGINE_CATALOG.map((e) => ({ ...e }))),
-  api.open.get("/databases/engines/{engineId}", "One engine version (`mysql%2F8.0.30`)", { response: DatabaseEngine }, (ctx) => ({
-    ...found(ENGINE_CATALOG.find((e) => e.id === ctx.param("engineId"))),
-  })),
-  api.read.list("/databases/instances", "Databases of every engine, with instance_uri", instanceList, (ctx) =>
+  route(DATABASE_ENDPOINTS.engines.list, { filterable: ENGINE_FILTERABLE }, () => ENGINE_CATALOG.map((e) => ({ ...e }))),
+  route(DATABASE_ENDPOINTS.engines.get, (ctx) => ({ ...found(ENGINE_CATALOG.find((e) => e.id === ctx.param("engineId"))) })),
+  route(DATABASE_ENDPOINTS.instances.list, { filterable: DATABASE_FILTERABLE }, (ctx) =>
     visibleDatabases(ctx.account, ctx.user).map(renderInstance),
   ),
   ...DATABASE_ENGINES.flatMap(engineRoutes),

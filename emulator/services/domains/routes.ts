@@ -5,20 +5,9 @@
  * a real zone transfer (AXFR over TCP) from `remote_nameserver`, on port 53 unless the emulator's
  * `zoneTransferPort` option says otherwise.
  */
-import {
-  DOMAIN_REASONS,
-  Domain,
-  DomainCloneRequest,
-  DomainCreateRequest,
-  DomainImportRequest,
-  DomainRecord,
-  DomainUpdateRequest,
-  RecordCreateRequest,
-  RecordUpdateRequest,
-  ZoneFile,
-} from "../../../sdk/resources/domains";
+import { DOMAIN_ENDPOINTS, DOMAIN_REASONS } from "../../../sdk/resources/domains";
 import { ApiFailure, entry, found, throwIfAny } from "../../core/errors";
-import { routeTable } from "../../core/route-table";
+import { route } from "../../core/route-table";
 import type { RouteContext, RouteSpec } from "../../core/routes";
 import { TransferError, importedZone, transferZone } from "./axfr";
 import { DOMAINS, findDomain, findRecord } from "./store";
@@ -53,8 +42,8 @@ const TRANSFER_REASONS = {
   failed: DOMAIN_REASONS.transferFailed,
 } as const;
 
-async function importZone(ctx: RouteContext) {
-  const input = ctx.body(DomainImportRequest);
+async function importZone(ctx: RouteContext<typeof DOMAIN_ENDPOINTS.importZone>) {
+  const input = ctx.body();
   const state = ctx.runtime.state;
   throwIfAny(checkDomainName(state, input.domain));
   const zone = input.domain.toLowerCase();
@@ -69,56 +58,44 @@ async function importZone(ctx: RouteContext) {
   return renderDomain(importDomain(ctx.actor, { ...imported.domain, domain: zone, type: "master" }, imported.records));
 }
 
-const DOMAIN = "/domains/{domainId}";
-const RECORDS = `${DOMAIN}/records`;
-const RECORD = `${RECORDS}/{recordId}`;
-
-const api = routeTable("domains", { read: ["domains:read_only"], write: ["domains:read_write"] });
-
 export const domainRoutes: RouteSpec[] = [
-  api.read.list("/domains", "Domain collection", { item: Domain, filterable: DOMAIN_FILTERABLE }, (ctx) =>
-    DOMAINS.of(ctx.account).map(renderDomain),
-  ),
-  api.write.post("/domains", "Create a domain", { response: Domain }, (ctx) => {
-    const input = ctx.body(DomainCreateRequest);
+  route(DOMAIN_ENDPOINTS.list, { filterable: DOMAIN_FILTERABLE }, (ctx) => DOMAINS.of(ctx.account).map(renderDomain)),
+  route(DOMAIN_ENDPOINTS.create, (ctx) => {
+    const input = ctx.body();
     throwIfAny(checkDomainName(ctx.runtime.state, input.domain));
     return renderDomain(createDomain(ctx.actor, input));
   }),
-  api.write.post("/domains/import", "Import a domain by zone transfer (AXFR) from a remote nameserver", { response: Domain }, importZone),
-  api.read.get(DOMAIN, "One domain", { response: Domain }, (ctx) => renderDomain(domainOf(ctx))),
-  api.write.put(DOMAIN, "Update any writable field of a domain, its name included", { response: Domain }, (ctx) => {
+  route(DOMAIN_ENDPOINTS.importZone, importZone),
+  route(DOMAIN_ENDPOINTS.get, (ctx) => renderDomain(domainOf(ctx))),
+  route(DOMAIN_ENDPOINTS.update, (ctx) => {
     const domain = domainOf(ctx);
-    const input = ctx.body(DomainUpdateRequest);
+    const input = ctx.body();
     throwIfAny(checkDomainUpdate(ctx.runtime.state, domain, input));
     return renderDomain(updateDomain(ctx.actor, domain, input));
   }),
-  api.write.delete(DOMAIN, "Delete a domain and all its records", {}, (ctx) => deleteDomain(ctx.actor, domainOf(ctx))),
-  api.write.post(`${DOMAIN}/clone`, "Clone a domain with all its records under a new name", { response: Domain }, (ctx) => {
+  route(DOMAIN_ENDPOINTS.delete, (ctx) => deleteDomain(ctx.actor, domainOf(ctx))),
+  route(DOMAIN_ENDPOINTS.clone, (ctx) => {
     const source = domainOf(ctx);
-    const input = ctx.body(DomainCloneRequest);
+    const input = ctx.body();
     throwIfAny(checkDomainName(ctx.runtime.state, input.domain));
     return renderDomain(cloneDomain(ctx.actor, source, input.domain));
   }),
-  api.read.get(`${DOMAIN}/zone-file`, "The lines of the domain's last rendered zone", { response: ZoneFile }, (ctx) => ({
-    zone_file: [...domainOf(ctx).zone_file],
-  })),
-  api.read.list(RECORDS, "Record collection of a domain", { item: DomainRecord, filterable: RECORD_FILTERABLE }, (ctx) =>
-    domainOf(ctx).records.map(renderRecord),
-  ),
-  api.write.post(RECORDS, "Create a record", { response: DomainRecord }, (ctx) => {
+  route(DOMAIN_ENDPOINTS.zoneFile, (ctx) => ({ zone_file: [...domainOf(ctx).zone_file] })),
+  route(DOMAIN_ENDPOINTS.records.list, { filterable: RECORD_FILTERABLE }, (ctx) => domainOf(ctx).records.map(renderRecord)),
+  route(DOMAIN_ENDPOINTS.records.create, (ctx) => {
     const domain = domainOf(ctx);
-    const input = ctx.body(RecordCreateRequest);
+    const input = ctx.body();
     throwIfAny(checkRecordCreate(domain, input));
     return renderRecord(createRecord(ctx.actor, domain, input));
   }),
-  api.read.get(RECORD, "One record", { response: DomainRecord }, (ctx) => renderRecord(recordOf(ctx).record)),
-  api.write.put(RECORD, "Update a record (every field but its type)", { response: DomainRecord }, (ctx) => {
+  route(DOMAIN_ENDPOINTS.records.get, (ctx) => renderRecord(recordOf(ctx).record)),
+  route(DOMAIN_ENDPOINTS.records.update, (ctx) => {
     const { domain, record } = recordOf(ctx);
-    const input = ctx.body(RecordUpdateRequest);
+    const input = ctx.body();
     throwIfAny(checkRecordUpdate(domain, record, input));
     return renderRecord(updateRecord(ctx.actor, domain, record, input));
   }),
-  api.write.delete(RECORD, "Delete a record", {}, (ctx) => {
+  route(DOMAIN_ENDPOINTS.records.delete, (ctx) => {
     const { domain, record } = recordOf(ctx);
     deleteRecord(ctx.actor, domain, record);
   }),

@@ -3,11 +3,10 @@
  * `firewall:read_write`. A restricted user sees and changes only firewalls it has a grant on (its
  * own creations get read_write), and needs read_write grants on every device entity it assigns.
  */
-import { Firewall, FirewallCreateRequest, FirewallUpdateRequest } from "../../../sdk/resources/firewalls";
-import { FirewallDevice, FirewallDeviceCreateRequest, FirewallRules, FirewallRulesUpdateRequest } from "../../../sdk/resources/firewalls";
+import { FIREWALL_ENDPOINTS } from "../../../sdk/resources/firewalls";
 import { grantCreator } from "../../core/auth";
 import { found, throwIfAny } from "../../core/errors";
-import { objectGrant, routeTable } from "../../core/route-table";
+import { objectGrant, route } from "../../core/route-table";
 import type { RouteContext, RouteSpec } from "../../core/routes";
 import { type EntityRef, type StoredFirewall, createDeviceRefs, findDevice, findFirewall, visibleFirewalls } from "./store";
 import { renderDevice, renderFirewall, renderRules } from "./render";
@@ -19,15 +18,9 @@ import {
 export const FIREWALL_FILTERABLE = ["id", "label", "status", "tags", "created", "updated"] as const;
 export const FIREWALL_DEVICE_FILTERABLE = ["id", "created", "updated", "entity.id", "entity.type", "entity.label"] as const;
 
-const FIREWALL = "/networking/firewalls/{firewallId}";
-const DEVICES = `${FIREWALL}/devices`;
-const DEVICE = `${DEVICES}/{deviceId}`;
-
-const api = routeTable("firewalls", { read: ["firewall:read_only"], write: ["firewall:read_write"] });
 const { read_only: readGrant, read_write: writeGrant } = objectGrant("firewall", "firewallId", findFirewall);
-
-const deviceList = { item: FirewallDevice, filterable: FIREWALL_DEVICE_FILTERABLE };
-const deviceAdd = { grant: writeGrant, response: FirewallDevice };
+const reading = { grant: readGrant };
+const writing = { grant: writeGrant };
 
 const firewallOf = (ctx: RouteContext) => ctx.lookup("firewallId", findFirewall);
 const deviceOf = (ctx: RouteContext) => {
@@ -39,11 +32,9 @@ const deviceOf = (ctx: RouteContext) => {
 const notMigrating = (ctx: RouteContext, firewall: StoredFirewall) => throwIfAny(checkMigrations(ctx.account, assignedComputes(firewall)));
 
 export const firewallRoutes: RouteSpec[] = [
-  api.read.list("/networking/firewalls", "Firewalls the caller can access", { item: Firewall, filterable: FIREWALL_FILTERABLE }, (ctx) =>
-    visibleFirewalls(ctx.account, ctx.user).map(renderFirewall),
-  ),
-  api.write.post("/networking/firewalls", "Create a firewall with its rules and optional devices", { response: Firewall }, (ctx) => {
-    const input = ctx.body(FirewallCreateRequest);
+  route(FIREWALL_ENDPOINTS.list, { filterable: FIREWALL_FILTERABLE }, (ctx) => visibleFirewalls(ctx.account, ctx.user).map(renderFirewall)),
+  route(FIREWALL_ENDPOINTS.create, (ctx) => {
+    const input = ctx.body();
     const refs = createDeviceRefs(input.devices);
     throwIfAny(checkEntitiesExist(ctx.account, refs));
     requireEntityGrants(ctx.user, refs);
@@ -56,12 +47,10 @@ export const firewallRoutes: RouteSpec[] = [
     grantCreator(ctx.user, "firewall", firewall.id);
     return renderFirewall(firewall);
   }),
-  api.read.get(FIREWALL, "One firewall (without devices)", { grant: readGrant, response: Firewall }, (ctx) =>
-    renderFirewall(firewallOf(ctx)),
-  ),
-  api.write.put(FIREWALL, "Update a firewall's label, status or tags", { grant: writeGrant, response: Firewall }, (ctx) => {
+  route(FIREWALL_ENDPOINTS.get, reading, (ctx) => renderFirewall(firewallOf(ctx))),
+  route(FIREWALL_ENDPOINTS.update, writing, (ctx) => {
     const firewall = firewallOf(ctx);
-    const input = ctx.body(FirewallUpdateRequest);
+    const input = ctx.body();
     throwIfAny([
       ...checkLabel(ctx.account, input.label, firewall),
       ...checkMigrations(ctx.account, assignedComputes(firewall)),
@@ -69,17 +58,17 @@ export const firewallRoutes: RouteSpec[] = [
     ]);
     return renderFirewall(updateFirewall(ctx.actor, firewall, input));
   }),
-  api.write.delete(FIREWALL, "Delete a firewall; its rules leave every assigned service", { grant: writeGrant }, (ctx) => {
+  route(FIREWALL_ENDPOINTS.delete, writing, (ctx) => {
     const firewall = firewallOf(ctx);
     notMigrating(ctx, firewall);
     deleteFirewall(ctx.actor, firewall);
   }),
-  api.read.list(DEVICES, "Devices of a firewall", { grant: readGrant, ...deviceList }, (ctx) =>
+  route(FIREWALL_ENDPOINTS.devices.list, { ...reading, filterable: FIREWALL_DEVICE_FILTERABLE }, (ctx) =>
     firewallOf(ctx).devices.map((d) => renderDevice(ctx.account, d)),
   ),
-  api.write.post(DEVICES, "Assign a firewall to a compute instance or nodebalancer", deviceAdd, (ctx) => {
+  route(FIREWALL_ENDPOINTS.devices.create, writing, (ctx) => {
     const firewall = firewallOf(ctx);
-    const input = ctx.body(FirewallDeviceCreateRequest);
+    const input = ctx.body();
     const ref: EntityRef = { type: input.type, id: input.id, field: "id" };
     throwIfAny(checkEntitiesExist(ctx.account, [ref]));
     requireEntityGrants(ctx.user, [ref]);
@@ -91,20 +80,16 @@ export const firewallRoutes: RouteSpec[] = [
     ]);
     return renderDevice(ctx.account, addDevice(ctx.actor, firewall, ref));
   }),
-  api.read.get(DEVICE, "One device of a firewall", { grant: readGrant, response: FirewallDevice }, (ctx) =>
-    renderDevice(ctx.account, deviceOf(ctx).device),
-  ),
-  api.write.delete(DEVICE, "Remove a firewall from one service", { grant: writeGrant }, (ctx) => {
+  route(FIREWALL_ENDPOINTS.devices.get, reading, (ctx) => renderDevice(ctx.account, deviceOf(ctx).device)),
+  route(FIREWALL_ENDPOINTS.devices.delete, writing, (ctx) => {
     const { firewall, device } = deviceOf(ctx);
     notMigrating(ctx, firewall);
     removeDevice(ctx.actor, firewall, device);
   }),
-  api.read.get(`${FIREWALL}/rules`, "Both rulesets and policies of a firewall", { grant: readGrant, response: FirewallRules }, (ctx) =>
-    renderRules(firewallOf(ctx).rules),
-  ),
-  api.write.put(`${FIREWALL}/rules`, "Replace both rulesets of a firewall", { grant: writeGrant, response: FirewallRules }, (ctx) => {
+  route(FIREWALL_ENDPOINTS.rules.get, reading, (ctx) => renderRules(firewallOf(ctx).rules)),
+  route(FIREWALL_ENDPOINTS.rules.update, writing, (ctx) => {
     const firewall = firewallOf(ctx);
-    const input = ctx.body(FirewallRulesUpdateRequest);
+    const input = ctx.body();
     notMigrating(ctx, firewall);
     return renderRules(replaceRules(ctx.actor, firewall, input));
   }),

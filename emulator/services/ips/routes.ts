@@ -5,10 +5,9 @@
  * Restricted users act on an address through their grant on the instance holding it.
  */
 import type { IncomingMessage } from "node:http";
-import { IP_REASONS, IpAddress, IpAllocateRequest, IpAssignRequest, IpShareRequest, IpUpdateRequest } from "../../../sdk/resources/ips";
-import { Ipv6Pool, Ipv6Range, Ipv6RangeCreateRequest, Ipv6RangeCreated, Ipv6RangeView } from "../../../sdk/resources/ips";
+import { IP_ENDPOINTS, IP_REASONS, IPV6_ENDPOINTS } from "../../../sdk/resources/ips";
 import { ApiFailure, REASONS, badRequest, forbidden, found } from "../../core/errors";
-import { routeTable } from "../../core/route-table";
+import { route } from "../../core/route-table";
 import type { RouteContext, RouteSpec } from "../../core/routes";
 import { allPools } from "./address-plan";
 import { findAddress, findRange, listedAddresses, visibleRanges } from "./store";
@@ -20,7 +19,6 @@ import { requireRead, requireReadWrite } from "./rules";
 export const IP_FILTERABLE = ["address", "compute_id", "public", "rdns", "region", "type"] as const;
 export const IPV6_POOL_FILTERABLE = ["range", "prefix", "region", "route_target"] as const;
 export const IPV6_RANGE_FILTERABLE = ["range", "prefix", "region", "route_target"] as const;
-
 
 /** The address of the path, or 404. */
 const addressOf = (ctx: RouteContext) => found(findAddress(ctx.account, ctx.param("address")));
@@ -57,74 +55,58 @@ async function readGetBody(raw: IncomingMessage): Promise<Record<string, unknown
   }
 }
 
-const api = routeTable("ips", {
-  read: ["ips:read_only"],
-  write: ["ips:read_write"],
-  writeComputes: ["ips:read_write", "computes:read_write"],
-});
+type AssignEndpoint = typeof IP_ENDPOINTS.assign | typeof IP_ENDPOINTS.assignViaIpv4;
+type ShareEndpoint = typeof IP_ENDPOINTS.share | typeof IP_ENDPOINTS.shareViaIpv4;
 
-const ADDRESS = "/networking/ips/{address}";
-const RANGES = "/networking/ipv6/ranges";
-const RANGE = `${RANGES}/{range}`;
-const address = { response: IpAddress };
-const addressList = { item: IpAddress, filterable: IP_FILTERABLE };
 /** Assign and share have two spellings (`/networking/ips/…`, `/networking/ipv4/…`) that behave the same. */
-const SPELLINGS = [{ area: "ips", note: "" }, { area: "ipv4", note: " (ipv4 path)" }];
+const assign = (ctx: RouteContext<AssignEndpoint>) => {
+  applyMoves(ctx.account, resolveAssign(ctx.account, ctx.user, ctx.body()));
+};
+const share = (ctx: RouteContext<ShareEndpoint>) => {
+  const { compute, addresses } = resolveShare(ctx.account, ctx.user, ctx.body());
+  setShared(compute, addresses);
+};
 
 export const ipRoutes: RouteSpec[] = [
-  api.read.list("/networking/ips", "IP addresses of the account, private ones excluded", addressList, async (ctx) => {
+  route(IP_ENDPOINTS.list, { filterable: IP_FILTERABLE }, async (ctx) => {
     const skip = await skipIpv6Rdns(ctx);
     return listedAddresses(ctx.account, ctx.user).map((p) => renderAddress(ctx.account, p, { listing: true, skipIpv6Rdns: skip }));
   }),
-  api.writeComputes.post("/networking/ips", "Allocate an IPv4 address to an instance enabled for additional addresses", address, (ctx) => {
-    const body = ctx.body(IpAllocateRequest);
+  route(IP_ENDPOINTS.allocate, (ctx) => {
+    const body = ctx.body();
     const compute = checkAllocate(ctx.account, ctx.user, body);
     return renderAddress(ctx.account, allocateAddress(ctx.actor, compute, body.public), { listing: false });
   }),
-  ...SPELLINGS.map(({ area, note }) =>
-    api.writeComputes.post(`/networking/${area}/assign`, `Assign addresses and IPv6 ranges to instances${note}`, {}, (ctx) => {
-      applyMoves(ctx.account, resolveAssign(ctx.account, ctx.user, ctx.body(IpAssignRequest)));
-    }),
-  ),
-  ...SPELLINGS.map(({ area, note }) =>
-    api.writeComputes.post(`/networking/${area}/share`, `Set the addresses an instance shares for failover${note}`, {}, (ctx) => {
-      const { compute, addresses } = resolveShare(ctx.account, ctx.user, ctx.body(IpShareRequest));
-      setShared(compute, addresses);
-    }),
-  ),
-  api.read.get(ADDRESS, "One IP address", address, (ctx) => {
+  route(IP_ENDPOINTS.assign, assign),
+  route(IP_ENDPOINTS.assignViaIpv4, assign),
+  route(IP_ENDPOINTS.share, share),
+  route(IP_ENDPOINTS.shareViaIpv4, share),
+  route(IP_ENDPOINTS.get, (ctx) => {
     const placed = addressOf(ctx);
     requireRead(ctx.user, placed.compute);
     return renderAddress(ctx.account, placed, { listing: false });
   }),
-  api.write.put(ADDRESS, "Set an address's reverse DNS (null restores the default); forward DNS must exist", address, (ctx) => {
+  route(IP_ENDPOINTS.update, (ctx) => {
     const placed = addressOf(ctx);
     requireReadWrite(ctx.user, placed.compute);
-    const { rdns } = ctx.body(IpUpdateRequest);
+    const { rdns } = ctx.body();
     setRdns(ctx.actor, placed, checkRdns(ctx.account, placed, rdns));
     return renderAddress(ctx.account, placed, { listing: false });
   }),
-  api.read.list("/networking/ipv6/pools", "IPv6 pools", { item: Ipv6Pool, filterable: IPV6_POOL_FILTERABLE }, () => allPools()),
-  api.read.list(RANGES, "IPv6 ranges of the account", { item: Ipv6Range, filterable: IPV6_RANGE_FILTERABLE }, (ctx) =>
-    visibleRanges(ctx.account, ctx.user).map(renderRange),
-  ),
-  api.writeComputes.post(
-    RANGES,
-    "Create an IPv6 range routed to an instance (compute_id) or a SLAAC address (route_target)",
-    { response: Ipv6RangeCreated },
-    (ctx) => {
-      const body = ctx.body(Ipv6RangeCreateRequest);
-      const compute = checkRangeCreate(ctx.account, ctx.user, body);
-      return renderRangeCreated(createRange(ctx.actor, compute, body.prefix_length));
-    },
-  ),
-  api.read.get(RANGE, "One IPv6 range", { response: Ipv6RangeView }, (ctx) => {
+  route(IPV6_ENDPOINTS.pools.list, { filterable: IPV6_POOL_FILTERABLE }, () => allPools()),
+  route(IPV6_ENDPOINTS.ranges.list, { filterable: IPV6_RANGE_FILTERABLE }, (ctx) => visibleRanges(ctx.account, ctx.user).map(renderRange)),
+  route(IPV6_ENDPOINTS.ranges.create, (ctx) => {
+    const body = ctx.body();
+    const compute = checkRangeCreate(ctx.account, ctx.user, body);
+    return renderRangeCreated(createRange(ctx.actor, compute, body.prefix_length));
+  }),
+  route(IPV6_ENDPOINTS.ranges.get, (ctx) => {
     const range = rangeOf(ctx);
     // A restricted user sees a range through a grant on an instance it is routed to or shared with.
     if (!visibleRanges(ctx.account, ctx.user).includes(range)) throw forbidden();
     return renderRangeView(ctx.account, range);
   }),
-  api.write.delete(RANGE, "Delete an IPv6 range that is not shared", {}, (ctx) => {
+  route(IPV6_ENDPOINTS.ranges.delete, (ctx) => {
     const range = rangeOf(ctx);
     checkRangeDelete(ctx.account, ctx.user, range);
     deleteRange(ctx.actor, range);

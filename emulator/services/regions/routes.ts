@@ -1,7 +1,7 @@
 /** `/regions*`: no authorization is listed for these endpoints (spec "Regions"). */
-import { Region, RegionAvailability } from "../../../sdk/resources/regions";
+import { REGION_ENDPOINTS } from "../../../sdk/resources/regions";
 import { found } from "../../core/errors";
-import { routeTable } from "../../core/route-table";
+import { route } from "../../core/route-table";
 import type { RouteSpec } from "../../core/routes";
 import { REGION_CATALOG, findRegion } from "./catalog";
 import { AVAILABILITY_PLANS, buildAvailabilityList } from "./availability";
@@ -12,14 +12,11 @@ export const AVAILABILITY_FILTERABLE = ["region", "plan", "available"] as const;
 /** Built once per process: it is a pure function of the static catalog. */
 const AVAILABILITY = buildAvailabilityList();
 
-const api = routeTable("regions", { open: { auth: "none", scopes: [] } });
-const availabilityList = { item: RegionAvailability, filterable: AVAILABILITY_FILTERABLE };
-
 export const regionRoutes: RouteSpec[] = [
-  api.open.list("/regions", "Region collection", { item: Region, filterable: REGION_FILTERABLE }, () => REGION_CATALOG),
-  api.open.list("/regions/availability", "Availability of select plans in every region", availabilityList, () => AVAILABILITY),
-  api.open.get("/regions/{regionId}", "One region", { response: Region }, (ctx) => found(findRegion(ctx.param("regionId")))),
-  api.open.get("/regions/{regionId}/availability", "Availability object of one region", { response: RegionAvailability }, (ctx) => {
+  route(REGION_ENDPOINTS.list, { filterable: REGION_FILTERABLE }, () => REGION_CATALOG),
+  route(REGION_ENDPOINTS.availability.list, { filterable: AVAILABILITY_FILTERABLE }, () => AVAILABILITY),
+  route(REGION_ENDPOINTS.get, (ctx) => found(findRegion(ctx.param("regionId")))),
+  route(REGION_ENDPOINTS.availability.get, (ctx) => {
     const region = found(findRegion(ctx.param("regionId")));
     // The spec answers one `{available, plan, region}` object, not a list. The emulator answers
     // the region's first available plan, else its first listed plan, else (regions outside the

@@ -4,16 +4,9 @@
  * never buffered: only their name and size are kept.
  */
 import "@fastify/multipart";
-import {
-  ReplyCreateRequest,
-  SUPPORT_REASONS,
-  Ticket,
-  TicketOpenRequest,
-  TicketReply,
-  isAllowedAttachment,
-} from "../../../sdk/resources/support";
+import { SUPPORT_REASONS, TICKET_ENDPOINTS, isAllowedAttachment } from "../../../sdk/resources/support";
 import { badRequest, throwIfAny } from "../../core/errors";
-import { routeTable } from "../../core/route-table";
+import { route } from "../../core/route-table";
 import type { RouteContext, RouteSpec } from "../../core/routes";
 import { findTicket, ticketsOpenFirst } from "./store";
 import { renderTicket } from "./render";
@@ -27,7 +20,6 @@ export const TICKET_FILTERABLE = ["id", "summary", "status", "opened", "opened_b
 
 export const REPLY_FILTERABLE = ["id", "created", "created_by"] as const;
 
-const api = routeTable("support", { read: ["account:read_only"], write: ["account:read_write"] });
 const ticketOf = (ctx: RouteContext) => ctx.lookup("ticketId", findTicket);
 
 function openTicketOf(ctx: RouteContext) {
@@ -36,14 +28,10 @@ function openTicketOf(ctx: RouteContext) {
   return ticket;
 }
 
-const TICKET = "/support/tickets/{ticketId}";
-
 export const supportRoutes: RouteSpec[] = [
-  api.read.list("/support/tickets", "Tickets of the account, open ones first", { item: Ticket, filterable: TICKET_FILTERABLE }, (ctx) =>
-    ticketsOpenFirst(ctx.account).map(renderTicket),
-  ),
-  api.write.post("/support/tickets", "Open a ticket", { response: Ticket }, (ctx) => {
-    const request = ctx.body(TicketOpenRequest);
+  route(TICKET_ENDPOINTS.list, { filterable: TICKET_FILTERABLE }, (ctx) => ticketsOpenFirst(ctx.account).map(renderTicket)),
+  route(TICKET_ENDPOINTS.open, (ctx) => {
+    const request = ctx.body();
     const { errors, entity } = checkTicketOpen(ctx.account, request);
     throwIfAny(errors);
     const entityOrVlan = entity ?? (request.vlan !== undefined
@@ -52,8 +40,8 @@ export const supportRoutes: RouteSpec[] = [
     const draft = { summary: request.summary, description: request.description, entity: entityOrVlan, generated: false };
     return renderTicket(openTicket(ctx.actor, draft));
   }),
-  api.read.get(TICKET, "One ticket", { response: Ticket }, (ctx) => renderTicket(ticketOf(ctx))),
-  api.write.post(`${TICKET}/attachments`, "Attach a file (multipart/form-data, field file)", {}, async (ctx) => {
+  route(TICKET_ENDPOINTS.get, (ctx) => renderTicket(ticketOf(ctx))),
+  route(TICKET_ENDPOINTS.attach, async (ctx) => {
     const ticket = openTicketOf(ctx);
     if (!ctx.request.isMultipart()) throw badRequest(SUPPORT_REASONS.attachmentMissing, "file");
     const part = await ctx.request.file({ limits: { fileSize: MAX_ATTACHMENT_BYTES, files: 1 } });
@@ -64,17 +52,15 @@ export const supportRoutes: RouteSpec[] = [
     if (part.file.truncated) throw badRequest(SUPPORT_REASONS.attachmentTooLarge(MAX_ATTACHMENT_BYTES), "file");
     addAttachment(ctx.actor, ticket, { name: part.filename, size });
   }),
-  api.write.post(`${TICKET}/close`, "Close a ticket", {}, (ctx) => {
+  route(TICKET_ENDPOINTS.close, (ctx) => {
     const ticket = openTicketOf(ctx);
     if (ticket.generated) throw badRequest(SUPPORT_REASONS.notClosable);
     closeTicket(ctx.actor, ticket);
   }),
-  api.read.list(`${TICKET}/replies`, "Replies of a ticket, oldest first", { item: TicketReply, filterable: REPLY_FILTERABLE }, (ctx) =>
-    ticketOf(ctx).replies,
-  ),
-  api.write.post(`${TICKET}/replies`, "Reply to a ticket", { response: TicketReply }, (ctx) => {
+  route(TICKET_ENDPOINTS.replies.list, { filterable: REPLY_FILTERABLE }, (ctx) => ticketOf(ctx).replies),
+  route(TICKET_ENDPOINTS.replies.create, (ctx) => {
     const ticket = openTicketOf(ctx);
-    const { description } = ctx.body(ReplyCreateRequest);
+    const { description } = ctx.body();
     return addReply(ctx.actor, ticket, description, false);
   }),
 ];

@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { CONTROL_PREFIX, Emulator, buildEmulator } from "../../../emulator";
 import { Clock } from "../../../emulator/core/clock";
-import { toFastifyPath } from "../../../emulator/core/routes";
+import { type RouteSpec, routePath, toFastifyPath } from "../../../emulator/core/routes";
 import { type ServiceModule, grantNames } from "../../../emulator/core/service";
 import { ACCOUNT_ID, USER_ID, createState, idCounter, nextId } from "../../../emulator/core/state";
 import { API_ROUTES, SERVICES, STATE_LAYOUT } from "../../../emulator/services";
@@ -22,7 +22,8 @@ const byName = new Map(SERVICES.map((s) => [s.name, s]));
 const each = <T>(pick: (s: ServiceModule) => readonly T[] | undefined) =>
   SERVICES.flatMap((s) => (pick(s) ?? []).map((item) => [s.name, item] as const));
 /** `[method, path, value]`: a failed expectation names the route. */
-const about = (route: { method: string; path: string }, value: unknown) => [route.method, route.path, value];
+const about = (route: RouteSpec | { method: string; path: string }, value: unknown) =>
+  "endpoint" in route ? [route.endpoint.method, routePath(route), value] : [route.method, route.path, value];
 
 test("every folder under emulator/services has its module (module.ts) in the one list, and no module lacks a folder", () => {
   expect(SERVICES.map((s) => s.name).sort()).toEqual(folders);
@@ -32,14 +33,15 @@ test("every folder under emulator/services has its module (module.ts) in the one
   }
 });
 
-test("every route belongs to the module that lists it, and every listed route is in the table the emulator serves", () => {
-  for (const [name, route] of each((s) => s.routes)) expect(about(route, route.service)).toEqual(about(route, name));
+test("every route belongs to the module that lists it (its endpoint's service), and is in the table the emulator serves", () => {
+  for (const [name, route] of each((s) => s.routes)) expect(about(route, route.endpoint.service)).toEqual(about(route, name));
   expect(API_ROUTES).toEqual(SERVICES.flatMap((s) => s.routes ?? []));
   const app = buildEmulator();
   try {
     for (const route of API_ROUTES) {
       expect(app.emulator.routes).toContain(route);
-      expect(about(route, app.hasRoute({ method: route.method, url: toFastifyPath(route.path) }))).toEqual(about(route, true));
+      const served = app.hasRoute({ method: route.endpoint.method, url: toFastifyPath(routePath(route)) });
+      expect(about(route, served)).toEqual(about(route, true));
     }
   } finally {
     app.emulator.dispose();

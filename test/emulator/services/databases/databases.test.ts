@@ -14,7 +14,7 @@ import { Collection } from "../../../../sdk/core/schema";
 import { DATABASE_REASONS, Database, DatabaseBackup, DatabaseInstance } from "../../../../sdk/resources/databases";
 import { REASONS } from "../../../../emulator";
 import { DATABASE_DURATIONS, provisioningMs } from "../../../../emulator/services/databases/machine";
-import { onlyError, startTestEmulator, type ApiResponse, type TestEmulator } from "../../helpers";
+import { expectError, startTestEmulator, type TestEmulator } from "../../helpers";
 import { DATABASES } from "../../../../emulator/services/databases/store";
 
 const MINUTE = 60_000;
@@ -56,14 +56,6 @@ async function active(base = MYSQL, body?: Record<string, unknown>): Promise<Dat
   const got = await emu.get(`${base}/${db.id}`);
   expect(got.body.status).toBe("active");
   return Database.parse(got.body);
-}
-
-function expectError(r: ApiResponse, status: number, reason: string, field?: string) {
-  expect({ status: r.status, body: r.body }).toMatchObject({ status });
-  const e = onlyError(r);
-  expect(e.reason).toBe(reason);
-  if (field === undefined) expect(e).not.toHaveProperty("field");
-  else expect(e.field).toBe(field);
 }
 
 const status = async (base: string, id: number) => (await emu.get(`${base}/${id}`)).body.status as string;

@@ -8,8 +8,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import type { z } from "zod";
-import { Collection, issuesToErrors } from "../../../../sdk/core/schema";
+import { Collection } from "../../../../sdk/core/schema";
 import {
   DOMAIN_REASONS,
   Domain,
@@ -23,7 +22,7 @@ import {
 import { REASONS } from "../../../../emulator";
 import { PLATFORM_NAMESERVERS, ZONE_RENDER_DELAY_MS } from "../../../../emulator/services/domains/zone-file";
 import { DOMAINS, type StoredRecord } from "../../../../emulator/services/domains/store";
-import { onlyError, startTestEmulator, type ApiResponse, type TestEmulator } from "../../helpers";
+import { expectError, ok, sdkErrors, startTestEmulator, type TestEmulator } from "../../helpers";
 import { sampleZoneRecords, startZoneServer, type ZoneServer } from "../../../support/dns-server";
 import { parseZoneFile } from "../../../support/dns-zonefile";
 
@@ -52,29 +51,8 @@ beforeEach(() => emu.control.reset());
 
 const masterBody = (domain = ZONE, extra: Record<string, unknown> = {}) => ({ domain, type: "master", soa_email: "admin@example.com", ...extra });
 
-async function ok(r: Promise<ApiResponse>): Promise<any> {
-  const response = await r;
-  if (response.status !== 200) throw new Error(`expected 200, got ${response.status}: ${response.text}`);
-  return response.body;
-}
-
 const createDomain = (domain = ZONE, extra: Record<string, unknown> = {}): Promise<Domain> => ok(emu.post("/domains", masterBody(domain, extra)));
 const createRecord = (domainId: number, body: Record<string, unknown>): Promise<DomainRecord> => ok(emu.post(`/domains/${domainId}/records`, body));
-
-function expectError(r: { status: number; body: any }, status: number, reason: string, field?: string) {
-  expect(r.status).toBe(status);
-  const e = onlyError(r as never);
-  expect(e.reason).toBe(reason);
-  if (field === undefined) expect(e).not.toHaveProperty("field");
-  else expect(e.field).toBe(field);
-}
-
-/** The entries the sdk's own schema reports for a body: the emulator must answer exactly these. */
-function sdkErrors(schema: z.ZodType, body: unknown) {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) throw new Error("body is valid");
-  return issuesToErrors(parsed.error);
-}
 
 async function events(action?: string) {
   const list = (await ok(emu.get("/account/events"))).data as Array<{ action: string; entity: { id: number; type: string; label: string; url: string } }>;

@@ -7,7 +7,7 @@
 import { Collection } from "../../../../sdk/core/schema";
 import { FIREWALL_REASONS, Firewall, FirewallDevice, FirewallRules } from "../../../../sdk/resources/firewalls";
 import { REASONS } from "../../../../emulator";
-import { onlyError, startTestEmulator, type ApiResponse, type TestEmulator } from "../../helpers";
+import { expectError, onlyError, startTestEmulator, type TestEmulator } from "../../helpers";
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -30,14 +30,6 @@ const body = (label = "fw-1", extra: Record<string, unknown> = {}, rules: Record
   rules: { inbound: [rule()], inbound_policy: "DROP", outbound: [], outbound_policy: "ACCEPT", ...rules },
   ...extra,
 });
-
-function expectError(r: ApiResponse, status: number, reason: string, field?: string) {
-  expect(r.status).toBe(status);
-  const e = onlyError(r);
-  expect(e.reason).toBe(reason);
-  if (field === undefined) expect(e).not.toHaveProperty("field");
-  else expect(e.field).toBe(field);
-}
 
 async function createFirewall(label = "fw-1", extra: Record<string, unknown> = {}): Promise<Firewall> {
   const r = await emu.post("/networking/firewalls", body(label, extra));

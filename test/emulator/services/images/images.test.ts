@@ -18,7 +18,7 @@ import { REASONS } from "../../../../emulator";
 import { CAPTURE_DURATION_MS, UPLOAD_PROCESSING_MS, UPLOAD_WINDOW_MS } from "../../../../emulator/services/images/store";
 import { UploadRefusal, inspectGzip } from "../../../../emulator/services/images/upload";
 import { DEFAULT_DISK } from "../../../../emulator/services/computes/seed";
-import { onlyError, startTestEmulator, type ApiResponse, type TestEmulator } from "../../helpers";
+import { expectError, startTestEmulator, type ApiResponse, type TestEmulator } from "../../helpers";
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -29,14 +29,6 @@ beforeEach(() => emu.control.reset());
 
 const MIB = 1024 * 1024;
 const PUBLIC_COUNT = 39; // the recorded listing's public images
-
-function expectError(r: ApiResponse, status: number, reason: string, field?: string) {
-  expect(r.status).toBe(status);
-  const e = onlyError(r);
-  expect(e.reason).toBe(reason);
-  if (field === undefined) expect(e).not.toHaveProperty("field");
-  else expect(e.field).toBe(field);
-}
 
 const advance = (ms: number) => emu.control.setClock({ advanceMs: ms });
 const enc = (id: string) => encodeURIComponent(id);

@@ -5,10 +5,9 @@
  * events, scopes and grants.
  */
 import { IP_REASONS, IpAddress, IpAllocateRequest, Ipv6RangeCreateRequest, Ipv6RangeView } from "../../../../sdk/resources/ips";
-import { Collection, issuesToErrors } from "../../../../sdk/core/schema";
-import type { z } from "zod";
+import { Collection } from "../../../../sdk/core/schema";
 import { REASONS } from "../../../../emulator";
-import { onlyError, startTestEmulator, vpcBody, type ApiResponse, type TestEmulator } from "../../helpers";
+import { expectError, onlyError, sdkErrors, startTestEmulator, vpcBody, type TestEmulator } from "../../helpers";
 import { COMPUTES } from "../../../../emulator/services/computes/store";
 import { IPV6_RANGES } from "../../../../emulator/services/ips/store";
 
@@ -18,20 +17,6 @@ beforeAll(async () => {
 });
 afterAll(() => emu.close());
 beforeEach(() => emu.control.reset());
-
-function expectError(r: ApiResponse, status: number, reason: string, field?: string) {
-  expect({ status: r.status, body: r.body }).toMatchObject({ status });
-  const e = onlyError(r);
-  expect(e.reason).toBe(reason);
-  if (field === undefined) expect(e).not.toHaveProperty("field");
-  else expect(e.field).toBe(field);
-}
-
-function sdkErrors(schema: z.ZodType, body: unknown) {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) throw new Error("body is valid");
-  return issuesToErrors(parsed.error);
-}
 
 type Seed = Parameters<TestEmulator["control"]["seedCompute"]>[0];
 const seed = (label: string, extra: Partial<Seed> = {}) => emu.control.seedCompute({ label, region: "us-iad", ...extra } as Seed);

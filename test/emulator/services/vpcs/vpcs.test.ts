@@ -3,10 +3,9 @@
  * reason. Reason texts come from the sdk (`VPC_REASONS`) or from the sdk schema itself.
  */
 import { Subnet, SubnetIpv4, SubnetUpdateRequest, VPC_REASONS, Vpc, VpcCreateRequest } from "../../../../sdk/resources/vpcs";
-import { Collection, issuesToErrors } from "../../../../sdk/core/schema";
-import type { z } from "zod";
+import { Collection } from "../../../../sdk/core/schema";
 import { REASONS, SUBNETS_PER_VPC, VPCS_PER_REGION } from "../../../../emulator";
-import { onlyError, startTestEmulator, vpcBody, type TestEmulator } from "../../helpers";
+import { expectError, sdkErrors, startTestEmulator, vpcBody, type TestEmulator } from "../../helpers";
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -19,21 +18,6 @@ async function createVpc(label = "vpc-1", extra: Record<string, unknown> = {}) {
   const r = await emu.post("/vpcs", vpcBody(label, extra));
   expect(r.status).toBe(200);
   return r.body as Vpc;
-}
-
-function expectError(r: { status: number; body: any }, status: number, reason: string, field?: string) {
-  expect(r.status).toBe(status);
-  const e = onlyError(r as never);
-  expect(e.reason).toBe(reason);
-  if (field === undefined) expect(e).not.toHaveProperty("field");
-  else expect(e.field).toBe(field);
-}
-
-/** The entries the sdk's own schema reports for a body: the emulator must answer exactly these. */
-function sdkErrors(schema: z.ZodType, body: unknown) {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) throw new Error("body is valid");
-  return issuesToErrors(parsed.error);
 }
 
 /** The schema's own message for an ipv4 value (used where the text embeds the value). */
