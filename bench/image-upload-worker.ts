@@ -98,6 +98,7 @@ async function run(mode: WorkerMode, apiUrl: string, token: string, file: string
     process.env.COMPUTE_TOKEN = token;
     process.env.COMPUTE_API_URL = apiUrl;
     // Loaded the way the provider process loads it (the registry), before the baseline is taken.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only now, after the environment above is set
     const { provider } = require("../provider/registry") as typeof import("../provider/registry");
     const images = provider("Image");
     // The provider reports progress on stdout; keep it off the result line, and read the upload time from it.

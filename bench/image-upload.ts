@@ -53,19 +53,29 @@ async function run(): Promise<BenchResult> {
 
     const growth = (r: WorkerResult) => r.peakRss - r.baselineRss;
     const metrics: Metric[] = [
-      { label: "provider process, peak RSS growth (check + upload + wait)", value: `${mb(growth(results.provider))} (limit ${mb(MEMORY_LIMIT_BYTES)})` },
-      { label: "provider process, RSS before → peak (lifetime maxRSS)", value: `${mb(results.provider.baselineRss)} → ${mb(results.provider.peakRss)} (${mb(results.provider.maxRss)})` },
+      {
+        label: "provider process, peak RSS growth (check + upload + wait)",
+        value: `${mb(growth(results.provider))} (limit ${mb(MEMORY_LIMIT_BYTES)})`,
+      },
+      {
+        label: "provider process, RSS before → peak (lifetime maxRSS)",
+        value: `${mb(results.provider.baselineRss)} → ${mb(results.provider.peakRss)} (${mb(results.provider.maxRss)})`,
+      },
       { label: "sdk uploadFile, peak RSS growth", value: mb(growth(results.sdk)) },
       { label: "raw undici PUT, peak RSS growth", value: mb(growth(results.raw)) },
       { label: "raw undici PUT, throughput", value: rate(results.raw.bytes, results.raw.uploadMs) },
       { label: "sdk uploadFile (hash + progress), throughput", value: rate(results.sdk.bytes, results.sdk.uploadMs) },
-      { label: "provider upload, throughput", value: Number.isFinite(results.provider.uploadMs) ? rate(results.provider.bytes, results.provider.uploadMs) : "n/a" },
+      {
+        label: "provider upload, throughput",
+        value: Number.isFinite(results.provider.uploadMs) ? rate(results.provider.bytes, results.provider.uploadMs) : "n/a",
+      },
       { label: "sdk / raw throughput", value: (results.raw.uploadMs / results.sdk.uploadMs).toFixed(2) },
       { label: "provider create, total (check hashes the file, upload, wait)", value: `${(results.provider.totalMs / 1000).toFixed(1)} s` },
     ];
-    const failures = growth(results.provider) >= MEMORY_LIMIT_BYTES
-      ? [`the provider process grew by ${mb(growth(results.provider))} while uploading (limit: less than ${mb(MEMORY_LIMIT_BYTES)})`]
-      : [];
+    const failures =
+      growth(results.provider) >= MEMORY_LIMIT_BYTES
+        ? [`the provider process grew by ${mb(growth(results.provider))} while uploading (limit: less than ${mb(MEMORY_LIMIT_BYTES)})`]
+        : [];
     return {
       summary: `${mb(image.bytes)} gzip image (${mb(image.uncompressedBytes)} uncompressed), uploaded to the emulator on loopback`,
       metrics,

@@ -14,6 +14,7 @@ export function discoverBenchmarks(folder = __dirname): Benchmark[] {
   const found: Benchmark[] = [];
   for (const file of readdirSync(folder).sort()) {
     if (!file.endsWith(".js") || file === path.basename(__filename)) continue;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- benchmarks are found by file name
     const exported = (require(path.join(folder, file)) as { benchmark?: Benchmark }).benchmark;
     if (exported && typeof exported.run === "function") found.push(exported);
   }

@@ -117,7 +117,9 @@ export async function runCli(
 function printDemoEnvironment(running: RunningEmulator, out: (line: string) => void): void {
   const restored = findDemoEnvironment(running.emulator.state.accounts[PRIMARY_ACCOUNT]!);
   const environment = restored ?? seedDemoEnvironment(running.control);
-  out(`  demo environment${restored ? " (from the state file)" : ""}: compute instances ${environment.computeIds.join(", ")}, nodebalancer ${environment.nodebalancerId}, disk ${environment.diskId}`);
+  out(
+    `  demo environment${restored ? " (from the state file)" : ""}: compute instances ${environment.computeIds.join(", ")}, nodebalancer ${environment.nodebalancerId}, disk ${environment.diskId}`,
+  );
   out(`  for the examples, in the project folder:`);
   out(`    pulumi config set compute:apiUrl ${running.url}`);
   out(`    pulumi config set --secret compute:token ${running.token}`);

@@ -71,7 +71,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const host = options.host ?? "127.0.0.1";
   await app.listen({ host, port: options.port ?? 0 });
   const address = app.server.address();
-  const port = typeof address === "object" && address ? address.port : options.port ?? 0;
+  const port = typeof address === "object" && address ? address.port : (options.port ?? 0);
   const origin = `http://${hostForUrl(host)}:${port}`;
   return {
     url: `${origin}${API_PREFIX}`,

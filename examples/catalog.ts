@@ -16,7 +16,12 @@ export interface Example {
   project: string;
 }
 
-const example = (name: string, program: PulumiFn, what: string): Example => ({ program, what, folder: `examples/${name}`, project: `compute-example-${name}` });
+const example = (name: string, program: PulumiFn, what: string): Example => ({
+  program,
+  what,
+  folder: `examples/${name}`,
+  project: `compute-example-${name}`,
+});
 
 export const EXAMPLES: Record<string, Example> = {
   quickstart: { program: quickstart, what: "every resource together (the default)", folder: "", project: "compute-quickstart" },

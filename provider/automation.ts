@@ -55,7 +55,12 @@ export function driftFromEvents(events: EngineEvent[]): ResourceDrift[] {
  * Managed fields of one resource whose value differs between two records of its outputs (state
  * before and after a refresh); none for types that are not this package's.
  */
-export function driftBetween(type: string, urn: string, recorded: Record<string, unknown>, actual: Record<string, unknown>): ResourceDrift[] {
+export function driftBetween(
+  type: string,
+  urn: string,
+  recorded: Record<string, unknown>,
+  actual: Record<string, unknown>,
+): ResourceDrift[] {
   const spec = specForType(type);
   if (!spec) return [];
   const resource = urn.split("::").pop()!;

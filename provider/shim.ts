@@ -24,6 +24,7 @@ function makeShim(kind: string): pulumi.dynamic.ResourceProvider {
   // resolves from the project directory, where `pulumi-compute` is an installed package. The
   // name is one letter on purpose: the serializer repeats it in each method's closure, and every
   // resource in state carries this text twice.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- resolved when called, in the project, not when serialized
   const $ = () => require("pulumi-compute/registry").provider(kind);
   return {
     configure: (...a) => $().configure(...a),

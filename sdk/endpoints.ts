@@ -17,19 +17,21 @@ import { VPC_ENDPOINTS } from "./resources/vpcs";
 
 /** Every declared endpoint, area by area in the order of the spec's tables. Names and method + path pairs are unique. */
 export const ENDPOINTS: readonly AnyEndpoint[] = Object.freeze(
-  checkUnique([
-    VPC_ENDPOINTS,
-    DATABASE_ENDPOINTS,
-    FIREWALL_ENDPOINTS,
-    IP_ENDPOINTS,
-    IPV6_ENDPOINTS,
-    VLAN_ENDPOINTS,
-    TICKET_ENDPOINTS,
-    REGION_ENDPOINTS,
-    DOMAIN_ENDPOINTS,
-    IMAGE_ENDPOINTS,
-    EVENT_ENDPOINTS,
-  ].flatMap(endpointsOf)),
+  checkUnique(
+    [
+      VPC_ENDPOINTS,
+      DATABASE_ENDPOINTS,
+      FIREWALL_ENDPOINTS,
+      IP_ENDPOINTS,
+      IPV6_ENDPOINTS,
+      VLAN_ENDPOINTS,
+      TICKET_ENDPOINTS,
+      REGION_ENDPOINTS,
+      DOMAIN_ENDPOINTS,
+      IMAGE_ENDPOINTS,
+      EVENT_ENDPOINTS,
+    ].flatMap(endpointsOf),
+  ),
 );
 
 function checkUnique(endpoints: AnyEndpoint[]): AnyEndpoint[] {

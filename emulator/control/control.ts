@@ -69,8 +69,11 @@ const GRANTS = grantNames(SERVICES);
 const TokenCreateRequest = tokenCreateRequest(GRANTS);
 
 /** The services' operations (`seedCompute`, `databases`, `support` …) are members too, typed from their modules. */
+// The members are assigned from the service modules in the constructor; this merge gives them their types.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
 export interface EmulatorControl extends ServiceControlApis {}
 
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class EmulatorControl {
   /** The services' routes under `/__emulator` (`/seed/computes`, `/databases/…`, …), served beside the core's. */
   readonly serviceRoutes: readonly ControlRoute[];

@@ -19,7 +19,12 @@ export interface DemoEnvironment {
 }
 
 export function seedDemoEnvironment(control: EmulatorControl): DemoEnvironment {
-  const web1 = control.seedCompute({ label: WEB_1, region: "us-iad", ipv4: ["198.51.100.10"], disks: [{ label: "Ubuntu 24.04 Disk", size: 25088 }] });
+  const web1 = control.seedCompute({
+    label: WEB_1,
+    region: "us-iad",
+    ipv4: ["198.51.100.10"],
+    disks: [{ label: "Ubuntu 24.04 Disk", size: 25088 }],
+  });
   const web2 = control.seedCompute({ label: WEB_2, region: "us-iad", ipv4: ["198.51.100.11"] });
   const balancer = control.seedNodeBalancer({ label: BALANCER, region: "us-iad" });
   return { computeIds: [web1.id, web2.id], nodebalancerId: balancer.id, diskId: web1.disks![0]!.id };

@@ -13,7 +13,11 @@ const id = z.number().int().positive();
 export const ResetRequest = z.strictObject({ seed: z.number().int().optional() });
 
 export const AccountCreateRequest = z.strictObject({
-  id: z.string().min(1).regex(/^[A-Za-z0-9_-]+$/, "account id may hold only letters, digits, _ and -").optional(),
+  id: z
+    .string()
+    .min(1)
+    .regex(/^[A-Za-z0-9_-]+$/, "account id may hold only letters, digits, _ and -")
+    .optional(),
   username: z.string().min(1).optional(),
 });
 

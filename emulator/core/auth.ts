@@ -17,7 +17,7 @@ export interface Principal {
 /** Extracts the bearer token; `undefined` when the header is absent. Any other form is an invalid token. */
 export function bearerToken(header: string | string[] | undefined): string | undefined | null {
   if (header === undefined) return undefined;
-  const value = Array.isArray(header) ? header[0] ?? "" : header;
+  const value = Array.isArray(header) ? (header[0] ?? "") : header;
   const match = /^\s*bearer\s+(\S+)\s*$/i.exec(value);
   return match ? match[1]! : null;
 }
@@ -111,5 +111,7 @@ export function canSee(user: UserRecord, kind: string, id: number): boolean {
 /** After a restricted user creates an object, they get read_write on it (as the platform does). */
 export function grantCreator(user: UserRecord, kind: string, id: number): void {
   if (!user.restricted) return;
-  user.grants[kind] = objectGrants(user, kind).filter((g) => g.id !== id).concat({ id, permissions: "read_write" });
+  user.grants[kind] = objectGrants(user, kind)
+    .filter((g) => g.id !== id)
+    .concat({ id, permissions: "read_write" });
 }

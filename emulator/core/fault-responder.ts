@@ -46,7 +46,12 @@ function resetConnection(runtime: EmulatorRuntime, request: FastifyRequest, repl
  * Applies a fault before the request is processed. Returns true when the fault answered (or
  * cut) the request, so the caller must not process it.
  */
-export async function applyFaultBefore(runtime: EmulatorRuntime, rule: FaultRule, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+export async function applyFaultBefore(
+  runtime: EmulatorRuntime,
+  rule: FaultRule,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<boolean> {
   switch (rule.kind) {
     case "latency":
       await new Promise((resolve) => setTimeout(resolve, rule.latencyMs ?? DEFAULT_LATENCY_MS));
@@ -73,7 +78,10 @@ export async function applyFaultBefore(runtime: EmulatorRuntime, rule: FaultRule
       return true;
     case "503-maintenance":
       if (rule.retryAfterSeconds !== null) reply.header("Retry-After", String(rule.retryAfterSeconds));
-      reply.code(503).header(MAINTENANCE_HEADER, "true").send(errorBody([{ reason: REASONS.maintenance }]));
+      reply
+        .code(503)
+        .header(MAINTENANCE_HEADER, "true")
+        .send(errorBody([{ reason: REASONS.maintenance }]));
       return true;
   }
 }

@@ -12,7 +12,10 @@ export const NOT_IMPLEMENTED_REASON = "Not implemented by the emulator";
 
 const slot = (p: string) => p.replace(/\{[^}]*\}/g, "{}");
 
-export function notImplementedRoutes(spec: ReadonlyArray<{ method: HttpMethod; path: string }>, implemented: readonly RouteSpec[]): RouteSpec[] {
+export function notImplementedRoutes(
+  spec: ReadonlyArray<{ method: HttpMethod; path: string }>,
+  implemented: readonly RouteSpec[],
+): RouteSpec[] {
   const taken = new Set(implemented.map((r) => `${r.endpoint.method} ${slot(routePath(r))}`));
   // Reuse an implemented route's spelling of the same path, so parameter names never clash.
   const spelling = new Map(implemented.map((r) => [slot(routePath(r)), routePath(r)]));

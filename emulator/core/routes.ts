@@ -212,7 +212,12 @@ function checkGrant(ctx: RouteContext, principal: Principal, grant: GrantRequire
   checkObjectGrant(principal, grant.object, id, grant.level, grant.exists(principal.account, id));
 }
 
-async function handleApiRequest(runtime: EmulatorRuntime, route: RouteSpec, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+async function handleApiRequest(
+  runtime: EmulatorRuntime,
+  route: RouteSpec,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<unknown> {
   const fault = pickFault(runtime, request);
   if (fault && (await applyFaultBefore(runtime, fault, request, reply))) return reply;
   if (runtime.rateLimiter) {
@@ -241,7 +246,12 @@ async function handleApiRequest(runtime: EmulatorRuntime, route: RouteSpec, requ
  * Authentication, authorization, the handler and the response check; returns the body to send. A
  * paginated endpoint's items are filtered and paged here; a handler that returns nothing answers `{}`.
  */
-async function processApiRequest(runtime: EmulatorRuntime, route: RouteSpec, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+async function processApiRequest(
+  runtime: EmulatorRuntime,
+  route: RouteSpec,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<unknown> {
   const { endpoint } = route;
   reply.header("X-Accepted-OAuth-Scopes", acceptedScopesHeader(endpoint.scopes));
   const principal = authenticate(runtime.state, request.headers.authorization, endpoint.auth === "token");
@@ -298,7 +308,10 @@ export function registerApiRoutes(app: FastifyInstance, routes: readonly RouteSp
       handler: async (request, reply) => {
         const fault = pickFault(runtime, request);
         if (fault && (await applyFaultBefore(runtime, fault, request, reply))) return reply;
-        return reply.code(405).header("Allow", allow).send(errorBody([{ reason: REASONS.methodNotAllowed }]));
+        return reply
+          .code(405)
+          .header("Allow", allow)
+          .send(errorBody([{ reason: REASONS.methodNotAllowed }]));
       },
     });
   }

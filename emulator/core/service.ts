@@ -96,8 +96,11 @@ export type ControlApis<Modules extends readonly unknown[]> = Modules extends re
   ? ControlApiOf<First> & ControlApis<Rest>
   : Record<never, never>;
 
-type GrantsOf<M, Part extends keyof ServiceGrants> =
-  M extends { readonly grants: { readonly [P in Part]: readonly (infer Name extends string)[] } } ? Name : never;
+type GrantsOf<M, Part extends keyof ServiceGrants> = M extends {
+  readonly grants: { readonly [P in Part]: readonly (infer Name extends string)[] };
+}
+  ? Name
+  : never;
 
 /** The per-object grant kinds the modules declare, as a union of names. */
 export type ObjectGrantKinds<Modules extends readonly unknown[]> = GrantsOf<Modules[number], "objects">;

@@ -13,5 +13,10 @@ export async function databasesExample(): Promise<Record<string, unknown>> {
     allowList: ["203.0.113.0/24"],
     updates: { frequency: "monthly", duration: 2, hourOfDay: 4, dayOfWeek: 6, weekOfMonth: 2 },
   });
-  return { engine: engine.id, host: database.hosts.apply((h) => h?.primary ?? null), port: database.port, rootPassword: database.rootPassword };
+  return {
+    engine: engine.id,
+    host: database.hosts.apply((h) => h?.primary ?? null),
+    port: database.port,
+    rootPassword: database.rootPassword,
+  };
 }

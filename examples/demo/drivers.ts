@@ -49,7 +49,11 @@ export interface DriverOptions {
 
 export const STACK = "demo";
 const PASSPHRASE = "demo-passphrase";
-const OFFLINE = { PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true" };
+const OFFLINE = {
+  PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+  PULUMI_SKIP_UPDATE_CHECK: "true",
+  PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+};
 /** The repository root, where `dist/` and the root Pulumi.yaml are (this file runs from dist/examples/demo). */
 export const REPO_ROOT = path.resolve(__dirname, "../../..");
 
@@ -135,7 +139,9 @@ async function cliDriver(options: DriverOptions, stateDir: string, statePath: st
       return { resources: refreshed.length, drift };
     },
     plannedChanges: async () => {
-      const digest = JSON.parse((await pulumi(["preview", ...withStack, "--json", "--non-interactive"], false)).stdout) as { changeSummary?: Record<string, number> };
+      const digest = JSON.parse((await pulumi(["preview", ...withStack, "--json", "--non-interactive"], false)).stdout) as {
+        changeSummary?: Record<string, number>;
+      };
       return changesOnly(digest.changeSummary ?? {});
     },
     destroy: async () => resourcesSummary((await pulumi(["destroy", ...withStack, "--yes", "--skip-preview", "--non-interactive"])).stdout),

@@ -37,7 +37,11 @@ function engineOutput(text: string): void {
   for (const line of text.replace(/\n$/, "").split("\n")) console.log(dim("   │ ") + line);
 }
 
-const indent = (text: string) => text.split("\n").map((l) => `   ${l}`).join("\n");
+const indent = (text: string) =>
+  text
+    .split("\n")
+    .map((l) => `   ${l}`)
+    .join("\n");
 
 function table(rows: string[][]): void {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
@@ -96,7 +100,9 @@ async function run(exampleName: string, kind: DriverKind): Promise<void> {
     const seeded = seedDemoEnvironment(emulator.control);
     client = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });
     console.log(`   API ${emulator.url}  (control API ${emulator.controlUrl}; time runs ${TIME_SCALE}× faster)`);
-    console.log(`   seeded: compute instances ${seeded.computeIds.join(", ")}, nodebalancer ${seeded.nodebalancerId}, disk ${seeded.diskId}`);
+    console.log(
+      `   seeded: compute instances ${seeded.computeIds.join(", ")}, nodebalancer ${seeded.nodebalancerId}, disk ${seeded.diskId}`,
+    );
 
     const stack = await createDriver(kind, {
       example,

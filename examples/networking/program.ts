@@ -4,7 +4,11 @@ import * as compute from "../../provider";
 
 export async function networkingExample(): Promise<Record<string, unknown>> {
   const region = new pulumi.Config("compute-examples").get("region") ?? "us-iad";
-  const instances = [...new Set((await compute.getIps()).filter((ip) => ip.public && ip.region === region && ip.computeId !== null).map((ip) => ip.computeId!))];
+  const instances = [
+    ...new Set(
+      (await compute.getIps()).filter((ip) => ip.public && ip.region === region && ip.computeId !== null).map((ip) => ip.computeId!),
+    ),
+  ];
   if (instances.length < 2) throw new Error(`the networking example needs two compute instances with public addresses in ${region}`);
   const [first, second] = instances as [number, number];
 

@@ -54,9 +54,15 @@ export async function quickstart(): Promise<Record<string, unknown>> {
       label: "quickstart-lb",
       inboundPolicy: "DROP",
       outboundPolicy: "ACCEPT",
-      inbound: [{ label: "allow-web", action: "ACCEPT", protocol: "TCP", ports: "80, 443", addresses: { ipv4: ["0.0.0.0/0"], ipv6: ["::/0"] } }],
+      inbound: [
+        { label: "allow-web", action: "ACCEPT", protocol: "TCP", ports: "80, 443", addresses: { ipv4: ["0.0.0.0/0"], ipv6: ["::/0"] } },
+      ],
     });
-    new compute.FirewallDevice("lb-edge-balancer", { firewallId: balancerFirewall.id, entityId: nodebalancerId, entityType: "nodebalancer" });
+    new compute.FirewallDevice("lb-edge-balancer", {
+      firewallId: balancerFirewall.id,
+      entityId: nodebalancerId,
+      entityType: "nodebalancer",
+    });
   }
 
   // DNS: the zone, its records, and the reverse DNS of the web address

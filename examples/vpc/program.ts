@@ -7,5 +7,10 @@ export async function vpcExample(): Promise<Record<string, unknown>> {
   const vpc = new compute.Vpc("net", { label: "example-net", region });
   const app = new compute.VpcSubnet("app", { vpcId: vpc.id, label: "app", ipv4: "10.10.0.0/24" });
   const jobs = new compute.VpcSubnet("jobs", { vpcId: vpc.id, label: "jobs", ipv4: "10.10.1.0/24" });
-  return { vpcId: vpc.id, region, subnets: [app.ipv4, jobs.ipv4], addresses: vpc.id.apply(async (id) => (await compute.getVpcIps({ vpcId: id })).length) };
+  return {
+    vpcId: vpc.id,
+    region,
+    subnets: [app.ipv4, jobs.ipv4],
+    addresses: vpc.id.apply(async (id) => (await compute.getVpcIps({ vpcId: id })).length),
+  };
 }

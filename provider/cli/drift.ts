@@ -48,7 +48,11 @@ export function formatReport(report: DriftReport, refreshed = false): string {
     ...report.drift.map((d) => [`${d.type} ${d.resource}`, d.field, JSON.stringify(d.state), JSON.stringify(d.cloud)]),
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  const line = (row: string[]) => row.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd();
+  const line = (row: string[]) =>
+    row
+      .map((cell, i) => cell.padEnd(widths[i]!))
+      .join("  ")
+      .trimEnd();
   const changed = new Set(report.drift.map((d) => d.resource)).size;
   return [
     `Drift in stack ${report.stack}: ${report.drift.length} field(s) of ${changed} resource(s) differ from state.`,

@@ -18,7 +18,12 @@ async function main(argv: string[]): Promise<number> {
   try {
     ({ values } = parseArgs({
       args: rest,
-      options: { stack: { type: "string", short: "s" }, cwd: { type: "string", short: "C" }, json: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      options: {
+        stack: { type: "string", short: "s" },
+        cwd: { type: "string", short: "C" },
+        json: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
     }));
   } catch (error) {
     console.error(`${(error as Error).message}\n${USAGE}`);

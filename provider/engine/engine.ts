@@ -98,7 +98,8 @@ function ruleFailures(spec: AnySpec, inputs: Inputs): Failure[] {
     if (isUnknown(value)) unknown.add(name);
     else wire[name] = value;
   }
-  return spec.wireRules(wire)
+  return spec
+    .wireRules(wire)
     .filter((e) => e.field === undefined || !unknown.has(e.field))
     .map((e) => ({ property: e.field ? inputName(spec, e.field) : "", reason: e.reason }));
 }
@@ -124,19 +125,23 @@ function checkMeta(inputs: Inputs): Failure[] {
   const failures: Failure[] = [];
   const adoptId = inputs.adoptId;
   if (adoptId !== undefined && !isUnknown(adoptId)) {
-    const valid = (typeof adoptId === "string" && /^\S+$/.test(adoptId)) || (typeof adoptId === "number" && Number.isInteger(adoptId) && adoptId > 0);
+    const valid =
+      (typeof adoptId === "string" && /^\S+$/.test(adoptId)) || (typeof adoptId === "number" && Number.isInteger(adoptId) && adoptId > 0);
     if (!valid) failures.push({ property: "adoptId", reason: "adoptId must be the id of an existing object" });
   }
   const timeouts = inputs.timeouts;
   if (timeouts !== undefined && !isUnknown(timeouts)) {
     if (timeouts === null || typeof timeouts !== "object" || Array.isArray(timeouts)) {
-      failures.push({ property: "timeouts", reason: "timeouts must be an object such as { create: \"10m\" }" });
+      failures.push({ property: "timeouts", reason: 'timeouts must be an object such as { create: "10m" }' });
     } else {
       for (const [op, value] of Object.entries(timeouts)) {
         if (!["create", "update", "delete"].includes(op)) {
           failures.push({ property: "", reason: `timeouts.${op}: unknown operation; use create, update or delete` });
         } else if (parseDuration(value as string) === undefined) {
-          failures.push({ property: "", reason: `timeouts.${op}: ${JSON.stringify(value)} is not a duration such as "90s", "10m" or "1h"` });
+          failures.push({
+            property: "",
+            reason: `timeouts.${op}: ${JSON.stringify(value)} is not a duration such as "90s", "10m" or "1h"`,
+          });
         }
       }
     }
@@ -174,8 +179,8 @@ export function diff(spec: AnySpec, olds: Outputs, news: Inputs): pulumi.dynamic
   const replaces = [...changedReplaces, ...broken];
   // A replacement is created before the old object is deleted, unless an unchanged unique input
   // (a label the API wants unique) would collide; then the old one goes first.
-  const collides = replaces.length > 0 &&
-    ((spec.uniqueInputs ?? []).some((k) => !changed.includes(k)) || (spec.deleteFirst?.(olds, news) ?? false));
+  const collides =
+    replaces.length > 0 && ((spec.uniqueInputs ?? []).some((k) => !changed.includes(k)) || (spec.deleteFirst?.(olds, news) ?? false));
   return { changes: changed.length > 0 || broken.length > 0, replaces, deleteBeforeReplace: collides };
 }
 
@@ -259,7 +264,9 @@ async function withDeadline<T>(spec: AnySpec, op: string, ms: number, work: (sig
     return await work(signal);
   } catch (error) {
     if (signal.aborted) {
-      throw new Error(`${spec.noun} ${op} did not finish within ${formatDuration(ms)} (raise timeouts.${op} to wait longer)`, { cause: error });
+      throw new Error(`${spec.noun} ${op} did not finish within ${formatDuration(ms)} (raise timeouts.${op} to wait longer)`, {
+        cause: error,
+      });
     }
     throw error;
   }
@@ -371,11 +378,9 @@ async function updateHook(
 ): Promise<ApiObject> {
   if (!spec.hooks.update) return present(spec, id, await readHook(spec, ctx, id, olds, signal));
   const body = updateBody(spec, news, changed);
-  return spec.hooks
-    .update({ ctx, signal, id, body, olds, news, changed, bodyOf: (keys) => updateBody(spec, news, keys) })
-    .catch((e) => {
-      throw explain(spec, "update", e);
-    });
+  return spec.hooks.update({ ctx, signal, id, body, olds, news, changed, bodyOf: (keys) => updateBody(spec, news, keys) }).catch((e) => {
+    throw explain(spec, "update", e);
+  });
 }
 
 function present(spec: AnySpec, id: string, record: ApiObject | undefined): ApiObject {
@@ -403,9 +408,10 @@ async function update(spec: AnySpec, ctx: ProviderContext, id: string, olds: Out
   const ms = timeoutFor(spec, news, "update");
   const object = await withDeadline(spec, "update", ms, async (signal) => {
     // Nothing to change, but Pulumi retries an object with init errors by updating it: settle it.
-    const current = changed.length === 0
-      ? present(spec, id, await readHook(spec, ctx, id, olds, signal))
-      : await updateHook(spec, ctx, id, olds, news, changed, signal);
+    const current =
+      changed.length === 0
+        ? present(spec, id, await readHook(spec, ctx, id, olds, signal))
+        : await updateHook(spec, ctx, id, olds, news, changed, signal);
     return settle(spec, ctx, current, news, signal);
   });
   // Always the full set of outputs: an update that returns none wipes them (pulumi#9982).

@@ -64,7 +64,13 @@ type At<T, P extends string> = P extends `${infer H}.${infer R}`
 type WireOf<F, K extends string> = F extends { wire: infer W extends string } ? W : SnakeKey<K>;
 type SchemaOutput<F> = F extends { schema: infer Z extends z.ZodType } ? z.output<Z> : unknown;
 /** Whether a value the program gives (or the engine's default) always stands behind the output. */
-type AlwaysGiven<F> = F extends { required: true } ? true : F extends { default: {} } ? true : false;
+type AlwaysGiven<F> = F extends { required: true }
+  ? true
+  : F extends { default: infer D }
+    ? [D] extends [undefined]
+      ? false
+      : true
+    : false;
 
 /**
  * The type of a resource's output `K`:
@@ -112,4 +118,3 @@ export abstract class ComputeResource extends pulumi.dynamic.Resource {
     super(providerFor(spec.name), name, dynamicProps(spec, args), resourceOptions(spec, opts), TYPE_MODULE, spec.name);
   }
 }
-

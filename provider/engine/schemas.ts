@@ -12,14 +12,16 @@ import { camelText, snakeDeep, type Camelized } from "./values";
  * keys and the texts of the issues (camelCase for a camelCased object).
  */
 export function viaWire<In>(schema: z.ZodType, prepare: (value: unknown) => unknown, renamed?: (text: string) => string) {
-  return z.custom<In>(() => true).superRefine((value, ctx) => {
-    const parsed = schema.safeParse(prepare(value));
-    if (parsed.success) return;
-    for (const issue of parsed.error.issues) {
-      const path = renamed ? issue.path.map((p) => (typeof p === "string" ? renamed(p) : p)) : issue.path;
-      ctx.addIssue({ code: "custom", message: renamed ? renamed(issue.message) : issue.message, path });
-    }
-  });
+  return z
+    .custom<In>(() => true)
+    .superRefine((value, ctx) => {
+      const parsed = schema.safeParse(prepare(value));
+      if (parsed.success) return;
+      for (const issue of parsed.error.issues) {
+        const path = renamed ? issue.path.map((p) => (typeof p === "string" ? renamed(p) : p)) : issue.path;
+        ctx.addIssue({ code: "custom", message: renamed ? renamed(issue.message) : issue.message, path });
+      }
+    });
 }
 
 /** An sdk object schema in camelCase (`hourOfDay` for `hour_of_day`), at any depth, with its reasons naming the camelCase fields. */

@@ -171,7 +171,7 @@ export interface Hooks<In, Api, Create, Update> {
 export interface ResourceSpec<
   F extends Fields = Fields,
   O extends OutputFields = OutputFields,
-  C extends { [K in keyof F | keyof O]?: unknown } = {},
+  C extends { [K in keyof F | keyof O]?: unknown } = Record<never, never>,
   Api = ApiObject,
   Create = Body,
   Update = Body,
@@ -225,7 +225,12 @@ export type AnySpec = ResourceSpec<Fields, OutputFields, Record<string, unknown>
  * VpcUpdateRequest>()`), the fields and hooks second, so the hooks are typed by both.
  */
 export function resourceSpec<Api extends { id: string | number }, Create = Body, Update = Body>() {
-  return <F extends Fields, O extends OutputFields, C extends { [K in keyof F | keyof O]?: unknown } = {}, In = InputsOf<F>>(
+  return <
+    F extends Fields,
+    O extends OutputFields,
+    C extends { [K in keyof F | keyof O]?: unknown } = Record<never, never>,
+    In = InputsOf<F>,
+  >(
     spec: ResourceSpec<F, O, C, Api, Create, Update, In>,
   ): ResourceSpec<F, O, C, Api, Create, Update, In> => spec;
 }

@@ -99,6 +99,15 @@ export function parseDuration(value: string | number): number | undefined {
 /** 600000 → `10m`. */
 export function formatDuration(ms: number): string {
   const s = Math.round(ms / 1000);
-  const parts = [[Math.floor(s / 3600), "h"], [Math.floor((s % 3600) / 60), "m"], [s % 60, "s"]] as const;
-  return parts.filter(([n]) => n > 0).map(([n, u]) => `${n}${u}`).join("") || "0s";
+  const parts = [
+    [Math.floor(s / 3600), "h"],
+    [Math.floor((s % 3600) / 60), "m"],
+    [s % 60, "s"],
+  ] as const;
+  return (
+    parts
+      .filter(([n]) => n > 0)
+      .map(([n, u]) => `${n}${u}`)
+      .join("") || "0s"
+  );
 }

@@ -32,7 +32,10 @@ export function compareVersions(a: string, b: string): number {
  * The engine versions new databases can use, optionally of one engine type, and the latest
  * version of each: `(await getDatabaseEngines()).latest.mysql.id` is an `engineId`.
  */
-export function getDatabaseEngines(args: { engine?: DatabaseEngineType } = {}, options: FunctionOptions = {}): Promise<DatabaseEnginesResult> {
+export function getDatabaseEngines(
+  args: { engine?: DatabaseEngineType } = {},
+  options: FunctionOptions = {},
+): Promise<DatabaseEnginesResult> {
   return withClient(options, async (client) => {
     const engines = (await client.databases.engines.listAll()).filter((e) => !args.engine || e.engine === args.engine);
     const latest: Record<string, DatabaseEngineResult> = {};

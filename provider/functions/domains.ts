@@ -29,7 +29,10 @@ export function getDomain(args: { id?: string | number; domain?: string }, optio
 }
 
 /** Every domain of the account, optionally only those of one type, group or tag. */
-export function getDomains(args: { type?: "master" | "slave"; group?: string; tag?: string } = {}, options: FunctionOptions = {}): Promise<DomainResult[]> {
+export function getDomains(
+  args: { type?: "master" | "slave"; group?: string; tag?: string } = {},
+  options: FunctionOptions = {},
+): Promise<DomainResult[]> {
   return withClient(options, async (client) => {
     const domains = await client.domains.listAll();
     return domains

@@ -31,7 +31,10 @@ export function getFirewalls(args: GetFirewallsArgs = {}, options: FunctionOptio
     );
     return mapBounded(firewalls, 4, async (firewall) => {
       const result = camelizeDeep(firewall) as FirewallResult;
-      if (args.includeDevices) result.devices = (await client.networking.firewalls.devices.listAll(firewall.id)).map((d) => camelizeDeep(d) as Camelized<FirewallDevice>);
+      if (args.includeDevices)
+        result.devices = (await client.networking.firewalls.devices.listAll(firewall.id)).map(
+          (d) => camelizeDeep(d) as Camelized<FirewallDevice>,
+        );
       return result;
     });
   });

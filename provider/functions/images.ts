@@ -57,12 +57,16 @@ function compilePattern(pattern: string | undefined): RegExp | undefined {
   try {
     return new RegExp(pattern);
   } catch (error) {
-    throw new Error(`getImages: labelPattern ${JSON.stringify(pattern)} is not a regular expression: ${(error as Error).message}`);
+    throw new Error(`getImages: labelPattern ${JSON.stringify(pattern)} is not a regular expression: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }
 
 /** The most recently created image (ties: the later id), as a list of at most one. */
 function newest(images: Image[]): Image[] {
-  const sorted = [...images].sort((a, b) => (a.created === b.created ? b.id.localeCompare(a.id, undefined, { numeric: true }) : a.created < b.created ? 1 : -1));
+  const sorted = [...images].sort((a, b) =>
+    a.created === b.created ? b.id.localeCompare(a.id, undefined, { numeric: true }) : a.created < b.created ? 1 : -1,
+  );
   return sorted.slice(0, 1);
 }

@@ -33,7 +33,7 @@ export function getIps(args: GetIpsArgs = {}, options: FunctionOptions = {}): Pr
   return withClient(options, async (client) => {
     const ips = await client.networking.ips.listAll(args.skipIpv6Rdns === undefined ? {} : { skipIpv6Rdns: args.skipIpv6Rdns });
     const computeId = args.computeId === undefined ? undefined : apiId(args.computeId);
-    const address = args.address === undefined ? undefined : canonicalIp(args.address) ?? args.address;
+    const address = args.address === undefined ? undefined : (canonicalIp(args.address) ?? args.address);
     return ips
       .filter((ip) => computeId === undefined || ip.compute_id === computeId)
       .filter((ip) => address === undefined || canonicalIp(ip.address) === address)

@@ -26,7 +26,10 @@ export function getRegion(args: { id: string }, options: FunctionOptions = {}): 
 }
 
 /** Availability of select plans: of one region when `regionId` is given, else of all. */
-export function getRegionAvailability(args: { regionId?: string } = {}, options: FunctionOptions = {}): Promise<RegionAvailabilityResult[]> {
+export function getRegionAvailability(
+  args: { regionId?: string } = {},
+  options: FunctionOptions = {},
+): Promise<RegionAvailabilityResult[]> {
   return withClient(options, async (client) => {
     if (args.regionId) return [camelizeDeep(await client.regions.availability.get(args.regionId)) as RegionAvailabilityResult];
     return (await client.regions.availability.listAll()).map((a) => camelizeDeep(a) as RegionAvailabilityResult);

@@ -15,10 +15,9 @@ export function apiId(id: unknown): number {
  * which Pulumi makes a string, so both spellings are accepted and compare equal.
  */
 export function idReference(field: string) {
-  return z.union(
-    [z.number().int().positive(), z.string().regex(/^[1-9][0-9]*$/)],
-    { error: () => `${field} must be the integer id of an existing object` },
-  );
+  return z.union([z.number().int().positive(), z.string().regex(/^[1-9][0-9]*$/)], {
+    error: () => `${field} must be the integer id of an existing object`,
+  });
 }
 
 /** Normalizes an id reference for comparison. */

@@ -160,7 +160,9 @@ const DATABASE_OUTPUTS = {
 function validateReplication(inputs: Values): Failure[] {
   const single = (inputs.clusterSize ?? 1) === 1;
   const type = inputs.replicationType;
-  return single && type !== undefined && type !== "none" ? [{ property: "replicationType", reason: camelText(DATABASE_REASONS.replicationSingleNode) }] : [];
+  return single && type !== undefined && type !== "none"
+    ? [{ property: "replicationType", reason: camelText(DATABASE_REASONS.replicationSingleNode) }]
+    : [];
 }
 
 /** `replaceBroken`: a database whose status is `failed` can only be replaced. */
@@ -197,11 +199,15 @@ export interface DatabaseKind<C extends z.ZodType, R extends Fields> {
 export function brokenMessage(noun: string, db: Pick<Database, "id" | "label" | "status">): string {
   const what = `${noun} ${db.id} (${db.label}) is ${db.status}`;
   if (db.status === "failed") {
-    return `${what}: the platform could not bring it up, and a failed database cannot be repaired in place. ` +
-      "It stays recorded in the stack; the next `pulumi up` replaces it (or `pulumi destroy` deletes it).";
+    return (
+      `${what}: the platform could not bring it up, and a failed database cannot be repaired in place. ` +
+      "It stays recorded in the stack; the next `pulumi up` replaces it (or `pulumi destroy` deletes it)."
+    );
   }
-  return `${what}: a node of the cluster is unhealthy. It stays recorded in the stack; ` +
-    "run `pulumi up` again once the platform has repaired it (or `pulumi destroy` to delete it).";
+  return (
+    `${what}: a node of the cluster is unhealthy. It stays recorded in the stack; ` +
+    "run `pulumi up` again once the platform has repaired it (or `pulumi destroy` to delete it)."
+  );
 }
 
 /** The hooks of a database resource of one engine. */
@@ -236,7 +242,8 @@ function databaseHooks<C extends z.ZodType>(
         },
       });
     } catch (error) {
-      if (error instanceof WaitError && error.kind === "failed") throw new Error(brokenMessage(noun, error.last as Database), { cause: error });
+      if (error instanceof WaitError && error.kind === "failed")
+        throw new Error(brokenMessage(noun, error.last as Database), { cause: error });
       throw error;
     }
   }

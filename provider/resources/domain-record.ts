@@ -42,7 +42,12 @@ const zoneOf = (recorded: Outputs) => (typeof recorded.domain === "string" ? rec
 export function normalizeRecordName(value: unknown, recorded: Outputs): unknown {
   if (typeof value !== "string") return value;
   const zone = zoneOf(recorded);
-  let name = zone === undefined ? (value === "@" ? "" : value.toLowerCase().replace(/\.$/, "")) : (relativeRecordName(value, zone) ?? value.toLowerCase());
+  let name =
+    zone === undefined
+      ? value === "@"
+        ? ""
+        : value.toLowerCase().replace(/\.$/, "")
+      : (relativeRecordName(value, zone) ?? value.toLowerCase());
   if (recorded.type === "SRV" && typeof recorded.service === "string" && typeof recorded.protocol === "string") {
     name = srvBaseName(name, recorded.service, recorded.protocol);
   }
@@ -100,13 +105,15 @@ export const domainRecordSpec = resourceSpec<RecordWithZone, RecordCreateRequest
       schema: RecordName,
       default: "",
       normalize: normalizeRecordName,
-      description: "Relative (`www`) or fully qualified (`www.example.com.`); `@` or `\"\"` for the apex. For SRV records the API prefixes `_service._protocol`.",
+      description:
+        'Relative (`www`) or fully qualified (`www.example.com.`); `@` or `""` for the apex. For SRV records the API prefixes `_service._protocol`.',
     },
     target: {
       schema: RecordTarget,
       required: true,
       normalize: normalizeRecordTarget,
-      description: "Address (A, AAAA), host name (NS, MX, CNAME, SRV, PTR; a single label is expanded within the domain), text (TXT) or CAA value.",
+      description:
+        "Address (A, AAAA), host name (NS, MX, CNAME, SRV, PTR; a single label is expanded within the domain), text (TXT) or CAA value.",
     },
     ttlSec: {
       schema: RecordTtl,

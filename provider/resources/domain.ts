@@ -80,7 +80,8 @@ export const domainSpec = resourceSpec<Domain, DomainCreateRequest, DomainUpdate
       ...idField("cloneFromId"),
       send: "never",
       replaceOnChange: true,
-      description: "Create the domain as a clone of this domain: it starts with a copy of every record (not managed by this program). Changing it replaces the domain.",
+      description:
+        "Create the domain as a clone of this domain: it starts with a copy of every record (not managed by this program). Changing it replaces the domain.",
     },
   },
   outputs: {
@@ -113,4 +114,3 @@ export const domainSpec = resourceSpec<Domain, DomainCreateRequest, DomainUpdate
     },
   },
 });
-

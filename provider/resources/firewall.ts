@@ -213,7 +213,8 @@ type FirewallChange = FirewallUpdateRequest & { rules?: FirewallRulesUpdateReque
 export const firewallSpec = resourceSpec<FirewallWithDevices, FirewallCreateRequest, FirewallChange>()({
   name: "Firewall",
   noun: "firewall",
-  description: "A Cloud Firewall: ordered inbound and outbound rules with default policies, assigned to compute instances and nodebalancers.",
+  description:
+    "A Cloud Firewall: ordered inbound and outbound rules with default policies, assigned to compute instances and nodebalancers.",
   example: [
     'const fw = new compute.Firewall("web", {',
     '  label: "web-fw",',
@@ -227,7 +228,8 @@ export const firewallSpec = resourceSpec<FirewallWithDevices, FirewallCreateRequ
     label: {
       schema: fields.label,
       required: true,
-      description: "3–32 characters: ASCII letters, digits, `-`, `_`, `.`; a letter or digit at both ends; no two of `-_.` in a row. Unique among the account's firewalls.",
+      description:
+        "3–32 characters: ASCII letters, digits, `-`, `_`, `.`; a letter or digit at both ends; no two of `-_.` in a row. Unique among the account's firewalls.",
     },
     tags: {
       schema: FirewallUpdateRequest.shape.tags.unwrap(),
@@ -285,7 +287,10 @@ export const firewallSpec = resourceSpec<FirewallWithDevices, FirewallCreateRequ
   uniqueInputs: ["label"],
   // At most 25 rules across both rulesets: the sdk's rule, named on the ruleset where the 26th lands.
   validate: (inputs) => {
-    const parsed = FirewallRulesUpdateRequest.safeParse({ inbound: wireRules(inputs.inbound ?? []), outbound: wireRules(inputs.outbound ?? []) });
+    const parsed = FirewallRulesUpdateRequest.safeParse({
+      inbound: wireRules(inputs.inbound ?? []),
+      outbound: wireRules(inputs.outbound ?? []),
+    });
     if (parsed.success) return [];
     return parsed.error.issues.filter((i) => i.path.length === 1).map((i): Failure => ({ property: String(i.path[0]), reason: i.message }));
   },

@@ -74,7 +74,8 @@ export const imageSpec = resourceSpec<ImageWithUpload, ImageCreate, ImageUpdateR
     filePath: {
       schema: z.string().min(1, "filePath must name a file"),
       send: "never",
-      description: "Upload this gzip-compressed raw disk image (`.img.gz`, at most 5 GB); relative paths start at the project directory. New content replaces the image; moving the file does not.",
+      description:
+        "Upload this gzip-compressed raw disk image (`.img.gz`, at most 5 GB); relative paths start at the project directory. New content replaces the image; moving the file does not.",
     },
     region: {
       schema: ImageUploadRequest.shape.region,
@@ -89,13 +90,15 @@ export const imageSpec = resourceSpec<ImageWithUpload, ImageCreate, ImageUpdateR
     },
     label: {
       schema: ImageLabel,
-      description: "1–50 characters: letters, digits, spaces and , . ? - _ '. Required for uploads; a capture defaults to the disk's label.",
+      description:
+        "1–50 characters: letters, digits, spaces and , . ? - _ '. Required for uploads; a capture defaults to the disk's label.",
     },
     // Removing the description resets it: the API clears it with null.
     description: {
       schema: ImageDescription,
       default: "",
-      toWire: (value) => (value === "" ? null : value), description: "1–65000 characters.",
+      toWire: (value) => (value === "" ? null : value),
+      description: "1–65000 characters.",
     },
     cloudInit: {
       schema: fields.cloud_init.unwrap(),
@@ -145,7 +148,9 @@ export const imageSpec = resourceSpec<ImageWithUpload, ImageCreate, ImageUpdateR
     settle: async ({ ctx, record, inputs, signal }) => {
       const id = record.id;
       const uploadedHash = record.status === "pending_upload" ? await uploadData(ctx, record, inputs, signal) : undefined;
-      const image = await ctx.client().images.waitForStatus(id, "available", { signal, intervalMs: POLL_INTERVAL_MS, progress: statusReporter(ctx, id) });
+      const image = await ctx
+        .client()
+        .images.waitForStatus(id, "available", { signal, intervalMs: POLL_INTERVAL_MS, progress: statusReporter(ctx, id) });
       return uploadedHash === undefined ? image : { ...image, file_hash: uploadedHash };
     },
     read: ({ ctx, id, signal }) => ctx.client().images.get(id, { signal }),
@@ -158,7 +163,9 @@ export const imageSpec = resourceSpec<ImageWithUpload, ImageCreate, ImageUpdateR
     // could not receive data, and the API deletes it after 24 hours.)
     find: async ({ ctx, inputs, signal }) => {
       if (inputs.diskId === undefined || inputs.label === undefined) return undefined;
-      const candidates = await ctx.client().images.listAll({ filter: { is_public: false, label: inputs.label, status: "creating" }, signal });
+      const candidates = await ctx
+        .client()
+        .images.listAll({ filter: { is_public: false, label: inputs.label, status: "creating" }, signal });
       return candidates.filter((i) => i.label === inputs.label).sort((a, b) => (a.created < b.created ? 1 : -1))[0];
     },
   },
@@ -200,9 +207,14 @@ async function deriveFileHash(olds: Values, news: Values): Promise<{ inputs?: Va
   }
   if (!info.isFile()) return fail(`${file} is not a file`);
   if (info.size > MAX_IMAGE_UPLOAD_BYTES) return fail(`${file} is ${info.size} bytes; an image upload may be at most 5 GB compressed`);
-  if (!(await startsWithGzipMagic(file))) return fail(`${file} is not gzip-compressed; upload a raw disk image compressed with gzip (.img.gz)`);
+  if (!(await startsWithGzipMagic(file)))
+    return fail(`${file} is not gzip-compressed; upload a raw disk image compressed with gzip (.img.gz)`);
   const stamp = { fileSize: info.size, fileModified: info.mtime.toISOString() };
-  const cached = olds.filePath === filePath && olds.fileSize === stamp.fileSize && olds.fileModified === stamp.fileModified && typeof olds.fileHash === "string";
+  const cached =
+    olds.filePath === filePath &&
+    olds.fileSize === stamp.fileSize &&
+    olds.fileModified === stamp.fileModified &&
+    typeof olds.fileHash === "string";
   if (cached) return { inputs: { ...stamp, fileHash: olds.fileHash } };
   const key = [await realpath(file), info.ino, info.size, info.mtimeMs].join("\0");
   let fileHash = hashMemo.get(key);
@@ -258,7 +270,9 @@ async function uploadData(
       },
     });
     const seconds = Math.max(result.durationMs, 1) / 1000;
-    ctx.progress(`image ${id}: upload complete, ${formatBytes(result.bytes)} in ${seconds.toFixed(1)} s (${(result.bytes / 1048576 / seconds).toFixed(1)} MB/s); processing`);
+    ctx.progress(
+      `image ${id}: upload complete, ${formatBytes(result.bytes)} in ${seconds.toFixed(1)} s (${(result.bytes / 1048576 / seconds).toFixed(1)} MB/s); processing`,
+    );
     if (inputs.fileHash !== undefined && inputs.fileHash !== result.sha256) {
       ctx.progress(`image ${id}: ${file} changed after it was checked; the content actually uploaded is recorded`);
     }

@@ -18,7 +18,7 @@ import { MINUTE, apiId, idField } from "./common";
 const fields = Ipv6RangeCreateRequest.shape;
 
 /** A SLAAC address compared in its canonical spelling (`2001:DB8::1` equals `2001:db8::1`). */
-const normalizeAddress = (value: unknown): unknown => (typeof value === "string" ? canonicalIpv6(value) ?? value : value);
+const normalizeAddress = (value: unknown): unknown => (typeof value === "string" ? (canonicalIpv6(value) ?? value) : value);
 
 /**
  * A range as the provider records it: the create answer's address and length (all a create
@@ -35,7 +35,9 @@ type RoutedRange = Partial<Pick<Ipv6RangeView, "region" | "is_bgp" | "computes">
 /** The range's full record: the view, the list's route target, and the instance that target belongs to. */
 async function readRange(client: ComputeClient, range: string, signal: AbortSignal): Promise<RoutedRange> {
   const view = await client.networking.ipv6.ranges.get(range, { signal });
-  const listed = (await client.networking.ipv6.ranges.listAll({ signal })).find((r) => canonicalIpv6(r.range) === canonicalIpv6(view.range));
+  const listed = (await client.networking.ipv6.ranges.listAll({ signal })).find(
+    (r) => canonicalIpv6(r.range) === canonicalIpv6(view.range),
+  );
   const routeTarget = listed?.route_target ?? null;
   const owner = routeTarget ? await client.networking.ips.get(routeTarget, { signal }).catch(() => undefined) : undefined;
   return {
@@ -60,8 +62,16 @@ async function wantedTarget(client: ComputeClient, inputs: Values, signal: Abort
 
 /** The both/neither rule, naming both inputs (the API names both fields too). */
 function validate(inputs: Values): Failure[] {
-  const reason = rangeTargetProblem(inputs.computeId !== undefined && inputs.computeId !== null, inputs.routeTarget !== undefined && inputs.routeTarget !== null);
-  return reason ? [{ property: "computeId", reason }, { property: "routeTarget", reason }] : [];
+  const reason = rangeTargetProblem(
+    inputs.computeId !== undefined && inputs.computeId !== null,
+    inputs.routeTarget !== undefined && inputs.routeTarget !== null,
+  );
+  return reason
+    ? [
+        { property: "computeId", reason },
+        { property: "routeTarget", reason },
+      ]
+    : [];
 }
 
 export const ipv6RangeSpec = resourceSpec<RoutedRange, Ipv6RangeCreateRequest>()({
@@ -88,7 +98,8 @@ export const ipv6RangeSpec = resourceSpec<RoutedRange, Ipv6RangeCreateRequest>()
       schema: fields.route_target.unwrap(),
       replaceOnChange: true,
       normalize: normalizeAddress,
-      description: "SLAAC address (no prefix length) to route the range to (exactly one of `computeId` / `routeTarget`). Changing it replaces the range.",
+      description:
+        "SLAAC address (no prefix length) to route the range to (exactly one of `computeId` / `routeTarget`). Changing it replaces the range.",
     },
   },
   outputs: {

@@ -25,7 +25,8 @@ export const mysqlDatabaseSpec = databaseSpec({
     replicationType: {
       schema: MysqlDatabaseCreateRequest.shape.replication_type.unwrap(),
       replaceOnChange: true,
-      description: "`none`, `asynch` or `semi_synch`; must be `none` for one node. When absent: `none` for one node, `semi_synch` for three. Changing it replaces the database.",
+      description:
+        "`none`, `asynch` or `semi_synch`; must be `none` for one node. When absent: `none` for one node, `semi_synch` for three. Changing it replaces the database.",
     },
   },
 });

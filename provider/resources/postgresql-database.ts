@@ -22,7 +22,8 @@ export const postgresqlDatabaseSpec = databaseSpec({
     replicationType: {
       schema: fields.replication_type.unwrap(),
       replaceOnChange: true,
-      description: "`none` or `asynch`; must be `none` for one node. When absent: `none` for one node, `asynch` for three. Changing it replaces the database.",
+      description:
+        "`none` or `asynch`; must be `none` for one node. When absent: `none` for one node, `asynch` for three. Changing it replaces the database.",
     },
     replicationCommitType: {
       schema: fields.replication_commit_type.unwrap(),

@@ -14,7 +14,7 @@ import { canonicalIp } from "../../sdk/core/net";
 import { resourceSpec } from "../engine/spec";
 import { MINUTE } from "./common";
 
-const normalizeAddress = (value: unknown): unknown => (typeof value === "string" ? canonicalIp(value) ?? value : value);
+const normalizeAddress = (value: unknown): unknown => (typeof value === "string" ? (canonicalIp(value) ?? value) : value);
 const normalizeRdns = (value: unknown): unknown => (typeof value === "string" ? canonicalRdns(value) : value);
 
 /** The address record, with the canonical address as its id. */
@@ -42,7 +42,8 @@ export const reverseDnsSpec = resourceSpec<AddressWithId, IpUpdateRequest, IpUpd
       schema: Rdns.unwrap(),
       required: true,
       normalize: normalizeRdns,
-      description: "The host name, such as `www.example.com` (case and a final dot do not matter). Forward DNS must resolve it to the address.",
+      description:
+        "The host name, such as `www.example.com` (case and a final dot do not matter). Forward DNS must resolve it to the address.",
     },
   },
   outputs: {

@@ -33,7 +33,8 @@ export const vpcSubnetSpec = resourceSpec<Subnet, SubnetCreateRequest, SubnetUpd
       schema: fields.ipv4,
       required: true,
       replaceOnChange: true,
-      description: "IPv4 range in canonical CIDR form inside RFC 1918 space, not overlapping 192.168.128.0/17 or another subnet of the VPC. Changing it replaces the subnet.",
+      description:
+        "IPv4 range in canonical CIDR form inside RFC 1918 space, not overlapping 192.168.128.0/17 or another subnet of the VPC. Changing it replaces the subnet.",
     },
   },
   outputs: {

@@ -15,14 +15,21 @@ const escape = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
 function renderResource(spec: AnySpec): string {
   const inputs = Object.entries(spec.inputs).map(([name, f]) => {
-    const notes = [f.required ? "required" : "optional", f.replaceOnChange ? "**replaces**" : "in place", f.set ? "set" : "", f.secret ? "secret" : ""].filter(Boolean);
+    const notes = [
+      f.required ? "required" : "optional",
+      f.replaceOnChange ? "**replaces**" : "in place",
+      f.set ? "set" : "",
+      f.secret ? "secret" : "",
+    ].filter(Boolean);
     const defaultText = f.default === undefined ? "" : ` Default \`${JSON.stringify(f.default)}\`.`;
     return `| \`${name}\` | ${notes.join(", ")} | ${escape(f.description)}${defaultText} |`;
   });
-  const outputs = Object.entries(spec.outputs).map(([name, f]) => `| \`${name}\` | ${f.secret ? "output, secret" : "output"} | ${escape(f.description)} |`);
+  const outputs = Object.entries(spec.outputs).map(
+    ([name, f]) => `| \`${name}\` | ${f.secret ? "output, secret" : "output"} | ${escape(f.description)} |`,
+  );
   const meta = [
     "| `adoptId` | optional | Id of an existing object to manage instead of creating one. |",
-    "| `timeouts` | optional | `{ create, update, delete }` durations such as `\"10m\"`. |",
+    '| `timeouts` | optional | `{ create, update, delete }` durations such as `"10m"`. |',
   ];
   const t = spec.timeouts;
   return [

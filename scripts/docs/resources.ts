@@ -12,6 +12,7 @@ import * as path from "node:path";
 import type { AnySpec, InputField, OutputField } from "../../provider/engine/spec";
 import { META_INPUTS } from "../../provider/engine/spec";
 import { formatDuration } from "../../provider/engine/values";
+import { formatSource } from "./format";
 
 /** Where the resource modules are: beside this script's `provider/`, in the sources or in `dist/`. */
 const RESOURCES_DIR = path.join(__dirname, "../../provider/resources");
@@ -37,6 +38,7 @@ export function findSpecs(dir = RESOURCES_DIR): SpecExport[] {
   );
   const found: SpecExport[] = [];
   for (const module of [...modules].sort()) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- resource modules are found by file name
     const exports = require(path.join(dir, module)) as Record<string, unknown>;
     for (const [exportName, value] of Object.entries(exports)) {
       if (isSpec(value)) found.push({ module: `resources/${module}`, exportName, spec: value });
@@ -105,7 +107,10 @@ const META_OUTPUTS: Record<(typeof META_INPUTS)[number], { type: string; descrip
     type: "string | number | undefined",
     description: "The id of the existing object this resource adopted (`adoptId` input), when one was given.",
   },
-  timeouts: { type: "TimeoutsArgs | undefined", description: "The operation timeouts the program set (`timeouts` input), when it set any." },
+  timeouts: {
+    type: "TimeoutsArgs | undefined",
+    description: "The operation timeouts the program set (`timeouts` input), when it set any.",
+  },
 };
 
 function renderResource({ exportName, spec }: SpecExport): string[] {
@@ -165,7 +170,13 @@ export function renderResourcesModule(specs: SpecExport[], publicTypes: Array<{ 
     'import type * as pulumi from "@pulumi/pulumi";',
     'import type { z } from "zod";',
     'import { ComputeResource, type ArgsOf, type DeepInput, type MetaArgs, type OutputOf, type TimeoutsArgs } from "./engine/resource";',
-    ...modules.map((m) => `import { ${specs.filter((s) => s.module === m).map((s) => s.exportName).join(", ")} } from "./${m}";`),
+    ...modules.map(
+      (m) =>
+        `import { ${specs
+          .filter((s) => s.module === m)
+          .map((s) => s.exportName)
+          .join(", ")} } from "./${m}";`,
+    ),
     "",
     ...publicTypes.map((t) => `export type { ${t.names.join(", ")} } from "./${t.module}";`),
     "",
@@ -186,7 +197,13 @@ export function renderSpecsModule(specs: SpecExport[]): string {
     HEADER,
     "/** Every resource spec by kind: the registry serves them, the drift report and the docs read them. */",
     'import type { AnySpec } from "./engine/spec";',
-    ...modules.map((m) => `import { ${specs.filter((s) => s.module === m).map((s) => s.exportName).join(", ")} } from "./${m}";`),
+    ...modules.map(
+      (m) =>
+        `import { ${specs
+          .filter((s) => s.module === m)
+          .map((s) => s.exportName)
+          .join(", ")} } from "./${m}";`,
+    ),
     "",
     "export const RESOURCE_SPECS: Readonly<Record<string, AnySpec>> = {",
     ...specs.map((s) => `  ${s.spec.name}: ${s.exportName},`),
@@ -198,8 +215,9 @@ export function renderSpecsModule(specs: SpecExport[]): string {
 /** Every generated provider file, by path from the repository root, as a fresh render. */
 export function renderProviderFiles(root: string): Record<string, string> {
   const specs = findSpecs();
-  return {
+  const files: Record<string, string> = {
     "provider/resources.generated.ts": renderResourcesModule(specs, findPublicTypes(root)),
     "provider/specs.ts": renderSpecsModule(specs),
   };
+  return Object.fromEntries(Object.entries(files).map(([file, text]) => [file, formatSource(text, root, file)]));
 }

@@ -58,17 +58,29 @@ export class ApiError extends ComputeError {
 }
 
 /** 400: validation failure, bad filter, or a busy resource (see `hasReason("busy")`). */
-export class BadRequestError extends ApiError { override name = "BadRequestError"; }
+export class BadRequestError extends ApiError {
+  override name = "BadRequestError";
+}
 /** 401: missing, invalid or expired token, or a token without the endpoint's scope. */
-export class AuthenticationError extends ApiError { override name = "AuthenticationError"; }
+export class AuthenticationError extends ApiError {
+  override name = "AuthenticationError";
+}
 /** 403: authenticated but not permitted (restricted user without the grant). */
-export class PermissionDeniedError extends ApiError { override name = "PermissionDeniedError"; }
+export class PermissionDeniedError extends ApiError {
+  override name = "PermissionDeniedError";
+}
 /** 404: unknown id or path. */
-export class NotFoundError extends ApiError { override name = "NotFoundError"; }
+export class NotFoundError extends ApiError {
+  override name = "NotFoundError";
+}
 /** 405: the path does not support the method. */
-export class MethodNotAllowedError extends ApiError { override name = "MethodNotAllowedError"; }
+export class MethodNotAllowedError extends ApiError {
+  override name = "MethodNotAllowedError";
+}
 /** 408: the server gave up waiting for the request; retried by the policy. */
-export class RequestTimeoutError extends ApiError { override name = "RequestTimeoutError"; }
+export class RequestTimeoutError extends ApiError {
+  override name = "RequestTimeoutError";
+}
 /** 429: rate limit exceeded; retried after `Retry-After`. */
 export class RateLimitError extends ApiError {
   override name = "RateLimitError";
@@ -80,9 +92,13 @@ export class RateLimitError extends ApiError {
   }
 }
 /** 500, and any 5xx without a class of its own (502, 504, …). */
-export class InternalServerError extends ApiError { override name = "InternalServerError"; }
+export class InternalServerError extends ApiError {
+  override name = "InternalServerError";
+}
 /** 501: not implemented (the emulator answers this for endpoints it lacks). */
-export class NotImplementedError extends ApiError { override name = "NotImplementedError"; }
+export class NotImplementedError extends ApiError {
+  override name = "NotImplementedError";
+}
 /** 503: temporarily unavailable; retried unless the API is in maintenance. */
 export class ServiceUnavailableError extends ApiError {
   override name = "ServiceUnavailableError";

@@ -263,13 +263,24 @@ export class HttpClient {
     }
   }
 
-  private async sendStreamOnce(url: URL, headers: Record<string, string>, info: RequestInfo, options: StreamRequestOptions): Promise<RawResponse> {
+  private async sendStreamOnce(
+    url: URL,
+    headers: Record<string, string>,
+    info: RequestInfo,
+    options: StreamRequestOptions,
+  ): Promise<RawResponse> {
     if (options.signal?.aborted) throw new AbortError(`${info.method} ${info.path}: aborted before sending`);
     const body = options.open();
     try {
       // undici sends async iterables as well (chunk by chunk, waiting for the socket's `drain`
       // whenever a write fills its buffer); its type declarations list only streams and buffers.
-      const response = await undiciRequest(url, { dispatcher: this.dispatcher, method: options.method, headers, body: body as Readable, signal: options.signal });
+      const response = await undiciRequest(url, {
+        dispatcher: this.dispatcher,
+        method: options.method,
+        headers,
+        body: body as Readable,
+        signal: options.signal,
+      });
       const text = await response.body.text();
       return { status: response.statusCode, headers: flattenHeaders(response.headers), text };
     } catch (error) {
@@ -297,7 +308,10 @@ export class HttpClient {
     if (options.bodySchema) {
       const parsed = options.bodySchema.safeParse(value);
       if (!parsed.success) {
-        throw new ClientValidationError(`${info.method} ${info.path} request body`, redactEntries(issuesToErrors(parsed.error), this.redact));
+        throw new ClientValidationError(
+          `${info.method} ${info.path} request body`,
+          redactEntries(issuesToErrors(parsed.error), this.redact),
+        );
       }
       value = parsed.data;
     }
@@ -446,4 +460,3 @@ function errorCode(error: unknown): string | undefined {
   const code = e?.code ?? e?.errors?.[0]?.code ?? e?.cause?.code;
   return typeof code === "string" ? code : undefined;
 }
-

@@ -24,8 +24,7 @@ export function path(strings: TemplateStringsArray, ...values: PathParam[]): str
 /** Encodes one path segment (exported for callers that assemble paths by hand). */
 export function encodeSegment(value: PathParam): string {
   const ok =
-    (typeof value === "number" && Number.isFinite(value)) ||
-    (typeof value === "string" && value !== "" && value !== "." && value !== "..");
+    (typeof value === "number" && Number.isFinite(value)) || (typeof value === "string" && value !== "" && value !== "." && value !== "..");
   if (!ok) {
     throw new ClientValidationError("path parameter", [
       { reason: `Invalid path parameter ${JSON.stringify(value) ?? String(value)}: must be a non-empty id` },

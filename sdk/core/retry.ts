@@ -115,7 +115,11 @@ export function decideRetry(
     const waitMs = parseRetryAfter(outcome.headers["retry-after"], policy.now);
     if (waitMs !== undefined) {
       if (waitMs > policy.maxRetryAfterMs) {
-        return { retry: false, delayMs: 0, reason: `${rule.reason}: Retry-After ${waitMs} ms exceeds the ${policy.maxRetryAfterMs} ms cap` };
+        return {
+          retry: false,
+          delayMs: 0,
+          reason: `${rule.reason}: Retry-After ${waitMs} ms exceeds the ${policy.maxRetryAfterMs} ms cap`,
+        };
       }
       return { retry: true, delayMs: waitMs, reason: `${rule.reason}: Retry-After` };
     }

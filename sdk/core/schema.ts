@@ -41,9 +41,8 @@ export const Timestamp = z.string().min(1);
 export function issuesToErrors(error: z.ZodError): ErrorEntry[] {
   return error.issues.map((issue) => {
     const field = formatPath(issue.path);
-    const reason = issue.code === "unrecognized_keys"
-      ? `Unknown field${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.join(", ")}`
-      : issue.message;
+    const reason =
+      issue.code === "unrecognized_keys" ? `Unknown field${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.join(", ")}` : issue.message;
     return field ? { field, reason } : { reason };
   });
 }
@@ -70,7 +69,9 @@ export function requiredString(field: string) {
 
 /** The same for integers. */
 export function requiredInt(field: string) {
-  return z.number({
-    error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be an integer`),
-  }).int(`${field} must be an integer`);
+  return z
+    .number({
+      error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be an integer`),
+    })
+    .int(`${field} must be an integer`);
 }

@@ -51,7 +51,10 @@ export type DatabaseStatus = (typeof DATABASE_STATUSES)[number];
 export type DatabaseOperation = "update" | "delete" | "restore" | "backups" | "snapshot" | "credentials" | "ssl" | "patch";
 
 /** The spec's table as data: the statuses an operation accepts (`allowed`) or refuses (`except`). */
-export const DATABASE_STATUS_REQUIREMENTS: Record<DatabaseOperation, { allowed: readonly DatabaseStatus[] } | { except: readonly DatabaseStatus[] }> = {
+export const DATABASE_STATUS_REQUIREMENTS: Record<
+  DatabaseOperation,
+  { allowed: readonly DatabaseStatus[] } | { except: readonly DatabaseStatus[] }
+> = {
   update: { allowed: ["active"] },
   delete: { allowed: ["active", "failed", "degraded"] },
   restore: { allowed: ["active", "degraded", "failed"] },
@@ -94,7 +97,8 @@ export const DATABASE_REASONS = {
   typeInvalid: "Type is not a valid instance type",
   resizeSmaller: "A database can only be resized to an instance type with more disk space",
   engineFormat: "engine must be in engine/version form, such as mysql/8.0.30",
-  engineWrongType: (engine: DatabaseEngineType) => `engine must be a ${engine} version, such as ${engine === "mysql" ? "mysql/8.0.30" : "postgresql/14.6"}`,
+  engineWrongType: (engine: DatabaseEngineType) =>
+    `engine must be a ${engine} version, such as ${engine === "mysql" ? "mysql/8.0.30" : "postgresql/14.6"}`,
   engineUnknown: "Engine version is not supported; see GET /databases/engines",
   clusterSize: "cluster_size must be 1 or 3",
   encrypted: "encrypted must be a boolean",
@@ -214,7 +218,10 @@ const createFields = {
 };
 
 /** A single node cannot replicate: `replication_type` must be `none` when `cluster_size` is 1 (the default). */
-function singleNodeReplication(body: { cluster_size?: number | undefined; replication_type?: string | undefined }, ctx: z.RefinementCtx): void {
+function singleNodeReplication(
+  body: { cluster_size?: number | undefined; replication_type?: string | undefined },
+  ctx: z.RefinementCtx,
+): void {
   if ((body.cluster_size ?? 1) === 1 && body.replication_type !== undefined && body.replication_type !== "none") {
     ctx.addIssue({ code: "custom", message: DATABASE_REASONS.replicationSingleNode, path: ["replication_type"] });
   }
@@ -623,7 +630,9 @@ export class Databases {
   }
 
   /** The collection of one engine type. */
-  of(engine: DatabaseEngineType): EngineDatabases<typeof MysqlDatabaseCreateRequest> | EngineDatabases<typeof PostgresqlDatabaseCreateRequest> {
+  of(
+    engine: DatabaseEngineType,
+  ): EngineDatabases<typeof MysqlDatabaseCreateRequest> | EngineDatabases<typeof PostgresqlDatabaseCreateRequest> {
     return engine === "mysql" ? this.mysql : this.postgresql;
   }
 }

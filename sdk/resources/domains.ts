@@ -140,7 +140,9 @@ function isRecordNameSpelling(text: string): boolean {
   if (text === "" || text === "@") return true;
   const name = text.endsWith(".") ? text.slice(0, -1) : text;
   const labels = name.split(".");
-  return labels.every((l, i) => (i === 0 && l === "*") || (l.length >= 1 && l.length <= 63 && /^[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?$/i.test(l)));
+  return labels.every(
+    (l, i) => (i === 0 && l === "*") || (l.length >= 1 && l.length <= 63 && /^[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?$/i.test(l)),
+  );
 }
 
 /**
@@ -204,7 +206,10 @@ const stringField = (field: string, required = false) =>
 
 /** A whole number in a range; every failure (wrong type, fraction, out of range) reads `reason`. */
 const intField = (reason: string, min: number, max?: number) => {
-  const base = z.number({ error: () => reason }).int(reason).min(min, reason);
+  const base = z
+    .number({ error: () => reason })
+    .int(reason)
+    .min(min, reason);
   return max === undefined ? base : base.max(max, reason);
 };
 
@@ -240,7 +245,9 @@ export const AxfrIps = z
   .refine((ips) => ips.join(",").length <= 1000, DOMAIN_REASONS.axfrIpsLength);
 
 /** A domain's description: 1–253 characters. */
-export const DomainDescription = stringField("description").min(1, DOMAIN_REASONS.descriptionLength).max(253, DOMAIN_REASONS.descriptionLength);
+export const DomainDescription = stringField("description")
+  .min(1, DOMAIN_REASONS.descriptionLength)
+  .max(253, DOMAIN_REASONS.descriptionLength);
 /** A domain's group: 1–50 characters. */
 export const DomainGroup = stringField("group").min(1, DOMAIN_REASONS.groupLength).max(50, DOMAIN_REASONS.groupLength);
 /** A domain's tags. */
@@ -250,9 +257,14 @@ export const DomainTags = z.array(z.string({ error: () => "tags must be strings"
 export const domainSeconds = (field: string) => intField(DOMAIN_REASONS.secondsInvalid(field), 0);
 
 /** The type rules of a domain (P2-7, P2-8): master needs `soa_email`, slave at least one `master_ips` entry. */
-export function domainTypeErrors(domain: { type?: string | null; soa_email?: string | null; master_ips?: readonly string[] | null }): ErrorEntry[] {
+export function domainTypeErrors(domain: {
+  type?: string | null;
+  soa_email?: string | null;
+  master_ips?: readonly string[] | null;
+}): ErrorEntry[] {
   if (domain.type === "master" && !domain.soa_email) return [{ field: "soa_email", reason: DOMAIN_REASONS.soaEmailRequired }];
-  if (domain.type === "slave" && (domain.master_ips ?? []).length === 0) return [{ field: "master_ips", reason: DOMAIN_REASONS.masterIpsRequired }];
+  if (domain.type === "slave" && (domain.master_ips ?? []).length === 0)
+    return [{ field: "master_ips", reason: DOMAIN_REASONS.masterIpsRequired }];
   return [];
 }
 
@@ -305,9 +317,7 @@ export type RecordType = z.infer<typeof RecordType>;
 export const CaaTag = z.enum(["issue", "issuewild", "iodef"], { error: () => RECORD_REASONS.tagInvalid });
 
 /** A record's name: 1–100 characters, relative to the zone or fully qualified. */
-export const RecordName = stringField("name")
-  .max(100, RECORD_REASONS.nameLength)
-  .refine(isRecordNameSpelling, RECORD_REASONS.nameInvalid);
+export const RecordName = stringField("name").max(100, RECORD_REASONS.nameLength).refine(isRecordNameSpelling, RECORD_REASONS.nameInvalid);
 /** A record's target: at most 65535 characters; its meaning depends on the type. */
 export const RecordTarget = stringField("target", true).min(1, RECORD_REASONS.targetLength).max(65535, RECORD_REASONS.targetLength);
 /** A record's TTL in seconds; the API rounds it to the nearest valid value. */

@@ -75,7 +75,8 @@ export const FIREWALL_REASONS = {
   typeRequired: "type is required",
   typeInvalid: "type must be compute or nodebalancer",
   /** `Invalid Compute ID 99999` (recorded for IP assign, api-facts P7-2); the same pattern for NodeBalancers. */
-  invalidEntity: (type: FirewallDeviceType, id: number) => (type === "compute" ? `Invalid Compute ID ${id}` : `Invalid NodeBalancer ID ${id}`),
+  invalidEntity: (type: FirewallDeviceType, id: number) =>
+    type === "compute" ? `Invalid Compute ID ${id}` : `Invalid NodeBalancer ID ${id}`,
   activeFirewall: (type: FirewallDeviceType, id: number) => `${ENTITY_NAMES[type]} ${id} already has an active Cloud Firewall assigned`,
   deviceExists: (type: FirewallDeviceType, id: number) => `${ENTITY_NAMES[type]} ${id} is already assigned to this Cloud Firewall`,
   migrating: (id: number) => `Compute Instance ${id} has a live migration in progress; try again once it has finished`,
@@ -105,7 +106,11 @@ export const FirewallPolicy = z.enum(["ACCEPT", "DROP"], { error: FIREWALL_REASO
 /** What a rule does with matching traffic: `ACCEPT` or `DROP`. */
 export const FirewallAction = enumOf(["ACCEPT", "DROP"], FIREWALL_REASONS.actionRequired, FIREWALL_REASONS.actionInvalid);
 /** A rule's protocol: `TCP`, `UDP`, `ICMP` or `IPENCAP`. */
-export const FirewallProtocol = enumOf(["TCP", "UDP", "ICMP", "IPENCAP"], FIREWALL_REASONS.protocolRequired, FIREWALL_REASONS.protocolInvalid);
+export const FirewallProtocol = enumOf(
+  ["TCP", "UDP", "ICMP", "IPENCAP"],
+  FIREWALL_REASONS.protocolRequired,
+  FIREWALL_REASONS.protocolInvalid,
+);
 
 /** Protocols that take no `ports`. */
 export const PORTLESS_PROTOCOLS: readonly string[] = ["ICMP", "IPENCAP"];
@@ -200,11 +205,18 @@ export type FirewallRuleInput = z.infer<typeof FirewallRule>;
 export const FirewallRuleList = z.array(FirewallRule, { error: "Rules must be an array of rule objects" }).nullable();
 
 /** Total rules across both rulesets; reported on the ruleset where the 26th rule lands. */
-function limitRuleCount(rules: { inbound?: unknown[] | null | undefined; outbound?: unknown[] | null | undefined }, ctx: z.RefinementCtx): void {
+function limitRuleCount(
+  rules: { inbound?: unknown[] | null | undefined; outbound?: unknown[] | null | undefined },
+  ctx: z.RefinementCtx,
+): void {
   const inbound = rules.inbound?.length ?? 0;
   const outbound = rules.outbound?.length ?? 0;
   if (inbound + outbound > FIREWALL_LIMITS.rules) {
-    ctx.addIssue({ code: "custom", path: [inbound > FIREWALL_LIMITS.rules ? "inbound" : "outbound"], message: FIREWALL_REASONS.rulesTooMany });
+    ctx.addIssue({
+      code: "custom",
+      path: [inbound > FIREWALL_LIMITS.rules ? "inbound" : "outbound"],
+      message: FIREWALL_REASONS.rulesTooMany,
+    });
   }
 }
 
@@ -236,7 +248,9 @@ export const FirewallRulesUpdateRequest = z
   .superRefine(limitRuleCount);
 export type FirewallRulesUpdateRequest = z.infer<typeof FirewallRulesUpdateRequest>;
 
-const deviceIds = z.array(z.number({ error: FIREWALL_REASONS.deviceIdInvalid }).int(FIREWALL_REASONS.deviceIdInvalid).positive(FIREWALL_REASONS.deviceIdInvalid));
+const deviceIds = z.array(
+  z.number({ error: FIREWALL_REASONS.deviceIdInvalid }).int(FIREWALL_REASONS.deviceIdInvalid).positive(FIREWALL_REASONS.deviceIdInvalid),
+);
 
 /** `devices` of a create: a device per compute id, and at most one nodebalancer. */
 export const FirewallCreateDevices = z.strictObject({

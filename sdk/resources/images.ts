@@ -180,7 +180,8 @@ export function imageStatusWaiter(imageId: string, target: ImageStatus = "availa
   return {
     done: (image: Image | undefined) => image?.status === target,
     failed: (image: Image | undefined): string | undefined => {
-      if (image === undefined) return `image ${imageId} no longer exists (an upload that receives no data within 24 hours is canceled and the image deleted)`;
+      if (image === undefined)
+        return `image ${imageId} no longer exists (an upload that receives no data within 24 hours is canceled and the image deleted)`;
       if (image.status === "deleted" && target !== "deleted") return `image ${imageId} was deleted`;
       return undefined;
     },
@@ -195,7 +196,12 @@ export function imageStatusWaiter(imageId: string, target: ImageStatus = "availa
  * counted on its way to the socket. A retry re-reads the file from the start. Throws `ApiError`
  * for a refusal (a body that is not gzip, say) and fails if the file changed size meanwhile.
  */
-export async function uploadImageFile(http: HttpClient, uploadTo: string, filePath: string, options: UploadFileOptions = {}): Promise<UploadResult> {
+export async function uploadImageFile(
+  http: HttpClient,
+  uploadTo: string,
+  filePath: string,
+  options: UploadFileOptions = {},
+): Promise<UploadResult> {
   const totalBytes = (await stat(filePath)).size;
   const started = Date.now();
   let hash = createHash("sha256");
@@ -378,10 +384,11 @@ export class Images {
   waitForStatus(imageId: string, target: ImageStatus = "available", options: ImageWaitOptions = {}): Promise<Image> {
     const predicates = imageStatusWaiter(imageId, target);
     return waitFor<Image | undefined>({
-      poll: (signal) => this.get(imageId, { signal }).catch((error: unknown) => {
-        if (isNotFound(error)) return undefined;
-        throw error;
-      }),
+      poll: (signal) =>
+        this.get(imageId, { signal }).catch((error: unknown) => {
+          if (isNotFound(error)) return undefined;
+          throw error;
+        }),
       ...predicates,
       progress: options.progress,
       intervalMs: options.intervalMs ?? 3_000,

@@ -22,15 +22,13 @@ export const IP_REASONS = {
   rdnsInvalid: "Domain is not valid.",
   rdnsRequired: "rdns is required",
   rdnsType: "rdns must be a domain name or null",
-  rdnsNoForward:
-    "Forward DNS must exist first: create an A (IPv4) or AAAA (IPv6) record for this name that points at this address",
+  rdnsNoForward: "Forward DNS must exist first: create an A (IPv4) or AAAA (IPv6) record for this name that points at this address",
   rdnsPrivate: "Reverse DNS cannot be set on a private address",
   skipIpv6RdnsInvalid: "skip_ipv6_rdns must be a boolean",
   publicRequired: "public is required",
   typeRequired: "type is required",
   typeIpv4: "type must be ipv4; only IPv4 addresses can be allocated",
-  allocationNotEnabled:
-    "This compute instance is not enabled for additional public IPv4 addresses; open a support ticket to request one",
+  allocationNotEnabled: "This compute instance is not enabled for additional public IPv4 addresses; open a support ticket to request one",
   privateExists: "This compute instance already has a private IPv4 address; at most one is allowed",
   assignmentsRequired: "assignments is required",
   assignmentsEmpty: "assignments must list at least one address",
@@ -138,7 +136,8 @@ export type IpAssignment = z.infer<typeof IpAssignment>;
 export const IpAssignRequest = z
   .strictObject({
     region: z.string().min(1, "region must not be empty").optional(),
-    assignments: z.array(IpAssignment, { error: (i) => (i.input === undefined ? IP_REASONS.assignmentsRequired : "assignments must be an array") })
+    assignments: z
+      .array(IpAssignment, { error: (i) => (i.input === undefined ? IP_REASONS.assignmentsRequired : "assignments must be an array") })
       .min(1, IP_REASONS.assignmentsEmpty),
   })
   .superRefine((body, ctx) => {
@@ -170,7 +169,10 @@ export type IpUpdateRequest = z.infer<typeof IpUpdateRequest>;
 export const Ipv6RangeCreateRequest = z
   .strictObject({
     prefix_length: PrefixLength,
-    compute_id: z.number({ error: () => "compute_id must be an integer" }).int("compute_id must be an integer").optional(),
+    compute_id: z
+      .number({ error: () => "compute_id must be an integer" })
+      .int("compute_id must be an integer")
+      .optional(),
     route_target: RouteTarget.optional(),
   })
   .superRefine((body, ctx) => {

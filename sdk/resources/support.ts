@@ -72,9 +72,12 @@ export const TicketOpenRequest = z
   .superRefine((body, ctx) => {
     const given = ID_ATTRIBUTES.filter((key) => body[key] !== undefined);
     for (const extra of given.slice(1)) ctx.addIssue({ code: "custom", path: [extra], message: SUPPORT_REASONS.oneIdAttribute });
-    if (body.managed_issue === true && given.length > 0) ctx.addIssue({ code: "custom", path: ["managed_issue"], message: SUPPORT_REASONS.managedWithId });
-    if (body.vlan !== undefined && body.region === undefined) ctx.addIssue({ code: "custom", path: ["region"], message: SUPPORT_REASONS.vlanNeedsRegion });
-    if (body.region !== undefined && body.vlan === undefined) ctx.addIssue({ code: "custom", path: ["region"], message: SUPPORT_REASONS.regionOnlyWithVlan });
+    if (body.managed_issue === true && given.length > 0)
+      ctx.addIssue({ code: "custom", path: ["managed_issue"], message: SUPPORT_REASONS.managedWithId });
+    if (body.vlan !== undefined && body.region === undefined)
+      ctx.addIssue({ code: "custom", path: ["region"], message: SUPPORT_REASONS.vlanNeedsRegion });
+    if (body.region !== undefined && body.vlan === undefined)
+      ctx.addIssue({ code: "custom", path: ["region"], message: SUPPORT_REASONS.regionOnlyWithVlan });
   });
 export type TicketOpenRequest = z.infer<typeof TicketOpenRequest>;
 

@@ -9,14 +9,7 @@ import { Empty, Timestamp, requiredString } from "../core/schema";
 import type { CallOptions, HttpClient } from "../core/http";
 import type { ListOptions, Paginator } from "../core/pagination";
 import { endpoint } from "../core/endpoint";
-import {
-  CLASSIC_PRIVATE_RANGE,
-  RFC1918_RANGES,
-  formatIpv4Cidr,
-  ipv4RangeWithin,
-  ipv4RangesOverlap,
-  parseIpv4Cidr,
-} from "../core/net";
+import { CLASSIC_PRIVATE_RANGE, RFC1918_RANGES, formatIpv4Cidr, ipv4RangeWithin, ipv4RangesOverlap, parseIpv4Cidr } from "../core/net";
 
 /** Reason texts of the VPC rules, shared with the emulator and the tests. */
 export const VPC_REASONS = {

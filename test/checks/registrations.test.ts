@@ -56,10 +56,16 @@ const e2eTests = filesUnder("test/e2e").map(read).join("\n");
 const quickstart = read("examples/quickstart/program.ts");
 const readme = read("README.md");
 
-test.each(specFiles.map((s) => [s.name, s.file] as const))("%s (provider/resources/%s.ts) is exported, documented, in the quickstart and tested", (name) => {
-  expect(typeof (compute as Record<string, unknown>)[name]).toBe("function");
-  expect(readme).toContain(`### \`${name}\``);
-  expect(quickstart).toMatch(new RegExp(`new compute\\.${name}\\(`));
-  const used = new RegExp(`\\b(new (compute\\.)?${name}\\(|provider\\("${name}"\\)|${name}Spec\\b)`);
-  expect({ providerTests: used.test(providerTests), e2e: new RegExp(`\\bnew (compute\\.)?${name}\\(`).test(e2eTests) }).toEqual({ providerTests: true, e2e: true });
-});
+test.each(specFiles.map((s) => [s.name, s.file] as const))(
+  "%s (provider/resources/%s.ts) is exported, documented, in the quickstart and tested",
+  (name) => {
+    expect(typeof (compute as Record<string, unknown>)[name]).toBe("function");
+    expect(readme).toContain(`### \`${name}\``);
+    expect(quickstart).toMatch(new RegExp(`new compute\\.${name}\\(`));
+    const used = new RegExp(`\\b(new (compute\\.)?${name}\\(|provider\\("${name}"\\)|${name}Spec\\b)`);
+    expect({ providerTests: used.test(providerTests), e2e: new RegExp(`\\bnew (compute\\.)?${name}\\(`).test(e2eTests) }).toEqual({
+      providerTests: true,
+      e2e: true,
+    });
+  },
+);

@@ -35,7 +35,10 @@ function userShellEnv(): NodeJS.ProcessEnv {
     if (/^(npm_|PULUMI_|COMPUTE_)/.test(key) && key !== "PULUMI_COMPUTE_CACHE") continue;
     env[key] = value;
   }
-  env.PATH = (process.env.PATH ?? "").split(":").filter((dir) => !toolchain.includes(dir)).join(":");
+  env.PATH = (process.env.PATH ?? "")
+    .split(":")
+    .filter((dir) => !toolchain.includes(dir))
+    .join(":");
   env.PULUMI_HOME = path.join(base, "pulumi-home");
   env.PULUMI_BACKEND_URL = `file://${path.join(base, "state")}`;
   return env;
@@ -75,14 +78,22 @@ beforeAll(async () => {
   project = path.join(base, "my-infra");
   fs.mkdirSync(project);
   writeProject(project, tarball);
-  const installed = await runProcess("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: project, env: userEnv });
+  const installed = await runProcess("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], {
+    cwd: project,
+    env: userEnv,
+  });
   expectExit(installed, 0);
 
   envExports = await printedExports();
-  const started = await startProcess("bash", ["-c", `eval "$PC_EXPORTS" && exec node_modules/.bin/compute-emulator --port 0 --time-scale 300`], /token:\s+\S+/, {
-    cwd: project,
-    env: { ...userEnv, PC_EXPORTS: envExports },
-  });
+  const started = await startProcess(
+    "bash",
+    ["-c", `eval "$PC_EXPORTS" && exec node_modules/.bin/compute-emulator --port 0 --time-scale 300`],
+    /token:\s+\S+/,
+    {
+      cwd: project,
+      env: { ...userEnv, PC_EXPORTS: envExports },
+    },
+  );
   emulator = started.child;
   api = { url: /API:\s+(\S+)/.exec(started.output())![1]!, token: /token:\s+(\S+)/.exec(started.output())![1]! };
   client = new ComputeClient({ baseUrl: api.url, token: api.token });
@@ -113,8 +124,14 @@ function writeProject(dir: string, tarball: string): void {
 
 test("the new-project template asks for the versions this package is built and tested with", () => {
   const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "examples/new-project/package.json"), "utf8"));
-  expect(pkg.dependencies).toEqual({ "@pulumi/pulumi": repoPackage.dependencies["@pulumi/pulumi"], "pulumi-compute": `^${repoPackage.version}` });
-  expect(pkg.devDependencies).toEqual({ "@types/node": repoPackage.devDependencies["@types/node"], typescript: repoPackage.devDependencies.typescript });
+  expect(pkg.dependencies).toEqual({
+    "@pulumi/pulumi": repoPackage.dependencies["@pulumi/pulumi"],
+    "pulumi-compute": `^${repoPackage.version}`,
+  });
+  expect(pkg.devDependencies).toEqual({
+    "@types/node": repoPackage.devDependencies["@types/node"],
+    typescript: repoPackage.devDependencies.typescript,
+  });
 });
 
 test("`npm run -s env` puts Node 24 and the whole toolchain first on PATH and runs the CLI offline", async () => {
@@ -165,7 +182,11 @@ test("preview, up, drift found by refresh and by pulumi-compute drift, up --refr
 
   expect(await step("up --yes")).toMatch(/\+ 5 created/);
   const [vpc] = await client.vpcs.listAll();
-  expect(vpc).toMatchObject({ label: "user-net", region: "us-iad", subnets: [expect.objectContaining({ label: "app", ipv4: "10.20.0.0/24" })] });
+  expect(vpc).toMatchObject({
+    label: "user-net",
+    region: "us-iad",
+    subnets: [expect.objectContaining({ label: "app", ipv4: "10.20.0.0/24" })],
+  });
   const [zone] = await client.domains.listAll();
   expect((await client.domains.records.listAll(zone!.id)).map((r) => [r.type, r.name, r.target])).toEqual([["A", "www", "203.0.113.7"]]);
 

@@ -85,10 +85,16 @@ test("a MySQL and a PostgreSQL database go through their whole life", async () =
   expect(up.outputs.mysqlPassword!.secret).toBe(true);
   const mysqlId = Number(up.outputs.mysqlId!.value);
   const pgId = Number(up.outputs.pgId!.value);
-  expect(await client.databases.mysql.get(mysqlId)).toMatchObject({ status: "active", updates: { hour_of_day: 3, day_of_week: 7, duration: 1 } });
+  expect(await client.databases.mysql.get(mysqlId)).toMatchObject({
+    status: "active",
+    updates: { hour_of_day: 3, day_of_week: 7, duration: 1 },
+  });
 
   // the state file holds the root passwords (and CA certificates) only as ciphertext
-  const passwords = [(await client.databases.mysql.credentials(mysqlId)).password, (await client.databases.postgresql.credentials(pgId)).password];
+  const passwords = [
+    (await client.databases.mysql.credentials(mysqlId)).password,
+    (await client.databases.postgresql.credentials(pgId)).password,
+  ];
   const stateText = testStack.stateText();
   for (const password of passwords) expect(stateText).not.toContain(password);
   expect(stateText).not.toContain((await client.databases.mysql.ssl(mysqlId)).ca_certificate!);

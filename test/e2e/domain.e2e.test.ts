@@ -28,7 +28,16 @@ const RECORDS: Record<string, { args: Omit<DomainRecordArgs, "domainId">; stored
   cname: { args: { type: "CNAME", name: "Docs.E2E.example.", target: "www.e2e.example." }, stored: "CNAME docs www.e2e.example 0" },
   txt: { args: { type: "TXT", name: "", target: "v=spf1 -all" }, stored: "TXT  v=spf1 -all 0" },
   srv: {
-    args: { type: "SRV", service: "_sip", protocol: "TCP", priority: 10, weight: 5, port: 5060, target: "sip.e2e.example.", ttlSec: 100000 },
+    args: {
+      type: "SRV",
+      service: "_sip",
+      protocol: "TCP",
+      priority: 10,
+      weight: 5,
+      port: 5060,
+      target: "sip.e2e.example.",
+      ttlSec: 100000,
+    },
     stored: "SRV _sip._tcp sip.e2e.example 86400",
   },
   ptr: { args: { type: "PTR", name: "10.e2e.example.", target: "host.e2e.example." }, stored: "PTR 10 host.e2e.example 0" },
@@ -46,7 +55,11 @@ beforeAll(async () => {
       const zone = new Domain("zone", { domain: ZONE, type: "master", soaEmail: "admin@e2e.example", ttlSec: 1000, tags: ["e2e"] });
       const records = Object.entries(RECORDS).map(([name, r]) => new DomainRecord(name, { ...r.args, domainId: zone.id }));
       const slave = new Domain("slave", { domain: "slave.example", type: "slave", masterIps: ["192.0.2.53"] });
-      const copy = new Domain("copy", { domain: "copy.example", type: "master", soaEmail: "admin@e2e.example", cloneFromId: zone.id }, { dependsOn: records });
+      const copy = new Domain(
+        "copy",
+        { domain: "copy.example", type: "master", soaEmail: "admin@e2e.example", cloneFromId: zone.id },
+        { dependsOn: records },
+      );
       return {
         zoneId: zone.id,
         slaveId: slave.id,
@@ -74,7 +87,9 @@ test("a master domain with nine records, a slave and a clone go through their wh
   expect(up.summary.resourceChanges).toMatchObject({ create: 13 }); // the stack, 3 domains, 9 records
   const zoneId = Number(up.outputs.zoneId!.value);
   const copyId = Number(up.outputs.copyId!.value);
-  const expected = Object.values(RECORDS).map((r) => r.stored).sort();
+  const expected = Object.values(RECORDS)
+    .map((r) => r.stored)
+    .sort();
   expect(await storedRecords(zoneId)).toEqual(expected);
   expect(await client.domains.get(zoneId)).toMatchObject({ domain: ZONE, soa_email: "admin@e2e.example", ttl_sec: 3600, tags: ["e2e"] });
   expect(await client.domains.get(Number(up.outputs.slaveId!.value))).toMatchObject({ type: "slave", master_ips: ["192.0.2.53"] });

@@ -40,8 +40,18 @@ beforeAll(async () => {
     COMPUTE_API_URL: emulator.url,
   };
   stack = await LocalWorkspace.createOrSelectStack(
-    { stackName: "test", projectName: "drift-cli", program: async () => { new Vpc("net", { label: "drift-net", region: "us-iad" }); } },
-    { workDir: base, pulumiCommand: await pulumiCommand(), envVars: { PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, COMPUTE_TOKEN: emulator.token, COMPUTE_API_URL: emulator.url } },
+    {
+      stackName: "test",
+      projectName: "drift-cli",
+      program: async () => {
+        new Vpc("net", { label: "drift-net", region: "us-iad" });
+      },
+    },
+    {
+      workDir: base,
+      pulumiCommand: await pulumiCommand(),
+      envVars: { PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, COMPUTE_TOKEN: emulator.token, COMPUTE_API_URL: emulator.url },
+    },
   );
   await stack.up();
 });
@@ -54,7 +64,8 @@ afterAll(async () => {
 });
 
 /** The command, as a child process (see runProcess for why never synchronously). */
-const run = (args: string[]) => runProcess(process.execPath, [path.join(REPO_ROOT, "dist/provider/cli/main.js"), ...args], { env, timeoutMs: 120_000 });
+const run = (args: string[]) =>
+  runProcess(process.execPath, [path.join(REPO_ROOT, "dist/provider/cli/main.js"), ...args], { env, timeoutMs: 120_000 });
 
 const drift = (...args: string[]) => run(["drift", "--cwd", base, "--stack", "test", ...args]);
 
@@ -68,7 +79,9 @@ test("exit 0 without drift, 2 naming the field with drift, 0 after up", async ()
 
   const json = await drift("--json");
   expect(json.code).toBe(2);
-  expect(JSON.parse(json.out).drift).toEqual([{ resource: "net", type: "Vpc", field: "label", state: "drift-net", cloud: "changed-by-hand" }]);
+  expect(JSON.parse(json.out).drift).toEqual([
+    { resource: "net", type: "Vpc", field: "label", state: "drift-net", cloud: "changed-by-hand" },
+  ]);
   const table = await drift();
   expect(table.code).toBe(2);
   expect(table.out).toMatch(/Vpc net\s+label\s+"drift-net"\s+"changed-by-hand"/);

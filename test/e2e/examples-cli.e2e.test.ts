@@ -13,7 +13,9 @@ import { demo, expectQuickstartPhases } from "../support/demo";
 jest.setTimeout(300_000);
 
 const settingsFiles = () =>
-  Object.values(EXAMPLES).flatMap((example) => fs.readdirSync(path.join(REPO_ROOT, example.folder)).filter((f) => /^Pulumi\..+\.yaml$/.test(f)));
+  Object.values(EXAMPLES).flatMap((example) =>
+    fs.readdirSync(path.join(REPO_ROOT, example.folder)).filter((f) => /^Pulumi\..+\.yaml$/.test(f)),
+  );
 
 test("the quickstart through the CLI in the repository root: each phase, the drift it found, the teardown", async () => {
   const { code, out } = await demo("--cli", "quickstart");

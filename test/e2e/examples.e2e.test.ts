@@ -16,11 +16,14 @@ test("the quickstart demo shows each phase, the drift it found, and the teardown
   expectQuickstartPhases(out);
 });
 
-test.each(Object.keys(EXAMPLES).filter((name) => name !== "quickstart"))("the %s example runs up, shows no changes after, and tears down", async (name) => {
-  const { code, out } = await demo(name);
-  expect({ code, tail: out.slice(-400) }).toMatchObject({ code: 0 });
-  expect(out).toContain(`Demo finished: every phase of "${name}" succeeded.`);
-});
+test.each(Object.keys(EXAMPLES).filter((name) => name !== "quickstart"))(
+  "the %s example runs up, shows no changes after, and tears down",
+  async (name) => {
+    const { code, out } = await demo(name);
+    expect({ code, tail: out.slice(-400) }).toMatchObject({ code: 0 });
+    expect(out).toContain(`Demo finished: every phase of "${name}" succeeded.`);
+  },
+);
 
 test("an unknown example or a second one is refused with the choices", async () => {
   const unknown = await demo("nope");

@@ -50,7 +50,14 @@ const INBOUND: FirewallRuleInput[] = [
   { action: "ACCEPT", protocol: "UDP", ports: "53", addresses: { ipv4: ["198.51.100.0/24", "192.0.2.0/24"] }, label: "dns" },
   { action: "ACCEPT", protocol: "ICMP", addresses: all4, label: "ping" },
   { action: "ACCEPT", protocol: "IPENCAP", addresses: { ipv4: ["192.0.2.10/32"] }, label: "tunnel" },
-  { action: "ACCEPT", protocol: "TCP", ports: "25,465, 587", addresses: { ipv6: ["2001:0db8:0000::/48"] }, label: "mail", description: "submission and relay" },
+  {
+    action: "ACCEPT",
+    protocol: "TCP",
+    ports: "25,465, 587",
+    addresses: { ipv6: ["2001:0db8:0000::/48"] },
+    label: "mail",
+    description: "submission and relay",
+  },
 ];
 const OUTBOUND: FirewallRuleInput[] = [
   { action: "ACCEPT", protocol: "TCP", ports: "443", addresses: all4, label: "https-out" },

@@ -32,14 +32,24 @@ beforeAll(async () => {
   client = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });
   folder = fs.mkdtempSync(path.join(os.tmpdir(), "pc-e2e-image-"));
   original = await writeGzipImage(path.join(folder, "disk.img.gz"), { compressedBytes: 256 * MIB, seed: 1 });
-  const compute = emulator.control.seedCompute({ label: "web-1", region: "us-iad", disks: [{ label: "Ubuntu 22.04 LTS Disk", size: 25088 }] });
+  const compute = emulator.control.seedCompute({
+    label: "web-1",
+    region: "us-iad",
+    disks: [{ label: "Ubuntu 22.04 LTS Disk", size: 25088 }],
+  });
   diskId = compute.disks![0]!.id;
   testStack = await createTestStack({
     name: "image",
     apiUrl: emulator.url,
     token: emulator.token,
     program: async () => {
-      const uploaded = new Image("uploaded", { filePath: original.file, region: "us-iad", label: "e2e-upload", description: "generated", cloudInit: true });
+      const uploaded = new Image("uploaded", {
+        filePath: original.file,
+        region: "us-iad",
+        label: "e2e-upload",
+        description: "generated",
+        cloudInit: true,
+      });
       const outputs: Record<string, unknown> = { uploadedId: uploaded.id, uploadedHash: uploaded.fileHash };
       if (withCapture) outputs.capturedId = new Image("captured", { diskId }).id;
       return outputs;
@@ -66,7 +76,12 @@ test("an uploaded and a captured image go through their whole life", async () =>
   const uploadedId = String(up.outputs.uploadedId!.value);
   expect(up.outputs.uploadedHash!.value).toBe(original.sha256);
   const image = await client.images.get(uploadedId);
-  expect(image).toMatchObject({ status: "available", label: "e2e-upload", size: Math.ceil(original.uncompressedBytes / MIB), capabilities: ["cloud-init"] });
+  expect(image).toMatchObject({
+    status: "available",
+    label: "e2e-upload",
+    size: Math.ceil(original.uncompressedBytes / MIB),
+    capabilities: ["cloud-init"],
+  });
   expect(recorder.diagnostics()).toContain(`image ${uploadedId}: uploaded 256.0 MB of 256.0 MB (100%)`);
   expect(testStack.stateText()).not.toContain("Signature="); // the pre-signed URL is never recorded
   expect(testStack.stateText()).not.toContain(emulator.token);

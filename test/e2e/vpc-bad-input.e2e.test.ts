@@ -31,7 +31,14 @@ afterAll(async () => {
 });
 
 async function stackFor(name: string, program: () => unknown): Promise<TestStack> {
-  const s = await createTestStack({ name, apiUrl: emulator.url, token: emulator.token, program: async () => { program(); } });
+  const s = await createTestStack({
+    name,
+    apiUrl: emulator.url,
+    token: emulator.token,
+    program: async () => {
+      program();
+    },
+  });
   stacks.push(s);
   return s;
 }
@@ -69,7 +76,10 @@ test("overlapping subnets: the API's refusal names ipv4, and nothing is half-cre
   await expect(s.stack.up({ onEvent: recorder.onEvent })).rejects.toThrow();
   expect(recorder.diagnostics()).toContain(`ipv4: ${VPC_REASONS.ipv4Overlap}`);
   // What the API accepted is in state; what it refused does not exist anywhere.
-  const inState = s.resources().filter((r) => r.type.includes("compute:")).map((r) => r.urn.split("::").pop());
+  const inState = s
+    .resources()
+    .filter((r) => r.type.includes("compute:"))
+    .map((r) => r.urn.split("::").pop());
   expect(inState.sort()).toEqual(["a", "net"]);
   const [vpc] = await client.vpcs.listAll({ filter: { label: "overlap-net" } });
   expect(vpc!.subnets.map((x) => x.label)).toEqual(["a"]);

@@ -52,12 +52,18 @@ test("a VPC with two subnets goes through its whole life", async () => {
   // the state file: the token nowhere; a small, implementation-free serialized provider
   const stateText = testStack.stateText();
   expect(stateText).not.toContain(emulator.token);
-  const providers = new Set(testStack.resources().filter((r) => r.type.includes("compute:")).map((r) => r.outputs!.__provider as string));
+  const providers = new Set(
+    testStack
+      .resources()
+      .filter((r) => r.type.includes("compute:"))
+      .map((r) => r.outputs!.__provider as string),
+  );
   expect(providers.size).toBe(2); // one shim per kind: Vpc and VpcSubnet
   for (const text of providers) {
     expect(text.length).toBeLessThan(2048);
     expect(text).toContain('require("pulumi-compute/registry")');
-    for (const implementationDetail of ["vpcs.create", "safeParse", "zod", "undici", "hooks"]) expect(text).not.toContain(implementationDetail);
+    for (const implementationDetail of ["vpcs.create", "safeParse", "zod", "undici", "hooks"])
+      expect(text).not.toContain(implementationDetail);
   }
   const [vpcShim, subnetShim] = [...providers].sort((x, y) => x.length - y.length);
   expect(subnetShim!.replace('"VpcSubnet"', '"Vpc"')).toBe(vpcShim); // nothing but the kind differs

@@ -8,7 +8,23 @@ import { COMPUTES } from "../../emulator/services/computes/store";
 import { NODEBALANCERS } from "../../emulator/services/nodebalancers/store";
 
 test("flags map to emulator options", () => {
-  expect(parseCliArgs(["--port", "4000", "--host", "0.0.0.0", "--token", "abc", "--time-scale", "60", "--state-file", "s.json", "--seed", "9", "--log"])).toEqual({
+  expect(
+    parseCliArgs([
+      "--port",
+      "4000",
+      "--host",
+      "0.0.0.0",
+      "--token",
+      "abc",
+      "--time-scale",
+      "60",
+      "--state-file",
+      "s.json",
+      "--seed",
+      "9",
+      "--log",
+    ]),
+  ).toEqual({
     port: 4000,
     host: "0.0.0.0",
     token: "abc",
@@ -21,7 +37,13 @@ test("flags map to emulator options", () => {
   expect(parseCliArgs(["--help"])).toBeUndefined();
 });
 
-test.each([["--port", "70000"], ["--port", "x"], ["--time-scale", "-1"], ["--seed", "1.5"], ["--bogus", "1"]])("%s %s is refused", (flag, value) => {
+test.each([
+  ["--port", "70000"],
+  ["--port", "x"],
+  ["--time-scale", "-1"],
+  ["--seed", "1.5"],
+  ["--bogus", "1"],
+])("%s %s is refused", (flag, value) => {
   expect(() => parseCliArgs([flag, value])).toThrow();
 });
 
@@ -51,17 +73,21 @@ test("--demo-environment seeds what the examples expect and prints the config fo
   const stateFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "pc-emulator-cli-")), "state.json");
   const start = async () => {
     const lines: string[] = [];
-    const running = (await runCli(["--demo-environment", "--state-file", stateFile], (line) => lines.push(line), { handleSignals: false }))!;
+    const running = (await runCli(["--demo-environment", "--state-file", stateFile], (line) => lines.push(line), {
+      handleSignals: false,
+    }))!;
     return { running, out: lines.join("\n") };
   };
   const first = await start();
   let nodebalancer: number;
   try {
     const ips = await call(first.running.url, "GET", "/networking/ips", {}, first.running.token);
-    expect(ips.body.data.filter((ip: { public: boolean; type: string }) => ip.public && ip.type === "ipv4").map((ip: { address: string }) => ip.address).sort()).toEqual([
-      "198.51.100.10",
-      "198.51.100.11",
-    ]);
+    expect(
+      ips.body.data
+        .filter((ip: { public: boolean; type: string }) => ip.public && ip.type === "ipv4")
+        .map((ip: { address: string }) => ip.address)
+        .sort(),
+    ).toEqual(["198.51.100.10", "198.51.100.11"]);
     nodebalancer = NODEBALANCERS.of(first.running.emulator.state.accounts.primary!)[0]!.id;
     const disk = COMPUTES.of(first.running.emulator.state.accounts.primary!)[0]!.disks![0]!.id;
     expect(first.out).toContain(`pulumi config set --secret compute:token ${first.running.token}`);

@@ -30,14 +30,21 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   return out;
 }
 
-export async function call<T = any>(baseUrl: string, method: string, path: string, options: CallOptions = {}, defaultToken?: string): Promise<ApiResponse<T>> {
+export async function call<T = any>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+  defaultToken?: string,
+): Promise<ApiResponse<T>> {
   const token = options.token === undefined ? defaultToken : options.token;
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   if (token) headers["authorization"] = `Bearer ${token}`;
   let body: string | undefined;
   if (options.rawBody !== undefined) body = options.rawBody;
   else if (options.body !== undefined) body = JSON.stringify(options.body);
-  if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === "content-type")) headers["content-type"] = "application/json";
+  if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === "content-type"))
+    headers["content-type"] = "application/json";
   const url = new URL(baseUrl + path);
   for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, String(v));
   const response = await request(url, { method: method as "GET", headers, body });

@@ -9,7 +9,7 @@ import type * as compute from "../../provider";
 
 type Value<O> = O extends OutputInstance<infer T> ? T : never;
 /** Compiles only when `A` is assignable to `B`. */
-const assignable = <A extends B, B>(): true => true;
+const assignable = <_A extends B, B>(): true => true;
 
 // Types as they were declared, where they do not fit on a line.
 type SubnetsBefore = Array<{
@@ -33,19 +33,21 @@ type RulesBefore = Array<{
   label?: string | undefined;
   description?: string | undefined;
 }> | null;
-type RulesArgBefore = Input<
-  Input<{
-    action: Input<"ACCEPT"> | Input<"DROP">;
-    protocol: Input<"TCP"> | Input<"UDP"> | Input<"ICMP"> | Input<"IPENCAP">;
-    addresses: Input<{ ipv4?: Input<Input<string>[]> | Input<undefined>; ipv6?: Input<Input<string>[]> | Input<undefined> }>;
-    ports?: Input<string> | Input<undefined> | Input<null>;
-    label?: Input<string> | Input<undefined>;
-    description?: Input<string> | Input<undefined>;
-  }>[]
-> | undefined;
+type RulesArgBefore =
+  | Input<
+      Input<{
+        action: Input<"ACCEPT"> | Input<"DROP">;
+        protocol: Input<"TCP"> | Input<"UDP"> | Input<"ICMP"> | Input<"IPENCAP">;
+        addresses: Input<{ ipv4?: Input<Input<string>[]> | Input<undefined>; ipv6?: Input<Input<string>[]> | Input<undefined> }>;
+        ports?: Input<string> | Input<undefined> | Input<null>;
+        label?: Input<string> | Input<undefined>;
+        description?: Input<string> | Input<undefined>;
+      }>[]
+    >
+  | undefined;
 type CommitTypeArgBefore = Input<"on"> | Input<"local"> | Input<"remote_write"> | Input<"remote_apply"> | Input<"off"> | undefined;
 type RecordTypeArgBefore =
-  | Input<"A"> | Input<"AAAA"> | Input<"NS"> | Input<"MX"> | Input<"CNAME"> | Input<"TXT"> | Input<"SRV"> | Input<"PTR"> | Input<"CAA">;
+  Input<"A"> | Input<"AAAA"> | Input<"NS"> | Input<"MX"> | Input<"CNAME"> | Input<"TXT"> | Input<"SRV"> | Input<"PTR"> | Input<"CAA">;
 
 /** Each output, then the type it was declared with. */
 const outputs = [
@@ -59,7 +61,7 @@ const outputs = [
   assignable<Value<compute.VpcSubnet["vpcId"]>, number>(),
   assignable<Value<compute.VpcSubnet["label"]>, string>(),
   assignable<Value<compute.VpcSubnet["ipv4"]>, string>(),
-  assignable<Value<compute.VpcSubnet["computes"]>, { id: number; interfaces: { id: number; active: boolean; }[]; }[]>(),
+  assignable<Value<compute.VpcSubnet["computes"]>, { id: number; interfaces: { id: number; active: boolean }[] }[]>(),
   assignable<Value<compute.VpcSubnet["created"]>, string>(),
   assignable<Value<compute.VpcSubnet["updated"]>, string | null>(),
   assignable<Value<compute.MysqlDatabase["label"]>, string>(),
@@ -141,14 +143,14 @@ const outputs = [
   assignable<Value<compute.Firewall["outbound"]>, RulesBefore>(),
   assignable<Value<compute.Firewall["inboundPolicy"]>, string>(),
   assignable<Value<compute.Firewall["outboundPolicy"]>, string>(),
-  assignable<Value<compute.Firewall["devices"]>, { computes: number[]; nodebalancers: number[]; } | undefined>(),
+  assignable<Value<compute.Firewall["devices"]>, { computes: number[]; nodebalancers: number[] } | undefined>(),
   assignable<Value<compute.Firewall["created"]>, string>(),
   assignable<Value<compute.Firewall["updated"]>, string | null>(),
   assignable<Value<compute.Firewall["adoptId"]>, string | number | undefined>(),
   assignable<Value<compute.FirewallDevice["firewallId"]>, number>(),
   assignable<Value<compute.FirewallDevice["entityId"]>, number>(),
   assignable<Value<compute.FirewallDevice["entityType"]>, string>(),
-  assignable<Value<compute.FirewallDevice["entity"]>, { id: number; type: string; label: string | null; url: string; }>(),
+  assignable<Value<compute.FirewallDevice["entity"]>, { id: number; type: string; label: string | null; url: string }>(),
   assignable<Value<compute.FirewallDevice["created"]>, string>(),
   assignable<Value<compute.FirewallDevice["updated"]>, string | null>(),
   assignable<Value<compute.Ipv6Range["prefixLength"]>, number>(),

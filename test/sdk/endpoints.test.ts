@@ -44,7 +44,10 @@ test("every endpoint is declared once: 103 of them, unique names, unique method 
 test("each name is the accessor of the ComputeClient method that calls it (a `#via` suffix marks a second path)", () => {
   const client = new ComputeClient({ baseUrl: "http://127.0.0.1:1/v4" });
   const missing = ENDPOINTS.filter((e) => {
-    const owner = endpointAccessor(e).split(".").slice(0, -1).reduce<unknown>((o, key) => (o as Record<string, unknown>)?.[key], client);
+    const owner = endpointAccessor(e)
+      .split(".")
+      .slice(0, -1)
+      .reduce<unknown>((o, key) => (o as Record<string, unknown>)?.[key], client);
     return typeof (owner as Record<string, unknown> | undefined)?.[endpointAccessor(e).split(".").at(-1)!] !== "function";
   });
   expect(missing.map((e) => e.name)).toEqual([]);

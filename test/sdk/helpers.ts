@@ -17,7 +17,13 @@ export interface Harness {
   retries: RetryEvent[];
   sleeps: number[];
   /** Calls the MockAgent received, in order. */
-  calls: () => Array<{ method: string; path: string; searchParams: Record<string, string>; headers: Record<string, string>; body: unknown }>;
+  calls: () => Array<{
+    method: string;
+    path: string;
+    searchParams: Record<string, string>;
+    headers: Record<string, string>;
+    body: unknown;
+  }>;
 }
 
 export function harness(options: Partial<ClientOptions> = {}): Harness {
@@ -88,8 +94,6 @@ import { load as loadFixture, type Fixture } from "../support/fixtures";
 export function serveFixture(h: Harness, name: string, pathname?: string): Fixture {
   const f = loadFixture(name);
   const expected = `/v4${pathname ?? f.path.split("?")[0]}`;
-  h.pool
-    .intercept({ path: (p) => p.split("?")[0] === expected, method: f.method })
-    .reply(f.status, f.response as object, JSON_HEADERS);
+  h.pool.intercept({ path: (p) => p.split("?")[0] === expected, method: f.method }).reply(f.status, f.response as object, JSON_HEADERS);
   return f;
 }

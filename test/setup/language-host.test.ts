@@ -20,7 +20,10 @@ beforeAll(() => {
   fs.mkdirSync(path.join(base, "engine/bin"), { recursive: true });
   fs.mkdirSync(path.join(base, "engine/libexec"));
   wrapper = path.join(base, "engine/bin/pulumi-language-nodejs");
-  execFileSync("go", ["build", "-mod=readonly", "-o", wrapper, "."], { cwd: path.join(REPO_ROOT, "tools/pulumi-language-nodejs"), stdio: "pipe" });
+  execFileSync("go", ["build", "-mod=readonly", "-o", wrapper, "."], {
+    cwd: path.join(REPO_ROOT, "tools/pulumi-language-nodejs"),
+    stdio: "pipe",
+  });
   const host = path.join(base, "engine/libexec/pulumi-language-nodejs");
   fs.writeFileSync(host, '#!/bin/sh\nprintf "%s\\n" "$@"\n', { mode: 0o755 });
 });
@@ -33,7 +36,10 @@ afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
  * its parent). `hostDir` is the wrapper's own working directory, the folder of `main`.
  */
 function start(cliDir: string, hostDir = cliDir): string[] {
-  const out = execFileSync("sh", ["-c", `cd "$1" && "$0" 127.0.0.1:4242 & wait $!; exit $?`, wrapper, hostDir], { cwd: cliDir, encoding: "utf8" });
+  const out = execFileSync("sh", ["-c", `cd "$1" && "$0" 127.0.0.1:4242 & wait $!; exit $?`, wrapper, hostDir], {
+    cwd: cliDir,
+    encoding: "utf8",
+  });
   return out.trim().split("\n");
 }
 
@@ -59,7 +65,12 @@ test("tsconfig and nodeargs pass through; a string boolean counts; options witho
     "Pulumi.yaml",
     'name: p\nruntime:\n  name: nodejs\n  options:\n    typescript: "true"\n    tsconfig: tsconfig.pulumi.json\n    nodeargs: "--max-old-space-size=4096 --trace-warnings"\n    packagemanager: npm\n',
   );
-  expect(start(dir)).toEqual(["-typescript=true", "-tsconfig=tsconfig.pulumi.json", "-nodeargs=--max-old-space-size=4096 --trace-warnings", "127.0.0.1:4242"]);
+  expect(start(dir)).toEqual([
+    "-typescript=true",
+    "-tsconfig=tsconfig.pulumi.json",
+    "-nodeargs=--max-old-space-size=4096 --trace-warnings",
+    "127.0.0.1:4242",
+  ]);
 });
 
 test("the project is found from the CLI's directory, even when main lies outside the project", () => {

@@ -2,6 +2,7 @@
  * The engine builds on a fresh machine only if the configured Go module proxy serves every pinned
  * version: asked of the proxy itself (`go env GOPROXY`), never of the local module cache.
  */
+import * as fs from "node:fs";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { execFileSync } from "node:child_process";
@@ -28,9 +29,13 @@ test("every version pinned by tools/*/go.mod and go.sum is served by the configu
   const modules = toolsModules(REPO_ROOT);
   expect(modules.map((m) => m.dir)).toEqual(["tools/pulumi-engine", "tools/pulumi-language-nodejs"]);
   const needed = modules.flatMap((m) => neededFromModule(m.goMod, m.goSum, m.dir));
-  const version = require("@pulumi/pulumi/package.json").version as string;
-  expect(needed).toContainEqual(expect.objectContaining({ path: "github.com/pulumi/pulumi/pkg/v3", version: `v${version}`, files: [".info", ".mod", ".zip"] }));
-  expect(needed).toContainEqual(expect.objectContaining({ path: "github.com/pulumi/pulumi/sdk/v3", version: "v3.68.0", source: "tools/pulumi-language-nodejs" }));
+  const version = (JSON.parse(fs.readFileSync(require.resolve("@pulumi/pulumi/package.json"), "utf8")) as { version: string }).version;
+  expect(needed).toContainEqual(
+    expect.objectContaining({ path: "github.com/pulumi/pulumi/pkg/v3", version: `v${version}`, files: [".info", ".mod", ".zip"] }),
+  );
+  expect(needed).toContainEqual(
+    expect.objectContaining({ path: "github.com/pulumi/pulumi/sdk/v3", version: "v3.68.0", source: "tools/pulumi-language-nodejs" }),
+  );
 
   const refusals = await findRefusals(chain, needed);
   expect(describeRefusals(refusals)).toBe("");
@@ -67,7 +72,12 @@ describe("reading the pins", () => {
     const goSum = "gocloud.dev v0.47.0 h1:x=\ngocloud.dev v0.47.0/go.mod h1:y=\ngolang.org/x/text v0.3.0/go.mod h1:z=\n";
     const needed = neededFromModule(goMod, goSum, "tools/x");
     expect(needed.find((m) => m.path === "gocloud.dev")).toMatchObject({ version: "v0.47.0", files: [".info", ".mod", ".zip"] });
-    expect(needed.find((m) => m.path === "golang.org/x/text")).toEqual({ path: "golang.org/x/text", version: "v0.3.0", files: [".mod"], source: "tools/x" });
+    expect(needed.find((m) => m.path === "golang.org/x/text")).toEqual({
+      path: "golang.org/x/text",
+      version: "v0.3.0",
+      files: [".mod"],
+      source: "tools/x",
+    });
   });
 
   test("GOPROXY lists proxies up to direct or off, with how each falls through", () => {
@@ -89,7 +99,11 @@ describe("asking a proxy", () => {
   // 404 for a module it does not know.
   let server: http.Server;
   let url: string;
-  const served = new Set(["/ok.example/m/@v/v1.0.0", "/gocloud.dev/@v/v0.46.1-0.20260810195832-b5401c07b5f1", "/second.example/m/@v/v1.0.0"]);
+  const served = new Set([
+    "/ok.example/m/@v/v1.0.0",
+    "/gocloud.dev/@v/v0.46.1-0.20260810195832-b5401c07b5f1",
+    "/second.example/m/@v/v1.0.0",
+  ]);
   const log: string[] = [];
 
   beforeAll(async () => {
@@ -112,7 +126,10 @@ describe("asking a proxy", () => {
   const pin = (path: string, version: string): Needed => ({ path, version, files: [".info", ".mod", ".zip"], source: "tools/x" });
 
   test("a refused version is named with the proxy's answer; served ones pass", async () => {
-    const refusals = await findRefusals(proxyChain(`${url},direct`), [pin("ok.example/m", "v1.0.0"), pin("gocloud.dev", "v0.46.1-0.20260810195832-b5401c07b5f1")]);
+    const refusals = await findRefusals(proxyChain(`${url},direct`), [
+      pin("ok.example/m", "v1.0.0"),
+      pin("gocloud.dev", "v0.46.1-0.20260810195832-b5401c07b5f1"),
+    ]);
     expect(describeRefusals(refusals)).toBe(
       "gocloud.dev@v0.46.1-0.20260810195832-b5401c07b5f1 (tools/x): .info 403 This module version is not available.",
     );
@@ -123,7 +140,9 @@ describe("asking a proxy", () => {
     const missing = pin("second.example/m", "v1.0.0");
     const chain = proxyChain(`${url}/nowhere,${url}`);
     expect(await findRefusals(chain, [missing])).toEqual([]);
-    const refusedFirst = await findRefusals(proxyChain(`${url},${url}/nowhere`), [pin("gocloud.dev", "v0.46.1-0.20260810195832-b5401c07b5f1")]);
+    const refusedFirst = await findRefusals(proxyChain(`${url},${url}/nowhere`), [
+      pin("gocloud.dev", "v0.46.1-0.20260810195832-b5401c07b5f1"),
+    ]);
     expect(refusedFirst.map((r) => r.file)).toEqual([".info"]);
   });
 });

@@ -7,7 +7,16 @@ export const demo = (...args: string[]) => runProcess(process.execPath, [path.jo
 
 /** The quickstart's phases and findings, whichever way it was driven. */
 export function expectQuickstartPhases(out: string): void {
-  for (const heading of ["Preview", "Up", "Stack outputs", "Change things behind Pulumi's back", "Drift report (refresh)", "Up restores the program's values", "Preview after up: no changes", "Destroy"]) {
+  for (const heading of [
+    "Preview",
+    "Up",
+    "Stack outputs",
+    "Change things behind Pulumi's back",
+    "Drift report (refresh)",
+    "Up restores the program's values",
+    "Preview after up: no changes",
+    "Destroy",
+  ]) {
     expect(out).toContain(`. ${heading} `);
   }
   expect(out).toMatch(/Vpc app-net\s+label\s+"quickstart-net"\s+"edited-by-hand"/);
@@ -16,4 +25,3 @@ export function expectQuickstartPhases(out: string): void {
   expect(out).toContain("left in the emulator: nothing");
   expect(out).toMatch(/databaseRootPassword\s+\[secret\]/);
 }
-

@@ -39,7 +39,9 @@ function respond(socket: Socket, query: dnsPacket.Packet, options: ZoneServerOpt
   const size = options.perMessage ?? 20;
   for (let i = 0; i < all.length; i += size) {
     const answers = all.slice(i, i + size);
-    socket.write(dnsPacket.streamEncode({ type: "response", id: query.id, flags: dnsPacket.AUTHORITATIVE_ANSWER, questions: [question], answers }));
+    socket.write(
+      dnsPacket.streamEncode({ type: "response", id: query.id, flags: dnsPacket.AUTHORITATIVE_ANSWER, questions: [question], answers }),
+    );
   }
 }
 

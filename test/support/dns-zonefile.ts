@@ -10,7 +10,17 @@ import * as path from "node:path";
 export interface ParsedZone {
   $origin?: string;
   $ttl?: string;
-  soa?: { name: string; mname: string; rname: string; serial: number; refresh: number; retry: number; expire: number; minimum: number; ttl?: number };
+  soa?: {
+    name: string;
+    mname: string;
+    rname: string;
+    serial: number;
+    refresh: number;
+    retry: number;
+    expire: number;
+    minimum: number;
+    ttl?: number;
+  };
   ns?: Array<{ name: string; host: string; ttl?: number }>;
   a?: Array<{ name: string; ip: string; ttl?: number }>;
   aaaa?: Array<{ name: string; ip: string; ttl?: number }>;
@@ -29,6 +39,11 @@ process.stdin.setEncoding("utf8").on("data", (d) => (text += d)).on("end", () =>
 
 /** Parses RFC 1035 master-file text with `dns-zonefile`. */
 export function parseZoneFile(text: string): ParsedZone {
-  const out = execFileSync(process.execPath, ["--input-type=module", "--eval", SCRIPT], { cwd: REPO_ROOT, input: text, encoding: "utf8", timeout: 20_000 });
+  const out = execFileSync(process.execPath, ["--input-type=module", "--eval", SCRIPT], {
+    cwd: REPO_ROOT,
+    input: text,
+    encoding: "utf8",
+    timeout: 20_000,
+  });
   return JSON.parse(out) as ParsedZone;
 }

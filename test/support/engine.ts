@@ -96,7 +96,9 @@ export function eventRecorder(): { onEvent: (e: EngineEvent) => void; events: En
 }
 
 /** The step metadata of each resource (by URN suffix `type::name`) for one operation. */
-export function stepsByName(events: EngineEvent[]): Map<string, { op: string; old?: Record<string, unknown>; new?: Record<string, unknown> }> {
+export function stepsByName(
+  events: EngineEvent[],
+): Map<string, { op: string; old?: Record<string, unknown>; new?: Record<string, unknown> }> {
   const steps = new Map<string, { op: string; old?: Record<string, unknown>; new?: Record<string, unknown> }>();
   for (const e of events) {
     const meta = e.resOutputsEvent?.metadata ?? e.resourcePreEvent?.metadata;

@@ -37,7 +37,8 @@ export function fixtureNames(dir = FIXTURES, prefix = ""): string[] {
 export function shapeDifferences(actual: unknown, recorded: unknown, at = "$"): string[] {
   if (Array.isArray(recorded) || Array.isArray(actual)) {
     if (!Array.isArray(recorded) || !Array.isArray(actual)) return [`${at}: array on one side only`];
-    if (recorded.length === 0 || actual.length === 0) return recorded.length === actual.length ? [] : [`${at}: one side is empty; seed more to compare items`];
+    if (recorded.length === 0 || actual.length === 0)
+      return recorded.length === actual.length ? [] : [`${at}: one side is empty; seed more to compare items`];
     return shapeDifferences(actual[0], recorded[0], `${at}[0]`);
   }
   const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;

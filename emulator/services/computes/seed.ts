@@ -131,7 +131,7 @@ export function seedCompute(runtime: EmulatorRuntime, account: AccountState, see
       const iface: StoredInterface = {
         id: ifaceSeed.id ?? runtime.nextId(INTERFACE_ID),
         purpose: ifaceSeed.purpose,
-        label: ifaceSeed.purpose === "vlan" ? ifaceSeed.label ?? `vlan-${id}` : null,
+        label: ifaceSeed.purpose === "vlan" ? (ifaceSeed.label ?? `vlan-${id}`) : null,
         subnet_id: null,
         vpc_id: null,
         ipv4: null,
@@ -183,6 +183,6 @@ function placeVpcInterface(
   const nat = seed.ipv4?.nat_1_1;
   iface.subnet_id = placed.subnet.id;
   iface.vpc_id = placed.vpc.id;
-  iface.ipv4 = { vpc: address, nat_1_1: nat === "any" ? compute.ipv4[0] ?? null : nat ?? null };
+  iface.ipv4 = { vpc: address, nat_1_1: nat === "any" ? (compute.ipv4[0] ?? null) : (nat ?? null) };
   iface.ip_ranges = [...(seed.ip_ranges ?? [])];
 }

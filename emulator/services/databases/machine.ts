@@ -20,7 +20,16 @@ import { formatTimestamp } from "../../core/clock";
 import type { EmulatorRuntime } from "../../core/runtime";
 import type { AccountState } from "../../core/state";
 import { closeEvents } from "../events/operations";
-import { DATABASES, DATABASE_BACKUP_ID, DAY_MS, type DatabaseJob, type PendingTransition, type StoredDatabase, assignedHosts, platformWindow } from "./store";
+import {
+  DATABASES,
+  DATABASE_BACKUP_ID,
+  DAY_MS,
+  type DatabaseJob,
+  type PendingTransition,
+  type StoredDatabase,
+  assignedHosts,
+  platformWindow,
+} from "./store";
 
 const MINUTE = 60_000;
 
@@ -102,7 +111,13 @@ const NO_AUTO_BACKUP: readonly DatabaseStatus[] = ["provisioning", "failed"];
 export function runAutoBackup(runtime: EmulatorRuntime, db: StoredDatabase, dueMs: number): void {
   if (!NO_AUTO_BACKUP.includes(db.status)) {
     const day = formatTimestamp(dueMs).slice(0, 10).replace(/-/g, "");
-    db.backups.push({ id: runtime.nextId(DATABASE_BACKUP_ID), type: "auto", label: `auto_${day}`, created: formatTimestamp(dueMs), createdMs: dueMs });
+    db.backups.push({
+      id: runtime.nextId(DATABASE_BACKUP_ID),
+      type: "auto",
+      label: `auto_${day}`,
+      created: formatTimestamp(dueMs),
+      createdMs: dueMs,
+    });
   }
   db.backups = db.backups.filter((b) => b.type !== "auto" || b.createdMs > dueMs - AUTO_BACKUP_RETENTION_MS);
   db.next_auto_backup_at = dueMs + DAY_MS;

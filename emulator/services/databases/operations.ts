@@ -41,7 +41,6 @@ export function databaseEvent(actor: Actor, action: string, db: StoredDatabase):
   return recordEvent(actor, { action, entity: databaseEntity(db) }).id;
 }
 
-
 /** The replication a cluster gets when the body names none (spec: default `none` for one node). */
 function defaultReplication(engine: DatabaseEngineType, clusterSize: number): string {
   if (clusterSize === 1) return "none";
@@ -120,7 +119,10 @@ export function updateDatabase(actor: Actor, db: StoredDatabase, input: Database
 }
 
 export function deleteDatabase(actor: Actor, db: StoredDatabase): void {
-  DATABASES.set(actor.account, DATABASES.of(actor.account).filter((d) => d !== db));
+  DATABASES.set(
+    actor.account,
+    DATABASES.of(actor.account).filter((d) => d !== db),
+  );
   databaseEvent(actor, "database_delete", db);
 }
 

@@ -29,7 +29,16 @@ import { checkDatabaseCreate, checkDatabaseUpdate, checkSnapshotCreate, requireS
 import { createCaCertificate } from "./ssl";
 
 export const DATABASE_FILTERABLE = [
-  "id", "label", "engine", "version", "region", "status", "type", "cluster_size", "created", "updated",
+  "id",
+  "label",
+  "engine",
+  "version",
+  "region",
+  "status",
+  "type",
+  "cluster_size",
+  "created",
+  "updated",
 ] as const;
 export const ENGINE_FILTERABLE = ["id", "engine", "version"] as const;
 export const BACKUP_FILTERABLE = ["id", "label", "type", "created"] as const;

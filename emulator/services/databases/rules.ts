@@ -25,7 +25,10 @@ export function requireStatus(db: StoredDatabase, operation: DatabaseOperation):
   if (!databaseStatusAllows(operation, db.status)) throw new ApiFailure(400, [entry(DATABASE_REASONS.status(operation, db.status))]);
 }
 
-export function checkDatabaseCreate(account: AccountState, input: { label: string; region: string; type: string; engine: string }): ErrorEntry[] {
+export function checkDatabaseCreate(
+  account: AccountState,
+  input: { label: string; region: string; type: string; engine: string },
+): ErrorEntry[] {
   const errors: ErrorEntry[] = [];
   const region = findRegion(input.region);
   if (!region) errors.push(entry(DATABASE_REASONS.regionInvalid, "region"));

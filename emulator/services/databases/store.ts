@@ -130,7 +130,11 @@ export function assignedHosts(db: StoredDatabase): StoredDatabase["hosts"] {
 
 /** A random root password, like the platform's (letters and digits). */
 export function randomPassword(): string {
-  return randomBytes(24).toString("base64").replace(/[^A-Za-z0-9]/g, "").slice(0, 24).padEnd(24, "x");
+  return randomBytes(24)
+    .toString("base64")
+    .replace(/[^A-Za-z0-9]/g, "")
+    .slice(0, 24)
+    .padEnd(24, "x");
 }
 
 const DAY_MS = 24 * 3600 * 1000;

@@ -8,7 +8,13 @@
  */
 import { connect } from "node:net";
 import * as dnsPacket from "dns-packet";
-import { roundRecordTtl, roundUpDomainSeconds, relativeRecordName, recordRuleErrors, MAX_RECORDS_PER_DOMAIN } from "../../../sdk/resources/domains";
+import {
+  roundRecordTtl,
+  roundUpDomainSeconds,
+  relativeRecordName,
+  recordRuleErrors,
+  MAX_RECORDS_PER_DOMAIN,
+} from "../../../sdk/resources/domains";
 import type { DomainUpdateRequest } from "../../../sdk/resources/domains";
 import type { RecordWrite } from "./store";
 
@@ -21,7 +27,10 @@ export type TransferFailure = "unreachable" | "refused" | "failed";
 
 /** A transfer that did not produce a zone; `kind` picks the API's reason. */
 export class TransferError extends Error {
-  constructor(readonly kind: TransferFailure, message: string) {
+  constructor(
+    readonly kind: TransferFailure,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -49,7 +58,9 @@ export function transferZone(host: string, port: number, zone: string, timeoutMs
       socket.write(dnsPacket.streamEncode({ type: "query", id, questions: [{ type: "AXFR", name: zone, class: "IN" }] }));
     });
     socket.on("error", (error) => finish(new TransferError(connected ? "failed" : "unreachable", error.message)));
-    socket.on("close", () => finish(new TransferError(connected ? "failed" : "unreachable", "connection closed before the transfer completed")));
+    socket.on("close", () =>
+      finish(new TransferError(connected ? "failed" : "unreachable", "connection closed before the transfer completed")),
+    );
     socket.on("data", (chunk: Buffer) => {
       buffered = Buffer.concat([buffered, chunk]);
       while (buffered.length >= 2) {
@@ -65,7 +76,8 @@ export function transferZone(host: string, port: number, zone: string, timeoutMs
         }
         if (packet.rcode && packet.rcode !== "NOERROR") return finish(new TransferError("refused", `rcode ${packet.rcode}`));
         for (const answer of packet.answers ?? []) {
-          if (answers.length === 0 && answer.type !== "SOA") return finish(new TransferError("failed", "the transfer did not start with the zone's SOA"));
+          if (answers.length === 0 && answer.type !== "SOA")
+            return finish(new TransferError("failed", "the transfer did not start with the zone's SOA"));
           answers.push(answer);
           if (answers.length > 1 && answer.type === "SOA") return finish();
           if (answers.length > MAX_ANSWERS) return finish(new TransferError("failed", "too many records"));

@@ -89,15 +89,26 @@ export function updateDomain(actor: Actor, domain: StoredDomain, input: DomainUp
 
 /** `DELETE /domains/{id}`: the domain and its records; event `dns_zone_delete`. */
 export function deleteDomain(actor: Actor, domain: StoredDomain): void {
-  DOMAINS.set(actor.account, DOMAINS.of(actor.account).filter((d) => d !== domain));
+  DOMAINS.set(
+    actor.account,
+    DOMAINS.of(actor.account).filter((d) => d !== domain),
+  );
   event(actor, "dns_zone_delete", domain);
 }
 
 /** `POST /domains/{id}/clone`: a new domain with the source's settings and a copy of every record; event `dns_zone_create`. */
 export function cloneDomain(actor: Actor, source: StoredDomain, name: string): StoredDomain {
   const now = actor.runtime.clock.timestamp();
-  const { records, zone_file: _zone, zone_serial: _serial, pending_render: _pending, id: _id, created: _c, updated: _u, ...settings } =
-    source;
+  const {
+    records,
+    zone_file: _zone,
+    zone_serial: _serial,
+    pending_render: _pending,
+    id: _id,
+    created: _c,
+    updated: _u,
+    ...settings
+  } = source;
   const domain = newDomain(actor, { ...settings, domain: name });
   domain.records = records.map((r) => ({ ...r, id: actor.runtime.nextId(DOMAIN_RECORD_ID), created: now, updated: now }));
   DOMAINS.of(actor.account).push(domain);

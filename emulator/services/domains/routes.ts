@@ -13,7 +13,14 @@ import { TransferError, importedZone, transferZone } from "./axfr";
 import { DOMAINS, findDomain, findRecord } from "./store";
 import { renderDomain, renderRecord } from "./render";
 import {
-  cloneDomain, createDomain, createRecord, deleteDomain, deleteRecord, importDomain, updateDomain, updateRecord,
+  cloneDomain,
+  createDomain,
+  createRecord,
+  deleteDomain,
+  deleteRecord,
+  importDomain,
+  updateDomain,
+  updateRecord,
 } from "./operations";
 import { checkDomainName, checkDomainUpdate, checkImportSize, checkRecordCreate, checkRecordUpdate } from "./rules";
 import { settleRender } from "./zone-file";

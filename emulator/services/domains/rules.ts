@@ -7,7 +7,14 @@
  * problem it finds.
  */
 import type { ErrorEntry } from "../../../sdk/core/schema";
-import { DOMAIN_REASONS, MAX_RECORDS_PER_DOMAIN, RECORD_REASONS, domainTypeErrors, recordRuleErrors, relativeRecordName } from "../../../sdk/resources/domains";
+import {
+  DOMAIN_REASONS,
+  MAX_RECORDS_PER_DOMAIN,
+  RECORD_REASONS,
+  domainTypeErrors,
+  recordRuleErrors,
+  relativeRecordName,
+} from "../../../sdk/resources/domains";
 import type { DomainUpdateRequest } from "../../../sdk/resources/domains";
 import type { EmulatorState } from "../../core/state";
 import { entry } from "../../core/errors";

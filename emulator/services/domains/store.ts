@@ -125,7 +125,7 @@ export function recordFields(zone: string, input: RecordWrite, previous?: Stored
     port: srv ? number(input.port, previous?.port) : 0,
     service,
     protocol,
-    ttl_sec: input.ttl_sec !== undefined ? roundRecordTtl(input.ttl_sec) : previous?.ttl_sec ?? 0,
+    ttl_sec: input.ttl_sec !== undefined ? roundRecordTtl(input.ttl_sec) : (previous?.ttl_sec ?? 0),
     tag: type === "CAA" ? (input.tag ?? previous?.tag ?? null) : null,
   };
 }

@@ -21,7 +21,13 @@ import { DOMAINS, type StoredDomain, type StoredRecord } from "./store";
 export const ZONE_RENDER_DELAY_MS = 60_000;
 
 /** The platform's nameservers: the SOA's primary and the apex NS records of every zone. */
-export const PLATFORM_NAMESERVERS = ["ns1.compute.com", "ns2.compute.com", "ns3.compute.com", "ns4.compute.com", "ns5.compute.com"] as const;
+export const PLATFORM_NAMESERVERS = [
+  "ns1.compute.com",
+  "ns2.compute.com",
+  "ns3.compute.com",
+  "ns4.compute.com",
+  "ns5.compute.com",
+] as const;
 
 /** `admin@example.com` → `admin.example.com.` (dots in the local part escaped, RFC 1035 §8). */
 export function soaMailbox(email: string): string {

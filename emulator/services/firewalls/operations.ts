@@ -137,7 +137,10 @@ export function replaceRules(actor: Actor, firewall: StoredFirewall, input: Fire
 
 /** Deletes the firewall with its devices, so its rules leave every assigned service; event `firewall_delete`. */
 export function deleteFirewall(actor: Actor, firewall: StoredFirewall): void {
-  FIREWALLS.set(actor.account, FIREWALLS.of(actor.account).filter((f) => f !== firewall));
+  FIREWALLS.set(
+    actor.account,
+    FIREWALLS.of(actor.account).filter((f) => f !== firewall),
+  );
   event(actor, "firewall_delete", firewall);
 }
 

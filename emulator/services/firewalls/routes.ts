@@ -12,7 +12,14 @@ import { type EntityRef, type StoredFirewall, createDeviceRefs, findDevice, find
 import { renderDevice, renderFirewall, renderRules } from "./render";
 import { addDevice, createFirewall, deleteFirewall, removeDevice, replaceRules, updateFirewall } from "./operations";
 import {
-  assignedComputes, checkActiveConflicts, checkDeviceAdd, checkEnable, checkEntitiesExist, checkLabel, checkMigrations, requireEntityGrants,
+  assignedComputes,
+  checkActiveConflicts,
+  checkDeviceAdd,
+  checkEnable,
+  checkEntitiesExist,
+  checkLabel,
+  checkMigrations,
+  requireEntityGrants,
 } from "./rules";
 
 export const FIREWALL_FILTERABLE = ["id", "label", "status", "tags", "created", "updated"] as const;
@@ -40,7 +47,10 @@ export const firewallRoutes: RouteSpec[] = [
     requireEntityGrants(ctx.user, refs);
     throwIfAny([
       ...checkLabel(ctx.account, input.label),
-      ...checkMigrations(ctx.account, refs.filter((r) => r.type === "compute").map((r) => r.id)),
+      ...checkMigrations(
+        ctx.account,
+        refs.filter((r) => r.type === "compute").map((r) => r.id),
+      ),
       ...checkActiveConflicts(ctx.account, refs),
     ]);
     const firewall = createFirewall(ctx.actor, input, refs);

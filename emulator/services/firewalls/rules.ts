@@ -20,7 +20,9 @@ export function checkLabel(account: AccountState, label: string | undefined, sel
 
 /** Every named entity must exist in the account: `Invalid Compute ID <n>` otherwise. */
 export function checkEntitiesExist(account: AccountState, refs: EntityRef[]): ErrorEntry[] {
-  return refs.filter((r) => entityLabel(account, r.type, r.id) === undefined).map((r) => entry(FIREWALL_REASONS.invalidEntity(r.type, r.id), r.field));
+  return refs
+    .filter((r) => entityLabel(account, r.type, r.id) === undefined)
+    .map((r) => entry(FIREWALL_REASONS.invalidEntity(r.type, r.id), r.field));
 }
 
 /** A restricted caller needs read_write grants on every entity it assigns (403 `Unauthorized`). */
@@ -37,7 +39,9 @@ function activeElsewhere(account: AccountState, type: FirewallDeviceType, id: nu
 
 /** One active firewall per service: entities already covered by another enabled firewall. */
 export function checkActiveConflicts(account: AccountState, refs: EntityRef[], self?: StoredFirewall): ErrorEntry[] {
-  return refs.filter((r) => activeElsewhere(account, r.type, r.id, self)).map((r) => entry(FIREWALL_REASONS.activeFirewall(r.type, r.id), r.field));
+  return refs
+    .filter((r) => activeElsewhere(account, r.type, r.id, self))
+    .map((r) => entry(FIREWALL_REASONS.activeFirewall(r.type, r.id), r.field));
 }
 
 /** Enabling a firewall: none of its services may have another active firewall. */
@@ -52,7 +56,10 @@ export function checkDeviceAdd(firewall: StoredFirewall, ref: EntityRef): ErrorE
   const errors: ErrorEntry[] = [];
   if (firewall.devices.some((d) => d.entity_type === ref.type && d.entity_id === ref.id)) {
     errors.push(entry(FIREWALL_REASONS.deviceExists(ref.type, ref.id), ref.field));
-  } else if (ref.type === "nodebalancer" && firewall.devices.filter((d) => d.entity_type === "nodebalancer").length >= FIREWALL_LIMITS.nodebalancers) {
+  } else if (
+    ref.type === "nodebalancer" &&
+    firewall.devices.filter((d) => d.entity_type === "nodebalancer").length >= FIREWALL_LIMITS.nodebalancers
+  ) {
     errors.push(entry(FIREWALL_REASONS.nodebalancersTooMany, ref.field));
   }
   return errors;

@@ -23,7 +23,15 @@ interface CatalogEntry {
   eol: string | null;
 }
 
-const entry = (id: string, label: string, vendor: string, size: number, created: string, eol: string | null, extra: Partial<CatalogEntry> = {}): CatalogEntry => ({
+const entry = (
+  id: string,
+  label: string,
+  vendor: string,
+  size: number,
+  created: string,
+  eol: string | null,
+  extra: Partial<CatalogEntry> = {},
+): CatalogEntry => ({
   id: `public/${id}`,
   label,
   vendor,

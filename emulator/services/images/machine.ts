@@ -23,7 +23,10 @@ function applyTransition(runtime: EmulatorRuntime, account: AccountState, image:
     return;
   }
   // No data within the upload window: the upload is canceled and the image deleted.
-  IMAGES.set(account, IMAGES.of(account).filter((i) => i !== image));
+  IMAGES.set(
+    account,
+    IMAGES.of(account).filter((i) => i !== image),
+  );
   endJob(account, image, "failed", transition.at, "No image data was uploaded within 24 hours; the image was deleted.");
 }
 

@@ -46,11 +46,7 @@ function newImage(actor: Actor, fields: Pick<StoredImage, "label" | "description
 const capabilitiesFor = (cloudInit: boolean | undefined) => (cloudInit ? [CLOUD_INIT_CAPABILITY] : []);
 
 /** Captures a disk: `creating` now, `available` after `CAPTURE_DURATION_MS`; event `disk_imagize` started → finished. */
-export function captureImage(
-  actor: Actor,
-  placed: { compute: StoredCompute; disk: StoredDisk },
-  input: ImageCreateRequest,
-): StoredImage {
+export function captureImage(actor: Actor, placed: { compute: StoredCompute; disk: StoredDisk }, input: ImageCreateRequest): StoredImage {
   const image = newImage(actor, {
     label: input.label ?? placed.disk.label,
     description: input.description ?? "",
@@ -75,11 +71,7 @@ export function captureImage(
  * emulator's own address: the URL stands for the platform's object storage). Event
  * `image_upload` scheduled; the image is deleted if no data arrives within `UPLOAD_WINDOW_MS`.
  */
-export function createUploadImage(
-  actor: Actor,
-  input: ImageUploadRequest,
-  origin: string,
-): { image: StoredImage; uploadTo: string } {
+export function createUploadImage(actor: Actor, input: ImageUploadRequest, origin: string): { image: StoredImage; uploadTo: string } {
   const image = newImage(actor, {
     label: input.label,
     description: input.description ?? "",
@@ -132,6 +124,9 @@ export function updateImage(actor: Actor, image: StoredImage, input: ImageUpdate
 
 /** Deletes a private image (irreversible); event `image_delete`. A pending upload URL stops working. */
 export function deleteImage(actor: Actor, image: StoredImage): void {
-  IMAGES.set(actor.account, IMAGES.of(actor.account).filter((i) => i !== image));
+  IMAGES.set(
+    actor.account,
+    IMAGES.of(actor.account).filter((i) => i !== image),
+  );
   recordEvent(actor, { action: "image_delete", entity: imageEntity(image) });
 }

@@ -51,7 +51,11 @@ export function registerImageUploads(app: FastifyInstance, runtime: EmulatorRunt
     scope.route({
       method: ["GET", "POST", "DELETE", "PATCH"],
       url,
-      handler: async (_request, reply) => reply.code(405).header("Allow", "PUT").send(errorBody([{ reason: REASONS.methodNotAllowed }])),
+      handler: async (_request, reply) =>
+        reply
+          .code(405)
+          .header("Allow", "PUT")
+          .send(errorBody([{ reason: REASONS.methodNotAllowed }])),
     });
   });
 }

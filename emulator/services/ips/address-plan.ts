@@ -49,7 +49,12 @@ export function regionPool(region: string): Ipv6Pool | undefined {
   const block = regionBlock(region);
   if (block === undefined) return undefined;
   const network = block | (0xffffn << 64n);
-  return { range: formatIpv6(network), prefix: POOL_PREFIX, region, route_target: formatIpv6(network + (1n << BigInt(128 - POOL_PREFIX)) - 1n) };
+  return {
+    range: formatIpv6(network),
+    prefix: POOL_PREFIX,
+    region,
+    route_target: formatIpv6(network + (1n << BigInt(128 - POOL_PREFIX)) - 1n),
+  };
 }
 
 /** Every region's pool, in catalog order. */
@@ -61,7 +66,11 @@ export function allPools(): Ipv6Pool[] {
  * The lowest free block of `prefix` bits in the region's range area, given the blocks already
  * taken (by any account: addresses are global). Undefined when the area is full.
  */
-export function allocateRangeBlock(region: string, prefix: number, taken: ReadonlyArray<{ network: bigint; prefix: number }>): bigint | undefined {
+export function allocateRangeBlock(
+  region: string,
+  prefix: number,
+  taken: ReadonlyArray<{ network: bigint; prefix: number }>,
+): bigint | undefined {
   const block = regionBlock(region);
   if (block === undefined) return undefined;
   const step = 1n << BigInt(128 - prefix);

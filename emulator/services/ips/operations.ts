@@ -41,8 +41,7 @@ export function setRdns(actor: Actor, placed: PlacedAddress, rdns: string | null
 
 /** One move of an assign request, resolved. */
 export type Move =
-  | { kind: "ipv4"; placed: PlacedAddress; to: StoredCompute }
-  | { kind: "range"; range: StoredIpv6Range; to: StoredCompute };
+  { kind: "ipv4"; placed: PlacedAddress; to: StoredCompute } | { kind: "range"; range: StoredIpv6Range; to: StoredCompute };
 
 /** Applies validated moves all at once (so two instances can swap addresses). */
 export function applyMoves(account: AccountState, moves: Move[]): void {
@@ -113,6 +112,9 @@ export function createRange(actor: Actor, compute: StoredCompute, prefix: number
 /** Deletes a range (callers check it is not shared); event `ipv6pool_delete`. */
 export function deleteRange(actor: Actor, range: StoredIpv6Range): void {
   const owner = rangeOwner(actor.account, range);
-  IPV6_RANGES.set(actor.account, IPV6_RANGES.of(actor.account).filter((r) => r !== range));
+  IPV6_RANGES.set(
+    actor.account,
+    IPV6_RANGES.of(actor.account).filter((r) => r !== range),
+  );
   event(actor, "ipv6pool_delete", owner ? computeEntity(owner) : null, `${range.range}/${range.prefix} removed`);
 }

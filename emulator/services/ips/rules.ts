@@ -107,7 +107,8 @@ export function resolveAssign(account: AccountState, user: UserRecord, body: IpA
       errors.push(entry(IP_REASONS.assignNat(given.address), addressField));
     }
     if (isShared(account, address)) errors.push(entry(IP_REASONS.assignShared(given.address), addressField));
-    if (move.kind === "range" && slaacOf(move.to) === null) errors.push(entry(IP_REASONS.assignNoSlaac(move.to.id), `assignments[${i}].compute_id`));
+    if (move.kind === "range" && slaacOf(move.to) === null)
+      errors.push(entry(IP_REASONS.assignNoSlaac(move.to.id), `assignments[${i}].compute_id`));
   });
   throwIfAny(errors);
   throwIfAny(checkHoldings(account, moves));
@@ -146,7 +147,11 @@ function checkHoldings(account: AccountState, moves: Move[]): ErrorEntry[] {
 // Sharing
 
 /** Resolves and checks a share request; returns the instance and the canonical list it will share. */
-export function resolveShare(account: AccountState, user: UserRecord, body: IpShareRequest): { compute: StoredCompute; addresses: string[] } {
+export function resolveShare(
+  account: AccountState,
+  user: UserRecord,
+  body: IpShareRequest,
+): { compute: StoredCompute; addresses: string[] } {
   const compute = findCompute(account, body.compute_id);
   if (!compute) throw new ApiFailure(400, [entry(IP_REASONS.invalidCompute(body.compute_id), "compute_id")]);
   requireReadWrite(user, compute);
@@ -202,7 +207,8 @@ export function checkRangeCreate(account: AccountState, user: UserRecord, body: 
   }
   requireReadWrite(user, compute);
   // The per-address rule is the more specific one: report it alone when it applies.
-  if (IPV6_RANGES.of(account).some((r) => r.route_target === slaacOf(compute))) throwIfAny([entry(IP_REASONS.rangeSlaacLimit, targetField)]);
+  if (IPV6_RANGES.of(account).some((r) => r.route_target === slaacOf(compute)))
+    throwIfAny([entry(IP_REASONS.rangeSlaacLimit, targetField)]);
   if (IPV6_RANGES.of(account).some((r) => r.region === compute.region)) throwIfAny([entry(IP_REASONS.rangeRegionLimit)]);
   return compute;
 }

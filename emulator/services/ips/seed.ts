@@ -20,7 +20,7 @@ export const ADDRESS_SEED_FIELDS = {
   /** Enabled for additional public IPv4 addresses (default false). */
   additional_ipv4: z.boolean().optional(),
 };
-const AddressSeed = z.object(ADDRESS_SEED_FIELDS);
+export const AddressSeed = z.object(ADDRESS_SEED_FIELDS);
 export type AddressSeed = z.infer<typeof AddressSeed>;
 
 /** Validates the seed's addresses against every instance already seeded and fills them in. */
@@ -39,7 +39,8 @@ export function seedAddresses(runtime: EmulatorRuntime, compute: StoredCompute, 
   const privateTaken = new Set(others.filter((c) => c.region === compute.region).flatMap((c) => c.ipv4_private ?? []));
   privates.forEach((address, i) => {
     if (!isPrivateIpv4(address)) throw new ApiFailure(400, [entry(`${address} is not in 192.168.128.0/17`, `ipv4_private[${i}]`)]);
-    if (privateTaken.has(address)) throw new ApiFailure(400, [entry(`${address} is already in use in ${compute.region}`, `ipv4_private[${i}]`)]);
+    if (privateTaken.has(address))
+      throw new ApiFailure(400, [entry(`${address} is already in use in ${compute.region}`, `ipv4_private[${i}]`)]);
   });
 
   let slaac: string | null;

@@ -27,9 +27,29 @@ export const AVAILABILITY_PLANS: readonly string[] = [
 
 /** Region order of the recorded availability list. */
 export const AVAILABILITY_REGION_ORDER: readonly string[] = [
-  "us-central", "us-west", "us-southeast", "us-east", "eu-west", "ap-south", "eu-central", "ap-west",
-  "ca-central", "ap-southeast", "us-iad", "us-ord", "fr-par", "us-sea", "br-gru", "nl-ams",
-  "se-sto", "in-maa", "jp-osa", "it-mil", "us-mia", "id-cgk", "us-lax",
+  "us-central",
+  "us-west",
+  "us-southeast",
+  "us-east",
+  "eu-west",
+  "ap-south",
+  "eu-central",
+  "ap-west",
+  "ca-central",
+  "ap-southeast",
+  "us-iad",
+  "us-ord",
+  "fr-par",
+  "us-sea",
+  "br-gru",
+  "nl-ams",
+  "se-sto",
+  "in-maa",
+  "jp-osa",
+  "it-mil",
+  "us-mia",
+  "id-cgk",
+  "us-lax",
 ];
 
 function isAvailable(region: Region, plan: string): boolean {

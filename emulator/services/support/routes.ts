@@ -34,9 +34,11 @@ export const supportRoutes: RouteSpec[] = [
     const request = ctx.body();
     const { errors, entity } = checkTicketOpen(ctx.account, request);
     throwIfAny(errors);
-    const entityOrVlan = entity ?? (request.vlan !== undefined
-      ? { id: 0, label: request.vlan, type: "vlan", url: `/v4/networking/vlans?region=${request.region}` }
-      : null);
+    const entityOrVlan =
+      entity ??
+      (request.vlan !== undefined
+        ? { id: 0, label: request.vlan, type: "vlan", url: `/v4/networking/vlans?region=${request.region}` }
+        : null);
     const draft = { summary: request.summary, description: request.description, entity: entityOrVlan, generated: false };
     return renderTicket(openTicket(ctx.actor, draft));
   }),

@@ -47,7 +47,10 @@ export function updateVpc(actor: Actor, vpc: StoredVpc, input: VpcUpdateRequest)
 /** Deletes a VPC and its subnets (callers check deletability first): `subnet_delete` per subnet, then `vpc_delete`. */
 export function deleteVpc(actor: Actor, vpc: StoredVpc): void {
   for (const subnet of vpc.subnets) event(actor, "subnet_delete", subnetEntity(vpc, subnet));
-  VPCS.set(actor.account, VPCS.of(actor.account).filter((v) => v !== vpc));
+  VPCS.set(
+    actor.account,
+    VPCS.of(actor.account).filter((v) => v !== vpc),
+  );
   event(actor, "vpc_delete", vpcEntity(vpc));
 }
 

@@ -27,10 +27,7 @@ function overlaps(a: string, b: string): boolean {
   return !!ra && !!rb && ipv4RangesOverlap(ra, rb);
 }
 
-export function checkVpcCreate(
-  account: AccountState,
-  input: VpcCreateRequest,
-): ErrorEntry[] {
+export function checkVpcCreate(account: AccountState, input: VpcCreateRequest): ErrorEntry[] {
   const errors: ErrorEntry[] = [];
   const region = findRegion(input.region);
   if (!region) errors.push(entry(VPC_REASONS.regionInvalid, "region"));

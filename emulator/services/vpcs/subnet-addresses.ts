@@ -19,7 +19,11 @@ export function assignableRange(subnet: StoredSubnet): { first: number; last: nu
 }
 
 export function usedAddresses(account: AccountState, subnetId: number): Set<string> {
-  return new Set(interfacesOnSubnet(account, subnetId).map((p) => p.iface.ipv4?.vpc).filter((a): a is string => !!a));
+  return new Set(
+    interfacesOnSubnet(account, subnetId)
+      .map((p) => p.iface.ipv4?.vpc)
+      .filter((a): a is string => !!a),
+  );
 }
 
 /** The next free address of a subnet, lowest first; undefined when the subnet is full. */

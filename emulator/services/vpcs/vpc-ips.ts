@@ -12,12 +12,25 @@ import { visibleVpcs } from "./store";
 import { subnetGateway } from "./subnet-addresses";
 
 export const VPC_IP_FILTERABLE = [
-  "active", "address", "address_range", "compute_id", "config_id", "interface_id", "nat_1_1", "region", "subnet_id", "vpc_id",
+  "active",
+  "address",
+  "address_range",
+  "compute_id",
+  "config_id",
+  "interface_id",
+  "nat_1_1",
+  "region",
+  "subnet_id",
+  "vpc_id",
 ] as const;
 
 /** Records of every VPC the user can see, or of one VPC. Ordered by instance, profile, interface. */
 export function vpcIpRecords(account: AccountState, user: UserRecord, vpcId?: number): VpcIp[] {
-  const vpcs = new Map(visibleVpcs(account, user).filter((v) => vpcId === undefined || v.id === vpcId).map((v) => [v.id, v]));
+  const vpcs = new Map(
+    visibleVpcs(account, user)
+      .filter((v) => vpcId === undefined || v.id === vpcId)
+      .map((v) => [v.id, v]),
+  );
   const placed = allInterfaces(account)
     .filter((p) => p.iface.purpose === "vpc" && p.iface.vpc_id !== null && vpcs.has(p.iface.vpc_id))
     .sort((a, b) => a.compute.id - b.compute.id || a.config.id - b.config.id || a.iface.id - b.iface.id);
@@ -27,7 +40,15 @@ export function vpcIpRecords(account: AccountState, user: UserRecord, vpcId?: nu
     const subnet = vpc.subnets.find((s) => s.id === iface.subnet_id);
     if (!subnet) continue;
     const prefix = parseIpv4Cidr(subnet.ipv4)!.prefix;
-    const base = { vpc_id: vpc.id, subnet_id: subnet.id, region: vpc.region, compute_id: compute.id, config_id: config.id, interface_id: iface.id, active: iface.active };
+    const base = {
+      vpc_id: vpc.id,
+      subnet_id: subnet.id,
+      region: vpc.region,
+      compute_id: compute.id,
+      config_id: config.id,
+      interface_id: iface.id,
+      active: iface.active,
+    };
     records.push({
       address: iface.ipv4?.vpc ?? null,
       address_range: null,
@@ -38,7 +59,15 @@ export function vpcIpRecords(account: AccountState, user: UserRecord, vpcId?: nu
       subnet_mask: ipv4Netmask(prefix),
     });
     for (const range of iface.ip_ranges) {
-      records.push({ address: null, address_range: range, ...base, nat_1_1: null, gateway: null, prefix, subnet_mask: ipv4Netmask(prefix) });
+      records.push({
+        address: null,
+        address_range: range,
+        ...base,
+        nat_1_1: null,
+        gateway: null,
+        prefix,
+        subnet_mask: ipv4Netmask(prefix),
+      });
     }
   }
   return records;

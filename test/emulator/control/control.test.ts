@@ -56,8 +56,16 @@ test("bad control input is 400 with the offending field", async () => {
     ["/tokens", { grants: { global: { add_vpc: true } } }, "grants"],
     ["/seed/computes", { label: "c", region: "xx-none" }, "region"],
     ["/seed/computes", { region: "es-mad" }, "label"],
-    ["/seed/computes", { label: "c", region: "es-mad", configs: [{ interfaces: [{ purpose: "vpc" }] }] }, "configs[0].interfaces[0].subnet_id"],
-    ["/seed/computes", { label: "c", region: "es-mad", configs: [{ interfaces: [{ purpose: "vpc", subnet_id: 1 }] }] }, "configs[0].interfaces[0].subnet_id"],
+    [
+      "/seed/computes",
+      { label: "c", region: "es-mad", configs: [{ interfaces: [{ purpose: "vpc" }] }] },
+      "configs[0].interfaces[0].subnet_id",
+    ],
+    [
+      "/seed/computes",
+      { label: "c", region: "es-mad", configs: [{ interfaces: [{ purpose: "vpc", subnet_id: 1 }] }] },
+      "configs[0].interfaces[0].subnet_id",
+    ],
     ["/seed/nodebalancers", { label: "nb", region: "xx-none" }, "region"],
     ["/clock", { scale: -1 }, "scale"],
   ];
@@ -79,14 +87,25 @@ describe("seeding instances", () => {
     const r = await emu.ctl("POST", "/seed/computes", {
       label: "web-1",
       region: "es-mad",
-      configs: [{ label: "boot", interfaces: [{ purpose: "public" }, { purpose: "vpc", subnet_id: subnetId, active: true }, { purpose: "vlan", label: "lan" }] }],
+      configs: [
+        {
+          label: "boot",
+          interfaces: [{ purpose: "public" }, { purpose: "vpc", subnet_id: subnetId, active: true }, { purpose: "vlan", label: "lan" }],
+        },
+      ],
     });
     expect(r.status).toBe(200);
     const [pub, vpcIface, vlan] = r.body.configs[0].interfaces;
     expect(r.body).toMatchObject({ id: expect.any(Number), label: "web-1", region: "es-mad", ipv4: [expect.any(String)] });
     expect(r.body.configs[0]).toMatchObject({ id: expect.any(Number), label: "boot" });
     expect(pub).toMatchObject({ purpose: "public", subnet_id: null, ipv4: null });
-    expect(vpcIface).toMatchObject({ purpose: "vpc", subnet_id: subnetId, vpc_id: vpcId, active: true, ipv4: { vpc: "10.0.0.2", nat_1_1: null } });
+    expect(vpcIface).toMatchObject({
+      purpose: "vpc",
+      subnet_id: subnetId,
+      vpc_id: vpcId,
+      active: true,
+      ipv4: { vpc: "10.0.0.2", nat_1_1: null },
+    });
     expect(vlan).toMatchObject({ purpose: "vlan", label: "lan" });
     expect(new Set([pub.id, vpcIface.id, vlan.id]).size).toBe(3);
   });
@@ -97,13 +116,19 @@ describe("seeding instances", () => {
       id: 123,
       label: "fixed",
       region: "es-mad",
-      configs: [{ id: 456, interfaces: [{ id: 789, purpose: "vpc", subnet_id: subnetId, ipv4: { vpc: "10.0.0.50", nat_1_1: "203.0.113.5" } }] }],
+      configs: [
+        { id: 456, interfaces: [{ id: 789, purpose: "vpc", subnet_id: subnetId, ipv4: { vpc: "10.0.0.50", nat_1_1: "203.0.113.5" } }] },
+      ],
     });
     expect(seeded.id).toBe(123);
     expect(seeded.configs[0]!.interfaces[0]).toMatchObject({ id: 789, ipv4: { vpc: "10.0.0.50", nat_1_1: "203.0.113.5" } });
     const field = "configs[0].interfaces[0].ipv4.vpc";
     for (const address of ["10.0.0.50", "10.0.0.1", "10.0.1.9", "10.0.0.255"]) {
-      const r = await emu.ctl("POST", "/seed/computes", { label: "x", region: "es-mad", configs: [{ interfaces: [{ purpose: "vpc", subnet_id: subnetId, ipv4: { vpc: address } }] }] });
+      const r = await emu.ctl("POST", "/seed/computes", {
+        label: "x",
+        region: "es-mad",
+        configs: [{ interfaces: [{ purpose: "vpc", subnet_id: subnetId, ipv4: { vpc: address } }] }],
+      });
       expect([address, r.status, r.body.errors[0].field]).toEqual([address, 400, field]);
     }
     expect((await emu.ctl("POST", "/seed/computes", { id: 123, label: "dup", region: "es-mad" })).status).toBe(400);
@@ -111,7 +136,11 @@ describe("seeding instances", () => {
 
   test("an instance must be in its subnet's region", async () => {
     const { subnetId } = await subnet("us-iad");
-    const r = await emu.ctl("POST", "/seed/computes", { label: "x", region: "es-mad", configs: [{ interfaces: [{ purpose: "vpc", subnet_id: subnetId }] }] });
+    const r = await emu.ctl("POST", "/seed/computes", {
+      label: "x",
+      region: "es-mad",
+      configs: [{ interfaces: [{ purpose: "vpc", subnet_id: subnetId }] }],
+    });
     expect(r.status).toBe(400);
   });
 
@@ -119,9 +148,22 @@ describe("seeding instances", () => {
     const other = emu.control.createAccount({ id: "b" });
     const theirs = (await emu.post("/vpcs", vpcBody("v", { subnets: [{ label: "s", ipv4: "10.0.0.0/24" }] }), { token: other.token })).body;
     // The primary account cannot attach to another account's subnet…
-    expect((await emu.ctl("POST", "/seed/computes", { label: "x", region: "es-mad", configs: [{ interfaces: [{ purpose: "vpc", subnet_id: theirs.subnets[0].id }] }] })).status).toBe(400);
+    expect(
+      (
+        await emu.ctl("POST", "/seed/computes", {
+          label: "x",
+          region: "es-mad",
+          configs: [{ interfaces: [{ purpose: "vpc", subnet_id: theirs.subnets[0].id }] }],
+        })
+      ).status,
+    ).toBe(400);
     // …but account b can.
-    const ok = await emu.ctl("POST", "/seed/computes", { account: "b", label: "x", region: "es-mad", configs: [{ interfaces: [{ purpose: "vpc", subnet_id: theirs.subnets[0].id }] }] });
+    const ok = await emu.ctl("POST", "/seed/computes", {
+      account: "b",
+      label: "x",
+      region: "es-mad",
+      configs: [{ interfaces: [{ purpose: "vpc", subnet_id: theirs.subnets[0].id }] }],
+    });
     expect(ok.status).toBe(200);
     expect((await emu.get("/vpcs/ips", { token: other.token })).body.results).toBe(1);
     expect((await emu.get("/vpcs/ips")).body.results).toBe(0);
@@ -129,7 +171,13 @@ describe("seeding instances", () => {
 
   test("DELETE an interface frees the subnet; unknown ids are 404", async () => {
     const { vpcId, subnetId } = await subnet();
-    const c = (await emu.ctl("POST", "/seed/computes", { label: "x", region: "es-mad", configs: [{ interfaces: [{ purpose: "vpc", subnet_id: subnetId }] }] })).body;
+    const c = (
+      await emu.ctl("POST", "/seed/computes", {
+        label: "x",
+        region: "es-mad",
+        configs: [{ interfaces: [{ purpose: "vpc", subnet_id: subnetId }] }],
+      })
+    ).body;
     const path = `/seed/computes/${c.id}/configs/${c.configs[0].id}/interfaces/${c.configs[0].interfaces[0].id}`;
     expect((await emu.ctl("DELETE", path)).status).toBe(200);
     expect((await emu.ctl("DELETE", path)).status).toBe(404);

@@ -56,7 +56,11 @@ describe("paging", () => {
 
 describe("X-Filter", () => {
   async function seedVpcs() {
-    for (const [label, region] of [["alpha", "es-mad"], ["beta", "us-iad"], ["gamma", "us-iad"]] as const) {
+    for (const [label, region] of [
+      ["alpha", "es-mad"],
+      ["beta", "us-iad"],
+      ["gamma", "us-iad"],
+    ] as const) {
       expect((await emu.post("/vpcs", vpcBody(label, { region, description: `${label} net` }))).status).toBe(200);
     }
   }
@@ -88,7 +92,9 @@ describe("X-Filter", () => {
   test("dotted fields on events", async () => {
     await seedVpcs();
     const vpcs = (await emu.get("/vpcs")).body.data;
-    const r = await emu.get("/account/events", { headers: { "X-Filter": JSON.stringify({ "entity.id": vpcs[1].id, "entity.type": "vpc" }) } });
+    const r = await emu.get("/account/events", {
+      headers: { "X-Filter": JSON.stringify({ "entity.id": vpcs[1].id, "entity.type": "vpc" }) },
+    });
     expect(r.body.data.map((e: { action: string }) => e.action)).toEqual(["vpc_create"]);
     const nested = await emu.get("/account/events", { headers: { "X-Filter": JSON.stringify({ entity: { id: vpcs[1].id } }) } });
     expect(nested.body.results).toBe(1);

@@ -16,7 +16,11 @@ test("objects, events, tokens and id counters survive a restart", async () => {
   const vpc = (await first.post("/vpcs", vpcBody("kept", { subnets: [{ label: "s", ipv4: "10.0.0.0/24" }] }))).body;
   const other = first.control.createAccount();
   const scoped = first.control.createToken({ scopes: ["vpc:read_only"] });
-  first.control.seedCompute({ label: "c", region: "es-mad", configs: [{ interfaces: [{ purpose: "vpc", subnet_id: vpc.subnets[0].id }] }] });
+  first.control.seedCompute({
+    label: "c",
+    region: "es-mad",
+    configs: [{ interfaces: [{ purpose: "vpc", subnet_id: vpc.subnets[0].id }] }],
+  });
   const token = first.token;
   await first.close();
   expect(fs.existsSync(stateFile)).toBe(true);
@@ -140,10 +144,16 @@ describe("state files of earlier emulators", () => {
       // The upload that never received data was deleted 24 hours later; the others finished.
       const images = (await emu.get("/images", { query: { page_size: 25 } })).body.data.filter((i: { is_public: boolean }) => !i.is_public);
       const imageStates = images.map((i: { label: string; status: string }) => [i.label, i.status]);
-      expect(imageStates).toEqual([["captured", "available"], ["uploaded", "available"]]);
+      expect(imageStates).toEqual([
+        ["captured", "available"],
+        ["uploaded", "available"],
+      ]);
       const databases = (await emu.get("/databases/instances")).body.data;
       const databaseStates = databases.map((d: { label: string; status: string }) => [d.label, d.status]);
-      expect(databaseStates).toEqual([["kept-db", "active"], ["pending-pg", "failed"]]);
+      expect(databaseStates).toEqual([
+        ["kept-db", "active"],
+        ["pending-pg", "failed"],
+      ]);
       const backups = (await emu.get("/databases/mysql/instances/28000/backups")).body.data;
       expect(backups.some((b: { label: string }) => b.label === "snap")).toBe(true);
       const tickets = (await emu.get("/support/tickets")).body.data;

@@ -26,7 +26,10 @@ test("filterable fields go with a paginated endpoint, and a paginated endpoint n
 });
 
 test("an alias serves the endpoint under a second path, its note added to the summary", () => {
-  const spec = aliasOf(route(VPC_ENDPOINTS.delete, () => undefined), { path: "/vpcs/by-id/{vpcId}", note: " (second spelling)" });
+  const spec = aliasOf(
+    route(VPC_ENDPOINTS.delete, () => undefined),
+    { path: "/vpcs/by-id/{vpcId}", note: " (second spelling)" },
+  );
   expect(routePath(spec)).toBe("/vpcs/by-id/{vpcId}");
   expect(describeRoutes([spec])[0]).toMatchObject({
     method: "DELETE",

@@ -43,7 +43,10 @@ test("malformed JSON is 400 with no field", async () => {
 });
 
 test("a JSON body with another content type is still read as JSON", async () => {
-  const r = await emu.api("POST", "/vpcs", { rawBody: JSON.stringify({ label: "v", region: "es-mad" }), headers: { "content-type": "text/plain" } });
+  const r = await emu.api("POST", "/vpcs", {
+    rawBody: JSON.stringify({ label: "v", region: "es-mad" }),
+    headers: { "content-type": "text/plain" },
+  });
   expect(r.status).toBe(200);
 });
 

@@ -16,7 +16,11 @@ import { API_ROUTES, SERVICES, STATE_LAYOUT } from "../../../emulator/services";
 import { startTestEmulator } from "../helpers";
 
 const SERVICES_FOLDER = path.resolve(__dirname, "../../../emulator/services");
-const folders = fs.readdirSync(SERVICES_FOLDER, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+const folders = fs
+  .readdirSync(SERVICES_FOLDER, { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name)
+  .sort();
 const byName = new Map(SERVICES.map((s) => [s.name, s]));
 /** What the modules declare of one kind, each with its module's name. */
 const each = <T>(pick: (s: ServiceModule) => readonly T[] | undefined) =>
@@ -28,6 +32,7 @@ const about = (route: RouteSpec | { method: string; path: string }, value: unkno
 test("every folder under emulator/services has its module (module.ts) in the one list, and no module lacks a folder", () => {
   expect(SERVICES.map((s) => s.name).sort()).toEqual(folders);
   for (const folder of folders) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- each folder's module, found by file name
     const exported = Object.values(require(path.join(SERVICES_FOLDER, folder, "module.ts")) as Record<string, unknown>);
     expect([folder, exported.some((value) => value === byName.get(folder))]).toEqual([folder, true]);
   }

@@ -66,7 +66,9 @@ describe("check", () => {
     expect(failuresOf(vpcSpec, { label: "a", region: "r", timeouts: { create: "soon" } })).toEqual([
       { property: "", reason: 'timeouts.create: "soon" is not a duration such as "90s", "10m" or "1h"' },
     ]);
-    expect(failuresOf(vpcSpec, { label: "a", region: "r", timeouts: { destroy: "1m" } })[0]!.reason).toMatch(/timeouts.destroy: unknown operation/);
+    expect(failuresOf(vpcSpec, { label: "a", region: "r", timeouts: { destroy: "1m" } })[0]!.reason).toMatch(
+      /timeouts.destroy: unknown operation/,
+    );
     expect(failuresOf(vpcSpec, { label: "a", region: "r", adoptId: "" })).toEqual([
       { property: "adoptId", reason: "adoptId must be the id of an existing object" },
     ]);
@@ -86,8 +88,16 @@ describe("diff", () => {
   });
 
   test("a region change replaces; the unchanged unique label makes it delete first", () => {
-    expect(diff(vpcSpec, olds, { label: "app-net", region: "us-ord" })).toEqual({ changes: true, replaces: ["region"], deleteBeforeReplace: true });
-    expect(diff(vpcSpec, olds, { label: "new-net", region: "us-ord" })).toEqual({ changes: true, replaces: ["region"], deleteBeforeReplace: false });
+    expect(diff(vpcSpec, olds, { label: "app-net", region: "us-ord" })).toEqual({
+      changes: true,
+      replaces: ["region"],
+      deleteBeforeReplace: true,
+    });
+    expect(diff(vpcSpec, olds, { label: "new-net", region: "us-ord" })).toEqual({
+      changes: true,
+      replaces: ["region"],
+      deleteBeforeReplace: false,
+    });
   });
 
   test("removing the description resets it to the API default; an empty one is no change", () => {
@@ -109,14 +119,23 @@ describe("diff", () => {
 
   test("a subnet whose new range overlaps the old one is deleted before its replacement is created", () => {
     const subnet = { vpcId: 7, label: "web", ipv4: "10.0.1.0/24" };
-    expect(diff(vpcSubnetSpec, subnet, { ...subnet, label: "web2", ipv4: "10.0.1.0/25" })).toMatchObject({ replaces: ["ipv4"], deleteBeforeReplace: true });
-    expect(diff(vpcSubnetSpec, subnet, { ...subnet, label: "web2", ipv4: "10.0.9.0/24" })).toMatchObject({ replaces: ["ipv4"], deleteBeforeReplace: false });
+    expect(diff(vpcSubnetSpec, subnet, { ...subnet, label: "web2", ipv4: "10.0.1.0/25" })).toMatchObject({
+      replaces: ["ipv4"],
+      deleteBeforeReplace: true,
+    });
+    expect(diff(vpcSubnetSpec, subnet, { ...subnet, label: "web2", ipv4: "10.0.9.0/24" })).toMatchObject({
+      replaces: ["ipv4"],
+      deleteBeforeReplace: false,
+    });
   });
 });
 
 describe("explain", () => {
   test("rewrites the API's wire field into the program's input name", () => {
-    const error = new BadRequestError(400, [{ field: "ipv4", reason: VPC_REASONS.ipv4Overlap }], { method: "POST", path: "/vpcs/3/subnets" });
+    const error = new BadRequestError(400, [{ field: "ipv4", reason: VPC_REASONS.ipv4Overlap }], {
+      method: "POST",
+      path: "/vpcs/3/subnets",
+    });
     expect(explain(vpcSubnetSpec, "create", error).message).toBe(
       `the API refused the subnet create: ipv4: ${VPC_REASONS.ipv4Overlap} (HTTP 400 POST /vpcs/3/subnets)`,
     );
@@ -134,10 +153,21 @@ describe("argument types derived from the spec", () => {
 
 describe("settle after create", () => {
   const ctx = { progress: () => undefined } as never;
-  const base = { ...vpcSpec, hooks: { ...vpcSpec.hooks, create: async () => ({ id: 41, label: "slow", region: "us-iad", description: "" }) } };
+  const base = {
+    ...vpcSpec,
+    hooks: { ...vpcSpec.hooks, create: async () => ({ id: 41, label: "slow", region: "us-iad", description: "" }) },
+  };
 
   test("a failure after the API accepted the create keeps the object, with the provider text, in state", async () => {
-    const spec = { ...base, hooks: { ...base.hooks, settle: async () => { throw new Error("status is failed"); } } };
+    const spec = {
+      ...base,
+      hooks: {
+        ...base.hooks,
+        settle: async () => {
+          throw new Error("status is failed");
+        },
+      },
+    };
     const provider = makeProvider(spec, () => ctx);
     const error = await provider.create({ __provider: "shim", label: "slow", region: "us-iad" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResourceInitError);
@@ -149,14 +179,27 @@ describe("settle after create", () => {
   });
 
   test("a settled create returns the settled record", async () => {
-    const spec = { ...base, hooks: { ...base.hooks, settle: async ({ record }: { record: Record<string, unknown> }) => ({ ...record, description: "ready" }) } };
+    const spec = {
+      ...base,
+      hooks: { ...base.hooks, settle: async ({ record }: { record: Record<string, unknown> }) => ({ ...record, description: "ready" }) },
+    };
     const created = await makeProvider(spec, () => ctx).create({ label: "slow", region: "us-iad" });
     expect(created).toEqual({ id: "41", outs: { label: "slow", region: "us-iad", description: "ready" } });
   });
 
   test("a create refused by the API is a plain error: nothing to record", async () => {
-    const spec = { ...base, hooks: { ...base.hooks, create: async () => { throw new Error("refused"); } } };
-    const error = await makeProvider(spec, () => ctx).create({ label: "x", region: "us-iad" }).catch((e: unknown) => e);
+    const spec = {
+      ...base,
+      hooks: {
+        ...base.hooks,
+        create: async () => {
+          throw new Error("refused");
+        },
+      },
+    };
+    const error = await makeProvider(spec, () => ctx)
+      .create({ label: "x", region: "us-iad" })
+      .catch((e: unknown) => e);
     expect(error).not.toBeInstanceOf(ResourceInitError);
   });
 });

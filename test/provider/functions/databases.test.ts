@@ -21,7 +21,13 @@ describe("data functions", () => {
     await harness.client.databases.mysql.create({ label: "one-db", region: "us-iad", type: "g6-nanode-1", engine: "mysql/8.0.30" });
     await harness.client.databases.postgresql.create({ label: "two-db", region: "us-ord", type: "g6-nanode-1", engine: "postgresql/14.6" });
     expect((await getDatabases({}, options)).map((d) => d.label)).toEqual(["one-db", "two-db"]);
-    expect((await getDatabases({ engine: "postgresql" }, options)).map((d) => [d.label, d.replicationCommitType])).toEqual([["two-db", "local"]]);
-    expect((await getDatabases({ region: "us-iad" }, options))[0]).toMatchObject({ label: "one-db", instanceUri: expect.stringContaining("/mysql/instances/"), allowList: [] });
+    expect((await getDatabases({ engine: "postgresql" }, options)).map((d) => [d.label, d.replicationCommitType])).toEqual([
+      ["two-db", "local"],
+    ]);
+    expect((await getDatabases({ region: "us-iad" }, options))[0]).toMatchObject({
+      label: "one-db",
+      instanceUri: expect.stringContaining("/mysql/instances/"),
+      allowList: [],
+    });
   });
 });

@@ -27,7 +27,12 @@ describe("data functions", () => {
   });
 
   test("getImage reads one image by id, public or private", async () => {
-    await expect(getImage({ id: "public/debian12" }, options())).resolves.toMatchObject({ id: "public/debian12", label: "Debian 12", isPublic: true, vendor: "Debian" });
+    await expect(getImage({ id: "public/debian12" }, options())).resolves.toMatchObject({
+      id: "public/debian12",
+      label: "Debian 12",
+      isPublic: true,
+      vendor: "Debian",
+    });
     await expect(getImage({ id: "private/1" }, options())).rejects.toMatchObject({ status: 404 });
   });
 });

@@ -45,6 +45,8 @@ test("getIpv6Pools and getIpv6Ranges, optionally of one region", async () => {
   const client = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });
   await client.networking.ipv6.ranges.create({ prefix_length: 64, compute_id: a.id });
   await client.close();
-  expect(await getIpv6Ranges({ region: "us-iad" }, options)).toEqual([{ range: "2001:db8:4:8000::", prefix: 64, region: "us-iad", routeTarget: a.ipv6 }]);
+  expect(await getIpv6Ranges({ region: "us-iad" }, options)).toEqual([
+    { range: "2001:db8:4:8000::", prefix: 64, region: "us-iad", routeTarget: a.ipv6 },
+  ]);
   expect(await getIpv6Ranges({ region: "us-ord" }, options)).toEqual([]);
 });

@@ -14,18 +14,29 @@ const harness = useProviderHarness();
 const domains = provider("Domain");
 const records = provider("DomainRecord");
 
-const master = (domain = "example.com", extra: Record<string, unknown> = {}) => ({ domain, type: "master", soaEmail: "admin@example.com", ...extra });
+const master = (domain = "example.com", extra: Record<string, unknown> = {}) => ({
+  domain,
+  type: "master",
+  soaEmail: "admin@example.com",
+  ...extra,
+});
 const failures = (inputs: Record<string, unknown>) => check(domainRecordSpec, inputs).failures ?? [];
 
 describe("check at preview", () => {
   test("record rules are checked even while the domain id is unknown (a domain created in the same program)", () => {
     const rec = (fields: Record<string, unknown>) => failures({ domainId: UNKNOWN, ...fields });
-    expect(rec({ type: "MX", target: "mail.example.com." })).toEqual([{ property: "priority", reason: RECORD_REASONS.requiredFor("priority", "MX") }]);
+    expect(rec({ type: "MX", target: "mail.example.com." })).toEqual([
+      { property: "priority", reason: RECORD_REASONS.requiredFor("priority", "MX") },
+    ]);
     expect(rec({ type: "SRV", target: "sip" }).map((f) => f.property)).toEqual(["priority", "weight", "port", "service", "protocol"]);
-    expect(rec({ type: "CAA", target: "letsencrypt.org" })).toEqual([{ property: "tag", reason: RECORD_REASONS.requiredFor("tag", "CAA") }]);
+    expect(rec({ type: "CAA", target: "letsencrypt.org" })).toEqual([
+      { property: "tag", reason: RECORD_REASONS.requiredFor("tag", "CAA") },
+    ]);
     expect(rec({ type: "A", target: "192.0.2.1." })).toEqual([{ property: "target", reason: RECORD_REASONS.trailingPeriod("A") }]);
     expect(rec({ type: "AAAA", target: "192.0.2.1" })).toEqual([{ property: "target", reason: RECORD_REASONS.targetIpv6 }]);
-    expect(rec({ type: "A", target: "192.0.2.1", priority: 10 })).toEqual([{ property: "priority", reason: RECORD_REASONS.onlyFor("priority", "MX and SRV") }]);
+    expect(rec({ type: "A", target: "192.0.2.1", priority: 10 })).toEqual([
+      { property: "priority", reason: RECORD_REASONS.onlyFor("priority", "MX and SRV") },
+    ]);
     expect(rec({ type: "TXT", target: "x", tag: "issue" })).toEqual([{ property: "tag", reason: RECORD_REASONS.onlyFor("tag", "CAA") }]);
     expect(rec({ type: "TXT", target: "x", ttlSec: 1.5 })).toEqual([{ property: "ttlSec", reason: RECORD_REASONS.ttlInvalid }]);
     expect(rec({ type: "TXT", target: "x", name: "has space" })).toEqual([{ property: "name", reason: RECORD_REASONS.nameInvalid }]);
@@ -68,10 +79,15 @@ describe("records written the way people write them never diff", () => {
     const domain = await domains.create(master());
     const inputs = { domainId: domain.id, type: "A", name: "www.example.com.", target: "192.0.2.10" };
     const created = await records.create(inputs);
-    expect(await records.diff!(created.id, created.outs, { ...inputs, target: "192.0.2.11" })).toMatchObject({ changes: true, replaces: [] });
+    expect(await records.diff!(created.id, created.outs, { ...inputs, target: "192.0.2.11" })).toMatchObject({
+      changes: true,
+      replaces: [],
+    });
     expect(await records.diff!(created.id, created.outs, { ...inputs, name: "web" })).toMatchObject({ changes: true, replaces: [] });
     expect(await records.diff!(created.id, created.outs, { ...inputs, ttlSec: 3000 })).toMatchObject({ changes: true });
-    expect(await records.diff!(created.id, created.outs, { ...inputs, type: "AAAA", target: "2001:db8::1" })).toMatchObject({ replaces: ["type"] });
+    expect(await records.diff!(created.id, created.outs, { ...inputs, type: "AAAA", target: "2001:db8::1" })).toMatchObject({
+      replaces: ["type"],
+    });
   });
 });
 

@@ -14,13 +14,22 @@ const harness = useProviderHarness();
 const domains = provider("Domain");
 const records = provider("DomainRecord");
 
-const master = (domain = "example.com", extra: Record<string, unknown> = {}) => ({ domain, type: "master", soaEmail: "admin@example.com", ...extra });
+const master = (domain = "example.com", extra: Record<string, unknown> = {}) => ({
+  domain,
+  type: "master",
+  soaEmail: "admin@example.com",
+  ...extra,
+});
 const failures = (inputs: Record<string, unknown>) => check(domainSpec, inputs).failures ?? [];
 
 describe("check at preview", () => {
   test("a master domain needs soaEmail, a slave one masterIps", () => {
-    expect(failures({ domain: "example.com", type: "master" })).toEqual([{ property: "soaEmail", reason: DOMAIN_REASONS.soaEmailRequired }]);
-    expect(failures({ domain: "example.com", type: "slave", masterIps: [] })).toEqual([{ property: "masterIps", reason: DOMAIN_REASONS.masterIpsRequired }]);
+    expect(failures({ domain: "example.com", type: "master" })).toEqual([
+      { property: "soaEmail", reason: DOMAIN_REASONS.soaEmailRequired },
+    ]);
+    expect(failures({ domain: "example.com", type: "slave", masterIps: [] })).toEqual([
+      { property: "masterIps", reason: DOMAIN_REASONS.masterIpsRequired },
+    ]);
     expect(failures({ domain: "example.com", type: "slave", masterIps: ["192.0.2.1"] })).toEqual([]);
     // Unknown at preview: checked once known.
     expect(failures({ domain: "example.com", type: "master", soaEmail: UNKNOWN })).toEqual([]);
@@ -38,13 +47,19 @@ describe("check at preview", () => {
   ])("a domain's %s is checked with the API's reason", (property, extra, reason) => {
     expect(failures(master("example.com", extra))).toEqual([{ property, reason }]);
   });
-
 });
 
 describe("Domain", () => {
   test("create, read, rename in place, update timers, delete", async () => {
     const created = await domains.create(master("example.com", { ttlSec: 1000, tags: ["b", "a"] }));
-    expect(created.outs).toMatchObject({ domain: "example.com", type: "master", soaEmail: "admin@example.com", ttlSec: 3600, status: "active", tags: ["a", "b"] });
+    expect(created.outs).toMatchObject({
+      domain: "example.com",
+      type: "master",
+      soaEmail: "admin@example.com",
+      ttlSec: 3600,
+      status: "active",
+      tags: ["a", "b"],
+    });
     const inputs = master("Example.COM", { ttlSec: 1000, tags: ["a", "b", "a"] });
     expect(await domains.diff!(created.id, created.outs, inputs)).toMatchObject({ changes: false });
 
@@ -79,7 +94,9 @@ describe("Domain", () => {
     expect(clone.outs).toMatchObject({ domain: "clone.example", description: "the copy", cloneFromId: Number(source.id) });
     const copied = await harness.client.domains.records.listAll(Number(clone.id));
     expect(copied.map((r) => `${r.type} ${r.name} ${r.target}`).sort()).toEqual(["A www 192.0.2.1", "MX  mail.example.com"]);
-    expect(await domains.diff!(clone.id, clone.outs, master("clone.example", { cloneFromId: source.id, description: "the copy" }))).toMatchObject({ changes: false });
+    expect(
+      await domains.diff!(clone.id, clone.outs, master("clone.example", { cloneFromId: source.id, description: "the copy" })),
+    ).toMatchObject({ changes: false });
     const read = await domains.read!(clone.id, clone.outs);
     expect(read.props!.cloneFromId).toBe(Number(source.id));
   });

@@ -14,10 +14,13 @@ const harness = useProviderHarness();
 const firewalls = provider("Firewall");
 const devices = provider("FirewallDevice");
 const seed = (label: string) => harness.emulator.control.seedCompute({ label, region: "us-iad" }).id;
-const deviceIds = async (id: string | number) => (await harness.client.networking.firewalls.devices.listAll(Number(id))).map((d) => d.entity.id).sort();
+const deviceIds = async (id: string | number) =>
+  (await harness.client.networking.firewalls.devices.listAll(Number(id))).map((d) => d.entity.id).sort();
 
 test("FirewallDevice: ids and type", () => {
-  expect(check(firewallDeviceSpec, { ...PROVIDER, firewallId: "228000", entityId: 52000000, entityType: "compute" }).failures).toBeUndefined();
+  expect(
+    check(firewallDeviceSpec, { ...PROVIDER, firewallId: "228000", entityId: 52000000, entityType: "compute" }).failures,
+  ).toBeUndefined();
   const failures = check(firewallDeviceSpec, { ...PROVIDER, firewallId: "x", entityId: 1, entityType: "linode" }).failures!;
   expect(failures.map((f) => f.property)).toEqual(["firewallId", "entityType"]);
   expect(failures[1]!.reason).toBe(FIREWALL_REASONS.typeInvalid);
@@ -27,14 +30,21 @@ test("FirewallDevice: create, read, delete; moving an entity to another firewall
   const a = seed("web-1");
   const fw = await firewalls.create!(args());
   const device = await devices.create!({ firewallId: fw.id, entityId: a, entityType: "compute" });
-  expect(device.outs).toMatchObject({ firewallId: Number(fw.id), entityId: a, entityType: "compute", entity: { label: "web-1", url: `/v4/compute/instances/${a}` } });
+  expect(device.outs).toMatchObject({
+    firewallId: Number(fw.id),
+    entityId: a,
+    entityType: "compute",
+    entity: { label: "web-1", url: `/v4/compute/instances/${a}` },
+  });
   expect(await devices.read!(device.id, device.outs)).toEqual({ id: device.id, props: device.outs });
   expect(await devices.diff!(device.id, device.outs, { firewallId: "999", entityId: a, entityType: "compute" })).toMatchObject({
     changes: true,
     replaces: ["firewallId"],
     deleteBeforeReplace: true,
   });
-  expect((await devices.diff!(device.id, device.outs, { firewallId: fw.id, entityId: String(a), entityType: "compute" })).changes).toBe(false);
+  expect((await devices.diff!(device.id, device.outs, { firewallId: fw.id, entityId: String(a), entityType: "compute" })).changes).toBe(
+    false,
+  );
   await devices.delete!(device.id, device.outs);
   expect(await deviceIds(fw.id)).toEqual([]);
   expect(await devices.read!(device.id, device.outs)).toEqual({});

@@ -66,7 +66,12 @@ describe("check", () => {
     ["an empty ipv6 list", { addresses: { ipv4: ["0.0.0.0/0"], ipv6: [] } }, "addresses.ipv6", FIREWALL_REASONS.addressesEmpty],
     ["a malformed IPv4 address", { addresses: { ipv4: ["300.1.1.1"] } }, "addresses.ipv4[0]", FIREWALL_REASONS.ipv4Invalid],
     ["an IPv6 zone id", { addresses: { ipv6: ["fe80::1%eth0"] } }, "addresses.ipv6[0]", FIREWALL_REASONS.ipv6ZoneId],
-    ["256 addresses", { addresses: { ipv4: Array.from({ length: 256 }, (_, i) => `10.0.${i}.0/24`) } }, "addresses", FIREWALL_REASONS.addressesTooMany],
+    [
+      "256 addresses",
+      { addresses: { ipv4: Array.from({ length: 256 }, (_, i) => `10.0.${i}.0/24`) } },
+      "addresses",
+      FIREWALL_REASONS.addressesTooMany,
+    ],
     ["a 2-character rule label", { label: "ab" }, "label", FIREWALL_REASONS.ruleLabelLength],
     ["an empty description", { description: "" }, "description", FIREWALL_REASONS.ruleDescriptionLength],
   ])("refuses a rule with %s, naming the rule's field", (_what, change, field, reason) => {
@@ -75,23 +80,32 @@ describe("check", () => {
 
   test("refuses more than 25 rules in all, on the ruleset where the 26th lands", () => {
     const many = (n: number) => Array.from({ length: n }, () => rule());
-    expect(failuresOf(args({ inbound: many(20), outbound: many(6) }))).toEqual([{ property: "outbound", reason: FIREWALL_REASONS.rulesTooMany }]);
+    expect(failuresOf(args({ inbound: many(20), outbound: many(6) }))).toEqual([
+      { property: "outbound", reason: FIREWALL_REASONS.rulesTooMany },
+    ]);
     expect(failuresOf(args({ inbound: many(26) }))).toEqual([{ property: "inbound", reason: FIREWALL_REASONS.rulesTooMany }]);
     expect(failuresOf(args({ inbound: many(20), outbound: many(5) }))).toEqual([]);
   });
 
   test("refuses more than one nodebalancer, bad policies, statuses and device ids", () => {
-    expect(failuresOf(args({ devices: { nodebalancers: [1, 2] } }))).toEqual([{ property: "", reason: `devices.nodebalancers: ${FIREWALL_REASONS.nodebalancersTooMany}` }]);
+    expect(failuresOf(args({ devices: { nodebalancers: [1, 2] } }))).toEqual([
+      { property: "", reason: `devices.nodebalancers: ${FIREWALL_REASONS.nodebalancersTooMany}` },
+    ]);
     expect(failuresOf(args({ inboundPolicy: "REJECT" }))).toEqual([{ property: "inboundPolicy", reason: FIREWALL_REASONS.policyInvalid }]);
     expect(failuresOf(args({ status: "deleted" }))).toEqual([{ property: "status", reason: FIREWALL_REASONS.statusInvalid }]);
-    expect(failuresOf(args({ devices: { computes: ["web-1"] } }))[0]!.reason).toBe(`devices.computes[0]: ${FIREWALL_REASONS.deviceIdInvalid}`);
-    expect(failuresOf(args({ devices: { linodes: [1] } }))).toEqual([{ property: "devices", reason: expect.stringContaining('"linodes"') }]);
+    expect(failuresOf(args({ devices: { computes: ["web-1"] } }))[0]!.reason).toBe(
+      `devices.computes[0]: ${FIREWALL_REASONS.deviceIdInvalid}`,
+    );
+    expect(failuresOf(args({ devices: { linodes: [1] } }))).toEqual([
+      { property: "devices", reason: expect.stringContaining('"linodes"') },
+    ]);
   });
 
   test("lets preview's unknown values through", () => {
-    expect(failuresOf(args({ label: UNKNOWN, devices: { computes: [UNKNOWN] }, inbound: [rule({ addresses: { ipv4: [UNKNOWN] } })] }))).toEqual([]);
+    expect(
+      failuresOf(args({ label: UNKNOWN, devices: { computes: [UNKNOWN] }, inbound: [rule({ addresses: { ipv4: [UNKNOWN] } })] })),
+    ).toEqual([]);
   });
-
 });
 
 describe("normalization and diff", () => {
@@ -100,7 +114,15 @@ describe("normalization and diff", () => {
     label: "web-fw",
     tags: ["a", "b"],
     status: "enabled",
-    inbound: [{ action: "ACCEPT", label: "ssh-in", ports: "22,80-90", protocol: "TCP", addresses: { ipv4: ["203.0.113.7/32", "0.0.0.0/0"], ipv6: ["2001:db8::1/128"] } }],
+    inbound: [
+      {
+        action: "ACCEPT",
+        label: "ssh-in",
+        ports: "22,80-90",
+        protocol: "TCP",
+        addresses: { ipv4: ["203.0.113.7/32", "0.0.0.0/0"], ipv6: ["2001:db8::1/128"] },
+      },
+    ],
     inboundPolicy: "DROP",
     outbound: null,
     outboundPolicy: "ACCEPT",
@@ -114,7 +136,15 @@ describe("normalization and diff", () => {
       tags: ["b", "a", "a"],
       inboundPolicy: "DROP",
       outboundPolicy: "ACCEPT",
-      inbound: [{ action: "ACCEPT", protocol: "TCP", ports: "22, 80 - 90", label: "ssh-in", addresses: { ipv6: ["2001:0DB8:0:0::1"], ipv4: ["0.0.0.0/0", "203.0.113.7"] } }],
+      inbound: [
+        {
+          action: "ACCEPT",
+          protocol: "TCP",
+          ports: "22, 80 - 90",
+          label: "ssh-in",
+          addresses: { ipv6: ["2001:0DB8:0:0::1"], ipv4: ["0.0.0.0/0", "203.0.113.7"] },
+        },
+      ],
     };
     expect(diff(firewallSpec, stored, news)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
   });
@@ -152,7 +182,8 @@ describe("normalization and diff", () => {
 describe("against the emulator", () => {
   const requests = () => harness.emulator.control.listRequests().map((r) => `${r.method} ${r.path.replace(/\/\d+/g, "/{id}")}`);
   const seed = (label: string) => harness.emulator.control.seedCompute({ label, region: "us-iad" }).id;
-  const deviceIds = async (id: string | number) => (await harness.client.networking.firewalls.devices.listAll(Number(id))).map((d) => d.entity.id).sort();
+  const deviceIds = async (id: string | number) =>
+    (await harness.client.networking.firewalls.devices.listAll(Number(id))).map((d) => d.entity.id).sort();
 
   test("check sends no request", async () => {
     await firewalls.check!({}, { ...args({ inbound: [rule({ ports: "0" })] }) });
@@ -195,7 +226,13 @@ describe("against the emulator", () => {
     const created = await firewalls.create!(args({ devices: { computes: [a, b] } }));
     const id = created.id;
     harness.emulator.control.clearRequests();
-    const news = args({ label: "web-fw-2", tags: ["x"], inbound: [rule({ ports: "23" })], outboundPolicy: "DROP", devices: { computes: [b, c] } });
+    const news = args({
+      label: "web-fw-2",
+      tags: ["x"],
+      inbound: [rule({ ports: "23" })],
+      outboundPolicy: "DROP",
+      devices: { computes: [b, c] },
+    });
     const done = await firewalls.update!(id, created.outs, news);
     const writes = requests().filter((r) => !r.startsWith("GET"));
     expect(writes).toEqual([
@@ -204,7 +241,13 @@ describe("against the emulator", () => {
       "PUT /v4/networking/firewalls/{id}/rules",
       "POST /v4/networking/firewalls/{id}/devices",
     ]);
-    expect(done.outs).toMatchObject({ label: "web-fw-2", tags: ["x"], outboundPolicy: "DROP", inbound: [{ ports: "23" }], devices: { computes: [b, c] } });
+    expect(done.outs).toMatchObject({
+      label: "web-fw-2",
+      tags: ["x"],
+      outboundPolicy: "DROP",
+      inbound: [{ ports: "23" }],
+      devices: { computes: [b, c] },
+    });
     expect(await deviceIds(id)).toEqual([b, c].sort());
   });
 
@@ -235,7 +278,10 @@ describe("against the emulator", () => {
     expect(diff(firewallSpec, read.props!, inputs).changes).toBe(true);
     harness.emulator.control.clearRequests();
     const restored = await firewalls.update!(created.id, read.props!, inputs);
-    expect(requests().filter((r) => !r.startsWith("GET"))).toEqual(["PUT /v4/networking/firewalls/{id}/rules", "POST /v4/networking/firewalls/{id}/devices"]);
+    expect(requests().filter((r) => !r.startsWith("GET"))).toEqual([
+      "PUT /v4/networking/firewalls/{id}/rules",
+      "POST /v4/networking/firewalls/{id}/devices",
+    ]);
     expect(diff(firewallSpec, restored.outs!, inputs).changes).toBe(false);
   });
 
@@ -253,7 +299,9 @@ describe("against the emulator", () => {
     await expect(firewalls.create!(args({ label: "second", devices: { computes: [a] } }))).rejects.toThrow(
       `devices.computes[0]: ${FIREWALL_REASONS.activeFirewall("compute", a)}`,
     );
-    await expect(firewalls.create!(args({ label: "third", devices: { computes: [99] } }))).rejects.toThrow(FIREWALL_REASONS.invalidEntity("compute", 99));
+    await expect(firewalls.create!(args({ label: "third", devices: { computes: [99] } }))).rejects.toThrow(
+      FIREWALL_REASONS.invalidEntity("compute", 99),
+    );
   });
 
   test("a create whose connection breaks after the API accepted it adopts the firewall by its label", async () => {
@@ -265,7 +313,10 @@ describe("against the emulator", () => {
   });
 
   test("adoptId brings an existing firewall to the program", async () => {
-    const existing = await harness.client.networking.firewalls.create({ label: "elsewhere", rules: { inbound_policy: "ACCEPT", outbound_policy: "ACCEPT", outbound: null } });
+    const existing = await harness.client.networking.firewalls.create({
+      label: "elsewhere",
+      rules: { inbound_policy: "ACCEPT", outbound_policy: "ACCEPT", outbound: null },
+    });
     const adopted = await firewalls.create!({ ...args({ label: "elsewhere" }), adoptId: existing.id });
     expect(adopted.id).toBe(String(existing.id));
     expect((await harness.client.networking.firewalls.rules.get(existing.id)).inbound_policy).toBe("DROP");

@@ -57,12 +57,32 @@ async function checked(inputs: Record<string, unknown>, olds: Record<string, unk
 
 describe("check", () => {
   test.each([
-    ["no source", { label: "x" }, [{ property: "", reason: "an Image needs one source: diskId (capture a disk) or filePath and region (upload a file)" }]],
-    ["two sources", { diskId: 5, filePath: "/x.img.gz", region: "us-iad", label: "x" }, [{ property: "diskId", reason: "give either diskId (capture a disk) or filePath and region (upload a file), not both" }]],
-    ["a file without region", { filePath: "/x.img.gz", label: "x" }, [{ property: "region", reason: "region is required with filePath (the region the file is uploaded to)" }]],
-    ["a region without file", { region: "us-iad", label: "x" }, [{ property: "filePath", reason: "region belongs to an upload: give filePath as well, or drop region" }]],
+    [
+      "no source",
+      { label: "x" },
+      [{ property: "", reason: "an Image needs one source: diskId (capture a disk) or filePath and region (upload a file)" }],
+    ],
+    [
+      "two sources",
+      { diskId: 5, filePath: "/x.img.gz", region: "us-iad", label: "x" },
+      [{ property: "diskId", reason: "give either diskId (capture a disk) or filePath and region (upload a file), not both" }],
+    ],
+    [
+      "a file without region",
+      { filePath: "/x.img.gz", label: "x" },
+      [{ property: "region", reason: "region is required with filePath (the region the file is uploaded to)" }],
+    ],
+    [
+      "a region without file",
+      { region: "us-iad", label: "x" },
+      [{ property: "filePath", reason: "region belongs to an upload: give filePath as well, or drop region" }],
+    ],
     ["an upload without label", { filePath: "/x.img.gz", region: "us-iad" }, [{ property: "label", reason: IMAGE_REASONS.labelRequired }]],
-    ["a fileHash of its own", { diskId: 5, fileHash: "0".repeat(64) }, [{ property: "fileHash", reason: "fileHash is computed from the file at filePath; do not set it" }]],
+    [
+      "a fileHash of its own",
+      { diskId: 5, fileHash: "0".repeat(64) },
+      [{ property: "fileHash", reason: "fileHash is computed from the file at filePath; do not set it" }],
+    ],
     ["a label the API refuses", { diskId: 5, label: "no/slashes" }, [{ property: "label", reason: IMAGE_REASONS.labelChars }]],
   ])("refuses %s, naming the input", async (_what, inputs, failures) => {
     expect((await checked(inputs)).failures).toEqual(failures);
@@ -71,7 +91,9 @@ describe("check", () => {
 
   test("refuses a missing file and a file that is not gzip, at preview", async () => {
     const missing = path.join(folder, "missing.img.gz");
-    expect((await checked({ filePath: missing, region: "us-iad", label: "x" })).failures).toEqual([{ property: "filePath", reason: `cannot read ${missing}: ENOENT` }]);
+    expect((await checked({ filePath: missing, region: "us-iad", label: "x" })).failures).toEqual([
+      { property: "filePath", reason: `cannot read ${missing}: ENOENT` },
+    ]);
     const raw = path.join(folder, "raw.img");
     fs.writeFileSync(raw, Buffer.alloc(1024));
     expect((await checked({ filePath: raw, region: "us-iad", label: "x" })).failures).toEqual([
@@ -83,7 +105,13 @@ describe("check", () => {
     const { file, sha256 } = writeImage("a.img.gz", 1);
     const result = await checked({ filePath: file, region: "us-iad", label: "a" });
     expect(result.failures).toBeUndefined();
-    expect(result.inputs).toMatchObject({ __provider: "shim", filePath: file, fileHash: sha256, fileSize: fs.statSync(file).size, fileModified: fs.statSync(file).mtime.toISOString() });
+    expect(result.inputs).toMatchObject({
+      __provider: "shim",
+      filePath: file,
+      fileHash: sha256,
+      fileSize: fs.statSync(file).size,
+      fileModified: fs.statSync(file).mtime.toISOString(),
+    });
     const unknown = await checked({ filePath: "04da6b54-80e4-46f7-96ec-b56ff0331ba9", region: "us-iad", label: "a" });
     expect(unknown.inputs!.fileHash).toBeUndefined();
   });
@@ -108,13 +136,33 @@ describe("check", () => {
 });
 
 describe("diff", () => {
-  const olds = { __provider: "shim", filePath: "/a.img.gz", region: "us-iad", label: "a", description: "", cloudInit: false, fileHash: "a".repeat(64) };
+  const olds = {
+    __provider: "shim",
+    filePath: "/a.img.gz",
+    region: "us-iad",
+    label: "a",
+    description: "",
+    cloudInit: false,
+    fileHash: "a".repeat(64),
+  };
 
   test("same content: no change; a moved file: an in-place change; new content: a replacement", async () => {
     expect(await images.diff!("private/1", olds, { ...olds })).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
-    expect(await images.diff!("private/1", olds, { ...olds, filePath: "/moved/a.img.gz" })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
-    expect(await images.diff!("private/1", olds, { ...olds, fileHash: "b".repeat(64) })).toEqual({ changes: true, replaces: ["fileHash"], deleteBeforeReplace: false });
-    expect(await images.diff!("private/1", olds, { ...olds, label: "renamed", description: "now described" })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(await images.diff!("private/1", olds, { ...olds, filePath: "/moved/a.img.gz" })).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
+    expect(await images.diff!("private/1", olds, { ...olds, fileHash: "b".repeat(64) })).toEqual({
+      changes: true,
+      replaces: ["fileHash"],
+      deleteBeforeReplace: false,
+    });
+    expect(await images.diff!("private/1", olds, { ...olds, label: "renamed", description: "now described" })).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
     expect((await images.diff!("private/1", olds, { ...olds, cloudInit: true })).replaces).toEqual(["cloudInit"]);
     expect((await images.diff!("private/1", olds, { ...olds, region: "us-ord" })).replaces).toEqual(["region"]);
   });
@@ -123,7 +171,8 @@ describe("diff", () => {
 describe("create, update, read, delete", () => {
   test("an upload streams the file, waits for available and records the content hash", async () => {
     const { file, sha256 } = writeImage("up.img.gz", 3, 3 * 1024 * 1024);
-    const inputs = (await checked({ filePath: file, region: "us-iad", label: "uploaded", description: "from a file", cloudInit: true })).inputs!;
+    const inputs = (await checked({ filePath: file, region: "us-iad", label: "uploaded", description: "from a file", cloudInit: true }))
+      .inputs!;
     const created = await images.create(inputs);
     expect(created.id).toMatch(/^private\/\d+$/);
     expect(created.outs).toMatchObject({
@@ -147,11 +196,22 @@ describe("create, update, read, delete", () => {
   });
 
   test("a capture waits out creating; label and description change in place; drift is read back; delete removes it", async () => {
-    const compute = harness.emulator.control.seedCompute({ label: "web", region: "us-iad", disks: [{ label: "Debian 12 Disk", size: 4096 }] });
+    const compute = harness.emulator.control.seedCompute({
+      label: "web",
+      region: "us-iad",
+      disks: [{ label: "Debian 12 Disk", size: 4096 }],
+    });
     const diskId = compute.disks![0]!.id;
     const inputs = (await checked({ diskId: String(diskId) })).inputs!;
     const created = await images.create(inputs);
-    expect(created.outs).toMatchObject({ status: "available", label: "Debian 12 Disk", size: 4096, diskId, cloudInit: false, description: "" });
+    expect(created.outs).toMatchObject({
+      status: "available",
+      label: "Debian 12 Disk",
+      size: 4096,
+      diskId,
+      cloudInit: false,
+      description: "",
+    });
 
     const updated = await images.update!(created.id, created.outs, { ...inputs, label: "golden", description: "base" });
     expect(updated.outs).toMatchObject({ label: "golden", description: "base", diskId, status: "available" });
@@ -174,13 +234,17 @@ describe("create, update, read, delete", () => {
     harness.emulator.control.addFault({ pathPattern: "/__uploads/*", kind: "500" });
     const inputs = (await checked({ filePath: file, region: "us-iad", label: "refused" })).inputs!;
     const error = (await images.create(inputs).catch((e: unknown) => e)) as Error & { id?: string; properties?: Record<string, unknown> };
-    expect(error.message).toMatch(/^image private\/\d+ was created but did not become ready: the API refused the image upload: Internal Server Error/);
+    expect(error.message).toMatch(
+      /^image private\/\d+ was created but did not become ready: the API refused the image upload: Internal Server Error/,
+    );
     expect(error.message).not.toContain("Signature");
     expect(error.id).toMatch(/^private\//);
     expect(error.properties).toMatchObject({ status: "pending_upload", label: "refused", __provider: "shim" });
     harness.emulator.control.clearFaults();
     // Pulumi retries an object with init errors by updating it: the upload URL is gone by then.
-    await expect(images.update!(error.id!, error.properties!, inputs)).rejects.toThrow(/its upload URL is known only to the run that created it/);
+    await expect(images.update!(error.id!, error.properties!, inputs)).rejects.toThrow(
+      /its upload URL is known only to the run that created it/,
+    );
   });
 
   test("a 503 from the upload URL is retried, re-reading the file", async () => {
@@ -196,7 +260,9 @@ describe("create, update, read, delete", () => {
     const compute = harness.emulator.control.seedCompute({ label: "slow", region: "us-iad" });
     const inputs = (await checked({ diskId: compute.disks![0]!.id, label: "slow", timeouts: { create: "1s" } })).inputs!;
     const error = (await images.create(inputs).catch((e: unknown) => e)) as Error & { id?: string };
-    expect(error.message).toMatch(/^image private\/\d+ was created but did not become ready: image create did not finish within 1s \(raise timeouts\.create to wait longer\)/);
+    expect(error.message).toMatch(
+      /^image private\/\d+ was created but did not become ready: image create did not finish within 1s \(raise timeouts\.create to wait longer\)/,
+    );
     expect((await harness.client.images.get(error.id!)).status).toBe("creating");
   });
 });

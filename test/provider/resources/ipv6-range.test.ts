@@ -16,7 +16,12 @@ const seed = (label: string, region = "us-iad") => harness.emulator.control.seed
 
 describe("check", () => {
   test.each([
-    ["both computeId and routeTarget", { prefixLength: 64, computeId: 1, routeTarget: "2001:db8::1" }, ["computeId", "routeTarget"], IP_REASONS.rangeTargetBoth],
+    [
+      "both computeId and routeTarget",
+      { prefixLength: 64, computeId: 1, routeTarget: "2001:db8::1" },
+      ["computeId", "routeTarget"],
+      IP_REASONS.rangeTargetBoth,
+    ],
     ["neither computeId nor routeTarget", { prefixLength: 64 }, ["computeId", "routeTarget"], IP_REASONS.rangeTargetNeither],
     ["a prefix length of 48", { prefixLength: 48, computeId: 1 }, ["prefixLength"], IP_REASONS.prefixLength],
     ["a route target with /128", { prefixLength: 64, routeTarget: "2001:db8::1/128" }, ["routeTarget"], IP_REASONS.routeTargetInvalid],
@@ -42,11 +47,22 @@ describe("check", () => {
 describe("diff", () => {
   test("every input replaces, always deleting the old range first; spellings of the route target do not diff", async () => {
     const olds = { prefixLength: 64, routeTarget: "2001:db8:4::f03c:91ff:fe00:1", computeId: 52000001 };
-    expect(await ranges.diff!("r", olds, { prefixLength: 64, routeTarget: "2001:DB8:4:0:F03C:91FF:FE00:1" })).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
-    expect(await ranges.diff!("r", olds, { prefixLength: 56, routeTarget: olds.routeTarget })).toEqual({ changes: true, replaces: ["prefixLength"], deleteBeforeReplace: true });
+    expect(await ranges.diff!("r", olds, { prefixLength: 64, routeTarget: "2001:DB8:4:0:F03C:91FF:FE00:1" })).toEqual({
+      changes: false,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
+    expect(await ranges.diff!("r", olds, { prefixLength: 56, routeTarget: olds.routeTarget })).toEqual({
+      changes: true,
+      replaces: ["prefixLength"],
+      deleteBeforeReplace: true,
+    });
     const byId = { prefixLength: 64, computeId: "52000001" };
     expect((await ranges.diff!("r", olds, byId)).changes).toBe(false);
-    expect(await ranges.diff!("r", olds, { ...byId, computeId: 52000002 })).toMatchObject({ replaces: ["computeId"], deleteBeforeReplace: true });
+    expect(await ranges.diff!("r", olds, { ...byId, computeId: 52000002 })).toMatchObject({
+      replaces: ["computeId"],
+      deleteBeforeReplace: true,
+    });
   });
 });
 
@@ -101,6 +117,11 @@ describe("create, read, delete", () => {
     const all = await harness.client.networking.ipv6.ranges.listAll();
     expect(all).toHaveLength(1);
     expect(created.id).toBe(all[0]!.range);
-    expect(harness.emulator.control.listRequests().filter((r) => r.method === "POST").map((r) => r.path)).toEqual(["/v4/networking/ipv6/ranges"]);
+    expect(
+      harness.emulator.control
+        .listRequests()
+        .filter((r) => r.method === "POST")
+        .map((r) => r.path),
+    ).toEqual(["/v4/networking/ipv6/ranges"]);
   });
 });

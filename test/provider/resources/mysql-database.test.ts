@@ -28,23 +28,33 @@ afterEach(() => logSpy.mockRestore());
 
 const base = { label: "app-db", region: "us-iad", type: "g6-nanode-1", engineId: "mysql/8.0.30" };
 const window = { frequency: "weekly", duration: 1, hourOfDay: 3, dayOfWeek: 7 };
-const requests = (method: string) => harness.emulator.control.listRequests().filter((r) => r.method === method).map((r) => r.path);
+const requests = (method: string) =>
+  harness.emulator.control
+    .listRequests()
+    .filter((r) => r.method === method)
+    .map((r) => r.path);
 
 describe("check", () => {
   const failures = async (inputs: Record<string, unknown>) => (await mysql.check!({}, inputs)).failures ?? [];
 
   test("refuses bad inputs at preview, naming the field, with the API's texts", async () => {
     expect(await failures({ ...base, label: "ab" })).toEqual([{ property: "label", reason: DATABASE_REASONS.labelLength }]);
-    expect(await failures({ ...base, engineId: "postgresql/14.6" })).toEqual([{ property: "engineId", reason: DATABASE_REASONS.engineWrongType("mysql") }]);
+    expect(await failures({ ...base, engineId: "postgresql/14.6" })).toEqual([
+      { property: "engineId", reason: DATABASE_REASONS.engineWrongType("mysql") },
+    ]);
     expect(await failures({ ...base, clusterSize: 2 })).toEqual([{ property: "clusterSize", reason: DATABASE_REASONS.clusterSize }]);
-    expect(await failures({ ...base, allowList: ["203.0.113.1", "nope"] })).toEqual([{ property: "", reason: `allowList[1]: ${DATABASE_REASONS.allowListEntry}` }]);
+    expect(await failures({ ...base, allowList: ["203.0.113.1", "nope"] })).toEqual([
+      { property: "", reason: `allowList[1]: ${DATABASE_REASONS.allowListEntry}` },
+    ]);
     expect(await failures({ ...base, updates: { duration: 9, hourOfDay: 1, dayOfWeek: 1 } })).toEqual([
       { property: "", reason: "updates.duration: duration must be an integer from 1 to 3 (hours)" },
     ]);
     expect(await failures({ ...base, updates: { frequency: "monthly", duration: 1, hourOfDay: 1, dayOfWeek: 1 } })).toEqual([
       { property: "", reason: "updates.weekOfMonth: weekOfMonth is required when frequency is monthly" },
     ]);
-    expect(await failures({ ...base, replicationType: "asynch" })).toEqual([{ property: "replicationType", reason: "replicationType must be none for a single node cluster" }]);
+    expect(await failures({ ...base, replicationType: "asynch" })).toEqual([
+      { property: "replicationType", reason: "replicationType must be none for a single node cluster" },
+    ]);
     expect(await failures({ ...base, replicationCommitType: "local" })).toEqual([
       expect.objectContaining({ property: "replicationCommitType", reason: expect.stringContaining("not an input of MysqlDatabase") }),
     ]);
@@ -62,30 +72,52 @@ describe("check", () => {
 
 describe("diff", () => {
   const recorded = {
-    ...base, clusterSize: 1, encrypted: false, sslConnection: false, replicationType: "none", status: "active",
+    ...base,
+    clusterSize: 1,
+    encrypted: false,
+    sslConnection: false,
+    replicationType: "none",
+    status: "active",
     allowList: ["203.0.113.1", "192.0.2.0/24"],
     updates: { frequency: "weekly", duration: 1, hourOfDay: 3, dayOfWeek: 7, weekOfMonth: null },
   };
 
   test("natural spellings are no change: a bare address is its /32, order does not matter, defaults fill the window", () => {
     expect(diff(mysqlDatabaseSpec, recorded, { ...base, allowList: ["192.0.2.0/24", "203.0.113.1/32"], updates: window })).toEqual({
-      changes: false, replaces: [], deleteBeforeReplace: false,
+      changes: false,
+      replaces: [],
+      deleteBeforeReplace: false,
     });
   });
 
   test("allow list, label, type and window change in place; region, engine and cluster size replace", () => {
     expect(diff(mysqlDatabaseSpec, recorded, { ...base, allowList: ["198.51.100.7"] })).toMatchObject({ changes: true, replaces: [] });
     expect(diff(mysqlDatabaseSpec, recorded, { ...recorded, type: "g6-standard-1" })).toMatchObject({ changes: true, replaces: [] });
-    expect(diff(mysqlDatabaseSpec, recorded, { ...recorded, updates: { ...window, hourOfDay: 4 } })).toMatchObject({ changes: true, replaces: [] });
+    expect(diff(mysqlDatabaseSpec, recorded, { ...recorded, updates: { ...window, hourOfDay: 4 } })).toMatchObject({
+      changes: true,
+      replaces: [],
+    });
     // The label is unique: an unchanged one collides, so the old database goes first.
-    expect(diff(mysqlDatabaseSpec, recorded, { ...recorded, region: "us-ord" })).toEqual({ changes: true, replaces: ["region"], deleteBeforeReplace: true });
-    expect(diff(mysqlDatabaseSpec, recorded, { ...recorded, engineId: "mysql/5.7.39", label: "new-db" })).toEqual({ changes: true, replaces: ["engineId"], deleteBeforeReplace: false });
+    expect(diff(mysqlDatabaseSpec, recorded, { ...recorded, region: "us-ord" })).toEqual({
+      changes: true,
+      replaces: ["region"],
+      deleteBeforeReplace: true,
+    });
+    expect(diff(mysqlDatabaseSpec, recorded, { ...recorded, engineId: "mysql/5.7.39", label: "new-db" })).toEqual({
+      changes: true,
+      replaces: ["engineId"],
+      deleteBeforeReplace: false,
+    });
     expect(diff(mysqlDatabaseSpec, recorded, { ...recorded, clusterSize: 3 }).replaces).toEqual(["clusterSize"]);
     expect(diff(mysqlDatabaseSpec, recorded, { ...recorded, sslConnection: true }).replaces).toEqual(["sslConnection"]);
   });
 
   test("a failed database is replaced even though no input changed", () => {
-    expect(diff(mysqlDatabaseSpec, { ...recorded, status: "failed" }, recorded)).toEqual({ changes: true, replaces: ["status"], deleteBeforeReplace: true });
+    expect(diff(mysqlDatabaseSpec, { ...recorded, status: "failed" }, recorded)).toEqual({
+      changes: true,
+      replaces: ["status"],
+      deleteBeforeReplace: true,
+    });
     expect(diff(mysqlDatabaseSpec, { ...recorded, status: "degraded" }, recorded).replaces).toEqual([]);
   });
 });
@@ -125,12 +157,21 @@ describe("life cycle against the emulator", () => {
     const created = await mysql.create({ ...base, allowList: ["203.0.113.1"] });
     const news = { ...base, type: "g6-standard-1", allowList: ["203.0.113.1", "198.51.100.0/24"] };
     const updated = await mysql.update!(created.id, created.outs, news);
-    expect(updated.outs).toMatchObject({ status: "active", type: "g6-standard-1", allowList: ["203.0.113.1", "198.51.100.0/24"], rootPassword: created.outs.rootPassword });
+    expect(updated.outs).toMatchObject({
+      status: "active",
+      type: "g6-standard-1",
+      allowList: ["203.0.113.1", "198.51.100.0/24"],
+      rootPassword: created.outs.rootPassword,
+    });
     const db = await harness.client.databases.mysql.get(Number(created.id));
     expect(db).toMatchObject({ status: "active", type: "g6-standard-1", allow_list: ["203.0.113.1", "198.51.100.0/24"] });
     expect(logged).toContain(`MySQL database ${created.id}: resizing from g6-nanode-1 to g6-standard-1`);
     const events = await harness.client.account.events.listAll({ filter: { "entity.id": db.id } });
-    expect(events.map((e) => `${e.action}:${e.status}`).sort()).toEqual(["database_create:finished", "database_resize:finished", "database_update:finished"]);
+    expect(events.map((e) => `${e.action}:${e.status}`).sort()).toEqual([
+      "database_create:finished",
+      "database_resize:finished",
+      "database_update:finished",
+    ]);
   });
 
   test("read reports an allow list changed behind Pulumi's back, and keeps the program's spelling otherwise", async () => {

@@ -21,7 +21,12 @@ async function addressWithForwardDns() {
 
 test.each([
   ["a name that is not a domain", { address: "198.51.100.10", rdns: "sample rdns" }, "rdns", IP_REASONS.rdnsInvalid],
-  ["an address that is not an IP", { address: "198.51.100", rdns: "www.example.org" }, "address", "address must be an IPv4 or IPv6 address"],
+  [
+    "an address that is not an IP",
+    { address: "198.51.100", rdns: "www.example.org" },
+    "address",
+    "address must be an IPv4 or IPv6 address",
+  ],
   ["a missing name", { address: "198.51.100.10" }, "rdns", "rdns is required"],
 ])("check refuses %s, naming the input, without a request", async (_what, inputs, property, reason) => {
   const result = await rdns.check!({}, inputs);
@@ -32,7 +37,11 @@ test.each([
 test("case, a final dot and IPv6 spellings never diff; the address replaces, the name changes in place", async () => {
   const olds = { address: "2001:db8:4::f03c:91ff:fe00:1", rdns: "www.example.org" };
   expect((await rdns.diff!("a", olds, { address: "2001:DB8:4:0:F03C:91FF:FE00:1", rdns: "WWW.Example.ORG." })).changes).toBe(false);
-  expect(await rdns.diff!("a", olds, { address: olds.address, rdns: "web.example.org" })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+  expect(await rdns.diff!("a", olds, { address: olds.address, rdns: "web.example.org" })).toEqual({
+    changes: true,
+    replaces: [],
+    deleteBeforeReplace: false,
+  });
   expect((await rdns.diff!("a", olds, { address: "2001:db8:4::2", rdns: olds.rdns })).replaces).toEqual(["address"]);
 });
 
@@ -40,7 +49,13 @@ test("create sets the name, read maps it back, update changes it, delete restore
   await addressWithForwardDns();
   const created = await rdns.create({ address: "198.51.100.10", rdns: "WWW.example.org." });
   expect(created.id).toBe("198.51.100.10");
-  expect(created.outs).toEqual({ address: "198.51.100.10", rdns: "www.example.org", computeId: expect.any(Number), region: "us-iad", type: "ipv4" });
+  expect(created.outs).toEqual({
+    address: "198.51.100.10",
+    rdns: "www.example.org",
+    computeId: expect.any(Number),
+    region: "us-iad",
+    type: "ipv4",
+  });
   expect((await rdns.diff!(created.id, created.outs, { address: "198.51.100.10", rdns: "WWW.example.org." })).changes).toBe(false);
 
   await harness.client.networking.ips.update("198.51.100.10", { rdns: null });

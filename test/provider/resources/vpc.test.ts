@@ -11,7 +11,11 @@ const { config } = harness;
 const vpcs = provider("Vpc");
 const subnets = provider("VpcSubnet");
 
-const posts = () => harness.emulator.control.listRequests().filter((r) => r.method === "POST").map((r) => r.path);
+const posts = () =>
+  harness.emulator.control
+    .listRequests()
+    .filter((r) => r.method === "POST")
+    .map((r) => r.path);
 
 test("create, read, update and delete a VPC and a subnet", async () => {
   const vpc = await vpcs.create({ label: "round-trip", region: "us-iad" });

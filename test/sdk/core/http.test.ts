@@ -32,10 +32,19 @@ describe("request headers and URLs", () => {
 
     await h.client.vpcs.get(1);
     await h.client.vpcs.update(1, { label: "new-label" });
-    await h.client.request({ method: "GET", path: "/account/events", filter: { "+order_by": "created", action: "vpc_create" }, responseSchema: Anything });
+    await h.client.request({
+      method: "GET",
+      path: "/account/events",
+      filter: { "+order_by": "created", action: "vpc_create" },
+      responseSchema: Anything,
+    });
 
     const [get, put, filtered] = h.calls();
-    expect(get!.headers).toMatchObject({ authorization: `Bearer ${TOKEN}`, "user-agent": `pulumi-compute/${SDK_VERSION}`, accept: "application/json" });
+    expect(get!.headers).toMatchObject({
+      authorization: `Bearer ${TOKEN}`,
+      "user-agent": `pulumi-compute/${SDK_VERSION}`,
+      accept: "application/json",
+    });
     expect(get!.headers["content-type"]).toBeUndefined();
     expect(get!.headers["x-filter"]).toBeUndefined();
     expect(put!.headers["content-type"]).toBe("application/json");
@@ -83,7 +92,12 @@ describe("request headers and URLs", () => {
 
     const h = harness();
     h.pool.intercept({ path: (p) => p.startsWith("/v4/images/private%2F12"), method: "GET" }).reply(200, {}, JSON_HEADERS);
-    await h.client.request({ method: "GET", path: path`/images/${"private/12"}`, query: { a: 1, b: undefined, c: "x y" }, responseSchema: Anything });
+    await h.client.request({
+      method: "GET",
+      path: path`/images/${"private/12"}`,
+      query: { a: 1, b: undefined, c: "x y" },
+      responseSchema: Anything,
+    });
     const [call] = h.calls();
     expect(call!.path).toBe("/v4/images/private%2F12");
     expect(call!.searchParams).toEqual({ a: "1", c: "x y" });
@@ -91,8 +105,9 @@ describe("request headers and URLs", () => {
 
   test("a filter that is not an object is refused before sending", async () => {
     const h = harness();
-    await expect(h.client.request({ method: "GET", path: "/vpcs", filter: [] as unknown as Record<string, unknown>, responseSchema: Anything }))
-      .rejects.toThrow(ClientValidationError);
+    await expect(
+      h.client.request({ method: "GET", path: "/vpcs", filter: [] as unknown as Record<string, unknown>, responseSchema: Anything }),
+    ).rejects.toThrow(ClientValidationError);
     expect(h.calls()).toHaveLength(0);
   });
 });
@@ -119,8 +134,12 @@ describe("client-side validation (strict out)", () => {
 describe("error responses", () => {
   test("the error envelope becomes the matching ApiError subclass with method, path, errors and lower-cased headers", async () => {
     const h = harness();
-    h.pool.intercept({ path: "/v4/vpcs/9", method: "GET" }).reply(404, { errors: [{ reason: "Not found" }] }, { headers: { "Content-Type": "application/json", "X-Spec-Version": "4.174.0" } });
-    h.pool.intercept({ path: "/v4/vpcs", method: "POST" }).reply(400, { errors: [{ reason: "Label must be unique among your VPCs", field: "label" }] }, JSON_HEADERS);
+    h.pool
+      .intercept({ path: "/v4/vpcs/9", method: "GET" })
+      .reply(404, { errors: [{ reason: "Not found" }] }, { headers: { "Content-Type": "application/json", "X-Spec-Version": "4.174.0" } });
+    h.pool
+      .intercept({ path: "/v4/vpcs", method: "POST" })
+      .reply(400, { errors: [{ reason: "Label must be unique among your VPCs", field: "label" }] }, JSON_HEADERS);
 
     const notFound = (await h.client.vpcs.get(9).catch((e: unknown) => e)) as NotFoundError;
     expect(notFound).toBeInstanceOf(NotFoundError);
@@ -136,7 +155,9 @@ describe("error responses", () => {
 
   test("a non-JSON 502 page becomes one generic entry", async () => {
     const h = harness({ retry: { maxRetries: 0 } });
-    h.pool.intercept({ path: "/v4/vpcs/1", method: "GET" }).reply(502, "<html><body>502 Bad Gateway</body></html>", { headers: { "content-type": "text/html" } });
+    h.pool
+      .intercept({ path: "/v4/vpcs/1", method: "GET" })
+      .reply(502, "<html><body>502 Bad Gateway</body></html>", { headers: { "content-type": "text/html" } });
     const error = (await h.client.vpcs.get(1).catch((e: unknown) => e)) as ApiError;
     expect(error).toBeInstanceOf(InternalServerError);
     expect(error).toMatchObject({ status: 502, errors: [{ reason: "Bad Gateway" }] });
@@ -186,7 +207,9 @@ describe("timeouts and aborts", () => {
   test("the per-call timeoutMs overrides the client's", async () => {
     const h = harness({ timeoutMs: 10_000, retry: { maxRetries: 0 } });
     h.pool.intercept({ path: "/v4/x", method: "GET" }).reply(200, {}, JSON_HEADERS).delay(500);
-    await expect(h.client.request({ method: "GET", path: "/x", responseSchema: Anything, timeoutMs: 20 })).rejects.toBeInstanceOf(TimeoutError);
+    await expect(h.client.request({ method: "GET", path: "/x", responseSchema: Anything, timeoutMs: 20 })).rejects.toBeInstanceOf(
+      TimeoutError,
+    );
   });
 
   test("aborting the signal → AbortError, never retried", async () => {
@@ -221,7 +244,10 @@ describe("timeouts and aborts", () => {
 describe("retries through the pipeline", () => {
   test("503 twice, then success: two retries reported with method, path and reason", async () => {
     const h = harness();
-    h.pool.intercept({ path: "/v4/vpcs/1", method: "GET" }).reply(503, { errors: [{ reason: "not yet available" }] }, JSON_HEADERS).times(2);
+    h.pool
+      .intercept({ path: "/v4/vpcs/1", method: "GET" })
+      .reply(503, { errors: [{ reason: "not yet available" }] }, JSON_HEADERS)
+      .times(2);
     h.pool.intercept({ path: "/v4/vpcs/1", method: "GET" }).reply(200, sample.vpc(1), JSON_HEADERS);
     await expect(h.client.vpcs.get(1)).resolves.toMatchObject({ id: 1 });
     expect(h.retries).toEqual([
@@ -233,7 +259,9 @@ describe("retries through the pipeline", () => {
 
   test("429 waits Retry-After through the injected sleep", async () => {
     const h = harness();
-    h.pool.intercept({ path: "/v4/vpcs", method: "POST" }).reply(429, { errors: [{ reason: "Too many requests" }] }, { headers: { "retry-after": "2" } });
+    h.pool
+      .intercept({ path: "/v4/vpcs", method: "POST" })
+      .reply(429, { errors: [{ reason: "Too many requests" }] }, { headers: { "retry-after": "2" } });
     h.pool.intercept({ path: "/v4/vpcs", method: "POST" }).reply(200, sample.vpc(3), JSON_HEADERS);
     await expect(h.client.vpcs.create({ label: "a", region: "us-east" })).resolves.toMatchObject({ id: 3 });
     expect(h.sleeps).toEqual([2000]);
@@ -241,7 +269,9 @@ describe("retries through the pipeline", () => {
 
   test("a 429 whose Retry-After exceeds the cap fails at once as RateLimitError", async () => {
     const h = harness();
-    h.pool.intercept({ path: "/v4/vpcs/1", method: "GET" }).reply(429, { errors: [{ reason: "Too many requests" }] }, { headers: { "retry-after": "3600" } });
+    h.pool
+      .intercept({ path: "/v4/vpcs/1", method: "GET" })
+      .reply(429, { errors: [{ reason: "Too many requests" }] }, { headers: { "retry-after": "3600" } });
     const error = (await h.client.vpcs.get(1).catch((e: unknown) => e)) as RateLimitError;
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error.retryAfterSeconds).toBe(3600);
@@ -250,7 +280,9 @@ describe("retries through the pipeline", () => {
 
   test("503 with X-Maintenance-Mode is not retried", async () => {
     const h = harness();
-    h.pool.intercept({ path: "/v4/vpcs/1", method: "GET" }).reply(503, { errors: [{ reason: "maintenance" }] }, { headers: { "x-maintenance-mode": "true" } });
+    h.pool
+      .intercept({ path: "/v4/vpcs/1", method: "GET" })
+      .reply(503, { errors: [{ reason: "maintenance" }] }, { headers: { "x-maintenance-mode": "true" } });
     const error = (await h.client.vpcs.get(1).catch((e: unknown) => e)) as ServiceUnavailableError;
     expect(error.maintenance).toBe(true);
     expect(h.calls()).toHaveLength(1);
@@ -258,7 +290,10 @@ describe("retries through the pipeline", () => {
 
   test("maxRetries bounds the attempts (1 + maxRetries)", async () => {
     const h = harness();
-    h.pool.intercept({ path: "/v4/vpcs/1", method: "GET" }).reply(408, { errors: [{ reason: "Request Timeout" }] }, JSON_HEADERS).persist();
+    h.pool
+      .intercept({ path: "/v4/vpcs/1", method: "GET" })
+      .reply(408, { errors: [{ reason: "Request Timeout" }] }, JSON_HEADERS)
+      .persist();
     await expect(h.client.vpcs.get(1)).rejects.toBeInstanceOf(ApiError);
     expect(h.calls()).toHaveLength(6);
     expect(h.retries).toHaveLength(5);
@@ -320,7 +355,9 @@ describe("client lifecycle", () => {
     const client = new ComputeClient({ baseUrl: "http://127.0.0.1:9/v4", sleep: async () => {}, onRetry: (r) => void retries.push(r) });
     await client.close();
     await client.close(); // idempotent
-    const error = (await client.request({ method: "GET", path: "/regions", responseSchema: Empty }).catch((e: unknown) => e)) as ConnectionError;
+    const error = (await client
+      .request({ method: "GET", path: "/regions", responseSchema: Empty })
+      .catch((e: unknown) => e)) as ConnectionError;
     expect(error).toBeInstanceOf(ConnectionError);
     expect(["UND_ERR_CLOSED", "UND_ERR_DESTROYED"]).toContain(error.code);
     expect(retries).toHaveLength(0);

@@ -54,7 +54,10 @@ describe("Paginator", () => {
 
   test("an empty collection {data:[],page:1,pages:1,results:0} yields nothing after one request", async () => {
     const h = harness();
-    h.pool.intercept({ path: (p) => p.startsWith("/v4/vpcs"), method: "GET" }).reply(200, { data: [], page: 1, pages: 1, results: 0 }, JSON_HEADERS).times(2);
+    h.pool
+      .intercept({ path: (p) => p.startsWith("/v4/vpcs"), method: "GET" })
+      .reply(200, { data: [], page: 1, pages: 1, results: 0 }, JSON_HEADERS)
+      .times(2);
     const seen = [];
     for await (const vpc of h.client.vpcs.list()) seen.push(vpc);
     expect(seen).toEqual([]);
@@ -65,12 +68,20 @@ describe("Paginator", () => {
   test("page(n) returns the envelope", async () => {
     const h = harness();
     serve(h, 3, 2);
-    await expect(h.client.paginate({ path: "/things", item: Item }).page(2)).resolves.toEqual({ data: [{ n: 2 }, { n: 3 }], page: 2, pages: 3, results: 6 });
+    await expect(h.client.paginate({ path: "/things", item: Item }).page(2)).resolves.toEqual({
+      data: [{ n: 2 }, { n: 3 }],
+      page: 2,
+      pages: 3,
+      results: 6,
+    });
   });
 
   test("stops if the server answers a different page than asked (page past the end)", async () => {
     const h = harness();
-    h.pool.intercept({ path: (p) => p.startsWith("/v4/things"), method: "GET" }).reply(200, page([{ n: 0 }], 1, 3, 3), JSON_HEADERS).persist();
+    h.pool
+      .intercept({ path: (p) => p.startsWith("/v4/things"), method: "GET" })
+      .reply(200, page([{ n: 0 }], 1, 3, 3), JSON_HEADERS)
+      .persist();
     const seen = [];
     for await (const item of h.client.paginate({ path: "/things", item: Item })) seen.push(item);
     expect(seen).toHaveLength(1);
@@ -110,7 +121,10 @@ describe("Paginator", () => {
     const h = harness();
     h.pool.intercept({ path: (p) => p.includes("page=1&"), method: "GET" }).reply(200, page([{ n: 0 }], 1, 4, 4), JSON_HEADERS);
     h.pool.intercept({ path: (p) => p.includes("page=3&"), method: "GET" }).reply(404, { errors: [{ reason: "Not found" }] }, JSON_HEADERS);
-    h.pool.intercept({ path: (p) => /page=[24]&/.test(p), method: "GET" }).reply(200, page([{ n: 1 }], 2, 4, 4), JSON_HEADERS).persist();
+    h.pool
+      .intercept({ path: (p) => /page=[24]&/.test(p), method: "GET" })
+      .reply(200, page([{ n: 1 }], 2, 4, 4), JSON_HEADERS)
+      .persist();
     await expect(h.client.paginate({ path: "/things", item: Item }).all()).rejects.toBeInstanceOf(NotFoundError);
   });
 

@@ -28,7 +28,10 @@ function renderings(error: unknown): string[] {
     e.stack ?? "",
     JSON.stringify(e),
     inspect(e, { depth: null, showHidden: true }),
-    JSON.stringify(Object.getOwnPropertyNames(e).map((k) => (e as unknown as Record<string, unknown>)[k]), (_k, v) => (v instanceof Error ? inspect(v, { depth: null, showHidden: true }) : v)),
+    JSON.stringify(
+      Object.getOwnPropertyNames(e).map((k) => (e as unknown as Record<string, unknown>)[k]),
+      (_k, v) => (v instanceof Error ? inspect(v, { depth: null, showHidden: true }) : v),
+    ),
   ];
 }
 
@@ -41,7 +44,11 @@ describe("token redaction", () => {
     const h = harness({ retry: { maxRetries: 1 } });
     h.pool
       .intercept({ path: "/v4/vpcs/1", method: "GET" })
-      .reply(401, { errors: [{ reason: `Invalid Token ${TOKEN}`, field: `Bearer ${TOKEN}` }] }, { headers: { "x-echo": `Bearer ${TOKEN}`, "content-type": "application/json" } });
+      .reply(
+        401,
+        { errors: [{ reason: `Invalid Token ${TOKEN}`, field: `Bearer ${TOKEN}` }] },
+        { headers: { "x-echo": `Bearer ${TOKEN}`, "content-type": "application/json" } },
+      );
     const error = await h.client.vpcs.get(1).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).errors[0]!.reason).toBe(`Invalid Token ${REDACTED}`);
@@ -61,7 +68,11 @@ describe("token redaction", () => {
 
   test("ConnectionError from a transport error whose message carries the token", async () => {
     const h = harness();
-    h.pool.intercept({ path: "/v4/vpcs", method: "POST" }).replyWithError(Object.assign(netError("UND_ERR_SOCKET", `closed; sent authorization: Bearer ${TOKEN}`), { headers: { authorization: `Bearer ${TOKEN}` } }));
+    h.pool.intercept({ path: "/v4/vpcs", method: "POST" }).replyWithError(
+      Object.assign(netError("UND_ERR_SOCKET", `closed; sent authorization: Bearer ${TOKEN}`), {
+        headers: { authorization: `Bearer ${TOKEN}` },
+      }),
+    );
     const error = await h.client.vpcs.create({ label: "a", region: "r" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expectNoToken(error);
@@ -101,8 +112,13 @@ describe("token redaction", () => {
 
   test("onRetry payloads and errors when the token ends up in a path", async () => {
     const h = harness({ retry: { maxRetries: 2 } });
-    h.pool.intercept({ path: () => true, method: "GET" }).reply(503, { errors: [{ reason: "later" }] }, JSON_HEADERS).persist();
-    const error = await h.client.request({ method: "GET", path: path`/things/${TOKEN}`, responseSchema: Anything }).catch((e: unknown) => e);
+    h.pool
+      .intercept({ path: () => true, method: "GET" })
+      .reply(503, { errors: [{ reason: "later" }] }, JSON_HEADERS)
+      .persist();
+    const error = await h.client
+      .request({ method: "GET", path: path`/things/${TOKEN}`, responseSchema: Anything })
+      .catch((e: unknown) => e);
     expect(h.retries).toHaveLength(2);
     expect(JSON.stringify(h.retries)).not.toContain(TOKEN);
     expect(h.retries[0]!.path).toBe(`/things/${REDACTED}`);

@@ -68,7 +68,11 @@ describe("decideRetry: decision table", () => {
 
 describe("decideRetry: delays", () => {
   test("429 waits Retry-After seconds exactly", () => {
-    expect(decideRetry(api(429, "x", { "retry-after": "3" }), 1, idem)).toEqual({ retry: true, delayMs: 3000, reason: expect.stringMatching(/Retry-After/) });
+    expect(decideRetry(api(429, "x", { "retry-after": "3" }), 1, idem)).toEqual({
+      retry: true,
+      delayMs: 3000,
+      reason: expect.stringMatching(/Retry-After/),
+    });
   });
 
   test("Retry-After as an HTTP date is relative to the injected clock", () => {

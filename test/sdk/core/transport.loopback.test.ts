@@ -16,7 +16,13 @@ const close = (server: Server | HttpServer) => new Promise<void>((ok) => server.
 
 function client(port: number, extra: Partial<ConstructorParameters<typeof ComputeClient>[0]> = {}) {
   const retries: RetryEvent[] = [];
-  const c = new ComputeClient({ baseUrl: `http://127.0.0.1:${port}/v4`, token: "loopback-token", sleep: async () => {}, onRetry: (e) => void retries.push(e), ...extra });
+  const c = new ComputeClient({
+    baseUrl: `http://127.0.0.1:${port}/v4`,
+    token: "loopback-token",
+    sleep: async () => {},
+    onRetry: (e) => void retries.push(e),
+    ...extra,
+  });
   return { c, retries };
 }
 

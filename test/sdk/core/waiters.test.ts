@@ -31,7 +31,11 @@ const dbStatus = (name: string): Db => ({ status: fixture(name).status });
 
 describe("waitFor", () => {
   test("resolves the final value after a recorded database sequence provisioning → active", async () => {
-    const r = replay<Db>([dbStatus("database_mysql.create.json"), dbStatus("database_mysql.create.json"), dbStatus("database_mysql.get.json")]);
+    const r = replay<Db>([
+      dbStatus("database_mysql.create.json"),
+      dbStatus("database_mysql.create.json"),
+      dbStatus("database_mysql.get.json"),
+    ]);
     const progress: Array<[string, number]> = [];
     const final = await waitFor({
       ...r,
@@ -42,13 +46,23 @@ describe("waitFor", () => {
       timeoutMs: 60_000,
     });
     expect(final.status).toBe("active");
-    expect(progress).toEqual([["provisioning", 0], ["provisioning", 1000], ["active", 2000]]);
+    expect(progress).toEqual([
+      ["provisioning", 0],
+      ["provisioning", 1000],
+      ["active", 2000],
+    ]);
     expect(r.slept).toEqual([1000, 1000]);
   });
 
   test("an update sequence updating → active (recorded) is awaited the same way", async () => {
-    const r = replay<Db>([dbStatus("database_mysql.update.json"), dbStatus("database_mysql.get.during_patch.json"), dbStatus("database_mysql.get.after_update.json")]);
-    await expect(waitFor({ ...r, done: (db) => db.status === "active", intervalMs: 10, timeoutMs: 1000 })).resolves.toEqual({ status: "active" });
+    const r = replay<Db>([
+      dbStatus("database_mysql.update.json"),
+      dbStatus("database_mysql.get.during_patch.json"),
+      dbStatus("database_mysql.get.after_update.json"),
+    ]);
+    await expect(waitFor({ ...r, done: (db) => db.status === "active", intervalMs: 10, timeoutMs: 1000 })).resolves.toEqual({
+      status: "active",
+    });
     expect(r.polls()).toBe(3);
   });
 
@@ -89,7 +103,9 @@ describe("waitFor", () => {
 
   test("times out at the deadline, never sleeping past it", async () => {
     const r = replay<Db>([{ status: "pending_upload" }]);
-    const error = (await waitFor({ ...r, done: (i) => i.status === "available", intervalMs: 400, timeoutMs: 1000, what: "image" }).catch((e: unknown) => e)) as WaitError;
+    const error = (await waitFor({ ...r, done: (i) => i.status === "available", intervalMs: 400, timeoutMs: 1000, what: "image" }).catch(
+      (e: unknown) => e,
+    )) as WaitError;
     expect(error).toBeInstanceOf(WaitError);
     expect(error.kind).toBe("timeout");
     expect(error.message).toBe("timed out after 1000 ms waiting for image");
@@ -116,7 +132,9 @@ describe("waitFor", () => {
       controller.abort();
       if (signal?.aborted) throw new Error("aborted");
     };
-    await expect(waitFor({ ...r, sleep, done: () => false, intervalMs: 1, timeoutMs: 1000, signal: controller.signal })).rejects.toBeInstanceOf(AbortError);
+    await expect(
+      waitFor({ ...r, sleep, done: () => false, intervalMs: 1, timeoutMs: 1000, signal: controller.signal }),
+    ).rejects.toBeInstanceOf(AbortError);
     expect(r.polls()).toBe(1);
   });
 

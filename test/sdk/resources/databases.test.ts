@@ -40,7 +40,9 @@ describe("request validation, before anything is sent", () => {
       path: ["updates", "week_of_month"],
       message: DATABASE_REASONS.weekOfMonthRequired,
     });
-    expect(DatabaseUpdateRequest.safeParse({ updates: { ...base, week_of_month: 1 } }).error?.issues[0]?.message).toBe(DATABASE_REASONS.weekOfMonthWeekly);
+    expect(DatabaseUpdateRequest.safeParse({ updates: { ...base, week_of_month: 1 } }).error?.issues[0]?.message).toBe(
+      DATABASE_REASONS.weekOfMonthWeekly,
+    );
     expect(DatabaseUpdateRequest.safeParse({ updates: { ...base, frequency: "monthly", week_of_month: 4 } }).success).toBe(true);
   });
 
@@ -90,10 +92,19 @@ describe("methods and paths", () => {
     expect(await api.create(created.request as never)).toMatchObject({ id, status: "provisioning", hosts: { primary: null } });
     expect((await api.listAll()).length).toBeGreaterThan(0);
     expect(await api.get(id)).toMatchObject({ status: "active" });
-    expect(await api.update(id, updated.request as never)).toMatchObject({ status: "updating", updates: { frequency: "monthly", week_of_month: 3 } });
+    expect(await api.update(id, updated.request as never)).toMatchObject({
+      status: "updating",
+      updates: { frequency: "monthly", week_of_month: 3 },
+    });
     await expect(api.delete(id)).resolves.toBeUndefined();
     const one = `/v4/databases/${engine}/instances/${id}`;
-    expect(sent(h)).toEqual([`POST /v4/databases/${engine}/instances`, `GET /v4/databases/${engine}/instances`, `GET ${one}`, `PUT ${one}`, `DELETE ${one}`]);
+    expect(sent(h)).toEqual([
+      `POST /v4/databases/${engine}/instances`,
+      `GET /v4/databases/${engine}/instances`,
+      `GET ${one}`,
+      `PUT ${one}`,
+      `DELETE ${one}`,
+    ]);
     expect(JSON.parse(h.calls()[0]!.body as string)).toEqual(created.request);
   });
 
@@ -101,7 +112,8 @@ describe("methods and paths", () => {
     const h = harness();
     const id = engine === "mysql" ? 28254 : 28228;
     const backupId = engine === "mysql" ? 807908 : 805540;
-    for (const name of ["credentials", "credentials_reset", "ssl", "patch", "backup_create", "backup.list", "backup.get"]) serveFixture(h, `database_${engine}.${name}.json`);
+    for (const name of ["credentials", "credentials_reset", "ssl", "patch", "backup_create", "backup.list", "backup.get"])
+      serveFixture(h, `database_${engine}.${name}.json`);
     const one = `/v4/databases/${engine}/instances/${id}`;
     h.pool.intercept({ path: `${one}/backups/${backupId}/restore`, method: "POST" }).reply(200, {}, JSON_HEADERS);
     h.pool.intercept({ path: `${one}/backups/${backupId}`, method: "DELETE" }).reply(200, {}, JSON_HEADERS);
@@ -131,9 +143,9 @@ describe("methods and paths", () => {
   test("create is never retried after an ambiguous failure", async () => {
     const h = harness();
     h.pool.intercept({ path: "/v4/databases/mysql/instances", method: "POST" }).replyWithError(netError("ECONNRESET"));
-    await expect(h.client.databases.mysql.create({ label: "once", region: "us-iad", type: "g6-nanode-1", engine: "mysql/8.0.30" })).rejects.toBeInstanceOf(
-      ConnectionError,
-    );
+    await expect(
+      h.client.databases.mysql.create({ label: "once", region: "us-iad", type: "g6-nanode-1", engine: "mysql/8.0.30" }),
+    ).rejects.toBeInstanceOf(ConnectionError);
     expect(h.calls()).toHaveLength(1);
     expect(h.retries).toEqual([]);
   });
@@ -163,16 +175,30 @@ describe("status waiters on recorded sequences", () => {
     const provisioning = record("database_mysql.create.json");
     const r = replay([provisioning, provisioning, provisioning, provisioning, provisioning, record("database_mysql.get.json")]);
     const seen: Array<[string, number]> = [];
-    const db = await waitForDatabaseStatus(r.poll, { ...r, timeoutMs: 3_600_000, intervalMs: 4_000, progress: (d, ms) => seen.push([d.status, ms]) });
+    const db = await waitForDatabaseStatus(r.poll, {
+      ...r,
+      timeoutMs: 3_600_000,
+      intervalMs: 4_000,
+      progress: (d, ms) => seen.push([d.status, ms]),
+    });
     expect(db).toMatchObject({ status: "active", hosts: { primary: expect.any(String) } });
     expect(r.slept).toEqual([1000, 1500, 2250, 3375, 4000]);
-    expect(seen.map(([status]) => status)).toEqual(["provisioning", "provisioning", "provisioning", "provisioning", "provisioning", "active"]);
+    expect(seen.map(([status]) => status)).toEqual([
+      "provisioning",
+      "provisioning",
+      "provisioning",
+      "provisioning",
+      "provisioning",
+      "active",
+    ]);
   });
 
   test("fails fast on failed, naming the database", async () => {
     const failed = { ...record("database_mysql.create.json"), status: "failed" };
     const r = replay([record("database_mysql.create.json"), failed]);
-    const error = (await waitForDatabaseStatus(r.poll, { ...r, timeoutMs: 3_600_000, what: "database 28254 to become active" }).catch((e: unknown) => e)) as WaitError;
+    const error = (await waitForDatabaseStatus(r.poll, { ...r, timeoutMs: 3_600_000, what: "database 28254 to become active" }).catch(
+      (e: unknown) => e,
+    )) as WaitError;
     expect(error).toBeInstanceOf(WaitError);
     expect(error.kind).toBe("failed");
     expect(error.message).toBe("gave up waiting for database 28254 to become active: database 28254 (go-mysql-test-def) is failed");
@@ -184,7 +210,9 @@ describe("status waiters on recorded sequences", () => {
     await expect(waitForDatabaseStatus(replay([degraded]).poll, { timeoutMs: 1000 })).rejects.toMatchObject({ kind: "failed" });
     const during = record("database_mysql.get.during_backup.json");
     const r = replay([during, degraded]);
-    await expect(waitForDatabaseStatus(r.poll, { ...r, timeoutMs: 60_000, until: ["active", "failed", "degraded"] })).resolves.toMatchObject({ status: "degraded" });
+    await expect(
+      waitForDatabaseStatus(r.poll, { ...r, timeoutMs: 60_000, until: ["active", "failed", "degraded"] }),
+    ).resolves.toMatchObject({ status: "degraded" });
   });
 
   test("an update sequence (updating → active) through the client's own waiter", async () => {
@@ -201,7 +229,9 @@ describe("status waiters on recorded sequences", () => {
 
   test("times out with the last record", async () => {
     const r = replay([record("database_mysql.create.json")]);
-    const error = (await waitForDatabaseStatus(r.poll, { ...r, timeoutMs: 10_000, intervalMs: 5_000 }).catch((e: unknown) => e)) as WaitError;
+    const error = (await waitForDatabaseStatus(r.poll, { ...r, timeoutMs: 10_000, intervalMs: 5_000 }).catch(
+      (e: unknown) => e,
+    )) as WaitError;
     expect(error.kind).toBe("timeout");
     expect((error.last as Database).status).toBe("provisioning");
   });

@@ -35,7 +35,9 @@ describe("Domains", () => {
     await expect(h.client.domains.create(created.request as never)).resolves.toMatchObject({ id: 1899364, type: "master" });
     await expect(h.client.domains.get(1899367)).resolves.toMatchObject({ id: 1899367 });
     expect((await h.client.domains.listAll()).map((d) => d.id)).toEqual([1899366]);
-    await expect(h.client.domains.update(1899365, updated.request as never)).resolves.toMatchObject({ domain: "computego-renamed-domain.com" });
+    await expect(h.client.domains.update(1899365, updated.request as never)).resolves.toMatchObject({
+      domain: "computego-renamed-domain.com",
+    });
     await expect(h.client.domains.clone(3163304, cloned.request as never)).resolves.toMatchObject({ id: 3163305 });
     await expect(h.client.domains.zoneFile(1899368)).resolves.toEqual({ zone_file: [] });
     await expect(h.client.domains.delete(1899364)).resolves.toBeUndefined();
@@ -54,7 +56,9 @@ describe("Domains", () => {
   test("importZone POSTs domain and remote_nameserver to /domains/import", async () => {
     const h = harness();
     h.pool.intercept({ path: "/v4/domains/import", method: "POST" }).reply(200, importedDomain(), JSON_HEADERS);
-    await expect(h.client.domains.importZone({ domain: "example.com", remote_nameserver: "192.0.2.53" })).resolves.toMatchObject({ type: "master" });
+    await expect(h.client.domains.importZone({ domain: "example.com", remote_nameserver: "192.0.2.53" })).resolves.toMatchObject({
+      type: "master",
+    });
     expect(sent(h)).toEqual(["POST /v4/domains/import"]);
     expect(JSON.parse(h.calls()[0]!.body as string)).toEqual({ domain: "example.com", remote_nameserver: "192.0.2.53" });
   });
@@ -68,7 +72,9 @@ describe("Domains", () => {
     await expect(h.client.domains.create({ domain: "example.com", type: "slave" })).rejects.toMatchObject({
       errors: [{ field: "master_ips", reason: DOMAIN_REASONS.masterIpsRequired }],
     });
-    await expect(h.client.domains.records.create(1, { type: "MX", target: "mail.example.com" })).rejects.toBeInstanceOf(ClientValidationError);
+    await expect(h.client.domains.records.create(1, { type: "MX", target: "mail.example.com" })).rejects.toBeInstanceOf(
+      ClientValidationError,
+    );
     await expect(h.client.domains.importZone({ domain: "example.com", remote_nameserver: "ns1.example.net" })).rejects.toMatchObject({
       errors: [{ field: "remote_nameserver", reason: DOMAIN_REASONS.remoteNameserverInvalid }],
     });
@@ -80,9 +86,13 @@ describe("Domains", () => {
     for (const p of ["/v4/domains", "/v4/domains/1/clone", "/v4/domains/import", "/v4/domains/1/records"]) {
       h.pool.intercept({ path: p, method: "POST" }).replyWithError(netError("ECONNRESET"));
     }
-    await expect(h.client.domains.create({ domain: "a.example", type: "master", soa_email: "a@a.example" })).rejects.toBeInstanceOf(ConnectionError);
+    await expect(h.client.domains.create({ domain: "a.example", type: "master", soa_email: "a@a.example" })).rejects.toBeInstanceOf(
+      ConnectionError,
+    );
     await expect(h.client.domains.clone(1, { domain: "b.example" })).rejects.toBeInstanceOf(ConnectionError);
-    await expect(h.client.domains.importZone({ domain: "c.example", remote_nameserver: "192.0.2.1" })).rejects.toBeInstanceOf(ConnectionError);
+    await expect(h.client.domains.importZone({ domain: "c.example", remote_nameserver: "192.0.2.1" })).rejects.toBeInstanceOf(
+      ConnectionError,
+    );
     await expect(h.client.domains.records.create(1, { type: "A", target: "192.0.2.1" })).rejects.toBeInstanceOf(ConnectionError);
     expect(h.calls()).toHaveLength(4);
     expect(h.retries).toHaveLength(0);
@@ -118,11 +128,15 @@ describe("Domains.records", () => {
 
 describe("the shared DNS rules", () => {
   test("record TTLs round to the nearest valid value, ties up; 0 stays 0", () => {
-    expect([0, 1, 299, 1000, 1950, 2000, 100000, 1209600, 9_999_999].map(roundRecordTtl)).toEqual([0, 300, 300, 300, 3600, 3600, 86400, 1209600, 2419200]);
+    expect([0, 1, 299, 1000, 1950, 2000, 100000, 1209600, 9_999_999].map(roundRecordTtl)).toEqual([
+      0, 300, 300, 300, 3600, 3600, 86400, 1209600, 2419200,
+    ]);
   });
 
   test("domain timers round up to the next valid value; 0 stays 0 (the default)", () => {
-    expect([0, 1, 30, 31, 1000, 3601, 2419200, 3_000_000].map(roundUpDomainSeconds)).toEqual([0, 30, 30, 120, 3600, 7200, 2419200, 2419200]);
+    expect([0, 1, 30, 31, 1000, 3601, 2419200, 3_000_000].map(roundUpDomainSeconds)).toEqual([
+      0, 30, 30, 120, 3600, 7200, 2419200, 2419200,
+    ]);
   });
 
   test("domain names follow RFC 1035", () => {
@@ -137,7 +151,14 @@ describe("the shared DNS rules", () => {
   test("names are stored relative to the zone", () => {
     const rel = (n: string) => relativeRecordName(n, "example.com");
     expect(["www", "WWW.example.com", "www.example.com.", "@", "", "example.com", "EXAMPLE.COM.", "a.b.example.com"].map(rel)).toEqual([
-      "www", "www", "www", "", "", "", "", "a.b",
+      "www",
+      "www",
+      "www",
+      "",
+      "",
+      "",
+      "",
+      "a.b",
     ]);
     expect(rel("www.other.org.")).toBeUndefined();
     expect(rel("www.other.org")).toBe("www.other.org");
@@ -175,8 +196,22 @@ describe("the shared DNS rules", () => {
 /** A domain body in the recorded shape, for mocked answers that have no fixture (import). */
 function importedDomain() {
   return {
-    id: 1, type: "master", domain: "example.com", tags: [], group: "", status: "active", errors: "", description: "",
-    soa_email: "hostmaster@example.com", retry_sec: 0, master_ips: [], axfr_ips: [], expire_sec: 0, refresh_sec: 0, ttl_sec: 0,
-    created: "2018-01-02T03:04:05", updated: "2018-01-02T03:04:05",
+    id: 1,
+    type: "master",
+    domain: "example.com",
+    tags: [],
+    group: "",
+    status: "active",
+    errors: "",
+    description: "",
+    soa_email: "hostmaster@example.com",
+    retry_sec: 0,
+    master_ips: [],
+    axfr_ips: [],
+    expire_sec: 0,
+    refresh_sec: 0,
+    ttl_sec: 0,
+    created: "2018-01-02T03:04:05",
+    updated: "2018-01-02T03:04:05",
   };
 }

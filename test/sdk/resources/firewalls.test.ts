@@ -40,7 +40,10 @@ describe("Firewalls", () => {
     expect(listed).toEqual([228232]);
     expect((await h.client.networking.firewalls.listAll()).map((f) => f.id)).toEqual(listed);
     await expect(h.client.networking.firewalls.get(228233)).resolves.toMatchObject({ label: "computego-fw-test" });
-    await expect(h.client.networking.firewalls.update(228234, upd.request as never)).resolves.toMatchObject({ status: "disabled", tags: [] });
+    await expect(h.client.networking.firewalls.update(228234, upd.request as never)).resolves.toMatchObject({
+      status: "disabled",
+      tags: [],
+    });
     await expect(h.client.networking.firewalls.delete(228233)).resolves.toBeUndefined();
     expect(sent(h)).toEqual([
       "GET /v4/networking/firewalls",
@@ -81,7 +84,11 @@ describe("Firewalls", () => {
 
   test("a bad body is refused before anything is sent, with the API's field and reason", async () => {
     const h = harness();
-    const rules = { inbound: [{ action: "ACCEPT", protocol: "ICMP", ports: "22", addresses: { ipv4: ["0.0.0.0/0"] } }], inbound_policy: "DROP", outbound_policy: "ACCEPT" };
+    const rules = {
+      inbound: [{ action: "ACCEPT", protocol: "ICMP", ports: "22", addresses: { ipv4: ["0.0.0.0/0"] } }],
+      inbound_policy: "DROP",
+      outbound_policy: "ACCEPT",
+    };
     const error = await h.client.networking.firewalls.create({ label: "fw-1", rules } as never).catch((e) => e);
     expect(error).toBeInstanceOf(ClientValidationError);
     expect(error.errors).toEqual([{ field: "rules.inbound[0].ports", reason: FIREWALL_REASONS.portsNotAllowed }]);
@@ -103,8 +110,12 @@ describe("Firewalls", () => {
 
   test("reads and rule replacement are retried on 503 (PUT is idempotent)", async () => {
     const h = harness();
-    h.pool.intercept({ path: "/v4/networking/firewalls/7/rules", method: "PUT" }).reply(503, { errors: [{ reason: "busy later" }] }, JSON_HEADERS);
-    h.pool.intercept({ path: "/v4/networking/firewalls/7/rules", method: "PUT" }).reply(200, { inbound: [], inbound_policy: "DROP", outbound: [], outbound_policy: "DROP" }, JSON_HEADERS);
+    h.pool
+      .intercept({ path: "/v4/networking/firewalls/7/rules", method: "PUT" })
+      .reply(503, { errors: [{ reason: "busy later" }] }, JSON_HEADERS);
+    h.pool
+      .intercept({ path: "/v4/networking/firewalls/7/rules", method: "PUT" })
+      .reply(200, { inbound: [], inbound_policy: "DROP", outbound: [], outbound_policy: "DROP" }, JSON_HEADERS);
     await expect(h.client.networking.firewalls.rules.update(7, { inbound: [] })).resolves.toMatchObject({ inbound_policy: "DROP" });
     expect(h.retries).toHaveLength(1);
   });
@@ -160,15 +171,26 @@ describe("request schemas", () => {
   test("addresses: IP/mask form for both families, no zone id, never empty, at most 255", () => {
     const rule = (addresses: unknown) => ({ inbound: [{ action: "ACCEPT", protocol: "TCP", addresses }] });
     expect(errorsOf(FirewallRulesUpdateRequest, rule({ ipv4: ["0.0.0.0/0"], ipv6: ["::/0", "2001:DB8::1/128"] }))).toEqual([]);
-    expect(errorsOf(FirewallRulesUpdateRequest, rule({ ipv4: ["192.0.2.1"] }))).toEqual([{ field: "inbound[0].addresses.ipv4[0]", reason: FIREWALL_REASONS.ipv4Invalid }]);
+    expect(errorsOf(FirewallRulesUpdateRequest, rule({ ipv4: ["192.0.2.1"] }))).toEqual([
+      { field: "inbound[0].addresses.ipv4[0]", reason: FIREWALL_REASONS.ipv4Invalid },
+    ]);
     expect(errorsOf(FirewallRulesUpdateRequest, rule({ ipv4: ["10.0.0.0/33"] }))[0]!.reason).toBe(FIREWALL_REASONS.ipv4Invalid);
     expect(errorsOf(FirewallRulesUpdateRequest, rule({ ipv6: ["2001:db8::1"] }))[0]!.reason).toBe(FIREWALL_REASONS.ipv6Invalid);
     expect(errorsOf(FirewallRulesUpdateRequest, rule({ ipv6: ["fe80::1%eth0/64"] }))[0]!.reason).toBe(FIREWALL_REASONS.ipv6ZoneId);
-    expect(errorsOf(FirewallRulesUpdateRequest, rule({ ipv6: [] }))).toEqual([{ field: "inbound[0].addresses.ipv6", reason: FIREWALL_REASONS.addressesEmpty }]);
-    expect(errorsOf(FirewallRulesUpdateRequest, rule({}))).toEqual([{ field: "inbound[0].addresses", reason: FIREWALL_REASONS.addressesFamily }]);
+    expect(errorsOf(FirewallRulesUpdateRequest, rule({ ipv6: [] }))).toEqual([
+      { field: "inbound[0].addresses.ipv6", reason: FIREWALL_REASONS.addressesEmpty },
+    ]);
+    expect(errorsOf(FirewallRulesUpdateRequest, rule({}))).toEqual([
+      { field: "inbound[0].addresses", reason: FIREWALL_REASONS.addressesFamily },
+    ]);
     expect(errorsOf(FirewallRulesUpdateRequest, rule({ ipv4: ["0.0.0.0/0"], ipv4x: [] }))[0]!.field).toBe("inbound[0].addresses");
-    const many = { ipv4: Array.from({ length: 128 }, (_, i) => `10.0.${i}.0/24`), ipv6: Array.from({ length: 128 }, (_, i) => `2001:db8:${i.toString(16)}::/48`) };
-    expect(errorsOf(FirewallRulesUpdateRequest, rule(many))).toEqual([{ field: "inbound[0].addresses", reason: FIREWALL_REASONS.addressesTooMany }]);
+    const many = {
+      ipv4: Array.from({ length: 128 }, (_, i) => `10.0.${i}.0/24`),
+      ipv6: Array.from({ length: 128 }, (_, i) => `2001:db8:${i.toString(16)}::/48`),
+    };
+    expect(errorsOf(FirewallRulesUpdateRequest, rule(many))).toEqual([
+      { field: "inbound[0].addresses", reason: FIREWALL_REASONS.addressesTooMany },
+    ]);
   });
 
   test("create: policies required, devices limited to one nodebalancer, 25 rules in all", () => {

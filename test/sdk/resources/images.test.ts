@@ -25,16 +25,23 @@ describe("Images (recorded exchanges)", () => {
     serveFixture(h, "image.get.public.json");
     const created = serveFixture(h, "image.create.json");
     const uploaded = serveFixture(h, "image.upload.json");
-    h.pool.intercept({ path: "/v4/images/private%2F23851696", method: "PUT" }).reply(200, loadFixture("image.get.private.json").response as object, JSON_HEADERS);
+    h.pool
+      .intercept({ path: "/v4/images/private%2F23851696", method: "PUT" })
+      .reply(200, loadFixture("image.get.private.json").response as object, JSON_HEADERS);
     serveFixture(h, "image.delete.json");
 
     const all = await h.client.images.listAll();
     expect(all).toHaveLength(42);
     await expect(h.client.images.get("public/ubuntu22.04")).resolves.toMatchObject({ id: "public/ubuntu22.04", is_public: true });
-    await expect(h.client.images.create(created.request as never)).resolves.toMatchObject({ status: "creating", capabilities: ["cloud-init"] });
+    await expect(h.client.images.create(created.request as never)).resolves.toMatchObject({
+      status: "creating",
+      capabilities: ["cloud-init"],
+    });
     const upload = await h.client.images.createUpload(uploaded.request as never);
     expect(upload).toMatchObject({ image: { status: "pending_upload", size: 0 }, upload_to: expect.stringContaining("Signature=") });
-    await expect(h.client.images.update("private/23851696", { label: "renamed", description: null })).resolves.toMatchObject({ id: "private/23851696" });
+    await expect(h.client.images.update("private/23851696", { label: "renamed", description: null })).resolves.toMatchObject({
+      id: "private/23851696",
+    });
     await expect(h.client.images.delete("private/23851696")).resolves.toBeUndefined();
     expect(sent(h)).toEqual([
       "GET /v4/images",
@@ -49,10 +56,26 @@ describe("Images (recorded exchanges)", () => {
   });
 
   test.each([
-    ["a capture without disk_id", (c: ComputeClient) => c.images.create({} as never), { field: "disk_id", reason: IMAGE_REASONS.diskRequired }],
-    ["an upload without label", (c: ComputeClient) => c.images.createUpload({ region: "us-iad" } as never), { field: "label", reason: IMAGE_REASONS.labelRequired }],
-    ["an upload without region", (c: ComputeClient) => c.images.createUpload({ label: "x" } as never), { field: "region", reason: IMAGE_REASONS.regionRequired }],
-    ["a label with special characters", (c: ComputeClient) => c.images.update("private/1", { label: "a/b" }), { field: "label", reason: IMAGE_REASONS.labelChars }],
+    [
+      "a capture without disk_id",
+      (c: ComputeClient) => c.images.create({} as never),
+      { field: "disk_id", reason: IMAGE_REASONS.diskRequired },
+    ],
+    [
+      "an upload without label",
+      (c: ComputeClient) => c.images.createUpload({ region: "us-iad" } as never),
+      { field: "label", reason: IMAGE_REASONS.labelRequired },
+    ],
+    [
+      "an upload without region",
+      (c: ComputeClient) => c.images.createUpload({ label: "x" } as never),
+      { field: "region", reason: IMAGE_REASONS.regionRequired },
+    ],
+    [
+      "a label with special characters",
+      (c: ComputeClient) => c.images.update("private/1", { label: "a/b" }),
+      { field: "label", reason: IMAGE_REASONS.labelChars },
+    ],
   ])("refuses %s before sending anything", async (_what, call, entry) => {
     const h = harness();
     const error = await call(h.client).catch((e: unknown) => e);
@@ -74,13 +97,18 @@ describe("Images (recorded exchanges)", () => {
       progress: (i, elapsed) => seen.push([i?.status, elapsed]),
     });
     expect(image).toMatchObject({ status: "available", size: 1 });
-    expect(seen).toEqual([["pending_upload", 0], ["available", 1000]]);
+    expect(seen).toEqual([
+      ["pending_upload", 0],
+      ["available", 1000],
+    ]);
   });
 
   test("waitForStatus fails fast when the image disappears (a canceled upload)", async () => {
     const h = harness();
     serveFixture(h, "image.get.private.pending_upload.json");
-    h.pool.intercept({ path: "/v4/images/private%2F23851696", method: "GET" }).reply(404, loadFixture("error.404.image.json").response as object, JSON_HEADERS);
+    h.pool
+      .intercept({ path: "/v4/images/private%2F23851696", method: "GET" })
+      .reply(404, loadFixture("error.404.image.json").response as object, JSON_HEADERS);
     const error = await h.client.images
       .waitForStatus("private/23851696", "available", { intervalMs: 10, sleep: async () => undefined })
       .catch((e: unknown) => e);
@@ -116,7 +144,13 @@ describe("uploadFile (streamed PUT to the upload URL)", () => {
         received.push({ method: req.method!, url: req.url!, headers: req.headers, bytes, sha256: hash.digest("hex") });
         const status = answers.shift() ?? 200;
         res.writeHead(status, { "content-type": "application/json" });
-        res.end(status === 200 ? "" : JSON.stringify({ errors: [{ reason: status === 503 ? "Slow down" : "The image must be a gzip-compressed raw disk image (.img.gz)" }] }));
+        res.end(
+          status === 200
+            ? ""
+            : JSON.stringify({
+                errors: [{ reason: status === 503 ? "Slow down" : "The image must be a gzip-compressed raw disk image (.img.gz)" }],
+              }),
+        );
       });
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -142,7 +176,12 @@ describe("uploadFile (streamed PUT to the upload URL)", () => {
     const expected = createHash("sha256").update(content).digest("hex");
     expect(result).toMatchObject({ bytes: content.length, sha256: expected });
     expect(received).toHaveLength(1);
-    expect(received[0]).toMatchObject({ method: "PUT", url: "/__uploads/23851700?Signature=s3cr3t-signature&Expires=1708192110", bytes: content.length, sha256: expected });
+    expect(received[0]).toMatchObject({
+      method: "PUT",
+      url: "/__uploads/23851700?Signature=s3cr3t-signature&Expires=1708192110",
+      bytes: content.length,
+      sha256: expected,
+    });
     expect(received[0]!.headers["content-type"]).toBe("application/octet-stream");
     expect(received[0]!.headers["content-length"]).toBe(String(content.length));
     expect(received[0]!.headers["transfer-encoding"]).toBeUndefined();

@@ -25,9 +25,12 @@ describe("IPv6 helpers (sdk/core/net)", () => {
     expect(canonicalIp(text)).toBe(canonical);
   });
 
-  test.each(["1:2:3:4:5:6:7:8:9", "1::2::3", "12345::", "2001:db8::g", "", "1:2:3:4:5:6:7", "fe80::1%eth0", "::1.2.3"])("%s is not an address", (text) => {
-    expect(parseIpv6(text)).toBeUndefined();
-  });
+  test.each(["1:2:3:4:5:6:7:8:9", "1::2::3", "12345::", "2001:db8::g", "", "1:2:3:4:5:6:7", "fe80::1%eth0", "::1.2.3"])(
+    "%s is not an address",
+    (text) => {
+      expect(parseIpv6(text)).toBeUndefined();
+    },
+  );
 
   test("ranges, netmasks and IPv4 canonical spelling", () => {
     expect(parseIpv6Cidr("2001:db8::1/64")).toMatchObject({ prefix: 64, canonical: false });
@@ -41,8 +44,10 @@ describe("IPv6 helpers (sdk/core/net)", () => {
 
 describe("field rules", () => {
   test("reverse DNS names: host names, with an optional final dot; stored lower case without it", () => {
-    for (const ok of ["www.example.com", "WWW.Example.COM.", "a-b.c1.example", "194-195-113-106.ip.computeusercontent.com"]) expect(isDomainName(ok)).toBe(true);
-    for (const bad of ["sample rdns", "localhost", "-a.example.com", "a-.example.com", "a..example.com", `${"a".repeat(64)}.com`, ""]) expect(isDomainName(bad)).toBe(false);
+    for (const ok of ["www.example.com", "WWW.Example.COM.", "a-b.c1.example", "194-195-113-106.ip.computeusercontent.com"])
+      expect(isDomainName(ok)).toBe(true);
+    for (const bad of ["sample rdns", "localhost", "-a.example.com", "a-.example.com", "a..example.com", `${"a".repeat(64)}.com`, ""])
+      expect(isDomainName(bad)).toBe(false);
     expect(canonicalRdns("WWW.Example.COM.")).toBe("www.example.com");
   });
 
@@ -54,7 +59,9 @@ describe("field rules", () => {
     ]);
     expect(errors({ prefix_length: 64 }).map((e) => e.reason)).toEqual([IP_REASONS.rangeTargetNeither, IP_REASONS.rangeTargetNeither]);
     expect(errors({ prefix_length: 48, compute_id: 1 })).toEqual([{ field: "prefix_length", reason: IP_REASONS.prefixLength }]);
-    expect(errors({ prefix_length: 64, route_target: "2001:db8::1/128" })).toEqual([{ field: "route_target", reason: IP_REASONS.routeTargetInvalid }]);
+    expect(errors({ prefix_length: 64, route_target: "2001:db8::1/128" })).toEqual([
+      { field: "route_target", reason: IP_REASONS.routeTargetInvalid },
+    ]);
   });
 
   test("splitRange turns create's `addr/len` into the path id and the length", () => {
@@ -80,15 +87,21 @@ describe("Ips", () => {
     const h = harness();
     serveFixture(h, "ip.get.json");
     const upd = serveFixture(h, "ip.update.json");
-    await expect(h.client.networking.ips.get("194.195.113.99")).resolves.toMatchObject({ rdns: "194-195-113-99.ip.computeusercontent.com" });
-    await expect(h.client.networking.ips.update("194.195.113.106", upd.request as never)).resolves.toMatchObject({ address: "194.195.113.106" });
+    await expect(h.client.networking.ips.get("194.195.113.99")).resolves.toMatchObject({
+      rdns: "194-195-113-99.ip.computeusercontent.com",
+    });
+    await expect(h.client.networking.ips.update("194.195.113.106", upd.request as never)).resolves.toMatchObject({
+      address: "194.195.113.106",
+    });
     expect(sent(h)).toEqual(["GET /v4/networking/ips/194.195.113.99", "PUT /v4/networking/ips/194.195.113.106"]);
     expect(JSON.parse(h.calls()[1]!.body as string)).toEqual(upd.request);
   });
 
   test("update() sends rdns: null to restore the default, and refuses a bad name before sending", async () => {
     const h = harness();
-    h.pool.intercept({ path: "/v4/networking/ips/194.195.113.106", method: "PUT" }).reply(200, loadFixture("ip.update.json").response as object, JSON_HEADERS);
+    h.pool
+      .intercept({ path: "/v4/networking/ips/194.195.113.106", method: "PUT" })
+      .reply(200, loadFixture("ip.update.json").response as object, JSON_HEADERS);
     await h.client.networking.ips.update("194.195.113.106", { rdns: null });
     expect(JSON.parse(h.calls()[0]!.body as string)).toEqual({ rdns: null });
     const error = await h.client.networking.ips.update("194.195.113.106", { rdns: "sample rdns" }).catch((e: unknown) => e);
@@ -99,8 +112,12 @@ describe("Ips", () => {
 
   test("allocate() POSTs /networking/ips and is never retried after an ambiguous failure", async () => {
     const h = harness();
-    h.pool.intercept({ path: "/v4/networking/ips", method: "POST" }).reply(200, loadFixture("ip.get.json").response as object, JSON_HEADERS);
-    await expect(h.client.networking.ips.allocate({ compute_id: 39426826, public: true, type: "ipv4" })).resolves.toMatchObject({ compute_id: 39426826 });
+    h.pool
+      .intercept({ path: "/v4/networking/ips", method: "POST" })
+      .reply(200, loadFixture("ip.get.json").response as object, JSON_HEADERS);
+    await expect(h.client.networking.ips.allocate({ compute_id: 39426826, public: true, type: "ipv4" })).resolves.toMatchObject({
+      compute_id: 39426826,
+    });
     h.pool.intercept({ path: "/v4/networking/ips", method: "POST" }).replyWithError(netError("ECONNRESET"));
     await expect(h.client.networking.ips.allocate({ compute_id: 1, public: true, type: "ipv4" })).rejects.toBeInstanceOf(ConnectionError);
     expect(h.calls()).toHaveLength(2);
@@ -133,7 +150,9 @@ describe("Ips", () => {
     await h.client.networking.ips.share({ compute_id: 1, ips: [] });
     expect(h.retries).toHaveLength(1);
     h.pool.intercept({ path: "/v4/networking/ips/assign", method: "POST" }).replyWithError(netError("ECONNRESET"));
-    await expect(h.client.networking.ips.assign({ region: "us-east", assignments: [{ address: "192.0.2.1", compute_id: 1 }] })).rejects.toBeInstanceOf(ConnectionError);
+    await expect(
+      h.client.networking.ips.assign({ region: "us-east", assignments: [{ address: "192.0.2.1", compute_id: 1 }] }),
+    ).rejects.toBeInstanceOf(ConnectionError);
     expect(h.retries).toHaveLength(1);
   });
 });
@@ -147,9 +166,14 @@ describe("Ipv6", () => {
     const created = serveFixture(h, "ipv6_range.create.json");
     serveFixture(h, "ipv6_range.delete.json", "/networking/ipv6/ranges/1234%3A%3A5678");
     expect(await h.client.networking.ipv6.pools.listAll()).toHaveLength(1);
-    expect(await h.client.networking.ipv6.ranges.listAll()).toEqual([{ range: "1234::5678", prefix: 64, region: "eu-west", route_target: "1234::5678" }]);
+    expect(await h.client.networking.ipv6.ranges.listAll()).toEqual([
+      { range: "1234::5678", prefix: 64, region: "eu-west", route_target: "1234::5678" },
+    ]);
     await expect(h.client.networking.ipv6.ranges.get("1234::5678")).resolves.toMatchObject({ is_bgp: false, computes: [46938050] });
-    await expect(h.client.networking.ipv6.ranges.create(created.request as never)).resolves.toEqual({ range: "1234::5678/64", route_target: "1234::5678" });
+    await expect(h.client.networking.ipv6.ranges.create(created.request as never)).resolves.toEqual({
+      range: "1234::5678/64",
+      route_target: "1234::5678",
+    });
     await expect(h.client.networking.ipv6.ranges.delete("1234::5678")).resolves.toBeUndefined();
     expect(sent(h)).toEqual([
       "GET /v4/networking/ipv6/pools",

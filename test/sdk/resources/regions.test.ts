@@ -34,19 +34,34 @@ describe("Regions", () => {
     };
     h.pool
       .intercept({ path: (p) => p.startsWith("/v4/regions/availability?"), method: "GET" })
-      .reply((opts) => ({ statusCode: 200, data: byPage[new URL(opts.path, "http://x").searchParams.get("page")!] as object, responseOptions: JSON_HEADERS }))
+      .reply((opts) => ({
+        statusCode: 200,
+        data: byPage[new URL(opts.path, "http://x").searchParams.get("page")!] as object,
+        responseOptions: JSON_HEADERS,
+      }))
       .persist();
     const all = await h.client.regions.availability.listAll();
     expect(first.pages).toBe(3);
     expect(all).toHaveLength(first.results);
     expect(all.slice(200)).toEqual(third.data);
-    expect(h.calls().map((c) => c.searchParams.page).sort()).toEqual(["1", "2", "3"]);
+    expect(
+      h
+        .calls()
+        .map((c) => c.searchParams.page)
+        .sort(),
+    ).toEqual(["1", "2", "3"]);
   });
 
   test("availability.get(id) reads GET /regions/{id}/availability", async () => {
     const h = harness();
-    h.pool.intercept({ path: "/v4/regions/us-east/availability", method: "GET" }).reply(200, { region: "us-east", plan: "gpu-rtx6000-1.1", available: false }, JSON_HEADERS);
-    await expect(h.client.regions.availability.get("us-east")).resolves.toEqual({ region: "us-east", plan: "gpu-rtx6000-1.1", available: false });
+    h.pool
+      .intercept({ path: "/v4/regions/us-east/availability", method: "GET" })
+      .reply(200, { region: "us-east", plan: "gpu-rtx6000-1.1", available: false }, JSON_HEADERS);
+    await expect(h.client.regions.availability.get("us-east")).resolves.toEqual({
+      region: "us-east",
+      plan: "gpu-rtx6000-1.1",
+      available: false,
+    });
   });
 
   test("region ids are encoded as one path segment", async () => {

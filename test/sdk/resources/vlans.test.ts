@@ -10,7 +10,9 @@ test("list() / listAll() iterate GET /networking/vlans", async () => {
   const listed = [];
   for await (const v of h.client.networking.vlans.list()) listed.push(v);
   expect(await h.client.networking.vlans.listAll()).toEqual(listed);
-  expect(listed).toEqual([{ region: "ap-west", label: "go-vlan-test-list", computes: [46938078, 46938079], created: "2018-01-02T03:04:05" }]);
+  expect(listed).toEqual([
+    { region: "ap-west", label: "go-vlan-test-list", computes: [46938078, 46938079], created: "2018-01-02T03:04:05" },
+  ]);
   expect(h.calls().map((c) => `${c.method} ${c.path}`)).toEqual(["GET /v4/networking/vlans", "GET /v4/networking/vlans"]);
 });
 

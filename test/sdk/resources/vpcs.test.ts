@@ -36,7 +36,10 @@ describe("Vpcs", () => {
     for await (const v of h.client.vpcs.list()) listed.push(v.id);
     expect(await h.client.vpcs.listAll().then((all) => all.map((v) => v.id))).toEqual(listed);
     await expect(h.client.vpcs.get(10252)).resolves.toMatchObject({ id: 10252 });
-    await expect(h.client.vpcs.update(10253, upd.request as never)).resolves.toMatchObject({ label: "updated-label", description: "updated description" });
+    await expect(h.client.vpcs.update(10253, upd.request as never)).resolves.toMatchObject({
+      label: "updated-label",
+      description: "updated description",
+    });
     await expect(h.client.vpcs.delete(10252)).resolves.toBeUndefined();
     expect(sent(h)).toEqual(["GET /v4/vpcs", "GET /v4/vpcs", "GET /v4/vpcs/10252", "PUT /v4/vpcs/10253", "DELETE /v4/vpcs/10252"]);
   });
@@ -71,7 +74,9 @@ describe("Vpcs.subnets", () => {
   test("create() POSTs {label, ipv4} to /vpcs/{id}/subnets", async () => {
     const h = harness();
     // Subnet create was never recorded; the recorded subnet record stands in for the answer.
-    h.pool.intercept({ path: "/v4/vpcs/10251/subnets", method: "POST" }).reply(200, loadFixture("subnet.get.json").response as object, JSON_HEADERS);
+    h.pool
+      .intercept({ path: "/v4/vpcs/10251/subnets", method: "POST" })
+      .reply(200, loadFixture("subnet.get.json").response as object, JSON_HEADERS);
     await expect(h.client.vpcs.subnets.create(10251, { label: "sn-1", ipv4: "10.0.0.0/24" })).resolves.toMatchObject({ id: 11095 });
     expect(h.calls()[0]).toMatchObject({ method: "POST", path: "/v4/vpcs/10251/subnets" });
     expect(JSON.parse(h.calls()[0]!.body as string)).toEqual({ label: "sn-1", ipv4: "10.0.0.0/24" });

@@ -67,13 +67,38 @@ describe("create, read and provisioning", () => {
     const r = await emu.post(MYSQL, mysqlBody("db-one", { allow_list: ["203.0.113.1", "192.0.1.0/24"] }));
     expect(r.status).toBe(200);
     expect(Object.keys(r.body)).toEqual([
-      "id", "label", "type", "engine", "version", "region", "status", "encrypted", "allow_list", "cluster_size",
-      "hosts", "ssl_connection", "replication_type", "port", "updates", "created", "updated",
+      "id",
+      "label",
+      "type",
+      "engine",
+      "version",
+      "region",
+      "status",
+      "encrypted",
+      "allow_list",
+      "cluster_size",
+      "hosts",
+      "ssl_connection",
+      "replication_type",
+      "port",
+      "updates",
+      "created",
+      "updated",
     ]);
     expect(r.body).toMatchObject({
-      label: "db-one", type: "g6-nanode-1", engine: "mysql", version: "8.0.30", region: "us-iad", status: "provisioning",
-      encrypted: false, allow_list: ["203.0.113.1", "192.0.1.0/24"], cluster_size: 1, hosts: { primary: null, secondary: null },
-      ssl_connection: false, replication_type: "none", port: 3306,
+      label: "db-one",
+      type: "g6-nanode-1",
+      engine: "mysql",
+      version: "8.0.30",
+      region: "us-iad",
+      status: "provisioning",
+      encrypted: false,
+      allow_list: ["203.0.113.1", "192.0.1.0/24"],
+      cluster_size: 1,
+      hosts: { primary: null, secondary: null },
+      ssl_connection: false,
+      replication_type: "none",
+      port: 3306,
       updates: { frequency: "weekly", duration: 3, hour_of_day: 0, day_of_week: null, week_of_month: null },
     });
     const id = r.body.id as number;
@@ -99,7 +124,11 @@ describe("create, read and provisioning", () => {
     const db = await create();
     const [created] = await events();
     expect(created).toMatchObject({
-      action: "database_create", status: "notification", percent_complete: null, duration: null, username: "emulator-user",
+      action: "database_create",
+      status: "notification",
+      percent_complete: null,
+      duration: null,
+      username: "emulator-user",
       entity: { label: "db-one", id: db.id, type: "database", url: `/v4/databases/mysql/instances/${db.id}` },
     });
     advance(provisioningMs(db.id));
@@ -110,10 +139,34 @@ describe("create, read and provisioning", () => {
 
   test("a PostgreSQL high-availability cluster: port 5432, asynch replication, commit type local, root linpostgres", async () => {
     const db = await active(PG, pgBody("pg-ha", { cluster_size: 3, ssl_connection: true }));
-    expect(db).toMatchObject({ engine: "postgresql", version: "14.6", port: 5432, cluster_size: 3, replication_type: "asynch", replication_commit_type: "local", ssl_connection: true });
+    expect(db).toMatchObject({
+      engine: "postgresql",
+      version: "14.6",
+      port: 5432,
+      cluster_size: 3,
+      replication_type: "asynch",
+      replication_commit_type: "local",
+      ssl_connection: true,
+    });
     expect(Object.keys(db)).toEqual([
-      "id", "label", "type", "engine", "version", "region", "status", "encrypted", "allow_list", "cluster_size",
-      "hosts", "ssl_connection", "replication_type", "replication_commit_type", "port", "updates", "created", "updated",
+      "id",
+      "label",
+      "type",
+      "engine",
+      "version",
+      "region",
+      "status",
+      "encrypted",
+      "allow_list",
+      "cluster_size",
+      "hosts",
+      "ssl_connection",
+      "replication_type",
+      "replication_commit_type",
+      "port",
+      "updates",
+      "created",
+      "updated",
     ]);
     expect(db.hosts.primary).toContain("-pgsql-primary.");
     expect((await emu.get(`${PG}/${db.id}/credentials`)).body.username).toBe("linpostgres");
@@ -125,8 +178,16 @@ describe("create, read and provisioning", () => {
   test("lists: per engine, and the all-engines list with instance_uri and without SSL or replication fields", async () => {
     const my = await create(MYSQL);
     const pg = await create(PG);
-    expect(Collection(Database).parse((await emu.get(MYSQL)).body).data.map((d) => d.id)).toEqual([my.id]);
-    expect(Collection(Database).parse((await emu.get(PG)).body).data.map((d) => d.id)).toEqual([pg.id]);
+    expect(
+      Collection(Database)
+        .parse((await emu.get(MYSQL)).body)
+        .data.map((d) => d.id),
+    ).toEqual([my.id]);
+    expect(
+      Collection(Database)
+        .parse((await emu.get(PG)).body)
+        .data.map((d) => d.id),
+    ).toEqual([pg.id]);
     const all = Collection(DatabaseInstance).parse((await emu.get("/databases/instances")).body);
     expect(all.data.map((d) => [d.id, d.instance_uri])).toEqual([
       [my.id, `/v4/databases/mysql/instances/${my.id}`],
@@ -143,9 +204,19 @@ describe("create, read and provisioning", () => {
     const list = await emu.get("/databases/engines", { token: null });
     expect(list.status).toBe(200);
     expect(list.body.data.map((e: { id: string }) => e.id)).toEqual([
-      "mysql/5.7.39", "mysql/8.0.30", "postgresql/10.23", "postgresql/11.17", "postgresql/12.12", "postgresql/13.8", "postgresql/14.6",
+      "mysql/5.7.39",
+      "mysql/8.0.30",
+      "postgresql/10.23",
+      "postgresql/11.17",
+      "postgresql/12.12",
+      "postgresql/13.8",
+      "postgresql/14.6",
     ]);
-    expect((await emu.get("/databases/engines/mysql%2F8.0.30", { token: null })).body).toEqual({ id: "mysql/8.0.30", engine: "mysql", version: "8.0.30" });
+    expect((await emu.get("/databases/engines/mysql%2F8.0.30", { token: null })).body).toEqual({
+      id: "mysql/8.0.30",
+      engine: "mysql",
+      version: "8.0.30",
+    });
     expectError(await emu.get("/databases/engines/mysql%2F9.9"), 404, REASONS.notFound);
   });
 });
@@ -159,16 +230,64 @@ describe("request rules, each with status, field and reason", () => {
     ["region without Managed Databases", MYSQL, mysqlBody("db-x", { region: "es-mad" }), DATABASE_REASONS.regionNoDatabases, "region"],
     ["unknown type", MYSQL, mysqlBody("db-x", { type: "g6-huge-99" }), DATABASE_REASONS.typeInvalid, "type"],
     ["engine not in engine/version form", MYSQL, mysqlBody("db-x", { engine: "mysql" }), DATABASE_REASONS.engineFormat, "engine"],
-    ["engine of the other type", MYSQL, mysqlBody("db-x", { engine: "postgresql/14.6" }), DATABASE_REASONS.engineWrongType("mysql"), "engine"],
+    [
+      "engine of the other type",
+      MYSQL,
+      mysqlBody("db-x", { engine: "postgresql/14.6" }),
+      DATABASE_REASONS.engineWrongType("mysql"),
+      "engine",
+    ],
     ["engine version not offered", MYSQL, mysqlBody("db-x", { engine: "mysql/9.9.9" }), DATABASE_REASONS.engineUnknown, "engine"],
     ["cluster_size 2", MYSQL, mysqlBody("db-x", { cluster_size: 2 }), DATABASE_REASONS.clusterSize, "cluster_size"],
-    ["MySQL replication_type unknown", MYSQL, mysqlBody("db-x", { cluster_size: 3, replication_type: "sync" }), DATABASE_REASONS.replicationTypeMysql, "replication_type"],
-    ["replication on a single node", MYSQL, mysqlBody("db-x", { replication_type: "asynch" }), DATABASE_REASONS.replicationSingleNode, "replication_type"],
-    ["PostgreSQL replication_type semi_synch", PG, pgBody("pg-x", { cluster_size: 3, replication_type: "semi_synch" }), DATABASE_REASONS.replicationTypePostgresql, "replication_type"],
-    ["replication_commit_type unknown", PG, pgBody("pg-x", { replication_commit_type: "sometimes" }), DATABASE_REASONS.replicationCommitType, "replication_commit_type"],
-    ["replication_commit_type on MySQL", MYSQL, mysqlBody("db-x", { replication_commit_type: "local" }), "Unknown field: replication_commit_type", undefined],
-    ["allow_list entry that is no address", MYSQL, mysqlBody("db-x", { allow_list: ["203.0.113.1", "not-an-ip"] }), DATABASE_REASONS.allowListEntry, "allow_list[1]"],
-    ["allow_list prefix out of range", MYSQL, mysqlBody("db-x", { allow_list: ["10.0.0.0/33"] }), DATABASE_REASONS.allowListEntry, "allow_list[0]"],
+    [
+      "MySQL replication_type unknown",
+      MYSQL,
+      mysqlBody("db-x", { cluster_size: 3, replication_type: "sync" }),
+      DATABASE_REASONS.replicationTypeMysql,
+      "replication_type",
+    ],
+    [
+      "replication on a single node",
+      MYSQL,
+      mysqlBody("db-x", { replication_type: "asynch" }),
+      DATABASE_REASONS.replicationSingleNode,
+      "replication_type",
+    ],
+    [
+      "PostgreSQL replication_type semi_synch",
+      PG,
+      pgBody("pg-x", { cluster_size: 3, replication_type: "semi_synch" }),
+      DATABASE_REASONS.replicationTypePostgresql,
+      "replication_type",
+    ],
+    [
+      "replication_commit_type unknown",
+      PG,
+      pgBody("pg-x", { replication_commit_type: "sometimes" }),
+      DATABASE_REASONS.replicationCommitType,
+      "replication_commit_type",
+    ],
+    [
+      "replication_commit_type on MySQL",
+      MYSQL,
+      mysqlBody("db-x", { replication_commit_type: "local" }),
+      "Unknown field: replication_commit_type",
+      undefined,
+    ],
+    [
+      "allow_list entry that is no address",
+      MYSQL,
+      mysqlBody("db-x", { allow_list: ["203.0.113.1", "not-an-ip"] }),
+      DATABASE_REASONS.allowListEntry,
+      "allow_list[1]",
+    ],
+    [
+      "allow_list prefix out of range",
+      MYSQL,
+      mysqlBody("db-x", { allow_list: ["10.0.0.0/33"] }),
+      DATABASE_REASONS.allowListEntry,
+      "allow_list[0]",
+    ],
     ["encrypted not a boolean", MYSQL, mysqlBody("db-x", { encrypted: "yes" }), DATABASE_REASONS.encrypted, "encrypted"],
   ];
   test.each(cases)("create: %s", async (_name, base, body, reason, field) => {
@@ -185,10 +304,30 @@ describe("request rules, each with status, field and reason", () => {
     ["duration 4", { duration: 4, hour_of_day: 1, day_of_week: 1 }, DATABASE_REASONS.duration, "updates.duration"],
     ["hour_of_day 24", { duration: 1, hour_of_day: 24, day_of_week: 1 }, DATABASE_REASONS.hourOfDay, "updates.hour_of_day"],
     ["day_of_week 0", { duration: 1, hour_of_day: 1, day_of_week: 0 }, DATABASE_REASONS.dayOfWeek, "updates.day_of_week"],
-    ["frequency daily", { frequency: "daily", duration: 1, hour_of_day: 1, day_of_week: 1 }, DATABASE_REASONS.frequency, "updates.frequency"],
-    ["monthly without week_of_month", { frequency: "monthly", duration: 1, hour_of_day: 1, day_of_week: 1 }, DATABASE_REASONS.weekOfMonthRequired, "updates.week_of_month"],
-    ["weekly with week_of_month", { frequency: "weekly", duration: 1, hour_of_day: 1, day_of_week: 1, week_of_month: 2 }, DATABASE_REASONS.weekOfMonthWeekly, "updates.week_of_month"],
-    ["week_of_month 5", { frequency: "monthly", duration: 1, hour_of_day: 1, day_of_week: 1, week_of_month: 5 }, DATABASE_REASONS.weekOfMonth, "updates.week_of_month"],
+    [
+      "frequency daily",
+      { frequency: "daily", duration: 1, hour_of_day: 1, day_of_week: 1 },
+      DATABASE_REASONS.frequency,
+      "updates.frequency",
+    ],
+    [
+      "monthly without week_of_month",
+      { frequency: "monthly", duration: 1, hour_of_day: 1, day_of_week: 1 },
+      DATABASE_REASONS.weekOfMonthRequired,
+      "updates.week_of_month",
+    ],
+    [
+      "weekly with week_of_month",
+      { frequency: "weekly", duration: 1, hour_of_day: 1, day_of_week: 1, week_of_month: 2 },
+      DATABASE_REASONS.weekOfMonthWeekly,
+      "updates.week_of_month",
+    ],
+    [
+      "week_of_month 5",
+      { frequency: "monthly", duration: 1, hour_of_day: 1, day_of_week: 1, week_of_month: 5 },
+      DATABASE_REASONS.weekOfMonth,
+      "updates.week_of_month",
+    ],
   ];
   test.each(windows)("update: maintenance window with %s", async (_name, updates, reason, field) => {
     const db = await active();
@@ -270,7 +409,12 @@ describe("the spec's status table, one row each", () => {
     setStatus(c.id, "degraded");
     for (const id of [a.id, b.id, c.id]) expect((await emu.del(`${MYSQL}/${id}`)).status).toBe(200);
     expect((await emu.get(`${MYSQL}/${a.id}`)).status).toBe(404);
-    expect((await events()).filter((e) => e.action === "database_delete").map((e) => e.entity.id).sort()).toEqual([a.id, b.id, c.id].sort());
+    expect(
+      (await events())
+        .filter((e) => e.action === "database_delete")
+        .map((e) => e.entity.id)
+        .sort(),
+    ).toEqual([a.id, b.id, c.id].sort());
   });
 
   test("backup restore requires active, degraded or failed", async () => {
@@ -288,13 +432,21 @@ describe("the spec's status table, one row each", () => {
       advance(DATABASE_DURATIONS.restoreMs);
       expect(await status(MYSQL, db.id)).toBe("active");
     }
-    expect((await events()).filter((e) => e.action === "database_backup_restore").map((e) => e.status)).toEqual(["finished", "finished", "finished"]);
+    expect((await events()).filter((e) => e.action === "database_backup_restore").map((e) => e.status)).toEqual([
+      "finished",
+      "finished",
+      "finished",
+    ]);
     expectError(await emu.post(`${MYSQL}/${db.id}/backups/999999/restore`), 404, REASONS.notFound);
   });
 
   test("backups list, view and delete accept anything except provisioning", async () => {
     const db = await create();
-    for (const [method, suffix] of [["GET", "/backups"], ["GET", "/backups/1"], ["DELETE", "/backups/1"]] as const) {
+    for (const [method, suffix] of [
+      ["GET", "/backups"],
+      ["GET", "/backups/1"],
+      ["DELETE", "/backups/1"],
+    ] as const) {
       expectError(await emu.api(method, `${MYSQL}/${db.id}${suffix}`), 400, DATABASE_REASONS.status("backups", "provisioning"));
     }
     advance(DATABASE_DURATIONS.provisionMaxMs);
@@ -355,7 +507,10 @@ describe("limits", () => {
     advance(DATABASE_DURATIONS.snapshotMs);
     expect(await status(MYSQL, db.id)).toBe("active");
     expect((await emu.get(`${MYSQL}/${db.id}/backups`)).body.data).toEqual([expect.objectContaining({ type: "snapshot", label: "first" })]);
-    expect((await events()).find((e) => e.action === "database_backup_create")).toMatchObject({ status: "finished", percent_complete: 100 });
+    expect((await events()).find((e) => e.action === "database_backup_create")).toMatchObject({
+      status: "finished",
+      percent_complete: 100,
+    });
   });
 
   test("delete and credentials reset are for unrestricted users only, whatever the scopes and grants", async () => {
@@ -557,7 +712,9 @@ describe("the PostgreSQL equivalents (api-facts P4-2)", () => {
     expect(await status(PG, db.id)).toBe("active");
     const list = await emu.get(`${PG}/${db.id}/backups`);
     expect(list.status).toBe(200);
-    const [backup] = Collection(DatabaseBackup).parse(list.body).data.filter((b) => b.type === "snapshot");
+    const [backup] = Collection(DatabaseBackup)
+      .parse(list.body)
+      .data.filter((b) => b.type === "snapshot");
     expect(backup).toMatchObject({ label: "pg_snap", type: "snapshot" });
     expect((await emu.get(`${PG}/${db.id}/backups/${backup!.id}`)).body).toMatchObject({ id: backup!.id, label: "pg_snap" });
 

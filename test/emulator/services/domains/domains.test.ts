@@ -34,7 +34,15 @@ let dns: ZoneServer;
 beforeAll(async () => {
   dns = await startZoneServer({
     zone: IMPORTED,
-    soa: { mname: "ns1.elsewhere.net", rname: "host\\.master.imported.example", serial: 7, refresh: 3000, retry: 600, expire: 1000000, minimum: 200 },
+    soa: {
+      mname: "ns1.elsewhere.net",
+      rname: "host\\.master.imported.example",
+      serial: 7,
+      refresh: 3000,
+      retry: 600,
+      expire: 1000000,
+      minimum: 200,
+    },
     records: [
       { type: "NS", name: IMPORTED, ttl: 3600, class: "IN", data: "ns1.elsewhere.net" },
       { type: "NS", name: IMPORTED, ttl: 3600, class: "IN", data: "ns2.elsewhere.net" },
@@ -49,13 +57,23 @@ afterAll(async () => {
 });
 beforeEach(() => emu.control.reset());
 
-const masterBody = (domain = ZONE, extra: Record<string, unknown> = {}) => ({ domain, type: "master", soa_email: "admin@example.com", ...extra });
+const masterBody = (domain = ZONE, extra: Record<string, unknown> = {}) => ({
+  domain,
+  type: "master",
+  soa_email: "admin@example.com",
+  ...extra,
+});
 
-const createDomain = (domain = ZONE, extra: Record<string, unknown> = {}): Promise<Domain> => ok(emu.post("/domains", masterBody(domain, extra)));
-const createRecord = (domainId: number, body: Record<string, unknown>): Promise<DomainRecord> => ok(emu.post(`/domains/${domainId}/records`, body));
+const createDomain = (domain = ZONE, extra: Record<string, unknown> = {}): Promise<Domain> =>
+  ok(emu.post("/domains", masterBody(domain, extra)));
+const createRecord = (domainId: number, body: Record<string, unknown>): Promise<DomainRecord> =>
+  ok(emu.post(`/domains/${domainId}/records`, body));
 
 async function events(action?: string) {
-  const list = (await ok(emu.get("/account/events"))).data as Array<{ action: string; entity: { id: number; type: string; label: string; url: string } }>;
+  const list = (await ok(emu.get("/account/events"))).data as Array<{
+    action: string;
+    entity: { id: number; type: string; label: string; url: string };
+  }>;
   return action ? list.filter((e) => e.action === action) : list;
 }
 
@@ -66,18 +84,48 @@ describe("domains: create, read, update, delete", () => {
     const r = await emu.post("/domains", masterBody());
     expect(r.status).toBe(200);
     expect(Object.keys(r.body)).toEqual([
-      "id", "type", "domain", "tags", "group", "status", "errors", "description", "soa_email", "retry_sec",
-      "master_ips", "axfr_ips", "expire_sec", "refresh_sec", "ttl_sec", "created", "updated",
+      "id",
+      "type",
+      "domain",
+      "tags",
+      "group",
+      "status",
+      "errors",
+      "description",
+      "soa_email",
+      "retry_sec",
+      "master_ips",
+      "axfr_ips",
+      "expire_sec",
+      "refresh_sec",
+      "ttl_sec",
+      "created",
+      "updated",
     ]);
     expect(Domain.parse(r.body)).toMatchObject({
-      type: "master", domain: ZONE, tags: [], group: "", status: "active", errors: "", description: "", soa_email: "admin@example.com",
-      master_ips: [], axfr_ips: [], refresh_sec: 0, retry_sec: 0, expire_sec: 0, ttl_sec: 0,
+      type: "master",
+      domain: ZONE,
+      tags: [],
+      group: "",
+      status: "active",
+      errors: "",
+      description: "",
+      soa_email: "admin@example.com",
+      master_ips: [],
+      axfr_ips: [],
+      refresh_sec: 0,
+      retry_sec: 0,
+      expire_sec: 0,
+      ttl_sec: 0,
     });
     expect(r.body.id).toBeGreaterThanOrEqual(1900000);
-    expect((await ok(emu.get(`/domains/${r.body.id}`)))).toEqual(r.body);
+    expect(await ok(emu.get(`/domains/${r.body.id}`))).toEqual(r.body);
     expect(Collection(Domain).parse(await ok(emu.get("/domains")))).toEqual({ data: [r.body], page: 1, pages: 1, results: 1 });
     expect(await events("dns_zone_create")).toEqual([
-      expect.objectContaining({ status: "notification", entity: { label: ZONE, id: r.body.id, type: "domain", url: `/v4/domains/${r.body.id}` } }),
+      expect.objectContaining({
+        status: "notification",
+        entity: { label: ZONE, id: r.body.id, type: "domain", url: `/v4/domains/${r.body.id}` },
+      }),
     ]);
   });
 
@@ -87,18 +135,52 @@ describe("domains: create, read, update, delete", () => {
   });
 
   test("a slave domain with master_ips, and every writable field stored", async () => {
-    const d = await ok(emu.post("/domains", {
-      domain: "Slave.Example.ORG", type: "slave", master_ips: ["192.0.2.1", "2001:db8::53"], axfr_ips: ["198.51.100.7"],
-      description: "copy", group: "dns", tags: ["b", "a"], status: "disabled",
-    }));
-    expect(d).toMatchObject({ domain: "slave.example.org", type: "slave", master_ips: ["192.0.2.1", "2001:db8::53"], axfr_ips: ["198.51.100.7"], description: "copy", group: "dns", tags: ["a", "b"], status: "disabled", soa_email: "" });
+    const d = await ok(
+      emu.post("/domains", {
+        domain: "Slave.Example.ORG",
+        type: "slave",
+        master_ips: ["192.0.2.1", "2001:db8::53"],
+        axfr_ips: ["198.51.100.7"],
+        description: "copy",
+        group: "dns",
+        tags: ["b", "a"],
+        status: "disabled",
+      }),
+    );
+    expect(d).toMatchObject({
+      domain: "slave.example.org",
+      type: "slave",
+      master_ips: ["192.0.2.1", "2001:db8::53"],
+      axfr_ips: ["198.51.100.7"],
+      description: "copy",
+      group: "dns",
+      tags: ["a", "b"],
+      status: "disabled",
+      soa_email: "",
+    });
   });
 
   test("update changes any writable field, the name included, moves `updated` and logs dns_zone_update", async () => {
     const d = await createDomain();
     emu.control.setClock({ advanceMs: 5000 });
-    const r = await ok(emu.put(`/domains/${d.id}`, { domain: "renamed.example.com", description: "now described", group: "g", tags: ["t"], soa_email: "dns@example.com" }));
-    expect(r).toMatchObject({ id: d.id, domain: "renamed.example.com", description: "now described", group: "g", tags: ["t"], soa_email: "dns@example.com", created: d.created });
+    const r = await ok(
+      emu.put(`/domains/${d.id}`, {
+        domain: "renamed.example.com",
+        description: "now described",
+        group: "g",
+        tags: ["t"],
+        soa_email: "dns@example.com",
+      }),
+    );
+    expect(r).toMatchObject({
+      id: d.id,
+      domain: "renamed.example.com",
+      description: "now described",
+      group: "g",
+      tags: ["t"],
+      soa_email: "dns@example.com",
+      created: d.created,
+    });
     expect(r.updated > d.created!).toBe(true);
     expect(await events("dns_zone_update")).toHaveLength(1);
   });
@@ -141,7 +223,12 @@ describe("domain rules", () => {
   });
 
   test("an unknown type: 400 on field type", async () => {
-    expectError(await emu.post("/domains", { domain: ZONE, type: "primary", soa_email: "a@example.com" }), 400, DOMAIN_REASONS.typeInvalid, "type");
+    expectError(
+      await emu.post("/domains", { domain: ZONE, type: "primary", soa_email: "a@example.com" }),
+      400,
+      DOMAIN_REASONS.typeInvalid,
+      "type",
+    );
   });
 
   test("missing domain: 400 on field domain", async () => {
@@ -154,7 +241,12 @@ describe("domain rules", () => {
 
   test("a slave domain needs at least one master_ips entry (P2-8)", async () => {
     for (const master_ips of [undefined, [], null]) {
-      expectError(await emu.post("/domains", { domain: ZONE, type: "slave", master_ips }), 400, DOMAIN_REASONS.masterIpsRequired, "master_ips");
+      expectError(
+        await emu.post("/domains", { domain: ZONE, type: "slave", master_ips }),
+        400,
+        DOMAIN_REASONS.masterIpsRequired,
+        "master_ips",
+      );
     }
   });
 
@@ -202,12 +294,27 @@ describe("domain rules", () => {
   });
 
   test("soa_email must be an email address", async () => {
-    expectError(await emu.post("/domains", masterBody(ZONE, { soa_email: "not-an-email" })), 400, DOMAIN_REASONS.soaEmailInvalid, "soa_email");
+    expectError(
+      await emu.post("/domains", masterBody(ZONE, { soa_email: "not-an-email" })),
+      400,
+      DOMAIN_REASONS.soaEmailInvalid,
+      "soa_email",
+    );
   });
 
   test("master_ips and axfr_ips hold IP addresses", async () => {
-    expectError(await emu.post("/domains", { domain: ZONE, type: "slave", master_ips: ["ns1.example.net"] }), 400, DOMAIN_REASONS.ipInvalid, "master_ips[0]");
-    expectError(await emu.post("/domains", masterBody(ZONE, { axfr_ips: ["192.0.2.1", "300.1.1.1"] })), 400, DOMAIN_REASONS.ipInvalid, "axfr_ips[1]");
+    expectError(
+      await emu.post("/domains", { domain: ZONE, type: "slave", master_ips: ["ns1.example.net"] }),
+      400,
+      DOMAIN_REASONS.ipInvalid,
+      "master_ips[0]",
+    );
+    expectError(
+      await emu.post("/domains", masterBody(ZONE, { axfr_ips: ["192.0.2.1", "300.1.1.1"] })),
+      400,
+      DOMAIN_REASONS.ipInvalid,
+      "axfr_ips[1]",
+    );
   });
 
   test("axfr_ips may hold at most 1000 characters in total", async () => {
@@ -229,7 +336,12 @@ describe("domain rules", () => {
     expect(d).toMatchObject({ refresh_sec: 30, retry_sec: 7200, expire_sec: 0, ttl_sec: 2419200 });
     const u = await ok(emu.put(`/domains/${d.id}`, { refresh_sec: 121, ttl_sec: 300 }));
     expect(u).toMatchObject({ refresh_sec: 300, ttl_sec: 300, retry_sec: 7200 });
-    expectError(await emu.post("/domains", masterBody("b.example", { ttl_sec: -1 })), 400, DOMAIN_REASONS.secondsInvalid("ttl_sec"), "ttl_sec");
+    expectError(
+      await emu.post("/domains", masterBody("b.example", { ttl_sec: -1 })),
+      400,
+      DOMAIN_REASONS.secondsInvalid("ttl_sec"),
+      "ttl_sec",
+    );
   });
 
   test("unknown fields are refused", async () => {
@@ -245,29 +357,89 @@ describe("records", () => {
     const d = await createDomain();
     const r = await emu.post(`/domains/${d.id}/records`, { type: "A", name: "a", target: "127.0.0.1" });
     expect(r.status).toBe(200);
-    expect(Object.keys(r.body)).toEqual(["id", "type", "name", "target", "priority", "weight", "port", "service", "protocol", "ttl_sec", "tag", "created", "updated"]);
-    expect(DomainRecord.parse(r.body)).toMatchObject({ type: "A", name: "a", target: "127.0.0.1", priority: 0, weight: 0, port: 0, service: null, protocol: null, ttl_sec: 0, tag: null });
+    expect(Object.keys(r.body)).toEqual([
+      "id",
+      "type",
+      "name",
+      "target",
+      "priority",
+      "weight",
+      "port",
+      "service",
+      "protocol",
+      "ttl_sec",
+      "tag",
+      "created",
+      "updated",
+    ]);
+    expect(DomainRecord.parse(r.body)).toMatchObject({
+      type: "A",
+      name: "a",
+      target: "127.0.0.1",
+      priority: 0,
+      weight: 0,
+      port: 0,
+      service: null,
+      protocol: null,
+      ttl_sec: 0,
+      tag: null,
+    });
     expect(r.body.id).toBeGreaterThanOrEqual(22200000);
     expect(await ok(emu.get(`/domains/${d.id}/records/${r.body.id}`))).toEqual(r.body);
     expect(Collection(DomainRecord).parse(await ok(emu.get(`/domains/${d.id}/records`))).data).toEqual([r.body]);
-    expect(await events("dns_record_create")).toEqual([expect.objectContaining({ entity: expect.objectContaining({ id: d.id, type: "domain", label: ZONE }) })]);
+    expect(await events("dns_record_create")).toEqual([
+      expect.objectContaining({ entity: expect.objectContaining({ id: d.id, type: "domain", label: ZONE }) }),
+    ]);
   });
 
   test("all nine types, written the way people write them, are stored the way the API spells them", async () => {
     const d = await createDomain();
     const cases: Array<[Record<string, unknown>, Partial<DomainRecord>]> = [
-      [{ type: "A", name: "WWW.example.com.", target: "192.0.2.10", ttl_sec: 1000 }, { name: "www", target: "192.0.2.10", ttl_sec: 300 }],
-      [{ type: "AAAA", name: "www.example.com", target: "2001:DB8:0:0:0:0:0:10" }, { name: "www", target: "2001:db8::10", ttl_sec: 0 }],
-      [{ type: "NS", name: "sub", target: "NS1.Example.NET." }, { name: "sub", target: "ns1.example.net" }],
-      [{ type: "MX", name: "@", target: "mail", priority: 10, ttl_sec: 2000 }, { name: "", target: "mail.example.com", priority: 10, ttl_sec: 3600 }],
-      [{ type: "CNAME", name: "docs.example.com.", target: "www.example.com." }, { name: "docs", target: "www.example.com" }],
-      [{ type: "TXT", name: "", target: "v=spf1 -all." }, { name: "", target: "v=spf1 -all." }],
       [
-        { type: "SRV", service: "_sip", protocol: "TCP", priority: 10, weight: 5, port: 5060, target: "sip.example.com.", name: "example.com" },
+        { type: "A", name: "WWW.example.com.", target: "192.0.2.10", ttl_sec: 1000 },
+        { name: "www", target: "192.0.2.10", ttl_sec: 300 },
+      ],
+      [
+        { type: "AAAA", name: "www.example.com", target: "2001:DB8:0:0:0:0:0:10" },
+        { name: "www", target: "2001:db8::10", ttl_sec: 0 },
+      ],
+      [
+        { type: "NS", name: "sub", target: "NS1.Example.NET." },
+        { name: "sub", target: "ns1.example.net" },
+      ],
+      [
+        { type: "MX", name: "@", target: "mail", priority: 10, ttl_sec: 2000 },
+        { name: "", target: "mail.example.com", priority: 10, ttl_sec: 3600 },
+      ],
+      [
+        { type: "CNAME", name: "docs.example.com.", target: "www.example.com." },
+        { name: "docs", target: "www.example.com" },
+      ],
+      [
+        { type: "TXT", name: "", target: "v=spf1 -all." },
+        { name: "", target: "v=spf1 -all." },
+      ],
+      [
+        {
+          type: "SRV",
+          service: "_sip",
+          protocol: "TCP",
+          priority: 10,
+          weight: 5,
+          port: 5060,
+          target: "sip.example.com.",
+          name: "example.com",
+        },
         { name: "_sip._tcp", service: "sip", protocol: "tcp", priority: 10, weight: 5, port: 5060, target: "sip.example.com" },
       ],
-      [{ type: "PTR", name: "10", target: "host.example.com." }, { name: "10", target: "host.example.com" }],
-      [{ type: "CAA", name: "@", tag: "issue", target: "letsencrypt.org" }, { name: "", tag: "issue", target: "letsencrypt.org" }],
+      [
+        { type: "PTR", name: "10", target: "host.example.com." },
+        { name: "10", target: "host.example.com" },
+      ],
+      [
+        { type: "CAA", name: "@", tag: "issue", target: "letsencrypt.org" },
+        { name: "", tag: "issue", target: "letsencrypt.org" },
+      ],
     ];
     for (const [body, stored] of cases) expect(await createRecord(d.id, body)).toMatchObject({ type: body.type, ...stored });
     expect((await ok(emu.get(`/domains/${d.id}/records`))).results).toBe(9);
@@ -308,20 +480,37 @@ describe("records", () => {
 
   test("MX needs a priority", async () => {
     const d = await createDomain();
-    expectError(await emu.post(`/domains/${d.id}/records`, { type: "MX", target: "mail.example.com" }), 400, RECORD_REASONS.requiredFor("priority", "MX"), "priority");
+    expectError(
+      await emu.post(`/domains/${d.id}/records`, { type: "MX", target: "mail.example.com" }),
+      400,
+      RECORD_REASONS.requiredFor("priority", "MX"),
+      "priority",
+    );
   });
 
   test("SRV needs priority, weight, port, service and protocol", async () => {
     const d = await createDomain();
     const r = await emu.post(`/domains/${d.id}/records`, { type: "SRV", target: "sip.example.com" });
     expect(r.status).toBe(400);
-    expect(r.body.errors).toEqual(["priority", "weight", "port", "service", "protocol"].map((field) => ({ field, reason: RECORD_REASONS.requiredFor(field, "SRV") })));
+    expect(r.body.errors).toEqual(
+      ["priority", "weight", "port", "service", "protocol"].map((field) => ({ field, reason: RECORD_REASONS.requiredFor(field, "SRV") })),
+    );
   });
 
   test("CAA needs a tag, one of issue, issuewild, iodef", async () => {
     const d = await createDomain();
-    expectError(await emu.post(`/domains/${d.id}/records`, { type: "CAA", target: "letsencrypt.org" }), 400, RECORD_REASONS.requiredFor("tag", "CAA"), "tag");
-    expectError(await emu.post(`/domains/${d.id}/records`, { type: "CAA", target: "letsencrypt.org", tag: "issuer" }), 400, RECORD_REASONS.tagInvalid, "tag");
+    expectError(
+      await emu.post(`/domains/${d.id}/records`, { type: "CAA", target: "letsencrypt.org" }),
+      400,
+      RECORD_REASONS.requiredFor("tag", "CAA"),
+      "tag",
+    );
+    expectError(
+      await emu.post(`/domains/${d.id}/records`, { type: "CAA", target: "letsencrypt.org", tag: "issuer" }),
+      400,
+      RECORD_REASONS.tagInvalid,
+      "tag",
+    );
   });
 
   test.each([
@@ -330,7 +519,12 @@ describe("records", () => {
     ["CAA", "letsencrypt.org."],
   ])("a trailing period is refused in the target of %s records", async (type, target) => {
     const d = await createDomain();
-    expectError(await emu.post(`/domains/${d.id}/records`, { type, target, tag: type === "CAA" ? "issue" : undefined }), 400, RECORD_REASONS.trailingPeriod(type), "target");
+    expectError(
+      await emu.post(`/domains/${d.id}/records`, { type, target, tag: type === "CAA" ? "issue" : undefined }),
+      400,
+      RECORD_REASONS.trailingPeriod(type),
+      "target",
+    );
   });
 
   test.each([
@@ -358,17 +552,42 @@ describe("records", () => {
 
   test("fields that do not apply may carry the values the API reports for them (0, null)", async () => {
     const d = await createDomain();
-    const r = await createRecord(d.id, { type: "A", target: "192.0.2.1", priority: 0, weight: 0, port: 0, service: null, protocol: null, tag: null });
+    const r = await createRecord(d.id, {
+      type: "A",
+      target: "192.0.2.1",
+      priority: 0,
+      weight: 0,
+      port: 0,
+      service: null,
+      protocol: null,
+      tag: null,
+    });
     expect(r).toMatchObject({ priority: 0, service: null, tag: null });
   });
 
   test.each([
     ["priority", { type: "MX", target: "m.example.com", priority: 256 }, RECORD_REASONS.priorityRange],
-    ["weight", { type: "SRV", target: "s.example.com", priority: 1, weight: 65536, port: 1, service: "s", protocol: "tcp" }, RECORD_REASONS.weightRange],
-    ["port", { type: "SRV", target: "s.example.com", priority: 1, weight: 1, port: -1, service: "s", protocol: "tcp" }, RECORD_REASONS.portRange],
+    [
+      "weight",
+      { type: "SRV", target: "s.example.com", priority: 1, weight: 65536, port: 1, service: "s", protocol: "tcp" },
+      RECORD_REASONS.weightRange,
+    ],
+    [
+      "port",
+      { type: "SRV", target: "s.example.com", priority: 1, weight: 1, port: -1, service: "s", protocol: "tcp" },
+      RECORD_REASONS.portRange,
+    ],
     ["ttl_sec", { type: "TXT", target: "x", ttl_sec: 1.5 }, RECORD_REASONS.ttlInvalid],
-    ["service", { type: "SRV", target: "s.example.com", priority: 1, weight: 1, port: 1, service: "bad service", protocol: "tcp" }, RECORD_REASONS.serviceInvalid],
-    ["protocol", { type: "SRV", target: "s.example.com", priority: 1, weight: 1, port: 1, service: "s", protocol: "t/cp" }, RECORD_REASONS.protocolInvalid],
+    [
+      "service",
+      { type: "SRV", target: "s.example.com", priority: 1, weight: 1, port: 1, service: "bad service", protocol: "tcp" },
+      RECORD_REASONS.serviceInvalid,
+    ],
+    [
+      "protocol",
+      { type: "SRV", target: "s.example.com", priority: 1, weight: 1, port: 1, service: "s", protocol: "t/cp" },
+      RECORD_REASONS.protocolInvalid,
+    ],
     ["target", { type: "TXT", target: "x".repeat(65536) }, RECORD_REASONS.targetLength],
     ["name", { type: "TXT", target: "x", name: `${"n".repeat(50)}.${"n".repeat(50)}` }, RECORD_REASONS.nameLength],
     ["name", { type: "TXT", target: "x", name: "has space" }, RECORD_REASONS.nameInvalid],
@@ -381,7 +600,12 @@ describe("records", () => {
 
   test("a fully qualified name outside the domain is refused", async () => {
     const d = await createDomain();
-    expectError(await emu.post(`/domains/${d.id}/records`, { type: "A", name: "www.other.org.", target: "192.0.2.1" }), 400, RECORD_REASONS.nameOutsideDomain, "name");
+    expectError(
+      await emu.post(`/domains/${d.id}/records`, { type: "A", name: "www.other.org.", target: "192.0.2.1" }),
+      400,
+      RECORD_REASONS.nameOutsideDomain,
+      "name",
+    );
     // Without the trailing period it is a relative name.
     expect((await createRecord(d.id, { type: "A", name: "www.other.org", target: "192.0.2.1" })).name).toBe("www.other.org");
   });
@@ -389,10 +613,25 @@ describe("records", () => {
   test("a CNAME is the only record at its name, and never at the apex", async () => {
     const d = await createDomain();
     await createRecord(d.id, { type: "A", name: "www", target: "192.0.2.1" });
-    expectError(await emu.post(`/domains/${d.id}/records`, { type: "CNAME", name: "www", target: "web.example.net" }), 400, RECORD_REASONS.cnameConflict, "name");
+    expectError(
+      await emu.post(`/domains/${d.id}/records`, { type: "CNAME", name: "www", target: "web.example.net" }),
+      400,
+      RECORD_REASONS.cnameConflict,
+      "name",
+    );
     await createRecord(d.id, { type: "CNAME", name: "docs", target: "web.example.net" });
-    expectError(await emu.post(`/domains/${d.id}/records`, { type: "TXT", name: "DOCS.example.com", target: "x" }), 400, RECORD_REASONS.cnameConflict, "name");
-    expectError(await emu.post(`/domains/${d.id}/records`, { type: "CNAME", name: "@", target: "web.example.net" }), 400, RECORD_REASONS.cnameConflict, "name");
+    expectError(
+      await emu.post(`/domains/${d.id}/records`, { type: "TXT", name: "DOCS.example.com", target: "x" }),
+      400,
+      RECORD_REASONS.cnameConflict,
+      "name",
+    );
+    expectError(
+      await emu.post(`/domains/${d.id}/records`, { type: "CNAME", name: "@", target: "web.example.net" }),
+      400,
+      RECORD_REASONS.cnameConflict,
+      "name",
+    );
   });
 
   test(`at most ${MAX_RECORDS_PER_DOMAIN} records per domain`, async () => {
@@ -400,11 +639,27 @@ describe("records", () => {
     const stored = DOMAINS.of(emu.emulator.state.accounts[emu.emulator.state.primaryAccount]!)[0]!;
     const now = stored.created;
     const filler: StoredRecord[] = Array.from({ length: MAX_RECORDS_PER_DOMAIN - 1 }, (_, i) => ({
-      id: 90000000 + i, type: "TXT", name: `r${i}`, target: "x", priority: 0, weight: 0, port: 0, service: null, protocol: null, ttl_sec: 0, tag: null, created: now, updated: now,
+      id: 90000000 + i,
+      type: "TXT",
+      name: `r${i}`,
+      target: "x",
+      priority: 0,
+      weight: 0,
+      port: 0,
+      service: null,
+      protocol: null,
+      ttl_sec: 0,
+      tag: null,
+      created: now,
+      updated: now,
     }));
     stored.records.push(...filler);
     await createRecord(d.id, { type: "A", name: "last", target: "192.0.2.1" });
-    expectError(await emu.post(`/domains/${d.id}/records`, { type: "A", name: "one-more", target: "192.0.2.2" }), 400, RECORD_REASONS.recordLimit);
+    expectError(
+      await emu.post(`/domains/${d.id}/records`, { type: "A", name: "one-more", target: "192.0.2.2" }),
+      400,
+      RECORD_REASONS.recordLimit,
+    );
   });
 
   test("a slave domain's records cannot be changed", async () => {
@@ -422,7 +677,12 @@ describe("records", () => {
     // The recorded client sends the record's own type along: accepted.
     expect((await ok(emu.put(`/domains/${d.id}/records/${mx.id}`, { type: "MX", name: "mail" }))).name).toBe("mail");
     expectError(await emu.put(`/domains/${d.id}/records/${mx.id}`, { type: "A" }), 400, RECORD_REASONS.typeFixed, "type");
-    expectError(await emu.put(`/domains/${d.id}/records/${mx.id}`, { priority: null }), 400, RECORD_REASONS.requiredFor("priority", "MX"), "priority");
+    expectError(
+      await emu.put(`/domains/${d.id}/records/${mx.id}`, { priority: null }),
+      400,
+      RECORD_REASONS.requiredFor("priority", "MX"),
+      "priority",
+    );
     expectError(await emu.put(`/domains/${d.id}/records/${mx.id}`, { tag: "issue" }), 400, RECORD_REASONS.onlyFor("tag", "CAA"), "tag");
   });
 
@@ -444,7 +704,13 @@ describe("clone", () => {
     await createRecord(d.id, { type: "MX", target: "mail", priority: 5 });
     const r = await emu.post(`/domains/${d.id}/clone`, { domain: "clone.example.com" });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ domain: "clone.example.com", type: "master", soa_email: "admin@example.com", refresh_sec: 300, tags: ["web"] });
+    expect(r.body).toMatchObject({
+      domain: "clone.example.com",
+      type: "master",
+      soa_email: "admin@example.com",
+      refresh_sec: 300,
+      tags: ["web"],
+    });
     expect(r.body.id).not.toBe(d.id);
     const strip = (records: DomainRecord[]) => records.map(({ id: _i, created: _c, updated: _u, ...rest }) => rest);
     const source = (await ok(emu.get(`/domains/${d.id}/records`))).data;
@@ -470,7 +736,14 @@ describe("zone file", () => {
     const { zone_file } = await ok(emu.get(`/domains/${d.id}/zone-file`));
     expect(zone_file.length).toBeGreaterThan(PLATFORM_NAMESERVERS.length);
     const zone = parseZoneFile(zone_file.join("\n"));
-    expect(zone.soa).toMatchObject({ mname: "ns1.compute.com.", rname: "admin.example.com.", refresh: 14400, retry: 14400, expire: 1209600, minimum: 86400 });
+    expect(zone.soa).toMatchObject({
+      mname: "ns1.compute.com.",
+      rname: "admin.example.com.",
+      refresh: 14400,
+      retry: 14400,
+      expire: 1209600,
+      minimum: 86400,
+    });
     expect(String(zone.soa!.serial)).toMatch(/^\d{10}$/);
     expect(zone.ns!.map((n) => n.host)).toEqual(PLATFORM_NAMESERVERS.map((ns) => `${ns}.`));
   });
@@ -498,7 +771,8 @@ describe("zone file", () => {
     // Every RR the parser found, in the API's terms, against the API's own record list.
     const rel = (owner: string) => (owner === `${ZONE}.` ? "" : owner.slice(0, -(ZONE.length + 2)));
     const host = (target: string) => target.replace(/\.$/, "");
-    const unquote = (text: string) => (text.match(/"((?:[^"\\]|\\.)*)"/g) ?? []).map((q) => q.slice(1, -1).replace(/\\(.)/g, "$1")).join("");
+    const unquote = (text: string) =>
+      (text.match(/"((?:[^"\\]|\\.)*)"/g) ?? []).map((q) => q.slice(1, -1).replace(/\\(.)/g, "$1")).join("");
     const parsed = [
       ...(zone.a ?? []).map((r) => `A ${rel(r.name)} ${r.ip} ${r.ttl}`),
       ...(zone.aaaa ?? []).map((r) => `AAAA ${rel(r.name)} ${r.ip} ${r.ttl}`),
@@ -512,7 +786,14 @@ describe("zone file", () => {
     ];
     const api = ((await ok(emu.get(`/domains/${d.id}/records`))).data as DomainRecord[]).map((r) => {
       const ttl = r.ttl_sec || 300;
-      const extra = r.type === "MX" ? ` ${r.priority}` : r.type === "SRV" ? ` ${r.priority} ${r.weight} ${r.port}` : r.type === "CAA" ? ` ${r.tag}` : "";
+      const extra =
+        r.type === "MX"
+          ? ` ${r.priority}`
+          : r.type === "SRV"
+            ? ` ${r.priority} ${r.weight} ${r.port}`
+            : r.type === "CAA"
+              ? ` ${r.tag}`
+              : "";
       return `${r.type} ${r.name} ${r.target} ${ttl}${extra}`;
     });
     expect(parsed.sort()).toEqual(api.sort());
@@ -569,8 +850,14 @@ describe("import by zone transfer (AXFR)", () => {
     const r = await emu.post("/domains/import", { domain: IMPORTED, remote_nameserver: "127.0.0.1" });
     expect(r.status).toBe(200);
     expect(Domain.parse(r.body)).toMatchObject({
-      domain: IMPORTED, type: "master", status: "active", soa_email: "host.master@imported.example",
-      refresh_sec: 3600, retry_sec: 3600, expire_sec: 1209600, ttl_sec: 300,
+      domain: IMPORTED,
+      type: "master",
+      status: "active",
+      soa_email: "host.master@imported.example",
+      refresh_sec: 3600,
+      retry_sec: 3600,
+      expire_sec: 1209600,
+      ttl_sec: 300,
     });
     expect(dns.queries().at(-1)).toEqual({ name: IMPORTED, type: "AXFR" });
     const records = (await ok(emu.get(`/domains/${r.body.id}/records`))).data as DomainRecord[];
@@ -591,25 +878,51 @@ describe("import by zone transfer (AXFR)", () => {
     });
     const got = records.map((x) => `${x.type} ${x.name} ${x.target} ${x.priority}`);
     expect(got.sort()).toEqual(expected.sort());
-    expect(records.map((x) => x.ttl_sec).sort()).toEqual(sampleZoneRecords(IMPORTED, 50).map((a) => (a as { ttl: number }).ttl).sort());
-    expect(await events("dns_zone_import")).toEqual([expect.objectContaining({ entity: expect.objectContaining({ id: r.body.id, label: IMPORTED }) })]);
+    expect(records.map((x) => x.ttl_sec).sort()).toEqual(
+      sampleZoneRecords(IMPORTED, 50)
+        .map((a) => (a as { ttl: number }).ttl)
+        .sort(),
+    );
+    expect(await events("dns_zone_import")).toEqual([
+      expect.objectContaining({ entity: expect.objectContaining({ id: r.body.id, label: IMPORTED }) }),
+    ]);
   });
 
   test("a zone the remote server refuses to transfer: 400 on remote_nameserver", async () => {
-    expectError(await emu.post("/domains/import", { domain: "not-served.example", remote_nameserver: "127.0.0.1" }), 400, DOMAIN_REASONS.transferRefused, "remote_nameserver");
+    expectError(
+      await emu.post("/domains/import", { domain: "not-served.example", remote_nameserver: "127.0.0.1" }),
+      400,
+      DOMAIN_REASONS.transferRefused,
+      "remote_nameserver",
+    );
     expect((await ok(emu.get("/domains"))).data).toEqual([]);
   });
 
   test("a nameserver that cannot be reached: 400 on remote_nameserver", async () => {
-    expectError(await emu.post("/domains/import", { domain: IMPORTED, remote_nameserver: "127.0.0.2" }), 400, DOMAIN_REASONS.transferUnreachable, "remote_nameserver");
+    expectError(
+      await emu.post("/domains/import", { domain: IMPORTED, remote_nameserver: "127.0.0.2" }),
+      400,
+      DOMAIN_REASONS.transferUnreachable,
+      "remote_nameserver",
+    );
   });
 
   test("remote_nameserver is required and must be an IP address; the name must be free", async () => {
     expectError(await emu.post("/domains/import", { domain: IMPORTED }), 400, DOMAIN_REASONS.remoteNameserverRequired, "remote_nameserver");
-    expectError(await emu.post("/domains/import", { domain: IMPORTED, remote_nameserver: "ns1.example.net" }), 400, DOMAIN_REASONS.remoteNameserverInvalid, "remote_nameserver");
+    expectError(
+      await emu.post("/domains/import", { domain: IMPORTED, remote_nameserver: "ns1.example.net" }),
+      400,
+      DOMAIN_REASONS.remoteNameserverInvalid,
+      "remote_nameserver",
+    );
     await createDomain(IMPORTED);
     const before = dns.queries().length;
-    expectError(await emu.post("/domains/import", { domain: IMPORTED, remote_nameserver: "127.0.0.1" }), 400, DOMAIN_REASONS.domainTaken, "domain");
+    expectError(
+      await emu.post("/domains/import", { domain: IMPORTED, remote_nameserver: "127.0.0.1" }),
+      400,
+      DOMAIN_REASONS.domainTaken,
+      "domain",
+    );
     expect(dns.queries()).toHaveLength(before); // refused before any transfer
   });
 });

@@ -22,8 +22,20 @@ async function makeEvents(n: number) {
 test("the record has exactly the recorded keys in the recorded order", async () => {
   const [event] = await makeEvents(1);
   expect(Object.keys(event!)).toEqual([
-    "id", "created", "seen", "read", "percent_complete", "time_remaining", "rate", "duration",
-    "action", "username", "entity", "status", "secondary_entity", "message",
+    "id",
+    "created",
+    "seen",
+    "read",
+    "percent_complete",
+    "time_remaining",
+    "rate",
+    "duration",
+    "action",
+    "username",
+    "entity",
+    "status",
+    "secondary_entity",
+    "message",
   ]);
   expect(Object.keys(event!.entity!)).toEqual(["label", "id", "type", "url"]);
   expect(Event.parse(event)).toMatchObject({ status: "notification", percent_complete: null, duration: null, message: "" });
@@ -60,7 +72,9 @@ test("filters on action, entity, seen, read and created", async () => {
   const events = await makeEvents(3);
   await emu.post(`/account/events/${events[1]!.id}/seen`);
   const f = async (filter: unknown) =>
-    ((await emu.get("/account/events", { headers: { "X-Filter": JSON.stringify(filter) } })).body.data as Event[]).map((e) => e.entity!.label);
+    ((await emu.get("/account/events", { headers: { "X-Filter": JSON.stringify(filter) } })).body.data as Event[]).map(
+      (e) => e.entity!.label,
+    );
   expect(await f({ action: "vpc_create", "entity.id": events[0]!.entity!.id })).toEqual(["vpc-2"]);
   expect(await f({ seen: false })).toEqual(["vpc-2"]);
   expect(await f({ read: true })).toEqual([]);

@@ -40,7 +40,7 @@ async function createFirewall(label = "fw-1", extra: Record<string, unknown> = {
 const compute = (label = "web-1", extra: Record<string, unknown> = {}) => emu.control.seedCompute({ label, region: "us-iad", ...extra });
 const nodebalancer = (label = "nb-1") => emu.control.seedNodeBalancer({ label, region: "us-iad" });
 const events = async (action?: string) =>
-  ((await emu.get("/account/events", action ? { headers: { "X-Filter": JSON.stringify({ action }) } } : {})).body.data as any[]);
+  (await emu.get("/account/events", action ? { headers: { "X-Filter": JSON.stringify({ action }) } } : {})).body.data as any[];
 
 describe("create and read", () => {
   test("a firewall is rendered with the recorded keys, enabled, and parses with the sdk schema", async () => {
@@ -83,12 +83,18 @@ describe("create and read", () => {
     const addresses = { ipv6: ["2001:DB8:0:0:0:0:0:0F88/128", "1234::5678/0", "2001:0db8::/32"], ipv4: ["192.0.2.1/32", "10.0.0.1/24"] };
     const r = await emu.post("/networking/firewalls", body("fw-1", {}, { inbound: [rule({ addresses })] }));
     expect(r.status).toBe(200);
-    expect(r.body.rules.inbound[0].addresses).toEqual({ ipv4: ["192.0.2.1/32", "10.0.0.1/24"], ipv6: ["2001:db8::f88/128", "1234::5678/0", "2001:db8::/32"] });
+    expect(r.body.rules.inbound[0].addresses).toEqual({
+      ipv4: ["192.0.2.1/32", "10.0.0.1/24"],
+      ipv6: ["2001:db8::f88/128", "1234::5678/0", "2001:db8::/32"],
+    });
   });
 
   test("ports: single, range and comma lists with an optional space after each comma are accepted as written", async () => {
     const ports = "22, 80,443,8000-8080";
-    const r = await emu.post("/networking/firewalls", body("fw-1", {}, { inbound: [rule({ ports }), rule({ protocol: "UDP", ports: null })] }));
+    const r = await emu.post(
+      "/networking/firewalls",
+      body("fw-1", {}, { inbound: [rule({ ports }), rule({ protocol: "UDP", ports: null })] }),
+    );
     expect(r.status).toBe(200);
     expect(r.body.rules.inbound.map((x: any) => x.ports)).toEqual([ports, null]);
   });
@@ -111,7 +117,12 @@ describe("create and read", () => {
     expect(odd.body.results).toBe(15);
     const byLabel = await emu.get("/networking/firewalls", { headers: { "X-Filter": JSON.stringify({ label: "fw-07" }) } });
     expect(byLabel.body.data.map((f: any) => f.label)).toEqual(["fw-07"]);
-    expectError(await emu.get("/networking/firewalls", { headers: { "X-Filter": '{"rules": 1}' } }), 400, REASONS.cannotFilterOn("rules"), "X-Filter");
+    expectError(
+      await emu.get("/networking/firewalls", { headers: { "X-Filter": '{"rules": 1}' } }),
+      400,
+      REASONS.cannotFilterOn("rules"),
+      "X-Filter",
+    );
   });
 });
 
@@ -129,7 +140,8 @@ describe("Errors table: labels (create and update)", () => {
   });
 
   test("labels with single hyphens, underscores and periods are fine (fw_label as recorded)", async () => {
-    for (const label of ["fw_label.1-a", "abc", "A".repeat(32)]) expect((await emu.post("/networking/firewalls", body(label))).status).toBe(200);
+    for (const label of ["fw_label.1-a", "abc", "A".repeat(32)])
+      expect((await emu.post("/networking/firewalls", body(label))).status).toBe(200);
   });
 
   test("create refuses a label already used by another firewall of the account", async () => {
@@ -167,7 +179,12 @@ describe("Errors table: labels (create and update)", () => {
       FIREWALL_REASONS.outboundPolicyRequired,
       "rules.outbound_policy",
     );
-    expectError(await emu.post("/networking/firewalls", body("fw-1", {}, { inbound_policy: "REJECT" })), 400, FIREWALL_REASONS.policyInvalid, "rules.inbound_policy");
+    expectError(
+      await emu.post("/networking/firewalls", body("fw-1", {}, { inbound_policy: "REJECT" })),
+      400,
+      FIREWALL_REASONS.policyInvalid,
+      "rules.inbound_policy",
+    );
   });
 });
 
@@ -192,7 +209,12 @@ const RULE_CASES: Array<[string, Record<string, unknown>, string, string]> = [
   ["an invalid IPv6 network", { addresses: { ipv6: ["2001:db8::g/64"] } }, "addresses.ipv6[0]", FIREWALL_REASONS.ipv6Invalid],
   [
     "256 addresses (IPv4 and IPv6 together)",
-    { addresses: { ipv4: Array.from({ length: 200 }, (_, i) => `10.0.${i}.0/24`), ipv6: Array.from({ length: 56 }, (_, i) => `2001:db8:${i.toString(16)}::/48`) } },
+    {
+      addresses: {
+        ipv4: Array.from({ length: 200 }, (_, i) => `10.0.${i}.0/24`),
+        ipv6: Array.from({ length: 56 }, (_, i) => `2001:db8:${i.toString(16)}::/48`),
+      },
+    },
     "addresses",
     FIREWALL_REASONS.addressesTooMany,
   ],
@@ -208,14 +230,22 @@ describe("Errors table: rules (create and rules update)", () => {
 
   test.each(RULE_CASES)("rules update refuses a rule with %s", async (_what, change, field, reason) => {
     const fw = await createFirewall();
-    expectError(await emu.put(`/networking/firewalls/${fw.id}/rules`, { inbound: [rule(), rule(change)] }), 400, reason, `inbound[1].${field}`);
+    expectError(
+      await emu.put(`/networking/firewalls/${fw.id}/rules`, { inbound: [rule(), rule(change)] }),
+      400,
+      reason,
+      `inbound[1].${field}`,
+    );
     expect((await emu.get(`/networking/firewalls/${fw.id}/rules`)).body).toEqual(fw.rules); // nothing changed
   });
 
   test("exactly 255 addresses, 15 port pieces and 25 rules are fine", async () => {
     const addresses = { ipv4: Array.from({ length: 255 }, (_, i) => `10.1.${i}.0/24`) };
     const ports = "1,2,3,4,5,6,7,8,9,10,11,12,13-14";
-    const rules = { inbound: Array.from({ length: 20 }, () => rule()), outbound: [rule({ addresses, ports }), ...Array.from({ length: 4 }, () => rule())] };
+    const rules = {
+      inbound: Array.from({ length: 20 }, () => rule()),
+      outbound: [rule({ addresses, ports }), ...Array.from({ length: 4 }, () => rule())],
+    };
     expect((await emu.post("/networking/firewalls", body("fw-1", {}, rules))).status).toBe(200);
   });
 
@@ -226,7 +256,12 @@ describe("Errors table: rules (create and rules update)", () => {
 
   test("rules update refuses 26 rules", async () => {
     const fw = await createFirewall();
-    expectError(await emu.put(`/networking/firewalls/${fw.id}/rules`, { inbound: Array.from({ length: 26 }, () => rule()) }), 400, FIREWALL_REASONS.rulesTooMany, "inbound");
+    expectError(
+      await emu.put(`/networking/firewalls/${fw.id}/rules`, { inbound: Array.from({ length: 26 }, () => rule()) }),
+      400,
+      FIREWALL_REASONS.rulesTooMany,
+      "inbound",
+    );
   });
 
   test("rules update replaces both rulesets, keeps an absent policy and moves `updated`", async () => {
@@ -234,7 +269,12 @@ describe("Errors table: rules (create and rules update)", () => {
     emu.control.setClock({ advanceMs: 5000 });
     const r = await emu.put(`/networking/firewalls/${fw.id}/rules`, { outbound: [rule({ action: "DROP" })], outbound_policy: "DROP" });
     expect(r.status).toBe(200);
-    expect(FirewallRules.parse(r.body)).toEqual({ inbound: [], inbound_policy: "DROP", outbound: [rule({ action: "DROP" })], outbound_policy: "DROP" });
+    expect(FirewallRules.parse(r.body)).toEqual({
+      inbound: [],
+      inbound_policy: "DROP",
+      outbound: [rule({ action: "DROP" })],
+      outbound_policy: "DROP",
+    });
     const after = (await emu.get(`/networking/firewalls/${fw.id}`)).body;
     expect(after.rules).toEqual(r.body);
     expect(after.updated > fw.updated!).toBe(true);
@@ -273,7 +313,11 @@ describe("devices", () => {
     ]);
     expect(Object.keys(list.body.data[0])).toEqual(["id", "created", "updated", "entity"]);
     expect(Object.keys(list.body.data[0].entity)).toEqual(["id", "type", "label", "url"]);
-    expect(devices.map((d) => d.entity.url)).toEqual([`/v4/compute/instances/${a.id}`, `/v4/compute/instances/${b.id}`, `/v4/nodebalancers/${nb.id}`]);
+    expect(devices.map((d) => d.entity.url)).toEqual([
+      `/v4/compute/instances/${a.id}`,
+      `/v4/compute/instances/${b.id}`,
+      `/v4/nodebalancers/${nb.id}`,
+    ]);
     expect(devices[0]!.id).toBeGreaterThanOrEqual(485000);
 
     const one = await emu.get(`/networking/firewalls/${fw.id}/devices/${devices[1]!.id}`);
@@ -288,7 +332,12 @@ describe("devices", () => {
     const fw = await createFirewall();
     const r = await emu.post(`/networking/firewalls/${fw.id}/devices`, { id: a.id, type: "compute" });
     expect(r.status).toBe(200);
-    expect(FirewallDevice.parse(r.body).entity).toEqual({ id: a.id, type: "compute", label: "web-1", url: `/v4/compute/instances/${a.id}` });
+    expect(FirewallDevice.parse(r.body).entity).toEqual({
+      id: a.id,
+      type: "compute",
+      label: "web-1",
+      url: `/v4/compute/instances/${a.id}`,
+    });
   });
 
   test("create refuses more than one nodebalancer in devices.nodebalancers", async () => {
@@ -304,7 +353,12 @@ describe("devices", () => {
   test("device add refuses a second nodebalancer (one nodebalancer per firewall)", async () => {
     const [x, y] = [nodebalancer("nb-1"), nodebalancer("nb-2")];
     const fw = await createFirewall("fw-1", { devices: { nodebalancers: [x.id] } });
-    expectError(await emu.post(`/networking/firewalls/${fw.id}/devices`, { id: y.id, type: "nodebalancer" }), 400, FIREWALL_REASONS.nodebalancersTooMany, "id");
+    expectError(
+      await emu.post(`/networking/firewalls/${fw.id}/devices`, { id: y.id, type: "nodebalancer" }),
+      400,
+      FIREWALL_REASONS.nodebalancersTooMany,
+      "id",
+    );
   });
 
   test("device entities must exist: `Invalid Compute ID <n>`", async () => {
@@ -315,24 +369,44 @@ describe("devices", () => {
       "devices.computes[0]",
     );
     const fw = await createFirewall();
-    expectError(await emu.post(`/networking/firewalls/${fw.id}/devices`, { id: 4242, type: "nodebalancer" }), 400, FIREWALL_REASONS.invalidEntity("nodebalancer", 4242), "id");
+    expectError(
+      await emu.post(`/networking/firewalls/${fw.id}/devices`, { id: 4242, type: "nodebalancer" }),
+      400,
+      FIREWALL_REASONS.invalidEntity("nodebalancer", 4242),
+      "id",
+    );
     // Another account's instance does not exist for this one.
     const other = emu.control.createAccount();
     const theirs = emu.control.seedCompute({ account: other.account, label: "theirs", region: "us-iad" });
-    expectError(await emu.post(`/networking/firewalls/${fw.id}/devices`, { id: theirs.id, type: "compute" }), 400, FIREWALL_REASONS.invalidEntity("compute", theirs.id), "id");
+    expectError(
+      await emu.post(`/networking/firewalls/${fw.id}/devices`, { id: theirs.id, type: "compute" }),
+      400,
+      FIREWALL_REASONS.invalidEntity("compute", theirs.id),
+      "id",
+    );
   });
 
   test("device add validates its body", async () => {
     const fw = await createFirewall();
     expectError(await emu.post(`/networking/firewalls/${fw.id}/devices`, { id: 1 }), 400, FIREWALL_REASONS.typeRequired, "type");
-    expectError(await emu.post(`/networking/firewalls/${fw.id}/devices`, { id: 1, type: "linode" }), 400, FIREWALL_REASONS.typeInvalid, "type");
+    expectError(
+      await emu.post(`/networking/firewalls/${fw.id}/devices`, { id: 1, type: "linode" }),
+      400,
+      FIREWALL_REASONS.typeInvalid,
+      "type",
+    );
     expectError(await emu.post(`/networking/firewalls/${fw.id}/devices`, { type: "compute" }), 400, "id is required", "id");
   });
 
   test("the same entity cannot be added to one firewall twice", async () => {
     const a = compute();
     const fw = await createFirewall("fw-1", { devices: { computes: [a.id] } });
-    expectError(await emu.post(`/networking/firewalls/${fw.id}/devices`, { id: a.id, type: "compute" }), 400, FIREWALL_REASONS.deviceExists("compute", a.id), "id");
+    expectError(
+      await emu.post(`/networking/firewalls/${fw.id}/devices`, { id: a.id, type: "compute" }),
+      400,
+      FIREWALL_REASONS.deviceExists("compute", a.id),
+      "id",
+    );
   });
 });
 
@@ -341,7 +415,12 @@ describe("Errors table: one active firewall per service", () => {
     const a = compute();
     await createFirewall("fw-1", { devices: { computes: [a.id] } });
     const second = await createFirewall("fw-2");
-    expectError(await emu.post(`/networking/firewalls/${second.id}/devices`, { id: a.id, type: "compute" }), 400, FIREWALL_REASONS.activeFirewall("compute", a.id), "id");
+    expectError(
+      await emu.post(`/networking/firewalls/${second.id}/devices`, { id: a.id, type: "compute" }),
+      400,
+      FIREWALL_REASONS.activeFirewall("compute", a.id),
+      "id",
+    );
   });
 
   test("device add is refused for a nodebalancer with another active firewall", async () => {
@@ -372,7 +451,12 @@ describe("Errors table: one active firewall per service", () => {
     const first = await createFirewall("fw-1", { devices: { computes: [a.id] } });
     await emu.put(`/networking/firewalls/${first.id}`, { status: "disabled" });
     const second = await createFirewall("fw-2", { devices: { computes: [a.id] } }); // the only active one now
-    expectError(await emu.put(`/networking/firewalls/${first.id}`, { status: "enabled" }), 400, FIREWALL_REASONS.activeFirewall("compute", a.id), "status");
+    expectError(
+      await emu.put(`/networking/firewalls/${first.id}`, { status: "enabled" }),
+      400,
+      FIREWALL_REASONS.activeFirewall("compute", a.id),
+      "status",
+    );
     expect((await emu.get(`/networking/firewalls/${first.id}`)).body.status).toBe("disabled");
     // A service may hold extra disabled firewalls; once the active one is disabled, the other can be enabled.
     await emu.put(`/networking/firewalls/${second.id}`, { status: "disabled" });
@@ -392,7 +476,8 @@ describe("Errors table: one active firewall per service", () => {
     const first = await createFirewall("fw-1", { devices: { computes: [a.id, b.id] } });
     const second = await createFirewall("fw-2");
     await emu.put(`/networking/firewalls/${second.id}`, { status: "disabled" });
-    for (const c of [a, b]) expect((await emu.post(`/networking/firewalls/${second.id}/devices`, { id: c.id, type: "compute" })).status).toBe(200);
+    for (const c of [a, b])
+      expect((await emu.post(`/networking/firewalls/${second.id}/devices`, { id: c.id, type: "compute" })).status).toBe(200);
     expect((await emu.put(`/networking/firewalls/${second.id}`, { status: "enabled" })).status).toBe(400);
     expect((await emu.del(`/networking/firewalls/${first.id}`)).body).toEqual({});
     expectError(await emu.get(`/networking/firewalls/${first.id}/devices`), 404, REASONS.notFound);
@@ -414,7 +499,11 @@ describe("Errors table: live migration of an assigned compute instance", () => {
 
   test("firewall create with a migrating instance", async () => {
     const a = compute("web-1", { migrating: true });
-    expectError(await emu.post("/networking/firewalls", body("fw-1", { devices: { computes: [a.id] } })), 400, FIREWALL_REASONS.migrating(a.id));
+    expectError(
+      await emu.post("/networking/firewalls", body("fw-1", { devices: { computes: [a.id] } })),
+      400,
+      FIREWALL_REASONS.migrating(a.id),
+    );
   });
 
   test("firewall update", async () => {
@@ -430,7 +519,11 @@ describe("Errors table: live migration of an assigned compute instance", () => {
 
   test("device create", async () => {
     const { a, b, fw } = await migratingSetup();
-    expectError(await emu.post(`/networking/firewalls/${fw.id}/devices`, { id: b.id, type: "compute" }), 400, FIREWALL_REASONS.migrating(a.id));
+    expectError(
+      await emu.post(`/networking/firewalls/${fw.id}/devices`, { id: b.id, type: "compute" }),
+      400,
+      FIREWALL_REASONS.migrating(a.id),
+    );
   });
 
   test("device delete", async () => {
@@ -447,7 +540,11 @@ describe("Errors table: live migration of an assigned compute instance", () => {
     const { a } = await migratingSetup();
     const other = await createFirewall("fw-2");
     await emu.put(`/networking/firewalls/${other.id}`, { status: "disabled" });
-    expectError(await emu.post(`/networking/firewalls/${other.id}/devices`, { id: a.id, type: "compute" }), 400, FIREWALL_REASONS.migrating(a.id));
+    expectError(
+      await emu.post(`/networking/firewalls/${other.id}/devices`, { id: a.id, type: "compute" }),
+      400,
+      FIREWALL_REASONS.migrating(a.id),
+    );
   });
 
   test("once the migration ends everything is allowed again; firewalls of other instances were never affected", async () => {
@@ -508,7 +605,9 @@ describe("scopes and grants", () => {
     const fw = await createFirewall();
     const reader = emu.control.createToken({ scopes: ["firewall:read_only"] });
     expect((await emu.get("/networking/firewalls", { token: reader.token })).status).toBe(200);
-    expect((await emu.get(`/networking/firewalls/${fw.id}/rules`, { token: reader.token })).headers["x-accepted-oauth-scopes"]).toBe("firewall:read_only");
+    expect((await emu.get(`/networking/firewalls/${fw.id}/rules`, { token: reader.token })).headers["x-accepted-oauth-scopes"]).toBe(
+      "firewall:read_only",
+    );
     expectError(await emu.put(`/networking/firewalls/${fw.id}`, { tags: [] }, { token: reader.token }), 401, REASONS.oauthScope);
     const other = emu.control.createToken({ scopes: ["vpc:read_write"] });
     expectError(await emu.get("/networking/firewalls", { token: other.token }), 401, REASONS.oauthScope);
@@ -536,14 +635,22 @@ describe("scopes and grants", () => {
     const a = compute();
     const nb = nodebalancer();
     const reader = emu.control.createToken({ restricted: true, grants: { compute: [{ id: a.id, permissions: "read_only" }] } });
-    expectError(await emu.post("/networking/firewalls", body("fw-1", { devices: { computes: [a.id] } }), { token: reader.token }), 403, REASONS.unauthorized);
+    expectError(
+      await emu.post("/networking/firewalls", body("fw-1", { devices: { computes: [a.id] } }), { token: reader.token }),
+      403,
+      REASONS.unauthorized,
+    );
     const writer = emu.control.createToken({
       restricted: true,
       grants: { compute: [{ id: a.id, permissions: "read_write" }] },
     });
     const fw = await emu.post("/networking/firewalls", body("fw-2", { devices: { computes: [a.id] } }), { token: writer.token });
     expect(fw.status).toBe(200);
-    expectError(await emu.post(`/networking/firewalls/${fw.body.id}/devices`, { id: nb.id, type: "nodebalancer" }, { token: writer.token }), 403, REASONS.unauthorized);
+    expectError(
+      await emu.post(`/networking/firewalls/${fw.body.id}/devices`, { id: nb.id, type: "nodebalancer" }, { token: writer.token }),
+      403,
+      REASONS.unauthorized,
+    );
     expect(await events("firewall_create")).toHaveLength(1);
   });
 });

@@ -45,14 +45,29 @@ async function createUpload(body: Record<string, unknown> = { label: "uploaded",
   return ImageUploadResponse.parse(r.body);
 }
 
-async function put(url: string, body: Buffer | Readable | string, headers: Record<string, string> = { "content-type": "application/octet-stream" }) {
+async function put(
+  url: string,
+  body: Buffer | Readable | string,
+  headers: Record<string, string> = { "content-type": "application/octet-stream" },
+) {
   const response = await request(url, { method: "PUT", body, headers });
   const text = await response.body.text();
-  return { status: response.statusCode, headers: response.headers as Record<string, string>, body: text ? JSON.parse(text) : undefined, text } as ApiResponse;
+  return {
+    status: response.statusCode,
+    headers: response.headers as Record<string, string>,
+    body: text ? JSON.parse(text) : undefined,
+    text,
+  } as ApiResponse;
 }
 
 async function events(action?: string) {
-  const all = (await emu.get("/account/events")).body.data as Array<{ action: string; status: string; entity: any; secondary_entity: any; percent_complete: number | null }>;
+  const all = (await emu.get("/account/events")).body.data as Array<{
+    action: string;
+    status: string;
+    entity: any;
+    secondary_entity: any;
+    percent_complete: number | null;
+  }>;
   return action ? all.filter((e) => e.action === action) : all;
 }
 
@@ -66,10 +81,33 @@ describe("public images", () => {
     const one = await emu.get(`/images/${enc("public/ubuntu22.04")}`, { token: null });
     expect(one.status).toBe(200);
     expect(Object.keys(one.body)).toEqual([
-      "id", "label", "deprecated", "size", "created", "updated", "description", "created_by", "type", "is_public", "vendor", "expiry", "eol", "status", "capabilities",
+      "id",
+      "label",
+      "deprecated",
+      "size",
+      "created",
+      "updated",
+      "description",
+      "created_by",
+      "type",
+      "is_public",
+      "vendor",
+      "expiry",
+      "eol",
+      "status",
+      "capabilities",
     ]);
-    expect(one.body).toMatchObject({ label: "Ubuntu 22.04 LTS", vendor: "Ubuntu", deprecated: false, status: "available", capabilities: ["cloud-init"] });
-    expect((await emu.get("/images/public/ubuntu18.04", { token: null })).body).toMatchObject({ deprecated: true, eol: expect.any(String) });
+    expect(one.body).toMatchObject({
+      label: "Ubuntu 22.04 LTS",
+      vendor: "Ubuntu",
+      deprecated: false,
+      status: "available",
+      capabilities: ["cloud-init"],
+    });
+    expect((await emu.get("/images/public/ubuntu18.04", { token: null })).body).toMatchObject({
+      deprecated: true,
+      eol: expect.any(String),
+    });
   });
 
   test("a public image cannot be edited or deleted: 403 Unauthorized, in both path forms", async () => {
@@ -96,18 +134,33 @@ describe("public images", () => {
   });
 
   test("a bad X-Filter on the list answers the recorded error", async () => {
-    const recorded = JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../../../../shared/fixtures/error.400.bad_filter.json"), "utf8"));
+    const recorded = JSON.parse(
+      fs.readFileSync(path.resolve(__dirname, "../../../../../shared/fixtures/error.400.bad_filter.json"), "utf8"),
+    );
     const r = await emu.get("/images", { headers: { "X-Filter": '{"foo": "bar"}' } });
     expect([r.status, r.body]).toEqual([recorded.status, recorded.response]);
   });
 
   test("X-Filter picks by vendor, deprecation and visibility; unknown fields are refused", async () => {
-    const ubuntu = await emu.get("/images", { token: null, headers: { "X-Filter": JSON.stringify({ vendor: "Ubuntu", deprecated: false }) } });
-    expect(ubuntu.body.data.map((i: Image) => i.id)).toEqual(["public/ubuntu20.04", "public/ubuntu22.04", "public/ubuntu23.04", "public/ubuntu23.10"]);
+    const ubuntu = await emu.get("/images", {
+      token: null,
+      headers: { "X-Filter": JSON.stringify({ vendor: "Ubuntu", deprecated: false }) },
+    });
+    expect(ubuntu.body.data.map((i: Image) => i.id)).toEqual([
+      "public/ubuntu20.04",
+      "public/ubuntu22.04",
+      "public/ubuntu23.04",
+      "public/ubuntu23.10",
+    ]);
     await createUpload();
     const privateOnly = await emu.get("/images", { headers: { "X-Filter": JSON.stringify({ is_public: false }) } });
     expect(privateOnly.body.results).toBe(1);
-    expectError(await emu.get("/images", { headers: { "X-Filter": JSON.stringify({ region: "us-iad" }) } }), 400, REASONS.cannotFilterOn("region"), "X-Filter");
+    expectError(
+      await emu.get("/images", { headers: { "X-Filter": JSON.stringify({ region: "us-iad" }) } }),
+      400,
+      REASONS.cannotFilterOn("region"),
+      "X-Filter",
+    );
   });
 });
 
@@ -118,7 +171,21 @@ describe("capture from a disk", () => {
     expect(r.status).toBe(200);
     const image = Image.parse(r.body);
     expect(Object.keys(r.body)).toEqual([
-      "id", "label", "description", "created", "updated", "size", "created_by", "type", "is_public", "deprecated", "vendor", "expiry", "eol", "status", "capabilities",
+      "id",
+      "label",
+      "description",
+      "created",
+      "updated",
+      "size",
+      "created_by",
+      "type",
+      "is_public",
+      "deprecated",
+      "vendor",
+      "expiry",
+      "eol",
+      "status",
+      "capabilities",
     ]);
     expect(image).toMatchObject({
       label: "Ubuntu 22.04 LTS Disk",
@@ -132,7 +199,11 @@ describe("capture from a disk", () => {
     });
     expect(image.id).toMatch(/^private\/\d+$/);
     expect(await events("disk_imagize")).toEqual([
-      expect.objectContaining({ status: "started", entity: expect.objectContaining({ type: "compute" }), secondary_entity: expect.objectContaining({ id: image.id, type: "image" }) }),
+      expect.objectContaining({
+        status: "started",
+        entity: expect.objectContaining({ type: "compute" }),
+        secondary_entity: expect.objectContaining({ id: image.id, type: "image" }),
+      }),
     ]);
 
     await advance(CAPTURE_DURATION_MS - 1000);
@@ -186,14 +257,30 @@ describe("capture from a disk", () => {
 
 describe("upload", () => {
   test("creates a pending_upload image and an upload URL served by the emulator itself", async () => {
-    const { image, upload_to } = await createUpload({ label: "my-upload", region: "us-iad", description: "An image that does stuff.", cloud_init: true });
-    expect(image).toMatchObject({ status: "pending_upload", size: 0, type: "manual", is_public: false, vendor: null, expiry: null, eol: null, capabilities: ["cloud-init"] });
+    const { image, upload_to } = await createUpload({
+      label: "my-upload",
+      region: "us-iad",
+      description: "An image that does stuff.",
+      cloud_init: true,
+    });
+    expect(image).toMatchObject({
+      status: "pending_upload",
+      size: 0,
+      type: "manual",
+      is_public: false,
+      vendor: null,
+      expiry: null,
+      eol: null,
+      capabilities: ["cloud-init"],
+    });
     const url = new URL(upload_to);
     expect(url.origin).toBe(new URL(emu.url).origin);
     expect(url.pathname).toBe(`/__uploads/${image.id.split("/")[1]}`);
     expect(url.searchParams.get("Signature")).toMatch(/^[0-9a-f]{48}$/);
     expect(Number(url.searchParams.get("Expires")) * 1000).toBeGreaterThan(Date.now());
-    expect(await events("image_upload")).toEqual([expect.objectContaining({ status: "scheduled", entity: expect.objectContaining({ id: image.id, type: "image" }) })]);
+    expect(await events("image_upload")).toEqual([
+      expect.objectContaining({ status: "scheduled", entity: expect.objectContaining({ id: image.id, type: "image" }) }),
+    ]);
   });
 
   test("the PUT takes a gzip image, records the uncompressed size in MB, and the image is available after processing", async () => {
@@ -252,7 +339,13 @@ describe("upload", () => {
     // A raw request that announces 5 GB + 1 byte and sends almost nothing: the answer comes at once.
     const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = http.request(
-        { host: url.hostname, port: url.port, path: url.pathname + url.search, method: "PUT", headers: { "content-type": "application/octet-stream", "content-length": String(MAX_IMAGE_UPLOAD_BYTES + 1) } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname + url.search,
+          method: "PUT",
+          headers: { "content-type": "application/octet-stream", "content-length": String(MAX_IMAGE_UPLOAD_BYTES + 1) },
+        },
         (res) => {
           let body = "";
           res.on("data", (c) => (body += c));
@@ -269,7 +362,9 @@ describe("upload", () => {
 
   test("counts compressed bytes while streaming and stops at the limit (no declared length needed)", async () => {
     const data = gzipSync(Buffer.alloc(MIB, 3));
-    await expect(inspectGzip(Readable.from([data.subarray(0, 100), data.subarray(100)]), 100)).rejects.toEqual(new UploadRefusal(400, IMAGE_UPLOAD_REASONS.tooLarge));
+    await expect(inspectGzip(Readable.from([data.subarray(0, 100), data.subarray(100)]), 100)).rejects.toEqual(
+      new UploadRefusal(400, IMAGE_UPLOAD_REASONS.tooLarge),
+    );
     await expect(inspectGzip(Readable.from([data.subarray(0, 1), data.subarray(1)]), data.length)).resolves.toBe(MIB);
   });
 
@@ -311,7 +406,9 @@ describe("update and delete", () => {
     expect(await emu.del(`/images/${image.id}`)).toMatchObject({ status: 200, body: {} });
     expect((await emu.get(`/images/${enc(image.id)}`)).status).toBe(404);
     expectError(await emu.del(`/images/${enc(image.id)}`), 404, REASONS.notFound);
-    expect(await events("image_delete")).toEqual([expect.objectContaining({ status: "notification", entity: expect.objectContaining({ id: image.id }) })]);
+    expect(await events("image_delete")).toEqual([
+      expect.objectContaining({ status: "notification", entity: expect.objectContaining({ id: image.id }) }),
+    ]);
   });
 
   test("private images belong to their account: others, and anonymous callers, see only public ones", async () => {

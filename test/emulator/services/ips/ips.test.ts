@@ -41,7 +41,10 @@ async function events(action: string): Promise<any[]> {
 /** A VPC in us-iad with one subnet, and an instance whose VPC interface NATs its public address. */
 async function natInstance(active: boolean) {
   const vpc = (await emu.post("/vpcs", vpcBody("nat-vpc", { region: "us-iad", subnets: [{ label: "s", ipv4: "10.0.0.0/24" }] }))).body;
-  return seed("nat", { ipv4: ["203.0.113.50"], configs: [{ interfaces: [{ purpose: "vpc", subnet_id: vpc.subnets[0].id, ipv4: { nat_1_1: "any" }, active }] }] });
+  return seed("nat", {
+    ipv4: ["203.0.113.50"],
+    configs: [{ interfaces: [{ purpose: "vpc", subnet_id: vpc.subnets[0].id, ipv4: { nat_1_1: "any" }, active }] }],
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -53,7 +56,18 @@ describe("listing and viewing addresses", () => {
     expect(r.status).toBe(200);
     const page = Collection(IpAddress).parse(r.body);
     expect(page.data.map((a) => a.address)).toEqual(["198.51.100.10", c.ipv6]);
-    expect(Object.keys(r.body.data[0])).toEqual(["address", "gateway", "subnet_mask", "prefix", "type", "public", "rdns", "compute_id", "region", "vpc_nat_1_1"]);
+    expect(Object.keys(r.body.data[0])).toEqual([
+      "address",
+      "gateway",
+      "subnet_mask",
+      "prefix",
+      "type",
+      "public",
+      "rdns",
+      "compute_id",
+      "region",
+      "vpc_nat_1_1",
+    ]);
     expect(r.body.data[0]).toEqual({
       address: "198.51.100.10",
       gateway: "198.51.100.1",
@@ -82,7 +96,14 @@ describe("listing and viewing addresses", () => {
   test("a private address is still viewable on its own, and a NATed public address names its VPC address", async () => {
     seed("web", { ipv4: ["198.51.100.10"], ipv4_private: ["192.168.130.5"] });
     const priv = await emu.get("/networking/ips/192.168.130.5");
-    expect(priv.body).toMatchObject({ address: "192.168.130.5", public: false, prefix: 17, subnet_mask: "255.255.128.0", gateway: null, rdns: null });
+    expect(priv.body).toMatchObject({
+      address: "192.168.130.5",
+      public: false,
+      prefix: 17,
+      subnet_mask: "255.255.128.0",
+      gateway: null,
+      rdns: null,
+    });
     expect(priv.body).not.toHaveProperty("vpc_nat_1_1");
     const nat = await natInstance(true);
     const natted = await emu.get("/networking/ips/203.0.113.50");
@@ -110,7 +131,12 @@ describe("listing and viewing addresses", () => {
       const skipped = (await emu.api("GET", "/networking/ips", options)).body.data;
       expect(skipped.map((a: IpAddress) => a.rdns)).toEqual(["198-51-100-10.ip.computeusercontent.com", null]);
     }
-    expectError(await emu.get("/networking/ips", { query: { skip_ipv6_rdns: "maybe" } }), 400, IP_REASONS.skipIpv6RdnsInvalid, "skip_ipv6_rdns");
+    expectError(
+      await emu.get("/networking/ips", { query: { skip_ipv6_rdns: "maybe" } }),
+      400,
+      IP_REASONS.skipIpv6RdnsInvalid,
+      "skip_ipv6_rdns",
+    );
   });
 
   test("a restricted user lists only the addresses of granted instances and gets 403 on others", async () => {
@@ -145,7 +171,12 @@ describe("allocation", () => {
 
   test("an instance not enabled for additional addresses is refused a public address", async () => {
     const c = seed("web");
-    expectError(await emu.post("/networking/ips", { compute_id: c.id, public: true, type: "ipv4" }), 400, IP_REASONS.allocationNotEnabled, "compute_id");
+    expectError(
+      await emu.post("/networking/ips", { compute_id: c.id, public: true, type: "ipv4" }),
+      400,
+      IP_REASONS.allocationNotEnabled,
+      "compute_id",
+    );
     expect(await events("compute_addip")).toEqual([]);
   });
 
@@ -154,11 +185,21 @@ describe("allocation", () => {
     const first = await emu.post("/networking/ips", { compute_id: c.id, public: false, type: "ipv4" });
     expect(first.body).toMatchObject({ public: false, prefix: 17, gateway: null, rdns: null });
     expect(first.body.address).toMatch(/^192\.168\./);
-    expectError(await emu.post("/networking/ips", { compute_id: c.id, public: false, type: "ipv4" }), 400, IP_REASONS.privateExists, "public");
+    expectError(
+      await emu.post("/networking/ips", { compute_id: c.id, public: false, type: "ipv4" }),
+      400,
+      IP_REASONS.privateExists,
+      "public",
+    );
   });
 
   test("an unknown instance: Invalid Compute ID <n>", async () => {
-    expectError(await emu.post("/networking/ips", { compute_id: 99999, public: true, type: "ipv4" }), 400, IP_REASONS.invalidCompute(99999), "compute_id");
+    expectError(
+      await emu.post("/networking/ips", { compute_id: 99999, public: true, type: "ipv4" }),
+      400,
+      IP_REASONS.invalidCompute(99999),
+      "compute_id",
+    );
   });
 
   test("body validation is the sdk schema's: type ipv4 only, every field required", async () => {
@@ -188,7 +229,9 @@ describe("assignment", () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({});
     expect((await emu.get("/networking/ips/198.51.100.2")).body.compute_id).toBe(b.id);
-    const back = await emu.post("/networking/ipv4/assign", { assignments: [{ address: "198.51.100.2", compute_id: a.id, region: "us-iad" }] });
+    const back = await emu.post("/networking/ipv4/assign", {
+      assignments: [{ address: "198.51.100.2", compute_id: a.id, region: "us-iad" }],
+    });
     expect(back.status).toBe(200);
     expect((await emu.get("/networking/ips/198.51.100.2")).body.compute_id).toBe(a.id);
   });
@@ -210,12 +253,20 @@ describe("assignment", () => {
 
   test("an unknown address: IP Address not found. (as recorded, no field)", async () => {
     const a = seed("a");
-    expectError(await emu.post("/networking/ips/assign", { region: "us-iad", assignments: [{ address: "192.0.2.1", compute_id: a.id }] }), 400, IP_REASONS.addressNotFound);
+    expectError(
+      await emu.post("/networking/ips/assign", { region: "us-iad", assignments: [{ address: "192.0.2.1", compute_id: a.id }] }),
+      400,
+      IP_REASONS.addressNotFound,
+    );
   });
 
   test("an unknown instance: Invalid Compute ID <n> (as recorded, no field)", async () => {
     seed("a", { ipv4: ["198.51.100.1"] });
-    expectError(await emu.post("/networking/ips/assign", { region: "us-iad", assignments: [{ address: "198.51.100.1", compute_id: 99999 }] }), 400, IP_REASONS.invalidCompute(99999));
+    expectError(
+      await emu.post("/networking/ips/assign", { region: "us-iad", assignments: [{ address: "198.51.100.1", compute_id: 99999 }] }),
+      400,
+      IP_REASONS.invalidCompute(99999),
+    );
   });
 
   test("an instance would be left without a public IPv4 address", async () => {
@@ -240,7 +291,11 @@ describe("assignment", () => {
     expect(ra.status).toBe(200);
     // One range per region is the default limit; a second one exists here as support would grant it.
     IPV6_RANGES.of(emu.emulator.state.accounts[emu.emulator.state.primaryAccount]!).push({
-      range: "2001:db8:4:9000::", prefix: 64, region: "us-iad", route_target: b.ipv6!, created: "2024-01-01T00:00:00",
+      range: "2001:db8:4:9000::",
+      prefix: 64,
+      region: "us-iad",
+      route_target: b.ipv6!,
+      created: "2024-01-01T00:00:00",
     });
     const r = await emu.post("/networking/ips/assign", { region: "us-iad", assignments: [{ address: ra.body.range, compute_id: b.id }] });
     expectError(r, 400, IP_REASONS.assignRangeLimit(b.id), "assignments");
@@ -269,9 +324,14 @@ describe("assignment", () => {
   test("every address and instance must be in the given region", async () => {
     seed("a", { ipv4: ["198.51.100.1", "198.51.100.2"] });
     const far = seed("far", { region: "us-ord", ipv4: ["198.51.100.9"] });
-    const r = await emu.post("/networking/ips/assign", { region: "us-iad", assignments: [{ address: "198.51.100.2", compute_id: far.id }] });
+    const r = await emu.post("/networking/ips/assign", {
+      region: "us-iad",
+      assignments: [{ address: "198.51.100.2", compute_id: far.id }],
+    });
     expectError(r, 400, IP_REASONS.regionCompute(far.id, "us-iad"), "region");
-    const r2 = await emu.post("/networking/ips/assign", { assignments: [{ address: "198.51.100.2", compute_id: far.id, region: "us-ord" }] });
+    const r2 = await emu.post("/networking/ips/assign", {
+      assignments: [{ address: "198.51.100.2", compute_id: far.id, region: "us-ord" }],
+    });
     expectError(r2, 400, IP_REASONS.regionAddress("198.51.100.2", "us-ord"), "assignments[0].region");
   });
 
@@ -279,11 +339,27 @@ describe("assignment", () => {
     const a = seed("a", { ipv4: ["198.51.100.1", "198.51.100.2"] });
     const b = seed("b", { ipv4: ["198.51.100.3"] });
     const body = { region: "us-iad", assignments: [{ address: "198.51.100.2", compute_id: b.id }] };
-    const onAddress = emu.control.createToken({ restricted: true, grants: { compute: [{ id: a.id, permissions: "read_only" }, { id: b.id, permissions: "read_write" }] } });
+    const onAddress = emu.control.createToken({
+      restricted: true,
+      grants: {
+        compute: [
+          { id: a.id, permissions: "read_only" },
+          { id: b.id, permissions: "read_write" },
+        ],
+      },
+    });
     expectError(await emu.post("/networking/ips/assign", body, { token: onAddress.token }), 403, REASONS.unauthorized);
     const onInstance = emu.control.createToken({ restricted: true, grants: { compute: [{ id: a.id, permissions: "read_write" }] } });
     expectError(await emu.post("/networking/ips/assign", body, { token: onInstance.token }), 403, REASONS.unauthorized);
-    const both = emu.control.createToken({ restricted: true, grants: { compute: [{ id: a.id, permissions: "read_write" }, { id: b.id, permissions: "read_write" }] } });
+    const both = emu.control.createToken({
+      restricted: true,
+      grants: {
+        compute: [
+          { id: a.id, permissions: "read_write" },
+          { id: b.id, permissions: "read_write" },
+        ],
+      },
+    });
     expect((await emu.post("/networking/ips/assign", body, { token: both.token })).status).toBe(200);
   });
 
@@ -301,8 +377,18 @@ describe("assignment", () => {
 
   test("body validation: an IPv6 address without /56 or /64, a missing region", async () => {
     const a = seed("a");
-    expectError(await emu.post("/networking/ips/assign", { region: "us-iad", assignments: [{ address: "2001:db8::/48", compute_id: a.id }] }), 400, IP_REASONS.assignAddress, "assignments[0].address");
-    expectError(await emu.post("/networking/ips/assign", { assignments: [{ address: "198.51.100.1", compute_id: a.id }] }), 400, IP_REASONS.assignRegionMissing, "assignments[0].region");
+    expectError(
+      await emu.post("/networking/ips/assign", { region: "us-iad", assignments: [{ address: "2001:db8::/48", compute_id: a.id }] }),
+      400,
+      IP_REASONS.assignAddress,
+      "assignments[0].address",
+    );
+    expectError(
+      await emu.post("/networking/ips/assign", { assignments: [{ address: "198.51.100.1", compute_id: a.id }] }),
+      400,
+      IP_REASONS.assignRegionMissing,
+      "assignments[0].region",
+    );
   });
 });
 
@@ -314,7 +400,10 @@ describe("sharing", () => {
     const range = (await emu.post("/networking/ipv6/ranges", { prefix_length: 64, compute_id: a2.id })).body.range.split("/")[0];
     const r = await emu.post("/networking/ipv4/share", { compute_id: b.id, ips: ["198.51.100.2", range.toUpperCase()] });
     expect(r.status).toBe(200);
-    expect(Ipv6RangeView.parse((await emu.get(`/networking/ipv6/ranges/${range}`)).body)).toMatchObject({ is_bgp: true, computes: [a2.id, b.id] });
+    expect(Ipv6RangeView.parse((await emu.get(`/networking/ipv6/ranges/${range}`)).body)).toMatchObject({
+      is_bgp: true,
+      computes: [a2.id, b.id],
+    });
     expect((await emu.post("/networking/ips/share", { compute_id: b.id, ips: [] })).status).toBe(200);
     expect((await emu.get(`/networking/ipv6/ranges/${range}`)).body).toMatchObject({ is_bgp: false, computes: [a2.id] });
   });
@@ -322,16 +411,41 @@ describe("sharing", () => {
   test("a public IPv4 address with a 1:1 NAT on a VPC interface cannot be shared", async () => {
     await natInstance(false);
     const b = seed("b", { ipv4: ["198.51.100.3"] });
-    expectError(await emu.post("/networking/ips/share", { compute_id: b.id, ips: ["203.0.113.50"] }), 400, IP_REASONS.shareNat("203.0.113.50"), "ips[0]");
+    expectError(
+      await emu.post("/networking/ips/share", { compute_id: b.id, ips: ["203.0.113.50"] }),
+      400,
+      IP_REASONS.shareNat("203.0.113.50"),
+      "ips[0]",
+    );
   });
 
   test("shared addresses must be in the instance's region, not its own, and exist", async () => {
     const a = seed("a", { ipv4: ["198.51.100.1"] });
     seed("far", { region: "us-ord", ipv4: ["198.51.100.9"] });
-    expectError(await emu.post("/networking/ips/share", { compute_id: a.id, ips: ["198.51.100.9"] }), 400, IP_REASONS.shareRegion("198.51.100.9", a.id), "ips[0]");
-    expectError(await emu.post("/networking/ips/share", { compute_id: a.id, ips: ["198.51.100.1"] }), 400, IP_REASONS.shareOwn("198.51.100.1", a.id), "ips[0]");
-    expectError(await emu.post("/networking/ips/share", { compute_id: a.id, ips: ["192.0.2.77"] }), 400, IP_REASONS.addressNotFound, "ips[0]");
-    expectError(await emu.post("/networking/ips/share", { compute_id: 99999, ips: [] }), 400, IP_REASONS.invalidCompute(99999), "compute_id");
+    expectError(
+      await emu.post("/networking/ips/share", { compute_id: a.id, ips: ["198.51.100.9"] }),
+      400,
+      IP_REASONS.shareRegion("198.51.100.9", a.id),
+      "ips[0]",
+    );
+    expectError(
+      await emu.post("/networking/ips/share", { compute_id: a.id, ips: ["198.51.100.1"] }),
+      400,
+      IP_REASONS.shareOwn("198.51.100.1", a.id),
+      "ips[0]",
+    );
+    expectError(
+      await emu.post("/networking/ips/share", { compute_id: a.id, ips: ["192.0.2.77"] }),
+      400,
+      IP_REASONS.addressNotFound,
+      "ips[0]",
+    );
+    expectError(
+      await emu.post("/networking/ips/share", { compute_id: 99999, ips: [] }),
+      400,
+      IP_REASONS.invalidCompute(99999),
+      "compute_id",
+    );
   });
 });
 
@@ -343,7 +457,10 @@ describe("reverse DNS", () => {
     expect(r.status).toBe(200);
     expect(IpAddress.parse(r.body)).toMatchObject({ address: "198.51.100.10", rdns: "www.example.org", compute_id: c.id });
     const [event] = await events("ipaddress_update");
-    expect(event).toMatchObject({ status: "notification", entity: { type: "ipaddress", label: "198.51.100.10", url: "/v4/networking/ips/198.51.100.10" } });
+    expect(event).toMatchObject({
+      status: "notification",
+      entity: { type: "ipaddress", label: "198.51.100.10", url: "/v4/networking/ips/198.51.100.10" },
+    });
   });
 
   test("a name without forward DNS to this address is refused", async () => {
@@ -439,16 +556,41 @@ describe("IPv6 pools and ranges", () => {
 
   test("prefix_length must be 56 or 64; route_target must be an address without /128", async () => {
     const a = seed("a");
-    expectError(await emu.post("/networking/ipv6/ranges", { prefix_length: 48, compute_id: a.id }), 400, IP_REASONS.prefixLength, "prefix_length");
-    expectError(await emu.post("/networking/ipv6/ranges", { prefix_length: 64, route_target: `${a.ipv6}/128` }), 400, IP_REASONS.routeTargetInvalid, "route_target");
-    expectError(await emu.post("/networking/ipv6/ranges", { prefix_length: 64, route_target: "2001:db8::dead" }), 400, IP_REASONS.routeTargetUnknown, "route_target");
-    expectError(await emu.post("/networking/ipv6/ranges", { prefix_length: 64, compute_id: 99999 }), 400, IP_REASONS.invalidCompute(99999), "compute_id");
+    expectError(
+      await emu.post("/networking/ipv6/ranges", { prefix_length: 48, compute_id: a.id }),
+      400,
+      IP_REASONS.prefixLength,
+      "prefix_length",
+    );
+    expectError(
+      await emu.post("/networking/ipv6/ranges", { prefix_length: 64, route_target: `${a.ipv6}/128` }),
+      400,
+      IP_REASONS.routeTargetInvalid,
+      "route_target",
+    );
+    expectError(
+      await emu.post("/networking/ipv6/ranges", { prefix_length: 64, route_target: "2001:db8::dead" }),
+      400,
+      IP_REASONS.routeTargetUnknown,
+      "route_target",
+    );
+    expectError(
+      await emu.post("/networking/ipv6/ranges", { prefix_length: 64, compute_id: 99999 }),
+      400,
+      IP_REASONS.invalidCompute(99999),
+      "compute_id",
+    );
   });
 
   test("a second range targeting one SLAAC address is refused", async () => {
     const a = seed("a");
     expect((await emu.post("/networking/ipv6/ranges", { prefix_length: 64, compute_id: a.id })).status).toBe(200);
-    expectError(await emu.post("/networking/ipv6/ranges", { prefix_length: 56, route_target: a.ipv6 }), 400, IP_REASONS.rangeSlaacLimit, "route_target");
+    expectError(
+      await emu.post("/networking/ipv6/ranges", { prefix_length: 56, route_target: a.ipv6 }),
+      400,
+      IP_REASONS.rangeSlaacLimit,
+      "route_target",
+    );
   });
 
   test("a second range in a region on one account is refused; another account may have one there", async () => {
@@ -480,7 +622,11 @@ describe("IPv6 pools and ranges", () => {
     const { token } = emu.control.createToken({ scopes: ["ips:read_write"] });
     expectError(await emu.post("/networking/ipv6/ranges", { prefix_length: 64, compute_id: a.id }, { token }), 401, REASONS.oauthScope);
     const ro = emu.control.createToken({ restricted: true, grants: { compute: [{ id: a.id, permissions: "read_only" }] } });
-    expectError(await emu.post("/networking/ipv6/ranges", { prefix_length: 64, compute_id: a.id }, { token: ro.token }), 403, REASONS.unauthorized);
+    expectError(
+      await emu.post("/networking/ipv6/ranges", { prefix_length: 64, compute_id: a.id }, { token: ro.token }),
+      403,
+      REASONS.unauthorized,
+    );
   });
 });
 
@@ -488,7 +634,13 @@ describe("seeding instances' addresses (control API)", () => {
   test("defaults keep older seeds working: the plan's SLAAC address, no private address, allocation not enabled", async () => {
     const r = await emu.ctl("POST", "/seed/computes", { label: "old-style", region: "us-iad" });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ ipv4: [expect.any(String)], ipv4_private: [], ipv6: expect.stringMatching(/^2001:db8:4:/), additional_ipv4: false, shared_ips: [] });
+    expect(r.body).toMatchObject({
+      ipv4: [expect.any(String)],
+      ipv4_private: [],
+      ipv6: expect.stringMatching(/^2001:db8:4:/),
+      additional_ipv4: false,
+      shared_ips: [],
+    });
   });
 
   test.each([
@@ -504,7 +656,11 @@ describe("seeding instances' addresses (control API)", () => {
 
   test("addresses are unique: a taken public, private (in the region) or SLAAC address is refused", async () => {
     seed("a", { ipv4: ["198.51.100.1"], ipv4_private: ["192.168.130.1"], ipv6: "2001:db8::1" });
-    for (const [extra, field] of [[{ ipv4: ["198.51.100.1"] }, "ipv4[0]"], [{ ipv4_private: ["192.168.130.1"] }, "ipv4_private[0]"], [{ ipv6: "2001:DB8::1" }, "ipv6"]] as const) {
+    for (const [extra, field] of [
+      [{ ipv4: ["198.51.100.1"] }, "ipv4[0]"],
+      [{ ipv4_private: ["192.168.130.1"] }, "ipv4_private[0]"],
+      [{ ipv6: "2001:DB8::1" }, "ipv6"],
+    ] as const) {
       const r = await emu.ctl("POST", "/seed/computes", { label: "b", region: "us-iad", ...extra });
       expect(r.status).toBe(400);
       expect(onlyError(r).field).toBe(field);
@@ -515,6 +671,11 @@ describe("seeding instances' addresses (control API)", () => {
   test("an instance seeded without IPv6 lists no SLAAC entry and cannot take a range", async () => {
     const c = seed("v4-only", { ipv6: null, ipv4: ["198.51.100.1"] });
     expect((await emu.get("/networking/ips")).body.data.map((a: IpAddress) => a.type)).toEqual(["ipv4"]);
-    expectError(await emu.post("/networking/ipv6/ranges", { prefix_length: 64, compute_id: c.id }), 400, IP_REASONS.rangeNoSlaac, "compute_id");
+    expectError(
+      await emu.post("/networking/ipv6/ranges", { prefix_length: 64, compute_id: c.id }),
+      400,
+      IP_REASONS.rangeNoSlaac,
+      "compute_id",
+    );
   });
 });

@@ -95,7 +95,10 @@ describe("a ticket's life", () => {
     emu.control.support.staffReply(ticket.id, { description: "We are on it" });
     expect((await emu.get(`/support/tickets/${ticket.id}`)).body.status).toBe("open");
     const replies = await emu.get(`/support/tickets/${ticket.id}/replies`);
-    expect(replies.body.data.map((r: any) => [r.description, r.from_compute])).toEqual([["More details", false], ["We are on it", true]]);
+    expect(replies.body.data.map((r: any) => [r.description, r.from_compute])).toEqual([
+      ["More details", false],
+      ["We are on it", true],
+    ]);
 
     expect((await emu.post(`/support/tickets/${ticket.id}/close`)).status).toBe(200);
     const closed = (await emu.get(`/support/tickets/${ticket.id}`)).body;
@@ -106,7 +109,12 @@ describe("a ticket's life", () => {
     expect(onlyError(late)).toEqual({ reason: SUPPORT_REASONS.ticketClosed });
 
     const events = (await emu.get("/account/events")).body.data.map((e: any) => e.action);
-    expect(events.filter((a: string) => a.startsWith("ticket_")).sort()).toEqual(["ticket_create", "ticket_update", "ticket_update", "ticket_update"]);
+    expect(events.filter((a: string) => a.startsWith("ticket_")).sort()).toEqual([
+      "ticket_create",
+      "ticket_update",
+      "ticket_update",
+      "ticket_update",
+    ]);
   });
 
   test("open tickets are listed first", async () => {

@@ -18,7 +18,11 @@ function seedVlans() {
   const vlan = (label: string) => ({ purpose: "vlan" as const, label });
   const a = emu.control.seedCompute({ label: "a", region: "us-iad", configs: [{ interfaces: [{ purpose: "public" }, vlan("backend")] }] });
   emu.control.setClock({ advanceMs: 5000 });
-  const b = emu.control.seedCompute({ label: "b", region: "us-iad", configs: [{ interfaces: [vlan("backend")] }, { interfaces: [vlan("backend"), vlan("frontend")] }] });
+  const b = emu.control.seedCompute({
+    label: "b",
+    region: "us-iad",
+    configs: [{ interfaces: [vlan("backend")] }, { interfaces: [vlan("backend"), vlan("frontend")] }],
+  });
   const c = emu.control.seedCompute({ label: "c", region: "us-ord", configs: [{ interfaces: [vlan("backend")] }] });
   emu.control.seedCompute({ label: "d", region: "us-ord", configs: [{ interfaces: [{ purpose: "public" }] }] });
   return { a, b, c };
@@ -55,5 +59,7 @@ test("listing VLANs needs computes:read_only; a restricted user sees the VLANs o
   const scoped = emu.control.createToken({ scopes: ["computes:read_only"] });
   expect((await emu.get("/networking/vlans", { token: scoped.token })).body.results).toBe(3);
   const restricted = emu.control.createToken({ restricted: true, grants: { compute: [{ id: c.id, permissions: "read_only" }] } });
-  expect((await emu.get("/networking/vlans", { token: restricted.token })).body.data).toEqual([expect.objectContaining({ region: "us-ord", computes: [c.id] })]);
+  expect((await emu.get("/networking/vlans", { token: restricted.token })).body.data).toEqual([
+    expect.objectContaining({ region: "us-ord", computes: [c.id] }),
+  ]);
 });

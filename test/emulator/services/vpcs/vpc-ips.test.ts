@@ -61,10 +61,19 @@ test("the per-VPC list holds only that VPC; the account lists hold all, once per
     region: "us-iad",
     configs: [
       { interfaces: [{ purpose: "vpc", subnet_id: a.subnets[0]!.id, ipv4: { vpc: "10.0.0.10" } }] },
-      { interfaces: [{ purpose: "vpc", subnet_id: a.subnets[0]!.id, ipv4: { vpc: "10.0.0.11" } }, { purpose: "vlan", label: "vlan-1" }] },
+      {
+        interfaces: [
+          { purpose: "vpc", subnet_id: a.subnets[0]!.id, ipv4: { vpc: "10.0.0.11" } },
+          { purpose: "vlan", label: "vlan-1" },
+        ],
+      },
     ],
   });
-  emu.control.seedCompute({ label: "other", region: "us-iad", configs: [{ interfaces: [{ purpose: "vpc", subnet_id: b.subnets[0]!.id }] }] });
+  emu.control.seedCompute({
+    label: "other",
+    region: "us-iad",
+    configs: [{ interfaces: [{ purpose: "vpc", subnet_id: b.subnets[0]!.id }] }],
+  });
 
   const all = (await emu.get("/vpcs/ips")).body;
   expect(all.results).toBe(3);
@@ -95,7 +104,9 @@ test("routed ranges are listed as records with address null and address_range se
 test("addresses are allocated in order and freed by deleting the interface", async () => {
   const vpc = await createVpc("vpc-1", "us-iad", "10.0.0.0/29"); // .1 gateway, .2–.6 assignable, .7 broadcast
   const subnet_id = vpc.subnets[0]!.id;
-  const seeded = [1, 2, 3].map((n) => emu.control.seedCompute({ label: `c${n}`, region: "us-iad", configs: [{ interfaces: [{ purpose: "vpc", subnet_id }] }] }));
+  const seeded = [1, 2, 3].map((n) =>
+    emu.control.seedCompute({ label: `c${n}`, region: "us-iad", configs: [{ interfaces: [{ purpose: "vpc", subnet_id }] }] }),
+  );
   const addresses = async () => ((await emu.get("/vpcs/ips")).body.data as VpcIp[]).map((r) => r.address);
   expect(await addresses()).toEqual(["10.0.0.2", "10.0.0.3", "10.0.0.4"]);
   const middle = seeded[1]!;
@@ -107,7 +118,12 @@ test("addresses are allocated in order and freed by deleting the interface", asy
 test("X-Filter works on the records", async () => {
   const a = await createVpc("vpc-a", "us-iad", "10.0.0.0/24");
   const b = await createVpc("vpc-b", "us-iad", "10.1.0.0/24");
-  for (const vpc of [a, b]) emu.control.seedCompute({ label: `c-${vpc.id}`, region: "us-iad", configs: [{ interfaces: [{ purpose: "vpc", subnet_id: vpc.subnets[0]!.id }] }] });
+  for (const vpc of [a, b])
+    emu.control.seedCompute({
+      label: `c-${vpc.id}`,
+      region: "us-iad",
+      configs: [{ interfaces: [{ purpose: "vpc", subnet_id: vpc.subnets[0]!.id }] }],
+    });
   const r = await emu.get("/vpcs/ips", { headers: { "X-Filter": JSON.stringify({ vpc_id: b.id }) } });
   expect(r.body.data.map((x: VpcIp) => x.vpc_id)).toEqual([b.id]);
 });

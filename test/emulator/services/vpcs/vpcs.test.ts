@@ -133,10 +133,30 @@ describe("labels", () => {
   });
 
   test("subnet labels are unique within their VPC (create, update, create body), not across VPCs", async () => {
-    const vpc = await createVpc("vpc-1", { subnets: [{ label: "dup", ipv4: "10.0.0.0/24" }, { label: "two", ipv4: "10.0.1.0/24" }] });
-    expectError(await emu.post(`/vpcs/${vpc.id}/subnets`, { label: "dup", ipv4: "10.0.2.0/24" }), 400, VPC_REASONS.labelUniqueSubnet, "label");
-    expectError(await emu.put(`/vpcs/${vpc.id}/subnets/${vpc.subnets[1]!.id}`, { label: "dup" }), 400, VPC_REASONS.labelUniqueSubnet, "label");
-    const body = vpcBody("vpc-2", { subnets: [{ label: "same", ipv4: "10.0.0.0/24" }, { label: "same", ipv4: "10.0.1.0/24" }] });
+    const vpc = await createVpc("vpc-1", {
+      subnets: [
+        { label: "dup", ipv4: "10.0.0.0/24" },
+        { label: "two", ipv4: "10.0.1.0/24" },
+      ],
+    });
+    expectError(
+      await emu.post(`/vpcs/${vpc.id}/subnets`, { label: "dup", ipv4: "10.0.2.0/24" }),
+      400,
+      VPC_REASONS.labelUniqueSubnet,
+      "label",
+    );
+    expectError(
+      await emu.put(`/vpcs/${vpc.id}/subnets/${vpc.subnets[1]!.id}`, { label: "dup" }),
+      400,
+      VPC_REASONS.labelUniqueSubnet,
+      "label",
+    );
+    const body = vpcBody("vpc-2", {
+      subnets: [
+        { label: "same", ipv4: "10.0.0.0/24" },
+        { label: "same", ipv4: "10.0.1.0/24" },
+      ],
+    });
     expectError(await emu.post("/vpcs", body), 400, VPC_REASONS.labelUniqueSubnet, "subnets[1].label");
     const other = await createVpc("vpc-3", { subnets: [{ label: "dup", ipv4: "10.0.0.0/24" }] });
     expect(other.subnets[0]!.label).toBe("dup");
@@ -220,7 +240,12 @@ describe("limits", () => {
 
 describe("deletion", () => {
   async function vpcWithInstance() {
-    const vpc = await createVpc("vpc-1", { subnets: [{ label: "used", ipv4: "10.0.0.0/24" }, { label: "free", ipv4: "10.0.1.0/24" }] });
+    const vpc = await createVpc("vpc-1", {
+      subnets: [
+        { label: "used", ipv4: "10.0.0.0/24" },
+        { label: "free", ipv4: "10.0.1.0/24" },
+      ],
+    });
     const compute = emu.control.seedCompute({
       label: "web-1",
       region: "es-mad",
@@ -277,7 +302,11 @@ describe("unknown objects", () => {
     ["GET", "/vpcs/99999/ips"],
     ["GET", "/vpcs/not-a-number"],
   ])("%s %s is 404 Not found", async (method, path) => {
-    expectError(await emu.api(method, path, { body: method === "GET" || method === "DELETE" ? undefined : { label: "x" } }), 404, REASONS.notFound);
+    expectError(
+      await emu.api(method, path, { body: method === "GET" || method === "DELETE" ? undefined : { label: "x" } }),
+      404,
+      REASONS.notFound,
+    );
   });
 
   test("an unknown subnet of a known VPC is 404", async () => {
@@ -290,7 +319,12 @@ describe("unknown objects", () => {
 
 describe("subnet.computes", () => {
   test("lists each instance with a vpc interface on the subnet, with its interfaces", async () => {
-    const vpc = await createVpc("vpc-1", { subnets: [{ label: "a", ipv4: "10.0.0.0/24" }, { label: "b", ipv4: "10.0.1.0/24" }] });
+    const vpc = await createVpc("vpc-1", {
+      subnets: [
+        { label: "a", ipv4: "10.0.0.0/24" },
+        { label: "b", ipv4: "10.0.1.0/24" },
+      ],
+    });
     const [a, b] = vpc.subnets.map((s) => s.id) as [number, number];
     const one = emu.control.seedCompute({
       label: "one",
@@ -323,7 +357,12 @@ describe("events", () => {
   }
 
   test("each operation emits exactly the events of the spec's table", async () => {
-    const vpc = await createVpc("vpc-1", { subnets: [{ label: "a", ipv4: "10.0.0.0/24" }, { label: "b", ipv4: "10.0.1.0/24" }] });
+    const vpc = await createVpc("vpc-1", {
+      subnets: [
+        { label: "a", ipv4: "10.0.0.0/24" },
+        { label: "b", ipv4: "10.0.1.0/24" },
+      ],
+    });
     expect(await actions()).toEqual(["vpc_create", "subnet_create", "subnet_create"]);
     await emu.put(`/vpcs/${vpc.id}`, { description: "d" });
     const subnet = (await emu.post(`/vpcs/${vpc.id}/subnets`, { label: "c", ipv4: "10.0.2.0/24" })).body;
