@@ -5,6 +5,7 @@
  * They are never captured by the serialized provider and never written to state.
  */
 import { ComputeClient } from "../../sdk/client";
+import { Coalescer } from "../../sdk/core/coalesce";
 
 export const DEFAULT_API_URL = "https://api.compute.com/v4";
 export const CONFIG_TOKEN = "compute:token";
@@ -42,24 +43,72 @@ function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === "" ? undefined : value.trim();
 }
 
+/** Everything the provider process keeps per configuration: one client, its coalesced reads, small caches. */
+interface Session {
+  client: ComputeClient;
+  reads: Coalescer;
+  memo: Map<string, Promise<unknown>>;
+}
+
 /**
- * One per provider process. The client (and its keep-alive connection pool) is built on first
- * use and reused by every resource the process serves.
+ * The sdk client options of the provider process: pacing on (requests wait for rate-limit budget
+ * instead of failing on 429s), and a 429's `Retry-After` waited for as long as the API's longest
+ * window (2 minutes), so a refused request is retried, never failed.
+ */
+export const PROVIDER_CLIENT_OPTIONS = { pacing: true, retry: { maxRetryAfterMs: 150_000 } } as const;
+
+/**
+ * One per provider process. Each configuration (API URL and token) gets one session — one client
+ * with its keep-alive connection pool and its pacer, the coalesced reads, the caches — built on
+ * first use and shared by every resource the process serves.
  */
 export class ProviderContext {
-  private cached: { key: string; client: ComputeClient } | undefined;
+  private readonly sessions = new Map<string, Session>();
 
   constructor(private readonly config: ConfigSource = () => undefined) {}
 
-  /** The client for the current credentials. */
-  client(): ComputeClient {
+  private session(): Session {
     const credentials = resolveCredentials(this.config);
     const key = `${credentials.apiUrl}\n${credentials.token}`;
-    if (this.cached?.key !== key) {
-      void this.cached?.client.close();
-      this.cached = { key, client: new ComputeClient({ baseUrl: credentials.apiUrl, token: credentials.token }) };
+    let session = this.sessions.get(key);
+    if (!session) {
+      const client = new ComputeClient({ baseUrl: credentials.apiUrl, token: credentials.token, ...PROVIDER_CLIENT_OPTIONS });
+      session = { client, reads: new Coalescer(), memo: new Map() };
+      this.sessions.set(key, session);
     }
-    return this.cached.client;
+    return session;
+  }
+
+  /** The client for the current credentials. */
+  client(): ComputeClient {
+    return this.session().client;
+  }
+
+  /** Coalesced reads (`sdk/core/coalesce.ts`) for the current credentials. */
+  reads(): Coalescer {
+    return this.session().reads;
+  }
+
+  /**
+   * A value kept for the life of the process (per configuration), loaded once — a domain's name,
+   * say. A failed load is not kept.
+   */
+  memo<T>(key: string, load: () => Promise<T>): Promise<T> {
+    const memo = this.session().memo;
+    let value = memo.get(key) as Promise<T> | undefined;
+    if (!value) {
+      value = load();
+      memo.set(key, value);
+      value.catch(() => memo.delete(key));
+    }
+    return value;
+  }
+
+  /** Sets a kept value (a fresher one just read), or forgets it (`undefined`). */
+  remember(key: string, value: unknown): void {
+    const memo = this.session().memo;
+    if (value === undefined) memo.delete(key);
+    else memo.set(key, Promise.resolve(value));
   }
 
   /**

@@ -10,6 +10,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, ConnectionError, TimeoutError, isNotFound } from "../../sdk/core/errors";
 import { formatPath } from "../../sdk/core/schema";
+import { PROVIDER_KEY } from "../shim";
 import type { ProviderContext } from "./context";
 import {
   META_INPUTS,
@@ -38,8 +39,6 @@ import {
 } from "./values";
 
 type DynamicProvider = Required<Pick<pulumi.dynamic.ResourceProvider, "check" | "diff" | "create" | "read" | "update" | "delete">>;
-
-const PROVIDER_KEY = "__provider";
 
 /** Builds the provider methods of one resource type. */
 export function makeProvider(spec: AnySpec, context: () => ProviderContext): DynamicProvider {
@@ -291,6 +290,14 @@ export class ResourceInitError extends Error {
 
 async function create(spec: AnySpec, ctx: ProviderContext, raw: Inputs): Promise<pulumi.dynamic.CreateResult> {
   const inputs = withoutProvider(raw);
+  try {
+    return await createObject(spec, ctx, raw, inputs);
+  } finally {
+    invalidate(spec, ctx, inputs);
+  }
+}
+
+async function createObject(spec: AnySpec, ctx: ProviderContext, raw: Inputs, inputs: Inputs): Promise<pulumi.dynamic.CreateResult> {
   const ms = timeoutFor(spec, inputs, "create");
   let accepted: ApiObject | undefined;
   const settled = await withDeadline(spec, "create", ms, async (signal) => {
@@ -388,11 +395,51 @@ function present(spec: AnySpec, id: string, record: ApiObject | undefined): ApiO
   return record;
 }
 
+/** The key of an object's collection in the coalesced reads (`Listing`), when the spec has listings and the object a collection. */
+function collectionKey(spec: AnySpec, values: Values): string | undefined {
+  const collection = spec.listing?.collection(values);
+  return collection === undefined ? undefined : `${spec.name} ${collection}`;
+}
+
+/** A write to an object's collection: later reads of it are served by a listing requested after the write. */
+function invalidate(spec: AnySpec, ctx: ProviderContext, values: Values): void {
+  const key = collectionKey(spec, values);
+  try {
+    if (key !== undefined) ctx.reads().invalidate(key);
+  } catch {
+    // No credentials: nothing was written, and nothing read.
+  }
+}
+
+/** A refresh's read: coalesced with the reads of the same collection around it when the spec has listings (`Listing`). */
+function coalescedRead(
+  spec: AnySpec,
+  ctx: ProviderContext,
+  id: string,
+  state: Values,
+  signal: AbortSignal,
+): Promise<ApiObject | undefined> {
+  const key = collectionKey(spec, state);
+  const listing = spec.listing;
+  if (key === undefined || !listing) return readHook(spec, ctx, id, state, signal);
+  const collection = listing.collection(state)!;
+  return ctx.reads().read<ApiObject>(
+    key,
+    id,
+    {
+      list: (listSignal) => listing.list({ ctx, signal: listSignal, collection }),
+      get: (getSignal) => readHook(spec, ctx, id, state, getSignal ?? signal),
+      idOf: (item) => String(item.id),
+    },
+    signal,
+  );
+}
+
 async function read(spec: AnySpec, ctx: ProviderContext, id: string, props: Outputs): Promise<pulumi.dynamic.ReadResult> {
   const state = withoutProvider(props);
   let object: ApiObject | undefined;
   try {
-    object = await withDeadline(spec, "read", timeoutFor(spec, state, "update"), (signal) => readHook(spec, ctx, id, state, signal));
+    object = await withDeadline(spec, "read", timeoutFor(spec, state, "update"), (signal) => coalescedRead(spec, ctx, id, state, signal));
   } catch (error) {
     if (isNotFound(error)) object = undefined;
     else throw explain(spec, "read", error);
@@ -404,6 +451,20 @@ async function read(spec: AnySpec, ctx: ProviderContext, id: string, props: Outp
 
 async function update(spec: AnySpec, ctx: ProviderContext, id: string, olds: Outputs, raw: Inputs): Promise<pulumi.dynamic.UpdateResult> {
   const news = withoutProvider(raw);
+  try {
+    return await updateObject(spec, ctx, id, olds, news);
+  } finally {
+    invalidate(spec, ctx, olds);
+  }
+}
+
+async function updateObject(
+  spec: AnySpec,
+  ctx: ProviderContext,
+  id: string,
+  olds: Outputs,
+  news: Inputs,
+): Promise<pulumi.dynamic.UpdateResult> {
   const { changed } = changedFields(spec, olds, news);
   const ms = timeoutFor(spec, news, "update");
   const object = await withDeadline(spec, "update", ms, async (signal) => {
@@ -427,6 +488,8 @@ async function remove(spec: AnySpec, ctx: ProviderContext, id: string, props: Ou
     } catch (error) {
       if (isNotFound(error)) return; // already gone: the goal is reached
       throw explain(spec, "delete", error);
+    } finally {
+      invalidate(spec, ctx, state);
     }
   });
 }

@@ -32,8 +32,9 @@ import {
   type RecordCreateRequest,
   type RecordUpdateRequest,
 } from "../../sdk/resources/domains";
-import type { ComputeClient } from "../../sdk/client";
-import { resourceSpec, type Inputs, type Outputs } from "../engine/spec";
+import type { ProviderContext } from "../engine/context";
+import { resourceSpec, type Inputs, type Outputs, type Values } from "../engine/spec";
+import { rememberZoneName, zoneName } from "./domain";
 import { MINUTE, apiId, idField, timestamps } from "./common";
 
 const zoneOf = (recorded: Outputs) => (typeof recorded.domain === "string" ? recorded.domain : undefined);
@@ -74,10 +75,19 @@ const onlyFor =
 /** The record with the zone's name (`domain`) and the full name (`fqdn`), which normalization and programs use. */
 type RecordWithZone = DomainRecord & { domain: string; fqdn: string };
 
-async function withZone(client: ComputeClient, domainId: number, record: DomainRecord, signal: AbortSignal): Promise<RecordWithZone> {
-  const zone = (await client.domains.get(domainId, { signal })).domain;
-  return { ...record, domain: zone, fqdn: record.name === "" ? zone : `${record.name}.${zone}` };
-}
+const withZone = (record: DomainRecord, zone: string): RecordWithZone => ({
+  ...record,
+  domain: zone,
+  fqdn: record.name === "" ? zone : `${record.name}.${zone}`,
+});
+
+/**
+ * The zone's name for a record already in state: the recorded one (`domain`), else the process's
+ * (one GET per domain). Never a GET per record: a listing of the records reads the domain again,
+ * so a renamed zone shows at the next refresh.
+ */
+const recordedZone = (ctx: ProviderContext, domainId: number, state: Values, signal: AbortSignal): Promise<string> =>
+  typeof state.domain === "string" ? Promise.resolve(state.domain) : zoneName(ctx, domainId, signal);
 
 export const domainRecordSpec = resourceSpec<RecordWithZone, RecordCreateRequest, RecordUpdateRequest>()({
   name: "DomainRecord",
@@ -159,34 +169,50 @@ export const domainRecordSpec = resourceSpec<RecordWithZone, RecordCreateRequest
   validatesUnknowns: true,
   wireRules: ({ type, ...fields }) => (typeof type === "string" ? recordRuleErrors({ ...fields, type }) : []),
   hooks: {
+    // One request per record: the zone's name comes from the process (one GET per domain) or from state.
     create: async ({ ctx, body, inputs, signal }) => {
-      const client = ctx.client();
       const domainId = apiId(inputs.domainId);
-      return withZone(client, domainId, await client.domains.records.create(domainId, body, { signal }), signal);
+      const [record, zone] = await Promise.all([
+        ctx.client().domains.records.create(domainId, body, { signal }),
+        zoneName(ctx, domainId, signal),
+      ]);
+      return withZone(record, zone);
     },
     read: async ({ ctx, id, state, signal }) => {
-      const client = ctx.client();
       const domainId = apiId(state.domainId);
-      return withZone(client, domainId, await client.domains.records.get(domainId, apiId(id), { signal }), signal);
+      const record = await ctx.client().domains.records.get(domainId, apiId(id), { signal });
+      return withZone(record, await recordedZone(ctx, domainId, state, signal));
     },
     update: async ({ ctx, id, body, olds, signal }) => {
-      const client = ctx.client();
       const domainId = apiId(olds.domainId);
-      return withZone(client, domainId, await client.domains.records.update(domainId, apiId(id), body, { signal }), signal);
+      const record = await ctx.client().domains.records.update(domainId, apiId(id), body, { signal });
+      return withZone(record, await recordedZone(ctx, domainId, olds, signal));
     },
     delete: ({ ctx, id, state, signal }) => ctx.client().domains.records.delete(apiId(state.domainId), apiId(id), { signal }),
     // Records have no unique key; a record created by an ambiguous request is the one of this type, name and target.
     find: async ({ ctx, inputs, signal }) => {
-      const client = ctx.client();
       const domainId = apiId(inputs.domainId);
-      const zone = (await client.domains.get(domainId, { signal })).domain;
+      const zone = await zoneName(ctx, domainId, signal);
       const { type, service = "", protocol = "" } = inputs;
       const target = storedRecordTarget(type, inputs.target, zone);
       let name = relativeRecordName(inputs.name ?? "", zone) ?? "";
       if (type === "SRV") name = srvRecordName(service, protocol, srvBaseName(name, service, protocol));
-      const records = await client.domains.records.listAll(domainId, { signal });
+      const records = await ctx.client().domains.records.listAll(domainId, { signal });
       const match = records.find((r) => r.type === type && r.name === name && r.target === target);
-      return match && withZone(client, domainId, match, signal);
+      return match && withZone(match, zone);
+    },
+  },
+  // A refresh reads a domain's records with one listing (pages of 500) and one GET of the domain.
+  listing: {
+    collection: (values) => (values.domainId === undefined || values.domainId === null ? undefined : String(apiId(values.domainId))),
+    list: async ({ ctx, collection, signal }) => {
+      const domainId = Number(collection);
+      const [records, domain] = await Promise.all([
+        ctx.client().domains.records.listAll(domainId, { signal }),
+        ctx.client().domains.get(domainId, { signal }),
+      ]);
+      rememberZoneName(ctx, domainId, domain.domain);
+      return records.map((record) => withZone(record, domain.domain));
     },
   },
 });
