@@ -109,16 +109,22 @@ export function resourceOptions(spec: AnySpec, opts: pulumi.CustomResourceOption
 }
 
 /**
- * What every generated resource class extends: a dynamic resource — the type token
- * `pulumi-nodejs:dynamic/compute:<name>`, routed to the Node.js dynamic provider host — whose
- * `__provider` is the one-line text of its kind (`shim.ts`), and every input and output of the spec
- * a property. It registers as `pulumi.dynamic.Resource` does, without serializing a closure.
+ * The arguments of `pulumi.CustomResource` for a resource of `spec`, which every generated class
+ * passes straight to it: a dynamic resource — the type token `pulumi-nodejs:dynamic/compute:<name>`,
+ * routed to the Node.js dynamic provider host — whose `__provider` is the one-line text of its kind
+ * (`shim.ts`), with every input and output of the spec a property. It registers as
+ * `pulumi.dynamic.Resource` does, without serializing a closure. The generated classes extend
+ * `CustomResource` directly (no class of ours between), so Pulumi records the program's own line
+ * as the resource's source position, as it does for any provider's resources.
  */
-export abstract class ComputeResource extends pulumi.CustomResource {
-  protected constructor(spec: AnySpec, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
-    const props = dynamicProps(spec, args);
-    if (PROVIDER_KEY in props) throw new Error(`${PROVIDER_KEY} is not an input of ${spec.name}`);
-    props[PROVIDER_KEY] = providerText(spec.name);
-    super(`pulumi-nodejs:dynamic/${TYPE_MODULE}:${spec.name}`, name, props, resourceOptions(spec, opts));
-  }
+export function dynamicResource(
+  spec: AnySpec,
+  name: string,
+  args: object,
+  opts?: pulumi.CustomResourceOptions,
+): [type: string, name: string, props: pulumi.Inputs, opts: pulumi.CustomResourceOptions] {
+  const props = dynamicProps(spec, args);
+  if (PROVIDER_KEY in args) throw new Error(`${PROVIDER_KEY} is not an input of ${spec.name}`);
+  props[PROVIDER_KEY] = providerText(spec.name);
+  return [`pulumi-nodejs:dynamic/${TYPE_MODULE}:${spec.name}`, name, props as pulumi.Inputs, resourceOptions(spec, opts)];
 }

@@ -35,7 +35,7 @@ import {
 import type { ProviderContext } from "../engine/context";
 import { resourceSpec, type Inputs, type Outputs, type Values } from "../engine/spec";
 import { rememberZoneName, zoneName } from "./domain";
-import { MINUTE, apiId, idField, timestamps } from "./common";
+import { MINUTE, apiId, idField } from "./common";
 
 const zoneOf = (recorded: Outputs) => (typeof recorded.domain === "string" ? recorded.domain : undefined);
 
@@ -161,7 +161,8 @@ export const domainRecordSpec = resourceSpec<RecordWithZone, RecordCreateRequest
   outputs: {
     domain: { description: "The name of the record's domain (zone)." },
     fqdn: { description: "The record's fully qualified name, without a trailing period." },
-    ...timestamps("record"),
+    // No `created`/`updated`: zones hold hundreds of records, and every byte of a record's outputs
+    // is repeated in state for each one (issue 13: at most 1.5 KB per record); nothing reads them.
   },
   // The record does not name its domain; keep the id (as a number) so reads can find it.
   computed: { domainId: (_record, given) => apiId(given.domainId) },

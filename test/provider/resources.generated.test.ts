@@ -134,8 +134,6 @@ const outputs = [
   assignable<Value<compute.DomainRecord["tag"]>, string | null>(),
   assignable<Value<compute.DomainRecord["domain"]>, string>(),
   assignable<Value<compute.DomainRecord["fqdn"]>, string>(),
-  assignable<Value<compute.DomainRecord["created"]>, string>(),
-  assignable<Value<compute.DomainRecord["updated"]>, string>(),
   assignable<Value<compute.Firewall["label"]>, string>(),
   assignable<Value<compute.Firewall["tags"]>, string[]>(),
   assignable<Value<compute.Firewall["status"]>, string>(),
