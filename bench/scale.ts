@@ -27,15 +27,23 @@
  *   npm run bench -- scale --large      also N = 1000, 1 round (about 10 minutes more on two cores)
  *   npm run bench -- scale --sizes=50 --rounds=1   other sizes and rounds (a quick look)
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { Domain, DomainRecord } from "../provider";
-import { createTestStack, type TestStack } from "../test/support/engine";
+import { REPO_ROOT, createTestStack, type TestStack } from "../test/support/engine";
 import type { BenchResult, Benchmark, Metric } from "./benchmark";
 
 const PHASES = ["up", "preview", "refresh", "destroy"] as const;
 type Phase = (typeof PHASES)[number];
+
+/**
+ * Where the benchmark's Pulumi projects are made: inside the repository, so the paths Pulumi
+ * records in each resource's stack trace (relative to the project folder) are short, as in a
+ * user's project that holds its program and its `node_modules`. Removed afterwards.
+ */
+const PROJECTS = path.join(REPO_ROOT, ".bench");
 
 /** State bytes per DomainRecord allowed after `up`. */
 export const STATE_BYTES_GOAL = 1536;
@@ -141,7 +149,13 @@ async function runVariant(variant: VariantName, n: number, emulator: RunningEmul
     }
     return {};
   };
-  const testStack = await createTestStack({ name: `scale-${tag}`, program, apiUrl: emulator.url, token: emulator.token });
+  const testStack = await createTestStack({
+    name: `scale-${tag}`,
+    program,
+    apiUrl: emulator.url,
+    token: emulator.token,
+    baseDir: PROJECTS,
+  });
   if (variant === "floor, skip checkpoints") testStack.stack.workspace.envVars.PULUMI_SKIP_CHECKPOINTS = "true";
   const memory = providerMemory();
   const seconds = {} as Record<Phase, number>;
@@ -207,6 +221,7 @@ async function rateLimitedUp(n: number): Promise<RateLimitedRun> {
   const tag = `rl${process.pid}`;
   const testStack = await createTestStack({
     name: `scale-${tag}`,
+    baseDir: PROJECTS,
     apiUrl: emulator.url,
     token: emulator.token,
     program: async () => {
@@ -327,6 +342,7 @@ export const benchmark: Benchmark = {
       if (limited.failed) failures.push(`rate-limited up: ${limited.failed} records failed`);
     } finally {
       await emulator.close();
+      rmSync(PROJECTS, { recursive: true, force: true });
     }
     return {
       table,

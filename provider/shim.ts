@@ -8,7 +8,7 @@
  * provider process:
  *
  * ```js
- * exports.handler=()=>require("pulumi-compute/registry").provider("DomainRecord")
+ * exports.handler=()=>require('pulumi-compute/registry').provider('DomainRecord')
  * ```
  *
  * So state stays small (under 100 bytes per copy), carries no client, schema or credential, and
@@ -28,5 +28,6 @@ export const REGISTRY_MODULE = "pulumi-compute/registry";
 /** The `__provider` text of a resource kind: the same for every resource of the kind. */
 export function providerText(kind: string): string {
   if (!/^[A-Za-z][A-Za-z0-9]*$/.test(kind)) throw new Error(`not a resource kind: ${JSON.stringify(kind)}`);
-  return `exports.handler=()=>require(${JSON.stringify(REGISTRY_MODULE)}).provider(${JSON.stringify(kind)})`;
+  // Single quotes: the text is stored as a JSON string, where each double quote would cost a backslash.
+  return `exports.handler=()=>require('${REGISTRY_MODULE}').provider('${kind}')`;
 }

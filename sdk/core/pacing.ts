@@ -92,9 +92,14 @@ interface ServerWindow {
   limit: number;
   /** Requests left in the window, less those sent since the answer that said so. */
   remaining: number;
-  /** When the window resets (epoch ms); `Infinity` for a window not described by an answer yet. */
+  /** When the window resets (epoch ms). */
   resetAt: number;
+  /** A window no answer has described yet (see `nextWindow`). */
+  provisional?: boolean;
 }
+
+/** How long a window no answer has described lasts before the pacer assumes the next one. */
+const PROVISIONAL_WINDOW_MS = 1_000;
 
 interface Operation {
   /** Seed buckets, used until the server has spoken about this operation. */
@@ -182,7 +187,7 @@ export class Pacer {
       const known = operation.server;
       if (resetAt <= now) {
         // An answer about a window that is over: nothing to learn.
-      } else if (!known || known.resetAt === Infinity || resetAt > known.resetAt + 500) {
+      } else if (!known || known.provisional || resetAt > known.resetAt + 500) {
         // A new window (or the first news about one): the server counted what it answered so far;
         // requests still in flight may be refused and retried, which keeps this simple and rare.
         operation.server = { limit: Number.isFinite(limit) ? limit : remaining, remaining, resetAt };
@@ -201,10 +206,8 @@ export class Pacer {
     const server = operation.server;
     if (server === null) return 0;
     if (server) {
-      if (now >= server.resetAt) this.nextWindow(server);
-      if (server.remaining > 0) return 0;
-      // An exhausted window no answer has described yet: wait for the answers still in flight.
-      return server.resetAt === Infinity ? 1000 : server.resetAt - now + 50;
+      if (now >= server.resetAt) this.nextWindow(server, now);
+      return server.remaining > 0 ? 0 : server.resetAt - now + (server.provisional ? 0 : 50);
     }
     let wait = this.serverSpeaks === false ? 0 : this.general.wait(now);
     for (const bucket of operation.seeds) wait = Math.max(wait, bucket.wait(now));
@@ -223,12 +226,15 @@ export class Pacer {
   }
 
   /**
-   * The window reset: the next one allows `limit` requests, and its reset time is learnt from the
-   * first answer in it. Without this, every request waiting at the reset would go at once.
+   * The window reset: the next one allows `limit` requests — not every request that waited, which
+   * would all go at once — and its reset time is learnt from the first answer in it. Until then it
+   * is provisional: if no answer comes within a second (requests that failed without one), the
+   * pacer assumes another window rather than wait for news that may never come.
    */
-  private nextWindow(server: ServerWindow): void {
+  private nextWindow(server: ServerWindow, now: number): void {
     server.remaining = server.limit;
-    server.resetAt = Infinity;
+    server.resetAt = now + PROVISIONAL_WINDOW_MS;
+    server.provisional = true;
   }
 
   private operation(request: PacedRequest): Operation {
