@@ -137,12 +137,13 @@ function providerMemory(): { stop(): number } {
 let stackCount = 0;
 
 async function runVariant(variant: VariantName, n: number, emulator: RunningEmulator): Promise<Run> {
-  const tag = `b${process.pid}-${++stackCount}`;
+  // Short names: the project's name is repeated in every URN in state, as a user's short project name would be.
+  const tag = `s${++stackCount}`;
   let declare = true;
   const program = async () => {
     if (!declare) return {};
     if (variant === "DomainRecord") {
-      const zone = new Domain("zone", { domain: `${tag}.scale.example`, type: "master", soaEmail: "admin@scale.example" });
+      const zone = new Domain("zone", { domain: `${tag}-${process.pid}.scale.example`, type: "master", soaEmail: "admin@scale.example" });
       for (let i = 0; i < n; i++) new DomainRecord(`r${i}`, { domainId: zone.id, ...recordArgs(i) });
     } else {
       for (let i = 0; i < n; i++) new Noop(`r${i}`, recordArgs(i));
@@ -150,7 +151,7 @@ async function runVariant(variant: VariantName, n: number, emulator: RunningEmul
     return {};
   };
   const testStack = await createTestStack({
-    name: `scale-${tag}`,
+    name: tag,
     program,
     apiUrl: emulator.url,
     token: emulator.token,
@@ -218,14 +219,14 @@ interface RateLimitedRun {
 
 async function rateLimitedUp(n: number): Promise<RateLimitedRun> {
   const emulator = await startEmulator({ port: 0, rateLimits: TIGHT_LIMITS });
-  const tag = `rl${process.pid}`;
+  const tag = "rl";
   const testStack = await createTestStack({
-    name: `scale-${tag}`,
+    name: tag,
     baseDir: PROJECTS,
     apiUrl: emulator.url,
     token: emulator.token,
     program: async () => {
-      const zone = new Domain("zone", { domain: `${tag}.scale.example`, type: "master", soaEmail: "admin@scale.example" });
+      const zone = new Domain("zone", { domain: `${tag}-${process.pid}.scale.example`, type: "master", soaEmail: "admin@scale.example" });
       for (let i = 0; i < n; i++) new DomainRecord(`r${i}`, { domainId: zone.id, ...recordArgs(i) });
     },
   });

@@ -66,11 +66,33 @@ export function normalizeRecordTarget(value: unknown, recorded: Outputs): unknow
 const srvLabelOf = (value: unknown): unknown => (typeof value === "string" ? srvLabel(value) : value);
 const ttlOf = (value: unknown): unknown => (typeof value === "number" ? roundRecordTtl(value) : value);
 
+/** The record types each type-specific field applies to. */
+const APPLIES_TO = {
+  priority: ["MX", "SRV"],
+  weight: ["SRV"],
+  port: ["SRV"],
+  protocol: ["SRV"],
+  service: ["SRV"],
+  tag: ["CAA"],
+} as const satisfies Record<string, readonly string[]>;
+type TypeSpecific = keyof typeof APPLIES_TO;
+const appliesTo = (field: TypeSpecific, type: unknown) => (APPLIES_TO[field] as readonly string[]).includes(String(type));
+
 /** A field sent only to the record types it applies to (`toWire`). */
 const onlyFor =
-  (...types: string[]) =>
+  (field: TypeSpecific) =>
   (value: unknown, inputs: Inputs): unknown =>
-    types.includes(String(inputs.type)) ? value : undefined;
+    appliesTo(field, inputs.type) ? value : undefined;
+
+/**
+ * A field recorded only for the record types it applies to: an A record has no port, priority,
+ * weight, protocol, service or tag, and a zone's hundreds of records would each carry them in state
+ * (the API answers 0 or null). `diff` compares an absent output as the field's default, as before.
+ */
+const recordedFor =
+  <K extends TypeSpecific>(field: K) =>
+  (record: DomainRecord): DomainRecord[K] | undefined =>
+    appliesTo(field, record.type) ? record[field] : undefined;
 
 /** The record with the zone's name (`domain`) and the full name (`fqdn`), which normalization and programs use. */
 type RecordWithZone = DomainRecord & { domain: string; fqdn: string };
@@ -134,29 +156,29 @@ export const domainRecordSpec = resourceSpec<RecordWithZone, RecordCreateRequest
     priority: {
       schema: RecordPriority,
       default: 0,
-      toWire: onlyFor("MX", "SRV"),
+      toWire: onlyFor("priority"),
       description: "MX and SRV: 0–255, lower is preferred. Required for MX and SRV.",
     },
     weight: {
       schema: RecordWeight,
       default: 0,
-      toWire: onlyFor("SRV"),
+      toWire: onlyFor("weight"),
       description: "SRV: 0–65535, higher is preferred. Required for SRV.",
     },
-    port: { schema: RecordPort, default: 0, toWire: onlyFor("SRV"), description: "SRV: 0–65535. Required for SRV." },
+    port: { schema: RecordPort, default: 0, toWire: onlyFor("port"), description: "SRV: 0–65535. Required for SRV." },
     protocol: {
       schema: SrvProtocol,
       normalize: srvLabelOf,
-      toWire: onlyFor("SRV"),
+      toWire: onlyFor("protocol"),
       description: "SRV: the protocol (`tcp`, `_tcp`, …). Required for SRV.",
     },
     service: {
       schema: SrvService,
       normalize: srvLabelOf,
-      toWire: onlyFor("SRV"),
+      toWire: onlyFor("service"),
       description: "SRV: the service (`sip`, `_sip`, …). Required for SRV.",
     },
-    tag: { schema: CaaTag, toWire: onlyFor("CAA"), description: "CAA: `issue`, `issuewild` or `iodef`. Required for CAA." },
+    tag: { schema: CaaTag, toWire: onlyFor("tag"), description: "CAA: `issue`, `issuewild` or `iodef`. Required for CAA." },
   },
   outputs: {
     domain: { description: "The name of the record's domain (zone)." },
@@ -165,7 +187,15 @@ export const domainRecordSpec = resourceSpec<RecordWithZone, RecordCreateRequest
     // is repeated in state for each one (issue 13: at most 1.5 KB per record); nothing reads them.
   },
   // The record does not name its domain; keep the id (as a number) so reads can find it.
-  computed: { domainId: (_record, given) => apiId(given.domainId) },
+  computed: {
+    domainId: (_record, given) => apiId(given.domainId),
+    priority: recordedFor("priority"),
+    weight: recordedFor("weight"),
+    port: recordedFor("port"),
+    protocol: recordedFor("protocol"),
+    service: recordedFor("service"),
+    tag: recordedFor("tag"),
+  },
   timeouts: { create: 5 * MINUTE, update: 5 * MINUTE, delete: 5 * MINUTE },
   validatesUnknowns: true,
   wireRules: ({ type, ...fields }) => (typeof type === "string" ? recordRuleErrors({ ...fields, type }) : []),

@@ -126,12 +126,12 @@ const outputs = [
   assignable<Value<compute.DomainRecord["name"]>, string>(),
   assignable<Value<compute.DomainRecord["target"]>, string>(),
   assignable<Value<compute.DomainRecord["ttlSec"]>, number>(),
-  assignable<Value<compute.DomainRecord["priority"]>, number>(),
-  assignable<Value<compute.DomainRecord["weight"]>, number>(),
-  assignable<Value<compute.DomainRecord["port"]>, number>(),
-  assignable<Value<compute.DomainRecord["protocol"]>, string | null>(),
-  assignable<Value<compute.DomainRecord["service"]>, string | null>(),
-  assignable<Value<compute.DomainRecord["tag"]>, string | null>(),
+  assignable<Value<compute.DomainRecord["priority"]>, number | undefined>(), // recorded for the types it applies to
+  assignable<Value<compute.DomainRecord["weight"]>, number | undefined>(), // recorded for the types it applies to
+  assignable<Value<compute.DomainRecord["port"]>, number | undefined>(), // recorded for the types it applies to
+  assignable<Value<compute.DomainRecord["protocol"]>, string | null | undefined>(),
+  assignable<Value<compute.DomainRecord["service"]>, string | null | undefined>(),
+  assignable<Value<compute.DomainRecord["tag"]>, string | null | undefined>(),
   assignable<Value<compute.DomainRecord["domain"]>, string>(),
   assignable<Value<compute.DomainRecord["fqdn"]>, string>(),
   assignable<Value<compute.Firewall["label"]>, string>(),
