@@ -29,9 +29,13 @@ export interface CollectionReader<T> {
 }
 
 export interface CoalescerOptions {
-  /** How long a batch stays open after its first read (ms). Default 25. */
+  /** How long a batch stays open after its first read (ms). Default 50. */
   windowMs?: number;
-  /** How long a completed listing keeps serving reads (ms). Default 2000. */
+  /**
+   * How long a completed listing keeps serving reads (ms). Default 10 000: the engine sends a
+   * refresh's reads together, but on a busy machine they reach the provider over seconds, and a
+   * refresh is a snapshot taken over its whole run anyway. Writes in this process invalidate it.
+   */
   reuseMs?: number;
   now?: () => number;
   setTimer?: (fn: () => void, ms: number) => void;
@@ -81,8 +85,8 @@ export class Coalescer {
   readonly stats: CoalescerStats = { reads: 0, listings: 0, fromListing: 0, gets: 0 };
 
   constructor(options: CoalescerOptions = {}) {
-    this.windowMs = options.windowMs ?? 25;
-    this.reuseMs = options.reuseMs ?? 2_000;
+    this.windowMs = options.windowMs ?? 50;
+    this.reuseMs = options.reuseMs ?? 10_000;
     this.now = options.now ?? Date.now;
     this.setTimer = options.setTimer ?? ((fn, ms) => void setTimeout(fn, ms));
   }
