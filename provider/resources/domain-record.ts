@@ -35,7 +35,7 @@ import {
 import type { ProviderContext } from "../engine/context";
 import { resourceSpec, type Inputs, type Outputs, type Values } from "../engine/spec";
 import { rememberZoneName, zoneName } from "./domain";
-import { MINUTE, apiId, idField } from "./common";
+import { MINUTE, apiId, byParent, idField } from "./common";
 
 const zoneOf = (recorded: Outputs) => (typeof recorded.domain === "string" ? recorded.domain : undefined);
 
@@ -234,16 +234,12 @@ export const domainRecordSpec = resourceSpec<RecordWithZone, RecordCreateRequest
     },
   },
   // A refresh reads a domain's records with one listing (pages of 500) and one GET of the domain.
-  listing: {
-    collection: (values) => (values.domainId === undefined || values.domainId === null ? undefined : String(apiId(values.domainId))),
-    list: async ({ ctx, collection, signal }) => {
-      const domainId = Number(collection);
-      const [records, domain] = await Promise.all([
-        ctx.client().domains.records.listAll(domainId, { signal }),
-        ctx.client().domains.get(domainId, { signal }),
-      ]);
-      rememberZoneName(ctx, domainId, domain.domain);
-      return records.map((record) => withZone(record, domain.domain));
-    },
-  },
+  listing: byParent("domainId", async (ctx, domainId, signal) => {
+    const [records, domain] = await Promise.all([
+      ctx.client().domains.records.listAll(domainId, { signal }),
+      ctx.client().domains.get(domainId, { signal }),
+    ]);
+    rememberZoneName(ctx, domainId, domain.domain);
+    return records.map((record) => withZone(record, domain.domain));
+  }),
 });

@@ -7,7 +7,7 @@
 import { FirewallDeviceCreateRequest, type FirewallDevice } from "../../sdk/resources/firewalls";
 import type { ProviderContext } from "../engine/context";
 import { resourceSpec } from "../engine/spec";
-import { MINUTE, apiId, idField, normalizeId, timestamps } from "./common";
+import { MINUTE, apiId, byParent, idField, normalizeId, timestamps } from "./common";
 
 const devicesApi = (ctx: ProviderContext) => ctx.client().networking.firewalls.devices;
 
@@ -65,4 +65,6 @@ export const firewallDeviceSpec = resourceSpec<FirewallDevice, FirewallDeviceCre
       return devices.find((d) => d.entity.id === normalizeId(inputs.entityId) && d.entity.type === inputs.entityType);
     },
   },
+  // A refresh reads a firewall's devices with one listing.
+  listing: byParent("firewallId", (ctx, firewallId, signal) => devicesApi(ctx).listAll(firewallId, { signal })),
 });

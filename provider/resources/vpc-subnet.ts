@@ -5,7 +5,7 @@
 import { parseIpv4Cidr, ipv4RangesOverlap } from "../../sdk/core/net";
 import { SubnetCreateRequest, type Subnet, type SubnetUpdateRequest } from "../../sdk/resources/vpcs";
 import { resourceSpec } from "../engine/spec";
-import { MINUTE, apiId, idField, timestamps } from "./common";
+import { MINUTE, apiId, byParent, idField, timestamps } from "./common";
 
 const fields = SubnetCreateRequest.shape;
 
@@ -58,4 +58,6 @@ export const vpcSubnetSpec = resourceSpec<Subnet, SubnetCreateRequest, SubnetUpd
       return subnets.find((s) => s.label === inputs.label && s.ipv4 === inputs.ipv4);
     },
   },
+  // A refresh reads a VPC's subnets with one listing.
+  listing: byParent("vpcId", (ctx, vpcId, signal) => ctx.client().vpcs.subnets.listAll(vpcId, { signal })),
 });
