@@ -258,6 +258,8 @@ const args = [
 ];
 
 test("every output keeps a type at least as precise as before, and every argument accepts what it did", () => {
-  expect(outputs.length).toBe(127);
+  // 127 until issue 13: DomainRecord dropped `created`/`updated`, and its type-specific fields
+  // (priority, weight, port, protocol, service, tag) are absent for the types they do not apply to.
+  expect(outputs.length).toBe(125);
   expect(args.length).toBe(74);
 });
