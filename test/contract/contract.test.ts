@@ -21,6 +21,8 @@ const GO_TESTS = [
   "TestFirewallsWithRulesAndDevices",
   "TestIPv6RangesAndReverseDNS",
   "TestDomainsAndRecordsOfEveryType",
+  "TestMySQLDatabaseLifecycle",
+  "TestPostgreSQLDatabaseLifecycle",
 ];
 
 // Cold (empty Go caches) the first run downloads linodego and compiles it and Go's standard
