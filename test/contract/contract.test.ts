@@ -23,6 +23,7 @@ const GO_TESTS = [
   "TestDomainsAndRecordsOfEveryType",
   "TestMySQLDatabaseLifecycle",
   "TestPostgreSQLDatabaseLifecycle",
+  "TestImagesUploadedAndCaptured",
 ];
 
 // Cold (empty Go caches) the first run downloads linodego and compiles it and Go's standard
