@@ -24,6 +24,8 @@ const GO_TESTS = [
   "TestMySQLDatabaseLifecycle",
   "TestPostgreSQLDatabaseLifecycle",
   "TestImagesUploadedAndCaptured",
+  "TestPaginationOverMoreThan500ObjectsAndTheirEvents",
+  "TestErrorsOfEachKindParsedByTheClient",
 ];
 
 // Cold (empty Go caches) the first run downloads linodego and compiles it and Go's standard
@@ -57,6 +59,9 @@ function endpointOf(method: string, url: string, routes: Array<{ method: string;
 test("the official Go client runs its whole life against the emulator", async () => {
   const compute = emu.control.seedCompute({ label: "contract-compute", region: "us-iad", configs: [] });
   const other = emu.control.seedCompute({ label: "contract-other", region: "us-iad", configs: [] });
+  // A token that may only read VPCs, and a restricted user without grants: the 401 and 403 cases.
+  const scoped = emu.control.createToken({ scopes: ["vpc:read_only"] });
+  const restricted = emu.control.createToken({ restricted: true });
   const seed = {
     computeId: compute.id,
     region: compute.region,
@@ -70,6 +75,9 @@ test("the official Go client runs its whole life against the emulator", async ()
     env: goEnv({
       CONTRACT_API_URL: emu.url,
       CONTRACT_TOKEN: emu.token,
+      CONTRACT_CONTROL_URL: emu.controlUrl,
+      CONTRACT_SCOPED_TOKEN: scoped.token,
+      CONTRACT_RESTRICTED_TOKEN: restricted.token,
       CONTRACT_SEED: JSON.stringify(seed),
     }),
     timeoutMs: 19 * 60_000,
