@@ -320,8 +320,16 @@ export const domainRecordSetSpec = resourceSpec<RecordSetState>()({
       const domainId = apiId(olds.domainId);
       const zone = String(olds.domain);
       // Exclusive: plan against the zone as it is now, so a record added since the last refresh goes too.
-      const current = news.exclusive ? asOutputs(await client.domains.records.listAll(domainId, { signal })) : stateRecords(olds);
-      return apply(client, domainId, zone, current, plan(current, news.records, zone), signal);
+      let current = news.exclusive ? asOutputs(await client.domains.records.listAll(domainId, { signal })) : stateRecords(olds);
+      let steps = plan(current, news.records, zone);
+      if (olds.exclusive === true && !news.exclusive) {
+        // Leaving exclusive mode releases the zone's other records (state held them all): they
+        // stay in the zone and leave state, rather than being deleted on the way out.
+        const released = new Set(steps.flatMap((s) => (s.kind === "delete" ? [s.id] : [])));
+        current = current.filter((r) => !released.has(apiId(r.id)));
+        steps = steps.filter((s) => s.kind !== "delete");
+      }
+      return apply(client, domainId, zone, current, steps, signal);
     },
     delete: async ({ ctx, state, signal }) => {
       const client = ctx.client();

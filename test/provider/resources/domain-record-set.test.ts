@@ -179,6 +179,10 @@ describe("against the emulator", () => {
     expect(diff(domainRecordSetSpec, created.outs, { ...inputs, exclusive: false }).detailedDiff).toEqual({
       exclusive: { kind: "update", inputDiff: false },
     });
+    // Leaving exclusive mode releases the other records: they stay in the zone and leave state.
+    const released = await sets.update!(created.id, read.props!, { ...inputs, exclusive: false });
+    expect((released.outs.records as unknown[]).length).toBe(2);
+    expect(await zoneRecords(domainId)).toEqual(["A api 192.0.2.11", "A www 192.0.2.10", "TXT sneaky x"]);
   });
 
   test("a partial failure records exactly the records that were applied; the next update applies the rest", async () => {
