@@ -1,8 +1,9 @@
 /**
  * A DomainRecordSet end to end through the real Pulumi engine against the emulator over HTTP:
  * `up` (one POST per record) → `preview` clean → a record changed and one deleted behind Pulumi's
- * back → `refresh` records the drift, and `preview` names exactly those records by key in its
- * detailed diff (`records["www A"]`), which `preview --diff` prints → a record added to the list →
+ * back, and the domain's soaEmail → `refresh` records the drift, and `preview` names exactly those
+ * records by key in its detailed diff (`records["www A"]`), and the domain's field with both values
+ * in `preview --diff` → a record added to the list →
  * `up` restores and adds with one request per record → `preview` clean → `destroy` deletes the
  * set's records (one DELETE each) and leaves a record it does not manage.
  */
@@ -92,15 +93,16 @@ test("a record set goes through its whole life, each record named in the diffs",
     (await client.domains.records.listAll(zoneId)).find((r) => r.type === type && r.name === name)!;
   await client.domains.records.update(zoneId, (await byName("A", "www")).id, { target: "198.51.100.66" });
   await client.domains.records.delete(zoneId, (await byName("CNAME", "docs")).id);
+  await client.domains.update(zoneId, { soa_email: "hijacked@example.net" });
 
   // refresh finds the drift (reading the zone's records in one list), and preview names the records by key
   mark = emulator.control.listRequests().length;
   const refresh = await testStack.stack.refresh();
-  expect(refresh.summary.resourceChanges).toMatchObject({ update: 1, same: 2 });
+  expect(refresh.summary.resourceChanges).toMatchObject({ update: 2, same: 1 });
   expect(recordRequests(mark)).toEqual(["GET /v4/domains/{id}/records"]);
   const recorder = eventRecorder();
   const preview = await testStack.stack.preview({ onEvent: recorder.onEvent, diff: true });
-  expect(preview.changeSummary).toMatchObject({ update: 1, same: 2 });
+  expect(preview.changeSummary).toMatchObject({ update: 2, same: 1 });
   expect(setStep(recorder.events)?.detailedDiff).toEqual({
     'records["www A"]': { diffKind: "update", inputDiff: false },
     'records["docs CNAME"]': { diffKind: "add", inputDiff: false },
@@ -108,12 +110,14 @@ test("a record set goes through its whole life, each record named in the diffs",
   // The text display resolves a path's values in the program's list, which has no keys: it prints
   // the added record by key; the changed one is named in the detailed diff above (and `--json`).
   expect(preview.stdout).toMatch(/~ records: \{\s+\+ docs CNAME/);
+  // A plain field: the drifted value and the program's, by the program's name.
+  expect(preview.stdout).toMatch(/~ soaEmail\s*: "hijacked@example.net" => "admin@set.example"/);
 
   // a record added to the list: up restores the drift and adds it, one request per record
   declared = [...RECORDS, { type: "AAAA" as const, name: "www", target: "2001:DB8::10" }];
   mark = emulator.control.listRequests().length;
   const restore = await testStack.stack.up();
-  expect(restore.summary.resourceChanges).toMatchObject({ update: 1, same: 2 });
+  expect(restore.summary.resourceChanges).toMatchObject({ update: 2, same: 1 });
   expect(recordRequests(mark)).toEqual([
     "POST /v4/domains/{id}/records",
     "POST /v4/domains/{id}/records",
