@@ -179,7 +179,8 @@ function validateSource(inputs: Values): Failure[] {
   const failures: Failure[] = [];
   if (inputs.fileHash !== undefined) failures.push({ property: "fileHash", reason: SOURCE_REASONS.fileHashIsComputed });
   if (hasDisk && (hasFile || hasRegion)) failures.push({ property: "diskId", reason: SOURCE_REASONS.both });
-  else if (!hasDisk && !hasFile && !hasRegion) failures.push({ property: "", reason: SOURCE_REASONS.none });
+  // An adopted image already exists: its source is history the API does not keep (`pulumi-compute import` writes none).
+  else if (!hasDisk && !hasFile && !hasRegion && inputs.adoptId === undefined) failures.push({ property: "", reason: SOURCE_REASONS.none });
   else if (hasRegion && !hasFile) failures.push({ property: "filePath", reason: SOURCE_REASONS.regionWithoutFile });
   else if (hasFile && !hasRegion) failures.push({ property: "region", reason: SOURCE_REASONS.fileWithoutRegion });
   else if (hasFile && inputs.label === undefined) failures.push({ property: "label", reason: IMAGE_REASONS.labelRequired });

@@ -89,6 +89,10 @@ describe("check", () => {
     expect(harness.emulator.control.listRequests()).toEqual([]);
   });
 
+  test("accepts an adopted image without a source: the API does not say what it was made from", async () => {
+    expect((await checked({ label: "x", adoptId: "private/5" })).failures).toBeUndefined();
+  });
+
   test("refuses a missing file and a file that is not gzip, at preview", async () => {
     const missing = path.join(folder, "missing.img.gz");
     expect((await checked({ filePath: missing, region: "us-iad", label: "x" })).failures).toEqual([
