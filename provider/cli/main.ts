@@ -26,8 +26,9 @@ const IMPORT_USAGE = `usage: pulumi-compute import [--api-url <url>] [--token-en
                              the token is never written
       --only <areas>         comma-separated areas to import (default: all):
                              ${AREA_NAMES.join(", ")}
-      --label-filter <regex> import only objects whose label (a domain's name, an address)
-                             matches; subnets, records and devices follow their parent
+      --label-filter <regex> import only objects whose label matches (for a domain its name, for
+                             reverse DNS the name, for an IPv6 range \`range-<address>\`);
+                             subnets, records and devices follow their parent
       --out <dir>            the project folder to create; must not exist or be empty
                              (default: ./compute-import)
       --stack <name>         the stack the printed next steps create (default: dev)

@@ -20,7 +20,7 @@ export interface ImportOptions {
   tokenEnv?: string;
   /** Area names (`vpcs`, `domains`, …); default all. */
   only?: string[];
-  /** Keeps the objects whose label (a domain's name, an address) matches; their children come along. */
+  /** Keeps the objects whose label (a domain's name, a reverse DNS name, `range-<address>`) matches; their children come along. */
   labelFilter?: string;
   /** The project folder to create; it must not exist or be empty. */
   out: string;

@@ -4,9 +4,11 @@
  * camelCase), then each input is kept only when the program must say it — not secret, not
  * derived, not the API's default (compared as `diff` compares, after `normalize`), and not the
  * API's "not set" (`null`, or an empty value the input's schema refuses, such as a domain's
- * `description: ""`). What is written is therefore exactly what `diff` will find equal.
+ * `description: ""`). A default the spec's rules still require is written after all (an SRV
+ * record's `priority: 0`): the result passes the spec's `check`, and is exactly what `diff` will
+ * find equal.
  */
-import { sameValue, toOutputs } from "../../engine/engine";
+import { check, sameValue, toOutputs } from "../../engine/engine";
 import type { AnySpec, ApiObject, Values } from "../../engine/spec";
 
 /** Drops `null`s from objects at any depth: the API's "not set" inside a value (a rule's `label: null`). */
@@ -30,13 +32,18 @@ const isEmpty = (value: unknown) => value === "" || (Array.isArray(value) && val
  */
 export function programInputs(spec: AnySpec, record: ApiObject, given: Values): Values {
   const current = toOutputs(spec, record, given);
-  const inputs: Values = {};
+  const written = new Set<string>();
+  const defaults = new Set<string>();
   for (const [key, field] of Object.entries(spec.inputs)) {
     const value = current[key];
     if (value === undefined || value === null || field.secret || field.derived) continue;
-    if (field.default !== undefined && sameValue(field, value, field.default, current)) continue;
-    if (field.default === undefined && isEmpty(value) && !field.schema.safeParse(value).success) continue;
-    inputs[key] = withoutNulls(value);
+    if (field.default !== undefined && sameValue(field, value, field.default, current)) defaults.add(key);
+    else if (field.default !== undefined || !isEmpty(value) || field.schema.safeParse(value).success) written.add(key);
   }
-  return inputs;
+  const inputsOf = (keys: Set<string>) =>
+    Object.fromEntries(Object.keys(spec.inputs).flatMap((key) => (keys.has(key) ? [[key, withoutNulls(current[key])]] : [])));
+  // A rule may require an input whatever its value (an SRV record's priority, weight and port).
+  const failures = check(spec, { ...inputsOf(written), ...given }).failures ?? [];
+  for (const failure of failures) if (defaults.has(failure.property)) written.add(failure.property);
+  return inputsOf(written);
 }

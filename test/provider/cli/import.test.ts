@@ -12,7 +12,7 @@ import { runProcess } from "../../support/process";
 import { REPO_ROOT } from "../../support/engine";
 import { startEmulator, type RunningEmulator } from "../../../emulator";
 import { ComputeClient } from "../../../sdk/client";
-import { changedFields, toOutputs } from "../../../provider/engine/engine";
+import { changedFields, check, toOutputs } from "../../../provider/engine/engine";
 import type { AnySpec } from "../../../provider/engine/spec";
 import { RESOURCE_SPECS } from "../../../provider/specs";
 import { AREAS, type AreaContents } from "../../../provider/cli/import/account";
@@ -126,7 +126,9 @@ describe("the program", () => {
     expect(internal).not.toHaveProperty("outbound"); // no outbound rules: the default
     const records = ofKind("DomainRecord").map((r) => r.inputs);
     expect(records.filter((r) => "priority" in r).every((r) => r.type === "MX" || r.type === "SRV")).toBe(true);
-    expect(records.filter((r) => r.ttlSec === 0 || r.name === "" || r.weight === 0)).toEqual([]);
+    expect(records.filter((r) => r.ttlSec === 0 || r.name === "" || (r.type !== "SRV" && r.weight === 0))).toEqual([]);
+    // The API's default, but required for SRV records: written.
+    expect(records).toContainEqual(expect.objectContaining({ type: "SRV", name: "_ldap._udp.dir", priority: 0, weight: 100, port: 389 }));
     expect(records).toContainEqual(expect.objectContaining({ type: "A", name: "www2", ttlSec: 300 }));
     expect(records).toContainEqual(expect.objectContaining({ type: "CNAME", name: "docs", target: "pages.example.org" }));
     const shop = ofKind("Domain").find((r) => r.name === "shop-example-net")!;
@@ -143,14 +145,14 @@ describe("the program", () => {
     });
   });
 
-  test("every resource is what `diff` finds equal to the object it adopts: the first up changes nothing", () => {
+  test("every resource passes the spec's check and is what `diff` finds equal to the object it adopts", () => {
     for (const r of resources()) {
       const spec = RESOURCE_SPECS[r.kind] as AnySpec;
       const parent = r.source.parent && { [r.source.parent.input]: Number(r.source.parent.object.id) };
       const current = toOutputs(spec, r.source.record, parent ?? {});
       const inputs = { ...r.inputs, ...parent };
       expect({ name: r.name, ...changedFields(spec, current, inputs) }).toEqual({ name: r.name, changed: [], replaces: [] });
-      expect({ name: r.name, failures: spec.validate?.(inputs) ?? [] }).toEqual({ name: r.name, failures: [] });
+      expect({ name: r.name, failures: check(spec, inputs).failures }).toEqual({ name: r.name, failures: undefined });
     }
   });
 
@@ -184,6 +186,29 @@ describe("the program", () => {
     const kept = filterByLabel(domains, /^lab\./);
     expect(kept.objects.filter((o) => o.kind === "Domain").map((o) => o.label)).toEqual(["lab.org"]);
     expect(kept.objects.filter((o) => o.kind === "DomainRecord")).toHaveLength(8);
+  });
+});
+
+describe("documentation", () => {
+  test("the README's excerpt is what the generator writes for such an account (ids aside)", () => {
+    const readme = fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("### Bring an existing account under management"));
+    const excerpt = /```ts\n([\s\S]*?)```/.exec(section)![1]!;
+    const statements = excerpt.match(/^const [\s\S]*?^\}\);$/gm) ?? [];
+    expect(statements.length).toBeGreaterThanOrEqual(4);
+    const withoutIds = (text: string) => text.replace(/(adoptId: "|entityId: )[^,\n]*/g, "$1…");
+    for (const statement of statements) expect(withoutIds(index)).toContain(withoutIds(statement));
+  });
+
+  test("`pulumi-compute import --help` documents every flag and area", async () => {
+    const help = await runProcess(process.execPath, [path.join(REPO_ROOT, "dist/provider/cli/main.js"), "import", "--help"]);
+    expect(help.code).toBe(0);
+    for (const flag of ["--api-url", "--token-env", "--only", "--label-filter", "--out", "--stack", "--help"])
+      expect(help.out).toContain(flag);
+    for (const area of AREAS) expect(help.out).toContain(area.name);
+    const unknown = await runProcess(process.execPath, [path.join(REPO_ROOT, "dist/provider/cli/main.js"), "import", "--colour"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.out).toContain("Unknown option '--colour'");
   });
 });
 

@@ -89,8 +89,9 @@ describe("check", () => {
     expect(harness.emulator.control.listRequests()).toEqual([]);
   });
 
-  test("accepts an adopted image without a source: the API does not say what it was made from", async () => {
+  test("accepts an image that exists without a source: adopted, or checked before (adoptId since removed)", async () => {
     expect((await checked({ label: "x", adoptId: "private/5" })).failures).toBeUndefined();
+    expect((await checked({ label: "x" }, { label: "x", adoptId: "private/5" })).failures).toBeUndefined();
   });
 
   test("refuses a missing file and a file that is not gzip, at preview", async () => {
