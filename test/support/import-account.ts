@@ -87,7 +87,7 @@ export async function seedImportAccount(emulator: RunningEmulator, client: Compu
   await client.vpcs.subnets.create(ops.id, { label: "mgmt", ipv4: "172.16.0.0/16" });
 
   const fw = client.networking.firewalls;
-  const web = await fw.create({
+  await fw.create({
     label: "web-fw",
     tags: ["prod", "web"],
     rules: {
@@ -114,7 +114,6 @@ export async function seedImportAccount(emulator: RunningEmulator, client: Compu
   });
   await fw.devices.create(internal.id, { id: db1.id, type: "compute" });
   await fw.update(internal.id, { status: "disabled" });
-  void web;
 
   const domainIds: number[] = [];
   let records = 0;
