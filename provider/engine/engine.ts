@@ -59,7 +59,8 @@ export function makeProvider(spec: AnySpec, context: () => ProviderContext): Dyn
 // ---------------------------------------------------------------------------------------------
 // check
 
-export function check(spec: AnySpec, news: Inputs): pulumi.dynamic.CheckResult {
+/** `olds`: the inputs the object was last checked with (`{}` for a new object). */
+export function check(spec: AnySpec, news: Inputs, olds: Inputs = {}): pulumi.dynamic.CheckResult {
   const failures: Failure[] = [];
   const inputs = withoutProvider(news);
 
@@ -82,7 +83,7 @@ export function check(spec: AnySpec, news: Inputs): pulumi.dynamic.CheckResult {
   }
   failures.push(...checkMeta(inputs));
   if (failures.length === 0 && (spec.validatesUnknowns || !Object.values(inputs).some(isUnknown))) {
-    failures.push(...(spec.validate?.(inputs) ?? []), ...ruleFailures(spec, inputs));
+    failures.push(...(spec.validate?.(inputs, withoutProvider(olds)) ?? []), ...ruleFailures(spec, inputs));
   }
   return failures.length ? { inputs: news, failures } : { inputs: news };
 }
@@ -109,7 +110,7 @@ function ruleFailures(spec: AnySpec, inputs: Inputs): Failure[] {
 
 /** `check`, then the spec's `derive` hook on inputs that passed it (see `Hooks.derive`). */
 export async function checkAndDerive(spec: AnySpec, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckResult> {
-  const result = check(spec, news);
+  const result = check(spec, news, olds);
   if (result.failures?.length || !spec.hooks.derive) return result;
   const derived = await spec.hooks.derive(withoutProvider(olds), withoutProvider(news));
   if (derived.failures?.length) return { inputs: news, failures: derived.failures };

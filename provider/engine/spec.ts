@@ -206,8 +206,12 @@ export interface ResourceSpec<
    * even when no input changed. Default: none.
    */
   replaceBroken?(olds: Values): string[];
-  /** Cross-field rules written for the program's names, run on known values only. */
-  validate?(inputs: Values): Failure[];
+  /**
+   * Cross-field rules written for the program's names, run on known values only. `olds` are the
+   * inputs the object was last checked with (`{}` when it is new), for rules that only apply to
+   * a creation.
+   */
+  validate?(inputs: Values, olds: Values): Failure[];
   /**
    * The sdk's cross-field rules (wire names): the engine runs them on the inputs under their wire
    * names and reports each failure on the program's input. Values still unknown at preview count

@@ -89,6 +89,11 @@ describe("check", () => {
     expect(harness.emulator.control.listRequests()).toEqual([]);
   });
 
+  test("accepts an image that exists without a source: adopted, or checked before (adoptId since removed)", async () => {
+    expect((await checked({ label: "x", adoptId: "private/5" })).failures).toBeUndefined();
+    expect((await checked({ label: "x" }, { label: "x", adoptId: "private/5" })).failures).toBeUndefined();
+  });
+
   test("refuses a missing file and a file that is not gzip, at preview", async () => {
     const missing = path.join(folder, "missing.img.gz");
     expect((await checked({ filePath: missing, region: "us-iad", label: "x" })).failures).toEqual([
