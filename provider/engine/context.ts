@@ -12,6 +12,8 @@ export const CONFIG_TOKEN = "compute:token";
 export const CONFIG_API_URL = "compute:apiUrl";
 export const ENV_TOKEN = "COMPUTE_TOKEN";
 export const ENV_API_URL = "COMPUTE_API_URL";
+export const CONFIG_PACING = "compute:pacing";
+export const ENV_PACING = "COMPUTE_PACING";
 
 /** Reads one configuration value; `configure` supplies stack config, else nothing. */
 export type ConfigSource = (key: string) => string | undefined;
@@ -29,6 +31,17 @@ export class MissingCredentialsError extends Error {
 export interface Credentials {
   token: string;
   apiUrl: string;
+}
+
+/**
+ * Whether the client paces itself from the rate-limit headers: stack config `compute:pacing`, then
+ * `COMPUTE_PACING`; `off` turns it off, anything else (or nothing) leaves it on. Off is for an
+ * emulator whose rate limits are off: it still sends the headers, counting windows it does not
+ * enforce, and a paced client would wait for them.
+ */
+export function resolvePacing(config: ConfigSource, env: NodeJS.ProcessEnv = process.env): boolean {
+  const value = nonEmpty(config(CONFIG_PACING)) ?? nonEmpty(env[ENV_PACING]);
+  return value?.toLowerCase() !== "off";
 }
 
 /** Resolves credentials: stack config first, then the environment. */
@@ -51,11 +64,11 @@ interface Session {
 }
 
 /**
- * The sdk client options of the provider process: pacing on (requests wait for rate-limit budget
- * instead of failing on 429s), and a 429's `Retry-After` waited for as long as the API's longest
- * window (2 minutes), so a refused request is retried, never failed.
+ * The sdk client options of the provider process: pacing (requests wait for rate-limit budget
+ * instead of failing on 429s; see `resolvePacing`), and a 429's `Retry-After` waited for as long as
+ * the API's longest window (2 minutes), so a refused request is retried, never failed.
  */
-export const PROVIDER_CLIENT_OPTIONS = { pacing: true, retry: { maxRetryAfterMs: 150_000 } } as const;
+export const PROVIDER_CLIENT_OPTIONS = { retry: { maxRetryAfterMs: 150_000 } } as const;
 
 /**
  * One per provider process. Each configuration (API URL and token) gets one session — one client
@@ -69,10 +82,11 @@ export class ProviderContext {
 
   private session(): Session {
     const credentials = resolveCredentials(this.config);
-    const key = `${credentials.apiUrl}\n${credentials.token}`;
+    const pacing = resolvePacing(this.config);
+    const key = `${credentials.apiUrl}\n${credentials.token}\n${pacing}`;
     let session = this.sessions.get(key);
     if (!session) {
-      const client = new ComputeClient({ baseUrl: credentials.apiUrl, token: credentials.token, ...PROVIDER_CLIENT_OPTIONS });
+      const client = new ComputeClient({ baseUrl: credentials.apiUrl, token: credentials.token, pacing, ...PROVIDER_CLIENT_OPTIONS });
       session = { client, reads: new Coalescer(), memo: new Map() };
       this.sessions.set(key, session);
     }
