@@ -307,7 +307,13 @@ export const benchmark: Benchmark = {
         for (let round = 0; round < roundsFor(n); round++) {
           // Interleaved, the order turned each round.
           const order = round % 2 ? [...variants].reverse() : variants;
-          for (const variant of order) runs.get(variant)!.push(await runVariant(variant, n, emulator));
+          for (const variant of order) {
+            const run = await runVariant(variant, n, emulator);
+            runs.get(variant)!.push(run);
+            // Progress as it goes (a run at N = 1000 takes minutes): one line per run, on stderr.
+            const phases = PHASES.map((p) => `${p} ${run.seconds[p].toFixed(1)} s/${run.requests[p]} req`).join(", ");
+            console.error(`  [N=${n}, round ${round + 1}] ${variant}: ${phases}; ${kb(run.stateBytesPerResource)} per record`);
+          }
         }
         const floor = PHASES.map((p) => median(runs.get("floor")!.map((r) => r.seconds[p])));
         for (const variant of variants) {
