@@ -472,20 +472,15 @@ function coalescedRead(
   state: Values,
   signal: AbortSignal,
 ): Promise<ApiObject | undefined> {
-  const key = collectionKey(spec, state);
   const listing = spec.listing;
-  if (key === undefined || !listing) return readHook(spec, ctx, id, state, signal);
-  const collection = listing.collection(state)!;
-  return ctx.reads().read<ApiObject>(
-    key,
-    id,
-    {
-      list: (listSignal) => listing.list({ ctx, signal: listSignal, collection }),
-      get: (getSignal) => readHook(spec, ctx, id, state, getSignal ?? signal),
-      idOf: (item) => String(item.id),
-    },
-    signal,
-  );
+  const collection = listing?.collection(state);
+  if (!listing || collection === undefined) return readHook(spec, ctx, id, state, signal);
+  const reader = {
+    list: (listSignal: AbortSignal) => listing.list({ ctx, signal: listSignal, collection }),
+    get: (getSignal?: AbortSignal) => readHook(spec, ctx, id, state, getSignal ?? signal),
+    idOf: (item: ApiObject) => String(item.id),
+  };
+  return ctx.reads().read(`${spec.name} ${collection}`, id, reader, signal);
 }
 
 async function read(spec: AnySpec, ctx: ProviderContext, id: string, props: Outputs): Promise<pulumi.dynamic.ReadResult> {
