@@ -1,7 +1,8 @@
 /**
  * Scale: many resources of one kind through the real engine, next to the engine's floor.
  *
- * In one run, interleaved round by round (so a busy machine slows every variant alike):
+ * In one run, interleaved round by round (so a busy machine slows every variant alike; the ratios
+ * to the floor are the medians of each round's own ratios):
  *
  * | variant | what the program declares |
  * |---|---|
@@ -315,11 +316,13 @@ export const benchmark: Benchmark = {
             console.error(`  [N=${n}, round ${round + 1}] ${variant}: ${phases}; ${kb(run.stateBytesPerResource)} per record`);
           }
         }
-        const floor = PHASES.map((p) => median(runs.get("floor")!.map((r) => r.seconds[p])));
+        const floorRuns = runs.get("floor")!;
         for (const variant of variants) {
           const all = runs.get(variant)!;
           const times = PHASES.map((p) => median(all.map((r) => r.seconds[p])));
-          const ratios = times.map((t, i) => (t / floor[i]!).toFixed(2));
+          // Each ratio is the median of the rounds' own ratios: a round's runs follow one another,
+          // so a machine whose load changes during the benchmark skews them alike.
+          const ratios = PHASES.map((p) => median(all.map((r, round) => r.seconds[p] / floorRuns[round]!.seconds[p])).toFixed(2));
           const last = all[all.length - 1]!;
           const perRecord = PHASES.map((p) => (OURS.includes(variant) ? (last.requests[p] / n).toFixed(3) : "–")).join(" / ");
           const state = median(all.map((r) => r.stateBytesPerResource));
