@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** The `pulumi-compute` command. */
 import { parseArgs } from "node:util";
-import { EXIT, runDrift } from "./drift";
+import { MissingPulumiError, assertPulumiLoadable } from "../peer";
 
 const USAGE = `usage: pulumi-compute drift [--stack <name>] [--cwd <project dir>] [--json]
 
@@ -9,6 +9,16 @@ const USAGE = `usage: pulumi-compute drift [--stack <name>] [--cwd <project dir>
           (exit 0: no drift, 2: drift, 1: error)`;
 
 async function main(argv: string[]): Promise<number> {
+  // The drift command drives the engine through @pulumi/pulumi (a peer dependency), loaded only once it is known to be there.
+  try {
+    assertPulumiLoadable();
+  } catch (error) {
+    if (!(error instanceof MissingPulumiError)) throw error;
+    console.error(error.message);
+    return 1; // EXIT.error, which lives beside the code that needs the SDK
+  }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only once the SDK it needs is known to be there
+  const { EXIT, runDrift } = require("./drift") as typeof import("./drift");
   const [command, ...rest] = argv;
   if (command !== "drift") {
     console.error(USAGE);
