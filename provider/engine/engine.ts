@@ -61,9 +61,11 @@ export function check(spec: AnySpec, news: Inputs): pulumi.dynamic.CheckResult {
   const failures: Failure[] = [];
   const inputs = withoutProvider(news);
 
+  // Named as the program wrote them (`ttl_sec` here is the program's own word, not the API's).
+  const strangers: Failure[] = [];
   for (const key of Object.keys(inputs)) {
     if (!(key in spec.inputs) && !(META_INPUTS as readonly string[]).includes(key)) {
-      failures.push({ property: key, reason: `${key} is not an input of ${spec.name}; valid inputs: ${inputNames(spec).join(", ")}` });
+      strangers.push({ property: key, reason: `${key} is not an input of ${spec.name}; valid inputs: ${inputNames(spec).join(", ")}` });
     }
   }
   for (const [key, field] of Object.entries(spec.inputs)) {
@@ -79,10 +81,11 @@ export function check(spec: AnySpec, news: Inputs): pulumi.dynamic.CheckResult {
     }
   }
   failures.push(...checkMeta(inputs));
-  if (failures.length === 0 && (spec.validatesUnknowns || !Object.values(inputs).some(isUnknown))) {
+  if (failures.length + strangers.length === 0 && (spec.validatesUnknowns || !Object.values(inputs).some(isUnknown))) {
     failures.push(...(spec.validate?.(inputs) ?? []), ...ruleFailures(spec, inputs));
   }
-  return failures.length ? { inputs: news, failures: inProgramWords(spec, inputs, failures) } : { inputs: news };
+  if (failures.length + strangers.length === 0) return { inputs: news };
+  return { inputs: news, failures: [...inProgramWords(spec, inputs, strangers, false), ...inProgramWords(spec, inputs, failures)] };
 }
 
 /**
@@ -92,17 +95,18 @@ export function check(spec: AnySpec, news: Inputs): pulumi.dynamic.CheckResult {
  * would bury the reason, so those name the field in the reason instead, a long value as a short
  * excerpt.
  */
-function inProgramWords(spec: AnySpec, inputs: Inputs, failures: Failure[]): Failure[] {
+function inProgramWords(spec: AnySpec, inputs: Inputs, failures: Failure[], rename = true): Failure[] {
   const names = programNames(spec);
+  const words = (text: string) => (rename ? programText(names, text) : text);
   return failures.map(({ property, reason }) => {
-    const text = programText(names, reason);
+    const text = words(reason);
     const field = spec.inputs[property];
     const value = inputs[property];
     if (field?.secret) return { property: "", reason: `${property}: ${text}` };
     if (property && value !== undefined && excerpt(value) !== JSON.stringify(value)) {
       return { property: "", reason: `${property} ${excerpt(value)}: ${text}` };
     }
-    return { property: programText(names, property), reason: text };
+    return { property: words(property), reason: text };
   });
 }
 

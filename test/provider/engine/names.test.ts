@@ -219,6 +219,12 @@ describe("the reasons users met", () => {
     );
   });
 
+  test("an input the program misspelled in the API's way is named as the program wrote it", () => {
+    expect(reasons("DomainRecord", { ...VALID.DomainRecord, ttl_sec: 300 })).toEqual([
+      { property: "ttl_sec", reason: expect.stringMatching(/^ttl_sec is not an input of DomainRecord; valid inputs: .*ttlSec/) },
+    ]);
+  });
+
   test("a plain word is renamed only where it names the reason's subject", () => {
     const names = programNames(RESOURCE_SPECS.FirewallDevice!);
     expect(programText(names, "type must be compute")).toBe("entityType must be compute");
