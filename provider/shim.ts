@@ -6,6 +6,7 @@
  * schema or credential, and does not change when the implementation does.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { assertProviderPluginLoadable } from "./peer";
 
 const shims = new Map<string, pulumi.dynamic.ResourceProvider>();
 
@@ -13,6 +14,9 @@ const shims = new Map<string, pulumi.dynamic.ResourceProvider>();
 export function providerFor(kind: string): pulumi.dynamic.ResourceProvider {
   let shim = shims.get(kind);
   if (!shim) {
+    // The engine starts the provider plugin in the program's folder, where it looks for the SDK;
+    // without it the engine only says `could not read plugin …: EOF`. Checked once per kind.
+    assertProviderPluginLoadable();
     shim = makeShim(kind);
     shims.set(kind, shim);
   }

@@ -13,6 +13,7 @@ import { formatPath } from "../../sdk/core/schema";
 import type { ProviderContext } from "./context";
 import { fieldDiff, keyedChanges, type DetailedDiff, type DiffResult } from "./detailed-diff";
 import { forHost } from "./host-diff";
+import { excerpt, programNames, programText, wirePath } from "./names";
 import {
   META_INPUTS,
   type AnySpec,
@@ -64,9 +65,11 @@ export function check(spec: AnySpec, news: Inputs, olds: Inputs = {}): pulumi.dy
   const failures: Failure[] = [];
   const inputs = withoutProvider(news);
 
+  // Named as the program wrote them (`ttl_sec` here is the program's own word, not the API's).
+  const strangers: Failure[] = [];
   for (const key of Object.keys(inputs)) {
     if (!(key in spec.inputs) && !(META_INPUTS as readonly string[]).includes(key)) {
-      failures.push({ property: key, reason: `${key} is not an input of ${spec.name}; valid inputs: ${inputNames(spec).join(", ")}` });
+      strangers.push({ property: key, reason: `${key} is not an input of ${spec.name}; valid inputs: ${inputNames(spec).join(", ")}` });
     }
   }
   for (const [key, field] of Object.entries(spec.inputs)) {
@@ -78,14 +81,37 @@ export function check(spec: AnySpec, news: Inputs, olds: Inputs = {}): pulumi.dy
     if (isUnknown(value)) continue; // preview: validated once known
     const parsed = field.schema.safeParse(value);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) failures.push(fieldFailure(key, field, issue.path, issue.message));
+      for (const issue of parsed.error.issues) failures.push(fieldFailure(key, issue.path, issue.message));
     }
   }
   failures.push(...checkMeta(inputs));
-  if (failures.length === 0 && (spec.validatesUnknowns || !Object.values(inputs).some(isUnknown))) {
+  if (failures.length + strangers.length === 0 && (spec.validatesUnknowns || !Object.values(inputs).some(isUnknown))) {
     failures.push(...(spec.validate?.(inputs, withoutProvider(olds)) ?? []), ...ruleFailures(spec, inputs));
   }
-  return failures.length ? { inputs: news, failures } : { inputs: news };
+  if (failures.length + strangers.length === 0) return { inputs: news };
+  return { inputs: news, failures: [...inProgramWords(spec, inputs, strangers, false), ...inProgramWords(spec, inputs, failures)] };
+}
+
+/**
+ * Failures as the person running the program reads them: wire names in the reasons put in the
+ * program's words (`ttl_sec` → `ttlSec`, `engine` → `engineId`). The engine prints the value of a
+ * top-level property next to it; a secret must not be printed and a long value (30 firewall rules)
+ * would bury the reason, so those name the field in the reason instead, a long value as a short
+ * excerpt.
+ */
+function inProgramWords(spec: AnySpec, inputs: Inputs, failures: Failure[], rename = true): Failure[] {
+  const names = programNames(spec);
+  const words = (text: string) => (rename ? programText(names, text) : text);
+  return failures.map(({ property, reason }) => {
+    const text = words(reason);
+    const field = spec.inputs[property];
+    const value = inputs[property];
+    if (field?.secret) return { property: "", reason: `${property}: ${text}` };
+    if (property && value !== undefined && excerpt(value) !== JSON.stringify(value)) {
+      return { property: "", reason: `${property} ${excerpt(value)}: ${text}` };
+    }
+    return { property: words(property), reason: text };
+  });
 }
 
 /**
@@ -113,16 +139,14 @@ export async function checkAndDerive(spec: AnySpec, olds: Inputs, news: Inputs):
   const result = check(spec, news, olds);
   if (result.failures?.length || !spec.hooks.derive) return result;
   const derived = await spec.hooks.derive(withoutProvider(olds), withoutProvider(news));
-  if (derived.failures?.length) return { inputs: news, failures: derived.failures };
+  if (derived.failures?.length) return { inputs: news, failures: inProgramWords(spec, withoutProvider(news), derived.failures) };
   return { inputs: { ...news, ...derived.inputs } };
 }
 
-function fieldFailure(key: string, field: InputField, path: ReadonlyArray<PropertyKey>, message: string): Failure {
-  const property = formatPath([key, ...path]);
-  // The engine prints the offending value next to a top-level property; a secret must not be
-  // printed, and a nested path has no value to print, so both name the field in the reason.
-  if (field.secret || path.length > 0) return { property: "", reason: `${property}: ${message}` };
-  return { property, reason: message };
+function fieldFailure(key: string, path: ReadonlyArray<PropertyKey>, message: string): Failure {
+  // The engine prints the value of a top-level property only; a nested path is named in the reason.
+  if (path.length > 0) return { property: "", reason: `${formatPath([key, ...path])}: ${message}` };
+  return { property: key, reason: message };
 }
 
 function checkMeta(inputs: Inputs): Failure[] {
@@ -221,10 +245,7 @@ export function sameValue(field: InputField, a: unknown, b: unknown, recorded: O
 // ---------------------------------------------------------------------------------------------
 // the wire mapping: request bodies and outputs
 
-/** A field's wire name (or dotted path): its declared `wire`, else the snake_case of its key. */
-export function wirePath(key: string, field: InputField | OutputField): string {
-  return field.wire ?? toSnake(key);
-}
+export { wirePath };
 
 /**
  * The request body of some inputs: each field sent with `op`, in its wire form (`toWire`, keys in
@@ -496,7 +517,11 @@ function isAmbiguous(error: unknown): boolean {
 /** Rewrites an API error so it names the program's input (`engineId`), not the wire field (`engine`). */
 export function explain(spec: AnySpec, op: string, error: unknown): Error {
   if (!(error instanceof ApiError)) return error instanceof Error ? error : new Error(String(error));
-  const details = error.errors.map((e) => (e.field ? `${inputName(spec, e.field)}: ${e.reason}` : e.reason));
+  const names = programNames(spec);
+  const details = error.errors.map((e) => {
+    const reason = programText(names, e.reason);
+    return e.field ? `${programText(names, inputName(spec, e.field))}: ${reason}` : reason;
+  });
   const message = `the API refused the ${spec.noun} ${op}: ${details.join("; ") || "no details"} (HTTP ${error.status} ${error.method} ${error.path})`;
   return new Error(message, { cause: error });
 }

@@ -38,7 +38,9 @@ describe("check at preview", () => {
       { property: "priority", reason: RECORD_REASONS.onlyFor("priority", "MX and SRV") },
     ]);
     expect(rec({ type: "TXT", target: "x", tag: "issue" })).toEqual([{ property: "tag", reason: RECORD_REASONS.onlyFor("tag", "CAA") }]);
-    expect(rec({ type: "TXT", target: "x", ttlSec: 1.5 })).toEqual([{ property: "ttlSec", reason: RECORD_REASONS.ttlInvalid }]);
+    expect(rec({ type: "TXT", target: "x", ttlSec: 1.5 })).toEqual([
+      { property: "ttlSec", reason: "ttlSec must be a whole number of seconds, 0 or more" },
+    ]);
     expect(rec({ type: "TXT", target: "x", name: "has space" })).toEqual([{ property: "name", reason: RECORD_REASONS.nameInvalid }]);
     expect(rec({ type: "SPF", target: "x" })).toEqual([{ property: "type", reason: RECORD_REASONS.typeInvalid }]);
     expect(rec({ type: "A" })).toEqual([{ property: "target", reason: "target is required" }]);

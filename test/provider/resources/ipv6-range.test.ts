@@ -20,12 +20,22 @@ describe("check", () => {
       "both computeId and routeTarget",
       { prefixLength: 64, computeId: 1, routeTarget: "2001:db8::1" },
       ["computeId", "routeTarget"],
-      IP_REASONS.rangeTargetBoth,
+      "Specify either computeId or routeTarget, not both",
     ],
-    ["neither computeId nor routeTarget", { prefixLength: 64 }, ["computeId", "routeTarget"], IP_REASONS.rangeTargetNeither],
-    ["a prefix length of 48", { prefixLength: 48, computeId: 1 }, ["prefixLength"], IP_REASONS.prefixLength],
-    ["a route target with /128", { prefixLength: 64, routeTarget: "2001:db8::1/128" }, ["routeTarget"], IP_REASONS.routeTargetInvalid],
-  ])("refuses %s, naming the input, without a request", async (_what, inputs, properties, reason) => {
+    [
+      "neither computeId nor routeTarget",
+      { prefixLength: 64 },
+      ["computeId", "routeTarget"],
+      "Either computeId or routeTarget is required",
+    ],
+    ["a prefix length of 48", { prefixLength: 48, computeId: 1 }, ["prefixLength"], "prefixLength must be 56 or 64"],
+    [
+      "a route target with /128",
+      { prefixLength: 64, routeTarget: "2001:db8::1/128" },
+      ["routeTarget"],
+      "routeTarget must be an IPv6 address without a prefix length",
+    ],
+  ])("refuses %s, naming the input in the program's words, without a request", async (_what, inputs, properties, reason) => {
     const result = await ranges.check!({}, inputs);
     expect(result.failures).toEqual(properties.map((property) => ({ property, reason })));
     expect(harness.emulator.control.listRequests()).toEqual([]);

@@ -40,9 +40,11 @@ describe("check", () => {
   test("refuses bad inputs at preview, naming the field, with the API's texts", async () => {
     expect(await failures({ ...base, label: "ab" })).toEqual([{ property: "label", reason: DATABASE_REASONS.labelLength }]);
     expect(await failures({ ...base, engineId: "postgresql/14.6" })).toEqual([
-      { property: "engineId", reason: DATABASE_REASONS.engineWrongType("mysql") },
+      { property: "engineId", reason: "engineId must be a mysql version, such as mysql/8.0.30" },
     ]);
-    expect(await failures({ ...base, clusterSize: 2 })).toEqual([{ property: "clusterSize", reason: DATABASE_REASONS.clusterSize }]);
+    expect(await failures({ ...base, clusterSize: 2 })).toEqual([
+      { property: "clusterSize", reason: DATABASE_REASONS.clusterSize.replace("cluster_size", "clusterSize") },
+    ]);
     expect(await failures({ ...base, allowList: ["203.0.113.1", "nope"] })).toEqual([
       { property: "", reason: `allowList[1]: ${DATABASE_REASONS.allowListEntry}` },
     ]);
