@@ -288,12 +288,6 @@ function databaseHooks<C extends z.ZodType>(
       await api(ctx).delete(dbId, { signal });
     },
 
-    // Labels are unique per account: a database created by an ambiguous request is found by it.
-    find: async ({ ctx, inputs, signal }) => {
-      const matches = await api(ctx).listAll({ filter: { label: inputs.label }, signal });
-      return matches.find((d) => d.label === inputs.label && d.region === inputs.region);
-    },
-
     settle: async ({ ctx, record, inputs, bodyOf, signal }) => {
       const id = record.id;
       let db = await waitUntil(ctx, id, ["active"], signal, { purpose: "for active" });
@@ -320,6 +314,13 @@ export function databaseSpec<C extends z.ZodType, R extends Fields>(kind: Databa
     computed: { engineId: (db: DatabaseWithSecrets, given: Values) => engineIdOutput(db, given.engineId) },
     timeouts: { create: 45 * MINUTE, update: 45 * MINUTE, delete: 30 * MINUTE },
     uniqueInputs: ["label"],
+    // Labels are unique among the account's databases (one of the other engine is refused by the API).
+    naturalKey: {
+      describe: (inputs) => `label ${JSON.stringify(inputs.label)}`,
+      exclusive: true,
+      find: async ({ ctx, inputs, signal }) =>
+        (await kind.api(ctx.client()).listAll({ filter: { label: inputs.label }, signal })).filter((d) => d.label === inputs.label),
+    },
     validate: validateReplication,
     replaceBroken: replaceFailed,
     hooks: databaseHooks(kind.noun, (ctx) => kind.api(ctx.client())),

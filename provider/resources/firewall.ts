@@ -285,6 +285,15 @@ export const firewallSpec = resourceSpec<FirewallWithDevices, FirewallCreateRequ
   },
   timeouts: { create: 5 * MINUTE, update: 5 * MINUTE, delete: 5 * MINUTE },
   uniqueInputs: ["label"],
+  // Labels are unique among the account's firewalls.
+  naturalKey: {
+    describe: (inputs) => `label ${JSON.stringify(inputs.label)}`,
+    exclusive: true,
+    find: async ({ ctx, inputs, signal }) =>
+      (await ctx.client().networking.firewalls.listAll({ filter: { label: inputs.label }, signal })).filter(
+        (f) => f.label === inputs.label,
+      ),
+  },
   // At most 25 rules across both rulesets: the sdk's rule, named on the ruleset where the 26th lands.
   validate: (inputs) => {
     const parsed = FirewallRulesUpdateRequest.safeParse({
@@ -324,11 +333,6 @@ export const firewallSpec = resourceSpec<FirewallWithDevices, FirewallCreateRequ
       return api.get(firewallId, { signal });
     },
     delete: ({ ctx, id, signal }) => ctx.client().networking.firewalls.delete(apiId(id), { signal }),
-    // Labels are unique per account: a firewall created by an ambiguous request is found by its label.
-    find: async ({ ctx, inputs, signal }) => {
-      const matches = await ctx.client().networking.firewalls.listAll({ filter: { label: inputs.label }, signal });
-      return matches.find((f) => f.label === inputs.label);
-    },
     // After create and update: bring the status to the program's (a new firewall is enabled) and,
     // when the program lists devices, make the devices match; the record carries them for outputs.
     settle: async ({ ctx, record, inputs, signal }) => {
