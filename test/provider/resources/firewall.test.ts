@@ -317,6 +317,22 @@ describe("against the emulator", () => {
     expect(requests().filter((r) => r.startsWith("POST"))).toEqual(["POST /v4/networking/firewalls"]);
   });
 
+  test("devices added and removed through ambiguous faults: each lands once, and the update succeeds", async () => {
+    const [a, b] = [seed("web-1"), seed("web-2")];
+    const created = await firewalls.create!(args({ devices: { computes: [a] } }));
+    harness.emulator.control.addFault({ pathPattern: "/v4/networking/firewalls/*/devices", method: "POST", kind: "reset-after", count: 1 });
+    harness.emulator.control.addFault({
+      pathPattern: "/v4/networking/firewalls/*/devices/*",
+      method: "DELETE",
+      kind: "reset-after",
+      count: 1,
+    });
+    const updated = await firewalls.update!(created.id, created.outs, args({ devices: { computes: [b] } }));
+    expect(updated.outs!.devices).toEqual({ computes: [b], nodebalancers: [] });
+    expect(await deviceIds(created.id)).toEqual([b]);
+    expect(harness.emulator.control.listFaults().map((f) => f.fired)).toEqual([1, 1]);
+  });
+
   test("adoptId brings an existing firewall to the program", async () => {
     const existing = await harness.client.networking.firewalls.create({
       label: "elsewhere",
