@@ -57,3 +57,41 @@ test("a database", async () => {
   await client.databases.mysql.waitForStatus(db.id, { until: ["active"], timeoutMs: 60_000 });
   await adoptThenRead("MysqlDatabase", db.id, { label: "existing-db", region: "us-iad", type: "g6-nanode-1", engineId: "mysql/8.0.30" });
 });
+
+test("a PostgreSQL database, an IPv6 range, a firewall device, a captured image and a reverse DNS name", async () => {
+  const { client, emulator } = harness;
+  const pg = await client.databases.postgresql.create({
+    label: "existing-pg",
+    region: "us-iad",
+    type: "g6-nanode-1",
+    engine: "postgresql/14.6",
+  });
+  await client.databases.postgresql.waitForStatus(pg.id, { until: ["active"], timeoutMs: 60_000 });
+  await adoptThenRead("PostgresqlDatabase", pg.id, {
+    label: "existing-pg",
+    region: "us-iad",
+    type: "g6-nanode-1",
+    engineId: "postgresql/14.6",
+  });
+
+  const compute = emulator.control.seedCompute({ label: "web", region: "us-iad", ipv4: ["198.51.100.10"] });
+  const range = await client.networking.ipv6.ranges.create({ prefix_length: 64, compute_id: compute.id });
+  const rangeId = range.range.split("/")[0]!;
+  await adoptThenRead("Ipv6Range", rangeId, { prefixLength: 64, routeTarget: compute.ipv6! });
+
+  const firewall = await client.networking.firewalls.create({
+    label: "fw-for-device",
+    rules: { inbound_policy: "DROP", outbound_policy: "ACCEPT" },
+  });
+  const device = await client.networking.firewalls.devices.create(firewall.id, { id: compute.id, type: "compute" });
+  await adoptThenRead("FirewallDevice", device.id, { firewallId: String(firewall.id), entityId: compute.id, entityType: "compute" });
+
+  const image = await client.images.create({ disk_id: compute.disks![0]!.id, label: "captured" });
+  await client.images.waitForStatus(image.id, "available");
+  await adoptThenRead("Image", image.id, { diskId: compute.disks![0]!.id, label: "captured" });
+
+  const zone = await client.domains.create({ domain: "example.org", type: "master", soa_email: "admin@example.org" });
+  await client.domains.records.create(zone.id, { type: "A", name: "www", target: "198.51.100.10" });
+  await client.networking.ips.update("198.51.100.10", { rdns: "www.example.org" });
+  await adoptThenRead("ReverseDns", "198.51.100.10", { address: "198.51.100.10", rdns: "www.example.org" });
+});
