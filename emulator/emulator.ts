@@ -12,6 +12,8 @@ import { FaultInjector } from "./core/faults";
 import { RequestLog } from "./core/request-log";
 import { RateLimiter, type RateLimitRuleName, type RateLimitWindow } from "./core/rate-limit";
 import { loadState, saveState } from "./core/persistence";
+import { exactJsonContentType } from "./core/content-type";
+import { grantedScopesHeader, knownToken } from "./core/auth";
 import { type EmulatorState, type IdCounter, createState, nextId, randomToken } from "./core/state";
 import { type RouteSpec, handleUnknownPath, isApiPath, registerApiRoutes } from "./core/routes";
 import { API_ROUTES, SERVICES, STATE_LAYOUT } from "./services";
@@ -53,7 +55,8 @@ export class Emulator implements ControlHost {
   readonly clock: Clock;
   readonly faults: FaultInjector;
   readonly requestLog = new RequestLog();
-  rateLimiter: RateLimiter | undefined;
+  /** Counts every request (the `X-RateLimit-*` headers); refuses with 429 only when rate limits are enforced. */
+  readonly rateLimiter: RateLimiter;
   /** The services' routes, then a 501 answer for every spec endpoint none of them implements. */
   readonly routes: readonly RouteSpec[] = [...API_ROUTES, ...notImplementedRoutes(SPEC_ENDPOINTS, API_ROUTES)];
   readonly control: EmulatorControl;
@@ -68,7 +71,8 @@ export class Emulator implements ControlHost {
     // Pending transitions kept on records (status machines as data) run on the same clock.
     for (const service of SERVICES) if (service.clock) this.clock.addSource(service.clock(this));
     this.faults = new FaultInjector(this.seed);
-    if (options.rateLimits) this.rateLimiter = new RateLimiter(this.clock, options.rateLimits === true ? {} : options.rateLimits);
+    const overrides = typeof options.rateLimits === "object" ? options.rateLimits : {};
+    this.rateLimiter = new RateLimiter(this.clock, overrides, Boolean(options.rateLimits));
     const loaded = this.stateFile ? loadState(this.stateFile, STATE_LAYOUT) : undefined;
     this.state = loaded ?? createState(STATE_LAYOUT, options.token ?? randomToken());
     // A restart must not send emulated time backwards past what the saved objects already saw.
@@ -114,7 +118,7 @@ export class Emulator implements ControlHost {
   reset(seed?: number): void {
     this.state = createState(STATE_LAYOUT, this.state.primaryToken);
     this.faults.clear();
-    this.rateLimiter?.reset();
+    this.rateLimiter.reset();
     this.faults.reseed(seed ?? this.seed);
     this.requestLog.clear();
     this.clock.clearTasks();
@@ -173,8 +177,13 @@ export class Emulator implements ControlHost {
       this.requestLog.start(request.raw, request.method, request.url, this.clock.now().toISOString());
       reply.header("X-Spec-Version", SPEC_VERSION);
       reply.header("Vary", "Authorization, X-Filter");
+      // The presented token's scopes go on every answer to it, refusals and unknown paths included
+      // (recorded on 200, 400 and 404 alike); an unknown or absent token gets none.
+      const token = knownToken(this.state, request.headers.authorization);
+      if (token) reply.header("X-OAuth-Scopes", grantedScopesHeader(token));
     });
     app.addHook("onSend", async (request, reply, payload) => {
+      exactJsonContentType(reply);
       const logged = this.requestLog.entryOf(request.raw);
       if (logged) logged.status = reply.statusCode;
       return payload;

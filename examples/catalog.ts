@@ -6,6 +6,7 @@ import { networkingExample } from "./networking/program";
 import { dnsExample } from "./dns/program";
 import { databasesExample } from "./databases/program";
 import { imagesExample } from "./images/program";
+import { recordSetExample } from "./record-set/program";
 
 export interface Example {
   program: PulumiFn;
@@ -30,4 +31,5 @@ export const EXAMPLES: Record<string, Example> = {
   dns: example("dns", dnsExample, "a zone with records and reverse DNS"),
   databases: example("databases", databasesExample, "a PostgreSQL database"),
   images: example("images", imagesExample, "an image captured from a disk and one uploaded"),
+  "record-set": example("record-set", recordSetExample, "a whole zone as one DomainRecordSet (exclusive)"),
 };

@@ -8,6 +8,7 @@ import type { z } from "zod";
 import { ComputeResource, type ArgsOf, type DeepInput, type MetaArgs, type OutputOf, type TimeoutsArgs } from "./engine/resource";
 import { domainSpec } from "./resources/domain";
 import { domainRecordSpec } from "./resources/domain-record";
+import { domainRecordSetSpec } from "./resources/domain-record-set";
 import { firewallSpec } from "./resources/firewall";
 import { firewallDeviceSpec } from "./resources/firewall-device";
 import { imageSpec } from "./resources/image";
@@ -201,6 +202,68 @@ export class DomainRecord extends ComputeResource {
 
   constructor(name: string, args: DomainRecordArgs, opts?: pulumi.CustomResourceOptions) {
     super(domainRecordSpec, name, args, opts);
+  }
+}
+
+/**
+ * Constructor arguments of `DomainRecordSet`: Many records of one domain as one resource: the same fields and spellings as `DomainRecord`,
+ * a per-record diff (`records["www A"]`), one request per changed record, optionally exclusive (the zone holds exactly these records).
+ * Default timeouts: create 30m, update 30m, delete 30m.
+ */
+export interface DomainRecordSetArgs extends MetaArgs {
+  /** Id of the domain. Changing it replaces the set (its records move to the new domain). */
+  domainId: In<typeof domainRecordSetSpec.inputs.domainId>;
+  /**
+   * The records, each with the fields of a `DomainRecord` (`type`, `name`, `target`, `ttlSec`, `priority`, `weight`, `port`, `service`,
+   * `protocol`, `tag`) and the same spellings. Each is known by its key: `name type` (`www A`, `@ MX`, `_sip._tcp SRV`), with the target
+   * added (and a CAA record's tag) where the name and type repeat (`www A 192.0.2.1`); the order does not matter.
+   */
+  records: In<typeof domainRecordSetSpec.inputs.records>;
+  /**
+   * `true`: the zone holds exactly these records; any other record of the domain is deleted (and shows in the diff). `false`: only the
+   * declared records are managed. Default `false`.
+   */
+  exclusive?: In<typeof domainRecordSetSpec.inputs.exclusive>;
+}
+proof<Same<DomainRecordSetArgs, ArgsOf<typeof domainRecordSetSpec>>>();
+
+/**
+ * Many records of one domain as one resource: the same fields and spellings as `DomainRecord`, a per-record diff (`records["www A"]`), one
+ * request per changed record, optionally exclusive (the zone holds exactly these records).
+ *
+ * ```ts
+ * new compute.DomainRecordSet("zone-records", {
+ * domainId: zone.id,
+ * records: [
+ * { type: "A", name: "www", target: "203.0.113.10", ttlSec: 300 },
+ * { type: "MX", name: "@", target: "mail.example.com.", priority: 10 },
+ * ],
+ * });
+ * ```
+ */
+export class DomainRecordSet extends ComputeResource {
+  /** Id of the domain. Changing it replaces the set (its records move to the new domain). */
+  declare readonly domainId: pulumi.Output<OutputOf<typeof domainRecordSetSpec, "domainId">>;
+  /**
+   * The records, each with the fields of a `DomainRecord` (`type`, `name`, `target`, `ttlSec`, `priority`, `weight`, `port`, `service`,
+   * `protocol`, `tag`) and the same spellings. Each is known by its key: `name type` (`www A`, `@ MX`, `_sip._tcp SRV`), with the target
+   * added (and a CAA record's tag) where the name and type repeat (`www A 192.0.2.1`); the order does not matter.
+   */
+  declare readonly records: pulumi.Output<OutputOf<typeof domainRecordSetSpec, "records">>;
+  /**
+   * `true`: the zone holds exactly these records; any other record of the domain is deleted (and shows in the diff). `false`: only the
+   * declared records are managed.
+   */
+  declare readonly exclusive: pulumi.Output<OutputOf<typeof domainRecordSetSpec, "exclusive">>;
+  /** The name of the domain (zone). */
+  declare readonly domain: pulumi.Output<OutputOf<typeof domainRecordSetSpec, "domain">>;
+  /** The id of the existing object this resource adopted (`adoptId` input), when one was given. */
+  declare readonly adoptId: pulumi.Output<string | number | undefined>;
+  /** The operation timeouts the program set (`timeouts` input), when it set any. */
+  declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
+
+  constructor(name: string, args: DomainRecordSetArgs, opts?: pulumi.CustomResourceOptions) {
+    super(domainRecordSetSpec, name, args, opts);
   }
 }
 

@@ -3,6 +3,7 @@
 import type { AnySpec } from "./engine/spec";
 import { domainSpec } from "./resources/domain";
 import { domainRecordSpec } from "./resources/domain-record";
+import { domainRecordSetSpec } from "./resources/domain-record-set";
 import { firewallSpec } from "./resources/firewall";
 import { firewallDeviceSpec } from "./resources/firewall-device";
 import { imageSpec } from "./resources/image";
@@ -16,6 +17,7 @@ import { vpcSubnetSpec } from "./resources/vpc-subnet";
 export const RESOURCE_SPECS: Readonly<Record<string, AnySpec>> = {
   Domain: domainSpec,
   DomainRecord: domainRecordSpec,
+  DomainRecordSet: domainRecordSetSpec,
   Firewall: firewallSpec,
   FirewallDevice: firewallDeviceSpec,
   Image: imageSpec,

@@ -25,7 +25,7 @@ import {
   emptyGrants,
   randomToken,
 } from "../core/state";
-import { RateLimiter, type RateLimitRuleName, type RateLimitWindow } from "../core/rate-limit";
+import { DEFAULT_RATE_LIMITS, type RateLimitRuleName, type RateLimitWindow } from "../core/rate-limit";
 import { SERVICES, STATE_LAYOUT, type ServiceControlApis } from "../services";
 import { AccountCreateRequest, ClockRequest, FaultRuleRequest, ResetRequest, type TokenCreateInput, tokenCreateRequest } from "./schemas";
 
@@ -59,7 +59,6 @@ export interface CreatedToken {
  * never depends on the composition root itself.
  */
 export interface ControlHost extends EmulatorRuntime {
-  rateLimiter: RateLimiter | undefined;
   readonly routes: readonly RouteSpec[];
   /** Fresh state (the primary token stays valid), no faults, empty request log, no scheduled work. */
   reset(seed?: number): void;
@@ -164,15 +163,19 @@ export class EmulatorControl {
     limits: Record<RateLimitRuleName, RateLimitWindow> | null;
   } {
     if (typeof input?.enabled !== "boolean") throw new ApiFailure(400, [entry("enabled must be true or false", "enabled")]);
-    if (!input.enabled) this.host.rateLimiter = undefined;
-    else if (!this.host.rateLimiter) this.host.rateLimiter = new RateLimiter(this.host.clock, input.limits ?? {});
-    else this.host.rateLimiter.configure(input.limits ?? {});
+    // Requests are counted (for the headers) whether or not limits are enforced. Switching on
+    // starts from the documented limits, as does switching off; only a change while on keeps the
+    // limits set before.
+    const limiter = this.host.rateLimiter;
+    const keep = limiter.enforcing && input.enabled;
+    limiter.enforcing = input.enabled;
+    limiter.configure({ ...(keep ? {} : DEFAULT_RATE_LIMITS), ...(input.enabled ? (input.limits ?? {}) : {}) });
     return this.getRateLimits();
   }
 
   getRateLimits(): { enabled: boolean; limits: Record<RateLimitRuleName, RateLimitWindow> | null } {
     const limiter = this.host.rateLimiter;
-    return { enabled: limiter !== undefined, limits: limiter?.current() ?? null };
+    return { enabled: limiter.enforcing, limits: limiter.enforcing ? limiter.current() : null };
   }
 
   addFault(input: FaultRuleInput): FaultRuleStatus {

@@ -40,6 +40,12 @@ export function authenticate(state: EmulatorState, header: string | string[] | u
   return { token: record, account, user };
 }
 
+/** The token record a header names, if it names a known one; never throws (for response headers). */
+export function knownToken(state: EmulatorState, header: string | string[] | undefined): TokenRecord | undefined {
+  const token = bearerToken(header);
+  return typeof token === "string" ? state.tokens[token] : undefined;
+}
+
 /** `vpc:read_write` → `["vpc", "read_write"]`; the OAS typo `ips:read` means read_only. */
 function splitScope(scope: string): [string, string] {
   const [area = "", level = ""] = scope.split(":");
@@ -64,9 +70,13 @@ export function checkScopes(principal: Principal, required: readonly string[]): 
   if (!required.every((scope) => scopeSatisfied(principal.token.scopes, scope))) throw scopeMissing();
 }
 
-/** `X-OAuth-Scopes`: the presented token's scopes, `*` for all. */
+/**
+ * `X-OAuth-Scopes`: the presented token's scopes, `*` for all, else separated by spaces as OAuth
+ * scope lists are (linodego fixture `ExampleGetImage_missing.yaml`: `account:read_write
+ * databases:read_write …`).
+ */
 export function grantedScopesHeader(token: TokenRecord): string {
-  return token.scopes === "*" ? "*" : token.scopes.join(",");
+  return token.scopes === "*" ? "*" : token.scopes.join(" ");
 }
 
 /** `X-Accepted-OAuth-Scopes`: what the endpoint needs, `*` when no specific scope is listed. */

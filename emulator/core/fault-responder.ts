@@ -32,6 +32,15 @@ export function pickFault(runtime: EmulatorRuntime, request: FastifyRequest): Fa
   return rule;
 }
 
+/**
+ * A 503 says when to come back only if its rule names a time: the rate limiter's `Retry-After`
+ * (the window's reset) would make retrying clients (linodego retries 503) wait for the window.
+ */
+function retryAfter(reply: FastifyReply, rule: FaultRule): void {
+  if (rule.retryAfterSeconds !== null) reply.header("Retry-After", String(rule.retryAfterSeconds));
+  else reply.removeHeader("Retry-After");
+}
+
 /** Cuts the connection with a TCP reset, so the client sees ECONNRESET and no response. */
 function resetConnection(runtime: EmulatorRuntime, request: FastifyRequest, reply: FastifyReply): void {
   const logged = runtime.requestLog.entryOf(request.raw);
@@ -73,11 +82,11 @@ export async function applyFaultBefore(
       reply.code(502).type("text/html").send(BAD_GATEWAY_HTML);
       return true;
     case "503":
-      if (rule.retryAfterSeconds !== null) reply.header("Retry-After", String(rule.retryAfterSeconds));
+      retryAfter(reply, rule);
       reply.code(503).send(errorBody([{ reason: REASONS.serviceUnavailable }]));
       return true;
     case "503-maintenance":
-      if (rule.retryAfterSeconds !== null) reply.header("Retry-After", String(rule.retryAfterSeconds));
+      retryAfter(reply, rule);
       reply
         .code(503)
         .header(MAINTENANCE_HEADER, "true")

@@ -1,7 +1,8 @@
 /**
- * Optional rate limiting (api-facts P8-1). Off unless asked for. Every request counts against
- * each window that applies to it; the tightest window decides the `X-RateLimit-*` headers, and a
- * request over any limit is answered 429 `Too many requests` with `Retry-After`. Windows are fixed
+ * Rate limits (api-facts P8-1). Every request counts against each window that applies to it, and
+ * the tightest window decides the `X-RateLimit-*` and `Retry-After` headers, which the API sends on
+ * every response (recorded on 200s, errors and 429s alike). Refusing is optional, off unless asked
+ * for (`enforcing`): then a request over any limit is answered 429 `Too many requests`. Windows are fixed
  * and measured on the emulator's clock, so a time scale shortens them; `Retry-After` and
  * `X-RateLimit-Reset` speak real seconds, because real clients wait on them.
  */
@@ -58,6 +59,8 @@ export class RateLimiter {
   constructor(
     private readonly clock: Clock,
     overrides: Partial<Record<RateLimitRuleName, RateLimitWindow>> = {},
+    /** Whether a request over a limit is refused (429); counted and reported in headers either way. */
+    public enforcing = false,
   ) {
     this.limits = { ...DEFAULT_RATE_LIMITS, ...overrides };
   }
@@ -77,7 +80,7 @@ export class RateLimiter {
     this.windows.clear();
   }
 
-  /** Counts the request in each applicable window and decides. */
+  /** Counts the request in each applicable window and decides (`allowed` is false only when enforcing). */
   check(request: RateLimitedRequest): RateLimitDecision {
     const now = this.clock.nowMs();
     let tightest: { rule: RateLimitWindow; window: Window } | undefined;
@@ -101,7 +104,7 @@ export class RateLimiter {
     const realMsLeft = Math.max(0, this.resetAt(shown) - now) / scale;
     const retryAfter = Math.max(1, Math.ceil(realMsLeft / 1000));
     return {
-      allowed: exceeded === undefined,
+      allowed: exceeded === undefined || !this.enforcing,
       headers: {
         "X-RateLimit-Limit": String(shown.rule.limit),
         "X-RateLimit-Remaining": String(Math.max(0, shown.rule.limit - shown.window.count)),

@@ -19,16 +19,7 @@ import type { CollectionPage } from "../../sdk/core/schema";
 import { issuesToErrors } from "../../sdk/core/schema";
 import type { AccountState, GrantPermission, UserRecord } from "./state";
 import type { EmulatorRuntime, NamedActor } from "./runtime";
-import {
-  type Principal,
-  acceptedScopesHeader,
-  authenticate,
-  bearerToken,
-  checkGlobalGrant,
-  checkObjectGrant,
-  checkScopes,
-  grantedScopesHeader,
-} from "./auth";
+import { type Principal, acceptedScopesHeader, authenticate, bearerToken, checkGlobalGrant, checkObjectGrant, checkScopes } from "./auth";
 import { ApiFailure, REASONS, errorBody, found, notFound } from "./errors";
 import { applyFilter, compileFilter } from "./filter";
 import { paginate, parsePageRequest } from "./pagination";
@@ -218,21 +209,15 @@ async function handleApiRequest(
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<unknown> {
+  // What the endpoint accepts is known before anything can fail, so refusals carry it too.
+  reply.header("X-Accepted-OAuth-Scopes", acceptedScopesHeader(route.endpoint.scopes));
+  const allowed = countRequest(runtime, request, reply, route.endpoint.method, routePath(route), route.endpoint.paginated === true);
   const fault = pickFault(runtime, request);
   if (fault && (await applyFaultBefore(runtime, fault, request, reply))) return reply;
-  if (runtime.rateLimiter) {
-    const decision = runtime.rateLimiter.check({
-      method: route.endpoint.method,
-      routePath: routePath(route),
-      caller: bearerToken(request.headers.authorization) ?? request.socket.remoteAddress ?? "anonymous",
-      collection: route.endpoint.paginated === true,
-    });
-    reply.headers(decision.headers);
-    if (!decision.allowed) return reply.code(429).send(errorBody([{ reason: REASONS.tooManyRequests }]));
-  }
+  if (!allowed) return tooManyRequests(reply);
   let result: unknown;
   try {
-    result = await processApiRequest(runtime, route, request, reply);
+    result = await processApiRequest(runtime, route, request);
   } catch (error) {
     // A `reset-after` cuts the connection whatever the outcome, failures included.
     if (fault && applyFaultAfter(runtime, fault, request, reply)) return reply;
@@ -246,19 +231,10 @@ async function handleApiRequest(
  * Authentication, authorization, the handler and the response check; returns the body to send. A
  * paginated endpoint's items are filtered and paged here; a handler that returns nothing answers `{}`.
  */
-async function processApiRequest(
-  runtime: EmulatorRuntime,
-  route: RouteSpec,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<unknown> {
+async function processApiRequest(runtime: EmulatorRuntime, route: RouteSpec, request: FastifyRequest): Promise<unknown> {
   const { endpoint } = route;
-  reply.header("X-Accepted-OAuth-Scopes", acceptedScopesHeader(endpoint.scopes));
   const principal = authenticate(runtime.state, request.headers.authorization, endpoint.auth === "token");
-  if (principal) {
-    reply.header("X-OAuth-Scopes", grantedScopesHeader(principal.token));
-    checkScopes(principal, endpoint.scopes);
-  }
+  if (principal) checkScopes(principal, endpoint.scopes);
   const ctx = new RouteContext(runtime, route, request, principal);
   if (route.grant && principal) checkGrant(ctx, principal, route.grant);
 
@@ -273,11 +249,40 @@ async function processApiRequest(
   return result;
 }
 
-/** Answers 404 `Not found` for any unknown path, with faults applied to API paths. */
+/**
+ * Counts a request against the rate limits and puts the `X-RateLimit-*` and `Retry-After` headers
+ * on its answer (api-facts P8-1: on every response). Returns false when it must be refused.
+ */
+function countRequest(
+  runtime: EmulatorRuntime,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  method: string,
+  path: string,
+  collection: boolean,
+) {
+  const decision = runtime.rateLimiter.check({
+    method,
+    routePath: path,
+    caller: bearerToken(request.headers.authorization) ?? request.socket.remoteAddress ?? "anonymous",
+    collection,
+  });
+  reply.headers(decision.headers);
+  return decision.allowed;
+}
+
+function tooManyRequests(reply: FastifyReply): FastifyReply {
+  return reply.code(429).send(errorBody([{ reason: REASONS.tooManyRequests }]));
+}
+
+/** Answers 404 `Not found` for any unknown path, with faults and rate limits applied to API paths. */
 export async function handleUnknownPath(runtime: EmulatorRuntime, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   if (isApiPath(request.url)) {
+    // Unknown paths share one operation window: they name no endpoint.
+    const allowed = countRequest(runtime, request, reply, request.method, "(unknown path)", false);
     const fault = pickFault(runtime, request);
     if (fault && (await applyFaultBefore(runtime, fault, request, reply))) return reply;
+    if (!allowed) return tooManyRequests(reply);
   }
   return reply.code(404).send(errorBody([{ reason: REASONS.notFound }]));
 }
@@ -306,8 +311,10 @@ export function registerApiRoutes(app: FastifyInstance, routes: readonly RouteSp
       method: unsupported,
       url,
       handler: async (request, reply) => {
+        const allowed = countRequest(runtime, request, reply, request.method, url, false);
         const fault = pickFault(runtime, request);
         if (fault && (await applyFaultBefore(runtime, fault, request, reply))) return reply;
+        if (!allowed) return tooManyRequests(reply);
         return reply
           .code(405)
           .header("Allow", allow)

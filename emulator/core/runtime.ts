@@ -13,8 +13,8 @@ export interface EmulatorRuntime {
   readonly clock: Clock;
   readonly faults: FaultInjector;
   readonly requestLog: RequestLog;
-  /** Present while rate limiting is on (api-facts P8-1); off by default. */
-  readonly rateLimiter?: RateLimiter | undefined;
+  /** Counts requests for the rate-limit headers; refuses past a limit only when enforcing (api-facts P8-1). */
+  readonly rateLimiter: RateLimiter;
   /** TCP port on which `POST /domains/import` reaches remote nameservers (53 when unset). */
   readonly zoneTransferPort?: number | undefined;
   /** Next id of a counter (global, like the platform's ids). */

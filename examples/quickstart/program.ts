@@ -69,8 +69,14 @@ export async function quickstart(): Promise<Record<string, unknown>> {
   const domain = new compute.Domain("zone", { domain: zone, type: "master", soaEmail: `hostmaster@${zone}`, ttlSec: 3600 });
   const www = new compute.DomainRecord("www", { domainId: domain.id, type: "A", name: "www", target: webAddress, ttlSec: 300 });
   new compute.DomainRecord("app", { domainId: domain.id, type: "CNAME", name: "app", target: `www.${zone}.` });
-  new compute.DomainRecord("mail", { domainId: domain.id, type: "MX", name: "", target: `mail.${zone}`, priority: 10 });
-  new compute.DomainRecord("spf", { domainId: domain.id, type: "TXT", name: "", target: "v=spf1 mx -all" });
+  // Records that belong together (mail here; a whole zone elsewhere) as one DomainRecordSet: one resource, one request per record.
+  new compute.DomainRecordSet("mail", {
+    domainId: domain.id,
+    records: [
+      { type: "MX", name: "", target: `mail.${zone}`, priority: 10 },
+      { type: "TXT", name: "", target: "v=spf1 mx -all" },
+    ],
+  });
   const reverse = new compute.ReverseDns("www-rdns", { address: webAddress, rdns: `www.${zone}` }, { dependsOn: [www] });
 
   // Data: a MySQL database reachable from the data subnet only

@@ -1,39 +1,110 @@
 #!/usr/bin/env node
 /** The `pulumi-compute` command. */
-import { parseArgs } from "node:util";
+import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
 import { EXIT, runDrift } from "./drift";
+import { AREA_NAMES } from "./import/account";
+import { runImport } from "./import/command";
 
-const USAGE = `usage: pulumi-compute drift [--stack <name>] [--cwd <project dir>] [--json]
+const DRIFT_USAGE = `usage: pulumi-compute drift [--stack <name>] [--cwd <project dir>] [--json]
 
-  drift   refresh-preview a stack and list managed fields changed outside Pulumi
-          (exit 0: no drift, 2: drift, 1: error)`;
+  Refresh-preview a stack and list managed fields changed outside Pulumi
+  (exit 0: no drift, 2: drift, 1: error).
+
+  -s, --stack <name>     the stack (default: the project's selected stack)
+  -C, --cwd <dir>        the project directory, holding Pulumi.yaml (default: here)
+      --json             the report as JSON`;
+
+const IMPORT_USAGE = `usage: pulumi-compute import [--api-url <url>] [--token-env <name>] [--only <areas>]
+                             [--label-filter <regex>] [--out <dir>] [--stack <name>]
+
+  Read an existing account and write a TypeScript Pulumi program (index.ts, Pulumi.yaml,
+  package.json, tsconfig.json) whose first \`pulumi up\` adopts every object and changes nothing
+  (exit 0: written, 1: bad input or the account could not be read; nothing is written then).
+
+      --api-url <url>        API root including /v4 (default: $COMPUTE_API_URL, else the public API)
+      --token-env <name>     environment variable holding the API token (default: COMPUTE_TOKEN);
+                             the token is never written
+      --only <areas>         comma-separated areas to import (default: all):
+                             ${AREA_NAMES.join(", ")}
+      --label-filter <regex> import only objects whose label matches (for a domain its name, for
+                             reverse DNS the name, for an IPv6 range \`range-<address>\`);
+                             subnets, records and devices follow their parent
+      --out <dir>            the project folder to create; must not exist or be empty
+                             (default: ./compute-import)
+      --stack <name>         the stack the printed next steps create (default: dev)
+  -h, --help                 this text`;
+
+const USAGE = `usage: pulumi-compute <command> [options]
+
+commands:
+  drift    list managed fields changed outside Pulumi (exit 0: none, 2: drift, 1: error)
+  import   write a Pulumi program that adopts the objects of an existing account
+
+\`pulumi-compute <command> --help\` describes a command's options.`;
+
+type Parsed<T> = { values: T } | { code: number };
+
+/** Parses a command's options; unknown options and `--help` end the command. */
+function parse<T>(args: string[], options: ParseArgsOptionsConfig, usage: string): Parsed<T> {
+  try {
+    const { values } = parseArgs({ args, options: { ...options, help: { type: "boolean", short: "h" } } });
+    if ((values as { help?: boolean }).help) {
+      console.log(usage);
+      return { code: EXIT.clean };
+    }
+    return { values: values as T };
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${usage}`);
+    return { code: EXIT.error };
+  }
+}
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (command !== "drift") {
-    console.error(USAGE);
-    return command === undefined || command === "--help" || command === "-h" ? EXIT.clean : EXIT.error;
+  if (command === "drift") {
+    const parsed = parse<{ stack?: string; cwd?: string; json?: boolean }>(
+      rest,
+      { stack: { type: "string", short: "s" }, cwd: { type: "string", short: "C" }, json: { type: "boolean" } },
+      DRIFT_USAGE,
+    );
+    if ("code" in parsed) return parsed.code;
+    const { values } = parsed;
+    return runDrift({ cwd: values.cwd ?? process.cwd(), stack: values.stack, json: values.json ?? false });
   }
-  let values: { stack?: string; cwd?: string; json?: boolean; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: rest,
-      options: {
-        stack: { type: "string", short: "s" },
-        cwd: { type: "string", short: "C" },
-        json: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
+  if (command === "import") {
+    const parsed = parse<{
+      "api-url"?: string;
+      "token-env"?: string;
+      only?: string;
+      "label-filter"?: string;
+      out?: string;
+      stack?: string;
+    }>(
+      rest,
+      {
+        "api-url": { type: "string" },
+        "token-env": { type: "string" },
+        only: { type: "string" },
+        "label-filter": { type: "string" },
+        out: { type: "string" },
+        stack: { type: "string" },
       },
-    }));
-  } catch (error) {
-    console.error(`${(error as Error).message}\n${USAGE}`);
-    return EXIT.error;
+      IMPORT_USAGE,
+    );
+    if ("code" in parsed) return parsed.code;
+    const { values } = parsed;
+    return runImport({
+      apiUrl: values["api-url"],
+      tokenEnv: values["token-env"],
+      only: values.only?.split(",").map((s) => s.trim()),
+      labelFilter: values["label-filter"],
+      out: values.out ?? "compute-import",
+      stack: values.stack,
+    });
   }
-  if (values.help) {
-    console.log(USAGE);
-    return EXIT.clean;
-  }
-  return runDrift({ cwd: values.cwd ?? process.cwd(), stack: values.stack, json: values.json ?? false });
+  const help = command === undefined || command === "--help" || command === "-h";
+  (help ? console.log : console.error)(USAGE);
+  return help ? EXIT.clean : EXIT.error;
 }
 
 main(process.argv.slice(2)).then((code) => process.exit(code));

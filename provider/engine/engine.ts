@@ -11,6 +11,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, isNotFound } from "../../sdk/core/errors";
 import { formatPath } from "../../sdk/core/schema";
 import type { ProviderContext } from "./context";
+import { fieldDiff, keyedChanges, type DetailedDiff, type DiffResult } from "./detailed-diff";
+import { forHost } from "./host-diff";
 import { UnresolvedCreateError, createExactlyOnce } from "./natural-key";
 import {
   META_INPUTS,
@@ -18,6 +20,7 @@ import {
   type ApiObject,
   type Body,
   type Failure,
+  type Fields,
   type InputField,
   type Inputs,
   type OutputField,
@@ -46,7 +49,7 @@ const PROVIDER_KEY = "__provider";
 export function makeProvider(spec: AnySpec, context: () => ProviderContext): DynamicProvider {
   return {
     check: async (olds, news) => checkAndDerive(spec, olds ?? {}, news),
-    diff: async (_id, olds, news) => diff(spec, olds, news),
+    diff: async (_id, olds, news) => forHost(diff(spec, olds, news)),
     create: (inputs) => create(spec, context(), inputs),
     read: (id, props) => read(spec, context(), id, props ?? {}),
     update: (id, olds, news) => update(spec, context(), id, olds, news),
@@ -57,7 +60,8 @@ export function makeProvider(spec: AnySpec, context: () => ProviderContext): Dyn
 // ---------------------------------------------------------------------------------------------
 // check
 
-export function check(spec: AnySpec, news: Inputs): pulumi.dynamic.CheckResult {
+/** `olds`: the inputs the object was last checked with (`{}` for a new object). */
+export function check(spec: AnySpec, news: Inputs, olds: Inputs = {}): pulumi.dynamic.CheckResult {
   const failures: Failure[] = [];
   const inputs = withoutProvider(news);
 
@@ -80,7 +84,7 @@ export function check(spec: AnySpec, news: Inputs): pulumi.dynamic.CheckResult {
   }
   failures.push(...checkMeta(inputs));
   if (failures.length === 0 && (spec.validatesUnknowns || !Object.values(inputs).some(isUnknown))) {
-    failures.push(...(spec.validate?.(inputs) ?? []), ...ruleFailures(spec, inputs));
+    failures.push(...(spec.validate?.(inputs, withoutProvider(olds)) ?? []), ...ruleFailures(spec, inputs));
   }
   return failures.length ? { inputs: news, failures } : { inputs: news };
 }
@@ -107,7 +111,7 @@ function ruleFailures(spec: AnySpec, inputs: Inputs): Failure[] {
 
 /** `check`, then the spec's `derive` hook on inputs that passed it (see `Hooks.derive`). */
 export async function checkAndDerive(spec: AnySpec, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckResult> {
-  const result = check(spec, news);
+  const result = check(spec, news, olds);
   if (result.failures?.length || !spec.hooks.derive) return result;
   const derived = await spec.hooks.derive(withoutProvider(olds), withoutProvider(news));
   if (derived.failures?.length) return { inputs: news, failures: derived.failures };
@@ -173,7 +177,7 @@ export function changedFields(spec: AnySpec, olds: Outputs, news: Inputs): Field
   return { changed, replaces };
 }
 
-export function diff(spec: AnySpec, olds: Outputs, news: Inputs): pulumi.dynamic.DiffResult {
+export function diff(spec: AnySpec, olds: Outputs, news: Inputs): DiffResult {
   const { changed, replaces: changedReplaces } = changedFields(spec, olds, news);
   // A broken object (see `replaceBroken`) is replaced even when nothing changed.
   const broken = spec.replaceBroken?.(olds) ?? [];
@@ -182,12 +186,30 @@ export function diff(spec: AnySpec, olds: Outputs, news: Inputs): pulumi.dynamic
   // (a label the API wants unique) would collide; then the old one goes first.
   const collides =
     replaces.length > 0 && ((spec.uniqueInputs ?? []).some((k) => !changed.includes(k)) || (spec.deleteFirst?.(olds, news) ?? false));
-  return { changes: changed.length > 0 || broken.length > 0, replaces, deleteBeforeReplace: collides };
+  const detailedDiff: DetailedDiff = {};
+  for (const key of changed) {
+    const field = spec.inputs[key]!;
+    Object.assign(
+      detailedDiff,
+      fieldDiff(key, field, olds[key] ?? field.default, news[key] ?? field.default, olds, replaces.includes(key)),
+    );
+  }
+  // A broken output field replaces, though no input names it.
+  for (const key of broken) detailedDiff[key] ??= { kind: "update-replace", inputDiff: false };
+  return {
+    changes: changed.length > 0 || broken.length > 0,
+    replaces,
+    deleteBeforeReplace: collides,
+    diffs: [...new Set([...changed, ...broken])],
+    detailedDiff,
+  };
 }
 
 /** Whether two values of a field are the same after normalization; `recorded` is the state normalizers may consult. */
 export function sameValue(field: InputField, a: unknown, b: unknown, recorded: Outputs = {}): boolean {
   const normalize = (v: unknown) => (v === undefined || v === null ? v : field.normalize ? field.normalize(v, recorded) : v);
+  // A keyed list is the same when no element differs, whatever their order.
+  if (field.elementKeys && Array.isArray(a) && Array.isArray(b) && !isUnknown(b)) return keyedChanges(field, a, b, recorded).length === 0;
   let x = normalize(a);
   let y = normalize(b);
   if (field.set && Array.isArray(x) && Array.isArray(y)) {
@@ -212,9 +234,14 @@ export function wirePath(key: string, field: InputField | OutputField): string {
  * API apply its own).
  */
 export function wireBody(spec: AnySpec, inputs: Inputs, keys: readonly string[], op: "create" | "update", defaults: boolean): Body {
+  return fieldsBody(spec.inputs, inputs, keys, op, defaults);
+}
+
+/** `wireBody` of any field declarations: the body of one element of a list of objects (a record of a record set), say. */
+export function fieldsBody(fields: Fields, inputs: Inputs, keys: readonly string[], op: "create" | "update", defaults: boolean): Body {
   const body: Body = {};
   for (const key of keys) {
-    const field = spec.inputs[key];
+    const field = fields[key];
     if (!field || field.derived || field.send === "never" || (field.send !== undefined && field.send !== op)) continue;
     const value = inputs[key] ?? (defaults ? field.default : undefined);
     if (value === undefined) continue;
@@ -291,6 +318,32 @@ export class ResourceInitError extends Error {
   }
 }
 
+/**
+ * Thrown by a hook that applies many changes (a record set's records) when some of them failed:
+ * `record` is the object as the changes that did succeed left it. The engine records exactly that
+ * in state (as a `ResourceInitError`, which Pulumi keeps with the error on create and on update),
+ * so nothing applied is forgotten and the next `up` applies only what is left.
+ */
+export class PartialApplyError extends Error {
+  override name = "PartialApplyError";
+  constructor(
+    message: string,
+    readonly record: ApiObject,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/** A `PartialApplyError` as Pulumi's init error, with the applied state as outputs (and the provider text). */
+function partialState(spec: AnySpec, error: unknown, inputs: Inputs, raw: Inputs): unknown {
+  // Also under a passed deadline's error, which keeps the hook's as its cause.
+  const partial = error instanceof PartialApplyError ? error : (error as Error | undefined)?.cause;
+  if (!(partial instanceof PartialApplyError)) return error;
+  const properties = { ...toOutputs(spec, partial.record, inputs), [PROVIDER_KEY]: raw[PROVIDER_KEY] };
+  return new ResourceInitError((error as Error).message, String(partial.record.id), properties);
+}
+
 async function create(spec: AnySpec, ctx: ProviderContext, raw: Inputs): Promise<pulumi.dynamic.CreateResult> {
   const inputs = withoutProvider(raw);
   const ms = timeoutFor(spec, inputs, "create");
@@ -299,7 +352,7 @@ async function create(spec: AnySpec, ctx: ProviderContext, raw: Inputs): Promise
     accepted = await createOrAdopt(spec, ctx, inputs, signal);
     return settle(spec, ctx, accepted, inputs, signal);
   }).catch(async (error: unknown) => {
-    if (!accepted) throw error;
+    if (!accepted) throw partialState(spec, error, inputs, raw);
     // Recorded as it is now (a database whose provisioning ended `failed`, say), so the next
     // `diff` sees it; the create's answer is the fallback when it cannot be read.
     const current = spec.hooks.settle ? await readQuietly(spec, ctx, accepted, inputs) : accepted;
@@ -406,6 +459,8 @@ async function update(spec: AnySpec, ctx: ProviderContext, id: string, olds: Out
         ? present(spec, id, await readHook(spec, ctx, id, olds, signal))
         : await updateHook(spec, ctx, id, olds, news, changed, signal);
     return settle(spec, ctx, current, news, signal);
+  }).catch((error: unknown) => {
+    throw partialState(spec, error, news, raw);
   });
   // Always the full set of outputs: an update that returns none wipes them (pulumi#9982).
   return { outs: toOutputs(spec, object, news) };

@@ -49,6 +49,13 @@ export interface InputField {
   /** Compared as a set: order and duplicates do not matter. */
   set?: boolean;
   /**
+   * A list whose elements are told apart by a key (a record set's records): order does not
+   * matter, elements with the same key are compared (after `normalize` of the list), and `diff`
+   * names each added, removed or changed element by its key (`records["www A"]`). Gets both
+   * normalized lists, so a key may depend on both; keys must be unique within each list.
+   */
+  elementKeys?(olds: unknown[], news: unknown[]): { olds: string[]; news: string[] };
+  /**
    * Maps a value to its canonical form before comparing (trailing dots, CIDR spelling, …).
    * `recorded` is the object's recorded state (its outputs; `{}` when there is none), for
    * spellings that depend on another field: a DNS record's name relative to its zone, say.
@@ -194,8 +201,12 @@ export interface ResourceSpec<
    * even when no input changed. Default: none.
    */
   replaceBroken?(olds: Values): string[];
-  /** Cross-field rules written for the program's names, run on known values only. */
-  validate?(inputs: Values): Failure[];
+  /**
+   * Cross-field rules written for the program's names, run on known values only. `olds` are the
+   * inputs the object was last checked with (`{}` when it is new), for rules that only apply to
+   * a creation.
+   */
+  validate?(inputs: Values, olds: Values): Failure[];
   /**
    * The sdk's cross-field rules (wire names): the engine runs them on the inputs under their wire
    * names and reports each failure on the program's input. Values still unknown at preview count

@@ -136,7 +136,7 @@ export const imageSpec = resourceSpec<ImageWithUpload, ImageCreate, ImageUpdateR
     cloudInit: (image) => image.capabilities.includes(CLOUD_INIT_CAPABILITY),
   },
   timeouts: { create: 30 * MINUTE, update: 10 * MINUTE, delete: 5 * MINUTE },
-  validate: (inputs) => validateSource(inputs),
+  validate: (inputs, olds) => validateSource(inputs, olds),
   // Labels repeat, so the key is the label within the create's own window: an image with it that
   // was not there when the create began is the one it made (a capture without a label takes the
   // disk's, so then any new private image counts). An upload's image is not adopted but replaced:
@@ -176,16 +176,23 @@ export const imageSpec = resourceSpec<ImageWithUpload, ImageCreate, ImageUpdateR
   },
 });
 
-/** Exactly one source; an upload needs a region and a label; `fileHash` is never the program's. */
-function validateSource(inputs: Values): Failure[] {
+/**
+ * Exactly one source; an upload needs a region and a label; `fileHash` is never the program's. An
+ * image that exists already — adopted (`adoptId`), or checked before (`olds`) — needs no source:
+ * the source only matters to a creation, and the API does not say what an image was made from
+ * (`pulumi-compute import` writes none).
+ */
+function validateSource(inputs: Values, olds: Values): Failure[] {
   const hasDisk = inputs.diskId !== undefined && inputs.diskId !== null;
   const hasFile = inputs.filePath !== undefined && inputs.filePath !== null;
   const hasRegion = inputs.region !== undefined && inputs.region !== null;
   const failures: Failure[] = [];
   if (inputs.fileHash !== undefined) failures.push({ property: "fileHash", reason: SOURCE_REASONS.fileHashIsComputed });
   if (hasDisk && (hasFile || hasRegion)) failures.push({ property: "diskId", reason: SOURCE_REASONS.both });
-  else if (!hasDisk && !hasFile && !hasRegion) failures.push({ property: "", reason: SOURCE_REASONS.none });
-  else if (hasRegion && !hasFile) failures.push({ property: "filePath", reason: SOURCE_REASONS.regionWithoutFile });
+  else if (!hasDisk && !hasFile && !hasRegion) {
+    const exists = inputs.adoptId !== undefined || Object.keys(olds).length > 0;
+    if (!exists) failures.push({ property: "", reason: SOURCE_REASONS.none });
+  } else if (hasRegion && !hasFile) failures.push({ property: "filePath", reason: SOURCE_REASONS.regionWithoutFile });
   else if (hasFile && !hasRegion) failures.push({ property: "region", reason: SOURCE_REASONS.fileWithoutRegion });
   else if (hasFile && inputs.label === undefined) failures.push({ property: "label", reason: IMAGE_REASONS.labelRequired });
   return failures;

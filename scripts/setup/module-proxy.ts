@@ -5,7 +5,8 @@
  * and a refusal is final. A refused pin only shows on a machine whose module cache lacks it, so
  * a warm cache once hid a setup that failed on every fresh machine. This asks the proxy itself,
  * the way `go mod download` would, for each pin of the tools modules (`tools/<name>/go.mod` and
- * `go.sum`), and names every version it does not serve.
+ * `go.sum`) and of the contract test's module (`test/contract`), and names every version it does
+ * not serve.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -124,18 +125,38 @@ export function neededFromModule(goMod: string, goSum: string, source: string): 
   return [...needed.values()];
 }
 
+/** One Go module of the repository: its folder (relative to the root), go.mod and go.sum. */
+export interface GoModule {
+  dir: string;
+  goMod: string;
+  goSum: string;
+}
+
+function readModule(root: string, dir: string): GoModule {
+  const at = path.join(root, dir);
+  return {
+    dir,
+    goMod: fs.readFileSync(path.join(at, "go.mod"), "utf8"),
+    goSum: fs.existsSync(path.join(at, "go.sum")) ? fs.readFileSync(path.join(at, "go.sum"), "utf8") : "",
+  };
+}
+
 /** Every tools module of the repository (`tools/<name>/go.mod`). */
-export function toolsModules(root: string): Array<{ dir: string; goMod: string; goSum: string }> {
+export function toolsModules(root: string): GoModule[] {
   const tools = path.join(root, "tools");
   return fs
     .readdirSync(tools)
     .filter((name) => fs.existsSync(path.join(tools, name, "go.mod")))
     .sort()
-    .map((name) => ({
-      dir: `tools/${name}`,
-      goMod: fs.readFileSync(path.join(tools, name, "go.mod"), "utf8"),
-      goSum: fs.existsSync(path.join(tools, name, "go.sum")) ? fs.readFileSync(path.join(tools, name, "go.sum"), "utf8") : "",
-    }));
+    .map((name) => readModule(root, `tools/${name}`));
+}
+
+/** Go modules outside `tools/` that `npm test` builds: the contract test with the official Go client. */
+export const TEST_GO_MODULES = ["test/contract"] as const;
+
+/** Every Go module `npm test` needs from the proxy: the tools modules, then the test modules. */
+export function goModules(root: string): GoModule[] {
+  return [...toolsModules(root), ...TEST_GO_MODULES.map((dir) => readModule(root, dir))];
 }
 
 /** Module paths and versions on the proxy: each upper-case letter becomes `!` and its lower case. */

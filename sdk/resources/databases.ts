@@ -122,6 +122,11 @@ export const DATABASE_REASONS = {
   backupTarget: "target must be primary or secondary",
   snapshotLimit: "A database may have at most 3 snapshots; delete one first",
   backupInProgress: "Another backup of this database is in progress",
+  // engine_config (newer than 4.174; emulator wording)
+  engineParameters: "Engine parameters must be an object of names and string, number, boolean or null values",
+  engineConfigInteger: "Must be an integer",
+  engineConfigNumber: "Must be a number",
+  engineConfigBoolean: "Must be a boolean",
   /** A status precondition of the spec's table is not met. */
   status: (operation: DatabaseOperation, status: string) => {
     const rule = DATABASE_STATUS_REQUIREMENTS[operation];
@@ -227,9 +232,53 @@ function singleNodeReplication(
   }
 }
 
+// Newer than the spec (4.174): `engine_config`, the engines' advanced parameters. Clients of the
+// later API send it on create and update (linodego's `MySQLCreateOptions.EngineConfig`; the bridged
+// provider sends `{"pg":{},"pglookout":{}}` even when nothing is set), and the later API stores it
+// and returns it in the record (linodego recording `TestDatabaseMySQL_EngineConfig_Suite.yaml`:
+// the create's `engine_config` comes back as sent). Its groups and top-level settings are checked
+// here; the parameters inside `mysql` and `pg` are any name with a scalar value, their documented
+// ranges are not checked (emulator README, "Known differences").
+
+/** One engine's parameter group (`mysql`, `pg`): parameter name → value. */
+const EngineParameters = z.record(
+  z.string(),
+  z.union([z.string(), z.number(), z.boolean(), z.null()], { error: DATABASE_REASONS.engineParameters }),
+  { error: DATABASE_REASONS.engineParameters },
+);
+
+/** MySQL's `engine_config` (newer than 4.174): `mysql` parameters and `binlog_retention_period` (seconds). */
+export const MysqlEngineConfig = z.strictObject({
+  mysql: EngineParameters.optional(),
+  binlog_retention_period: z.number({ error: DATABASE_REASONS.engineConfigInteger }).int(DATABASE_REASONS.engineConfigInteger).optional(),
+});
+export type MysqlEngineConfig = z.infer<typeof MysqlEngineConfig>;
+
+/** PostgreSQL's `engine_config` (newer than 4.174): `pg` parameters, `pglookout`, and three settings of their own. */
+export const PostgresqlEngineConfig = z.strictObject({
+  pg: EngineParameters.optional(),
+  pglookout: z
+    .strictObject({
+      max_failover_replication_time_lag: z
+        .number({ error: DATABASE_REASONS.engineConfigInteger })
+        .int(DATABASE_REASONS.engineConfigInteger)
+        .optional(),
+    })
+    .optional(),
+  pg_stat_monitor_enable: z.boolean({ error: DATABASE_REASONS.engineConfigBoolean }).optional(),
+  shared_buffers_percentage: z.number({ error: DATABASE_REASONS.engineConfigNumber }).optional(),
+  work_mem: z.number({ error: DATABASE_REASONS.engineConfigInteger }).int(DATABASE_REASONS.engineConfigInteger).optional(),
+});
+export type PostgresqlEngineConfig = z.infer<typeof PostgresqlEngineConfig>;
+
 /** `POST /databases/mysql/instances`. */
 export const MysqlDatabaseCreateRequest = z
-  .strictObject({ ...createFields, engine: databaseEngineId("mysql"), replication_type: MysqlReplicationType.optional() })
+  .strictObject({
+    ...createFields,
+    engine: databaseEngineId("mysql"),
+    replication_type: MysqlReplicationType.optional(),
+    engine_config: MysqlEngineConfig.optional(),
+  })
   .superRefine(singleNodeReplication);
 export type MysqlDatabaseCreateRequest = z.infer<typeof MysqlDatabaseCreateRequest>;
 
@@ -240,6 +289,7 @@ export const PostgresqlDatabaseCreateRequest = z
     engine: databaseEngineId("postgresql"),
     replication_type: PostgresqlReplicationType.optional(),
     replication_commit_type: PostgresqlReplicationCommitType.optional(),
+    engine_config: PostgresqlEngineConfig.optional(),
   })
   .superRefine(singleNodeReplication);
 export type PostgresqlDatabaseCreateRequest = z.infer<typeof PostgresqlDatabaseCreateRequest>;
@@ -270,14 +320,28 @@ export const DatabaseUpdatesRequest = z
   });
 export type DatabaseUpdatesRequest = z.infer<typeof DatabaseUpdatesRequest>;
 
-/** `PUT /databases/{engine}/instances/{id}`: `type` asks for a resize (to more disk only). */
-export const DatabaseUpdateRequest = z.strictObject({
+const updateFields = {
   label: DatabaseLabel.optional(),
   allow_list: DatabaseAllowList.optional(),
   type: z.string({ error: DATABASE_REASONS.typeInvalid }).min(1, DATABASE_REASONS.typeInvalid).optional(),
   updates: DatabaseUpdatesRequest.optional(),
-});
-export type DatabaseUpdateRequest = z.infer<typeof DatabaseUpdateRequest>;
+};
+
+/** `PUT /databases/mysql/instances/{id}`: `type` asks for a resize (to more disk only); `engine_config` is newer than 4.174. */
+export const MysqlDatabaseUpdateRequest = z.strictObject({ ...updateFields, engine_config: MysqlEngineConfig.optional() });
+export type MysqlDatabaseUpdateRequest = z.infer<typeof MysqlDatabaseUpdateRequest>;
+
+/** `PUT /databases/postgresql/instances/{id}`: MySQL's body with PostgreSQL's `engine_config`. */
+export const PostgresqlDatabaseUpdateRequest = z.strictObject({ ...updateFields, engine_config: PostgresqlEngineConfig.optional() });
+export type PostgresqlDatabaseUpdateRequest = z.infer<typeof PostgresqlDatabaseUpdateRequest>;
+
+/** The update schema of each engine. */
+export const DATABASE_UPDATE_REQUESTS = { mysql: MysqlDatabaseUpdateRequest, postgresql: PostgresqlDatabaseUpdateRequest } as const;
+
+/** The fields 4.174 documents for an update, the same for both engines. */
+export const DatabaseUpdateRequest = z.strictObject(updateFields);
+/** An update of either engine. */
+export type DatabaseUpdateRequest = MysqlDatabaseUpdateRequest | PostgresqlDatabaseUpdateRequest;
 
 /** `POST .../backups`: a snapshot. Label 1–30 ASCII letters, digits, `_` (api-facts P4-2). */
 export const DatabaseBackupCreateRequest = z.strictObject({
@@ -347,6 +411,8 @@ export const Database = z.looseObject({
   total_disk_size_gb: z.number().nullable().optional(),
   used_disk_size_gb: z.number().nullable().optional(),
   instance_uri: z.string().optional(),
+  /** Newer than 4.174: the engine's advanced parameters, as set (either engine's shape). */
+  engine_config: z.record(z.string(), z.unknown()).optional(),
 });
 export type Database = z.infer<typeof Database>;
 
@@ -446,6 +512,7 @@ const CATALOG = { service: "databases", auth: "none", scopes: [] } as const;
  * equivalents, api-facts P4-2). `createRequest` is the engine's create body.
  */
 export function databaseEngineEndpoints<const E extends DatabaseEngineType, C extends z.ZodType>(engine: E, createRequest: C) {
+  const updateRequest = DATABASE_UPDATE_REQUESTS[engine] as (typeof DATABASE_UPDATE_REQUESTS)[E];
   const name = `databases.${engine}` as const;
   return {
     list: endpoint({
@@ -480,7 +547,7 @@ export function databaseEngineEndpoints<const E extends DatabaseEngineType, C ex
       method: "PUT",
       path: `/databases/${engine}/instances/{instanceId}`,
       summary: "Update label, allow list, maintenance window, or resize (type); status active",
-      body: DatabaseUpdateRequest,
+      body: updateRequest,
       response: Database,
     }),
     delete: endpoint({

@@ -10,88 +10,46 @@ import * as path from "node:path";
 import type { ChildProcess } from "node:child_process";
 import { ComputeClient } from "../../sdk/client";
 import { REPO_ROOT } from "../support/engine";
-import { runProcess, startProcess, type ProcessResult } from "../support/process";
+import { startProcess, type ProcessResult } from "../support/process";
+import { UserShell, expectExit, packPackage, useTarball } from "../support/user-shell";
 
 jest.setTimeout(300_000);
 
 const repoPackage = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"));
 let base: string;
 let project: string;
-let userEnv: NodeJS.ProcessEnv;
-let envExports: string;
+let user: UserShell;
 let emulator: ChildProcess | undefined;
 let client: ComputeClient;
 let api: { url: string; token: string };
 
-/**
- * The environment of a user's shell before `eval "$(npm run -s env)"`: the machine's PATH
- * (without the toolchain this test run's setup put first), their HOME and caches, no Pulumi
- * settings of the project's, and a state backend of their own choosing.
- */
-function userShellEnv(): NodeJS.ProcessEnv {
-  const toolchain = [process.env.PULUMI_COMPUTE_ENGINE_BIN, path.dirname(process.execPath)];
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (/^(npm_|PULUMI_|COMPUTE_)/.test(key) && key !== "PULUMI_COMPUTE_CACHE") continue;
-    env[key] = value;
-  }
-  env.PATH = (process.env.PATH ?? "")
-    .split(":")
-    .filter((dir) => !toolchain.includes(dir))
-    .join(":");
-  env.PULUMI_HOME = path.join(base, "pulumi-home");
-  env.PULUMI_BACKEND_URL = `file://${path.join(base, "state")}`;
-  return env;
-}
-
-/** `npm run -s env` as the user runs it, in the repository, with extra variables set. */
-async function printedExports(extra: NodeJS.ProcessEnv = {}): Promise<string> {
-  const result = await runProcess("npm", ["run", "-s", "env"], { cwd: REPO_ROOT, env: { ...userEnv, ...extra } });
-  expect({ code: result.code, out: result.code ? result.out : "" }).toEqual({ code: 0, out: "" });
-  return result.stdout; // set-up progress, if any, went to stderr
-}
-
 /** A command line in the user's shell, in the project folder, after the eval. */
 function shell(command: string, cwd = project): Promise<ProcessResult> {
-  return runProcess("bash", ["-c", `eval "$PC_EXPORTS" && ${command}`], { cwd, env: { ...userEnv, PC_EXPORTS: envExports } });
+  return user.run(command, cwd);
 }
 
 async function pulumi(args: string, cwd = project): Promise<ProcessResult> {
   return shell(`pulumi ${args}`, cwd);
 }
 
-/** Fails with the command's last output when it did not exit with `code` (`"fails"`: any but 0). */
-function expectExit(result: ProcessResult, code: number | "fails"): void {
-  const ok = code === "fails" ? result.code !== 0 : result.code === code;
-  if (!ok) throw new Error(`exit code ${result.code}, expected ${code}; the output ended:\n${result.out.slice(-2000)}`);
-}
-
 beforeAll(async () => {
   base = fs.mkdtempSync(path.join(os.tmpdir(), "pc-cli-path-"));
-  fs.mkdirSync(path.join(base, "state"));
-  userEnv = userShellEnv();
-
-  const packed = await runProcess("npm", ["pack", "--pack-destination", base], { cwd: REPO_ROOT });
-  expectExit(packed, 0);
-  const tarball = path.join(base, `pulumi-compute-${repoPackage.version}.tgz`);
+  user = new UserShell(base);
+  const tarball = await packPackage(base);
 
   project = path.join(base, "my-infra");
   fs.mkdirSync(project);
   writeProject(project, tarball);
-  const installed = await runProcess("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], {
-    cwd: project,
-    env: userEnv,
-  });
-  expectExit(installed, 0);
+  await user.npmInstall(project);
 
-  envExports = await printedExports();
+  await user.init();
   const started = await startProcess(
     "bash",
     ["-c", `eval "$PC_EXPORTS" && exec node_modules/.bin/compute-emulator --port 0 --time-scale 300`],
     /token:\s+\S+/,
     {
       cwd: project,
-      env: { ...userEnv, PC_EXPORTS: envExports },
+      env: { ...user.env, PC_EXPORTS: user.exports },
     },
   );
   emulator = started.child;
@@ -116,10 +74,10 @@ afterAll(async () => {
  */
 function writeProject(dir: string, tarball: string): void {
   const template = path.join(REPO_ROOT, "examples/new-project");
-  for (const file of ["tsconfig.json", "Pulumi.yaml", "index.ts"]) fs.copyFileSync(path.join(template, file), path.join(dir, file));
-  const pkg = JSON.parse(fs.readFileSync(path.join(template, "package.json"), "utf8"));
-  pkg.dependencies["pulumi-compute"] = `file:${tarball}`;
-  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(pkg, null, 2));
+  for (const file of ["tsconfig.json", "Pulumi.yaml", "index.ts", "package.json"]) {
+    fs.copyFileSync(path.join(template, file), path.join(dir, file));
+  }
+  useTarball(dir, tarball);
 }
 
 test("the new-project template asks for the versions this package is built and tested with", () => {
@@ -135,8 +93,8 @@ test("the new-project template asks for the versions this package is built and t
 });
 
 test("`npm run -s env` puts Node 24 and the whole toolchain first on PATH and runs the CLI offline", async () => {
-  expect(envExports).toContain("export PULUMI_SKIP_UPDATE_CHECK=true");
-  expect(envExports).toContain("export PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true");
+  expect(user.exports).toContain("export PULUMI_SKIP_UPDATE_CHECK=true");
+  expect(user.exports).toContain("export PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true");
   const found = await shell("node --version; command -v pulumi pulumi-language-nodejs pulumi-resource-pulumi-nodejs");
   expectExit(found, 0);
   const [node, ...tools] = found.out.trim().split("\n");
@@ -146,22 +104,22 @@ test("`npm run -s env` puts Node 24 and the whole toolchain first on PATH and ru
 
 test("`npm run -s env` gives a backend and a passphrase only to a user who has set none", async () => {
   // This user chose a backend (PULUMI_BACKEND_URL) and no passphrase.
-  expect(envExports).not.toContain("PULUMI_BACKEND_URL");
-  expect(envExports).toMatch(/^export PULUMI_CONFIG_PASSPHRASE=$/m);
+  expect(user.exports).not.toContain("PULUMI_BACKEND_URL");
+  expect(user.exports).toMatch(/^export PULUMI_CONFIG_PASSPHRASE=$/m);
 
-  const bare = await printedExports({ PULUMI_BACKEND_URL: "" });
+  const bare = await user.printedExports({ PULUMI_BACKEND_URL: "" });
   expect(bare).toMatch(/^export PULUMI_BACKEND_URL=file:\/\/~$/m);
 
   // Logged in with `pulumi login`: that backend stays in charge.
-  fs.mkdirSync(userEnv.PULUMI_HOME!, { recursive: true });
-  fs.writeFileSync(path.join(userEnv.PULUMI_HOME!, "credentials.json"), JSON.stringify({ current: "file:///somewhere", accounts: {} }));
+  fs.mkdirSync(user.env.PULUMI_HOME!, { recursive: true });
+  fs.writeFileSync(path.join(user.env.PULUMI_HOME!, "credentials.json"), JSON.stringify({ current: "file:///somewhere", accounts: {} }));
   try {
-    expect(await printedExports({ PULUMI_BACKEND_URL: "" })).not.toContain("PULUMI_BACKEND_URL");
+    expect(await user.printedExports({ PULUMI_BACKEND_URL: "" })).not.toContain("PULUMI_BACKEND_URL");
   } finally {
-    fs.rmSync(path.join(userEnv.PULUMI_HOME!, "credentials.json"));
+    fs.rmSync(path.join(user.env.PULUMI_HOME!, "credentials.json"));
   }
 
-  const ownPassphrase = await printedExports({ PULUMI_CONFIG_PASSPHRASE_FILE: "/dev/null" });
+  const ownPassphrase = await user.printedExports({ PULUMI_CONFIG_PASSPHRASE_FILE: "/dev/null" });
   expect(ownPassphrase).not.toContain("PULUMI_CONFIG_PASSPHRASE");
 });
 

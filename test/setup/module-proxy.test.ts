@@ -13,21 +13,21 @@ import {
   findRefusals,
   neededFromModule,
   proxyChain,
-  toolsModules,
+  goModules,
   type Needed,
 } from "../../scripts/setup/module-proxy";
 import { REPO_ROOT } from "../support/engine";
 
 jest.setTimeout(60_000);
 
-test("every version pinned by tools/*/go.mod and go.sum is served by the configured proxy", async () => {
+test("every version pinned by tools/*/go.mod, test/contract/go.mod and their go.sum is served by the configured proxy", async () => {
   const goproxy = execFileSync("go", ["env", "GOPROXY"], { encoding: "utf8" }).trim();
   const chain = proxyChain(goproxy);
   expect({ goproxy, proxies: chain.length }).toMatchObject({ proxies: expect.any(Number) });
   expect(chain.length).toBeGreaterThan(0); // GOPROXY=direct/off: the engine could not be built from a proxy
 
-  const modules = toolsModules(REPO_ROOT);
-  expect(modules.map((m) => m.dir)).toEqual(["tools/pulumi-engine", "tools/pulumi-language-nodejs"]);
+  const modules = goModules(REPO_ROOT);
+  expect(modules.map((m) => m.dir)).toEqual(["tools/pulumi-engine", "tools/pulumi-language-nodejs", "test/contract"]);
   const needed = modules.flatMap((m) => neededFromModule(m.goMod, m.goSum, m.dir));
   const version = (JSON.parse(fs.readFileSync(require.resolve("@pulumi/pulumi/package.json"), "utf8")) as { version: string }).version;
   expect(needed).toContainEqual(
@@ -35,6 +35,14 @@ test("every version pinned by tools/*/go.mod and go.sum is served by the configu
   );
   expect(needed).toContainEqual(
     expect.objectContaining({ path: "github.com/pulumi/pulumi/sdk/v3", version: "v3.68.0", source: "tools/pulumi-language-nodejs" }),
+  );
+  expect(needed).toContainEqual(
+    expect.objectContaining({
+      path: "github.com/linode/linodego",
+      version: "v1.69.1",
+      source: "test/contract",
+      files: [".info", ".mod", ".zip"],
+    }),
   );
 
   const refusals = await findRefusals(chain, needed);

@@ -21,6 +21,7 @@ import {
   DATABASES,
   DATABASE_ID,
   PROVISIONING_FAILURES,
+  type EngineConfig,
   type StoredDatabase,
   type StoredDatabaseBackup,
   databaseUrl,
@@ -76,6 +77,7 @@ export function createDatabase(actor: Actor, engine: DatabaseEngineType, input: 
     ...(engine === "postgresql"
       ? { replication_commit_type: (input as PostgresqlDatabaseCreateRequest).replication_commit_type ?? "local" }
       : {}),
+    ...(input.engine_config ? { engine_config: mergeEngineConfig({}, input.engine_config) } : {}),
     port: traits.port,
     updates: provisioningWindow(),
     created: now,
@@ -102,8 +104,10 @@ export function createDatabase(actor: Actor, engine: DatabaseEngineType, input: 
  */
 export function updateDatabase(actor: Actor, db: StoredDatabase, input: DatabaseUpdateRequest): StoredDatabase {
   const resize = input.type !== undefined && input.type !== db.type;
-  const other = input.label !== undefined || input.allow_list !== undefined || input.updates !== undefined;
+  const other =
+    input.label !== undefined || input.allow_list !== undefined || input.updates !== undefined || input.engine_config !== undefined;
   if (input.label !== undefined) db.label = input.label;
+  if (input.engine_config !== undefined) db.engine_config = mergeEngineConfig(db.engine_config ?? {}, input.engine_config);
   if (input.allow_list !== undefined) db.allow_list = [...input.allow_list];
   if (input.updates !== undefined) db.updates = windowFromRequest(input.updates);
   const events: number[] = [];
@@ -116,6 +120,20 @@ export function updateDatabase(actor: Actor, db: StoredDatabase, input: Database
     startJob(actor.runtime, db, "update", { durationMs: DATABASE_DURATIONS.updateMs, events });
   }
   return db;
+}
+
+/**
+ * An update's `engine_config` changes what it names and keeps the rest: a parameter group
+ * (`mysql`, `pg`, `pglookout`) is merged parameter by parameter, a top-level setting replaced.
+ */
+export function mergeEngineConfig(stored: EngineConfig, change: EngineConfig): EngineConfig {
+  const merged: EngineConfig = structuredClone(stored);
+  for (const [key, value] of Object.entries(change)) {
+    const before = merged[key];
+    const isGroup = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+    merged[key] = isGroup(value) && isGroup(before) ? { ...before, ...structuredClone(value) } : structuredClone(value);
+  }
+  return merged;
 }
 
 export function deleteDatabase(actor: Actor, db: StoredDatabase): void {

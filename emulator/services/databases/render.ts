@@ -26,6 +26,7 @@ export function renderDatabase(db: StoredDatabase): Database {
     updates: { ...db.updates },
     created: db.created,
     updated: db.updated,
+    ...(db.engine_config ? { engine_config: structuredClone(db.engine_config) } : {}),
   };
 }
 

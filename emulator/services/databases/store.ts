@@ -45,6 +45,9 @@ export interface PendingTransition {
   snapshot?: { label: string; target: "primary" | "secondary" };
 }
 
+/** Either engine's `engine_config`: groups of parameters (`mysql`, `pg`, `pglookout`) and top-level settings. */
+export type EngineConfig = Record<string, unknown>;
+
 export interface StoredDatabase {
   id: number;
   engine: DatabaseEngineType;
@@ -61,6 +64,11 @@ export interface StoredDatabase {
   replication_type: string;
   /** PostgreSQL only. */
   replication_commit_type?: string;
+  /**
+   * Newer than 4.174: the advanced parameters a client set (`engine_config`), kept and returned as
+   * the later API does; absent until one is sent, so 4.174 records keep their recorded shape.
+   */
+  engine_config?: EngineConfig;
   port: number;
   updates: MaintenanceWindow;
   created: string;

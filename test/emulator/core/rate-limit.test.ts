@@ -1,4 +1,4 @@
-/** Optional rate limiting (api-facts P8-1): headers on every response, 429 past a limit, windows on the clock. */
+/** Rate limits (api-facts P8-1): headers on every response; 429 past a limit when enforced; windows on the clock. */
 import { REASONS } from "../../../emulator";
 import { DEFAULT_RATE_LIMITS } from "../../../emulator/core/rate-limit";
 import { type TestEmulator, onlyError, startTestEmulator } from "../helpers";
@@ -6,13 +6,17 @@ import { type TestEmulator, onlyError, startTestEmulator } from "../helpers";
 let emu: TestEmulator;
 afterEach(() => emu?.close());
 
-test("off by default: no rate-limit headers, no 429", async () => {
-  emu = await startTestEmulator();
+test("not enforced by default: every request is counted in the headers, none is refused", async () => {
+  emu = await startTestEmulator({ timeScale: 0 });
+  const remaining: string[] = [];
   for (let i = 0; i < 3; i += 1) {
     const res = await emu.post("/support/tickets", { summary: "s", description: "d" });
     expect(res.status).toBe(200);
-    expect(res.headers["x-ratelimit-limit"]).toBeUndefined();
+    expect(res.headers["x-ratelimit-limit"]).toBe(String(DEFAULT_RATE_LIMITS.ticketOpen.limit));
+    remaining.push(res.headers["x-ratelimit-remaining"]!);
   }
+  expect(remaining).toEqual(["1", "0", "0"]);
+  expect(await emu.ctl("GET", "/rate-limits")).toMatchObject({ body: { enabled: false, limits: null } });
 });
 
 test("the documented ticket-open limit: 2 per minute, then 429 with Retry-After, reset when the window passes", async () => {

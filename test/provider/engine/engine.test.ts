@@ -5,6 +5,7 @@ import { ResourceInitError, check, diff, explain, makeProvider } from "../../../
 import { UNKNOWN } from "../../../provider/engine/values";
 import { vpcSpec } from "../../../provider/resources/vpc";
 import { vpcSubnetSpec } from "../../../provider/resources/vpc-subnet";
+import { domainSpec } from "../../../provider/resources/domain";
 import type { VpcArgs } from "../../../provider";
 
 const PROVIDER = { __provider: "exports.handler = …" };
@@ -80,24 +81,52 @@ describe("diff", () => {
 
   test("no change when only __provider and output-only fields differ", () => {
     const news = { __provider: "something else entirely", label: "app-net", region: "us-iad" };
-    expect(diff(vpcSpec, { ...olds, updated: "later" }, news)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+    expect(diff(vpcSpec, { ...olds, updated: "later" }, news)).toMatchObject({ changes: false, replaces: [], deleteBeforeReplace: false });
   });
 
   test("a label change updates in place", () => {
-    expect(diff(vpcSpec, olds, { label: "other", region: "us-iad" })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(diff(vpcSpec, olds, { label: "other", region: "us-iad" })).toMatchObject({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
   });
 
   test("a region change replaces; the unchanged unique label makes it delete first", () => {
-    expect(diff(vpcSpec, olds, { label: "app-net", region: "us-ord" })).toEqual({
+    expect(diff(vpcSpec, olds, { label: "app-net", region: "us-ord" })).toMatchObject({
       changes: true,
       replaces: ["region"],
       deleteBeforeReplace: true,
     });
-    expect(diff(vpcSpec, olds, { label: "new-net", region: "us-ord" })).toEqual({
+    expect(diff(vpcSpec, olds, { label: "new-net", region: "us-ord" })).toMatchObject({
       changes: true,
       replaces: ["region"],
       deleteBeforeReplace: false,
     });
+  });
+
+  test("the detailed diff names each changed input's path, marked update or replace; no change, no path", () => {
+    expect(diff(vpcSpec, olds, { label: "app-net", region: "us-iad" })).toMatchObject({ diffs: [], detailedDiff: {} });
+    expect(diff(vpcSpec, olds, { label: "other", region: "us-ord", description: "text" })).toMatchObject({
+      diffs: ["label", "region", "description"],
+      detailedDiff: {
+        label: { kind: "update", inputDiff: false },
+        region: { kind: "update-replace", inputDiff: false },
+        description: { kind: "update", inputDiff: false },
+      },
+    });
+  });
+
+  test("set elements are named by value: the ones added and the ones removed", () => {
+    const zone = { domain: "example.com", type: "master", soaEmail: "a@example.com", tags: ["prod", "web"] };
+    const result = diff(domainSpec, zone, { ...zone, tags: ["web", "dns"] });
+    expect(result.detailedDiff).toEqual({
+      'tags["dns"]': { kind: "add", inputDiff: false },
+      'tags["prod"]': { kind: "delete", inputDiff: false },
+    });
+    // Order alone is no change; an unknown list is named as a whole.
+    expect(diff(domainSpec, zone, { ...zone, tags: ["web", "prod"] }).changes).toBe(false);
+    expect(diff(domainSpec, zone, { ...zone, tags: [UNKNOWN] }).detailedDiff).toEqual({ tags: { kind: "update", inputDiff: false } });
   });
 
   test("removing the description resets it to the API default; an empty one is no change", () => {

@@ -146,7 +146,7 @@ describe("normalization and diff", () => {
         },
       ],
     };
-    expect(diff(firewallSpec, stored, news)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+    expect(diff(firewallSpec, stored, news)).toMatchObject({ changes: false, replaces: [], deleteBeforeReplace: false });
   });
 
   test("rule order is significant, a changed rule is a change, never a replacement", () => {
@@ -154,7 +154,9 @@ describe("normalization and diff", () => {
     const olds = { ...stored, tags: [], inbound: two.map(wireRule) };
     expect(diff(firewallSpec, olds, { ...args(), inbound: [...two].reverse() }).changes).toBe(true);
     expect(diff(firewallSpec, olds, { ...args(), inbound: two }).changes).toBe(false);
-    expect(diff(firewallSpec, olds, { ...args(), inbound: [two[0], rule({ label: "second", ports: "23" })], status: "disabled" })).toEqual({
+    expect(
+      diff(firewallSpec, olds, { ...args(), inbound: [two[0], rule({ label: "second", ports: "23" })], status: "disabled" }),
+    ).toMatchObject({
       changes: true,
       replaces: [],
       deleteBeforeReplace: false,

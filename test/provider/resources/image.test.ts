@@ -89,6 +89,11 @@ describe("check", () => {
     expect(harness.emulator.control.listRequests()).toEqual([]);
   });
 
+  test("accepts an image that exists without a source: adopted, or checked before (adoptId since removed)", async () => {
+    expect((await checked({ label: "x", adoptId: "private/5" })).failures).toBeUndefined();
+    expect((await checked({ label: "x" }, { label: "x", adoptId: "private/5" })).failures).toBeUndefined();
+  });
+
   test("refuses a missing file and a file that is not gzip, at preview", async () => {
     const missing = path.join(folder, "missing.img.gz");
     expect((await checked({ filePath: missing, region: "us-iad", label: "x" })).failures).toEqual([
@@ -147,24 +152,24 @@ describe("diff", () => {
   };
 
   test("same content: no change; a moved file: an in-place change; new content: a replacement", async () => {
-    expect(await images.diff!("private/1", olds, { ...olds })).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
-    expect(await images.diff!("private/1", olds, { ...olds, filePath: "/moved/a.img.gz" })).toEqual({
+    expect(await images.diff!("private/1", olds, { ...olds })).toMatchObject({ changes: false, replaces: [], deleteBeforeReplace: false });
+    expect(await images.diff!("private/1", olds, { ...olds, filePath: "/moved/a.img.gz" })).toMatchObject({
       changes: true,
       replaces: [],
       deleteBeforeReplace: false,
     });
-    expect(await images.diff!("private/1", olds, { ...olds, fileHash: "b".repeat(64) })).toEqual({
+    expect(await images.diff!("private/1", olds, { ...olds, fileHash: "b".repeat(64) })).toMatchObject({
       changes: true,
       replaces: ["fileHash"],
       deleteBeforeReplace: false,
     });
-    expect(await images.diff!("private/1", olds, { ...olds, label: "renamed", description: "now described" })).toEqual({
+    expect(await images.diff!("private/1", olds, { ...olds, label: "renamed", description: "now described" })).toMatchObject({
       changes: true,
       replaces: [],
       deleteBeforeReplace: false,
     });
-    expect((await images.diff!("private/1", olds, { ...olds, cloudInit: true })).replaces).toEqual(["cloudInit"]);
-    expect((await images.diff!("private/1", olds, { ...olds, region: "us-ord" })).replaces).toEqual(["region"]);
+    expect((await images.diff!("private/1", olds, { ...olds, cloudInit: true })).replaces).toMatchObject(["cloudInit"]);
+    expect((await images.diff!("private/1", olds, { ...olds, region: "us-ord" })).replaces).toMatchObject(["region"]);
   });
 });
 

@@ -83,7 +83,7 @@ describe("diff", () => {
   };
 
   test("natural spellings are no change: a bare address is its /32, order does not matter, defaults fill the window", () => {
-    expect(diff(mysqlDatabaseSpec, recorded, { ...base, allowList: ["192.0.2.0/24", "203.0.113.1/32"], updates: window })).toEqual({
+    expect(diff(mysqlDatabaseSpec, recorded, { ...base, allowList: ["192.0.2.0/24", "203.0.113.1/32"], updates: window })).toMatchObject({
       changes: false,
       replaces: [],
       deleteBeforeReplace: false,
@@ -98,27 +98,27 @@ describe("diff", () => {
       replaces: [],
     });
     // The label is unique: an unchanged one collides, so the old database goes first.
-    expect(diff(mysqlDatabaseSpec, recorded, { ...recorded, region: "us-ord" })).toEqual({
+    expect(diff(mysqlDatabaseSpec, recorded, { ...recorded, region: "us-ord" })).toMatchObject({
       changes: true,
       replaces: ["region"],
       deleteBeforeReplace: true,
     });
-    expect(diff(mysqlDatabaseSpec, recorded, { ...recorded, engineId: "mysql/5.7.39", label: "new-db" })).toEqual({
+    expect(diff(mysqlDatabaseSpec, recorded, { ...recorded, engineId: "mysql/5.7.39", label: "new-db" })).toMatchObject({
       changes: true,
       replaces: ["engineId"],
       deleteBeforeReplace: false,
     });
-    expect(diff(mysqlDatabaseSpec, recorded, { ...recorded, clusterSize: 3 }).replaces).toEqual(["clusterSize"]);
-    expect(diff(mysqlDatabaseSpec, recorded, { ...recorded, sslConnection: true }).replaces).toEqual(["sslConnection"]);
+    expect(diff(mysqlDatabaseSpec, recorded, { ...recorded, clusterSize: 3 }).replaces).toMatchObject(["clusterSize"]);
+    expect(diff(mysqlDatabaseSpec, recorded, { ...recorded, sslConnection: true }).replaces).toMatchObject(["sslConnection"]);
   });
 
   test("a failed database is replaced even though no input changed", () => {
-    expect(diff(mysqlDatabaseSpec, { ...recorded, status: "failed" }, recorded)).toEqual({
+    expect(diff(mysqlDatabaseSpec, { ...recorded, status: "failed" }, recorded)).toMatchObject({
       changes: true,
       replaces: ["status"],
       deleteBeforeReplace: true,
     });
-    expect(diff(mysqlDatabaseSpec, { ...recorded, status: "degraded" }, recorded).replaces).toEqual([]);
+    expect(diff(mysqlDatabaseSpec, { ...recorded, status: "degraded" }, recorded).replaces).toMatchObject([]);
   });
 });
 
@@ -177,8 +177,15 @@ describe("life cycle against the emulator", () => {
   test("read reports an allow list changed behind Pulumi's back, and keeps the program's spelling otherwise", async () => {
     const created = await mysql.create({ ...base, allowList: ["203.0.113.1"] });
     expect((await mysql.read!(created.id, created.outs)).props!.allowList).toEqual(["203.0.113.1"]);
-    await harness.client.databases.mysql.update(Number(created.id), { allow_list: ["0.0.0.0/0"] });
-    const read = await mysql.read!(created.id, created.outs);
+    // Time stands still while the update is read, so the database is still `updating` however slow the machine.
+    harness.emulator.control.setClock({ scale: 0 });
+    let read;
+    try {
+      await harness.client.databases.mysql.update(Number(created.id), { allow_list: ["0.0.0.0/0"] });
+      read = await mysql.read!(created.id, created.outs);
+    } finally {
+      harness.emulator.control.setClock({ scale: 3000 });
+    }
     expect(read.props).toMatchObject({ allowList: ["0.0.0.0/0"], status: "updating", rootPassword: created.outs.rootPassword });
     expect(diff(mysqlDatabaseSpec, read.props!, { ...base, allowList: ["203.0.113.1"] })).toMatchObject({ changes: true, replaces: [] });
   });
@@ -193,7 +200,11 @@ describe("life cycle against the emulator", () => {
     expect(error.message).toContain("the next `pulumi up` replaces it");
     expect(error.properties).toMatchObject({ status: "failed", label: "app-db", engineId: "mysql/8.0.30" });
     // The next `up`: the recorded database is failed, so it is replaced, the old one deleted first.
-    expect(diff(mysqlDatabaseSpec, error.properties, base)).toEqual({ changes: true, replaces: ["status"], deleteBeforeReplace: true });
+    expect(diff(mysqlDatabaseSpec, error.properties, base)).toMatchObject({
+      changes: true,
+      replaces: ["status"],
+      deleteBeforeReplace: true,
+    });
     await mysql.delete!(error.id, error.properties);
     const replacement = await mysql.create({ ...base });
     expect(replacement.outs.status).toBe("active");
@@ -202,9 +213,20 @@ describe("life cycle against the emulator", () => {
 
   test("delete waits until the status allows it", async () => {
     const created = await mysql.create({ ...base });
-    await harness.client.databases.mysql.backups.create(Number(created.id), { label: "snap" });
-    expect((await harness.client.databases.mysql.get(Number(created.id))).status).toBe("backing_up");
-    await mysql.delete!(created.id, created.outs);
+    // Time stands still until the delete has seen the backup running, however slow the machine; then it runs again.
+    harness.emulator.control.setClock({ scale: 0 });
+    let deleting: Promise<void>;
+    try {
+      await harness.client.databases.mysql.backups.create(Number(created.id), { label: "snap" });
+      expect((await harness.client.databases.mysql.get(Number(created.id))).status).toBe("backing_up");
+      deleting = mysql.delete!(created.id, created.outs);
+      while (!logged.some((line) => line.includes("backing_up, waiting until it can be deleted"))) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      harness.emulator.control.setClock({ scale: 3000 });
+    }
+    await deleting;
     expect(await harness.client.databases.instances.listAll()).toEqual([]);
     expect(logged.some((line) => line.includes("backing_up, waiting until it can be deleted"))).toBe(true);
   });

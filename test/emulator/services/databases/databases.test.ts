@@ -221,6 +221,54 @@ describe("create, read and provisioning", () => {
   });
 });
 
+describe("engine_config, newer than 4.174 (linodego recording TestDatabaseMySQL_EngineConfig_Suite.yaml)", () => {
+  test("a database created without it has no engine_config, as recorded in 4.174", async () => {
+    const db = await create();
+    expect(db).not.toHaveProperty("engine_config");
+  });
+
+  test("MySQL: stored as sent on create, returned by reads, merged by an update that goes updating", async () => {
+    const engine_config = {
+      mysql: { connect_timeout: 10, sql_mode: "TRADITIONAL", sql_require_primary_key: true },
+      binlog_retention_period: 600,
+    };
+    const created = await create(MYSQL, mysqlBody("cfg-my", { engine_config }));
+    expect(created.engine_config).toEqual(engine_config);
+    advance(DATABASE_DURATIONS.provisionMaxMs);
+    expect((await emu.get(`${MYSQL}/${created.id}`)).body.engine_config).toEqual(engine_config);
+
+    const r = await emu.put(`${MYSQL}/${created.id}`, { engine_config: { mysql: { connect_timeout: 20 } } });
+    expect(r.status).toBe(200);
+    expect(r.body.engine_config).toEqual({ ...engine_config, mysql: { ...engine_config.mysql, connect_timeout: 20 } });
+    expect(await status(MYSQL, created.id)).toBe("updating");
+  });
+
+  test("PostgreSQL: the groups the bridged provider sends empty are accepted and kept", async () => {
+    const created = await create(PG, pgBody("cfg-pg", { engine_config: { pg: {}, pglookout: {} } }));
+    expect(created.engine_config).toEqual({ pg: {}, pglookout: {} });
+    advance(DATABASE_DURATIONS.provisionMaxMs);
+    const r = await emu.put(`${PG}/${created.id}`, { engine_config: { work_mem: 4, pg: { jit: true } } });
+    expect(r.body.engine_config).toEqual({ pg: { jit: true }, pglookout: {}, work_mem: 4 });
+  });
+
+  test("each engine accepts only its own groups, and settings of the right type", async () => {
+    expectError(await emu.post(MYSQL, mysqlBody("x-my", { engine_config: { pg: {} } })), 400, "Unknown field: pg", "engine_config");
+    expectError(await emu.post(PG, pgBody("x-pg", { engine_config: { mysql: {} } })), 400, "Unknown field: mysql", "engine_config");
+    expectError(
+      await emu.post(MYSQL, mysqlBody("x-my", { engine_config: { binlog_retention_period: 1.5 } })),
+      400,
+      DATABASE_REASONS.engineConfigInteger,
+      "engine_config.binlog_retention_period",
+    );
+    expectError(
+      await emu.post(PG, pgBody("x-pg", { engine_config: { pg: { jit: { nested: 1 } } } })),
+      400,
+      DATABASE_REASONS.engineParameters,
+      "engine_config.pg.jit",
+    );
+  });
+});
+
 describe("request rules, each with status, field and reason", () => {
   const cases: Array<[string, string, Record<string, unknown>, string, string | undefined]> = [
     ["label too short", MYSQL, mysqlBody("ab"), DATABASE_REASONS.labelLength, "label"],

@@ -1,0 +1,209 @@
+/**
+ * Reads an account through the sdk, area by area, into the objects a program can manage: each with
+ * the resource kind (a spec's name), the record in the shape that spec's hooks return, the id to
+ * adopt, a label to name it by, and its parent (the object whose id it references). What the
+ * program cannot manage is left out with a note saying why.
+ */
+import type { ComputeClient } from "../../../sdk/client";
+import type { ApiObject } from "../../engine/spec";
+import { canonicalIp } from "../../../sdk/core/net";
+
+/** One object to write as a resource. */
+export interface FoundObject {
+  /** The resource kind: a key of `RESOURCE_SPECS`. */
+  kind: string;
+  /** The record, shaped as the kind's hooks return it (so the spec's wire paths apply). */
+  record: ApiObject;
+  /** What `adoptId` says. */
+  id: string;
+  /** What the names are derived from (a label, a domain name, an address). */
+  label: string;
+  /** The object whose id an input references (`vpcId`), written as a reference to it. */
+  parent?: { input: string; object: FoundObject };
+  /** Shown beside the resource: what a literal id stands for. */
+  comment?: string;
+}
+
+export interface AreaContents {
+  objects: FoundObject[];
+  /** Objects left out, and why. */
+  notes: string[];
+}
+
+/** A part of the account, as `--only` names it. */
+export interface Area {
+  name: string;
+  /** The heading of its part of index.ts. */
+  title: string;
+  read(client: ComputeClient): Promise<AreaContents>;
+}
+
+/** At most `limit` reads at a time: a large account is read without a burst the API would rate-limit. */
+async function mapLimited<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await work(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+const CONCURRENCY = 4;
+
+/** A public IPv4 address's platform reverse name starts with the address in dashes (`203-0-113-7.ip…`): not the user's. */
+const isPlatformRdns = (address: string, rdns: string) => rdns.toLowerCase().startsWith(`${address.replace(/\./g, "-")}.`);
+
+export const AREAS: readonly Area[] = [
+  {
+    name: "vpcs",
+    title: "VPCs and their subnets",
+    read: async (client) => {
+      const objects: FoundObject[] = [];
+      for (const vpc of await client.vpcs.listAll()) {
+        const parent: FoundObject = { kind: "Vpc", record: vpc, id: String(vpc.id), label: vpc.label };
+        objects.push(parent);
+        // The VPC record lists its subnets: no request per VPC.
+        for (const subnet of vpc.subnets) {
+          objects.push({
+            kind: "VpcSubnet",
+            record: subnet,
+            id: String(subnet.id),
+            label: subnet.label,
+            parent: { input: "vpcId", object: parent },
+          });
+        }
+      }
+      return { objects, notes: [] };
+    },
+  },
+  {
+    name: "firewalls",
+    title: "Firewalls, their rules and devices",
+    read: async (client) => {
+      const api = client.networking.firewalls;
+      const firewalls = (await api.listAll()).filter((f) => f.status !== "deleted");
+      const devices = await mapLimited(firewalls, CONCURRENCY, (f) => api.devices.listAll(f.id));
+      const objects: FoundObject[] = [];
+      const notes: string[] = [];
+      firewalls.forEach((firewall, i) => {
+        const parent: FoundObject = { kind: "Firewall", record: firewall, id: String(firewall.id), label: firewall.label };
+        objects.push(parent);
+        for (const device of devices[i]!) {
+          const { id, type, label } = device.entity;
+          if (type !== "compute" && type !== "nodebalancer") {
+            notes.push(
+              `firewall ${firewall.label}: device ${device.id} (${type} ${id}): FirewallDevice manages computes and nodebalancers only`,
+            );
+            continue;
+          }
+          objects.push({
+            kind: "FirewallDevice",
+            record: device,
+            id: String(device.id),
+            label: label ?? `${type}-${id}`,
+            parent: { input: "firewallId", object: parent },
+            comment: `${type} ${label ?? id}`,
+          });
+        }
+      });
+      return { objects, notes };
+    },
+  },
+  {
+    name: "ipv6",
+    title: "IPv6 ranges",
+    read: async (client) => {
+      const objects: FoundObject[] = [];
+      const notes: string[] = [];
+      for (const range of await client.networking.ipv6.ranges.listAll()) {
+        if (range.route_target === null) {
+          notes.push(`IPv6 range ${range.range}/${range.prefix}: it is routed to no instance`);
+          continue;
+        }
+        const id = canonicalIp(range.range) ?? range.range;
+        // The spec's record: the list's route target, the prefix length under its input's wire name.
+        const record = { ...range, id, prefix_length: range.prefix };
+        objects.push({ kind: "Ipv6Range", record, id, label: `range-${range.range}`, comment: `${range.range}/${range.prefix}` });
+      }
+      return { objects, notes };
+    },
+  },
+  {
+    name: "rdns",
+    title: "Reverse DNS",
+    read: async (client) => {
+      const objects: FoundObject[] = [];
+      for (const ip of await client.networking.ips.listAll()) {
+        if (ip.rdns === null || !ip.public || isPlatformRdns(ip.address, ip.rdns)) continue;
+        const id = canonicalIp(ip.address) ?? ip.address;
+        objects.push({ kind: "ReverseDns", record: { ...ip, id }, id, label: ip.rdns });
+      }
+      return { objects, notes: [] };
+    },
+  },
+  {
+    name: "domains",
+    title: "Domains and their records",
+    read: async (client) => {
+      const domains = await client.domains.listAll();
+      const records = await mapLimited(domains, CONCURRENCY, (d) => client.domains.records.listAll(d.id));
+      const objects: FoundObject[] = [];
+      domains.forEach((domain, i) => {
+        const parent: FoundObject = { kind: "Domain", record: domain, id: String(domain.id), label: domain.domain };
+        objects.push(parent);
+        for (const record of records[i]!) {
+          // The record with its zone's name, as the DomainRecord hooks return it: names and targets normalize against it.
+          const withZone = { ...record, domain: domain.domain };
+          const label = `${record.type}-${record.name === "" ? "apex" : record.name}`;
+          objects.push({
+            kind: "DomainRecord",
+            record: withZone,
+            id: String(record.id),
+            label,
+            parent: { input: "domainId", object: parent },
+          });
+        }
+      });
+      return { objects, notes: [] };
+    },
+  },
+  {
+    name: "databases",
+    title: "Managed databases",
+    read: async (client) => {
+      // The per-engine lists carry `ssl_connection` and the replication fields; the all-engines list does not.
+      const [mysql, postgresql] = await Promise.all([client.databases.mysql.listAll(), client.databases.postgresql.listAll()]);
+      const objects: FoundObject[] = [
+        ...mysql.map((db) => ({ kind: "MysqlDatabase", record: db, id: String(db.id), label: db.label })),
+        ...postgresql.map((db) => ({ kind: "PostgresqlDatabase", record: db, id: String(db.id), label: db.label })),
+      ];
+      return { objects, notes: [] };
+    },
+  },
+  {
+    name: "images",
+    title: "Private images",
+    read: async (client) => {
+      const objects: FoundObject[] = [];
+      const notes: string[] = [];
+      const images = await client.images.listAll();
+      const publicCount = images.filter((i) => i.is_public).length;
+      if (publicCount > 0) notes.push(`${publicCount} public image(s): the platform's distributions, not the account's`);
+      for (const image of images) {
+        if (image.is_public) continue;
+        if (image.type !== "manual") {
+          notes.push(`image ${image.id} (${image.label}): ${image.type} images are made by the platform and expire`);
+          continue;
+        }
+        objects.push({ kind: "Image", record: image, id: image.id, label: image.label });
+      }
+      return { objects, notes };
+    },
+  },
+];
+
+export const AREA_NAMES = AREAS.map((a) => a.name);

@@ -1,0 +1,105 @@
+/**
+ * `pulumi-compute import` on the user's path, through the real engine: an account made through
+ * the API (test/support/import-account.ts) is imported into a new project; the packed package is
+ * installed into it; `pulumi up` adopts every object without changing any (the API sees reads
+ * only); `pulumi preview --expect-no-changes` passes, and passes again with every adoptId removed;
+ * a change behind Pulumi's back makes `pulumi-compute drift` exit 2 naming the field.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { ComputeClient } from "../../sdk/client";
+import { REPO_ROOT } from "../support/engine";
+import { seedImportAccount, type SeededAccount } from "../support/import-account";
+import { UserShell, expectExit, packPackage, useTarball } from "../support/user-shell";
+
+jest.setTimeout(900_000);
+
+let base: string;
+let project: string;
+let user: UserShell;
+let emulator: RunningEmulator;
+let client: ComputeClient;
+let seeded: SeededAccount;
+let tarball: string;
+
+beforeAll(async () => {
+  base = fs.mkdtempSync(path.join(os.tmpdir(), "pc-import-"));
+  user = new UserShell(base);
+  tarball = await packPackage(base);
+  await user.init();
+  // Emulated time runs 300 times faster: databases are up, and the image captured, in seconds.
+  emulator = await startEmulator({ port: 0, timeScale: 300 });
+  client = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });
+  seeded = await seedImportAccount(emulator, client);
+  project = path.join(base, "infra");
+});
+
+afterAll(async () => {
+  await client?.close();
+  await emulator?.close();
+  if (base) fs.rmSync(base, { recursive: true, force: true });
+});
+
+const writes = () => emulator.control.listRequests().filter((r) => r.method !== "GET");
+
+test("import, install, up adopts everything and changes nothing, previews clean with and without adoptId, drift exits 2", async () => {
+  // The import, as a user runs it, the token in the environment.
+  emulator.control.clearRequests();
+  const cli = `node ${path.join(REPO_ROOT, "dist/provider/cli/main.js")}`;
+  const started = Date.now();
+  const imported = await user.run(`${cli} import --api-url ${emulator.url} --out infra --stack dev`, base, {
+    env: { COMPUTE_TOKEN: emulator.token },
+  });
+  const importMs = Date.now() - started;
+  expectExit(imported, 0);
+  const reads = emulator.control.listRequests();
+  expect(reads.filter((r) => r.method !== "GET")).toEqual([]);
+  // One listing per area, plus the records of each domain and the devices of each firewall.
+  expect(reads.length).toBeLessThanOrEqual(15);
+  const total = 2 + 3 + 2 + 3 + 1 + 1 + 3 + seeded.records + 2 + 1;
+  expect(imported.out).toContain(`Wrote ${total} resource(s) to infra`);
+  expect(imported.out).toMatch(/Next steps:\n {2}cd infra\n {2}npm install\n {2}pulumi stack init dev\n/);
+  expect(fs.readdirSync(project).sort()).toEqual(["Pulumi.yaml", "index.ts", "package.json", "tsconfig.json"]);
+  for (const file of fs.readdirSync(project)) expect(fs.readFileSync(path.join(project, file), "utf8")).not.toContain(emulator.token);
+  const index = fs.readFileSync(path.join(project, "index.ts"), "utf8");
+  expect(index.match(/adoptId: /g)).toHaveLength(total);
+  console.log(`import: ${total} objects, ${reads.length} requests, ${importMs} ms (with the CLI's start)`);
+
+  useTarball(project, tarball);
+  await user.npmInstall(project);
+  const pulumi = async (args: string, code: number | "fails" = 0) => {
+    const result = await user.run(`pulumi ${args}`, project, { timeoutMs: 600_000 });
+    expectExit(result, code);
+    return result.out;
+  };
+  await pulumi("stack init dev");
+  await pulumi(`config set compute:apiUrl ${emulator.url}`);
+  await pulumi(`config set --secret compute:token ${emulator.token}`);
+
+  // The first up adopts: every resource is "created" in the stack, and the API sees no write.
+  emulator.control.clearRequests();
+  const upStarted = Date.now();
+  const up = await pulumi("up --yes");
+  console.log(`up: ${Date.now() - upStarted} ms, ${emulator.control.listRequests().length} requests`);
+  expect(up).toMatch(new RegExp(`\\+ ${total + 1} created`)); // the stack resource too
+  expect(writes()).toEqual([]);
+
+  await pulumi("preview --expect-no-changes");
+
+  // Without adoptId the program means the same: nothing to change.
+  const without = index.replace(/^\s*adoptId: .*\n/gm, "").replace(/, adoptId: "[^"]*"/g, "");
+  expect(without).not.toMatch(/adoptId: /);
+  fs.writeFileSync(path.join(project, "index.ts"), without);
+  await pulumi("preview --expect-no-changes");
+  expect(writes()).toEqual([]);
+
+  // Behind Pulumi's back: the www record of example.com points elsewhere.
+  const [zone] = seeded.domainIds;
+  const www = (await client.domains.records.listAll(zone!)).find((r) => r.type === "A" && r.name === "www")!;
+  await client.domains.records.update(zone!, www.id, { target: "203.0.113.99" });
+  const drift = await user.run("node_modules/.bin/pulumi-compute drift", project, { timeoutMs: 600_000 });
+  expectExit(drift, 2);
+  expect(drift.out).toMatch(/DomainRecord example-com-a-www\s+target\s+"198\.51\.100\.10"\s+"203\.0\.113\.99"/);
+});

@@ -1,0 +1,240 @@
+/**
+ * The DomainRecordSet provider against the emulator over HTTP: per-record checks at preview, one
+ * request per changed record plus O(1) reads, natural spellings that never diff, a per-record
+ * detailed diff (`records["www A"]`), drift per record, exclusive zones, and a partial failure that
+ * records exactly what was applied.
+ */
+import { provider } from "../../../provider/registry";
+import { check, diff, ResourceInitError } from "../../../provider/engine/engine";
+import { UNKNOWN } from "../../../provider/engine/values";
+import { domainRecordSetSpec, recordKeys, runBounded } from "../../../provider/resources/domain-record-set";
+import { RECORD_REASONS } from "../../../sdk/resources/domains";
+import { useProviderHarness } from "../harness";
+
+const harness = useProviderHarness();
+const domains = provider("Domain");
+const sets = provider("DomainRecordSet");
+
+const requests = () =>
+  harness.emulator.control.listRequests().map((r) => `${r.method} ${r.path.replace(/\?.*$/, "").replace(/\/\d+/g, "/{id}")}`);
+const zone = async (name = "example.com") => (await domains.create({ domain: name, type: "master", soaEmail: "admin@example.com" })).id;
+const zoneRecords = async (domainId: string) =>
+  (await harness.client.domains.records.listAll(Number(domainId))).map((r) => `${r.type} ${r.name} ${r.target}`).sort();
+
+/** Records written the way people write them; the API stores them differently, never with another meaning. */
+const NATURAL = [
+  { type: "A", name: "WWW.Example.com.", target: "192.0.2.10", ttlSec: 1000 },
+  { type: "A", name: "api", target: "192.0.2.11" },
+  { type: "A", name: "api", target: "192.0.2.12" },
+  { type: "AAAA", name: "www.example.com", target: "2001:DB8::10", ttlSec: 86000 },
+  { type: "MX", name: "@", target: "mail", priority: 10, ttlSec: 2000 },
+  { type: "CNAME", name: "docs", target: "www.example.com." },
+  { type: "TXT", name: "", target: "v=spf1 -all" },
+  { type: "SRV", service: "_sip", protocol: "TCP", priority: 10, weight: 5, port: 5060, target: "sip.example.com." },
+  { type: "CAA", name: "example.com.", tag: "issue", target: "letsencrypt.org" },
+];
+
+describe("check at preview", () => {
+  const failures = (inputs: Record<string, unknown>) => check(domainRecordSetSpec, inputs).failures ?? [];
+
+  test("each record is checked by the DomainRecord rules, on its own path, even while the domain id is unknown", () => {
+    expect(
+      failures({
+        domainId: UNKNOWN,
+        records: [
+          { type: "A", name: "www", target: "192.0.2.1" },
+          { type: "MX", target: "mail.example.com." },
+          { type: "A", target: "192.0.2.1", priority: 10 },
+        ],
+      }),
+    ).toEqual([
+      { property: "", reason: `records[1].priority: ${RECORD_REASONS.requiredFor("priority", "MX")}` },
+      { property: "", reason: `records[2].priority: ${RECORD_REASONS.onlyFor("priority", "MX and SRV")}` },
+    ]);
+    expect(failures({ domainId: 1, records: [{ type: "SPF", target: "x" }] })).toEqual([
+      { property: "", reason: `records[0].type: ${RECORD_REASONS.typeInvalid}` },
+    ]);
+    expect(failures({ domainId: 1, records: [{ type: "A", target: "192.0.2.1", color: "red" }] }).map((f) => f.reason)).toEqual([
+      expect.stringContaining("records[0]"),
+    ]);
+  });
+
+  test("values still unknown are checked once known; known fields beside them are checked now", () => {
+    expect(failures({ domainId: 1, records: [{ type: "A", name: "www", target: UNKNOWN }] })).toEqual([]);
+    expect(failures({ domainId: 1, records: [{ type: "MX", target: UNKNOWN, priority: UNKNOWN }] })).toEqual([]);
+    expect(failures({ domainId: 1, records: [{ type: "A", target: UNKNOWN, ttlSec: 1.5 }] })).toEqual([
+      { property: "", reason: `records[0].ttlSec: ${RECORD_REASONS.ttlInvalid}` },
+    ]);
+  });
+});
+
+describe("keys", () => {
+  test("name and type; the target (and a CAA tag) where name and type repeat in either list; identical records numbered", () => {
+    const r = (type: string, name: string, target: string, extra = {}) => ({ type, name, target, ...extra });
+    expect(
+      recordKeys([r("A", "www", "192.0.2.1")], [r("A", "www", "192.0.2.1"), r("A", "www", "192.0.2.2"), r("MX", "", "mail.x")]),
+    ).toEqual({
+      olds: ["www A 192.0.2.1"],
+      news: ["www A 192.0.2.1", "www A 192.0.2.2", "@ MX"],
+    });
+    expect(recordKeys([], [r("SRV", "", "sip.x", { service: "sip", protocol: "tcp" }), r("TXT", "", "a"), r("TXT", "", "a")]).news).toEqual(
+      ["_sip._tcp SRV", "@ TXT a", "@ TXT a #2"],
+    );
+    expect(recordKeys([], [r("CAA", "", "ca.x", { tag: "issue" }), r("CAA", "", "ca.x", { tag: "issuewild" })]).news).toEqual([
+      "@ CAA issue ca.x",
+      "@ CAA issuewild ca.x",
+    ]);
+  });
+});
+
+describe("against the emulator", () => {
+  test("create costs 1 request per record plus 1; natural spellings never diff; a read is one list of the zone", async () => {
+    const domainId = await zone();
+    const before = requests().length;
+    const created = await sets.create({ domainId, records: NATURAL });
+    const made = requests().slice(before);
+    expect(made.filter((r) => r === "POST /v4/domains/{id}/records")).toHaveLength(NATURAL.length);
+    expect(made).toHaveLength(NATURAL.length + 1); // + GET /domains/{id} for the zone's name
+    expect(created.outs.records).toHaveLength(NATURAL.length);
+    expect(created.outs).toMatchObject({ domainId: Number(domainId), domain: "example.com", exclusive: false });
+
+    const inputs = { domainId, records: NATURAL };
+    expect(diff(domainRecordSetSpec, created.outs, inputs)).toMatchObject({ changes: false, detailedDiff: {} });
+    // Order does not matter.
+    expect(diff(domainRecordSetSpec, created.outs, { domainId, records: [...NATURAL].reverse() }).changes).toBe(false);
+
+    const mark = requests().length;
+    const read = await sets.read!(created.id, created.outs);
+    expect(requests().slice(mark)).toEqual(["GET /v4/domains/{id}/records"]);
+    expect(read.props).toEqual(created.outs);
+  });
+
+  test("the diff names each record by key, and the update makes exactly one request per changed record", async () => {
+    const domainId = await zone();
+    const created = await sets.create({ domainId, records: NATURAL });
+    const records = [
+      ...NATURAL.filter((r) => r.type !== "TXT" && r.type !== "CNAME"),
+      { type: "CNAME", name: "docs", target: "www2.example.com." }, // changed target
+      { type: "A", name: "api", target: "192.0.2.13" }, // a third api A record
+      { type: "A", name: "new", target: "192.0.2.20", ttlSec: 300 },
+    ].map((r) => (r.type === "A" && r.name === "WWW.Example.com." ? { ...r, ttlSec: 3600 } : r)); // changed TTL
+    const news = { domainId, records };
+    const result = diff(domainRecordSetSpec, created.outs, news);
+    expect(result).toMatchObject({ changes: true, replaces: [], diffs: ["records"] });
+    expect(result.detailedDiff).toEqual({
+      'records["www A"]': { kind: "update", inputDiff: false },
+      'records["docs CNAME"]': { kind: "update", inputDiff: false },
+      'records["api A 192.0.2.13"]': { kind: "add", inputDiff: false },
+      'records["new A"]': { kind: "add", inputDiff: false },
+      'records["@ TXT"]': { kind: "delete", inputDiff: false },
+    });
+
+    const mark = requests().length;
+    const updated = await sets.update!(created.id, created.outs, news);
+    expect(requests().slice(mark).sort()).toEqual([
+      "DELETE /v4/domains/{id}/records/{id}",
+      "POST /v4/domains/{id}/records",
+      "POST /v4/domains/{id}/records",
+      "PUT /v4/domains/{id}/records/{id}",
+      "PUT /v4/domains/{id}/records/{id}",
+    ]);
+    expect(diff(domainRecordSetSpec, updated.outs, news).changes).toBe(false);
+    expect(await zoneRecords(domainId)).toContain("CNAME docs www2.example.com");
+    expect(await zoneRecords(domainId)).not.toContain("TXT  v=spf1 -all");
+  });
+
+  test("drift is found per record: a changed record and a deleted one, each by key", async () => {
+    const domainId = await zone();
+    const inputs = { domainId, records: NATURAL };
+    const created = await sets.create(inputs);
+    const byKey = (outs: Record<string, unknown>, type: string, name: string) =>
+      (outs.records as Array<{ id: number; type: string; name: string }>).find((r) => r.type === type && r.name === name)!;
+    await harness.client.domains.records.update(Number(domainId), byKey(created.outs, "A", "www").id, { target: "198.51.100.1" });
+    await harness.client.domains.records.delete(Number(domainId), byKey(created.outs, "CNAME", "docs").id);
+    const read = await sets.read!(created.id, created.outs);
+    expect(read.props!.records).toHaveLength(NATURAL.length - 1);
+    expect(diff(domainRecordSetSpec, read.props!, inputs).detailedDiff).toEqual({
+      'records["www A"]': { kind: "update", inputDiff: false },
+      'records["docs CNAME"]': { kind: "add", inputDiff: false },
+    });
+    const restored = await sets.update!(created.id, read.props!, inputs);
+    expect(diff(domainRecordSetSpec, restored.outs, inputs).changes).toBe(false);
+  });
+
+  test("exclusive: the zone ends up holding exactly the declared records, and a record added behind Pulumi's back shows as a delete", async () => {
+    const domainId = await zone();
+    await harness.client.domains.records.create(Number(domainId), { type: "TXT", name: "old", target: "stale" });
+    await harness.client.domains.records.create(Number(domainId), { type: "A", name: "www", target: "192.0.2.99" });
+    const inputs = { domainId, records: NATURAL.slice(0, 2), exclusive: true };
+    const created = await sets.create(inputs);
+    // `www A` was already there: changed in place, not duplicated; `old TXT` went.
+    expect(await zoneRecords(domainId)).toEqual(["A api 192.0.2.11", "A www 192.0.2.10"]);
+
+    await harness.client.domains.records.create(Number(domainId), { type: "TXT", name: "sneaky", target: "x" });
+    const read = await sets.read!(created.id, created.outs);
+    expect(diff(domainRecordSetSpec, read.props!, inputs).detailedDiff).toEqual({
+      'records["sneaky TXT"]': { kind: "delete", inputDiff: false },
+    });
+    // Not exclusive: the same record is none of the set's business.
+    expect(diff(domainRecordSetSpec, created.outs, { ...inputs, exclusive: false }).detailedDiff).toEqual({
+      exclusive: { kind: "update", inputDiff: false },
+    });
+    // Leaving exclusive mode releases the other records: they stay in the zone and leave state.
+    const released = await sets.update!(created.id, read.props!, { ...inputs, exclusive: false });
+    expect((released.outs.records as unknown[]).length).toBe(2);
+    expect(await zoneRecords(domainId)).toEqual(["A api 192.0.2.11", "A www 192.0.2.10", "TXT sneaky x"]);
+  });
+
+  test("a partial failure records exactly the records that were applied; the next update applies the rest", async () => {
+    const domainId = await zone();
+    const records = Array.from({ length: 20 }, (_, i) => ({ type: "A", name: `host${i}`, target: `192.0.2.${i + 1}` }));
+    harness.emulator.control.addFault({ pathPattern: "/v4/domains/*/records", method: "POST", kind: "500", count: 3 });
+    const error = await sets.create({ domainId, records }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ResourceInitError);
+    const partial = error as ResourceInitError;
+    expect(partial.id).toBe(String(domainId));
+    expect(partial.message).toMatch(/^records\["host\d+ A"\]: .*record changes applied and recorded/);
+    const recorded = (partial.properties.records as Array<{ name: string }>).map((r) => `A ${r.name}`).sort();
+    const inZone = (await zoneRecords(domainId)).map((r) => r.split(" ").slice(0, 2).join(" ")).sort();
+    expect(recorded).toEqual(inZone);
+    expect(recorded.length).toBeGreaterThan(0);
+    expect(recorded.length).toBeLessThan(records.length);
+
+    const finished = await sets.update!(partial.id, partial.properties, { domainId, records });
+    expect(diff(domainRecordSetSpec, finished.outs, { domainId, records }).changes).toBe(false);
+    expect(await zoneRecords(domainId)).toHaveLength(records.length);
+  });
+
+  test("delete removes the set's records only, one request each; records already gone are fine", async () => {
+    const domainId = await zone();
+    await harness.client.domains.records.create(Number(domainId), { type: "TXT", name: "other", target: "keep me" });
+    const created = await sets.create({ domainId, records: NATURAL.slice(0, 3) });
+    const first = (created.outs.records as Array<{ id: number }>)[0]!;
+    await harness.client.domains.records.delete(Number(domainId), first.id);
+    const mark = requests().length;
+    await sets.delete!(created.id, created.outs);
+    expect(requests().slice(mark)).toEqual(Array(3).fill("DELETE /v4/domains/{id}/records/{id}"));
+    expect(await zoneRecords(domainId)).toEqual(["TXT other keep me"]);
+  });
+});
+
+test("runBounded keeps at most `limit` in flight and lets those in flight finish after a failure", async () => {
+  let inFlight = 0;
+  let peak = 0;
+  const finished: number[] = [];
+  const failure = await runBounded([1, 2, 3, 4, 5, 6, 7, 8], 3, async (n) => {
+    inFlight++;
+    peak = Math.max(peak, inFlight);
+    await new Promise((r) => setTimeout(r, n === 2 ? 1 : 10));
+    inFlight--;
+    if (n === 2) throw new Error("two");
+    finished.push(n);
+  });
+  expect((failure as Error).message).toBe("two");
+  expect(peak).toBe(3);
+  // 1 and 3 were in flight when 2 failed: they finished; nothing new started.
+  expect(finished.sort()).toEqual([1, 3]);
+});

@@ -1,0 +1,81 @@
+/**
+ * A user's shell outside this repository, for tests that take the user's path: the package packed
+ * and installed into a project of their own, the toolchain put on PATH by
+ * `eval "$(npm run -s env)"`, and commands run from a shell in the project folder.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { REPO_ROOT } from "./engine";
+import { runProcess, type ProcessResult } from "./process";
+
+/** Fails with the command's last output when it did not exit with `code` (`"fails"`: any but 0). */
+export function expectExit(result: ProcessResult, code: number | "fails"): void {
+  const ok = code === "fails" ? result.code !== 0 : result.code === code;
+  if (!ok) throw new Error(`exit code ${result.code}, expected ${code}; the output ended:\n${result.out.slice(-2000)}`);
+}
+
+/** `npm pack` of this repository into `dir`; the tarball's path. */
+export async function packPackage(dir: string): Promise<string> {
+  const repoPackage = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"));
+  expectExit(await runProcess("npm", ["pack", "--pack-destination", dir], { cwd: REPO_ROOT }), 0);
+  return path.join(dir, `pulumi-compute-${repoPackage.version}.tgz`);
+}
+
+/** Points the project's `pulumi-compute` dependency at the tarball instead of the registry. */
+export function useTarball(project: string, tarball: string): void {
+  const file = path.join(project, "package.json");
+  const pkg = JSON.parse(fs.readFileSync(file, "utf8"));
+  pkg.dependencies["pulumi-compute"] = `file:${tarball}`;
+  fs.writeFileSync(file, JSON.stringify(pkg, null, 2));
+}
+
+export class UserShell {
+  /**
+   * The environment of a user's shell before `eval "$(npm run -s env)"`: the machine's PATH
+   * (without the toolchain this test run's setup put first), their HOME and caches, no Pulumi
+   * settings of the project's, and a state backend of their own choosing (under `base`).
+   */
+  readonly env: NodeJS.ProcessEnv;
+  /** What `npm run -s env` printed (set by `init`). */
+  exports = "";
+
+  constructor(readonly base: string) {
+    const toolchain = [process.env.PULUMI_COMPUTE_ENGINE_BIN, path.dirname(process.execPath)];
+    const env: NodeJS.ProcessEnv = {};
+    for (const [key, value] of Object.entries(process.env)) {
+      if (/^(npm_|PULUMI_|COMPUTE_)/.test(key) && key !== "PULUMI_COMPUTE_CACHE") continue;
+      env[key] = value;
+    }
+    env.PATH = (process.env.PATH ?? "")
+      .split(":")
+      .filter((dir) => !toolchain.includes(dir))
+      .join(":");
+    env.PULUMI_HOME = path.join(base, "pulumi-home");
+    env.PULUMI_BACKEND_URL = `file://${path.join(base, "state")}`;
+    fs.mkdirSync(path.join(base, "state"), { recursive: true });
+    this.env = env;
+  }
+
+  async init(): Promise<void> {
+    this.exports = await this.printedExports();
+  }
+
+  /** `npm run -s env` as the user runs it, in the repository, with extra variables set. */
+  async printedExports(extra: NodeJS.ProcessEnv = {}): Promise<string> {
+    const result = await runProcess("npm", ["run", "-s", "env"], { cwd: REPO_ROOT, env: { ...this.env, ...extra } });
+    expect({ code: result.code, out: result.code ? result.out : "" }).toEqual({ code: 0, out: "" });
+    return result.stdout; // set-up progress, if any, went to stderr
+  }
+
+  /** `npm install` in the project, as the user runs it. */
+  async npmInstall(project: string): Promise<void> {
+    const args = ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"];
+    expectExit(await runProcess("npm", args, { cwd: project, env: this.env }), 0);
+  }
+
+  /** A command line in the user's shell, in `cwd`, after the eval; killed after `timeoutMs` (default 240 s). */
+  run(command: string, cwd: string, options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<ProcessResult> {
+    const env = { ...this.env, ...options.env, PC_EXPORTS: this.exports };
+    return runProcess("bash", ["-c", `eval "$PC_EXPORTS" && ${command}`], { cwd, env, timeoutMs: options.timeoutMs });
+  }
+}
