@@ -5,6 +5,15 @@
  * They are never captured by the serialized provider and never written to state.
  */
 import { ComputeClient } from "../../sdk/client";
+import type { RetryEvent } from "../../sdk/core/http";
+
+/**
+ * Retries of one request in the provider. Every operation runs under its deadline (the sdk's
+ * backoff sleeps end when it passes), so the provider can afford more patience than the sdk's
+ * default of 5: ten retries with full jitter capped at 8 s ride out a fault rate far beyond what
+ * a healthy API shows, and the deadline, not the count, is what normally ends a long outage.
+ */
+export const PROVIDER_MAX_RETRIES = 10;
 
 export const DEFAULT_API_URL = "https://api.compute.com/v4";
 export const CONFIG_TOKEN = "compute:token";
@@ -38,6 +47,11 @@ export function resolveCredentials(config: ConfigSource, env: NodeJS.ProcessEnv 
   return { token, apiUrl };
 }
 
+/** One line per retry, so a slow `up` says why: `retrying GET /vpcs/12 in 180 ms (attempt 2): server error (5xx)`. */
+export function retryLine(event: RetryEvent): string {
+  return `retrying ${event.method} ${event.path} in ${event.delayMs} ms (attempt ${event.attempt + 1}): ${event.reason}`;
+}
+
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === "" ? undefined : value.trim();
 }
@@ -57,7 +71,15 @@ export class ProviderContext {
     const key = `${credentials.apiUrl}\n${credentials.token}`;
     if (this.cached?.key !== key) {
       void this.cached?.client.close();
-      this.cached = { key, client: new ComputeClient({ baseUrl: credentials.apiUrl, token: credentials.token }) };
+      this.cached = {
+        key,
+        client: new ComputeClient({
+          baseUrl: credentials.apiUrl,
+          token: credentials.token,
+          retry: { maxRetries: PROVIDER_MAX_RETRIES },
+          onRetry: (event) => this.progress(retryLine(event)),
+        }),
+      };
     }
     return this.cached.client;
   }

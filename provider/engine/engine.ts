@@ -8,12 +8,13 @@
  * create/read/update/delete wrap the hooks with deadlines, adoption, orphan protection.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { ApiError, ConnectionError, TimeoutError, isNotFound } from "../../sdk/core/errors";
+import { ApiError, isNotFound } from "../../sdk/core/errors";
 import { formatPath } from "../../sdk/core/schema";
 import type { ProviderContext } from "./context";
 import { fieldDiff, keyedChanges, type DetailedDiff, type DiffResult } from "./detailed-diff";
 import { forHost } from "./host-diff";
 import { excerpt, programNames, programText, wirePath } from "./names";
+import { UnresolvedCreateError, createExactlyOnce } from "./natural-key";
 import {
   META_INPUTS,
   type AnySpec,
@@ -311,7 +312,8 @@ async function withDeadline<T>(spec: AnySpec, op: string, ms: number, work: (sig
   try {
     return await work(signal);
   } catch (error) {
-    if (signal.aborted) {
+    // An unresolved create already says what happened, the deadline included, and what to do.
+    if (signal.aborted && !(error instanceof UnresolvedCreateError)) {
       throw new Error(`${spec.noun} ${op} did not finish within ${formatDuration(ms)} (raise timeouts.${op} to wait longer)`, {
         cause: error,
       });
@@ -405,21 +407,12 @@ async function readQuietly(spec: AnySpec, ctx: ProviderContext, object: ApiObjec
 
 async function createOrAdopt(spec: AnySpec, ctx: ProviderContext, inputs: Inputs, signal: AbortSignal): Promise<ApiObject> {
   if (inputs.adoptId !== undefined) return adopt(spec, ctx, inputs, signal);
-  try {
-    const body = createBody(spec, inputs);
-    return await spec.hooks.create({ ctx, signal, body, inputs, bodyOf: (keys) => updateBody(spec, inputs, keys) });
-  } catch (error) {
-    // The API has no idempotency keys: after an ambiguous failure the object may exist. Look it
-    // up by its natural key rather than orphan it (or create a twin on the next run).
-    if (isAmbiguous(error) && spec.hooks.find) {
-      const found = await spec.hooks.find({ ctx, signal, inputs }).catch(() => undefined);
-      if (found) {
-        ctx.progress(`${spec.noun} ${String(found.id)}: the create request failed ambiguously but the object exists; adopted it`);
-        return found;
-      }
-    }
+  const body = createBody(spec, inputs);
+  const post = () => spec.hooks.create({ ctx, signal, body, inputs, bodyOf: (keys) => updateBody(spec, inputs, keys) });
+  // The API has no idempotency keys: a create whose answer was lost is resolved by its natural key.
+  return createExactlyOnce(spec, ctx, inputs, signal, post).catch((error: unknown) => {
     throw explain(spec, "create", error);
-  }
+  });
 }
 
 /** `adoptId`: takes over an existing object and brings its in-place fields to the inputs. */
@@ -509,10 +502,6 @@ async function remove(spec: AnySpec, ctx: ProviderContext, id: string, props: Ou
 
 // ---------------------------------------------------------------------------------------------
 // errors
-
-function isAmbiguous(error: unknown): boolean {
-  return (error instanceof ConnectionError && error.sent) || error instanceof TimeoutError;
-}
 
 /** Rewrites an API error so it names the program's input (`engineId`), not the wire field (`engine`). */
 export function explain(spec: AnySpec, op: string, error: unknown): Error {

@@ -7,7 +7,9 @@
 import {
   recordRuleErrors,
   relativeRecordName,
+  roundRecordTtl,
   srvBaseName,
+  srvLabel,
   srvRecordName,
   storedRecordTarget,
   type DomainRecord,
@@ -15,7 +17,7 @@ import {
   type RecordUpdateRequest,
 } from "../../sdk/resources/domains";
 import type { ComputeClient } from "../../sdk/client";
-import { resourceSpec } from "../engine/spec";
+import { resourceSpec, type Inputs } from "../engine/spec";
 import { MINUTE, apiId, idField, timestamps } from "./common";
 import { RECORD_FIELDS } from "./record-common";
 
@@ -26,6 +28,28 @@ async function withZone(client: ComputeClient, domainId: number, record: DomainR
   const zone = (await client.domains.get(domainId, { signal })).domain;
   return { ...record, domain: zone, fqdn: record.name === "" ? zone : `${record.name}.${zone}` };
 }
+
+/** The fields of a record as the API would store these inputs in `zone` (those a type does not use are absent). */
+function storedRecordKey(inputs: Inputs, zone: string): Record<string, unknown> {
+  const type = String(inputs.type);
+  const service = typeof inputs.service === "string" ? srvLabel(inputs.service) : "";
+  const protocol = typeof inputs.protocol === "string" ? srvLabel(inputs.protocol) : "";
+  let name = relativeRecordName(typeof inputs.name === "string" ? inputs.name : "", zone) ?? "";
+  if (type === "SRV") name = srvRecordName(service, protocol, srvBaseName(name, service, protocol));
+  return {
+    type,
+    name,
+    target: storedRecordTarget(type, String(inputs.target), zone),
+    ttl_sec: roundRecordTtl(typeof inputs.ttlSec === "number" ? inputs.ttlSec : 0),
+    ...(type === "MX" || type === "SRV" ? { priority: inputs.priority ?? 0 } : {}),
+    ...(type === "SRV" ? { weight: inputs.weight ?? 0, port: inputs.port ?? 0 } : {}),
+    ...(type === "CAA" ? { tag: inputs.tag } : {}),
+  };
+}
+
+/** Whether a stored record has every field of `key`. */
+const sameRecordKey = (record: DomainRecord, key: Record<string, unknown>): boolean =>
+  Object.entries(key).every(([field, value]) => (record as Record<string, unknown>)[field] === value);
 
 export const domainRecordSpec = resourceSpec<RecordWithZone, RecordCreateRequest, RecordUpdateRequest>()({
   name: "DomainRecord",
@@ -55,6 +79,22 @@ export const domainRecordSpec = resourceSpec<RecordWithZone, RecordCreateRequest
   timeouts: { create: 5 * MINUTE, update: 5 * MINUTE, delete: 5 * MINUTE },
   validatesUnknowns: true,
   wireRules: ({ type, ...fields }) => (typeof type === "string" ? recordRuleErrors({ ...fields, type }) : []),
+  // Records have no id the program knows: the key is every field, as the API stores it. Two
+  // records equal in all of them are one record to DNS, so an existing one is never doubled.
+  naturalKey: {
+    describe: (inputs) => `${inputs.type} name ${JSON.stringify(inputs.name ?? "")} and target ${JSON.stringify(inputs.target)}`,
+    exclusive: true,
+    find: async ({ ctx, inputs, signal }) => {
+      const client = ctx.client();
+      const domainId = apiId(inputs.domainId);
+      const zone = (await client.domains.get(domainId, { signal })).domain;
+      const key = storedRecordKey(inputs, zone);
+      const records = await client.domains.records.listAll(domainId, { signal });
+      return records
+        .filter((r) => sameRecordKey(r, key))
+        .map((r) => ({ ...r, domain: zone, fqdn: r.name === "" ? zone : `${r.name}.${zone}` }));
+    },
+  },
   hooks: {
     create: async ({ ctx, body, inputs, signal }) => {
       const client = ctx.client();
@@ -72,18 +112,5 @@ export const domainRecordSpec = resourceSpec<RecordWithZone, RecordCreateRequest
       return withZone(client, domainId, await client.domains.records.update(domainId, apiId(id), body, { signal }), signal);
     },
     delete: ({ ctx, id, state, signal }) => ctx.client().domains.records.delete(apiId(state.domainId), apiId(id), { signal }),
-    // Records have no unique key; a record created by an ambiguous request is the one of this type, name and target.
-    find: async ({ ctx, inputs, signal }) => {
-      const client = ctx.client();
-      const domainId = apiId(inputs.domainId);
-      const zone = (await client.domains.get(domainId, { signal })).domain;
-      const { type, service = "", protocol = "" } = inputs;
-      const target = storedRecordTarget(type, inputs.target, zone);
-      let name = relativeRecordName(inputs.name ?? "", zone) ?? "";
-      if (type === "SRV") name = srvRecordName(service, protocol, srvBaseName(name, service, protocol));
-      const records = await client.domains.records.listAll(domainId, { signal });
-      const match = records.find((r) => r.type === type && r.name === name && r.target === target);
-      return match && withZone(client, domainId, match, signal);
-    },
   },
 });
