@@ -15,7 +15,8 @@ import { REPO_ROOT } from "../support/engine";
 import { startProcess, type ProcessResult } from "../support/process";
 import { UserShell, expectExit, packPackage, useTarball } from "../support/user-shell";
 
-jest.setTimeout(300_000);
+// Each step starts the engine and a provider process from a shell; on two loaded cores the whole life takes minutes.
+jest.setTimeout(900_000);
 
 const repoPackage = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"));
 let base: string;
