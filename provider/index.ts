@@ -6,6 +6,11 @@
  * const vpc = new compute.Vpc("app", { label: "app-net", region: "us-east" });
  * ```
  */
+import { assertPulumiLoadable } from "./peer";
+
+// Before anything loads @pulumi/pulumi (a peer dependency): without it, one line saying what to install.
+assertPulumiLoadable();
+
 // Every resource class, its `Args`, and the input and output types its file offers (generated from the specs).
 export * from "./resources.generated";
 export {

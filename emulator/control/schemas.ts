@@ -68,6 +68,7 @@ export const FaultRuleRequest = z.strictObject({
   kind: z.enum(FAULT_KINDS),
   rate: z.number().min(0).max(1).optional(),
   count: z.number().int().min(0).optional(),
+  skip: z.number().int().min(0).optional(),
   latencyMs: z.number().int().min(0).optional(),
   retryAfterSeconds: z.number().int().min(0).optional(),
 });

@@ -2,8 +2,9 @@
  * Fault injection: rules that make matching API requests fail the way the real API and the
  * network in front of it fail (api-facts P7-1, P8-1), so clients' retry and recovery paths can
  * be tested. A rule matches on path (glob, or a regex when it starts with `^`) and optionally
- * method; it fires with probability `rate` (from a seedable PRNG) and, with `count`, only for the
- * next N matches. The first rule that fires wins. Fire counts are kept per rule.
+ * method; it fires with probability `rate` (from a seedable PRNG), with `skip` only once that
+ * many matching requests have gone through untouched (to hit the second lookup, not the first),
+ * and with `count` only for the next N matches. The first rule that fires wins. Fire counts are kept per rule.
  */
 import { Prng } from "./prng";
 
@@ -20,6 +21,8 @@ export interface FaultRuleInput {
   rate?: number;
   /** Fire only for the next N hits, then the rule goes quiet (default: unlimited). */
   count?: number;
+  /** Let the first N matching requests through untouched before the rule may fire (default 0). */
+  skip?: number;
   latencyMs?: number;
   retryAfterSeconds?: number;
 }
@@ -31,6 +34,7 @@ export interface FaultRule {
   kind: FaultKind;
   rate: number;
   count: number | null;
+  skip: number;
   latencyMs: number | null;
   retryAfterSeconds: number | null;
 }
@@ -46,6 +50,8 @@ interface ActiveRule {
   rule: FaultRule;
   matcher: RegExp;
   fired: number;
+  /** Matching requests let through because of `skip`. */
+  skipped: number;
 }
 
 function globToRegExp(glob: string): RegExp {
@@ -78,12 +84,13 @@ export class FaultInjector {
       kind: input.kind,
       rate: input.rate ?? 1,
       count: input.count ?? null,
+      skip: input.skip ?? 0,
       latencyMs: input.latencyMs ?? null,
       retryAfterSeconds: input.retryAfterSeconds ?? null,
     };
     const matcher = compilePathPattern(rule.pathPattern); // throws on a bad regex before anything is stored
     this.rules = this.rules.filter((r) => r.rule.id !== rule.id);
-    const active = { rule, matcher, fired: 0 };
+    const active = { rule, matcher, fired: 0, skipped: 0 };
     this.rules.push(active);
     return FaultInjector.status(active);
   }
@@ -114,6 +121,10 @@ export class FaultInjector {
       if (rule.method !== null && rule.method !== method.toUpperCase()) continue;
       if (!active.matcher.test(path)) continue;
       if (rule.count !== null && active.fired >= rule.count) continue;
+      if (active.skipped < rule.skip) {
+        active.skipped++;
+        continue;
+      }
       // Roll only for partial rates, so adding a rate-1 rule does not shift other rules' sequences.
       if (rule.rate < 1 && this.prng.next() >= rule.rate) continue;
       active.fired++;

@@ -23,7 +23,9 @@ export interface DriftReport {
   drift: ResourceDrift[];
 }
 
-export const EXIT = { clean: 0, error: 1, drift: 2 } as const;
+import { EXIT } from "./exit";
+
+export { EXIT };
 
 export async function findDrift(options: DriftOptions): Promise<DriftReport> {
   const workDir = path.resolve(options.cwd);

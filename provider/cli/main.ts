@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /** The `pulumi-compute` command. */
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
-import { EXIT, runDrift } from "./drift";
+import { MissingPulumiError, assertPulumiLoadable } from "../peer";
+import { EXIT } from "./exit";
 import { AREA_NAMES } from "./import/account";
-import { runImport } from "./import/command";
 
 const DRIFT_USAGE = `usage: pulumi-compute drift [--stack <name>] [--cwd <project dir>] [--json]
 
@@ -59,8 +59,21 @@ function parse<T>(args: string[], options: ParseArgsOptionsConfig, usage: string
   }
 }
 
+/** Both commands load @pulumi/pulumi (a peer dependency): when it is missing, one line says what to install. */
+function pulumiMissing(): boolean {
+  try {
+    assertPulumiLoadable();
+    return false;
+  } catch (error) {
+    if (!(error instanceof MissingPulumiError)) throw error;
+    console.error(error.message);
+    return true;
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if ((command === "drift" || command === "import") && pulumiMissing()) return EXIT.error;
   if (command === "drift") {
     const parsed = parse<{ stack?: string; cwd?: string; json?: boolean }>(
       rest,
@@ -69,6 +82,8 @@ async function main(argv: string[]): Promise<number> {
     );
     if ("code" in parsed) return parsed.code;
     const { values } = parsed;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only once the SDK it needs is known to be there
+    const { runDrift } = require("./drift") as typeof import("./drift");
     return runDrift({ cwd: values.cwd ?? process.cwd(), stack: values.stack, json: values.json ?? false });
   }
   if (command === "import") {
@@ -93,6 +108,8 @@ async function main(argv: string[]): Promise<number> {
     );
     if ("code" in parsed) return parsed.code;
     const { values } = parsed;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only once the SDK it needs is known to be there
+    const { runImport } = require("./import/command") as typeof import("./import/command");
     return runImport({
       apiUrl: values["api-url"],
       tokenEnv: values["token-env"],

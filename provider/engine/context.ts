@@ -6,6 +6,15 @@
  */
 import { ComputeClient } from "../../sdk/client";
 import { Coalescer } from "../../sdk/core/coalesce";
+import type { RetryEvent } from "../../sdk/core/http";
+
+/**
+ * Retries of one request in the provider. Every operation runs under its deadline (the sdk's
+ * backoff sleeps end when it passes), so the provider can afford more patience than the sdk's
+ * default of 5: ten retries with full jitter capped at 8 s ride out a fault rate far beyond what
+ * a healthy API shows, and the deadline, not the count, is what normally ends a long outage.
+ */
+export const PROVIDER_MAX_RETRIES = 10;
 
 export const DEFAULT_API_URL = "https://api.compute.com/v4";
 export const CONFIG_TOKEN = "compute:token";
@@ -52,6 +61,11 @@ export function resolveCredentials(config: ConfigSource, env: NodeJS.ProcessEnv 
   return { token, apiUrl };
 }
 
+/** One line per retry, so a slow `up` says why: `retrying GET /vpcs/12 in 180 ms (attempt 2): server error (5xx)`. */
+export function retryLine(event: RetryEvent): string {
+  return `retrying ${event.method} ${event.path} in ${event.delayMs} ms (attempt ${event.attempt + 1}): ${event.reason}`;
+}
+
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === "" ? undefined : value.trim();
 }
@@ -68,7 +82,7 @@ interface Session {
  * instead of failing on 429s; see `resolvePacing`), and a 429's `Retry-After` waited for as long as
  * the API's longest window (2 minutes), so a refused request is retried, never failed.
  */
-export const PROVIDER_CLIENT_OPTIONS = { retry: { maxRetryAfterMs: 150_000 } } as const;
+export const PROVIDER_CLIENT_OPTIONS = { retry: { maxRetries: PROVIDER_MAX_RETRIES, maxRetryAfterMs: 150_000 } } as const;
 
 /**
  * One per provider process. Each configuration (API URL and token) gets one session — one client
@@ -86,7 +100,13 @@ export class ProviderContext {
     const key = `${credentials.apiUrl}\n${credentials.token}\n${pacing}`;
     let session = this.sessions.get(key);
     if (!session) {
-      const client = new ComputeClient({ baseUrl: credentials.apiUrl, token: credentials.token, pacing, ...PROVIDER_CLIENT_OPTIONS });
+      const client = new ComputeClient({
+        baseUrl: credentials.apiUrl,
+        token: credentials.token,
+        pacing,
+        ...PROVIDER_CLIENT_OPTIONS,
+        onRetry: (event) => this.progress(retryLine(event)),
+      });
       session = { client, reads: new Coalescer(), memo: new Map() };
       this.sessions.set(key, session);
     }

@@ -8,12 +8,15 @@
  * create/read/update/delete wrap the hooks with deadlines, adoption, orphan protection.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { ApiError, ConnectionError, TimeoutError, isNotFound } from "../../sdk/core/errors";
+import { ApiError, isNotFound } from "../../sdk/core/errors";
 import { formatPath } from "../../sdk/core/schema";
 import { PROVIDER_KEY } from "../shim";
+import { collectionKeyOf, invalidate } from "./collections";
 import type { ProviderContext } from "./context";
 import { fieldDiff, keyedChanges, type DetailedDiff, type DiffResult } from "./detailed-diff";
 import { forHost } from "./host-diff";
+import { excerpt, programNames, programText, wirePath } from "./names";
+import { UnresolvedCreateError, createExactlyOnce } from "./natural-key";
 import {
   META_INPUTS,
   type AnySpec,
@@ -63,9 +66,11 @@ export function check(spec: AnySpec, news: Inputs, olds: Inputs = {}): pulumi.dy
   const failures: Failure[] = [];
   const inputs = withoutProvider(news);
 
+  // Named as the program wrote them (`ttl_sec` here is the program's own word, not the API's).
+  const strangers: Failure[] = [];
   for (const key of Object.keys(inputs)) {
     if (!(key in spec.inputs) && !(META_INPUTS as readonly string[]).includes(key)) {
-      failures.push({ property: key, reason: `${key} is not an input of ${spec.name}; valid inputs: ${inputNames(spec).join(", ")}` });
+      strangers.push({ property: key, reason: `${key} is not an input of ${spec.name}; valid inputs: ${inputNames(spec).join(", ")}` });
     }
   }
   for (const [key, field] of Object.entries(spec.inputs)) {
@@ -77,14 +82,37 @@ export function check(spec: AnySpec, news: Inputs, olds: Inputs = {}): pulumi.dy
     if (isUnknown(value)) continue; // preview: validated once known
     const parsed = field.schema.safeParse(value);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) failures.push(fieldFailure(key, field, issue.path, issue.message));
+      for (const issue of parsed.error.issues) failures.push(fieldFailure(key, issue.path, issue.message));
     }
   }
   failures.push(...checkMeta(inputs));
-  if (failures.length === 0 && (spec.validatesUnknowns || !Object.values(inputs).some(isUnknown))) {
+  if (failures.length + strangers.length === 0 && (spec.validatesUnknowns || !Object.values(inputs).some(isUnknown))) {
     failures.push(...(spec.validate?.(inputs, withoutProvider(olds)) ?? []), ...ruleFailures(spec, inputs));
   }
-  return failures.length ? { inputs: news, failures } : { inputs: news };
+  if (failures.length + strangers.length === 0) return { inputs: news };
+  return { inputs: news, failures: [...inProgramWords(spec, inputs, strangers, false), ...inProgramWords(spec, inputs, failures)] };
+}
+
+/**
+ * Failures as the person running the program reads them: wire names in the reasons put in the
+ * program's words (`ttl_sec` → `ttlSec`, `engine` → `engineId`). The engine prints the value of a
+ * top-level property next to it; a secret must not be printed and a long value (30 firewall rules)
+ * would bury the reason, so those name the field in the reason instead, a long value as a short
+ * excerpt.
+ */
+function inProgramWords(spec: AnySpec, inputs: Inputs, failures: Failure[], rename = true): Failure[] {
+  const names = programNames(spec);
+  const words = (text: string) => (rename ? programText(names, text) : text);
+  return failures.map(({ property, reason }) => {
+    const text = words(reason);
+    const field = spec.inputs[property];
+    const value = inputs[property];
+    if (field?.secret) return { property: "", reason: `${property}: ${text}` };
+    if (property && value !== undefined && excerpt(value) !== JSON.stringify(value)) {
+      return { property: "", reason: `${property} ${excerpt(value)}: ${text}` };
+    }
+    return { property: words(property), reason: text };
+  });
 }
 
 /**
@@ -112,16 +140,14 @@ export async function checkAndDerive(spec: AnySpec, olds: Inputs, news: Inputs):
   const result = check(spec, news, olds);
   if (result.failures?.length || !spec.hooks.derive) return result;
   const derived = await spec.hooks.derive(withoutProvider(olds), withoutProvider(news));
-  if (derived.failures?.length) return { inputs: news, failures: derived.failures };
+  if (derived.failures?.length) return { inputs: news, failures: inProgramWords(spec, withoutProvider(news), derived.failures) };
   return { inputs: { ...news, ...derived.inputs } };
 }
 
-function fieldFailure(key: string, field: InputField, path: ReadonlyArray<PropertyKey>, message: string): Failure {
-  const property = formatPath([key, ...path]);
-  // The engine prints the offending value next to a top-level property; a secret must not be
-  // printed, and a nested path has no value to print, so both name the field in the reason.
-  if (field.secret || path.length > 0) return { property: "", reason: `${property}: ${message}` };
-  return { property, reason: message };
+function fieldFailure(key: string, path: ReadonlyArray<PropertyKey>, message: string): Failure {
+  // The engine prints the value of a top-level property only; a nested path is named in the reason.
+  if (path.length > 0) return { property: "", reason: `${formatPath([key, ...path])}: ${message}` };
+  return { property: key, reason: message };
 }
 
 function checkMeta(inputs: Inputs): Failure[] {
@@ -220,10 +246,7 @@ export function sameValue(field: InputField, a: unknown, b: unknown, recorded: O
 // ---------------------------------------------------------------------------------------------
 // the wire mapping: request bodies and outputs
 
-/** A field's wire name (or dotted path): its declared `wire`, else the snake_case of its key. */
-export function wirePath(key: string, field: InputField | OutputField): string {
-  return field.wire ?? toSnake(key);
-}
+export { wirePath };
 
 /**
  * The request body of some inputs: each field sent with `op`, in its wire form (`toWire`, keys in
@@ -289,7 +312,8 @@ async function withDeadline<T>(spec: AnySpec, op: string, ms: number, work: (sig
   try {
     return await work(signal);
   } catch (error) {
-    if (signal.aborted) {
+    // An unresolved create already says what happened, the deadline included, and what to do.
+    if (signal.aborted && !(error instanceof UnresolvedCreateError)) {
       throw new Error(`${spec.noun} ${op} did not finish within ${formatDuration(ms)} (raise timeouts.${op} to wait longer)`, {
         cause: error,
       });
@@ -391,21 +415,12 @@ async function readQuietly(spec: AnySpec, ctx: ProviderContext, object: ApiObjec
 
 async function createOrAdopt(spec: AnySpec, ctx: ProviderContext, inputs: Inputs, signal: AbortSignal): Promise<ApiObject> {
   if (inputs.adoptId !== undefined) return adopt(spec, ctx, inputs, signal);
-  try {
-    const body = createBody(spec, inputs);
-    return await spec.hooks.create({ ctx, signal, body, inputs, bodyOf: (keys) => updateBody(spec, inputs, keys) });
-  } catch (error) {
-    // The API has no idempotency keys: after an ambiguous failure the object may exist. Look it
-    // up by its natural key rather than orphan it (or create a twin on the next run).
-    if (isAmbiguous(error) && spec.hooks.find) {
-      const found = await spec.hooks.find({ ctx, signal, inputs }).catch(() => undefined);
-      if (found) {
-        ctx.progress(`${spec.noun} ${String(found.id)}: the create request failed ambiguously but the object exists; adopted it`);
-        return found;
-      }
-    }
+  const body = createBody(spec, inputs);
+  const post = () => spec.hooks.create({ ctx, signal, body, inputs, bodyOf: (keys) => updateBody(spec, inputs, keys) });
+  // The API has no idempotency keys: a create whose answer was lost is resolved by its natural key.
+  return createExactlyOnce(spec, ctx, inputs, signal, post).catch((error: unknown) => {
     throw explain(spec, "create", error);
-  }
+  });
 }
 
 /** `adoptId`: takes over an existing object and brings its in-place fields to the inputs. */
@@ -448,22 +463,6 @@ function present(spec: AnySpec, id: string, record: ApiObject | undefined): ApiO
   return record;
 }
 
-/** The key of an object's collection in the coalesced reads (`Listing`), when the spec has listings and the object a collection. */
-function collectionKey(spec: AnySpec, values: Values): string | undefined {
-  const collection = spec.listing?.collection(values);
-  return collection === undefined ? undefined : `${spec.name} ${collection}`;
-}
-
-/** A write to an object's collection: later reads of it are served by a listing requested after the write. */
-function invalidate(spec: AnySpec, ctx: ProviderContext, values: Values): void {
-  const key = collectionKey(spec, values);
-  try {
-    if (key !== undefined) ctx.reads().invalidate(key);
-  } catch {
-    // No credentials: nothing was written, and nothing read.
-  }
-}
-
 /** A refresh's read: coalesced with the reads of the same collection around it when the spec has listings (`Listing`). */
 function coalescedRead(
   spec: AnySpec,
@@ -480,7 +479,7 @@ function coalescedRead(
     get: (getSignal?: AbortSignal) => readHook(spec, ctx, id, state, getSignal ?? signal),
     idOf: (item: ApiObject) => String(item.id),
   };
-  return ctx.reads().read(`${spec.name} ${collection}`, id, reader, signal);
+  return ctx.reads().read(collectionKeyOf(spec.name, collection), id, reader, signal);
 }
 
 async function read(spec: AnySpec, ctx: ProviderContext, id: string, props: Outputs): Promise<pulumi.dynamic.ReadResult> {
@@ -548,14 +547,14 @@ async function remove(spec: AnySpec, ctx: ProviderContext, id: string, props: Ou
 // ---------------------------------------------------------------------------------------------
 // errors
 
-function isAmbiguous(error: unknown): boolean {
-  return (error instanceof ConnectionError && error.sent) || error instanceof TimeoutError;
-}
-
 /** Rewrites an API error so it names the program's input (`engineId`), not the wire field (`engine`). */
 export function explain(spec: AnySpec, op: string, error: unknown): Error {
   if (!(error instanceof ApiError)) return error instanceof Error ? error : new Error(String(error));
-  const details = error.errors.map((e) => (e.field ? `${inputName(spec, e.field)}: ${e.reason}` : e.reason));
+  const names = programNames(spec);
+  const details = error.errors.map((e) => {
+    const reason = programText(names, e.reason);
+    return e.field ? `${programText(names, inputName(spec, e.field))}: ${reason}` : reason;
+  });
   const message = `the API refused the ${spec.noun} ${op}: ${details.join("; ") || "no details"} (HTTP ${error.status} ${error.method} ${error.path})`;
   return new Error(message, { cause: error });
 }

@@ -149,11 +149,6 @@ export interface Hooks<In, Api, Create, Update> {
   /** DELETEs the object. A 404 is treated as success by the engine. */
   delete(call: Call & { id: string; state: Values }): Promise<unknown>;
   /**
-   * Looks the object up by its natural key. Called after an ambiguous create failure (the API has
-   * no idempotency keys), so a create that did land is adopted instead of orphaned or duplicated.
-   */
-  find?(call: Call & { inputs: In }): Promise<Api | undefined>;
-  /**
    * Waits until the object is usable (a status such as `active`), reporting progress, and returns
    * the settled record. Runs after create and after every update. If it fails after the API
    * accepted a create, the object is still recorded in state (with the error), never orphaned.
@@ -238,9 +233,41 @@ export interface ResourceSpec<
    * program is still checked at the first preview. Default false.
    */
   validatesUnknowns?: boolean;
+  /** How an object this resource creates is found again; see `NaturalKey`. */
+  naturalKey?: NaturalKey<In, Api>;
   hooks: Hooks<In, Api, Create, Update>;
   /** Reads coalesced into listings of the object's collection (see `Listing`). */
   listing?: Listing<Api>;
+}
+
+/**
+ * The key a created object can be found by. The API has no idempotency keys, so a create whose
+ * outcome is unknown (the connection reset after sending, a 5xx) can only be resolved by looking:
+ * the engine lists the matches before the create, and after an ambiguous failure lists them again
+ * (retrying the lookup until the create's deadline). A match that was not there before is the one
+ * the request created and is adopted; no new match means the request did not land, and it is sent
+ * again; more than one cannot be decided and fails naming them and the `adoptId` to set
+ * (`engine/natural-key.ts`).
+ */
+export interface NaturalKey<In, Api> {
+  /** The key in words, for messages: `label "app-net"`. */
+  describe(inputs: In): string;
+  /**
+   * True when at most one object can have the key: the API refuses a second (unique labels,
+   * domain names, one IPv6 range per address), or a second would mean nothing (an identical DNS
+   * record). A match found before the create is then reported with its id and the `adoptId` to
+   * set, instead of a create the API would refuse or a twin. False when keys repeat (image labels):
+   * only a match that appeared during this create is taken as its result.
+   */
+  exclusive: boolean;
+  /** Every object that has the key of these inputs (usually a filtered listing). */
+  find(call: Call & { inputs: In }): Promise<Api[]>;
+  /**
+   * Whether a found object can be adopted. One that cannot (an uploaded image that never got its
+   * data: only the create's answer carried its upload URL) is deleted and the create sent again.
+   * Default: every object can.
+   */
+  adoptable?(record: Api): boolean;
 }
 
 /** Any resource spec, as the engine and the registry handle them (values moved, not looked into). */

@@ -17,7 +17,7 @@
  *   when the API reports the same version (`mysql/8` for `8.0.35`).
  */
 import type { z } from "zod";
-import { WaitError } from "../../sdk/core/errors";
+import { ApiError, WaitError } from "../../sdk/core/errors";
 import {
   DATABASE_CREATE_REQUESTS,
   DATABASE_REASONS,
@@ -177,6 +177,8 @@ const DELETABLE = ["active", "failed", "degraded"];
 const BROKEN = ["failed", "degraded"];
 /** Long enough for anything; the operation's own deadline (its `timeouts`) aborts the wait first. */
 const WAIT_CEILING_MS = 7 * 24 * 3600 * 1000;
+/** The start of the API's refusal of an update to a database that is not active. */
+const NOT_ACTIVE_PREFIX = DATABASE_REASONS.status("update", "").split(" that is")[0]!;
 
 /** What the provider records of a database: the API's record, plus the root credentials and CA certificate once readable. */
 type DatabaseWithSecrets = Database & { root_username?: string; root_password?: string; ca_cert?: string };
@@ -267,6 +269,25 @@ function databaseHooks<C extends z.ZodType>(
     }
   }
 
+  /**
+   * PUTs a change to an active database. A PUT whose answer was lost (a reset after the API
+   * acted) has already started the change, and the sdk's repeat is refused because the database
+   * is no longer active; so on that refusal the database is waited out and the change sent once
+   * more (a PUT of the same values is harmless on an active database; a resize already done is
+   * left out, as asking for the same plan again is refused).
+   */
+  async function updateActive(ctx: ProviderContext, id: number, body: DatabaseUpdateRequest, signal: AbortSignal): Promise<Database> {
+    try {
+      return await api(ctx).update(id, body, { signal });
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 400 && error.hasReason(NOT_ACTIVE_PREFIX))) throw error;
+      const db = await waitUntil(ctx, id, ["active"], signal, { purpose: "to accept the update again" });
+      const { type, ...rest } = body;
+      const again = type === undefined || type === db.type ? rest : body;
+      return Object.keys(again).length === 0 ? db : api(ctx).update(id, again, { signal });
+    }
+  }
+
   return {
     create: ({ ctx, body, signal }) => api(ctx).create(body, { signal }),
 
@@ -278,7 +299,7 @@ function databaseHooks<C extends z.ZodType>(
       await waitUntil(ctx, dbId, ["active"], signal, { purpose: "to accept the update" });
       if (body.type !== undefined) ctx.progress(`${noun} ${id}: resizing from ${String(olds.type)} to ${body.type}`);
       if (Object.keys(body).length === 0) return api(ctx).get(dbId, { signal });
-      return api(ctx).update(dbId, body, { signal });
+      return updateActive(ctx, dbId, body, signal);
     },
 
     delete: async ({ ctx, id, signal }) => {
@@ -288,19 +309,13 @@ function databaseHooks<C extends z.ZodType>(
       await api(ctx).delete(dbId, { signal });
     },
 
-    // Labels are unique per account: a database created by an ambiguous request is found by it.
-    find: async ({ ctx, inputs, signal }) => {
-      const matches = await api(ctx).listAll({ filter: { label: inputs.label }, signal });
-      return matches.find((d) => d.label === inputs.label && d.region === inputs.region);
-    },
-
     settle: async ({ ctx, record, inputs, bodyOf, signal }) => {
       const id = record.id;
       let db = await waitUntil(ctx, id, ["active"], signal, { purpose: "for active" });
       const windowDiffers = canonicalJson(windowForm(inputs.updates)) !== canonicalJson(windowForm(camelizeDeep(db.updates)));
       if (inputs.updates !== undefined && windowDiffers) {
         ctx.progress(`${noun} ${id} (${db.label}): applying the maintenance window`);
-        await api(ctx).update(id, bodyOf(["updates"]), { signal });
+        await updateActive(ctx, id, bodyOf(["updates"]), signal);
         db = await waitUntil(ctx, id, ["active"], signal, { purpose: "for active" });
       }
       return withSecrets(ctx, db, {}, signal);
@@ -320,6 +335,13 @@ export function databaseSpec<C extends z.ZodType, R extends Fields>(kind: Databa
     computed: { engineId: (db: DatabaseWithSecrets, given: Values) => engineIdOutput(db, given.engineId) },
     timeouts: { create: 45 * MINUTE, update: 45 * MINUTE, delete: 30 * MINUTE },
     uniqueInputs: ["label"],
+    // Labels are unique among the account's databases (one of the other engine is refused by the API).
+    naturalKey: {
+      describe: (inputs) => `label ${JSON.stringify(inputs.label)}`,
+      exclusive: true,
+      find: async ({ ctx, inputs, signal }) =>
+        (await kind.api(ctx.client()).listAll({ filter: { label: inputs.label }, signal })).filter((d) => d.label === inputs.label),
+    },
     validate: validateReplication,
     replaceBroken: replaceFailed,
     hooks: databaseHooks(kind.noun, (ctx) => kind.api(ctx.client())),

@@ -7,16 +7,19 @@
 import {
   recordRuleErrors,
   relativeRecordName,
+  roundRecordTtl,
   srvBaseName,
+  srvLabel,
   srvRecordName,
   storedRecordTarget,
   type DomainRecord,
   type RecordCreateRequest,
   type RecordUpdateRequest,
 } from "../../sdk/resources/domains";
+import { collectionKeyOf } from "../engine/collections";
 import type { ProviderContext } from "../engine/context";
-import { resourceSpec, type Values } from "../engine/spec";
-import { rememberZoneName, zoneName } from "./domain";
+import { resourceSpec, type Inputs, type Values } from "../engine/spec";
+import { zoneName } from "./domain";
 import { MINUTE, apiId, byParent, idField } from "./common";
 import { RECORD_FIELDS, recordedFor } from "./record-common";
 
@@ -36,6 +39,38 @@ const withZone = (record: DomainRecord, zone: string): RecordWithZone => ({
  */
 const recordedZone = (ctx: ProviderContext, domainId: number, state: Values, signal: AbortSignal): Promise<string> =>
   typeof state.domain === "string" ? Promise.resolve(state.domain) : zoneName(ctx, domainId, signal);
+
+/**
+ * Every record of a domain with the zone's name, as `read` returns them — one listing (pages of
+ * 500) and the zone's name kept by the process — shared by a refresh's reads and by the lookups
+ * before creates (`naturalKey`) that arrive together (`sdk/core/coalesce.ts`).
+ */
+async function listRecords(ctx: ProviderContext, domainId: number, signal: AbortSignal): Promise<RecordWithZone[]> {
+  const [records, zone] = await Promise.all([ctx.client().domains.records.listAll(domainId, { signal }), zoneName(ctx, domainId, signal)]);
+  return records.map((record) => withZone(record, zone));
+}
+
+/** The fields of a record as the API would store these inputs in `zone` (those a type does not use are absent). */
+function storedRecordKey(inputs: Inputs, zone: string): Record<string, unknown> {
+  const type = String(inputs.type);
+  const service = typeof inputs.service === "string" ? srvLabel(inputs.service) : "";
+  const protocol = typeof inputs.protocol === "string" ? srvLabel(inputs.protocol) : "";
+  let name = relativeRecordName(typeof inputs.name === "string" ? inputs.name : "", zone) ?? "";
+  if (type === "SRV") name = srvRecordName(service, protocol, srvBaseName(name, service, protocol));
+  return {
+    type,
+    name,
+    target: storedRecordTarget(type, String(inputs.target), zone),
+    ttl_sec: roundRecordTtl(typeof inputs.ttlSec === "number" ? inputs.ttlSec : 0),
+    ...(type === "MX" || type === "SRV" ? { priority: inputs.priority ?? 0 } : {}),
+    ...(type === "SRV" ? { weight: inputs.weight ?? 0, port: inputs.port ?? 0 } : {}),
+    ...(type === "CAA" ? { tag: inputs.tag } : {}),
+  };
+}
+
+/** Whether a stored record has every field of `key`. */
+const sameRecordKey = (record: DomainRecord, key: Record<string, unknown>): boolean =>
+  Object.entries(key).every(([field, value]) => (record as Record<string, unknown>)[field] === value);
 
 export const domainRecordSpec = resourceSpec<RecordWithZone, RecordCreateRequest, RecordUpdateRequest>()({
   name: "DomainRecord",
@@ -74,6 +109,23 @@ export const domainRecordSpec = resourceSpec<RecordWithZone, RecordCreateRequest
   timeouts: { create: 5 * MINUTE, update: 5 * MINUTE, delete: 5 * MINUTE },
   validatesUnknowns: true,
   wireRules: ({ type, ...fields }) => (typeof type === "string" ? recordRuleErrors({ ...fields, type }) : []),
+  // Records have no id the program knows: the key is every field, as the API stores it. Two
+  // records equal in all of them are one record to DNS, so an existing one is never doubled. The
+  // lookup before each create is the domain's records listing the creates around it share: a burst
+  // of N creates lists the zone once, not N times.
+  naturalKey: {
+    describe: (inputs) => `${inputs.type} name ${JSON.stringify(inputs.name ?? "")} and target ${JSON.stringify(inputs.target)}`,
+    exclusive: true,
+    find: async ({ ctx, inputs, signal }) => {
+      const domainId = apiId(inputs.domainId);
+      const records = await ctx.reads().list(collectionKeyOf("DomainRecord", String(domainId)), {
+        list: (listSignal) => listRecords(ctx, domainId, listSignal),
+        idOf: (record) => String(record.id),
+      });
+      const key = storedRecordKey(inputs, await zoneName(ctx, domainId, signal));
+      return records.filter((r) => sameRecordKey(r, key));
+    },
+  },
   hooks: {
     // One request per record: the zone's name comes from the process (one GET per domain) or from state.
     create: async ({ ctx, body, inputs, signal }) => {
@@ -95,26 +147,7 @@ export const domainRecordSpec = resourceSpec<RecordWithZone, RecordCreateRequest
       return withZone(record, await recordedZone(ctx, domainId, olds, signal));
     },
     delete: ({ ctx, id, state, signal }) => ctx.client().domains.records.delete(apiId(state.domainId), apiId(id), { signal }),
-    // Records have no unique key; a record created by an ambiguous request is the one of this type, name and target.
-    find: async ({ ctx, inputs, signal }) => {
-      const domainId = apiId(inputs.domainId);
-      const zone = await zoneName(ctx, domainId, signal);
-      const { type, service = "", protocol = "" } = inputs;
-      const target = storedRecordTarget(type, inputs.target, zone);
-      let name = relativeRecordName(inputs.name ?? "", zone) ?? "";
-      if (type === "SRV") name = srvRecordName(service, protocol, srvBaseName(name, service, protocol));
-      const records = await ctx.client().domains.records.listAll(domainId, { signal });
-      const match = records.find((r) => r.type === type && r.name === name && r.target === target);
-      return match && withZone(match, zone);
-    },
   },
-  // A refresh reads a domain's records with one listing (pages of 500) and one GET of the domain.
-  listing: byParent("domainId", async (ctx, domainId, signal) => {
-    const [records, domain] = await Promise.all([
-      ctx.client().domains.records.listAll(domainId, { signal }),
-      ctx.client().domains.get(domainId, { signal }),
-    ]);
-    rememberZoneName(ctx, domainId, domain.domain);
-    return records.map((record) => withZone(record, domain.domain));
-  }),
+  // A refresh reads a domain's records with one listing (pages of 500) and the zone's name, once per process.
+  listing: byParent("domainId", listRecords),
 });

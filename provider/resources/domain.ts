@@ -110,6 +110,15 @@ export const domainSpec = resourceSpec<Domain, DomainCreateRequest, DomainUpdate
   uniqueInputs: ["domain"],
   validatesUnknowns: true,
   wireRules: (wire) => (wire.type === undefined ? [] : domainTypeErrors(wire)),
+  // Names are unique on the whole platform (a name another account holds is refused by the API).
+  naturalKey: {
+    describe: (inputs) => `name ${JSON.stringify(inputs.domain)}`,
+    exclusive: true,
+    find: async ({ ctx, inputs, signal }) => {
+      const name = inputs.domain.toLowerCase();
+      return (await ctx.client().domains.listAll({ filter: { domain: name }, signal })).filter((d) => d.domain.toLowerCase() === name);
+    },
+  },
   hooks: {
     create: async ({ ctx, body, inputs, bodyOf, signal }) => {
       const api = ctx.client().domains;
@@ -126,11 +135,5 @@ export const domainSpec = resourceSpec<Domain, DomainCreateRequest, DomainUpdate
       return domain;
     },
     delete: ({ ctx, id, signal }) => ctx.client().domains.delete(apiId(id), { signal }),
-    // Names are unique on the whole platform: a domain created by an ambiguous request is found by its name.
-    find: async ({ ctx, inputs, signal }) => {
-      const name = inputs.domain.toLowerCase();
-      const matches = await ctx.client().domains.listAll({ filter: { domain: name }, signal });
-      return matches.find((d) => d.domain.toLowerCase() === name && d.type === inputs.type);
-    },
   },
 });

@@ -56,14 +56,19 @@ export const firewallDeviceSpec = resourceSpec<FirewallDevice, FirewallDeviceCre
   // Moving the same entity to another firewall: the old device goes first, or two active
   // firewalls would cover one service and the API would refuse the new one.
   deleteFirst: (olds, news) => sameEntity(olds, news),
+  // An entity is assigned to a firewall at most once.
+  naturalKey: {
+    describe: (inputs) => `${String(inputs.entityType)} ${String(inputs.entityId)} on firewall ${String(inputs.firewallId)}`,
+    exclusive: true,
+    find: async ({ ctx, inputs, signal }) =>
+      (await devicesApi(ctx).listAll(apiId(inputs.firewallId), { signal })).filter(
+        (d) => d.entity.id === normalizeId(inputs.entityId) && d.entity.type === inputs.entityType,
+      ),
+  },
   hooks: {
     create: ({ ctx, body, inputs, signal }) => devicesApi(ctx).create(apiId(inputs.firewallId), body, { signal }),
     read: ({ ctx, id, state, signal }) => devicesApi(ctx).get(apiId(state.firewallId), apiId(id), { signal }),
     delete: ({ ctx, id, state, signal }) => devicesApi(ctx).delete(apiId(state.firewallId), apiId(id), { signal }),
-    find: async ({ ctx, inputs, signal }) => {
-      const devices = await devicesApi(ctx).listAll(apiId(inputs.firewallId), { signal });
-      return devices.find((d) => d.entity.id === normalizeId(inputs.entityId) && d.entity.type === inputs.entityType);
-    },
   },
   // A refresh reads a firewall's devices with one listing.
   listing: byParent("firewallId", (ctx, firewallId, signal) => devicesApi(ctx).listAll(firewallId, { signal })),

@@ -28,6 +28,8 @@ import type { ComputeClient } from "../../sdk/client";
 import { viaWire } from "../engine/schemas";
 import { resourceSpec, type Failure } from "../engine/spec";
 import type { ProviderContext } from "../engine/context";
+import { MAX_CREATE_ATTEMPTS, isAmbiguous } from "../engine/natural-key";
+import { isNotFound } from "../../sdk/core/errors";
 import { isRecord, type Camelized } from "../engine/values";
 import { MINUTE, apiId, normalizeId, timestamps } from "./common";
 
@@ -171,6 +173,24 @@ const DEFAULT_STATUS = "enabled";
  * Adds and removes devices until the firewall's devices are exactly `desired` (ids per type).
  * Removals go first, so a move between types or a swap never trips the one-nodebalancer limit.
  */
+/**
+ * Adds one device. An entity is assigned to a firewall at most once, so after an ambiguous failure
+ * (the answer lost; the API may have acted) the device list says whether it landed: if so it is
+ * taken, else the request is sent again.
+ */
+async function addDevice(client: ComputeClient, firewallId: number, type: FirewallDeviceType, id: number, signal: AbortSignal) {
+  const api = client.networking.firewalls.devices;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await api.create(firewallId, { id, type }, { signal });
+    } catch (error) {
+      if (!isAmbiguous(error) || attempt >= MAX_CREATE_ATTEMPTS) throw error;
+      const landed = (await api.listAll(firewallId, { signal })).find((d) => d.entity.type === type && d.entity.id === id);
+      if (landed) return landed;
+    }
+  }
+}
+
 async function reconcileDevices(
   ctx: ProviderContext,
   client: ComputeClient,
@@ -188,7 +208,10 @@ async function reconcileDevices(
   if (phase !== "add") {
     for (const device of current.filter((d) => !wanted(d))) {
       ctx.progress(`firewall ${firewallId}: removing ${device.entity.type} ${device.entity.id}`);
-      await api.delete(firewallId, device.id, { signal });
+      // A repeat of a delete whose answer was lost finds the device gone: that is the goal.
+      await api.delete(firewallId, device.id, { signal }).catch((error: unknown) => {
+        if (!isNotFound(error)) throw error;
+      });
     }
     current = current.filter(wanted);
   }
@@ -197,7 +220,7 @@ async function reconcileDevices(
       for (const id of desired[LIST_OF[type]]) {
         if (current.some((d) => d.entity.type === type && d.entity.id === id)) continue;
         ctx.progress(`firewall ${firewallId}: adding ${type} ${id}`);
-        current.push(await api.create(firewallId, { id, type }, { signal }));
+        current.push(await addDevice(client, firewallId, type, id, signal));
       }
     }
   }
@@ -285,6 +308,15 @@ export const firewallSpec = resourceSpec<FirewallWithDevices, FirewallCreateRequ
   },
   timeouts: { create: 5 * MINUTE, update: 5 * MINUTE, delete: 5 * MINUTE },
   uniqueInputs: ["label"],
+  // Labels are unique among the account's firewalls.
+  naturalKey: {
+    describe: (inputs) => `label ${JSON.stringify(inputs.label)}`,
+    exclusive: true,
+    find: async ({ ctx, inputs, signal }) =>
+      (await ctx.client().networking.firewalls.listAll({ filter: { label: inputs.label }, signal })).filter(
+        (f) => f.label === inputs.label,
+      ),
+  },
   // At most 25 rules across both rulesets: the sdk's rule, named on the ruleset where the 26th lands.
   validate: (inputs) => {
     const parsed = FirewallRulesUpdateRequest.safeParse({
@@ -324,11 +356,6 @@ export const firewallSpec = resourceSpec<FirewallWithDevices, FirewallCreateRequ
       return api.get(firewallId, { signal });
     },
     delete: ({ ctx, id, signal }) => ctx.client().networking.firewalls.delete(apiId(id), { signal }),
-    // Labels are unique per account: a firewall created by an ambiguous request is found by its label.
-    find: async ({ ctx, inputs, signal }) => {
-      const matches = await ctx.client().networking.firewalls.listAll({ filter: { label: inputs.label }, signal });
-      return matches.find((f) => f.label === inputs.label);
-    },
     // After create and update: bring the status to the program's (a new firewall is enabled) and,
     // when the program lists devices, make the devices match; the record carries them for outputs.
     settle: async ({ ctx, record, inputs, signal }) => {

@@ -137,6 +137,21 @@ export const imageSpec = resourceSpec<ImageWithUpload, ImageCreate, ImageUpdateR
   },
   timeouts: { create: 30 * MINUTE, update: 10 * MINUTE, delete: 5 * MINUTE },
   validate: (inputs, olds) => validateSource(inputs, olds),
+  // Labels repeat, so the key is the label within the create's own window: an image with it that
+  // was not there when the create began is the one it made (a capture without a label takes the
+  // disk's, so then any new private image counts). An upload's image is not adopted but replaced:
+  // without the upload URL only the lost answer carried, it could never receive its data.
+  naturalKey: {
+    describe: (inputs) =>
+      inputs.label === undefined ? `the label of disk ${String(inputs.diskId)}` : `label ${JSON.stringify(inputs.label)}`,
+    exclusive: false,
+    find: async ({ ctx, inputs, signal }) => {
+      const filter = inputs.label === undefined ? { is_public: false } : { is_public: false, label: inputs.label };
+      const images = await ctx.client().images.listAll({ filter, signal });
+      return images.filter((i) => inputs.label === undefined || i.label === inputs.label);
+    },
+    adoptable: (image) => image.status !== "pending_upload",
+  },
   hooks: {
     derive: (olds, news) => deriveFileHash(olds, news),
     create: async ({ ctx, body, signal }) => {
@@ -158,16 +173,6 @@ export const imageSpec = resourceSpec<ImageWithUpload, ImageCreate, ImageUpdateR
     update: ({ ctx, id, body, signal }) =>
       Object.keys(body).length === 0 ? ctx.client().images.get(id, { signal }) : ctx.client().images.update(id, body, { signal }),
     delete: ({ ctx, id, signal }) => ctx.client().images.delete(id, { signal }),
-    // A capture whose POST failed ambiguously is still `creating` right after: adopt the newest
-    // such image with the same label. (An upload is never adopted: without its upload URL it
-    // could not receive data, and the API deletes it after 24 hours.)
-    find: async ({ ctx, inputs, signal }) => {
-      if (inputs.diskId === undefined || inputs.label === undefined) return undefined;
-      const candidates = await ctx
-        .client()
-        .images.listAll({ filter: { is_public: false, label: inputs.label, status: "creating" }, signal });
-      return candidates.filter((i) => i.label === inputs.label).sort((a, b) => (a.created < b.created ? 1 : -1))[0];
-    },
   },
 });
 

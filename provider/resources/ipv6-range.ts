@@ -112,6 +112,23 @@ export const ipv6RangeSpec = resourceSpec<RoutedRange, Ipv6RangeCreateRequest>()
   // One range per region per account and one per SLAAC address: a replacement cannot coexist with the old range.
   deleteFirst: () => true,
   validate,
+  // One range per SLAAC address: the range routed to the wanted target is the one.
+  naturalKey: {
+    describe: (inputs) =>
+      inputs.routeTarget !== undefined
+        ? `route target ${inputs.routeTarget}`
+        : `the SLAAC address of compute instance ${String(inputs.computeId)}`,
+    exclusive: true,
+    find: async ({ ctx, inputs, signal }) => {
+      const client = ctx.client();
+      const target = await wantedTarget(client, inputs, signal);
+      if (!target) return [];
+      const found = (await client.networking.ipv6.ranges.listAll({ signal })).filter(
+        (r) => r.route_target !== null && canonicalIpv6(r.route_target) === target,
+      );
+      return Promise.all(found.map((r) => readRange(client, r.range, signal)));
+    },
+  },
   hooks: {
     create: async ({ ctx, body, signal }) => {
       const created = await ctx.client().networking.ipv6.ranges.create(body, { signal });
@@ -123,15 +140,5 @@ export const ipv6RangeSpec = resourceSpec<RoutedRange, Ipv6RangeCreateRequest>()
     settle: ({ ctx, record, signal }) => readRange(ctx.client(), record.id, signal),
     read: ({ ctx, id, signal }) => readRange(ctx.client(), id, signal),
     delete: ({ ctx, id, signal }) => ctx.client().networking.ipv6.ranges.delete(id, { signal }),
-    // One range per SLAAC address: the range routed to the wanted target with the wanted length is the one.
-    find: async ({ ctx, inputs, signal }) => {
-      const client = ctx.client();
-      const target = await wantedTarget(client, inputs, signal);
-      if (!target) return undefined;
-      const found = (await client.networking.ipv6.ranges.listAll({ signal })).find(
-        (r) => r.route_target !== null && canonicalIpv6(r.route_target) === target && r.prefix === inputs.prefixLength,
-      );
-      return found ? readRange(client, found.range, signal) : undefined;
-    },
   },
 });

@@ -48,15 +48,18 @@ export const vpcSubnetSpec = resourceSpec<Subnet, SubnetCreateRequest, SubnetUpd
   // The API refuses overlapping subnets, so a replacement whose range overlaps the old one can
   // only be created once the old subnet is gone.
   deleteFirst: (olds, news) => rangesOverlap(olds.ipv4, news.ipv4),
+  // Labels are unique among the subnets of a VPC.
+  naturalKey: {
+    describe: (inputs) => `label ${JSON.stringify(inputs.label)} in VPC ${String(inputs.vpcId)}`,
+    exclusive: true,
+    find: async ({ ctx, inputs, signal }) =>
+      (await ctx.client().vpcs.subnets.listAll(apiId(inputs.vpcId), { signal })).filter((s) => s.label === inputs.label),
+  },
   hooks: {
     create: ({ ctx, body, inputs, signal }) => ctx.client().vpcs.subnets.create(apiId(inputs.vpcId), body, { signal }),
     read: ({ ctx, id, state, signal }) => ctx.client().vpcs.subnets.get(apiId(state.vpcId), apiId(id), { signal }),
     update: ({ ctx, id, body, olds, signal }) => ctx.client().vpcs.subnets.update(apiId(olds.vpcId), apiId(id), body, { signal }),
     delete: ({ ctx, id, state, signal }) => ctx.client().vpcs.subnets.delete(apiId(state.vpcId), apiId(id), { signal }),
-    find: async ({ ctx, inputs, signal }) => {
-      const subnets = await ctx.client().vpcs.subnets.listAll(apiId(inputs.vpcId), { signal });
-      return subnets.find((s) => s.label === inputs.label && s.ipv4 === inputs.ipv4);
-    },
   },
   // A refresh reads a VPC's subnets with one listing.
   listing: byParent("vpcId", (ctx, vpcId, signal) => ctx.client().vpcs.subnets.listAll(vpcId, { signal })),

@@ -33,15 +33,17 @@ export const vpcSpec = resourceSpec<Vpc, VpcCreateRequest, VpcUpdateRequest>()({
   },
   timeouts: { create: 5 * MINUTE, update: 5 * MINUTE, delete: 10 * MINUTE },
   uniqueInputs: ["label"],
+  // Labels are unique among the account's VPCs.
+  naturalKey: {
+    describe: (inputs) => `label ${JSON.stringify(inputs.label)}`,
+    exclusive: true,
+    find: async ({ ctx, inputs, signal }) =>
+      (await ctx.client().vpcs.listAll({ filter: { label: inputs.label }, signal })).filter((v) => v.label === inputs.label),
+  },
   hooks: {
     create: ({ ctx, body, signal }) => ctx.client().vpcs.create(body, { signal }),
     read: ({ ctx, id, signal }) => ctx.client().vpcs.get(apiId(id), { signal }),
     update: ({ ctx, id, body, signal }) => ctx.client().vpcs.update(apiId(id), body, { signal }),
     delete: ({ ctx, id, signal }) => ctx.client().vpcs.delete(apiId(id), { signal }),
-    // Labels are unique per account, so a VPC created by an ambiguous request is found by its label.
-    find: async ({ ctx, inputs, signal }) => {
-      const matches = await ctx.client().vpcs.listAll({ filter: { label: inputs.label }, signal });
-      return matches.find((v) => v.label === inputs.label && v.region === inputs.region);
-    },
   },
 });

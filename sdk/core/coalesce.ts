@@ -95,14 +95,8 @@ export class Coalescer {
   read<T>(key: string, id: string, reader: CollectionReader<T>, signal?: AbortSignal): Promise<T | undefined> {
     this.stats.reads += 1;
     const collection = this.collection<T>(key);
-    const listing = collection.listing;
-    if (
-      listing &&
-      listing.generation === collection.generation &&
-      (listing.doneAt === undefined || this.now() - listing.doneAt <= this.reuseMs)
-    ) {
-      return this.fromListing(listing, id, reader, signal);
-    }
+    const listing = this.reusable(collection);
+    if (listing) return this.fromListing(listing, id, reader, signal);
     return new Promise<T | undefined>((resolve, reject) => {
       const pending: Pending<T> = { id, reader, signal, resolve, reject };
       if (collection.batch) {
@@ -112,6 +106,17 @@ export class Coalescer {
       collection.batch = [pending];
       this.setTimer(() => this.close(collection), this.windowMs);
     });
+  }
+
+  /**
+   * Every object of collection `key`, from the listing the reads and lookups around it share (one
+   * in flight, or completed within `reuseMs`, requested after the last `invalidate`), else a new
+   * one started now: a burst of creates that each look for an existing twin first lists once.
+   */
+  list<T>(key: string, reader: Pick<CollectionReader<T>, "list" | "idOf">): Promise<T[]> {
+    const collection = this.collection<T>(key);
+    const listing = this.reusable(collection) ?? this.startListing(collection, reader);
+    return listing.items.then((items) => [...items.values()]);
   }
 
   /** A write to collection `key`: later reads are served by a listing requested after it. */
@@ -138,18 +143,27 @@ export class Coalescer {
       only!.reader.get(only!.signal).then(only!.resolve, only!.reject);
       return;
     }
-    const reader = batch[0]!.reader;
-    const listing: Listing<T> = { generation: collection.generation, items: Promise.resolve(new Map()) };
-    this.stats.listings += 1;
-    // The listing is shared: it is not cancelled by one read's deadline, only bounded by the client's own.
-    listing.items = reader.list(new AbortController().signal).then((items) => new Map(items.map((item) => [reader.idOf(item), item])));
-    listing.items.then(
-      () => (listing.doneAt = this.now()),
-      () => (listing.doneAt = this.now()),
-    );
-    collection.listing = listing;
+    const listing = this.startListing(collection, batch[0]!.reader);
     for (const pending of batch)
       this.fromListing(listing, pending.id, pending.reader, pending.signal).then(pending.resolve, pending.reject);
+  }
+
+  /** The collection's listing when it may still serve: same write generation, in flight or recent. */
+  private reusable<T>(collection: Collection<T>): Listing<T> | undefined {
+    const listing = collection.listing;
+    const fresh = listing && listing.generation === collection.generation;
+    return fresh && (listing.doneAt === undefined || this.now() - listing.doneAt <= this.reuseMs) ? listing : undefined;
+  }
+
+  private startListing<T>(collection: Collection<T>, reader: Pick<CollectionReader<T>, "list" | "idOf">): Listing<T> {
+    this.stats.listings += 1;
+    // The listing is shared: it is not cancelled by one read's deadline, only bounded by the client's own.
+    const items = reader.list(new AbortController().signal).then((all) => new Map(all.map((item) => [reader.idOf(item), item])));
+    const listing: Listing<T> = { generation: collection.generation, items };
+    const done = () => void (listing.doneAt = this.now());
+    items.then(done, done);
+    collection.listing = listing;
+    return listing;
   }
 
   private async fromListing<T>(listing: Listing<T>, id: string, reader: CollectionReader<T>, signal?: AbortSignal): Promise<T | undefined> {

@@ -5,8 +5,9 @@
  *
  * The dividing line is whether the failed request may have changed something on the server. The
  * API has no idempotency keys, so a POST that may have been processed (reset after sending,
- * timeout, 502/504 from a gateway that may have forwarded it) is never sent again: callers look the
- * object up by its natural key instead. Refusals (429, 503, 408, "busy", refused connection) are
+ * timeout, a 500/502/504 from a server or gateway that may have acted on it) is never sent again:
+ * callers look the object up by its natural key instead (the provider's engine does, see
+ * `provider/engine/natural-key.ts`). Refusals (429, 503, 408, "busy", refused connection) are
  * safe to repeat for every method.
  */
 import { ApiError, ConnectionError, TimeoutError } from "./errors";
@@ -75,7 +76,13 @@ export const RETRY_RULES: readonly RetryRule[] = [
   },
   { reason: "request timeout (408)", matches: (o) => status(o, 408), anyMethod: true },
   { reason: "busy (400)", matches: (o) => status(o, 400) && (o as ApiError).errors.some((e) => /busy/i.test(e.reason)), anyMethod: true },
-  { reason: "bad gateway or gateway timeout (502/504)", matches: (o) => status(o, 502, 504), anyMethod: false },
+  {
+    // The server (or a gateway in front of it) failed while handling the request: it may have
+    // acted. 501 is an answer, not a failure: repeating cannot help.
+    reason: "server error (5xx)",
+    matches: (o) => o instanceof ApiError && o.status >= 500 && o.status !== 501 && o.status !== 503,
+    anyMethod: false,
+  },
   {
     reason: "connection not established",
     matches: (o) => o instanceof ConnectionError && !o.sent && !CLOSED_CODES.has(o.code ?? ""),

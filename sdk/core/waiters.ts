@@ -6,11 +6,16 @@
  */
 import { setTimeout as delay } from "node:timers/promises";
 import { AbortError, WaitError } from "./errors";
+import { decideRetry } from "./retry";
 import type { Sleep } from "./http";
 
 /** Options of `waitFor`: what to poll, when it is over or failed, and how long to try. */
 export interface WaitOptions<T> {
-  /** Reads the current state (usually a `get`). Its errors propagate: the http layer already retried. */
+  /**
+   * Reads the current state (usually a `get`). The http layer already retried it; a failure it
+   * would have retried further (a 5xx, a reset, a 429) costs one interval while the wait's own
+   * deadline allows, any other failure propagates.
+   */
   poll: (signal?: AbortSignal) => Promise<T>;
   /** True when the wait is over. */
   done: (value: T) => boolean;
@@ -45,7 +50,15 @@ export async function waitFor<T>(options: WaitOptions<T>): Promise<T> {
   const start = now();
   for (;;) {
     if (options.signal?.aborted) throw new AbortError(`aborted while waiting for ${what}`);
-    const value = await options.poll(options.signal);
+    let value: T;
+    try {
+      value = await options.poll(options.signal);
+    } catch (error) {
+      const remaining = options.timeoutMs - (now() - start);
+      if (!decideRetry(error, 1, { idempotent: true }).retry || remaining <= 0) throw error;
+      await pause(sleep, Math.min(interval, remaining), what, options.signal);
+      continue;
+    }
     const elapsed = now() - start;
     options.progress?.(value, elapsed);
     const failure = options.failed?.(value);
@@ -55,11 +68,15 @@ export async function waitFor<T>(options: WaitOptions<T>): Promise<T> {
     if (remaining <= 0) {
       throw new WaitError(`timed out after ${options.timeoutMs} ms waiting for ${what}`, { kind: "timeout", last: value });
     }
-    try {
-      // Never sleep past the deadline: the last poll happens right at it.
-      await sleep(Math.min(interval, remaining), options.signal);
-    } catch (cause) {
-      throw new AbortError(`aborted while waiting for ${what}`, { cause });
-    }
+    // Never sleep past the deadline: the last poll happens right at it.
+    await pause(sleep, Math.min(interval, remaining), what, options.signal);
+  }
+}
+
+async function pause(sleep: Sleep, ms: number, what: string, signal: AbortSignal | undefined): Promise<void> {
+  try {
+    await sleep(ms, signal);
+  } catch (cause) {
+    throw new AbortError(`aborted while waiting for ${what}`, { cause });
   }
 }

@@ -2,18 +2,21 @@
  * The path a user takes, end to end: the package packed and installed into a project of their
  * own outside this repository; the toolchain put on PATH by `eval "$(npm run -s env)"`; the
  * emulator started from the package's `compute-emulator`; and the `pulumi` CLI run from a shell
- * for every step, with a change made behind Pulumi's back along the way.
+ * for every step, with a change made behind Pulumi's back along the way. Last, the same project
+ * without its `@pulumi/pulumi` (a peer dependency), as a package manager that skips peers leaves it.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { ChildProcess } from "node:child_process";
 import { ComputeClient } from "../../sdk/client";
+import { MissingPulumiError } from "../../provider/peer";
 import { REPO_ROOT } from "../support/engine";
 import { startProcess, type ProcessResult } from "../support/process";
 import { UserShell, expectExit, packPackage, useTarball } from "../support/user-shell";
 
-jest.setTimeout(300_000);
+// Each step starts the engine and a provider process from a shell; on two loaded cores the whole life takes minutes.
+jest.setTimeout(900_000);
 
 const repoPackage = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"));
 let base: string;
@@ -80,10 +83,18 @@ function writeProject(dir: string, tarball: string): void {
   useTarball(dir, tarball);
 }
 
+test("the README's \"Using it\" gives the new-project template's package.json and tsconfig.json exactly", () => {
+  const readme = fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("## Using it"), readme.indexOf("\n## ", readme.indexOf("## Using it") + 1));
+  const blocks = [...section.matchAll(/```json\n([\s\S]*?)\n```/g)].map((m) => m[1]);
+  const file = (name: string) => fs.readFileSync(path.join(REPO_ROOT, "examples/new-project", name), "utf8").trimEnd();
+  expect(blocks.slice(0, 2)).toEqual([file("package.json"), file("tsconfig.json")]);
+});
+
 test("the new-project template asks for the versions this package is built and tested with", () => {
   const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "examples/new-project/package.json"), "utf8"));
   expect(pkg.dependencies).toEqual({
-    "@pulumi/pulumi": repoPackage.dependencies["@pulumi/pulumi"],
+    "@pulumi/pulumi": repoPackage.devDependencies["@pulumi/pulumi"],
     "pulumi-compute": `^${repoPackage.version}`,
   });
   expect(pkg.devDependencies).toEqual({
@@ -194,4 +205,31 @@ test("the language host honours Pulumi.yaml's runtime options: typescript: false
   };
   expect(await runWith("runtime:\n  name: nodejs\n  options:\n    typescript: false\n", "js")).toBe("off");
   expect(await runWith("runtime: nodejs\n", "ts")).toBe("true");
+});
+
+test("without @pulumi/pulumi in the project: one line saying what to install", async () => {
+  // The packed package asks for it as a peer, so npm installed it into the project itself.
+  const installed = JSON.parse(fs.readFileSync(path.join(project, "node_modules/pulumi-compute/package.json"), "utf8"));
+  expect(installed.peerDependencies).toEqual({ "@pulumi/pulumi": repoPackage.peerDependencies["@pulumi/pulumi"] });
+  expect(installed.dependencies["@pulumi/pulumi"]).toBeUndefined();
+  expect(fs.existsSync(path.join(project, "node_modules/@pulumi/pulumi/package.json"))).toBe(true);
+
+  // As `npm install --legacy-peer-deps` (or a package manager that skips peers) would leave it.
+  const sdk = path.join(project, "node_modules/@pulumi/pulumi");
+  const aside = path.join(base, "pulumi-sdk-aside");
+  fs.renameSync(sdk, aside);
+  try {
+    const drift = await shell("node_modules/.bin/pulumi-compute drift");
+    expectExit(drift, 1);
+    expect(drift.out).toBe(`${new MissingPulumiError(project).message}\n`);
+    expect(drift.out).toContain("npm install @pulumi/pulumi@^3.259.0");
+
+    // The program itself cannot start: Pulumi's language host looks for the SDK first and says so
+    // in a line of its own, before any code of this package runs.
+    const preview = await pulumi("preview --stack dev");
+    expectExit(preview, "fails");
+    expect(preview.out).toContain("It looks like the Pulumi SDK has not been installed");
+  } finally {
+    fs.renameSync(aside, sdk);
+  }
 });

@@ -8,7 +8,13 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 
 /** This package's package.json (found upwards from here: `dist/provider/cli/import` installed, `provider/cli/import` in the repository). */
-function ownPackage(): { version: string; dependencies: Record<string, string>; devDependencies?: Record<string, string> } {
+interface OwnPackage {
+  version: string;
+  devDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+}
+
+function ownPackage(): OwnPackage {
   for (let dir = __dirname; ; dir = path.dirname(dir)) {
     const file = path.join(dir, "package.json");
     if (fs.existsSync(file)) {
@@ -37,7 +43,11 @@ export function projectFiles(name: string, index: string): Record<string, string
     "package.json": json({
       name,
       private: true,
-      dependencies: { "@pulumi/pulumi": pkg.dependencies["@pulumi/pulumi"], "pulumi-compute": `^${pkg.version}` },
+      // @pulumi/pulumi is the package's peer: the project pins the version the package is tested with.
+      dependencies: {
+        "@pulumi/pulumi": pkg.devDependencies?.["@pulumi/pulumi"] ?? pkg.peerDependencies?.["@pulumi/pulumi"],
+        "pulumi-compute": `^${pkg.version}`,
+      },
       devDependencies: { "@types/node": pkg.devDependencies?.["@types/node"], typescript: pkg.devDependencies?.typescript },
     }),
     // TypeScript 6 refuses `moduleResolution: node`; the language host's ts-node takes nodenext.

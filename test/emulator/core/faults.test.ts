@@ -88,6 +88,14 @@ test("a count-limited fault fires for the next N matches only", async () => {
   expect(emu.control.listFaults()[0]).toMatchObject({ id: "twice", fired: 2, remaining: 0 });
 });
 
+test("skip lets the first N matches through, so a later request (the second lookup) is the one hit", async () => {
+  emu.control.addFault({ id: "second", pathPattern: "/v4/regions*", kind: "500", skip: 1, count: 1 });
+  const statuses = [];
+  for (let i = 0; i < 3; i++) statuses.push((await emu.get("/regions")).status);
+  expect(statuses).toEqual([200, 500, 200]);
+  expect(emu.control.listFaults()[0]).toMatchObject({ id: "second", skip: 1, fired: 1, remaining: 0 });
+});
+
 test("a rate-limited fault fires for about that share of requests, reproducibly per seed", async () => {
   const run = async () => {
     emu.control.reset({ seed: 42 });

@@ -184,6 +184,7 @@ describe("settle after create", () => {
   const ctx = { progress: () => undefined } as never;
   const base = {
     ...vpcSpec,
+    naturalKey: undefined,
     hooks: { ...vpcSpec.hooks, create: async () => ({ id: 41, label: "slow", region: "us-iad", description: "" }) },
   };
 

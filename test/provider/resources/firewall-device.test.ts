@@ -23,7 +23,8 @@ test("FirewallDevice: ids and type", () => {
   ).toBeUndefined();
   const failures = check(firewallDeviceSpec, { ...PROVIDER, firewallId: "x", entityId: 1, entityType: "linode" }).failures!;
   expect(failures.map((f) => f.property)).toEqual(["firewallId", "entityType"]);
-  expect(failures[1]!.reason).toBe(FIREWALL_REASONS.typeInvalid);
+  expect(FIREWALL_REASONS.typeInvalid).toBe("type must be compute or nodebalancer"); // the API's name for entityType
+  expect(failures[1]!.reason).toBe("entityType must be compute or nodebalancer");
 });
 
 test("FirewallDevice: create, read, delete; moving an entity to another firewall deletes the old device first", async () => {

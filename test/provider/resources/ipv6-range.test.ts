@@ -6,7 +6,9 @@
  */
 import { IP_REASONS } from "../../../sdk/resources/ips";
 import { provider } from "../../../provider/registry";
-import { UNKNOWN } from "../../../provider/engine/engine";
+import { UNKNOWN, makeProvider } from "../../../provider/engine/engine";
+import { ProviderContext } from "../../../provider/engine/context";
+import { ipv6RangeSpec } from "../../../provider/resources/ipv6-range";
 import { useProviderHarness } from "../harness";
 
 const harness = useProviderHarness();
@@ -20,12 +22,22 @@ describe("check", () => {
       "both computeId and routeTarget",
       { prefixLength: 64, computeId: 1, routeTarget: "2001:db8::1" },
       ["computeId", "routeTarget"],
-      IP_REASONS.rangeTargetBoth,
+      "Specify either computeId or routeTarget, not both",
     ],
-    ["neither computeId nor routeTarget", { prefixLength: 64 }, ["computeId", "routeTarget"], IP_REASONS.rangeTargetNeither],
-    ["a prefix length of 48", { prefixLength: 48, computeId: 1 }, ["prefixLength"], IP_REASONS.prefixLength],
-    ["a route target with /128", { prefixLength: 64, routeTarget: "2001:db8::1/128" }, ["routeTarget"], IP_REASONS.routeTargetInvalid],
-  ])("refuses %s, naming the input, without a request", async (_what, inputs, properties, reason) => {
+    [
+      "neither computeId nor routeTarget",
+      { prefixLength: 64 },
+      ["computeId", "routeTarget"],
+      "Either computeId or routeTarget is required",
+    ],
+    ["a prefix length of 48", { prefixLength: 48, computeId: 1 }, ["prefixLength"], "prefixLength must be 56 or 64"],
+    [
+      "a route target with /128",
+      { prefixLength: 64, routeTarget: "2001:db8::1/128" },
+      ["routeTarget"],
+      "routeTarget must be an IPv6 address without a prefix length",
+    ],
+  ])("refuses %s, naming the input in the program's words, without a request", async (_what, inputs, properties, reason) => {
     const result = await ranges.check!({}, inputs);
     expect(result.failures).toEqual(properties.map((property) => ({ property, reason })));
     expect(harness.emulator.control.listRequests()).toEqual([]);
@@ -106,8 +118,17 @@ describe("create, read, delete", () => {
 
   test("the API's refusal names the program's input", async () => {
     const a = seed("a");
-    await ranges.create({ prefixLength: 64, computeId: a.id });
-    await expect(ranges.create({ prefixLength: 56, routeTarget: a.ipv6 })).rejects.toThrow(`routeTarget: ${IP_REASONS.rangeSlaacLimit}`);
+    const created = await ranges.create({ prefixLength: 64, computeId: a.id });
+    // The one range of the address is found before the API is asked; the API's own refusal names the input.
+    await expect(ranges.create({ prefixLength: 56, routeTarget: a.ipv6 })).rejects.toThrow(
+      `an IPv6 range with route target ${a.ipv6} already exists (id ${created.id}). If it is the one this resource should manage ` +
+        `(a run that lost the create's answer may have made it), set adoptId: "${created.id}" on the resource`,
+    );
+    const noLookup = { ...ipv6RangeSpec, naturalKey: undefined };
+    const context = new ProviderContext((key) => harness.config[key]);
+    await expect(makeProvider(noLookup, () => context).create({ prefixLength: 56, routeTarget: a.ipv6 })).rejects.toThrow(
+      `routeTarget: ${IP_REASONS.rangeSlaacLimit}`,
+    );
   });
 
   test("a create whose connection breaks after the API accepted it adopts the range instead of orphaning it", async () => {

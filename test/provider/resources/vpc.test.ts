@@ -69,11 +69,22 @@ test("a create whose connection breaks after the API accepted it adopts the obje
   expect(posts()).toEqual(["/v4/vpcs"]); // the POST was sent once, never repeated
 });
 
-test("a create refused before processing fails cleanly and leaves nothing", async () => {
+test("a create cut before processing is looked up, found missing, and sent again: one VPC", async () => {
   harness.emulator.control.addFault({ pathPattern: "/v4/vpcs", method: "POST", kind: "reset", count: 1 });
-  await expect(vpcs.create({ label: "refused", region: "us-iad" })).rejects.toThrow(/connection/);
-  expect(await harness.client.vpcs.listAll()).toEqual([]);
-  expect(posts()).toEqual(["/v4/vpcs"]);
+  const created = await vpcs.create({ label: "refused", region: "us-iad" });
+  expect((await harness.client.vpcs.listAll()).map((v) => String(v.id))).toEqual([created.id]);
+  expect(posts()).toEqual(["/v4/vpcs", "/v4/vpcs"]);
+});
+
+test("a taken label is reported with the VPC's id and the adoptId to set, without a POST", async () => {
+  const existing = await harness.client.vpcs.create({ label: "taken", region: "us-iad" });
+  harness.emulator.control.clearRequests();
+  await expect(vpcs.create({ label: "taken", region: "us-iad" })).rejects.toThrow(
+    `a VPC with label "taken" already exists (id ${existing.id}). If it is the one this resource should manage ` +
+      `(a run that lost the create's answer may have made it), set adoptId: ${existing.id} on the resource and run \`pulumi up\` again; ` +
+      "otherwise change the key or delete that VPC.",
+  );
+  expect(posts()).toEqual([]);
 });
 
 test("missing credentials give an error naming the stack config key and the environment variable", async () => {

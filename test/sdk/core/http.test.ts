@@ -164,7 +164,7 @@ describe("error responses", () => {
   });
 
   test("a JSON body that is not the envelope also gets the generic entry", async () => {
-    const h = harness();
+    const h = harness({ retry: { maxRetries: 0 } });
     h.pool.intercept({ path: "/v4/vpcs/1", method: "DELETE" }).reply(500, { message: "oops" }, JSON_HEADERS);
     const error = (await h.client.vpcs.delete(1).catch((e: unknown) => e)) as ApiError;
     expect(error.errors).toEqual([{ reason: "Internal Server Error" }]);
@@ -338,6 +338,19 @@ describe("retries through the pipeline", () => {
     h.pool.intercept({ path: "/v4/vpcs/1", method: "PUT" }).reply(200, sample.vpc(1), JSON_HEADERS);
     await expect(h.client.vpcs.update(1, { description: "d" })).resolves.toMatchObject({ id: 1 });
     expect(h.calls()).toHaveLength(3);
+  });
+
+  test("a 500 is retried for a GET and a DELETE, never for a POST", async () => {
+    const h = harness();
+    h.pool.intercept({ path: "/v4/vpcs/1", method: "GET" }).reply(500, { errors: [{ reason: "Internal server error" }] }, JSON_HEADERS);
+    h.pool.intercept({ path: "/v4/vpcs/1", method: "GET" }).reply(200, sample.vpc(1), JSON_HEADERS);
+    await expect(h.client.vpcs.get(1)).resolves.toMatchObject({ id: 1 });
+    h.pool.intercept({ path: "/v4/vpcs/1", method: "DELETE" }).reply(500, { errors: [{ reason: "Internal server error" }] }, JSON_HEADERS);
+    h.pool.intercept({ path: "/v4/vpcs/1", method: "DELETE" }).reply(200, {}, JSON_HEADERS);
+    await expect(h.client.vpcs.delete(1)).resolves.toBeUndefined();
+    h.pool.intercept({ path: "/v4/vpcs", method: "POST" }).reply(500, { errors: [{ reason: "Internal server error" }] }, JSON_HEADERS);
+    await expect(h.client.vpcs.create({ label: "a", region: "us-east" })).rejects.toMatchObject({ status: 500 });
+    expect(h.retries.map((r) => `${r.method} ${r.reason}`)).toEqual(["GET server error (5xx)", "DELETE server error (5xx)"]);
   });
 
   test("idempotent: true lets a POST action be repeated after an ambiguous failure", async () => {

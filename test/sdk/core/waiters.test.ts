@@ -2,7 +2,7 @@
  * The generic waiter, replayed on recorded sequences of states (fixtures from ../shared/fixtures)
  * with a fake clock advanced by a fake sleep, so every run is instant and deterministic.
  */
-import { AbortError, WaitError } from "../../../sdk/core/errors";
+import { AbortError, ApiError, WaitError } from "../../../sdk/core/errors";
 import { waitFor } from "../../../sdk/core/waiters";
 import { Event } from "../../../sdk/resources/events";
 import { load } from "../../support/fixtures";
@@ -118,6 +118,25 @@ describe("waitFor", () => {
     const r = replay([{ status: "available" }]);
     await waitFor({ ...r, done: () => true, timeoutMs: 0 });
     expect(r.slept).toEqual([]);
+  });
+
+  test("a poll that failed transiently (a 500 the http layer gave up on) costs one interval, not the wait", async () => {
+    const clock = { t: 0 };
+    const outcomes: Array<Error | string> = [ApiError.from(500, [{ reason: "oops" }], { method: "GET", path: "/x" }), "creating", "active"];
+    const value = await waitFor({
+      poll: async () => {
+        const next = outcomes.shift()!;
+        if (next instanceof Error) throw next;
+        return next;
+      },
+      done: (s) => s === "active",
+      intervalMs: 10,
+      timeoutMs: 1_000,
+      now: () => clock.t,
+      sleep: async (ms) => void (clock.t += ms),
+    });
+    expect(value).toBe("active");
+    expect(clock.t).toBe(20);
   });
 
   test("poll errors propagate", async () => {

@@ -1,0 +1,153 @@
+/**
+ * Creating exactly once without idempotency keys. The API cannot tell a client whether a create
+ * whose answer was lost (a reset after sending, a 5xx, a timeout) made the object, so the engine
+ * finds out by looking, with the resource's natural key (`NaturalKey` in `spec.ts`):
+ *
+ * 1. before the create, list the objects with the key — an exclusive key that is taken fails
+ *    right away, naming the object and the `adoptId` to set (the API would refuse the create, or
+ *    DNS would get a twin);
+ * 2. after an ambiguous failure, list them again, retrying the lookup until the create's deadline:
+ *    one new object is the request's and is adopted; none means the request did not land and it
+ *    is sent again; several cannot be told apart and fail, naming them and the `adoptId` to set.
+ *
+ * Refusals that certainly did not act (429, 503, a refused connection) never get here: the sdk
+ * repeats those for any method.
+ */
+import { setTimeout as delay } from "node:timers/promises";
+import { ApiError, ConnectionError, TimeoutError } from "../../sdk/core/errors";
+import { backoffDelay, decideRetry } from "../../sdk/core/retry";
+import { invalidate } from "./collections";
+import type { ProviderContext } from "./context";
+import type { AnySpec, ApiObject, Inputs } from "./spec";
+
+/** How many times one create request is sent when each attempt failed ambiguously and did not land. */
+export const MAX_CREATE_ATTEMPTS = 5;
+/** Backoff of the engine's own lookup retries (each lookup is already retried by the sdk). */
+const LOOKUP_BACKOFF = { baseDelayMs: 500, maxDelayMs: 5_000, random: Math.random };
+
+/**
+ * A create that could not be resolved safely. It says what was found and what to do, and names
+ * its own deadline when that was the reason, so the engine passes it on unchanged.
+ */
+export class UnresolvedCreateError extends Error {
+  override name = "UnresolvedCreateError";
+}
+
+/** True when a failed request may still have acted: sent and unanswered, or a server-side failure. */
+export function isAmbiguous(error: unknown): boolean {
+  if (error instanceof ConnectionError) return error.sent;
+  if (error instanceof TimeoutError) return true;
+  return error instanceof ApiError && error.status >= 500 && error.status !== 501 && error.status !== 503;
+}
+
+/**
+ * Runs `post` (the create hook) so that it makes exactly one object, or fails saying which
+ * objects exist and how to recover. Without a natural key it just runs `post`.
+ */
+export async function createExactlyOnce(
+  spec: AnySpec,
+  ctx: ProviderContext,
+  inputs: Inputs,
+  signal: AbortSignal,
+  post: () => Promise<ApiObject>,
+): Promise<ApiObject> {
+  const key = spec.naturalKey;
+  if (!key) return post();
+  const what = `${spec.noun} with ${key.describe(inputs)}`;
+  const before = await lookup(spec, ctx, inputs, signal, undefined);
+  if (key.exclusive && before.length > 0) throw new UnresolvedCreateError(takenMessage(spec, what, before));
+  const known = new Set(before.map(idOf));
+  for (let attempt = 1; ; attempt++) {
+    let failure: unknown;
+    try {
+      return await post();
+    } catch (error) {
+      if (!isAmbiguous(error) || attempt >= MAX_CREATE_ATTEMPTS) throw error;
+      failure = error;
+    }
+    // The request may have created the object: the lookup must not be served by a listing from before it.
+    invalidate(spec, ctx, inputs);
+    const fresh = (await lookup(spec, ctx, inputs, signal, failure)).filter((o) => !known.has(idOf(o)));
+    const cause = describeFailure(failure);
+    if (fresh.length > 1) throw new UnresolvedCreateError(severalMessage(spec, what, cause, fresh));
+    const [found] = fresh;
+    if (found && (key.adoptable?.(found) ?? true)) {
+      ctx.progress(`${spec.noun} ${idOf(found)}: the create request failed (${cause}) but had created it; adopted`);
+      return found;
+    }
+    if (found) {
+      ctx.progress(
+        `${spec.noun} ${idOf(found)}: the create request failed (${cause}) after creating it unusable; deleting it and creating again`,
+      );
+      await spec.hooks.delete({ ctx, signal, id: idOf(found), state: {} });
+    } else {
+      ctx.progress(`${spec.noun} create failed (${cause}) and no new ${what} exists: it did not land; sending it again`);
+    }
+  }
+}
+
+/**
+ * The key's matches. A lookup that fails with what the sdk would retry (it already did, to its
+ * limit) is tried again with backoff until the operation's deadline; after an ambiguous create
+ * (`after`), failing to look means not knowing, which is reported as such.
+ */
+async function lookup(spec: AnySpec, ctx: ProviderContext, inputs: Inputs, signal: AbortSignal, after: unknown): Promise<ApiObject[]> {
+  const key = spec.naturalKey!;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await key.find({ ctx, signal, inputs });
+    } catch (error) {
+      const transient = decideRetry(error, 1, { idempotent: true }).retry;
+      if (transient && !signal.aborted) {
+        try {
+          await delay(backoffDelay(attempt, LOOKUP_BACKOFF), undefined, { signal });
+          continue;
+        } catch {
+          // the deadline passed while waiting: reported below
+        }
+      }
+      if (after === undefined) throw error; // nothing was sent yet: the plain failure says it all
+      throw new UnresolvedCreateError(unknownMessage(spec, `${spec.noun} with ${key.describe(inputs)}`, describeFailure(after), error));
+    }
+  }
+}
+
+const idOf = (object: ApiObject): string => String(object.id);
+
+/** An id as the program writes it: a number when it is one. */
+const adoptIdText = (id: string): string => (/^[1-9][0-9]*$/.test(id) ? id : JSON.stringify(id));
+
+function describeFailure(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** `a VPC`, `an IPv6 range`. */
+const article = (noun: string): string => (/^[aeiou]/i.test(noun) ? `an ${noun}` : `a ${noun}`);
+
+function takenMessage(spec: AnySpec, what: string, found: ApiObject[]): string {
+  const id = idOf(found[0]!);
+  return (
+    `${article(what)} already exists (id ${found.map(idOf).join(", ")}). If it is the one this resource should manage ` +
+    `(a run that lost the create's answer may have made it), set adoptId: ${adoptIdText(id)} on the resource and run \`pulumi up\` again; ` +
+    `otherwise change the key or delete that ${spec.noun}.`
+  );
+}
+
+function severalMessage(spec: AnySpec, what: string, cause: string, found: ApiObject[]): string {
+  const ids = found.map(idOf);
+  return (
+    `the ${spec.noun} create request failed (${cause}) and ${ids.length} new objects (${what}) appeared meanwhile: ids ${ids.join(", ")}; ` +
+    `which one it made cannot be told. Set adoptId to the one to manage (adoptId: ${adoptIdText(ids[0]!)}), delete the others, ` +
+    "and run `pulumi up` again."
+  );
+}
+
+function unknownMessage(spec: AnySpec, what: string, cause: string, lookupError: unknown): string {
+  const recovery = spec.naturalKey!.exclusive
+    ? `Run \`pulumi up\` again: the ${spec.noun} is looked up before it is created, and if it exists the error names it and the adoptId to set.`
+    : `If ${article(what)} exists now that nobody else made, set adoptId to its id (or delete it) and run \`pulumi up\` again.`;
+  return (
+    `the ${spec.noun} create request failed (${cause}) and looking for ${article(what)} failed until the deadline ` +
+    `(${describeFailure(lookupError)}): whether it was created is unknown. ${recovery}`
+  );
+}

@@ -1,0 +1,63 @@
+/**
+ * Adoption through the real engine: a VPC made outside Pulumi, with subnets of its own, is adopted
+ * with `adoptId`; the first refresh after it reports no change at all (its outputs were the API's
+ * from the first read, `subnets` included), and destroy deletes it.
+ */
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { ComputeClient } from "../../sdk/client";
+import { Vpc } from "../../provider";
+import { driftFromEvents } from "../../provider/automation";
+import { createTestStack, eventRecorder, type TestStack } from "../support/engine";
+
+jest.setTimeout(240_000);
+
+let emulator: RunningEmulator;
+let client: ComputeClient;
+let testStack: TestStack | undefined;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0 });
+  client = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });
+});
+
+afterAll(async () => {
+  await testStack?.stack.destroy().catch(() => undefined);
+  testStack?.cleanup();
+  await client?.close();
+  await emulator?.close();
+});
+
+test("a VPC with subnets, adopted: the first refresh shows no change", async () => {
+  const existing = await client.vpcs.create({
+    label: "made-elsewhere",
+    region: "us-iad",
+    subnets: [
+      { label: "a", ipv4: "10.0.1.0/24" },
+      { label: "b", ipv4: "10.0.2.0/24" },
+    ],
+  });
+  testStack = await createTestStack({
+    name: "adoption",
+    apiUrl: emulator.url,
+    token: emulator.token,
+    program: async () => {
+      const vpc = new Vpc("net", { adoptId: existing.id, label: "made-elsewhere", region: "us-iad" });
+      return { subnets: vpc.subnets };
+    },
+  });
+  const up = await testStack.stack.up();
+  expect(up.summary.resourceChanges).toMatchObject({ create: 2 });
+  expect(up.outputs.subnets!.value).toEqual([
+    expect.objectContaining({ label: "a", ipv4: "10.0.1.0/24" }),
+    expect.objectContaining({ label: "b", ipv4: "10.0.2.0/24" }),
+  ]);
+
+  const refresh = eventRecorder();
+  const refreshed = await testStack.stack.refresh({ onEvent: refresh.onEvent });
+  expect(refreshed.summary.resourceChanges).toEqual({ same: 2 });
+  expect(driftFromEvents(refresh.events)).toEqual([]);
+  expect(Object.keys((await testStack.stack.preview()).changeSummary)).toEqual(["same"]);
+
+  await testStack.stack.destroy();
+  expect(await client.vpcs.listAll()).toEqual([]);
+});

@@ -1,0 +1,188 @@
+/**
+ * The engine's create-exactly-once rules on a scripted object store (no HTTP: the decisions, one
+ * per outcome of the create and of the lookups). The resources' own lookups run against the
+ * emulator in `test/provider/resources/*` and through the real engine in `test/e2e/faults`.
+ */
+import { ApiError, ConnectionError } from "../../../sdk/core/errors";
+import { MAX_CREATE_ATTEMPTS, UnresolvedCreateError, createExactlyOnce, isAmbiguous } from "../../../provider/engine/natural-key";
+import type { AnySpec, ApiObject } from "../../../provider/engine/spec";
+import type { ProviderContext } from "../../../provider/engine/context";
+
+const POST = { method: "POST", path: "/things" };
+const reset = () => new ConnectionError(POST, "ECONNRESET", true);
+const serverError = () => ApiError.from(500, [{ reason: "Internal server error" }], POST);
+
+/** A store of objects, a spec whose lookup lists them, and the progress lines. */
+function world(options: { exclusive?: boolean; adoptable?: (o: ApiObject) => boolean } = {}) {
+  const objects: ApiObject[] = [];
+  const lines: string[] = [];
+  const deleted: string[] = [];
+  let lookupFailures: unknown[] = [];
+  const spec = {
+    noun: "thing",
+    naturalKey: {
+      describe: () => 'label "x"',
+      exclusive: options.exclusive ?? true,
+      adoptable: options.adoptable,
+      find: async () => {
+        const failure = lookupFailures.shift();
+        if (failure) throw failure;
+        return objects.filter((o) => o.label === "x");
+      },
+    },
+    hooks: {
+      delete: async ({ id }: { id: string }) => {
+        deleted.push(id);
+        objects.splice(
+          objects.findIndex((o) => String(o.id) === id),
+          1,
+        );
+      },
+    },
+  } as unknown as AnySpec;
+  const ctx = { progress: (line: string) => lines.push(line) } as unknown as ProviderContext;
+  let nextId = 1;
+  const make = (status = "ok") => {
+    const object = { id: nextId++, label: "x", status };
+    objects.push(object);
+    return object;
+  };
+  return {
+    objects,
+    lines,
+    deleted,
+    failLookups: (...failures: unknown[]) => (lookupFailures = failures),
+    run: (post: () => Promise<ApiObject>, signal = new AbortController().signal) => createExactlyOnce(spec, ctx, {}, signal, post),
+    make,
+  };
+}
+
+test("what is ambiguous: sent and unanswered, or a server-side failure", () => {
+  expect(isAmbiguous(reset())).toBe(true);
+  expect(isAmbiguous(new ConnectionError(POST, "ECONNREFUSED", false))).toBe(false);
+  expect(isAmbiguous(serverError())).toBe(true);
+  expect(isAmbiguous(ApiError.from(502, [{ reason: "Bad Gateway" }], POST))).toBe(true);
+  expect(isAmbiguous(ApiError.from(503, [{ reason: "later" }], POST))).toBe(false);
+  expect(isAmbiguous(ApiError.from(400, [{ reason: "bad" }], POST))).toBe(false);
+});
+
+test("a create that landed before its connection reset is adopted, not sent again", async () => {
+  const w = world();
+  let posts = 0;
+  const result = await w.run(async () => {
+    posts++;
+    w.make();
+    throw reset();
+  });
+  expect(result).toMatchObject({ id: 1 });
+  expect(posts).toBe(1);
+  expect(w.objects).toHaveLength(1);
+  expect(w.lines[0]).toMatch(
+    /^thing 1: the create request failed \(POST \/things: connection failed \(ECONNRESET\)\) but had created it; adopted$/,
+  );
+});
+
+test("a create that did not land (500 before processing) is sent again, once", async () => {
+  const w = world();
+  let posts = 0;
+  const result = await w.run(async () => {
+    posts++;
+    if (posts === 1) throw serverError();
+    return w.make();
+  });
+  expect(result).toMatchObject({ id: 1 });
+  expect(posts).toBe(2);
+  expect(w.lines[0]).toMatch(/no new thing with label "x" exists: it did not land; sending it again/);
+});
+
+test("a lookup that fails after the ambiguous create is retried until it answers", async () => {
+  const w = world();
+  w.failLookups(undefined, serverError(), reset());
+  const result = await w.run(async () => {
+    w.make();
+    throw reset();
+  });
+  expect(result).toMatchObject({ id: 1 });
+  expect(w.objects).toHaveLength(1);
+});
+
+test("a lookup that keeps failing until the deadline: the error says the outcome is unknown and what to do", async () => {
+  const w = world();
+  const failures = Array.from({ length: 100 }, () => serverError());
+  w.failLookups(undefined, ...failures);
+  const error = await w
+    .run(async () => {
+      w.make();
+      throw reset();
+    }, AbortSignal.timeout(300))
+    .catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(UnresolvedCreateError);
+  expect((error as Error).message).toMatch(
+    /^the thing create request failed \(POST \/things: connection failed \(ECONNRESET\)\) and looking for a thing with label "x" failed until the deadline \(500 POST \/things: Internal server error\): whether it was created is unknown\. Run `pulumi up` again: the thing is looked up before it is created, and if it exists the error names it and the adoptId to set\.$/,
+  );
+});
+
+test("an exclusive key already taken fails before any create, naming the object and the adoptId", async () => {
+  const w = world();
+  w.make();
+  let posts = 0;
+  const error = await w.run(async () => ({ id: posts++ })).catch((e: unknown) => e);
+  expect(posts).toBe(0);
+  expect((error as Error).message).toBe(
+    'a thing with label "x" already exists (id 1). If it is the one this resource should manage (a run that lost the ' +
+      "create's answer may have made it), set adoptId: 1 on the resource and run `pulumi up` again; otherwise change the key or delete that thing.",
+  );
+});
+
+test("a repeating key: only an object that appeared during the create counts", async () => {
+  const w = world({ exclusive: false });
+  w.make(); // someone else's, from before
+  const result = await w.run(async () => {
+    w.make();
+    throw reset();
+  });
+  expect(result).toMatchObject({ id: 2 });
+});
+
+test("two new objects cannot be told apart: the error names both and the adoptId to set", async () => {
+  const w = world({ exclusive: false });
+  const error = await w
+    .run(async () => {
+      w.make();
+      w.make();
+      throw reset();
+    })
+    .catch((e: unknown) => e);
+  expect((error as Error).message).toMatch(
+    /2 new objects \(thing with label "x"\) appeared meanwhile: ids 1, 2; .*adoptId: 1\), delete the others/,
+  );
+});
+
+test("a new object that cannot be adopted is deleted and the create sent again", async () => {
+  const w = world({ exclusive: false, adoptable: (o) => o.status !== "unusable" });
+  let posts = 0;
+  const result = await w.run(async () => {
+    posts++;
+    if (posts === 1) {
+      w.make("unusable");
+      throw reset();
+    }
+    return w.make();
+  });
+  expect(result).toMatchObject({ id: 2, status: "ok" });
+  expect(w.deleted).toEqual(["1"]);
+  expect(w.objects.map((o) => o.id)).toEqual([2]);
+});
+
+test("a create that never lands gives up after MAX_CREATE_ATTEMPTS with the last failure", async () => {
+  const w = world();
+  let posts = 0;
+  const error = await w
+    .run(async () => {
+      posts++;
+      throw serverError();
+    })
+    .catch((e: unknown) => e);
+  expect(posts).toBe(MAX_CREATE_ATTEMPTS);
+  expect(error).toBeInstanceOf(ApiError);
+});

@@ -1,0 +1,43 @@
+/**
+ * `@pulumi/pulumi` is a peer dependency: where it is missing, one line says what to install
+ * (instead of `Cannot find module` with a require stack, or the engine's `could not read plugin
+ * […pulumi-resource-pulumi-nodejs]: EOF`). The CLI path end to end is in test/e2e/cli-path.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { MissingPulumiError, PULUMI_PEER_RANGE, assertProviderPluginLoadable, assertPulumiLoadable } from "../../provider/peer";
+import { REPO_ROOT } from "../support/engine";
+
+const repoPackage = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"));
+
+test("the package declares @pulumi/pulumi as a peer, and pins the version it is built and tested with for itself", () => {
+  expect(repoPackage.dependencies["@pulumi/pulumi"]).toBeUndefined();
+  expect(repoPackage.peerDependencies).toEqual({ "@pulumi/pulumi": PULUMI_PEER_RANGE });
+  expect(PULUMI_PEER_RANGE).toBe(`^${repoPackage.devDependencies["@pulumi/pulumi"]}`);
+});
+
+test("where the SDK is installed, nothing is said", () => {
+  expect(() => assertPulumiLoadable()).not.toThrow();
+  expect(() => assertProviderPluginLoadable(REPO_ROOT)).not.toThrow();
+});
+
+test("a folder the engine starts the provider in without the SDK: one line naming the folder and what to install", () => {
+  const project = fs.mkdtempSync(path.join(os.tmpdir(), "pc-no-sdk-"));
+  try {
+    let error: unknown;
+    try {
+      assertProviderPluginLoadable(project);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(MissingPulumiError);
+    const { message, stack } = error as Error;
+    expect(message).toBe(
+      `pulumi-compute needs @pulumi/pulumi installed in the project (${project}): run \`npm install @pulumi/pulumi@${PULUMI_PEER_RANGE}\` there`,
+    );
+    expect(stack).toBe(`MissingPulumiError: ${message}`); // what the engine prints of an unhandled error: one line
+  } finally {
+    fs.rmSync(project, { recursive: true, force: true });
+  }
+});
