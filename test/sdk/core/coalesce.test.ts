@@ -122,3 +122,17 @@ test("a listing that 404s (the collection is gone) fails every read; another fai
   expect(await fallback[1]).toBeInstanceOf(NotFoundError);
   expect(broken.calls.get.sort()).toEqual(["1", "2"]);
 });
+
+test("list() shares the listing the reads and lookups around it use; a write makes the next list anew", async () => {
+  const t = setup([
+    { id: 1, v: "a" },
+    { id: 2, v: "b" },
+  ]);
+  const reader = { list: async () => (t.calls.list++, [{ id: 1, v: "a" }]), idOf: (i: Item) => String(i.id) };
+  const lists = await Promise.all([t.coalescer.list("c", reader), t.coalescer.list("c", reader)]);
+  expect(lists).toEqual([[{ id: 1, v: "a" }], [{ id: 1, v: "a" }]]);
+  expect(t.calls.list).toBe(1);
+  t.coalescer.invalidate("c");
+  await t.coalescer.list("c", reader);
+  expect(t.calls.list).toBe(2);
+});
