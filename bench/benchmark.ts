@@ -13,6 +13,8 @@ export interface Metric {
 export interface BenchResult {
   /** What was measured, in one line (sizes, setup). */
   summary: string;
+  /** A table (Markdown lines), printed as it is after the summary. */
+  table?: string[];
   metrics: Metric[];
   /** Targets that were missed; empty when the benchmark passed. */
   failures: string[];
@@ -22,5 +24,6 @@ export interface Benchmark {
   name: string;
   /** What it shows, for the listing. */
   description: string;
-  run(): Promise<BenchResult>;
+  /** `flags`: the `--…` arguments given to `npm run bench` (`--large`, say); each benchmark reads its own. */
+  run(flags?: readonly string[]): Promise<BenchResult>;
 }

@@ -3,7 +3,7 @@
  * `benchmark: Benchmark`), one after the other, and prints their numbers. Exits non-zero when a
  * benchmark missed a target it checks, or failed to run.
  *
- *   node dist/bench/main.js [name…]    only the named benchmarks
+ *   node dist/bench/main.js [name…] [--flag…]    only the named benchmarks; flags go to each (`--large`)
  */
 import { readdirSync } from "node:fs";
 import * as path from "node:path";
@@ -21,7 +21,9 @@ export function discoverBenchmarks(folder = __dirname): Benchmark[] {
   return found;
 }
 
-async function main(names: string[]): Promise<number> {
+async function main(args: string[]): Promise<number> {
+  const names = args.filter((a) => !a.startsWith("--"));
+  const flags = args.filter((a) => a.startsWith("--"));
   const all = discoverBenchmarks();
   const chosen = names.length ? all.filter((b) => names.includes(b.name)) : all;
   const unknown = names.filter((n) => !all.some((b) => b.name === n));
@@ -34,9 +36,10 @@ async function main(names: string[]): Promise<number> {
     console.log(`\n${bench.name}: ${bench.description}`);
     const started = Date.now();
     try {
-      const result = await bench.run();
+      const result = await bench.run(flags);
       console.log(`  ${result.summary}`);
-      const width = Math.max(...result.metrics.map((m) => m.label.length));
+      for (const line of result.table ?? []) console.log(`  ${line}`);
+      const width = Math.max(0, ...result.metrics.map((m) => m.label.length));
       for (const metric of result.metrics) console.log(`  ${metric.label.padEnd(width)}  ${metric.value}`);
       for (const failure of result.failures) console.log(`  FAILED: ${failure}`);
       if (result.failures.length) failed++;

@@ -18,6 +18,15 @@ function currentContext(): ProviderContext {
   return context;
 }
 
+/**
+ * Forgets the process's sessions (clients, coalesced reads, kept domain names). For tests that
+ * reset the API behind the provider — the emulator's ids start again, so a kept name could belong
+ * to another domain; in a provider process ids are never reused and nothing calls this.
+ */
+export function forgetSessions(): void {
+  context = undefined;
+}
+
 /** The provider methods for `kind`. */
 export function provider(kind: string): pulumi.dynamic.ResourceProvider {
   let methods = providers.get(kind);

@@ -3,9 +3,9 @@
  * The resource classes and their constructor arguments, one of each per spec. A class's outputs are its spec's
  * inputs and outputs, typed from the spec's schemas and the sdk's response types (`OutputOf`).
  */
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { ComputeResource, type ArgsOf, type DeepInput, type MetaArgs, type OutputOf, type TimeoutsArgs } from "./engine/resource";
+import { dynamicResource, type ArgsOf, type DeepInput, type MetaArgs, type OutputOf, type TimeoutsArgs } from "./engine/resource";
 import { domainSpec } from "./resources/domain";
 import { domainRecordSpec } from "./resources/domain-record";
 import { domainRecordSetSpec } from "./resources/domain-record-set";
@@ -74,7 +74,7 @@ proof<Same<DomainArgs, ArgsOf<typeof domainSpec>>>();
  * const zone = new compute.Domain("zone", { domain: "example.com", type: "master", soaEmail: "admin@example.com" });
  * ```
  */
-export class Domain extends ComputeResource {
+export class Domain extends pulumi.CustomResource {
   /** The zone's name, such as `example.com` (RFC 1035; unique on the whole platform). Changes in place. */
   declare readonly domain: pulumi.Output<OutputOf<typeof domainSpec, "domain">>;
   /** `master` (authoritative here) or `slave` (a read-only copy of `masterIps`). Changing it replaces the domain. */
@@ -116,7 +116,7 @@ export class Domain extends ComputeResource {
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
   constructor(name: string, args: DomainArgs, opts?: pulumi.CustomResourceOptions) {
-    super(domainSpec, name, args, opts);
+    super(...dynamicResource(domainSpec, name, args, opts));
   }
 }
 
@@ -161,7 +161,7 @@ proof<Same<DomainRecordArgs, ArgsOf<typeof domainRecordSpec>>>();
  * new compute.DomainRecord("mx", { domainId: zone.id, type: "MX", name: "@", target: "mail.example.com.", priority: 10 });
  * ```
  */
-export class DomainRecord extends ComputeResource {
+export class DomainRecord extends pulumi.CustomResource {
   /** Id of the domain. Changing it replaces the record. */
   declare readonly domainId: pulumi.Output<OutputOf<typeof domainRecordSpec, "domainId">>;
   /** A, AAAA, NS, MX, CNAME, TXT, SRV, PTR or CAA. Changing it replaces the record. */
@@ -191,17 +191,13 @@ export class DomainRecord extends ComputeResource {
   declare readonly domain: pulumi.Output<OutputOf<typeof domainRecordSpec, "domain">>;
   /** The record's fully qualified name, without a trailing period. */
   declare readonly fqdn: pulumi.Output<OutputOf<typeof domainRecordSpec, "fqdn">>;
-  /** When the record was created (UTC). */
-  declare readonly created: pulumi.Output<OutputOf<typeof domainRecordSpec, "created">>;
-  /** When the record was last updated (UTC). */
-  declare readonly updated: pulumi.Output<OutputOf<typeof domainRecordSpec, "updated">>;
   /** The id of the existing object this resource adopted (`adoptId` input), when one was given. */
   declare readonly adoptId: pulumi.Output<string | number | undefined>;
   /** The operation timeouts the program set (`timeouts` input), when it set any. */
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
   constructor(name: string, args: DomainRecordArgs, opts?: pulumi.CustomResourceOptions) {
-    super(domainRecordSpec, name, args, opts);
+    super(...dynamicResource(domainRecordSpec, name, args, opts));
   }
 }
 
@@ -241,7 +237,7 @@ proof<Same<DomainRecordSetArgs, ArgsOf<typeof domainRecordSetSpec>>>();
  * });
  * ```
  */
-export class DomainRecordSet extends ComputeResource {
+export class DomainRecordSet extends pulumi.CustomResource {
   /** Id of the domain. Changing it replaces the set (its records move to the new domain). */
   declare readonly domainId: pulumi.Output<OutputOf<typeof domainRecordSetSpec, "domainId">>;
   /**
@@ -263,7 +259,7 @@ export class DomainRecordSet extends ComputeResource {
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
   constructor(name: string, args: DomainRecordSetArgs, opts?: pulumi.CustomResourceOptions) {
-    super(domainRecordSetSpec, name, args, opts);
+    super(...dynamicResource(domainRecordSetSpec, name, args, opts));
   }
 }
 
@@ -312,7 +308,7 @@ proof<Same<FirewallArgs, ArgsOf<typeof firewallSpec>>>();
  * });
  * ```
  */
-export class Firewall extends ComputeResource {
+export class Firewall extends pulumi.CustomResource {
   /**
    * 3–32 characters: ASCII letters, digits, `-`, `_`, `.`; a letter or digit at both ends; no two of `-_.` in a row. Unique among the
    * account's firewalls.
@@ -345,7 +341,7 @@ export class Firewall extends ComputeResource {
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
   constructor(name: string, args: FirewallArgs, opts?: pulumi.CustomResourceOptions) {
-    super(firewallSpec, name, args, opts);
+    super(...dynamicResource(firewallSpec, name, args, opts));
   }
 }
 
@@ -370,7 +366,7 @@ proof<Same<FirewallDeviceArgs, ArgsOf<typeof firewallDeviceSpec>>>();
  * new compute.FirewallDevice("web-1", { firewallId: fw.id, entityId: 12345, entityType: "compute" });
  * ```
  */
-export class FirewallDevice extends ComputeResource {
+export class FirewallDevice extends pulumi.CustomResource {
   /** Id of the firewall. Changing it replaces the device. */
   declare readonly firewallId: pulumi.Output<OutputOf<typeof firewallDeviceSpec, "firewallId">>;
   /** Id of the compute instance or nodebalancer. */
@@ -389,7 +385,7 @@ export class FirewallDevice extends ComputeResource {
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
   constructor(name: string, args: FirewallDeviceArgs, opts?: pulumi.CustomResourceOptions) {
-    super(firewallDeviceSpec, name, args, opts);
+    super(...dynamicResource(firewallDeviceSpec, name, args, opts));
   }
 }
 
@@ -424,7 +420,7 @@ proof<Same<ImageArgs, Omit<ArgsOf<typeof imageSpec>, "fileHash">>>();
  * const custom = new compute.Image("custom", { filePath: "build/disk.img.gz", region: "us-iad", label: "custom" });
  * ```
  */
-export class Image extends ComputeResource {
+export class Image extends pulumi.CustomResource {
   /** Capture this disk (of one of the account's instances). Changing it replaces the image. */
   declare readonly diskId: pulumi.Output<OutputOf<typeof imageSpec, "diskId">>;
   /**
@@ -476,7 +472,7 @@ export class Image extends ComputeResource {
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
   constructor(name: string, args: ImageArgs, opts?: pulumi.CustomResourceOptions) {
-    super(imageSpec, name, args, opts);
+    super(...dynamicResource(imageSpec, name, args, opts));
   }
 }
 
@@ -504,7 +500,7 @@ proof<Same<Ipv6RangeArgs, ArgsOf<typeof ipv6RangeSpec>>>();
  * export const block = pulumi.interpolate`${range.range}/${range.prefixLength}`;
  * ```
  */
-export class Ipv6Range extends ComputeResource {
+export class Ipv6Range extends pulumi.CustomResource {
   /** 56 or 64. Changing it replaces the range. */
   declare readonly prefixLength: pulumi.Output<OutputOf<typeof ipv6RangeSpec, "prefixLength">>;
   /** Id of the instance to route the range to (exactly one of `computeId` / `routeTarget`). Changing it replaces the range. */
@@ -527,7 +523,7 @@ export class Ipv6Range extends ComputeResource {
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
   constructor(name: string, args: Ipv6RangeArgs, opts?: pulumi.CustomResourceOptions) {
-    super(ipv6RangeSpec, name, args, opts);
+    super(...dynamicResource(ipv6RangeSpec, name, args, opts));
   }
 }
 
@@ -581,7 +577,7 @@ proof<Same<MysqlDatabaseArgs, ArgsOf<typeof mysqlDatabaseSpec>>>();
  * export const host = db.hosts.apply((h) => h.primary);
  * ```
  */
-export class MysqlDatabase extends ComputeResource {
+export class MysqlDatabase extends pulumi.CustomResource {
   /** 3–32 characters, unique among the account's databases. Changes in place. */
   declare readonly label: pulumi.Output<OutputOf<typeof mysqlDatabaseSpec, "label">>;
   /** Region id (one offering Managed Databases). Changing it replaces the database. */
@@ -639,7 +635,7 @@ export class MysqlDatabase extends ComputeResource {
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
   constructor(name: string, args: MysqlDatabaseArgs, opts?: pulumi.CustomResourceOptions) {
-    super(mysqlDatabaseSpec, name, args, opts);
+    super(...dynamicResource(mysqlDatabaseSpec, name, args, opts));
   }
 }
 
@@ -694,7 +690,7 @@ proof<Same<PostgresqlDatabaseArgs, ArgsOf<typeof postgresqlDatabaseSpec>>>();
  * });
  * ```
  */
-export class PostgresqlDatabase extends ComputeResource {
+export class PostgresqlDatabase extends pulumi.CustomResource {
   /** 3–32 characters, unique among the account's databases. Changes in place. */
   declare readonly label: pulumi.Output<OutputOf<typeof postgresqlDatabaseSpec, "label">>;
   /** Region id (one offering Managed Databases). Changing it replaces the database. */
@@ -755,7 +751,7 @@ export class PostgresqlDatabase extends ComputeResource {
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
   constructor(name: string, args: PostgresqlDatabaseArgs, opts?: pulumi.CustomResourceOptions) {
-    super(postgresqlDatabaseSpec, name, args, opts);
+    super(...dynamicResource(postgresqlDatabaseSpec, name, args, opts));
   }
 }
 
@@ -779,7 +775,7 @@ proof<Same<ReverseDnsArgs, ArgsOf<typeof reverseDnsSpec>>>();
  * new compute.ReverseDns("www", { address: "203.0.113.10", rdns: "www.example.com" }, { dependsOn: www });
  * ```
  */
-export class ReverseDns extends ComputeResource {
+export class ReverseDns extends pulumi.CustomResource {
   /** The IPv4 or IPv6 address (any spelling). Changing it replaces the resource. */
   declare readonly address: pulumi.Output<OutputOf<typeof reverseDnsSpec, "address">>;
   /** The host name, such as `www.example.com` (case and a final dot do not matter). Forward DNS must resolve it to the address. */
@@ -796,7 +792,7 @@ export class ReverseDns extends ComputeResource {
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
   constructor(name: string, args: ReverseDnsArgs, opts?: pulumi.CustomResourceOptions) {
-    super(reverseDnsSpec, name, args, opts);
+    super(...dynamicResource(reverseDnsSpec, name, args, opts));
   }
 }
 
@@ -821,7 +817,7 @@ proof<Same<VpcArgs, ArgsOf<typeof vpcSpec>>>();
  * const vpc = new compute.Vpc("app", { label: "app-net", region: "us-east" });
  * ```
  */
-export class Vpc extends ComputeResource {
+export class Vpc extends pulumi.CustomResource {
   /** 1–64 ASCII letters, digits and single dashes; unique among the account's VPCs. */
   declare readonly label: pulumi.Output<OutputOf<typeof vpcSpec, "label">>;
   /** Region id, such as `us-east`. Changing it replaces the VPC. */
@@ -840,7 +836,7 @@ export class Vpc extends ComputeResource {
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
   constructor(name: string, args: VpcArgs, opts?: pulumi.CustomResourceOptions) {
-    super(vpcSpec, name, args, opts);
+    super(...dynamicResource(vpcSpec, name, args, opts));
   }
 }
 
@@ -868,7 +864,7 @@ proof<Same<VpcSubnetArgs, ArgsOf<typeof vpcSubnetSpec>>>();
  * const subnet = new compute.VpcSubnet("web", { vpcId: vpc.id, label: "web", ipv4: "10.0.1.0/24" });
  * ```
  */
-export class VpcSubnet extends ComputeResource {
+export class VpcSubnet extends pulumi.CustomResource {
   /** Id of the VPC. Changing it replaces the subnet. */
   declare readonly vpcId: pulumi.Output<OutputOf<typeof vpcSubnetSpec, "vpcId">>;
   /** 1–64 ASCII letters, digits and single dashes; unique within the VPC. */
@@ -890,6 +886,6 @@ export class VpcSubnet extends ComputeResource {
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
   constructor(name: string, args: VpcSubnetArgs, opts?: pulumi.CustomResourceOptions) {
-    super(vpcSubnetSpec, name, args, opts);
+    super(...dynamicResource(vpcSubnetSpec, name, args, opts));
   }
 }

@@ -1,42 +1,43 @@
 /**
- * The serialized provider. Pulumi stores the code of a dynamic provider in state (`__provider`)
- * by serializing its closure; this shim is all that gets serialized: a few lines that capture
- * nothing but the resource kind and load the real implementation by package name, at call time,
- * in the provider process. So state stays small (under 2 KB per resource), carries no client,
- * schema or credential, and does not change when the implementation does.
+ * The serialized provider. Pulumi stores the code of a dynamic provider in state (`__provider`),
+ * once in each resource's inputs and again in its outputs, and the provider process runs it as a
+ * module whose `handler()` returns the provider object. `pulumi.dynamic.Resource` produces that
+ * text by serializing a closure, which for a shim of seven methods is about 2 KB of wrappers
+ * (4 KB per resource). This module writes the text itself instead — one line that captures nothing
+ * but the resource kind and loads the real implementation by package name, at call time, in the
+ * provider process:
+ *
+ * ```js
+ * exports.handler=()=>require('pulumi-compute/registry').provider('DomainRecord')
+ * ```
+ *
+ * So state stays small (under 100 bytes per copy), carries no client, schema or credential, and
+ * does not change when the implementation, the TypeScript emit or Pulumi's serializer does.
+ * `require` resolves from the provider process's working directory (the project), where
+ * `pulumi-compute` is an installed package. State written by earlier versions (a serialized
+ * closure calling the same registry) keeps working: the provider host runs whatever text a
+ * resource carries, and both reach `provider(kind)`.
  */
-import type * as pulumi from "@pulumi/pulumi";
+
 import { assertProviderPluginLoadable } from "./peer";
 
-const shims = new Map<string, pulumi.dynamic.ResourceProvider>();
+/** The key under which a dynamic resource carries its provider's code (in inputs and outputs). */
+export const PROVIDER_KEY = "__provider";
 
-/** The provider object for a resource kind; one per kind, so Pulumi serializes each once. */
-export function providerFor(kind: string): pulumi.dynamic.ResourceProvider {
-  let shim = shims.get(kind);
-  if (!shim) {
+/** The registry module the text loads; it lives at the package root so the text stays short. */
+export const REGISTRY_MODULE = "pulumi-compute/registry";
+
+const checked = new Set<string>();
+
+/** The `__provider` text of a resource kind: the same for every resource of the kind. */
+export function providerText(kind: string): string {
+  if (!/^[A-Za-z][A-Za-z0-9]*$/.test(kind)) throw new Error(`not a resource kind: ${JSON.stringify(kind)}`);
+  if (!checked.has(kind)) {
     // The engine starts the provider plugin in the program's folder, where it looks for the SDK;
     // without it the engine only says `could not read plugin …: EOF`. Checked once per kind.
     assertProviderPluginLoadable();
-    shim = makeShim(kind);
-    shims.set(kind, shim);
+    checked.add(kind);
   }
-  return shim;
-}
-
-function makeShim(kind: string): pulumi.dynamic.ResourceProvider {
-  // `$` loads the implementation: `require` is never captured, so in the provider process it
-  // resolves from the project directory, where `pulumi-compute` is an installed package. The
-  // name is one letter on purpose: the serializer repeats it in each method's closure, and every
-  // resource in state carries this text twice.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- resolved when called, in the project, not when serialized
-  const $ = () => require("pulumi-compute/registry").provider(kind);
-  return {
-    configure: (...a) => $().configure(...a),
-    check: (...a) => $().check(...a),
-    diff: (...a) => $().diff(...a),
-    create: (...a) => $().create(...a),
-    read: (...a) => $().read(...a),
-    update: (...a) => $().update(...a),
-    delete: (...a) => $().delete(...a),
-  };
+  // Single quotes: the text is stored as a JSON string, where each double quote would cost a backslash.
+  return `exports.handler=()=>require('${REGISTRY_MODULE}').provider('${kind}')`;
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run demo [-- [--cli] <example>]`: the main job. Starts the embedded emulator with seeded
+ * `npm run demo [-- [--cli] [--skip-checkpoints] <example>]`: the main job. Starts the embedded emulator with seeded
  * compute instances, a nodebalancer and disks, then drives a stack through the real Pulumi engine:
  * through the Automation API with the program inline (the default), or with `--cli` through the
  * `pulumi` CLI in the folder of the example's own Pulumi.yaml, as a user's shell would.
@@ -8,6 +8,9 @@
  * drift report → up restores → destroy. Any other example (`vpc`, `networking`, `dns`,
  * `databases`, `images`): preview → up → outputs → a preview showing no changes → destroy.
  * Nothing is left running; the exit code is 0 only when every phase did what it should.
+ * `--skip-checkpoints` runs the engine with `PULUMI_SKIP_CHECKPOINTS=true`: state is written once
+ * at the end of each operation instead of after every step (faster for large stacks; an
+ * interrupted run loses what it did — see the README's "Scale").
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -165,8 +168,16 @@ async function run(exampleName: string, kind: DriverKind): Promise<void> {
 }
 
 function parseCommandLine(argv: string[]): { example: string; kind: DriverKind } {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { cli: { type: "boolean" } } });
-  if (positionals.length > 1) throw new Error(`one example at a time; usage: npm run demo -- [--cli] [${Object.keys(EXAMPLES).join("|")}]`);
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { cli: { type: "boolean" }, "skip-checkpoints": { type: "boolean" } },
+  });
+  if (positionals.length > 1) {
+    throw new Error(`one example at a time; usage: npm run demo -- [--cli] [--skip-checkpoints] [${Object.keys(EXAMPLES).join("|")}]`);
+  }
+  // The engine (CLI and Automation API alike) reads it from the environment it inherits.
+  if (values["skip-checkpoints"]) process.env.PULUMI_SKIP_CHECKPOINTS = "true";
   return { example: positionals[0] ?? "quickstart", kind: values.cli ? "cli" : "automation" };
 }
 

@@ -5,6 +5,7 @@
  * They are never captured by the serialized provider and never written to state.
  */
 import { ComputeClient } from "../../sdk/client";
+import { Coalescer } from "../../sdk/core/coalesce";
 import type { RetryEvent } from "../../sdk/core/http";
 
 /**
@@ -20,6 +21,8 @@ export const CONFIG_TOKEN = "compute:token";
 export const CONFIG_API_URL = "compute:apiUrl";
 export const ENV_TOKEN = "COMPUTE_TOKEN";
 export const ENV_API_URL = "COMPUTE_API_URL";
+export const CONFIG_PACING = "compute:pacing";
+export const ENV_PACING = "COMPUTE_PACING";
 
 /** Reads one configuration value; `configure` supplies stack config, else nothing. */
 export type ConfigSource = (key: string) => string | undefined;
@@ -39,6 +42,17 @@ export interface Credentials {
   apiUrl: string;
 }
 
+/**
+ * Whether the client paces itself from the rate-limit headers: stack config `compute:pacing`, then
+ * `COMPUTE_PACING`; `off` turns it off, anything else (or nothing) leaves it on. Off is for an
+ * emulator whose rate limits are off: it still sends the headers, counting windows it does not
+ * enforce, and a paced client would wait for them.
+ */
+export function resolvePacing(config: ConfigSource, env: NodeJS.ProcessEnv = process.env): boolean {
+  const value = nonEmpty(config(CONFIG_PACING)) ?? nonEmpty(env[ENV_PACING]);
+  return value?.toLowerCase() !== "off";
+}
+
 /** Resolves credentials: stack config first, then the environment. */
 export function resolveCredentials(config: ConfigSource, env: NodeJS.ProcessEnv = process.env): Credentials {
   const token = nonEmpty(config(CONFIG_TOKEN)) ?? nonEmpty(env[ENV_TOKEN]);
@@ -56,32 +70,79 @@ function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === "" ? undefined : value.trim();
 }
 
+/** Everything the provider process keeps per configuration: one client, its coalesced reads, small caches. */
+interface Session {
+  client: ComputeClient;
+  reads: Coalescer;
+  memo: Map<string, Promise<unknown>>;
+}
+
 /**
- * One per provider process. The client (and its keep-alive connection pool) is built on first
- * use and reused by every resource the process serves.
+ * The sdk client options of the provider process: pacing (requests wait for rate-limit budget
+ * instead of failing on 429s; see `resolvePacing`), and a 429's `Retry-After` waited for as long as
+ * the API's longest window (2 minutes), so a refused request is retried, never failed.
+ */
+export const PROVIDER_CLIENT_OPTIONS = { retry: { maxRetries: PROVIDER_MAX_RETRIES, maxRetryAfterMs: 150_000 } } as const;
+
+/**
+ * One per provider process. Each configuration (API URL and token) gets one session — one client
+ * with its keep-alive connection pool and its pacer, the coalesced reads, the caches — built on
+ * first use and shared by every resource the process serves.
  */
 export class ProviderContext {
-  private cached: { key: string; client: ComputeClient } | undefined;
+  private readonly sessions = new Map<string, Session>();
 
   constructor(private readonly config: ConfigSource = () => undefined) {}
 
+  private session(): Session {
+    const credentials = resolveCredentials(this.config);
+    const pacing = resolvePacing(this.config);
+    const key = `${credentials.apiUrl}\n${credentials.token}\n${pacing}`;
+    let session = this.sessions.get(key);
+    if (!session) {
+      const client = new ComputeClient({
+        baseUrl: credentials.apiUrl,
+        token: credentials.token,
+        pacing,
+        ...PROVIDER_CLIENT_OPTIONS,
+        onRetry: (event) => this.progress(retryLine(event)),
+      });
+      session = { client, reads: new Coalescer(), memo: new Map() };
+      this.sessions.set(key, session);
+    }
+    return session;
+  }
+
   /** The client for the current credentials. */
   client(): ComputeClient {
-    const credentials = resolveCredentials(this.config);
-    const key = `${credentials.apiUrl}\n${credentials.token}`;
-    if (this.cached?.key !== key) {
-      void this.cached?.client.close();
-      this.cached = {
-        key,
-        client: new ComputeClient({
-          baseUrl: credentials.apiUrl,
-          token: credentials.token,
-          retry: { maxRetries: PROVIDER_MAX_RETRIES },
-          onRetry: (event) => this.progress(retryLine(event)),
-        }),
-      };
+    return this.session().client;
+  }
+
+  /** Coalesced reads (`sdk/core/coalesce.ts`) for the current credentials. */
+  reads(): Coalescer {
+    return this.session().reads;
+  }
+
+  /**
+   * A value kept for the life of the process (per configuration), loaded once — a domain's name,
+   * say. A failed load is not kept.
+   */
+  memo<T>(key: string, load: () => Promise<T>): Promise<T> {
+    const memo = this.session().memo;
+    let value = memo.get(key) as Promise<T> | undefined;
+    if (!value) {
+      value = load();
+      memo.set(key, value);
+      value.catch(() => memo.delete(key));
     }
-    return this.cached.client;
+    return value;
+  }
+
+  /** Sets a kept value (a fresher one just read), or forgets it (`undefined`). */
+  remember(key: string, value: unknown): void {
+    const memo = this.session().memo;
+    if (value === undefined) memo.delete(key);
+    else memo.set(key, Promise.resolve(value));
   }
 
   /**

@@ -10,6 +10,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, isNotFound } from "../../sdk/core/errors";
 import { formatPath } from "../../sdk/core/schema";
+import { PROVIDER_KEY } from "../shim";
+import { collectionKeyOf, invalidate } from "./collections";
 import type { ProviderContext } from "./context";
 import { fieldDiff, keyedChanges, type DetailedDiff, type DiffResult } from "./detailed-diff";
 import { forHost } from "./host-diff";
@@ -43,8 +45,6 @@ import {
 } from "./values";
 
 type DynamicProvider = Required<Pick<pulumi.dynamic.ResourceProvider, "check" | "diff" | "create" | "read" | "update" | "delete">>;
-
-const PROVIDER_KEY = "__provider";
 
 /** Builds the provider methods of one resource type. */
 export function makeProvider(spec: AnySpec, context: () => ProviderContext): DynamicProvider {
@@ -367,6 +367,14 @@ function partialState(spec: AnySpec, error: unknown, inputs: Inputs, raw: Inputs
 
 async function create(spec: AnySpec, ctx: ProviderContext, raw: Inputs): Promise<pulumi.dynamic.CreateResult> {
   const inputs = withoutProvider(raw);
+  try {
+    return await createObject(spec, ctx, raw, inputs);
+  } finally {
+    invalidate(spec, ctx, inputs);
+  }
+}
+
+async function createObject(spec: AnySpec, ctx: ProviderContext, raw: Inputs, inputs: Inputs): Promise<pulumi.dynamic.CreateResult> {
   const ms = timeoutFor(spec, inputs, "create");
   let accepted: ApiObject | undefined;
   const settled = await withDeadline(spec, "create", ms, async (signal) => {
@@ -455,11 +463,30 @@ function present(spec: AnySpec, id: string, record: ApiObject | undefined): ApiO
   return record;
 }
 
+/** A refresh's read: coalesced with the reads of the same collection around it when the spec has listings (`Listing`). */
+function coalescedRead(
+  spec: AnySpec,
+  ctx: ProviderContext,
+  id: string,
+  state: Values,
+  signal: AbortSignal,
+): Promise<ApiObject | undefined> {
+  const listing = spec.listing;
+  const collection = listing?.collection(state);
+  if (!listing || collection === undefined) return readHook(spec, ctx, id, state, signal);
+  const reader = {
+    list: (listSignal: AbortSignal) => listing.list({ ctx, signal: listSignal, collection }),
+    get: (getSignal?: AbortSignal) => readHook(spec, ctx, id, state, getSignal ?? signal),
+    idOf: (item: ApiObject) => String(item.id),
+  };
+  return ctx.reads().read(collectionKeyOf(spec.name, collection), id, reader, signal);
+}
+
 async function read(spec: AnySpec, ctx: ProviderContext, id: string, props: Outputs): Promise<pulumi.dynamic.ReadResult> {
   const state = withoutProvider(props);
   let object: ApiObject | undefined;
   try {
-    object = await withDeadline(spec, "read", timeoutFor(spec, state, "update"), (signal) => readHook(spec, ctx, id, state, signal));
+    object = await withDeadline(spec, "read", timeoutFor(spec, state, "update"), (signal) => coalescedRead(spec, ctx, id, state, signal));
   } catch (error) {
     if (isNotFound(error)) object = undefined;
     else throw explain(spec, "read", error);
@@ -471,6 +498,21 @@ async function read(spec: AnySpec, ctx: ProviderContext, id: string, props: Outp
 
 async function update(spec: AnySpec, ctx: ProviderContext, id: string, olds: Outputs, raw: Inputs): Promise<pulumi.dynamic.UpdateResult> {
   const news = withoutProvider(raw);
+  try {
+    return await updateObject(spec, ctx, id, olds, news, raw);
+  } finally {
+    invalidate(spec, ctx, olds);
+  }
+}
+
+async function updateObject(
+  spec: AnySpec,
+  ctx: ProviderContext,
+  id: string,
+  olds: Outputs,
+  news: Inputs,
+  raw: Inputs,
+): Promise<pulumi.dynamic.UpdateResult> {
   const { changed } = changedFields(spec, olds, news);
   const ms = timeoutFor(spec, news, "update");
   const object = await withDeadline(spec, "update", ms, async (signal) => {
@@ -496,6 +538,8 @@ async function remove(spec: AnySpec, ctx: ProviderContext, id: string, props: Ou
     } catch (error) {
       if (isNotFound(error)) return; // already gone: the goal is reached
       throw explain(spec, "delete", error);
+    } finally {
+      invalidate(spec, ctx, state);
     }
   });
 }

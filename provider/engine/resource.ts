@@ -1,11 +1,11 @@
 /**
  * The program side of a resource: the types the generated classes (`provider/resources.generated.ts`)
- * take from a spec — constructor arguments and outputs — and the base class that hands a spec's
- * props and options to `pulumi.dynamic.Resource`.
+ * take from a spec — constructor arguments and outputs — and the base class that registers a spec's
+ * props and options as a dynamic resource.
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { providerFor } from "../shim";
+import { PROVIDER_KEY, providerText } from "../shim";
 import { META_INPUTS, type AnySpec, type InputField, type ResourceSpec } from "./spec";
 import type { Camelized } from "./values";
 
@@ -92,7 +92,7 @@ export type OutputOf<S, K extends string> =
           : never
     : never;
 
-/** Props for `dynamic.Resource`: the inputs, and every output key (undefined) so it becomes a property. */
+/** A resource's props: the inputs, and every output key (undefined) so it becomes a property. */
 export function dynamicProps(spec: AnySpec, args: object): Record<string, unknown> {
   const props: Record<string, unknown> = {};
   for (const key of [...Object.keys(spec.inputs), ...Object.keys(spec.outputs), ...META_INPUTS]) props[key] = undefined;
@@ -109,12 +109,22 @@ export function resourceOptions(spec: AnySpec, opts: pulumi.CustomResourceOption
 }
 
 /**
- * What every generated resource class extends: the serialized provider is the shim of the spec's
- * kind (`shim.ts`), the type token `pulumi-nodejs:dynamic/compute:<name>`, and every input and
- * output of the spec a property.
+ * The arguments of `pulumi.CustomResource` for a resource of `spec`, which every generated class
+ * passes straight to it: a dynamic resource — the type token `pulumi-nodejs:dynamic/compute:<name>`,
+ * routed to the Node.js dynamic provider host — whose `__provider` is the one-line text of its kind
+ * (`shim.ts`), with every input and output of the spec a property. It registers as
+ * `pulumi.dynamic.Resource` does, without serializing a closure. The generated classes extend
+ * `CustomResource` directly (no class of ours between), so Pulumi records the program's own line
+ * as the resource's source position, as it does for any provider's resources.
  */
-export abstract class ComputeResource extends pulumi.dynamic.Resource {
-  protected constructor(spec: AnySpec, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
-    super(providerFor(spec.name), name, dynamicProps(spec, args), resourceOptions(spec, opts), TYPE_MODULE, spec.name);
-  }
+export function dynamicResource(
+  spec: AnySpec,
+  name: string,
+  args: object,
+  opts?: pulumi.CustomResourceOptions,
+): [type: string, name: string, props: pulumi.Inputs, opts: pulumi.CustomResourceOptions] {
+  const props = dynamicProps(spec, args);
+  if (PROVIDER_KEY in args) throw new Error(`${PROVIDER_KEY} is not an input of ${spec.name}`);
+  props[PROVIDER_KEY] = providerText(spec.name);
+  return [`pulumi-nodejs:dynamic/${TYPE_MODULE}:${spec.name}`, name, props as pulumi.Inputs, resourceOptions(spec, opts)];
 }

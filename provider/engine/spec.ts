@@ -165,6 +165,20 @@ export interface Hooks<In, Api, Create, Update> {
 }
 
 /**
+ * Reads served by a listing of the object's collection: during a refresh, the records of one domain
+ * are read with one listing of the domain's records (pages of 500) instead of one GET each. The
+ * engine coalesces the reads of one collection that arrive together (`sdk/core/coalesce.ts`); a
+ * read alone, or of an object the listing lacks, is the `read` hook's own GET, so a 404 still
+ * means gone. Creates, updates and deletes invalidate the collection's listing.
+ */
+export interface Listing<Api> {
+  /** The collection an object belongs to, from its recorded state or its inputs (its domain's id); `undefined`: read alone. */
+  collection(values: Values): string | undefined;
+  /** Every object of the collection, each as the `read` hook returns it. */
+  list(call: Call & { collection: string }): Promise<Api[]>;
+}
+
+/**
  * A resource: its fields and hooks. `F`, `O` and `C` are the literal types of `inputs`, `outputs`
  * and `computed` (the generated classes read their outputs' types from them); `Api`, `Create` and
  * `Update` the sdk's types the hooks work with; `In` the inputs the hooks see — all of them,
@@ -222,6 +236,8 @@ export interface ResourceSpec<
   /** How an object this resource creates is found again; see `NaturalKey`. */
   naturalKey?: NaturalKey<In, Api>;
   hooks: Hooks<In, Api, Create, Update>;
+  /** Reads coalesced into listings of the object's collection (see `Listing`). */
+  listing?: Listing<Api>;
 }
 
 /**

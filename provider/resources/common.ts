@@ -1,5 +1,7 @@
 /** Small helpers shared by resource files. */
 import { z } from "zod";
+import type { ProviderContext } from "../engine/context";
+import type { Listing } from "../engine/spec";
 
 export const MINUTE = 60_000;
 
@@ -40,3 +42,19 @@ export const timestamps = (noun: string) => ({
 
 /** A string from state or inputs, when it is one. */
 export const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
+
+/**
+ * Reads coalesced into listings of the parent's objects (`Listing`): the objects of one parent —
+ * a domain's records, a VPC's subnets, a firewall's devices — named by the parent id input `key`
+ * (recorded as a number in state), read together during a refresh with one listing of the parent's
+ * collection. `list` returns each object as the `read` hook does.
+ */
+export function byParent<Api>(
+  key: string,
+  list: (ctx: ProviderContext, parentId: number, signal: AbortSignal) => Promise<Api[]>,
+): Listing<Api> {
+  return {
+    collection: (values) => (values[key] === undefined || values[key] === null ? undefined : String(apiId(values[key]))),
+    list: ({ ctx, collection, signal }) => list(ctx, Number(collection), signal),
+  };
+}

@@ -16,17 +16,38 @@ import {
   type RecordCreateRequest,
   type RecordUpdateRequest,
 } from "../../sdk/resources/domains";
-import type { ComputeClient } from "../../sdk/client";
-import { resourceSpec, type Inputs } from "../engine/spec";
-import { MINUTE, apiId, idField, timestamps } from "./common";
-import { RECORD_FIELDS } from "./record-common";
+import { collectionKeyOf } from "../engine/collections";
+import type { ProviderContext } from "../engine/context";
+import { resourceSpec, type Inputs, type Values } from "../engine/spec";
+import { zoneName } from "./domain";
+import { MINUTE, apiId, byParent, idField } from "./common";
+import { RECORD_FIELDS, recordedFor } from "./record-common";
 
 /** The record with the zone's name (`domain`) and the full name (`fqdn`), which normalization and programs use. */
 type RecordWithZone = DomainRecord & { domain: string; fqdn: string };
 
-async function withZone(client: ComputeClient, domainId: number, record: DomainRecord, signal: AbortSignal): Promise<RecordWithZone> {
-  const zone = (await client.domains.get(domainId, { signal })).domain;
-  return { ...record, domain: zone, fqdn: record.name === "" ? zone : `${record.name}.${zone}` };
+const withZone = (record: DomainRecord, zone: string): RecordWithZone => ({
+  ...record,
+  domain: zone,
+  fqdn: record.name === "" ? zone : `${record.name}.${zone}`,
+});
+
+/**
+ * The zone's name for a record already in state: the recorded one (`domain`), else the process's
+ * (one GET per domain). Never a GET per record: a listing of the records reads the domain again,
+ * so a renamed zone shows at the next refresh.
+ */
+const recordedZone = (ctx: ProviderContext, domainId: number, state: Values, signal: AbortSignal): Promise<string> =>
+  typeof state.domain === "string" ? Promise.resolve(state.domain) : zoneName(ctx, domainId, signal);
+
+/**
+ * Every record of a domain with the zone's name, as `read` returns them — one listing (pages of
+ * 500) and the zone's name kept by the process — shared by a refresh's reads and by the lookups
+ * before creates (`naturalKey`) that arrive together (`sdk/core/coalesce.ts`).
+ */
+async function listRecords(ctx: ProviderContext, domainId: number, signal: AbortSignal): Promise<RecordWithZone[]> {
+  const [records, zone] = await Promise.all([ctx.client().domains.records.listAll(domainId, { signal }), zoneName(ctx, domainId, signal)]);
+  return records.map((record) => withZone(record, zone));
 }
 
 /** The fields of a record as the API would store these inputs in `zone` (those a type does not use are absent). */
@@ -72,45 +93,61 @@ export const domainRecordSpec = resourceSpec<RecordWithZone, RecordCreateRequest
   outputs: {
     domain: { description: "The name of the record's domain (zone)." },
     fqdn: { description: "The record's fully qualified name, without a trailing period." },
-    ...timestamps("record"),
+    // No `created`/`updated`: zones hold hundreds of records, and every byte of a record's outputs
+    // is repeated in state for each one (issue 13: at most 1.5 KB per record); nothing reads them.
   },
   // The record does not name its domain; keep the id (as a number) so reads can find it.
-  computed: { domainId: (_record, given) => apiId(given.domainId) },
+  computed: {
+    domainId: (_record, given) => apiId(given.domainId),
+    priority: recordedFor("priority"),
+    weight: recordedFor("weight"),
+    port: recordedFor("port"),
+    protocol: recordedFor("protocol"),
+    service: recordedFor("service"),
+    tag: recordedFor("tag"),
+  },
   timeouts: { create: 5 * MINUTE, update: 5 * MINUTE, delete: 5 * MINUTE },
   validatesUnknowns: true,
   wireRules: ({ type, ...fields }) => (typeof type === "string" ? recordRuleErrors({ ...fields, type }) : []),
   // Records have no id the program knows: the key is every field, as the API stores it. Two
-  // records equal in all of them are one record to DNS, so an existing one is never doubled.
+  // records equal in all of them are one record to DNS, so an existing one is never doubled. The
+  // lookup before each create is the domain's records listing the creates around it share: a burst
+  // of N creates lists the zone once, not N times.
   naturalKey: {
     describe: (inputs) => `${inputs.type} name ${JSON.stringify(inputs.name ?? "")} and target ${JSON.stringify(inputs.target)}`,
     exclusive: true,
     find: async ({ ctx, inputs, signal }) => {
-      const client = ctx.client();
       const domainId = apiId(inputs.domainId);
-      const zone = (await client.domains.get(domainId, { signal })).domain;
-      const key = storedRecordKey(inputs, zone);
-      const records = await client.domains.records.listAll(domainId, { signal });
-      return records
-        .filter((r) => sameRecordKey(r, key))
-        .map((r) => ({ ...r, domain: zone, fqdn: r.name === "" ? zone : `${r.name}.${zone}` }));
+      const records = await ctx.reads().list(collectionKeyOf("DomainRecord", String(domainId)), {
+        list: (listSignal) => listRecords(ctx, domainId, listSignal),
+        idOf: (record) => String(record.id),
+      });
+      const key = storedRecordKey(inputs, await zoneName(ctx, domainId, signal));
+      return records.filter((r) => sameRecordKey(r, key));
     },
   },
   hooks: {
+    // One request per record: the zone's name comes from the process (one GET per domain) or from state.
     create: async ({ ctx, body, inputs, signal }) => {
-      const client = ctx.client();
       const domainId = apiId(inputs.domainId);
-      return withZone(client, domainId, await client.domains.records.create(domainId, body, { signal }), signal);
+      const [record, zone] = await Promise.all([
+        ctx.client().domains.records.create(domainId, body, { signal }),
+        zoneName(ctx, domainId, signal),
+      ]);
+      return withZone(record, zone);
     },
     read: async ({ ctx, id, state, signal }) => {
-      const client = ctx.client();
       const domainId = apiId(state.domainId);
-      return withZone(client, domainId, await client.domains.records.get(domainId, apiId(id), { signal }), signal);
+      const record = await ctx.client().domains.records.get(domainId, apiId(id), { signal });
+      return withZone(record, await recordedZone(ctx, domainId, state, signal));
     },
     update: async ({ ctx, id, body, olds, signal }) => {
-      const client = ctx.client();
       const domainId = apiId(olds.domainId);
-      return withZone(client, domainId, await client.domains.records.update(domainId, apiId(id), body, { signal }), signal);
+      const record = await ctx.client().domains.records.update(domainId, apiId(id), body, { signal });
+      return withZone(record, await recordedZone(ctx, domainId, olds, signal));
     },
     delete: ({ ctx, id, state, signal }) => ctx.client().domains.records.delete(apiId(state.domainId), apiId(id), { signal }),
   },
+  // A refresh reads a domain's records with one listing (pages of 500) and the zone's name, once per process.
+  listing: byParent("domainId", listRecords),
 });

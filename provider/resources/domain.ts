@@ -23,6 +23,7 @@ import {
   type DomainCreateRequest,
   type DomainUpdateRequest,
 } from "../../sdk/resources/domains";
+import type { ProviderContext } from "../engine/context";
 import { resourceSpec } from "../engine/spec";
 import { MINUTE, apiId, idField, optionalId, timestamps } from "./common";
 
@@ -36,6 +37,21 @@ const seconds = (field: keyof typeof DOMAIN_SECONDS_DEFAULTS, what: string) => (
   normalize: roundedUp,
   description: `${what} in seconds; rounded up to a valid value, 0 = default (${DOMAIN_SECONDS_DEFAULTS[field]}).`,
 });
+
+const zoneKey = (domainId: number) => `domain name ${domainId}`;
+
+/**
+ * A domain's name, kept per provider process: its records need it (their names and targets are
+ * relative to it), and one GET per domain serves them all instead of one per record.
+ */
+export function zoneName(ctx: ProviderContext, domainId: number, signal: AbortSignal): Promise<string> {
+  return ctx.memo(zoneKey(domainId), async () => (await ctx.client().domains.get(domainId, { signal })).domain);
+}
+
+/** A domain's name as just read (a listing of its records reads it again), or forgotten (`undefined`) when it may change. */
+export function rememberZoneName(ctx: ProviderContext, domainId: number, name: string | undefined): void {
+  ctx.remember(zoneKey(domainId), name);
+}
 
 export const domainSpec = resourceSpec<Domain, DomainCreateRequest, DomainUpdateRequest>()({
   name: "Domain",
@@ -113,7 +129,11 @@ export const domainSpec = resourceSpec<Domain, DomainCreateRequest, DomainUpdate
       return Object.keys(rest).length === 0 ? clone : api.update(clone.id, rest, { signal });
     },
     read: ({ ctx, id, signal }) => ctx.client().domains.get(apiId(id), { signal }),
-    update: ({ ctx, id, body, signal }) => ctx.client().domains.update(apiId(id), body, { signal }),
+    update: async ({ ctx, id, body, signal }) => {
+      const domain = await ctx.client().domains.update(apiId(id), body, { signal });
+      rememberZoneName(ctx, domain.id, domain.domain);
+      return domain;
+    },
     delete: ({ ctx, id, signal }) => ctx.client().domains.delete(apiId(id), { signal }),
   },
 });

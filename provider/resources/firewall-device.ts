@@ -7,7 +7,7 @@
 import { FirewallDeviceCreateRequest, type FirewallDevice } from "../../sdk/resources/firewalls";
 import type { ProviderContext } from "../engine/context";
 import { resourceSpec } from "../engine/spec";
-import { MINUTE, apiId, idField, normalizeId, timestamps } from "./common";
+import { MINUTE, apiId, byParent, idField, normalizeId, timestamps } from "./common";
 
 const devicesApi = (ctx: ProviderContext) => ctx.client().networking.firewalls.devices;
 
@@ -70,4 +70,6 @@ export const firewallDeviceSpec = resourceSpec<FirewallDevice, FirewallDeviceCre
     read: ({ ctx, id, state, signal }) => devicesApi(ctx).get(apiId(state.firewallId), apiId(id), { signal }),
     delete: ({ ctx, id, state, signal }) => devicesApi(ctx).delete(apiId(state.firewallId), apiId(id), { signal }),
   },
+  // A refresh reads a firewall's devices with one listing.
+  listing: byParent("firewallId", (ctx, firewallId, signal) => devicesApi(ctx).listAll(firewallId, { signal })),
 });

@@ -26,6 +26,7 @@ import {
   srvBaseName,
   srvLabel,
   storedRecordTarget,
+  type DomainRecord,
 } from "../../sdk/resources/domains";
 import type { Inputs, Outputs } from "../engine/spec";
 
@@ -58,11 +59,34 @@ export function normalizeRecordTarget(value: unknown, recorded: Outputs): unknow
 export const srvLabelOf = (value: unknown): unknown => (typeof value === "string" ? srvLabel(value) : value);
 export const ttlOf = (value: unknown): unknown => (typeof value === "number" ? roundRecordTtl(value) : value);
 
+/** The record types each type-specific field applies to. */
+const APPLIES_TO = {
+  priority: ["MX", "SRV"],
+  weight: ["SRV"],
+  port: ["SRV"],
+  protocol: ["SRV"],
+  service: ["SRV"],
+  tag: ["CAA"],
+} as const satisfies Record<string, readonly string[]>;
+type TypeSpecific = keyof typeof APPLIES_TO;
+const appliesTo = (field: TypeSpecific, type: unknown) => (APPLIES_TO[field] as readonly string[]).includes(String(type));
+
 /** A field sent only to the record types it applies to (`toWire`). */
 const onlyFor =
-  (...types: string[]) =>
+  (field: TypeSpecific) =>
   (value: unknown, inputs: Inputs): unknown =>
-    types.includes(String(inputs.type)) ? value : undefined;
+    appliesTo(field, inputs.type) ? value : undefined;
+
+/**
+ * A field recorded only for the record types it applies to (a `computed` output): an A record has
+ * no port, priority, weight, protocol, service or tag, and a zone's hundreds of records would each
+ * carry them in state (the API answers 0 or null). `diff` compares an absent output as the field's
+ * default, as before.
+ */
+export const recordedFor =
+  <K extends TypeSpecific>(field: K) =>
+  (record: DomainRecord): DomainRecord[K] | undefined =>
+    appliesTo(field, record.type) ? record[field] : undefined;
 
 /**
  * A record's own fields (everything but its domain), as input field declarations. `DomainRecord`
@@ -98,27 +122,27 @@ export const RECORD_FIELDS = {
   priority: {
     schema: RecordPriority,
     default: 0,
-    toWire: onlyFor("MX", "SRV"),
+    toWire: onlyFor("priority"),
     description: "MX and SRV: 0–255, lower is preferred. Required for MX and SRV.",
   },
   weight: {
     schema: RecordWeight,
     default: 0,
-    toWire: onlyFor("SRV"),
+    toWire: onlyFor("weight"),
     description: "SRV: 0–65535, higher is preferred. Required for SRV.",
   },
-  port: { schema: RecordPort, default: 0, toWire: onlyFor("SRV"), description: "SRV: 0–65535. Required for SRV." },
+  port: { schema: RecordPort, default: 0, toWire: onlyFor("port"), description: "SRV: 0–65535. Required for SRV." },
   protocol: {
     schema: SrvProtocol,
     normalize: srvLabelOf,
-    toWire: onlyFor("SRV"),
+    toWire: onlyFor("protocol"),
     description: "SRV: the protocol (`tcp`, `_tcp`, …). Required for SRV.",
   },
   service: {
     schema: SrvService,
     normalize: srvLabelOf,
-    toWire: onlyFor("SRV"),
+    toWire: onlyFor("service"),
     description: "SRV: the service (`sip`, `_sip`, …). Required for SRV.",
   },
-  tag: { schema: CaaTag, toWire: onlyFor("CAA"), description: "CAA: `issue`, `issuewild` or `iodef`. Required for CAA." },
+  tag: { schema: CaaTag, toWire: onlyFor("tag"), description: "CAA: `issue`, `issuewild` or `iodef`. Required for CAA." },
 } as const;

@@ -5,7 +5,7 @@
 import { parseIpv4Cidr, ipv4RangesOverlap } from "../../sdk/core/net";
 import { SubnetCreateRequest, type Subnet, type SubnetUpdateRequest } from "../../sdk/resources/vpcs";
 import { resourceSpec } from "../engine/spec";
-import { MINUTE, apiId, idField, timestamps } from "./common";
+import { MINUTE, apiId, byParent, idField, timestamps } from "./common";
 
 const fields = SubnetCreateRequest.shape;
 
@@ -61,4 +61,6 @@ export const vpcSubnetSpec = resourceSpec<Subnet, SubnetCreateRequest, SubnetUpd
     update: ({ ctx, id, body, olds, signal }) => ctx.client().vpcs.subnets.update(apiId(olds.vpcId), apiId(id), body, { signal }),
     delete: ({ ctx, id, state, signal }) => ctx.client().vpcs.subnets.delete(apiId(state.vpcId), apiId(id), { signal }),
   },
+  // A refresh reads a VPC's subnets with one listing.
+  listing: byParent("vpcId", (ctx, vpcId, signal) => ctx.client().vpcs.subnets.listAll(vpcId, { signal })),
 });

@@ -136,7 +136,10 @@ function renderResource({ exportName, spec }: SpecExport): string[] {
   const derivedType = derived.length ? `Omit<${argsOf}, ${derived.map((d) => `"${d}"`).join(" | ")}>` : argsOf;
   lines.push(`proof<Same<${spec.name}Args, ${derivedType}>>();`, "");
 
-  lines.push(...doc(`${spec.description}\n\n\`\`\`ts\n${spec.example}\n\`\`\``, ""), `export class ${spec.name} extends ComputeResource {`);
+  lines.push(
+    ...doc(`${spec.description}\n\n\`\`\`ts\n${spec.example}\n\`\`\``, ""),
+    `export class ${spec.name} extends pulumi.CustomResource {`,
+  );
   const fields: Array<[string, InputField | OutputField]> = [...Object.entries(spec.inputs), ...Object.entries(spec.outputs)];
   for (const [key, field] of fields) {
     lines.push(...doc(outputDoc(field), "  "), `  declare readonly ${key}: pulumi.Output<OutputOf<typeof ${exportName}, "${key}">>;`);
@@ -147,7 +150,7 @@ function renderResource({ exportName, spec }: SpecExport): string[] {
   lines.push(
     "",
     `  constructor(name: string, args: ${spec.name}Args, opts?: pulumi.CustomResourceOptions) {`,
-    `    super(${exportName}, name, args, opts);`,
+    `    super(...dynamicResource(${exportName}, name, args, opts));`,
     "  }",
     "}",
     "",
@@ -167,9 +170,9 @@ export function renderResourcesModule(specs: SpecExport[], publicTypes: Array<{ 
     " * The resource classes and their constructor arguments, one of each per spec. A class's outputs are its spec's",
     " * inputs and outputs, typed from the spec's schemas and the sdk's response types (`OutputOf`).",
     " */",
-    'import type * as pulumi from "@pulumi/pulumi";',
+    'import * as pulumi from "@pulumi/pulumi";',
     'import type { z } from "zod";',
-    'import { ComputeResource, type ArgsOf, type DeepInput, type MetaArgs, type OutputOf, type TimeoutsArgs } from "./engine/resource";',
+    'import { dynamicResource, type ArgsOf, type DeepInput, type MetaArgs, type OutputOf, type TimeoutsArgs } from "./engine/resource";',
     ...modules.map(
       (m) =>
         `import { ${specs

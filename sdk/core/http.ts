@@ -36,6 +36,7 @@ import {
   type PathParams,
 } from "./endpoint";
 import { Paginator, type ListOptions } from "./pagination";
+import { Pacer, isCollectionQuery, type PacedRequest } from "./pacing";
 import { SDK_VERSION } from "../version";
 import type { Filter, HttpMethod, Query, RequestOptions } from "./request";
 
@@ -72,6 +73,11 @@ export interface ClientOptions {
   sleep?: Sleep;
   /** Called before each retry (after the decision, before the delay). Errors thrown by it are ignored. */
   onRetry?: (event: RetryEvent) => void;
+  /**
+   * Client-side pacing from the rate-limit headers, seeded from the documented limits
+   * (`core/pacing.ts`): `true` for a pacer of this client's own, or a `Pacer` to share. Default off.
+   */
+  pacing?: boolean | Pacer;
 }
 
 /** Options every resource method accepts. */
@@ -144,6 +150,8 @@ export class HttpClient {
   private readonly sleep: Sleep;
   private readonly onRetry: ((event: RetryEvent) => void) | undefined;
   private readonly redact: Redactor;
+  /** The client's pacer, when pacing is on. */
+  readonly pacer: Pacer | undefined;
   private closed = false;
 
   constructor(options: ClientOptions) {
@@ -157,6 +165,7 @@ export class HttpClient {
     this.retry = options.retry ?? {};
     this.sleep = options.sleep ?? defaultSleep;
     this.onRetry = options.onRetry;
+    this.pacer = options.pacing === true ? new Pacer() : options.pacing || undefined;
   }
 
   /** Sends one API call with validation, retries and response parsing; resolves the parsed body. */
@@ -167,10 +176,13 @@ export class HttpClient {
     const body = options.form ?? this.validateBody(options, info);
     const headers = this.buildHeaders(options, typeof body === "string");
     const idempotent = options.idempotent ?? isIdempotentMethod(method);
+    const paced: PacedRequest = { method, path: options.path, collection: method === "GET" && isCollectionQuery(options.query) };
 
     for (let attempt = 1; ; attempt++) {
       try {
+        await this.pacer?.acquire(paced, options.signal);
         const raw = await this.send(method, relative, headers, body, info, options);
+        this.pacer?.observe(paced, raw.status, raw.headers);
         if (raw.status >= 400) throw this.toApiError(raw, info);
         return this.parseResponse(raw, options.responseSchema, info);
       } catch (error) {

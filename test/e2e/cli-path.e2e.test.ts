@@ -165,7 +165,7 @@ test("preview, up, drift found by refresh and by pulumi-compute drift, up --refr
   // The serialized provider loads the package by name, from the project's node_modules.
   const resources = JSON.parse(state).checkpoint.latest.resources as Array<{ type: string; inputs?: { __provider?: string } }>;
   const provider = resources.find((r) => r.type === "pulumi-nodejs:dynamic/compute:Vpc")!.inputs!.__provider!;
-  expect(provider).toContain('require("pulumi-compute/registry")');
+  expect(provider).toContain("require('pulumi-compute/registry')");
 
   await client.vpcs.update(vpc!.id, { label: "changed-by-hand" });
 

@@ -6,6 +6,7 @@
 import type { RunningEmulator } from "../../emulator";
 import type { ComputeClient } from "../../sdk/client";
 import { startProviderHarness, type TestConfig } from "../support/provider";
+import { forgetSessions } from "../../provider/registry";
 
 export class ProviderHarness {
   /** The stack config `configure` saw; tests may change entries (a missing token, say). */
@@ -37,6 +38,9 @@ export function useProviderHarness(options: { timeScale?: number } = {}): Provid
     await harness.running?.client.close();
     await harness.running?.emulator.close();
   });
-  beforeEach(() => harness.emulator.control.reset());
+  beforeEach(() => {
+    harness.emulator.control.reset();
+    forgetSessions(); // ids start again after a reset: nothing kept may outlive it
+  });
   return harness;
 }

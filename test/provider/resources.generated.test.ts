@@ -126,16 +126,14 @@ const outputs = [
   assignable<Value<compute.DomainRecord["name"]>, string>(),
   assignable<Value<compute.DomainRecord["target"]>, string>(),
   assignable<Value<compute.DomainRecord["ttlSec"]>, number>(),
-  assignable<Value<compute.DomainRecord["priority"]>, number>(),
-  assignable<Value<compute.DomainRecord["weight"]>, number>(),
-  assignable<Value<compute.DomainRecord["port"]>, number>(),
-  assignable<Value<compute.DomainRecord["protocol"]>, string | null>(),
-  assignable<Value<compute.DomainRecord["service"]>, string | null>(),
-  assignable<Value<compute.DomainRecord["tag"]>, string | null>(),
+  assignable<Value<compute.DomainRecord["priority"]>, number | undefined>(), // recorded for the types it applies to
+  assignable<Value<compute.DomainRecord["weight"]>, number | undefined>(), // recorded for the types it applies to
+  assignable<Value<compute.DomainRecord["port"]>, number | undefined>(), // recorded for the types it applies to
+  assignable<Value<compute.DomainRecord["protocol"]>, string | null | undefined>(),
+  assignable<Value<compute.DomainRecord["service"]>, string | null | undefined>(),
+  assignable<Value<compute.DomainRecord["tag"]>, string | null | undefined>(),
   assignable<Value<compute.DomainRecord["domain"]>, string>(),
   assignable<Value<compute.DomainRecord["fqdn"]>, string>(),
-  assignable<Value<compute.DomainRecord["created"]>, string>(),
-  assignable<Value<compute.DomainRecord["updated"]>, string>(),
   assignable<Value<compute.Firewall["label"]>, string>(),
   assignable<Value<compute.Firewall["tags"]>, string[]>(),
   assignable<Value<compute.Firewall["status"]>, string>(),
@@ -260,6 +258,8 @@ const args = [
 ];
 
 test("every output keeps a type at least as precise as before, and every argument accepts what it did", () => {
-  expect(outputs.length).toBe(127);
+  // 127 until issue 13: DomainRecord dropped `created`/`updated`, and its type-specific fields
+  // (priority, weight, port, protocol, service, tag) are absent for the types they do not apply to.
+  expect(outputs.length).toBe(125);
   expect(args.length).toBe(74);
 });

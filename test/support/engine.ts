@@ -21,6 +21,13 @@ export interface TestStackOptions {
   token: string;
   /** How the provider gets its credentials: secret stack config (default) or environment. */
   credentials?: "config" | "env";
+  /**
+   * The folder under which the project folder is made (default: the system's temporary folder).
+   * Pulumi records each resource's stack trace with paths relative to the project folder, so the
+   * state's size depends on it: the scale benchmark puts projects inside the repository, as a
+   * user's project holds its program and its `node_modules`.
+   */
+  baseDir?: string;
 }
 
 export interface TestStack {
@@ -44,7 +51,8 @@ export interface StateResource {
 }
 
 export async function createTestStack(options: TestStackOptions): Promise<TestStack> {
-  const base = fs.mkdtempSync(path.join(os.tmpdir(), `pc-e2e-${options.name}-`));
+  if (options.baseDir) fs.mkdirSync(options.baseDir, { recursive: true });
+  const base = fs.mkdtempSync(path.join(options.baseDir ?? os.tmpdir(), `pc-e2e-${options.name}-`));
   const stateDir = path.join(base, "state");
   const workDir = path.join(base, "work");
   fs.mkdirSync(stateDir);

@@ -1,10 +1,11 @@
 /**
  * The DomainRecord provider against the emulator over HTTP: `check` refuses every locally
  * checkable rule at preview (even while the domain id is unknown), natural spellings never diff
- * against what the API stored, drift is read back, SRV names, ambiguous creates are adopted.
+ * against what the API stored, drift is read back, SRV names, ambiguous creates are adopted; one
+ * request per create and update, and a refresh of a domain's records served by one listing.
  */
 import { RECORD_REASONS } from "../../../sdk/resources/domains";
-import { provider } from "../../../provider/registry";
+import { forgetSessions, provider } from "../../../provider/registry";
 import { check } from "../../../provider/engine/engine";
 import { UNKNOWN } from "../../../provider/engine/values";
 import { domainRecordSpec } from "../../../provider/resources/domain-record";
@@ -140,5 +141,68 @@ describe("DomainRecord", () => {
     await expect(records.create({ domainId: domain.id, type: "CNAME", name: "www", target: "x.example.net" })).rejects.toThrow(
       `the API refused the domain record create: name: ${RECORD_REASONS.cnameConflict}`,
     );
+  });
+});
+
+describe("requests: one per change, a refresh served by the records listing", () => {
+  const requests = () => harness.emulator.control.listRequests().map((r) => `${r.method} ${r.path.replace(/\d+/g, "#")}`);
+
+  test("create and update take one request per record; the zone's name is read once per process, its records listed once per burst", async () => {
+    const domain = await domains.create(master());
+    harness.emulator.control.clearRequests();
+    const created = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => records.create({ domainId: domain.id, type: "A", name: `h${i}`, target: "192.0.2.1" })),
+    );
+    expect(created[7]!.outs).toMatchObject({ domain: "example.com", fqdn: "h7.example.com" });
+    // The natural-key lookups before the creates (no twin of each record) share one listing of the zone.
+    expect(requests().sort()).toEqual(
+      [...Array(20).fill("POST /v#/domains/#/records"), "GET /v#/domains/#", "GET /v#/domains/#/records?page=#&page_size=#"].sort(),
+    );
+
+    harness.emulator.control.clearRequests();
+    const inputs = { domainId: domain.id, type: "A", name: "h3", target: "192.0.2.99" };
+    expect((await records.update!(created[3]!.id, created[3]!.outs, inputs)).outs).toMatchObject({
+      target: "192.0.2.99",
+      domain: "example.com",
+    });
+    expect(requests()).toEqual(["PUT /v#/domains/#/records/#"]);
+  });
+
+  test("a refresh of 600 records is two pages and one read of the domain; a record deleted behind Pulumi's back reads as gone", async () => {
+    const domain = await domains.create(master());
+    const domainId = Number(domain.id);
+    const created = await Promise.all(
+      Array.from({ length: 600 }, (_, i) => records.create({ domainId: domain.id, type: "TXT", name: `t${i}`, target: `v${i}` })),
+    );
+    // Behind Pulumi's back: one record deleted, one changed, and the zone renamed.
+    await harness.client.domains.records.delete(domainId, Number(created[10]!.id));
+    await harness.client.domains.records.update(domainId, Number(created[20]!.id), { target: "changed" });
+    await harness.client.domains.update(domainId, { domain: "renamed.example" });
+    forgetSessions(); // a refresh is a new provider process
+
+    harness.emulator.control.clearRequests();
+    const read = await Promise.all(created.map((c) => records.read!(c.id, c.outs)));
+    expect(requests().sort()).toEqual(
+      [
+        "GET /v#/domains/#",
+        "GET /v#/domains/#/records?page=#&page_size=#",
+        "GET /v#/domains/#/records?page=#&page_size=#",
+        "GET /v#/domains/#/records/#", // the deleted one, missing from the listing: its own GET says 404
+      ].sort(),
+    );
+    expect(requests().length).toBeLessThanOrEqual(Math.ceil(600 / 500) + 2 + 1);
+    expect(read[10]).toEqual({});
+    expect(read[20]!.props).toMatchObject({ target: "changed" });
+    expect(read[30]!.props).toMatchObject({ target: "v30", domain: "renamed.example", fqdn: "t30.renamed.example" });
+    expect(read[30]!.props).toEqual({ ...created[30]!.outs, domain: "renamed.example", fqdn: "t30.renamed.example" });
+  }, 120_000);
+
+  test("a read alone is one GET, with the zone's name from state", async () => {
+    const domain = await domains.create(master());
+    const created = await records.create({ domainId: domain.id, type: "A", name: "www", target: "192.0.2.1" });
+    forgetSessions();
+    harness.emulator.control.clearRequests();
+    expect((await records.read!(created.id, created.outs)).props).toEqual(created.outs);
+    expect(requests()).toEqual(["GET /v#/domains/#/records/#"]);
   });
 });

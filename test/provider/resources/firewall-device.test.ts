@@ -5,7 +5,7 @@
 import { FIREWALL_REASONS } from "../../../sdk/resources/firewalls";
 import { check } from "../../../provider/engine/engine";
 import { firewallDeviceSpec } from "../../../provider/resources/firewall-device";
-import { provider } from "../../../provider/registry";
+import { forgetSessions, provider } from "../../../provider/registry";
 import { useProviderHarness } from "../harness";
 import { args } from "../firewall-inputs";
 
@@ -49,4 +49,20 @@ test("FirewallDevice: create, read, delete; moving an entity to another firewall
   await devices.delete!(device.id, device.outs);
   expect(await deviceIds(fw.id)).toEqual([]);
   expect(await devices.read!(device.id, device.outs)).toEqual({});
+});
+
+test("FirewallDevice: a refresh of a firewall's devices is one listing; a device removed behind Pulumi's back reads as gone", async () => {
+  const fw = await firewalls.create!(args());
+  const created = await Promise.all(
+    ["d-1", "d-2", "d-3"].map((label) => devices.create!({ firewallId: fw.id, entityId: seed(label), entityType: "compute" })),
+  );
+  await harness.client.networking.firewalls.devices.delete(Number(fw.id), Number(created[2]!.id));
+  forgetSessions(); // a refresh is a new provider process
+  harness.emulator.control.clearRequests();
+  const read = await Promise.all(created.map((d) => devices.read!(d.id, d.outs)));
+  expect(read.map((r) => r.id)).toEqual([created[0]!.id, created[1]!.id, undefined]);
+  expect(harness.emulator.control.listRequests().map((r) => `${r.method} ${r.path.replace(/\d+/g, "#")}`)).toEqual([
+    "GET /v#/networking/firewalls/#/devices?page=#&page_size=#",
+    "GET /v#/networking/firewalls/#/devices/#", // the removed one, missing from the listing: 404
+  ]);
 });

@@ -3,7 +3,7 @@
  * the CRUD round trip, objects gone behind Pulumi's back, adoption, recovery from an ambiguous
  * create, and missing credentials.
  */
-import { provider } from "../../../provider/registry";
+import { forgetSessions, provider } from "../../../provider/registry";
 import { useProviderHarness } from "../harness";
 
 const harness = useProviderHarness();
@@ -116,4 +116,17 @@ test("the environment supplies credentials when the stack config has none", asyn
     delete process.env.COMPUTE_TOKEN;
     delete process.env.COMPUTE_API_URL;
   }
+});
+
+test("a refresh of a VPC's subnets is one listing; a change behind Pulumi's back is read back", async () => {
+  const vpc = await vpcs.create({ label: "coalesced", region: "us-iad" });
+  const created = await Promise.all([1, 2, 3].map((i) => subnets.create({ vpcId: vpc.id, label: `net-${i}`, ipv4: `10.0.${i}.0/24` })));
+  await harness.client.vpcs.subnets.update(Number(vpc.id), Number(created[1]!.id), { label: "renamed" });
+  forgetSessions(); // a refresh is a new provider process
+  harness.emulator.control.clearRequests();
+  const read = await Promise.all(created.map((s) => subnets.read!(s.id, s.outs)));
+  expect(read.map((r) => r.props!.label)).toEqual(["net-1", "renamed", "net-3"]);
+  expect(harness.emulator.control.listRequests().map((r) => `${r.method} ${r.path.replace(/\d+/g, "#")}`)).toEqual([
+    "GET /v#/vpcs/#/subnets?page=#&page_size=#",
+  ]);
 });

@@ -1,0 +1,377 @@
+/**
+ * Scale: many resources of one kind through the real engine, next to the engine's floor.
+ *
+ * In one run, interleaved round by round (so a busy machine slows every variant alike; the ratios
+ * to the floor are the medians of each round's own ratios):
+ *
+ * | variant | what the program declares |
+ * |---|---|
+ * | floor | N no-op dynamic resources: an ordinary inline dynamic provider, as a Pulumi user writes one |
+ * | floor, skip checkpoints | the same with `PULUMI_SKIP_CHECKPOINTS=true` (state written once, at the end) |
+ * | DomainRecord | a Domain and N DomainRecords in it, against the in-process emulator |
+ * | DomainRecordSet | a Domain and one DomainRecordSet of the same N records |
+ *
+ * Each goes through `up` → `preview` (no changes) → `refresh` → `destroy`. Printed: the median time
+ * of each phase and its ratio to the floor, the requests the emulator received per record in each
+ * phase, the provider process's peak RSS (VmHWM of the dynamic provider host), and the state's
+ * bytes per resource (after `up`; the file as the `file://` backend wrote it, less the state of
+ * the same stack with no resources, divided by N).
+ *
+ * Then an `up` of 300 records with the emulator's rate limits on, tighter than the documented
+ * ones so the pacing has work to do: it must succeed first time, with no failed resource; the
+ * achieved request rate is printed next to the limit.
+ *
+ * Goals checked (the benchmark fails when one is missed): requests per phase — `up` at most one
+ * per record plus the domain's lookup and create, one read of its name and the zone's listing
+ * that the records' natural-key lookups share (N + 3 + ceil(N/500)), `preview` none, `refresh` at
+ * most ceil(N/500) + 2, `destroy` one per record plus the domain's; state at most 1.5 KB per record.
+ *
+ *   npm run bench -- scale              N = 200, 3 rounds
+ *   npm run bench -- scale --large      also N = 1000, 1 round (about 10 minutes more on two cores)
+ *   npm run bench -- scale --sizes=50 --rounds=1   other sizes and rounds (a quick look)
+ */
+import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import * as path from "node:path";
+import * as pulumi from "@pulumi/pulumi";
+import { startEmulator, type RunningEmulator } from "../emulator";
+import { Domain, DomainRecord, DomainRecordSet } from "../provider";
+import { REPO_ROOT, createTestStack, type TestStack } from "../test/support/engine";
+import type { BenchResult, Benchmark, Metric } from "./benchmark";
+
+const PHASES = ["up", "preview", "refresh", "destroy"] as const;
+type Phase = (typeof PHASES)[number];
+
+/**
+ * Where the benchmark's Pulumi projects are made: inside the repository, so the paths Pulumi
+ * records in each resource's stack trace (relative to the project folder) are short, as in a
+ * user's project that holds its program and its `node_modules`. Removed afterwards.
+ */
+const PROJECTS = path.join(REPO_ROOT, ".bench");
+
+/** State bytes per DomainRecord allowed after `up`. */
+export const STATE_BYTES_GOAL = 1536;
+
+type VariantName = "floor" | "floor, skip checkpoints" | "DomainRecord" | "DomainRecordSet";
+/** The variants that talk to the API: their requests are counted and checked. */
+const OURS: readonly VariantName[] = ["DomainRecord", "DomainRecordSet"];
+
+interface Run {
+  seconds: Record<Phase, number>;
+  requests: Record<Phase, number>;
+  /** Peak RSS of the dynamic provider host over the run, bytes. */
+  providerPeakRss: number;
+  stateBytesPerResource: number;
+  failed: number;
+}
+
+/**
+ * The engine's floor: a dynamic provider that does nothing, written inline as the Pulumi docs show
+ * one — a plain object with `create` (the only method a provider must have), serialized into state
+ * with every resource.
+ */
+const noopProvider: pulumi.dynamic.ResourceProvider = {
+  async create(inputs: Record<string, unknown>) {
+    return { id: `noop-${Math.random().toString(36).slice(2)}`, outs: inputs };
+  },
+};
+
+class Noop extends pulumi.dynamic.Resource {
+  constructor(name: string, props: Record<string, unknown>) {
+    super(noopProvider, name, props);
+  }
+}
+
+/** The same record as `DomainRecord` gets, for both variants. */
+const recordArgs = (i: number) => ({ type: "A" as const, name: `host-${i}`, target: `192.0.2.${(i % 250) + 1}`, ttlSec: 300 });
+
+// ---------------------------------------------------------------------------------------------
+// the provider process's memory
+
+/** The pids of this process's descendants. */
+function descendants(root: number): number[] {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      parents.set(Number(entry), ppid);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const found: number[] = [];
+  for (const pid of parents.keys()) {
+    for (let p = parents.get(pid); p !== undefined && p > 1; p = parents.get(p)) {
+      if (p === root) {
+        found.push(pid);
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+/** Samples the peak RSS (VmHWM) of the dynamic provider host processes under this one until stopped. */
+function providerMemory(): { stop(): number } {
+  let peak = 0;
+  const sample = () => {
+    for (const pid of descendants(process.pid)) {
+      try {
+        if (!readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("dynamic-provider")) continue;
+        const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+        if (hwm) peak = Math.max(peak, Number(hwm[1]) * 1024);
+      } catch {
+        // exited meanwhile
+      }
+    }
+  };
+  const timer = setInterval(sample, 200);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      sample();
+      return peak;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// one run of one variant
+
+let stackCount = 0;
+
+async function runVariant(variant: VariantName, n: number, emulator: RunningEmulator): Promise<Run> {
+  // Short names: the project's name is repeated in every URN in state, as a user's short project name would be.
+  const tag = `s${++stackCount}`;
+  let declare = true;
+  const program = async () => {
+    if (!declare) return {};
+    if (OURS.includes(variant)) {
+      const zone = new Domain("zone", { domain: `${tag}-${process.pid}.scale.example`, type: "master", soaEmail: "admin@scale.example" });
+      const records = Array.from({ length: n }, (_, i) => recordArgs(i));
+      if (variant === "DomainRecordSet") new DomainRecordSet("records", { domainId: zone.id, records });
+      else records.forEach((record, i) => new DomainRecord(`r${i}`, { domainId: zone.id, ...record }));
+    } else {
+      for (let i = 0; i < n; i++) new Noop(`r${i}`, recordArgs(i));
+    }
+    return {};
+  };
+  const testStack = await createTestStack({
+    name: tag,
+    program,
+    apiUrl: emulator.url,
+    token: emulator.token,
+    baseDir: PROJECTS,
+  });
+  if (variant === "floor, skip checkpoints") testStack.stack.workspace.envVars.PULUMI_SKIP_CHECKPOINTS = "true";
+  // This emulator counts the documented rate-limit windows without enforcing them: timing the
+  // engine and the provider, not the API's budget (the rate-limited up below paces).
+  testStack.stack.workspace.envVars.COMPUTE_PACING = "off";
+  const memory = providerMemory();
+  const seconds = {} as Record<Phase, number>;
+  const requests = {} as Record<Phase, number>;
+  let stateBytes = 0;
+  let failed = 0;
+  try {
+    // The state of the same stack with nothing in it, to subtract.
+    declare = false;
+    await testStack.stack.up();
+    const emptyBytes = stateSize(testStack);
+    declare = true;
+    for (const phase of PHASES) {
+      emulator.control.clearRequests();
+      const started = process.hrtime.bigint();
+      if (phase === "up") {
+        const up = await testStack.stack.up();
+        if (up.summary.result !== "succeeded") failed += n;
+        stateBytes = (stateSize(testStack) - emptyBytes) / n;
+      } else if (phase === "preview") {
+        const preview = await testStack.stack.preview();
+        const changes = Object.keys(preview.changeSummary).filter((op) => op !== "same");
+        if (changes.length) throw new Error(`${variant}: preview after up shows changes: ${JSON.stringify(preview.changeSummary)}`);
+      } else if (phase === "refresh") {
+        await testStack.stack.refresh();
+      } else {
+        await testStack.stack.destroy();
+      }
+      seconds[phase] = Number(process.hrtime.bigint() - started) / 1e9;
+      requests[phase] = emulator.control.listRequests().length;
+    }
+  } finally {
+    await testStack.stack.destroy().catch(() => undefined);
+    testStack.cleanup();
+  }
+  return { seconds, requests, providerPeakRss: memory.stop(), stateBytesPerResource: stateBytes, failed };
+}
+
+function stateSize(testStack: TestStack): number {
+  return statSync(testStack.statePath).size;
+}
+
+// ---------------------------------------------------------------------------------------------
+// the rate-limited up
+
+/** Tighter than the documented limits (P8-1), so that 300 creates need several windows. */
+export const TIGHT_LIMITS = {
+  general: { limit: 200, windowMs: 10_000 },
+  operation: { limit: 50, windowMs: 5_000 },
+};
+
+interface RateLimitedRun {
+  seconds: number;
+  creates: number;
+  refused: number;
+  failed: number;
+  /** Creates per second over the busiest window-length stretch, and overall. */
+  rate: number;
+}
+
+async function rateLimitedUp(n: number): Promise<RateLimitedRun> {
+  const emulator = await startEmulator({ port: 0, rateLimits: TIGHT_LIMITS });
+  const tag = "rl";
+  const testStack = await createTestStack({
+    name: tag,
+    baseDir: PROJECTS,
+    apiUrl: emulator.url,
+    token: emulator.token,
+    program: async () => {
+      const zone = new Domain("zone", { domain: `${tag}-${process.pid}.scale.example`, type: "master", soaEmail: "admin@scale.example" });
+      for (let i = 0; i < n; i++) new DomainRecord(`r${i}`, { domainId: zone.id, ...recordArgs(i) });
+    },
+  });
+  try {
+    const started = Date.now();
+    const up = await testStack.stack.up();
+    const seconds = (Date.now() - started) / 1000;
+    const log = emulator.control.listRequests();
+    const creates = log.filter((r) => r.method === "POST" && /\/records$/.test(r.path));
+    const ok = creates.filter((r) => r.status === 200);
+    const times = ok.map((r) => Date.parse(r.at));
+    const span = (Math.max(...times) - Math.min(...times)) / 1000;
+    return {
+      seconds,
+      creates: ok.length,
+      refused: log.filter((r) => r.status === 429).length,
+      failed: up.summary.result === "succeeded" ? n - ok.length : n,
+      rate: ok.length / Math.max(span, 0.001),
+    };
+  } finally {
+    await testStack.stack.destroy().catch(() => undefined);
+    testStack.cleanup();
+    await emulator.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(2)} KB`;
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+
+/** The request goals of one phase for N records in one domain. */
+export function requestGoal(phase: Phase, n: number): number {
+  switch (phase) {
+    case "up":
+      // A create per record; the domain's natural-key lookup and create; one read of its name; the
+      // zone's listing that the records' natural-key lookups share.
+      return n + 3 + Math.ceil(n / 500);
+    case "preview":
+      return 0;
+    case "refresh":
+      return Math.ceil(n / 500) + 2; // the listing's pages, the domain's read, its name with the listing
+    case "destroy":
+      return n + 1;
+  }
+}
+
+export const benchmark: Benchmark = {
+  name: "scale",
+  description: "N DNS records through the real engine next to N no-op dynamic resources: time per phase, requests, memory, state size",
+  async run(flags: readonly string[] = []): Promise<BenchResult> {
+    const given = (name: string) => flags.find((f) => f.startsWith(`--${name}=`))?.split("=")[1];
+    const sizes = given("sizes")?.split(",").map(Number) ?? (flags.includes("--large") ? [200, 1000] : [200]);
+    const rounds = given("rounds");
+    const roundsFor = (n: number) => (rounds ? Number(rounds) : n >= 1000 ? 1 : 3);
+    const variants: VariantName[] = ["floor", "floor, skip checkpoints", "DomainRecord", "DomainRecordSet"];
+    const metrics: Metric[] = [];
+    const failures: string[] = [];
+    const emulator = await startEmulator({ port: 0 });
+    const table: string[] = [
+      "| N | variant | up s | preview s | refresh s | destroy s | up/floor | preview/floor | refresh/floor | destroy/floor | requests per record up/preview/refresh/destroy | provider peak RSS | state per record |",
+      "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ];
+    try {
+      for (const n of sizes) {
+        const runs = new Map<VariantName, Run[]>(variants.map((v) => [v, []]));
+        for (let round = 0; round < roundsFor(n); round++) {
+          // Interleaved, the order turned each round.
+          const order = round % 2 ? [...variants].reverse() : variants;
+          for (const variant of order) {
+            const run = await runVariant(variant, n, emulator);
+            runs.get(variant)!.push(run);
+            // Progress as it goes (a run at N = 1000 takes minutes): one line per run, on stderr.
+            const phases = PHASES.map((p) => `${p} ${run.seconds[p].toFixed(1)} s/${run.requests[p]} req`).join(", ");
+            console.error(`  [N=${n}, round ${round + 1}] ${variant}: ${phases}; ${kb(run.stateBytesPerResource)} per record`);
+          }
+        }
+        const floorRuns = runs.get("floor")!;
+        for (const variant of variants) {
+          const all = runs.get(variant)!;
+          const times = PHASES.map((p) => median(all.map((r) => r.seconds[p])));
+          // Each ratio is the median of the rounds' own ratios: a round's runs follow one another,
+          // so a machine whose load changes during the benchmark skews them alike.
+          const ratios = PHASES.map((p) => median(all.map((r, round) => r.seconds[p] / floorRuns[round]!.seconds[p])).toFixed(2));
+          const last = all[all.length - 1]!;
+          const perRecord = PHASES.map((p) => (OURS.includes(variant) ? (last.requests[p] / n).toFixed(3) : "–")).join(" / ");
+          const state = median(all.map((r) => r.stateBytesPerResource));
+          const rss = Math.max(...all.map((r) => r.providerPeakRss));
+          table.push(
+            `| ${n} | ${variant} | ${times.map((t) => t.toFixed(2)).join(" | ")} | ${ratios.join(" | ")} | ${perRecord} | ${mb(rss)} | ${kb(state)} |`,
+          );
+          for (const run of all) if (run.failed) failures.push(`${variant} at N=${n}: ${run.failed} resources failed`);
+          if (OURS.includes(variant)) {
+            for (const run of all) {
+              for (const phase of PHASES) {
+                const goal = requestGoal(phase, n);
+                if (run.requests[phase] > goal) {
+                  failures.push(`${variant}, N=${n}, ${phase}: ${run.requests[phase]} requests, goal at most ${goal}`);
+                }
+              }
+            }
+            if (state > STATE_BYTES_GOAL) {
+              failures.push(`${variant}, N=${n}: ${kb(state)} of state per record, goal at most ${kb(STATE_BYTES_GOAL)}`);
+            }
+          }
+        }
+      }
+
+      const limited = await rateLimitedUp(300);
+      const limit = TIGHT_LIMITS.operation.limit / (TIGHT_LIMITS.operation.windowMs / 1000);
+      metrics.push(
+        {
+          label: "rate-limited up of 300 records",
+          value: `${limited.seconds.toFixed(1)} s, ${limited.creates} records created, ${limited.failed} failed, ${limited.refused} answers 429 (retried)`,
+        },
+        {
+          label: "  achieved create rate vs the limit",
+          value: `${limited.rate.toFixed(1)}/s vs ${limit.toFixed(1)}/s (${TIGHT_LIMITS.operation.limit} per ${TIGHT_LIMITS.operation.windowMs / 1000} s per operation, ${TIGHT_LIMITS.general.limit} per ${TIGHT_LIMITS.general.windowMs / 1000} s in all)`,
+        },
+      );
+      if (limited.failed) failures.push(`rate-limited up: ${limited.failed} records failed`);
+    } finally {
+      await emulator.close();
+      rmSync(PROJECTS, { recursive: true, force: true });
+    }
+    return {
+      table,
+      summary: `sizes ${sizes.join(", ")}; medians of ${sizes.map((n) => `${roundsFor(n)} round(s) at N=${n}`).join(", ")}${sizes.length === 1 ? " (--large adds N=1000)" : ""}`,
+      metrics,
+      failures,
+    };
+  },
+};
