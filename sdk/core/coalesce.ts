@@ -14,7 +14,9 @@
  *
  * Writes invalidate: `invalidate(key)` after a create, update or delete in the collection makes
  * later reads wait for a listing requested after the write, so a process never reads back an
- * older copy of what it just wrote. Timers are injectable for tests.
+ * older copy of what it just wrote. `list(key)` gives the whole collection from the same shared
+ * listing, for lookups by natural key before creates; those only list again after `forget(key)`
+ * (a create whose answer was lost). Timers are injectable for tests.
  */
 import { isNotFound } from "./errors";
 
