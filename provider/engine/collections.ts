@@ -24,3 +24,9 @@ export function invalidate(spec: AnySpec, ctx: ProviderContext, values: Values):
     // No credentials: nothing was written, and nothing read.
   }
 }
+
+/** Something may have changed an object's collection unseen (a create whose answer was lost): every later read and lookup lists it again. */
+export function forget(spec: AnySpec, ctx: ProviderContext, values: Values): void {
+  const key = collectionKey(spec, values);
+  if (key !== undefined) ctx.reads().forget(key);
+}

@@ -16,7 +16,7 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { ApiError, ConnectionError, TimeoutError } from "../../sdk/core/errors";
 import { backoffDelay, decideRetry } from "../../sdk/core/retry";
-import { invalidate } from "./collections";
+import { forget } from "./collections";
 import type { ProviderContext } from "./context";
 import type { AnySpec, ApiObject, Inputs } from "./spec";
 
@@ -66,7 +66,7 @@ export async function createExactlyOnce(
       failure = error;
     }
     // The request may have created the object: the lookup must not be served by a listing from before it.
-    invalidate(spec, ctx, inputs);
+    forget(spec, ctx, inputs);
     const fresh = (await lookup(spec, ctx, inputs, signal, failure)).filter((o) => !known.has(idOf(o)));
     const cause = describeFailure(failure);
     if (fresh.length > 1) throw new UnresolvedCreateError(severalMessage(spec, what, cause, fresh));

@@ -14,7 +14,9 @@
  *
  * Writes invalidate: `invalidate(key)` after a create, update or delete in the collection makes
  * later reads wait for a listing requested after the write, so a process never reads back an
- * older copy of what it just wrote. Timers are injectable for tests.
+ * older copy of what it just wrote. `list(key)` gives the whole collection from the same shared
+ * listing, for lookups by natural key before creates; those only list again after `forget(key)`
+ * (a create whose answer was lost). Timers are injectable for tests.
  */
 import { isNotFound } from "./errors";
 
@@ -66,12 +68,17 @@ interface Listing<T> {
   items: Promise<Map<string, T>>;
   /** The write generation it was requested in. */
   generation: number;
+  /** The epoch it was requested in (see `forget`). */
+  epoch: number;
   /** When it completed (epoch ms), once it has. */
   doneAt?: number;
 }
 
 interface Collection<T> {
+  /** Counts this process's writes to the collection: reads need a listing requested after the last. */
   generation: number;
+  /** Counts `forget`s: lookups need a listing requested after the last. */
+  epoch: number;
   batch?: Array<Pending<T>>;
   listing?: Listing<T>;
 }
@@ -110,12 +117,19 @@ export class Coalescer {
 
   /**
    * Every object of collection `key`, from the listing the reads and lookups around it share (one
-   * in flight, or completed within `reuseMs`, requested after the last `invalidate`), else a new
-   * one started now: a burst of creates that each look for an existing twin first lists once.
+   * in flight, or completed within `reuseMs`, requested after the last `forget`), else a new one
+   * started now: a burst of creates that each look for an existing twin first lists once (each
+   * lookup keeps the listing `reuseMs` longer). This
+   * process's own writes do not make it list again — a lookup for one object's key is not
+   * changed by the creates of other keys — but `forget` does.
    */
   list<T>(key: string, reader: Pick<CollectionReader<T>, "list" | "idOf">): Promise<T[]> {
     const collection = this.collection<T>(key);
-    const listing = this.reusable(collection) ?? this.startListing(collection, reader);
+    const reused = this.reusable(collection, "epoch");
+    // A burst of lookups keeps its listing: each one extends its life by `reuseMs` (creates paced
+    // by the API's rate limits arrive over minutes).
+    if (reused?.doneAt !== undefined) reused.doneAt = this.now();
+    const listing = reused ?? this.startListing(collection, reader);
     return listing.items.then((items) => [...items.values()]);
   }
 
@@ -125,10 +139,22 @@ export class Coalescer {
     if (collection) collection.generation += 1;
   }
 
+  /**
+   * Something may have changed collection `key` that this process does not know (a create whose
+   * answer was lost): later reads and `list`s are served by a listing requested after it.
+   */
+  forget(key: string): void {
+    const collection = this.collections.get(key);
+    if (collection) {
+      collection.generation += 1;
+      collection.epoch += 1;
+    }
+  }
+
   private collection<T>(key: string): Collection<T> {
     let collection = this.collections.get(key);
     if (!collection) {
-      collection = { generation: 0 };
+      collection = { generation: 0, epoch: 0 };
       this.collections.set(key, collection);
     }
     return collection as Collection<T>;
@@ -148,10 +174,10 @@ export class Coalescer {
       this.fromListing(listing, pending.id, pending.reader, pending.signal).then(pending.resolve, pending.reject);
   }
 
-  /** The collection's listing when it may still serve: same write generation, in flight or recent. */
-  private reusable<T>(collection: Collection<T>): Listing<T> | undefined {
+  /** The collection's listing when it may still serve: same write generation (or epoch, for `list`), in flight or recent. */
+  private reusable<T>(collection: Collection<T>, since: "generation" | "epoch" = "generation"): Listing<T> | undefined {
     const listing = collection.listing;
-    const fresh = listing && listing.generation === collection.generation;
+    const fresh = listing && listing[since] === collection[since];
     return fresh && (listing.doneAt === undefined || this.now() - listing.doneAt <= this.reuseMs) ? listing : undefined;
   }
 
@@ -159,7 +185,7 @@ export class Coalescer {
     this.stats.listings += 1;
     // The listing is shared: it is not cancelled by one read's deadline, only bounded by the client's own.
     const items = reader.list(new AbortController().signal).then((all) => new Map(all.map((item) => [reader.idOf(item), item])));
-    const listing: Listing<T> = { generation: collection.generation, items };
+    const listing: Listing<T> = { generation: collection.generation, epoch: collection.epoch, items };
     const done = () => void (listing.doneAt = this.now());
     items.then(done, done);
     collection.listing = listing;

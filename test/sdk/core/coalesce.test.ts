@@ -123,7 +123,7 @@ test("a listing that 404s (the collection is gone) fails every read; another fai
   expect(broken.calls.get.sort()).toEqual(["1", "2"]);
 });
 
-test("list() shares the listing the reads and lookups around it use; a write makes the next list anew", async () => {
+test("list() shares the listing the lookups around it use, whatever this process wrote since; forget() makes the next list anew", async () => {
   const t = setup([
     { id: 1, v: "a" },
     { id: 2, v: "b" },
@@ -132,7 +132,10 @@ test("list() shares the listing the reads and lookups around it use; a write mak
   const lists = await Promise.all([t.coalescer.list("c", reader), t.coalescer.list("c", reader)]);
   expect(lists).toEqual([[{ id: 1, v: "a" }], [{ id: 1, v: "a" }]]);
   expect(t.calls.list).toBe(1);
-  t.coalescer.invalidate("c");
+  t.coalescer.invalidate("c"); // a write of this process: another key's lookup still holds
+  await t.coalescer.list("c", reader);
+  expect(t.calls.list).toBe(1);
+  t.coalescer.forget("c"); // a create whose answer was lost: look again
   await t.coalescer.list("c", reader);
   expect(t.calls.list).toBe(2);
 });
