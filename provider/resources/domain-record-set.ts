@@ -22,7 +22,9 @@ import { recordRuleErrors, srvRecordName, type DomainRecord, type RecordFields }
 import { keyedChanges } from "../engine/detailed-diff";
 import { PartialApplyError, explain, fieldsBody } from "../engine/engine";
 import { resourceSpec, type Failure, type InputField, type Outputs, type Values } from "../engine/spec";
-import { camelizeDeep, isRecord, isUnknown, toSnake } from "../engine/values";
+import { camelizeDeep, canonicalJson, isRecord, isUnknown, toSnake } from "../engine/values";
+import type { ProviderContext } from "../engine/context";
+import { MAX_CREATE_ATTEMPTS, isAmbiguous } from "../engine/natural-key";
 import { MINUTE, apiId, idField } from "./common";
 import { RECORD_FIELDS } from "./record-common";
 
@@ -122,7 +124,7 @@ const stateRecords = (state: Values): Values[] => (Array.isArray(state.records) 
 
 /** One request of a plan: create a declared record, update a recorded one, or delete one. */
 type Step =
-  | { kind: "create"; key: string; body: Values }
+  | { kind: "create"; key: string; body: Values; record: Values }
   | { kind: "update"; key: string; id: number; body: Values }
   | { kind: "delete"; key: string; id: number };
 
@@ -136,11 +138,83 @@ function plan(current: Values[], declared: unknown[], zone: string): Step[] {
   const body = (i: number, op: "create" | "update") =>
     fieldsBody(FIELDS, records[i]!, op === "create" ? FIELD_KEYS : FIELD_KEYS.filter((k) => k !== "type"), op, op === "update");
   return keyedChanges(RECORDS_FIELD, current, records, { domain: zone }).map((c): Step => {
-    if (c.kind === "add") return { kind: "create", key: c.key, body: body(c.newIndex!, "create") };
+    if (c.kind === "add") return { kind: "create", key: c.key, body: body(c.newIndex!, "create"), record: records[c.newIndex!]! };
     if (c.kind === "update") return { kind: "update", key: c.key, id: idOf(c.oldIndex!), body: body(c.newIndex!, "update") };
     return { kind: "delete", key: c.key, id: idOf(c.oldIndex!) };
   });
 }
+
+/**
+ * The zone's records (camelCase, with ids) that are identical, field for field after
+ * normalization, to `wanted` records: each zone record matched at most once, those in `taken`
+ * never. A set takes such a record over rather than creating its twin (a zone gains nothing from
+ * two identical records), so a run that was cut off, or a zone made by hand, converges without
+ * duplicates.
+ */
+export function claim(zone: string, existing: Values[], wanted: Values[], taken: ReadonlySet<number>): Values[] {
+  const pool = new Map<string, Values[]>();
+  for (const record of existing) {
+    if (taken.has(apiId(record.id))) continue;
+    const text = canonicalJson(canonicalRecord(record, zone));
+    pool.set(text, [...(pool.get(text) ?? []), record]);
+  }
+  const claimed: Values[] = [];
+  for (const record of wanted) {
+    const match = pool.get(canonicalJson(canonicalRecord(record, zone)))?.shift();
+    if (match) claimed.push(match);
+  }
+  return claimed;
+}
+
+/** What `apply` needs besides the plan: the zone, and for creates that fail ambiguously, the zone's record ids before it began. */
+interface ApplyContext {
+  client: ComputeClient;
+  domainId: number;
+  zone: string;
+  /** Ids of the zone's records listed before the plan (absent: the plan creates nothing). */
+  before?: ReadonlySet<number>;
+  progress: (message: string) => void;
+  signal: AbortSignal;
+}
+
+/**
+ * POSTs one declared record exactly once. The API has no idempotency keys, so after an ambiguous
+ * failure (a reset after sending, a 5xx, a timeout) the zone is listed again: one new record
+ * identical to the declared one is the request's and is kept; none means the request did not land
+ * and it is sent again; several cannot be told apart, and the step fails naming them (the next
+ * `up` takes them over, see `claim`).
+ */
+async function createOnce(at: ApplyContext, step: Extract<Step, { kind: "create" }>, held: ReadonlySet<number>): Promise<DomainRecord> {
+  const records = at.client.domains.records;
+  for (let attempt = 1; ; attempt++) {
+    let failure: unknown;
+    try {
+      return await records.create(at.domainId, step.body as never, { signal: at.signal });
+    } catch (error) {
+      if (!at.before || !isAmbiguous(error) || attempt >= MAX_CREATE_ATTEMPTS) throw error;
+      failure = error;
+    }
+    // Records this apply holds (created or kept) and those the zone had before are not the request's.
+    const taken = new Set([...at.before, ...held]);
+    const zoneNow = await records.listAll(at.domainId, { signal: at.signal });
+    const fresh = zoneNow.filter((r) => !taken.has(r.id) && sameRecord(at.zone, r, step.record));
+    const cause = failure instanceof Error ? failure.message : String(failure);
+    if (fresh.length > 1) {
+      throw new Error(
+        `the create failed (${cause}) and the zone now holds ${fresh.length} identical new records (ids ${fresh.map((r) => r.id).join(", ")})`,
+      );
+    }
+    if (fresh.length === 1) {
+      at.progress(`records[${JSON.stringify(step.key)}]: the create failed (${cause}) but had created record ${fresh[0]!.id}; kept`);
+      return fresh[0]!;
+    }
+    at.progress(`records[${JSON.stringify(step.key)}]: the create failed (${cause}) and did not land; sending it again`);
+  }
+}
+
+/** Whether an API record is identical to a declared one, as `diff` compares them. */
+const sameRecord = (zone: string, record: DomainRecord, declared: Values) =>
+  canonicalJson(canonicalRecord(asOutputs([record])[0], zone)) === canonicalJson(canonicalRecord(declared, zone));
 
 /**
  * Runs `work` over `items` with at most `limit` in flight. After a failure no new item starts,
@@ -169,7 +243,8 @@ export async function runBounded<T>(items: readonly T[], limit: number, work: (i
  * bounded concurrency. Returns the set's state; when a request fails, throws a
  * `PartialApplyError` holding exactly the records as the successful requests left them.
  */
-async function apply(client: ComputeClient, domainId: number, zone: string, current: Values[], steps: Step[], signal: AbortSignal) {
+async function apply(at: ApplyContext, current: Values[], steps: Step[]) {
+  const { client, domainId, zone, signal } = at;
   // Recorded records by id, in the API's spelling (wire names), updated as each request succeeds.
   const byId = new Map<number, DomainRecord>(current.map((r) => [apiId(r.id), snakeRecord(r)]));
   const records = client.domains.records;
@@ -184,7 +259,7 @@ async function apply(client: ComputeClient, domainId: number, zone: string, curr
       } else if (step.kind === "update") {
         byId.set(step.id, kept(await records.update(domainId, step.id, step.body, { signal })));
       } else {
-        const created = kept(await records.create(domainId, step.body as never, { signal }));
+        const created = kept(await createOnce(at, step, new Set(byId.keys())));
         byId.set(created.id, created);
       }
       done++;
@@ -254,6 +329,28 @@ function recordFailures(inputs: Values): Failure[] {
   return failures;
 }
 
+/** What `apply` works with; `listed` is the zone as listed before the plan, if it was. */
+function applyContext(
+  ctx: ProviderContext,
+  domainId: number,
+  zone: string,
+  listed: Values[] | undefined,
+  signal: AbortSignal,
+): ApplyContext {
+  const before = listed && new Set(listed.map((r) => apiId(r.id)));
+  return { client: ctx.client(), domainId, zone, before, progress: (m) => ctx.progress(m), signal };
+}
+
+/** Says which existing records a set takes over (see `claim`); returns them. */
+function tookOver(ctx: ProviderContext, claimed: Values[]): Values[] {
+  if (claimed.length > 0) {
+    const ids = claimed.map((r) => String(r.id));
+    const shown = ids.length > 10 ? `${ids.slice(0, 10).join(", ")}, …` : ids.join(", ");
+    ctx.progress(`taking over ${claimed.length} record(s) the zone already holds, identical to declared ones (ids ${shown})`);
+  }
+  return claimed;
+}
+
 export const domainRecordSetSpec = resourceSpec<RecordSetState>()({
   name: "DomainRecordSet",
   noun: "domain record set",
@@ -300,10 +397,15 @@ export const domainRecordSetSpec = resourceSpec<RecordSetState>()({
     create: async ({ ctx, inputs, signal }) => {
       const client = ctx.client();
       const domainId = apiId(inputs.domainId);
-      const zone = (await client.domains.get(domainId, { signal })).domain;
-      // Exclusive: start from the zone as it is (records already there are kept or changed, others deleted).
-      const current = inputs.exclusive ? asOutputs(await client.domains.records.listAll(domainId, { signal })) : [];
-      return apply(client, domainId, zone, current, plan(current, inputs.records, zone), signal);
+      const [zone, listed] = await Promise.all([
+        client.domains.get(domainId, { signal }).then((d) => d.domain),
+        client.domains.records.listAll(domainId, { signal }),
+      ]);
+      const all = asOutputs(listed);
+      // Exclusive: start from the zone as it is (records already there are kept or changed, others
+      // deleted). Otherwise records identical to declared ones are taken over, never twinned.
+      const current = inputs.exclusive ? all : tookOver(ctx, claim(zone, all, stateRecords(inputs), new Set()));
+      return apply(applyContext(ctx, domainId, zone, all, signal), current, plan(current, inputs.records, zone));
     },
     read: async ({ ctx, id, state, signal }) => {
       const client = ctx.client();
@@ -311,16 +413,21 @@ export const domainRecordSetSpec = resourceSpec<RecordSetState>()({
       // The zone's name is in state; without it (an older state) one GET. A gone domain answers 404 either way.
       const zone = typeof state.domain === "string" ? state.domain : (await client.domains.get(domainId, { signal })).domain;
       const all = await client.domains.records.listAll(domainId, { signal });
-      const recorded = new Set(stateRecords(state).map((r) => r.id));
-      const records = (state.exclusive === true ? all : all.filter((r) => recorded.has(r.id))).map(kept);
-      return { id: domainId, domain: zone, records };
+      if (state.exclusive === true) return { id: domainId, domain: zone, records: all.map(kept) };
+      const recorded = new Set(stateRecords(state).flatMap((r) => (r.id === undefined ? [] : [apiId(r.id)])));
+      // Records without an id are declared ones (adoption reads the program's inputs as its state):
+      // the zone's identical records that no other entry holds are theirs.
+      const unheld = stateRecords(state).filter((r) => r.id === undefined);
+      const claimed = new Set(claim(zone, asOutputs(all), unheld, recorded).map((r) => apiId(r.id)));
+      return { id: domainId, domain: zone, records: all.filter((r) => recorded.has(r.id) || claimed.has(r.id)).map(kept) };
     },
     update: async ({ ctx, olds, news, signal }) => {
       const client = ctx.client();
       const domainId = apiId(olds.domainId);
       const zone = String(olds.domain);
       // Exclusive: plan against the zone as it is now, so a record added since the last refresh goes too.
-      let current = news.exclusive ? asOutputs(await client.domains.records.listAll(domainId, { signal })) : stateRecords(olds);
+      const listed = news.exclusive ? asOutputs(await client.domains.records.listAll(domainId, { signal })) : undefined;
+      let current = listed ?? stateRecords(olds);
       let steps = plan(current, news.records, zone);
       if (olds.exclusive === true && !news.exclusive) {
         // Leaving exclusive mode releases the zone's other records (state held them all): they
@@ -329,7 +436,17 @@ export const domainRecordSetSpec = resourceSpec<RecordSetState>()({
         current = current.filter((r) => !released.has(apiId(r.id)));
         steps = steps.filter((s) => s.kind !== "delete");
       }
-      return apply(client, domainId, zone, current, steps, signal);
+      const creates = steps.flatMap((s) => (s.kind === "create" ? [s.record] : []));
+      if (listed || creates.length === 0) return apply(applyContext(ctx, domainId, zone, listed, signal), current, steps);
+      // New records the zone already holds, identical (made by hand, or by a run cut off before it
+      // saved state), are taken over rather than twinned: one listing of the zone, only when creating.
+      const all = asOutputs(await client.domains.records.listAll(domainId, { signal }));
+      const claimed = tookOver(ctx, claim(zone, all, creates, new Set(current.map((r) => apiId(r.id)))));
+      if (claimed.length > 0) {
+        current = [...current, ...claimed];
+        steps = plan(current, news.records, zone);
+      }
+      return apply(applyContext(ctx, domainId, zone, all, signal), current, steps);
     },
     delete: async ({ ctx, state, signal }) => {
       const client = ctx.client();

@@ -18,6 +18,17 @@ const sets = provider("DomainRecordSet");
 const requests = () =>
   harness.emulator.control.listRequests().map((r) => `${r.method} ${r.path.replace(/\?.*$/, "").replace(/\/\d+/g, "/{id}")}`);
 const zone = async (name = "example.com") => (await domains.create({ domain: name, type: "master", soaEmail: "admin@example.com" })).id;
+/** The provider's progress lines (its stdout, which the engine shows) during one test. */
+function captureProgress(): string[] {
+  const lines: string[] = [];
+  const spy = jest.spyOn(console, "log").mockImplementation((line: unknown) => void lines.push(String(line)));
+  afterEachOnce(() => spy.mockRestore());
+  return lines;
+}
+const cleanups: Array<() => void> = [];
+const afterEachOnce = (cleanup: () => void) => cleanups.push(cleanup);
+afterEach(() => cleanups.splice(0).forEach((c) => c()));
+
 const zoneRecords = async (domainId: string) =>
   (await harness.client.domains.records.listAll(Number(domainId))).map((r) => `${r.type} ${r.name} ${r.target}`).sort();
 
@@ -88,13 +99,15 @@ describe("keys", () => {
 });
 
 describe("against the emulator", () => {
-  test("create costs 1 request per record plus 1; natural spellings never diff; a read is one list of the zone", async () => {
+  test("create costs 1 request per record plus 2; natural spellings never diff; a read is one list of the zone", async () => {
     const domainId = await zone();
     const before = requests().length;
     const created = await sets.create({ domainId, records: NATURAL });
     const made = requests().slice(before);
     expect(made.filter((r) => r === "POST /v4/domains/{id}/records")).toHaveLength(NATURAL.length);
-    expect(made).toHaveLength(NATURAL.length + 1); // + GET /domains/{id} for the zone's name
+    // + GET /domains/{id} for the zone's name, + one listing of its records (records already there are taken over, not twinned)
+    expect(made.filter((r) => !r.startsWith("POST")).sort()).toEqual(["GET /v4/domains/{id}", "GET /v4/domains/{id}/records"]);
+    expect(made).toHaveLength(NATURAL.length + 2);
     expect(created.outs.records).toHaveLength(NATURAL.length);
     expect(created.outs).toMatchObject({ domainId: Number(domainId), domain: "example.com", exclusive: false });
 
@@ -133,6 +146,7 @@ describe("against the emulator", () => {
     const updated = await sets.update!(created.id, created.outs, news);
     expect(requests().slice(mark).sort()).toEqual([
       "DELETE /v4/domains/{id}/records/{id}",
+      "GET /v4/domains/{id}/records", // once, because the update creates records: one the zone already holds is taken over
       "POST /v4/domains/{id}/records",
       "POST /v4/domains/{id}/records",
       "PUT /v4/domains/{id}/records/{id}",
@@ -188,7 +202,8 @@ describe("against the emulator", () => {
   test("a partial failure records exactly the records that were applied; the next update applies the rest", async () => {
     const domainId = await zone();
     const records = Array.from({ length: 20 }, (_, i) => ({ type: "A", name: `host${i}`, target: `192.0.2.${i + 1}` }));
-    harness.emulator.control.addFault({ pathPattern: "/v4/domains/*/records", method: "POST", kind: "500", count: 3 });
+    // Maintenance is a refusal that fails at once (a 500 would be resolved by a lookup, below).
+    harness.emulator.control.addFault({ pathPattern: "/v4/domains/*/records", method: "POST", kind: "503-maintenance", count: 3 });
     const error = await sets.create({ domainId, records }).then(
       () => undefined,
       (e: unknown) => e,
@@ -207,6 +222,89 @@ describe("against the emulator", () => {
     expect(diff(domainRecordSetSpec, finished.outs, { domainId, records }).changes).toBe(false);
     expect(await zoneRecords(domainId)).toHaveLength(records.length);
   });
+
+  test("never a twin: records the zone already holds, identical to declared ones, are taken over on create and on update", async () => {
+    const lines = captureProgress();
+    const domainId = await zone();
+    const api = harness.client.domains.records;
+    // A run cut off before it saved state left two of the records; a third differs in its target.
+    await api.create(Number(domainId), { type: "A", name: "www", target: "192.0.2.10", ttl_sec: 1000 });
+    await api.create(Number(domainId), { type: "MX", name: "", target: "mail.example.com", priority: 10, ttl_sec: 2000 });
+    await api.create(Number(domainId), { type: "A", name: "api", target: "192.0.2.99" });
+    const records = [NATURAL[0]!, NATURAL[1]!, NATURAL[4]!];
+    let mark = requests().length;
+    const created = await sets.create({ domainId, records });
+    expect(
+      requests()
+        .slice(mark)
+        .filter((r) => r.startsWith("POST")),
+    ).toEqual(["POST /v4/domains/{id}/records"]); // api A 192.0.2.11 only
+    expect(await zoneRecords(domainId)).toEqual(["A api 192.0.2.11", "A api 192.0.2.99", "A www 192.0.2.10", "MX  mail.example.com"]);
+    expect(created.outs.records).toHaveLength(3);
+    expect(diff(domainRecordSetSpec, created.outs, { domainId, records }).changes).toBe(false);
+    expect(lines).toEqual([
+      expect.stringMatching(/^taking over 2 record\(s\) the zone already holds, identical to declared ones \(ids \d+, \d+\)$/),
+    ]);
+
+    // An update that adds a record made by hand meanwhile takes it over too; the differing one stays unmanaged.
+    await api.create(Number(domainId), { type: "TXT", name: "", target: "v=spf1 -all" });
+    const more = [...records, NATURAL[6]!, { type: "A", name: "api", target: "192.0.2.12" }];
+    mark = requests().length;
+    const updated = await sets.update!(created.id, created.outs, { domainId, records: more });
+    expect(requests().slice(mark).sort()).toEqual(["GET /v4/domains/{id}/records", "POST /v4/domains/{id}/records"]);
+    expect(updated.outs.records).toHaveLength(5);
+    expect(await zoneRecords(domainId)).toHaveLength(6);
+    await sets.delete!(created.id, updated.outs);
+    expect(await zoneRecords(domainId)).toEqual(["A api 192.0.2.99"]);
+  });
+
+  test("adoptId takes the zone's identical records over: nothing is created twice, only what is missing", async () => {
+    const domainId = await zone();
+    const api = harness.client.domains.records;
+    await api.create(Number(domainId), { type: "A", name: "www", target: "192.0.2.10", ttl_sec: 1000 });
+    await api.create(Number(domainId), { type: "TXT", name: "", target: "v=spf1 -all" });
+    await api.create(Number(domainId), { type: "TXT", name: "other", target: "not declared" });
+    const records = [NATURAL[0]!, NATURAL[6]!];
+    let mark = requests().length;
+    const adopted = await sets.create({ domainId, records, adoptId: domainId });
+    expect(
+      requests()
+        .slice(mark)
+        .filter((r) => !r.startsWith("GET")),
+    ).toEqual([]);
+    expect(adopted.outs.records).toHaveLength(2);
+    expect(diff(domainRecordSetSpec, adopted.outs, { domainId, records }).changes).toBe(false);
+    expect((await sets.read!(adopted.id, adopted.outs)).props).toEqual(adopted.outs);
+
+    const withMx = [...records, NATURAL[4]!];
+    mark = requests().length;
+    const second = await sets.create({ domainId, records: withMx, adoptId: domainId });
+    expect(
+      requests()
+        .slice(mark)
+        .filter((r) => !r.startsWith("GET")),
+    ).toEqual(["POST /v4/domains/{id}/records"]);
+    expect(second.outs.records).toHaveLength(3);
+    expect(await zoneRecords(domainId)).toHaveLength(4);
+  });
+
+  test.each([
+    ["reset-after", "landed", /but had created record \d+; kept$/],
+    ["500", "did not land", /and did not land; sending it again$/],
+  ] as const)(
+    "a record create that fails ambiguously (%s: it %s) is resolved by listing the zone: exactly one record",
+    async (kind, _landed, line) => {
+      const lines = captureProgress();
+      const domainId = await zone();
+      harness.emulator.control.addFault({ pathPattern: "/v4/domains/*/records", method: "POST", kind, count: 1 });
+      const records = NATURAL.slice(0, 3);
+      const created = await sets.create({ domainId, records });
+      expect(await zoneRecords(domainId)).toEqual(["A api 192.0.2.11", "A api 192.0.2.12", "A www 192.0.2.10"]);
+      expect(created.outs.records).toHaveLength(3);
+      expect(diff(domainRecordSetSpec, created.outs, { domainId, records }).changes).toBe(false);
+      expect(lines.filter((l) => l.startsWith("records["))).toEqual([expect.stringMatching(line)]);
+    },
+  );
 
   test("delete removes the set's records only, one request each; records already gone are fine", async () => {
     const domainId = await zone();
