@@ -15,7 +15,7 @@ const DRIFT_USAGE = `usage: pulumi-compute drift [--stack <name>] [--cwd <projec
       --json             the report as JSON`;
 
 const IMPORT_USAGE = `usage: pulumi-compute import [--api-url <url>] [--token-env <name>] [--only <areas>]
-                             [--label-filter <regex>] [--out <dir>] [--stack <name>]
+                             [--label-filter <regex>] [--record-sets] [--out <dir>] [--stack <name>]
 
   Read an existing account and write a TypeScript Pulumi program (index.ts, Pulumi.yaml,
   package.json, tsconfig.json) whose first \`pulumi up\` adopts every object and changes nothing
@@ -29,6 +29,9 @@ const IMPORT_USAGE = `usage: pulumi-compute import [--api-url <url>] [--token-en
       --label-filter <regex> import only objects whose label matches (for a domain its name, for
                              reverse DNS the name, for an IPv6 range \`range-<address>\`);
                              subnets, records and devices follow their parent
+      --record-sets          write each domain's records as one DomainRecordSet (one resource,
+                             one listing per refresh; best for large zones) instead of one
+                             DomainRecord per record
       --out <dir>            the project folder to create; must not exist or be empty
                              (default: ./compute-import)
       --stack <name>         the stack the printed next steps create (default: dev)
@@ -92,6 +95,7 @@ async function main(argv: string[]): Promise<number> {
       "token-env"?: string;
       only?: string;
       "label-filter"?: string;
+      "record-sets"?: boolean;
       out?: string;
       stack?: string;
     }>(
@@ -101,6 +105,7 @@ async function main(argv: string[]): Promise<number> {
         "token-env": { type: "string" },
         only: { type: "string" },
         "label-filter": { type: "string" },
+        "record-sets": { type: "boolean" },
         out: { type: "string" },
         stack: { type: "string" },
       },
@@ -115,6 +120,7 @@ async function main(argv: string[]): Promise<number> {
       tokenEnv: values["token-env"],
       only: values.only?.split(",").map((s) => s.trim()),
       labelFilter: values["label-filter"],
+      recordSets: values["record-sets"] ?? false,
       out: values.out ?? "compute-import",
       stack: values.stack,
     });

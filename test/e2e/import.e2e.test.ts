@@ -3,7 +3,8 @@
  * the API (test/support/import-account.ts) is imported into a new project; the packed package is
  * installed into it; `pulumi up` adopts every object without changing any (the API sees reads
  * only); `pulumi preview --expect-no-changes` passes, and passes again with every adoptId removed;
- * a change behind Pulumi's back makes `pulumi-compute drift` exit 2 naming the field.
+ * a change behind Pulumi's back makes `pulumi-compute drift` exit 2 naming the field. Imported
+ * with `--record-sets`, the same zones adopt as one DomainRecordSet each, again without a write.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -102,4 +103,26 @@ test("import, install, up adopts everything and changes nothing, previews clean 
   const drift = await user.run("node_modules/.bin/pulumi-compute drift", project, { timeoutMs: 600_000 });
   expectExit(drift, 2);
   expect(drift.out).toMatch(/DomainRecord example-com-a-www\s+target\s+"198\.51\.100\.10"\s+"203\.0\.113\.99"/);
+
+  // --record-sets: the same zones as one DomainRecordSet each, in a second stack of the same
+  // project. Its first up adopts the domains and takes every record over: still no write.
+  const setsImport = await user.run(`${cli} import --api-url ${emulator.url} --only domains --record-sets --out infra-sets`, base, {
+    env: { COMPUTE_TOKEN: emulator.token },
+  });
+  expectExit(setsImport, 0);
+  expect(setsImport.out).toContain("Wrote 6 resource(s) to infra-sets");
+  const setsIndex = fs.readFileSync(path.join(base, "infra-sets", "index.ts"), "utf8");
+  expect(setsIndex.match(/new compute\.DomainRecordSet\(/g)).toHaveLength(3);
+  expect(setsIndex).not.toContain("new compute.DomainRecord(");
+  fs.writeFileSync(path.join(project, "index.ts"), setsIndex);
+  await pulumi("stack init sets");
+  await pulumi(`config set compute:apiUrl ${emulator.url}`);
+  await pulumi(`config set --secret compute:token ${emulator.token}`);
+  emulator.control.clearRequests();
+  const recordsBefore = (await Promise.all(seeded.domainIds.map((id) => client.domains.records.listAll(id)))).flat().length;
+  const setsUp = await pulumi("up --yes");
+  expect(setsUp).toMatch(/\+ 7 created/); // 3 domains, 3 sets, the stack
+  expect(writes()).toEqual([]);
+  await pulumi("preview --expect-no-changes");
+  expect((await Promise.all(seeded.domainIds.map((id) => client.domains.records.listAll(id)))).flat()).toHaveLength(recordsBefore);
 });

@@ -5,7 +5,10 @@
  * program cannot manage is left out with a note saying why.
  */
 import type { ComputeClient } from "../../../sdk/client";
-import type { ApiObject } from "../../engine/spec";
+import type { DomainRecord } from "../../../sdk/resources/domains";
+import type { ApiObject, Values } from "../../engine/spec";
+import { domainRecordSpec } from "../../resources/domain-record";
+import { programInputs } from "./inputs";
 import { canonicalIp } from "../../../sdk/core/net";
 
 /** One object to write as a resource. */
@@ -22,6 +25,14 @@ export interface FoundObject {
   parent?: { input: string; object: FoundObject };
   /** Shown beside the resource: what a literal id stands for. */
   comment?: string;
+  /** Inputs written as they are, instead of those derived from the record (a record set's records). */
+  written?: Values;
+}
+
+/** How the account is turned into resources. */
+export interface ReadOptions {
+  /** Each domain's records as one `DomainRecordSet` instead of one `DomainRecord` each. */
+  recordSets: boolean;
 }
 
 export interface AreaContents {
@@ -35,7 +46,7 @@ export interface Area {
   name: string;
   /** The heading of its part of index.ts. */
   title: string;
-  read(client: ComputeClient): Promise<AreaContents>;
+  read(client: ComputeClient, options: ReadOptions): Promise<AreaContents>;
 }
 
 /** At most `limit` reads at a time: a large account is read without a burst the API would rate-limit. */
@@ -56,6 +67,28 @@ const CONCURRENCY = 4;
 
 /** A public IPv4 address's platform reverse name starts with the address in dashes (`203-0-113-7.ip…`): not the user's. */
 const isPlatformRdns = (address: string, rdns: string) => rdns.toLowerCase().startsWith(`${address.replace(/\./g, "-")}.`);
+
+/**
+ * A domain's records as one `DomainRecordSet`: the set's record as its hooks return it, and its
+ * records written as a `DomainRecord` of each would be (only what differs from the defaults), so
+ * both spellings of a zone come from the one derivation.
+ */
+function recordSet(domain: FoundObject, zone: string, records: readonly DomainRecord[]): FoundObject {
+  const given = { domainId: Number(domain.id) };
+  const written = records.map((record) => {
+    const { domainId: _parent, ...fields } = programInputs(domainRecordSpec, { ...record, domain: zone }, given);
+    return fields;
+  });
+  return {
+    kind: "DomainRecordSet",
+    record: { id: Number(domain.id), domain: zone, records: [...records] },
+    id: domain.id,
+    label: "records",
+    parent: { input: "domainId", object: domain },
+    comment: `${records.length} record(s) of ${zone}`,
+    written: { records: written },
+  };
+}
 
 export const AREAS: readonly Area[] = [
   {
@@ -148,13 +181,17 @@ export const AREAS: readonly Area[] = [
   {
     name: "domains",
     title: "Domains and their records",
-    read: async (client) => {
+    read: async (client, options) => {
       const domains = await client.domains.listAll();
       const records = await mapLimited(domains, CONCURRENCY, (d) => client.domains.records.listAll(d.id));
       const objects: FoundObject[] = [];
       domains.forEach((domain, i) => {
         const parent: FoundObject = { kind: "Domain", record: domain, id: String(domain.id), label: domain.domain };
         objects.push(parent);
+        if (options.recordSets) {
+          if (records[i]!.length > 0) objects.push(recordSet(parent, domain.domain, records[i]!));
+          return;
+        }
         for (const record of records[i]!) {
           // The record with its zone's name, as the DomainRecord hooks return it: names and targets normalize against it.
           const withZone = { ...record, domain: domain.domain };

@@ -22,6 +22,8 @@ export interface ImportOptions {
   only?: string[];
   /** Keeps the objects whose label (a domain's name, a reverse DNS name, `range-<address>`) matches; their children come along. */
   labelFilter?: string;
+  /** Each domain's records as one `DomainRecordSet` instead of one `DomainRecord` each. */
+  recordSets?: boolean;
   /** The project folder to create; it must not exist or be empty. */
   out: string;
   /** The stack the next steps name; default `dev`. */
@@ -105,7 +107,7 @@ export async function importAccount(options: ImportOptions, env: NodeJS.ProcessE
   let contents: AreaContents[];
   try {
     contents = [];
-    for (const area of areas) contents.push(filterByLabel(await area.read(client), pattern));
+    for (const area of areas) contents.push(filterByLabel(await area.read(client, { recordSets: options.recordSets ?? false }), pattern));
   } catch (error) {
     throw readFailure(error, apiUrl, tokenEnv);
   } finally {

@@ -62,7 +62,7 @@ export function buildProgram(
       const name = scope.take(parent ? `${parent.name}-${base}` : base);
       const ident = idents.take(identifier(name, fallbackWord(object.kind).split("-")[0]!));
       const given: Values = object.parent ? { [object.parent.input]: Number(object.parent.object.id) } : {};
-      const inputs = programInputs(spec, object.record, given);
+      const inputs = { ...programInputs(spec, object.record, given), ...object.written };
       if (object.parent && parent) inputs[object.parent.input] = new Reference(parent.identifier);
       const resource = {
         kind: object.kind,

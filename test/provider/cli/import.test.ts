@@ -37,7 +37,7 @@ beforeAll(async () => {
   emulator = await startEmulator({ port: 0, timeScale: 300 });
   client = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });
   seeded = await seedImportAccount(emulator, client);
-  contents = await Promise.all(AREAS.map((area) => area.read(client)));
+  contents = await Promise.all(AREAS.map((area) => area.read(client, { recordSets: false })));
   program = buildProgram(RESOURCE_SPECS, AREAS, contents);
   index = renderProgram(program, emulator.url);
   if (process.env.IMPORT_DUMP) fs.writeFileSync(process.env.IMPORT_DUMP, index);
@@ -181,6 +181,30 @@ describe("the program", () => {
     expect(layout({ a: "x".repeat(120) }, 0, "", ";")).toBe(`{\n  a: "${"x".repeat(120)}",\n}`);
   });
 
+  test("--record-sets: each domain's records become one DomainRecordSet, its records written as the DomainRecords are", async () => {
+    const domainsArea = AREAS.find((a) => a.name === "domains")!;
+    const setContents = await domainsArea.read(client, { recordSets: true });
+    const setProgram = buildProgram(RESOURCE_SPECS, [domainsArea], [setContents]);
+    const sets = setProgram.sections.flatMap((s) => s.resources).filter((r) => r.kind === "DomainRecordSet");
+    expect(sets.map((r) => r.name)).toEqual(seeded.domainIds.map((_, i) => ofKind("Domain")[i]!.name + "-records"));
+    const spec = RESOURCE_SPECS.DomainRecordSet as AnySpec;
+    for (const set of sets) {
+      expect(set.inputs.domainId).toBeInstanceOf(Reference);
+      expect(set.inputs.adoptId).toBe(set.source.parent!.object.id);
+      // The same records, in the same spelling, as the one-per-record program writes for this domain.
+      const domain = ofKind("Domain").find((d) => d.source.id === set.source.parent!.object.id)!;
+      const each = ofKind("DomainRecord")
+        .filter((r) => (r.inputs.domainId as Reference).identifier === domain.identifier)
+        .map(({ inputs: { domainId: _d, adoptId: _a, ...fields } }) => fields);
+      expect(set.inputs.records).toEqual(each);
+      const given = { domainId: Number(set.source.parent!.object.id) };
+      const inputs = { ...set.inputs, ...given };
+      expect(changedFields(spec, toOutputs(spec, set.source.record, given), inputs)).toEqual({ changed: [], replaces: [] });
+      expect(check(spec, inputs).failures).toBeUndefined();
+    }
+    expect(sets.reduce((n, s) => n + (s.inputs.records as unknown[]).length, 0)).toBe(seeded.records);
+  });
+
   test("a label filter keeps matching objects and their children", () => {
     const domains = contents[AREAS.findIndex((a) => a.name === "domains")]!;
     const kept = filterByLabel(domains, /^lab\./);
@@ -203,7 +227,7 @@ describe("documentation", () => {
   test("`pulumi-compute import --help` documents every flag and area", async () => {
     const help = await runProcess(process.execPath, [path.join(REPO_ROOT, "dist/provider/cli/main.js"), "import", "--help"]);
     expect(help.code).toBe(0);
-    for (const flag of ["--api-url", "--token-env", "--only", "--label-filter", "--out", "--stack", "--help"])
+    for (const flag of ["--api-url", "--token-env", "--only", "--label-filter", "--record-sets", "--out", "--stack", "--help"])
       expect(help.out).toContain(flag);
     for (const area of AREAS) expect(help.out).toContain(area.name);
     const unknown = await runProcess(process.execPath, [path.join(REPO_ROOT, "dist/provider/cli/main.js"), "import", "--colour"]);
