@@ -100,11 +100,14 @@ async function run(): Promise<BenchResult> {
     const ratio = each.seconds / set.seconds;
 
     const failures: string[] = [];
-    if (ratio < TARGET_RATIO)
+    // The goal is stated for 1000 records, where the engine's per-resource cost (a checkpoint
+    // write each, growing with the state) dominates; a smaller N prints the ratio without judging it.
+    if (n >= 1000 && ratio < TARGET_RATIO)
       failures.push(`one DomainRecordSet is ${ratio.toFixed(1)}× faster than ${n} DomainRecords; the target is ${TARGET_RATIO}×`);
     const posts = set.requests.filter((r) => r === "POST /v4/domains/{id}/records").length;
-    // The set's up: the domain's POST, the zone's GET, one listing of its (new, empty) records, one POST per record.
-    if (posts !== n || set.requests.length !== n + 3)
+    // The set's up: the domain's natural-key lookup and POST, the zone's GET, one listing of its
+    // (new, empty) records, one POST per record.
+    if (posts !== n || set.requests.length !== n + 4)
       failures.push(`the set's up made ${set.requests.length} requests for ${n} records: ${tally(set.requests)}`);
     const pages = Math.ceil(n / 500);
     // The set's refresh: the domain's GET and one list per 500 records.
@@ -122,7 +125,10 @@ async function run(): Promise<BenchResult> {
           label: `up, ${n} DomainRecords`,
           value: `${each.seconds.toFixed(1)} s; ${each.requests.length} requests (${tally(each.requests)})`,
         },
-        { label: "ratio (DomainRecords / DomainRecordSet)", value: `${ratio.toFixed(1)}× (target ≥ ${TARGET_RATIO}×)` },
+        {
+          label: "ratio (DomainRecords / DomainRecordSet)",
+          value: `${ratio.toFixed(1)}× (target ≥ ${TARGET_RATIO}× at N ≥ 1000)`,
+        },
         {
           label: "refresh, the DomainRecordSet",
           value: `${refresh.seconds.toFixed(1)} s; ${refresh.requests.length} requests (${tally(refresh.requests)})`,
