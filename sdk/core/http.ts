@@ -11,9 +11,9 @@
 import { STATUS_CODES } from "node:http";
 import { setTimeout as delay } from "node:timers/promises";
 import type { Readable } from "node:stream";
-import { Agent, request as undiciRequest, type Dispatcher } from "undici";
-import type { FormData as UndiciFormData } from "undici";
+import type { Dispatcher, FormData as UndiciFormData } from "undici";
 import type { z } from "zod";
+import { undici } from "./undici";
 import {
   AbortError,
   ApiError,
@@ -159,7 +159,7 @@ export class HttpClient {
     this.token = options.token;
     this.redact = makeRedactor(options.token);
     this.ownsDispatcher = options.dispatcher === undefined;
-    this.dispatcher = options.dispatcher ?? new Agent();
+    this.dispatcher = options.dispatcher ?? new (undici().Agent)();
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.userAgent = options.userAgent ?? `pulumi-compute/${SDK_VERSION}`;
     this.retry = options.retry ?? {};
@@ -286,7 +286,7 @@ export class HttpClient {
     try {
       // undici sends async iterables as well (chunk by chunk, waiting for the socket's `drain`
       // whenever a write fills its buffer); its type declarations list only streams and buffers.
-      const response = await undiciRequest(url, {
+      const response = await undici().request(url, {
         dispatcher: this.dispatcher,
         method: options.method,
         headers,
@@ -355,7 +355,7 @@ export class HttpClient {
     const timer = setTimeout(() => deadline.abort(), timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
     try {
-      const response = await undiciRequest(this.base + relative, { dispatcher: this.dispatcher, method, headers, body, signal });
+      const response = await undici().request(this.base + relative, { dispatcher: this.dispatcher, method, headers, body, signal });
       const text = await response.body.text();
       return { status: response.statusCode, headers: flattenHeaders(response.headers), text };
     } catch (error) {

@@ -4,7 +4,7 @@
  * attributes; `vlan` needs `region` and `region` belongs to a VLAN ticket only.
  */
 import { z } from "zod";
-import { FormData } from "undici";
+import { undici } from "../core/undici";
 import { Empty, Timestamp, requiredString } from "../core/schema";
 import type { CallOptions, HttpClient } from "../core/http";
 import type { ListOptions, Paginator } from "../core/pagination";
@@ -253,7 +253,7 @@ export class Tickets {
       const entry = { field: attach.multipart.file, reason: SUPPORT_REASONS.attachmentExtension };
       throw new ClientValidationError(describeCall(attach, { ticketId }), [entry]);
     }
-    const form = new FormData();
+    const form = new (undici().FormData)();
     const blob = attachment.data instanceof Blob ? attachment.data : new Blob([attachment.data]);
     form.append(attach.multipart.file, blob, attachment.filename);
     await this.http.call(attach, { ticketId }, form, options);
