@@ -40,6 +40,49 @@ export function isAmbiguous(error: unknown): boolean {
   return error instanceof ApiError && error.status >= 500 && error.status !== 501 && error.status !== 503;
 }
 
+/** One create inside a resource (a record of a set, a device of a firewall), for `postExactlyOnce`. */
+export interface InnerCreate<T> {
+  /** What is created, for messages: `records["www A"]`, `firewall 7: compute 12`. */
+  what: string;
+  /** Sends the request. */
+  post: () => Promise<T>;
+  /** After an ambiguous failure: the objects the request could have made (matching it, and not there before it). */
+  made: () => Promise<T[]>;
+  idOf: (object: T) => string | number;
+  progress: (line: string) => void;
+}
+
+/**
+ * The exactly-once loop of `createExactlyOnce` for creates inside a resource, whose lookup is a
+ * plain listing of the parent: after an ambiguous failure, one object made is the request's and
+ * is kept; none means the request did not land, and it is sent again (up to
+ * `MAX_CREATE_ATTEMPTS` sends); several cannot be told apart, and the create fails naming them.
+ */
+export async function postExactlyOnce<T>(create: InnerCreate<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    let failure: unknown;
+    try {
+      return await create.post();
+    } catch (error) {
+      if (!isAmbiguous(error) || attempt >= MAX_CREATE_ATTEMPTS) throw error;
+      failure = error;
+    }
+    const made = await create.made();
+    const cause = describeFailure(failure);
+    if (made.length > 1) {
+      const ids = made.map(create.idOf).join(", ");
+      throw new UnresolvedCreateError(
+        `${create.what}: the create request failed (${cause}) and ${made.length} matching objects appeared meanwhile (ids ${ids}); which one it made cannot be told`,
+      );
+    }
+    if (made.length === 1) {
+      create.progress(`${create.what}: the create request failed (${cause}) but had created it (id ${create.idOf(made[0]!)}); kept`);
+      return made[0]!;
+    }
+    create.progress(`${create.what}: the create request failed (${cause}) and it did not land; sending it again`);
+  }
+}
+
 /**
  * Runs `post` (the create hook) so that it makes exactly one object, or fails saying which
  * objects exist and how to recover. Without a natural key it just runs `post`.

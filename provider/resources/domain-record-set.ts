@@ -24,7 +24,7 @@ import { PartialApplyError, explain, fieldsBody } from "../engine/engine";
 import { resourceSpec, type Failure, type InputField, type Outputs, type Values } from "../engine/spec";
 import { camelizeDeep, canonicalJson, isRecord, isUnknown, toSnake } from "../engine/values";
 import type { ProviderContext } from "../engine/context";
-import { MAX_CREATE_ATTEMPTS, isAmbiguous } from "../engine/natural-key";
+import { postExactlyOnce } from "../engine/natural-key";
 import { MINUTE, apiId, idField } from "./common";
 import { RECORD_FIELDS } from "./record-common";
 
@@ -156,7 +156,9 @@ export function claim(zone: string, existing: Values[], wanted: Values[], taken:
   for (const record of existing) {
     if (taken.has(apiId(record.id))) continue;
     const text = canonicalJson(canonicalRecord(record, zone));
-    pool.set(text, [...(pool.get(text) ?? []), record]);
+    const same = pool.get(text);
+    if (same) same.push(record);
+    else pool.set(text, [record]);
   }
   const claimed: Values[] = [];
   for (const record of wanted) {
@@ -171,45 +173,29 @@ interface ApplyContext {
   client: ComputeClient;
   domainId: number;
   zone: string;
-  /** Ids of the zone's records listed before the plan (absent: the plan creates nothing). */
-  before?: ReadonlySet<number>;
+  /** Ids of the zone's records listed before the plan (a plan that creates nothing needs none). */
+  before: ReadonlySet<number>;
   progress: (message: string) => void;
   signal: AbortSignal;
 }
 
 /**
- * POSTs one declared record exactly once. The API has no idempotency keys, so after an ambiguous
- * failure (a reset after sending, a 5xx, a timeout) the zone is listed again: one new record
- * identical to the declared one is the request's and is kept; none means the request did not land
- * and it is sent again; several cannot be told apart, and the step fails naming them (the next
- * `up` takes them over, see `claim`).
+ * POSTs one declared record exactly once (`postExactlyOnce`): after an ambiguous failure the zone
+ * is listed again, and a record identical to the declared one that was neither there before the
+ * plan nor held by this apply is the request's.
  */
-async function createOnce(at: ApplyContext, step: Extract<Step, { kind: "create" }>, held: ReadonlySet<number>): Promise<DomainRecord> {
+function createOnce(at: ApplyContext, step: Extract<Step, { kind: "create" }>, held: ReadonlyMap<number, unknown>): Promise<DomainRecord> {
   const records = at.client.domains.records;
-  for (let attempt = 1; ; attempt++) {
-    let failure: unknown;
-    try {
-      return await records.create(at.domainId, step.body as never, { signal: at.signal });
-    } catch (error) {
-      if (!at.before || !isAmbiguous(error) || attempt >= MAX_CREATE_ATTEMPTS) throw error;
-      failure = error;
-    }
-    // Records this apply holds (created or kept) and those the zone had before are not the request's.
-    const taken = new Set([...at.before, ...held]);
-    const zoneNow = await records.listAll(at.domainId, { signal: at.signal });
-    const fresh = zoneNow.filter((r) => !taken.has(r.id) && sameRecord(at.zone, r, step.record));
-    const cause = failure instanceof Error ? failure.message : String(failure);
-    if (fresh.length > 1) {
-      throw new Error(
-        `the create failed (${cause}) and the zone now holds ${fresh.length} identical new records (ids ${fresh.map((r) => r.id).join(", ")})`,
-      );
-    }
-    if (fresh.length === 1) {
-      at.progress(`records[${JSON.stringify(step.key)}]: the create failed (${cause}) but had created record ${fresh[0]!.id}; kept`);
-      return fresh[0]!;
-    }
-    at.progress(`records[${JSON.stringify(step.key)}]: the create failed (${cause}) and did not land; sending it again`);
-  }
+  return postExactlyOnce({
+    what: `records[${JSON.stringify(step.key)}]`,
+    post: () => records.create(at.domainId, step.body as never, { signal: at.signal }),
+    made: async () =>
+      (await records.listAll(at.domainId, { signal: at.signal })).filter(
+        (r) => !at.before.has(r.id) && !held.has(r.id) && sameRecord(at.zone, r, step.record),
+      ),
+    idOf: (record) => record.id,
+    progress: at.progress,
+  });
 }
 
 /** Whether an API record is identical to a declared one, as `diff` compares them. */
@@ -259,7 +245,7 @@ async function apply(at: ApplyContext, current: Values[], steps: Step[]) {
       } else if (step.kind === "update") {
         byId.set(step.id, kept(await records.update(domainId, step.id, step.body, { signal })));
       } else {
-        const created = kept(await createOnce(at, step, new Set(byId.keys())));
+        const created = kept(await createOnce(at, step, byId));
         byId.set(created.id, created);
       }
       done++;
@@ -329,15 +315,9 @@ function recordFailures(inputs: Values): Failure[] {
   return failures;
 }
 
-/** What `apply` works with; `listed` is the zone as listed before the plan, if it was. */
-function applyContext(
-  ctx: ProviderContext,
-  domainId: number,
-  zone: string,
-  listed: Values[] | undefined,
-  signal: AbortSignal,
-): ApplyContext {
-  const before = listed && new Set(listed.map((r) => apiId(r.id)));
+/** What `apply` works with; `listed` is the zone as listed before the plan (none is needed when the plan creates nothing). */
+function applyContext(ctx: ProviderContext, domainId: number, zone: string, listed: Values[], signal: AbortSignal): ApplyContext {
+  const before = new Set(listed.map((r) => apiId(r.id)));
   return { client: ctx.client(), domainId, zone, before, progress: (m) => ctx.progress(m), signal };
 }
 
@@ -437,7 +417,7 @@ export const domainRecordSetSpec = resourceSpec<RecordSetState>()({
         steps = steps.filter((s) => s.kind !== "delete");
       }
       const creates = steps.flatMap((s) => (s.kind === "create" ? [s.record] : []));
-      if (listed || creates.length === 0) return apply(applyContext(ctx, domainId, zone, listed, signal), current, steps);
+      if (listed || creates.length === 0) return apply(applyContext(ctx, domainId, zone, listed ?? [], signal), current, steps);
       // New records the zone already holds, identical (made by hand, or by a run cut off before it
       // saved state), are taken over rather than twinned: one listing of the zone, only when creating.
       const all = asOutputs(await client.domains.records.listAll(domainId, { signal }));

@@ -28,7 +28,7 @@ import type { ComputeClient } from "../../sdk/client";
 import { viaWire } from "../engine/schemas";
 import { resourceSpec, type Failure } from "../engine/spec";
 import type { ProviderContext } from "../engine/context";
-import { MAX_CREATE_ATTEMPTS, isAmbiguous } from "../engine/natural-key";
+import { postExactlyOnce } from "../engine/natural-key";
 import { isNotFound } from "../../sdk/core/errors";
 import { isRecord, type Camelized } from "../engine/values";
 import { MINUTE, apiId, normalizeId, timestamps } from "./common";
@@ -176,19 +176,24 @@ const DEFAULT_STATUS = "enabled";
 /**
  * Adds one device. An entity is assigned to a firewall at most once, so after an ambiguous failure
  * (the answer lost; the API may have acted) the device list says whether it landed: if so it is
- * taken, else the request is sent again.
+ * taken, else the request is sent again (`postExactlyOnce`).
  */
-async function addDevice(client: ComputeClient, firewallId: number, type: FirewallDeviceType, id: number, signal: AbortSignal) {
+function addDevice(
+  ctx: ProviderContext,
+  client: ComputeClient,
+  firewallId: number,
+  type: FirewallDeviceType,
+  id: number,
+  signal: AbortSignal,
+) {
   const api = client.networking.firewalls.devices;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await api.create(firewallId, { id, type }, { signal });
-    } catch (error) {
-      if (!isAmbiguous(error) || attempt >= MAX_CREATE_ATTEMPTS) throw error;
-      const landed = (await api.listAll(firewallId, { signal })).find((d) => d.entity.type === type && d.entity.id === id);
-      if (landed) return landed;
-    }
-  }
+  return postExactlyOnce({
+    what: `firewall ${firewallId}: ${type} ${id}`,
+    post: () => api.create(firewallId, { id, type }, { signal }),
+    made: async () => (await api.listAll(firewallId, { signal })).filter((d) => d.entity.type === type && d.entity.id === id),
+    idOf: (device) => device.id,
+    progress: (line) => ctx.progress(line),
+  });
 }
 
 async function reconcileDevices(
@@ -220,7 +225,7 @@ async function reconcileDevices(
       for (const id of desired[LIST_OF[type]]) {
         if (current.some((d) => d.entity.type === type && d.entity.id === id)) continue;
         ctx.progress(`firewall ${firewallId}: adding ${type} ${id}`);
-        current.push(await addDevice(client, firewallId, type, id, signal));
+        current.push(await addDevice(ctx, client, firewallId, type, id, signal));
       }
     }
   }

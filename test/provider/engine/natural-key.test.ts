@@ -4,7 +4,13 @@
  * emulator in `test/provider/resources/*` and through the real engine in `test/e2e/faults`.
  */
 import { ApiError, ConnectionError } from "../../../sdk/core/errors";
-import { MAX_CREATE_ATTEMPTS, UnresolvedCreateError, createExactlyOnce, isAmbiguous } from "../../../provider/engine/natural-key";
+import {
+  MAX_CREATE_ATTEMPTS,
+  UnresolvedCreateError,
+  createExactlyOnce,
+  isAmbiguous,
+  postExactlyOnce,
+} from "../../../provider/engine/natural-key";
 import type { AnySpec, ApiObject } from "../../../provider/engine/spec";
 import type { ProviderContext } from "../../../provider/engine/context";
 
@@ -185,4 +191,51 @@ test("a create that never lands gives up after MAX_CREATE_ATTEMPTS with the last
     .catch((e: unknown) => e);
   expect(posts).toBe(MAX_CREATE_ATTEMPTS);
   expect(error).toBeInstanceOf(ApiError);
+});
+
+describe("postExactlyOnce: a create inside a resource, resolved by listing its parent", () => {
+  const inner = (outcomes: Array<() => Promise<{ id: number }>>, listings: Array<Array<{ id: number }>>) => {
+    const lines: string[] = [];
+    let posts = 0;
+    const run = postExactlyOnce({
+      what: 'records["www A"]',
+      post: () => outcomes[posts++]!(),
+      made: async () => listings.shift() ?? [],
+      idOf: (o) => o.id,
+      progress: (line) => lines.push(line),
+    });
+    return { run, lines, posts: () => posts };
+  };
+
+  test("one object made is kept, none means sending again, several fail naming them", async () => {
+    const kept = inner([() => Promise.reject(reset())], [[{ id: 7 }]]);
+    await expect(kept.run).resolves.toEqual({ id: 7 });
+    expect(kept.lines).toEqual([
+      'records["www A"]: the create request failed (POST /things: connection failed (ECONNRESET)) but had created it (id 7); kept',
+    ]);
+
+    const resent = inner([() => Promise.reject(serverError()), () => Promise.resolve({ id: 8 })], [[]]);
+    await expect(resent.run).resolves.toEqual({ id: 8 });
+    expect(resent.posts()).toBe(2);
+    expect(resent.lines).toEqual([expect.stringMatching(/and it did not land; sending it again$/)]);
+
+    const several = inner([() => Promise.reject(reset())], [[{ id: 1 }, { id: 2 }]]);
+    await expect(several.run).rejects.toThrow(
+      new UnresolvedCreateError(
+        'records["www A"]: the create request failed (POST /things: connection failed (ECONNRESET)) and 2 matching objects appeared meanwhile (ids 1, 2); which one it made cannot be told',
+      ),
+    );
+  });
+
+  test("a refusal is not retried, and ambiguous failures stop after MAX_CREATE_ATTEMPTS sends", async () => {
+    const refused = inner([() => Promise.reject(ApiError.from(400, [{ reason: "bad" }], POST))], []);
+    await expect(refused.run).rejects.toBeInstanceOf(ApiError);
+    expect(refused.posts()).toBe(1);
+    const lost = inner(
+      Array.from({ length: MAX_CREATE_ATTEMPTS }, () => () => Promise.reject(reset())),
+      [],
+    );
+    await expect(lost.run).rejects.toBeInstanceOf(ConnectionError);
+    expect(lost.posts()).toBe(MAX_CREATE_ATTEMPTS);
+  });
 });

@@ -289,8 +289,8 @@ describe("against the emulator", () => {
   });
 
   test.each([
-    ["reset-after", "landed", /but had created record \d+; kept$/],
-    ["500", "did not land", /and did not land; sending it again$/],
+    ["reset-after", "landed", /: the create request failed \(.*\) but had created it \(id \d+\); kept$/],
+    ["500", "did not land", /: the create request failed \(.*\) and it did not land; sending it again$/],
   ] as const)(
     "a record create that fails ambiguously (%s: it %s) is resolved by listing the zone: exactly one record",
     async (kind, _landed, line) => {
