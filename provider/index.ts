@@ -22,6 +22,7 @@ export {
 } from "./functions/databases";
 export { getRegions, getRegion, getRegionAvailability, type RegionResult, type RegionAvailabilityResult } from "./functions/regions";
 export { getVpcIps, type VpcIpResult } from "./functions/vpc-ips";
+export { getVpcSubnets, type VpcSubnetResult } from "./functions/vpcs";
 export { getDomain, getDomains, getDomainZoneFile, type DomainResult, type DomainZoneFileResult } from "./functions/domains";
 export { getFirewalls, type FirewallResult, type GetFirewallsArgs } from "./functions/firewalls";
 export {

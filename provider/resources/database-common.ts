@@ -19,8 +19,11 @@
 import type { z } from "zod";
 import { ApiError, WaitError } from "../../sdk/core/errors";
 import {
+  CURRENT_ENGINE_MAJORS,
   DATABASE_CREATE_REQUESTS,
   DATABASE_REASONS,
+  SPEC_ENGINE_MAJORS,
+  parseEngineId,
   DatabaseUpdatesRequest,
   type Database,
   type DatabaseEngineType,
@@ -68,9 +71,37 @@ export function canonicalAllowList(value: unknown): unknown {
 export function engineIdOutput(db: Pick<Database, "engine" | "version">, recorded: unknown): string {
   const id = `${db.engine}/${db.version}`;
   if (typeof recorded !== "string") return id;
-  const [type, version = ""] = recorded.split("/");
-  if (type === db.engine && (version === db.version || db.version.startsWith(`${version}.`))) return recorded;
-  return id;
+  return normalizeEngineId(recorded, { engine: db.engine, version: db.version }) === id ? recorded : id;
+}
+
+/**
+ * An engine id compared against the recorded database: `mysql/8` (any version of that major, as
+ * today's API takes it) or `mysql/8.0` means the recorded `mysql/8.0.35` when the database runs a
+ * version of it, so neither spelling diffs against what the API reports; against another version
+ * (an engine changed behind Pulumi's back, or a program asking for another major) it stays as
+ * written, and differs.
+ */
+export function normalizeEngineId(value: unknown, recorded: Values): unknown {
+  const version = recorded.version;
+  if (typeof value !== "string" || typeof version !== "string") return value;
+  const { type, version: given } = parseEngineId(value);
+  const same = type === recorded.engine && (version === given || version.startsWith(`${given}.`));
+  return same ? `${type}/${version}` : value;
+}
+
+/** Preview's check of an engine id (its form is the sdk's): the major must be one the API offers. */
+export function engineIdFailures(engine: DatabaseEngineType, value: unknown): Failure[] {
+  if (typeof value !== "string") return [];
+  const { type, major, majorOnly } = parseEngineId(value);
+  if (type !== engine || major === "") return []; // the sdk's schema names these
+  const current = CURRENT_ENGINE_MAJORS[engine];
+  const known = [...new Set([...SPEC_ENGINE_MAJORS[engine], ...current])];
+  if (majorOnly ? current.includes(major) : known.includes(major)) return [];
+  const offered = current.map((m) => `${engine}/${m}`).join(", ");
+  const reason = majorOnly
+    ? `engineId must be a major version on offer (${offered}); ${engine} ${major} is not (getDatabaseEngines lists them)`
+    : `engineId must be a version of a major ${engine} has had (${known.join(", ")}); there is no ${engine} ${major}`;
+  return [{ property: "engineId", reason }];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -79,7 +110,7 @@ export function engineIdOutput(db: Pick<Database, "engine" | "version">, recorde
 /** Input fields both engines have; each engine adds its replication fields. */
 function commonInputs(engine: DatabaseEngineType) {
   const fields = DATABASE_CREATE_REQUESTS[engine].shape;
-  const example = engine === "mysql" ? "mysql/8.0.30" : "postgresql/14.6";
+  const example = engine === "mysql" ? "`mysql/8` (or a full version, `mysql/8.0.30`)" : "`postgresql/16` (or a full version, `postgresql/14.6`)";
   return {
     label: {
       schema: fields.label,
@@ -102,7 +133,8 @@ function commonInputs(engine: DatabaseEngineType) {
       schema: fields.engine,
       required: true,
       replaceOnChange: true,
-      description: `Engine and version, \`${example}\` (see \`getDatabaseEngines\`). Changing it replaces the database: engines are never upgraded in place.`,
+      normalize: normalizeEngineId,
+      description: `Engine and major version, ${example} (see \`getDatabaseEngines\`); a major gets its newest version. Changing it replaces the database: engines are never upgraded in place.`,
     },
     clusterSize: {
       schema: fields.cluster_size.unwrap(),
@@ -342,7 +374,7 @@ export function databaseSpec<C extends z.ZodType, R extends Fields>(kind: Databa
       find: async ({ ctx, inputs, signal }) =>
         (await kind.api(ctx.client()).listAll({ filter: { label: inputs.label }, signal })).filter((d) => d.label === inputs.label),
     },
-    validate: validateReplication,
+    validate: (inputs) => [...engineIdFailures(kind.engine, inputs.engineId), ...validateReplication(inputs)],
     replaceBroken: replaceFailed,
     hooks: databaseHooks(kind.noun, (ctx) => kind.api(ctx.client())),
   });

@@ -8,6 +8,8 @@
  * route_target}`, the list carries `route_target`, the view `is_bgp` and `computes`. A read
  * combines the view and the list, and resolves the route target's instance through the IP view,
  * so a range re-assigned behind Pulumi's back shows up as drift of `computeId` / `routeTarget`.
+ * Whom the range is shared with (the view's `is_bgp` and `computes`) changes with IP sharing, another
+ * resource's life, so it is not an output (`getIpv6Ranges` lists ranges).
  */
 import { Ipv6RangeCreateRequest, rangeTargetProblem, splitRange, type Ipv6RangeView } from "../../sdk/resources/ips";
 import { canonicalIpv6 } from "../../sdk/core/net";
@@ -24,7 +26,7 @@ const normalizeAddress = (value: unknown): unknown => (typeof value === "string"
  * A range as the provider records it: the create answer's address and length (all a create
  * returns), completed by a read with the view, the list's route target and that target's instance.
  */
-type RoutedRange = Partial<Pick<Ipv6RangeView, "region" | "is_bgp" | "computes">> & {
+type RoutedRange = Partial<Pick<Ipv6RangeView, "region">> & {
   id: string;
   range: string;
   prefix_length: number;
@@ -45,8 +47,6 @@ async function readRange(client: ComputeClient, range: string, signal: AbortSign
     range: view.range,
     prefix_length: view.prefix,
     region: view.region,
-    is_bgp: view.is_bgp,
-    computes: view.computes,
     route_target: routeTarget,
     compute_id: owner?.compute_id ?? null,
   };
@@ -105,8 +105,6 @@ export const ipv6RangeSpec = resourceSpec<RoutedRange, Ipv6RangeCreateRequest>()
   outputs: {
     range: { description: "The range's first address, without the prefix length (also the resource id)." },
     region: { description: "Region of the range (that of its instance)." },
-    isBgp: { description: "True while the range is shared with other instances (IP sharing)." },
-    computes: { description: "Ids of the instances the range is routed to or shared with." },
   },
   timeouts: { create: 5 * MINUTE, update: 5 * MINUTE, delete: 5 * MINUTE },
   // One range per region per account and one per SLAAC address: a replacement cannot coexist with the old range.

@@ -1,6 +1,7 @@
 /**
  * `compute:VpcSubnet`: an IPv4 range inside a VPC. The label changes in place; the range and the
- * VPC cannot change, so they replace.
+ * VPC cannot change, so they replace. The instances with an interface in the subnet (the API's
+ * `computes`) are not an output: they change with the instances' lives (`getVpcIps` lists them).
  */
 import { parseIpv4Cidr, ipv4RangesOverlap } from "../../sdk/core/net";
 import { SubnetCreateRequest, type Subnet, type SubnetUpdateRequest } from "../../sdk/resources/vpcs";
@@ -38,7 +39,6 @@ export const vpcSubnetSpec = resourceSpec<Subnet, SubnetCreateRequest, SubnetUpd
     },
   },
   outputs: {
-    computes: { description: "Compute instances with a VPC interface in this subnet, and those interfaces." },
     ...timestamps("subnet"),
   },
   // The subnet record does not name its VPC; keep the id (as a number) so reads can find it.

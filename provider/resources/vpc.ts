@@ -1,5 +1,7 @@
 /**
- * `compute:Vpc`: a private network in a region. Subnets are their own resource (`VpcSubnet`).
+ * `compute:Vpc`: a private network in a region. Subnets are their own resource (`VpcSubnet`), and
+ * not an output here: the API's `subnets` changes whenever a subnet is made or removed, so it is
+ * another resource's state (`getVpcSubnets` lists them).
  * The label and description change in place; the region cannot change, so it replaces.
  */
 import { VpcCreateRequest, type Vpc, type VpcUpdateRequest } from "../../sdk/resources/vpcs";
@@ -28,7 +30,6 @@ export const vpcSpec = resourceSpec<Vpc, VpcCreateRequest, VpcUpdateRequest>()({
     description: { schema: fields.description.unwrap(), default: "", description: "Up to 255 characters." },
   },
   outputs: {
-    subnets: { description: "The VPC's subnets as the API lists them (managed separately, through `VpcSubnet`)." },
     ...timestamps("VPC"),
   },
   timeouts: { create: 5 * MINUTE, update: 5 * MINUTE, delete: 10 * MINUTE },

@@ -28,6 +28,29 @@ export const DATABASE_ENGINES = ["mysql", "postgresql"] as const;
 export type DatabaseEngineType = (typeof DATABASE_ENGINES)[number];
 
 /**
+ * The major versions the API offers now, per engine: `GET /databases/engines` lists one id per
+ * major (`mysql/8`, `postgresql/16`, version `8`, `16`), and today's clients create with those ids
+ * (emulator/README.md, "Fields newer than the spec"). A major-only engine id must name one of them.
+ */
+export const CURRENT_ENGINE_MAJORS: Record<DatabaseEngineType, readonly string[]> = {
+  mysql: ["8"],
+  postgresql: ["13", "14", "15", "16", "17"],
+};
+
+/** The majors of the 4.174 catalog, whose ids carry the full version (`mysql/5.7.39` … `postgresql/14.6`). */
+export const SPEC_ENGINE_MAJORS: Record<DatabaseEngineType, readonly string[]> = {
+  mysql: ["5", "8"],
+  postgresql: ["10", "11", "12", "13", "14"],
+};
+
+/** An engine id's parts: `mysql/8.0.30` → `{type: "mysql", version: "8.0.30", major: "8", majorOnly: false}`. */
+export function parseEngineId(id: string): { type: string; version: string; major: string; majorOnly: boolean } {
+  const [type = "", version = ""] = id.split("/");
+  const major = version.split(".")[0] ?? "";
+  return { type, version, major, majorOnly: version === major };
+}
+
+/**
  * Every status value known: the spec's list (States section) plus `resizing` (manager types,
  * api-facts P3-1). The response schema accepts any string, so a new status never breaks a read.
  */

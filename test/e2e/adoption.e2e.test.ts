@@ -1,11 +1,11 @@
 /**
  * Adoption through the real engine: a VPC made outside Pulumi, with subnets of its own, is adopted
- * with `adoptId`; the first refresh after it reports no change at all (its outputs were the API's
- * from the first read, `subnets` included), and destroy deletes it.
+ * with `adoptId`; its subnets are read with the data function `getVpcSubnets` (a VPC has no
+ * `subnets` output); the first refresh after it reports no change at all, and destroy deletes it.
  */
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
-import { Vpc } from "../../provider";
+import { Vpc, getVpcSubnets } from "../../provider";
 import { driftFromEvents } from "../../provider/automation";
 import { createTestStack, eventRecorder, type TestStack } from "../support/engine";
 
@@ -42,7 +42,7 @@ test("a VPC with subnets, adopted: the first refresh shows no change", async () 
     token: emulator.token,
     program: async () => {
       const vpc = new Vpc("net", { adoptId: existing.id, label: "made-elsewhere", region: "us-iad" });
-      return { subnets: vpc.subnets };
+      return { subnets: vpc.id.apply((vpcId) => getVpcSubnets({ vpcId })) };
     },
   });
   const up = await testStack.stack.up();

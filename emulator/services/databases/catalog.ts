@@ -1,24 +1,81 @@
 /**
- * What new databases can be made of: the engine versions of the recorded `GET /databases/engines`
- * (linodego v1.33.0 `TestDatabase_Engine.yaml`, 2024), and the instance types a database node can
+ * What new databases can be made of: engine versions and the instance types a database node can
  * use with their disk sizes (a resize must move to more disk). The API of 4.174 has no endpoint
  * for database types, so the type catalog is the emulator's own: the shared and dedicated plans
  * of that era and their disks, in GB.
+ *
+ * Engines come in two forms (emulator/README.md, "Fields newer than the spec"):
+ * - the 4.174 catalog's ids name a full version (`mysql/8.0.30`), as recorded in linodego v1.33.0
+ *   `TestDatabase_Engine.yaml` (2024); a create with one provisions exactly it;
+ * - today's API lists one id per major (`mysql/8`, `postgresql/16`, version `8`, `16`) and
+ *   provisions the newest version of that major: the HEAD recordings create with `mysql/8` and read
+ *   back `8.0.35`, and read PostgreSQL `14.15`.
+ * `GET /databases/engines` lists today's ids; both forms create.
  */
-import type { DatabaseEngine, DatabaseEngineType } from "../../../sdk/resources/databases";
+import {
+  CURRENT_ENGINE_MAJORS,
+  DATABASE_ENGINES,
+  parseEngineId,
+  type DatabaseEngine,
+  type DatabaseEngineType,
+} from "../../../sdk/resources/databases";
 
-export const ENGINE_CATALOG: readonly DatabaseEngine[] = [
-  { id: "mysql/5.7.39", engine: "mysql", version: "5.7.39" },
-  { id: "mysql/8.0.30", engine: "mysql", version: "8.0.30" },
-  { id: "postgresql/10.23", engine: "postgresql", version: "10.23" },
-  { id: "postgresql/11.17", engine: "postgresql", version: "11.17" },
-  { id: "postgresql/12.12", engine: "postgresql", version: "12.12" },
-  { id: "postgresql/13.8", engine: "postgresql", version: "13.8" },
-  { id: "postgresql/14.6", engine: "postgresql", version: "14.6" },
+const version = (engine: DatabaseEngineType, v: string): DatabaseEngine => ({ id: `${engine}/${v}`, engine, version: v });
+
+/**
+ * Every version the emulator provisions: the 4.174 catalog, and the newest of each current major
+ * (8.0.35 and 14.15 recorded; 13.18, 15.10, 16.6 and 17.2 are their PostgreSQL release of the same
+ * day, November 2024, as no recording names them).
+ */
+export const ENGINE_VERSIONS: readonly DatabaseEngine[] = [
+  version("mysql", "5.7.39"),
+  version("mysql", "8.0.30"),
+  version("mysql", "8.0.35"),
+  version("postgresql", "10.23"),
+  version("postgresql", "11.17"),
+  version("postgresql", "12.12"),
+  version("postgresql", "13.8"),
+  version("postgresql", "13.18"),
+  version("postgresql", "14.6"),
+  version("postgresql", "14.15"),
+  version("postgresql", "15.10"),
+  version("postgresql", "16.6"),
+  version("postgresql", "17.2"),
 ];
 
+/** What `GET /databases/engines` lists, as today's API does: one id per current major (`mysql/8`, version `8`). */
+export const ENGINE_CATALOG: readonly DatabaseEngine[] = DATABASE_ENGINES.flatMap((engine) =>
+  CURRENT_ENGINE_MAJORS[engine].map((major) => version(engine, major)),
+);
+
+/** Compares dotted versions numerically (`8.0.35` > `8.0.4`). */
+function compareVersions(a: string, b: string): number {
+  const pa = a.split(".").map(Number);
+  const pb = b.split(".").map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/**
+ * The version a create with engine `id` provisions: a listed major (`mysql/8`) → the newest
+ * version of that major; a full version of the catalog (`mysql/8.0.30`) → itself; else none.
+ */
 export function findEngine(id: string): DatabaseEngine | undefined {
-  return ENGINE_CATALOG.find((e) => e.id === id);
+  if (ENGINE_CATALOG.some((e) => e.id === id)) {
+    const { type, major } = parseEngineId(id);
+    return ENGINE_VERSIONS.filter((e) => e.engine === type && parseEngineId(e.id).major === major).sort((a, b) =>
+      compareVersions(b.version, a.version),
+    )[0];
+  }
+  return ENGINE_VERSIONS.find((e) => e.id === id);
+}
+
+/** `GET /databases/engines/{id}`: a listed id, or a full version the emulator provisions (the 4.174 recording reads `mysql/5.7.39`). */
+export function engineRecord(id: string): DatabaseEngine | undefined {
+  return ENGINE_CATALOG.find((e) => e.id === id) ?? ENGINE_VERSIONS.find((e) => e.id === id);
 }
 
 /** An instance type a database node can run on. */

@@ -12,7 +12,7 @@ import { forbidden, found, throwIfAny } from "../../core/errors";
 import { globalGrant, objectGrant, route } from "../../core/route-table";
 import type { RouteContext, RouteSpec } from "../../core/routes";
 import type { AccountState } from "../../core/state";
-import { ENGINE_CATALOG } from "./catalog";
+import { ENGINE_CATALOG, engineRecord } from "./catalog";
 import { backupsNewestFirst, findDatabase, visibleDatabases } from "./store";
 import { renderBackup, renderDatabase, renderInstance } from "./render";
 import {
@@ -137,7 +137,7 @@ function engineRoutes(engine: DatabaseEngineType): RouteSpec[] {
 
 export const databaseRoutes: RouteSpec[] = [
   route(DATABASE_ENDPOINTS.engines.list, { filterable: ENGINE_FILTERABLE }, () => ENGINE_CATALOG.map((e) => ({ ...e }))),
-  route(DATABASE_ENDPOINTS.engines.get, (ctx) => ({ ...found(ENGINE_CATALOG.find((e) => e.id === ctx.param("engineId"))) })),
+  route(DATABASE_ENDPOINTS.engines.get, (ctx) => ({ ...found(engineRecord(ctx.param("engineId"))) })),
   route(DATABASE_ENDPOINTS.instances.list, { filterable: DATABASE_FILTERABLE }, (ctx) =>
     visibleDatabases(ctx.account, ctx.user).map(renderInstance),
   ),

@@ -19,14 +19,18 @@ const posts = () =>
 
 test("create, read, update and delete a VPC and a subnet", async () => {
   const vpc = await vpcs.create({ label: "round-trip", region: "us-iad" });
-  expect(vpc.outs).toMatchObject({ label: "round-trip", region: "us-iad", description: "", subnets: [] });
+  expect(vpc.outs).toMatchObject({ label: "round-trip", region: "us-iad", description: "" });
   expect(vpc.outs.created).toEqual(expect.any(String));
 
   const subnet = await subnets.create({ vpcId: vpc.id, label: "web", ipv4: "10.0.1.0/24" });
-  expect(subnet.outs).toMatchObject({ vpcId: Number(vpc.id), label: "web", ipv4: "10.0.1.0/24", computes: [] });
+  expect(subnet.outs).toMatchObject({ vpcId: Number(vpc.id), label: "web", ipv4: "10.0.1.0/24" });
 
+  // The VPC's outputs are its own: a subnet made (by another resource) does not change them, so a
+  // refresh of an adopted or new VPC never shows its subnets as a change (provider/README.md).
   const read = await vpcs.read!(vpc.id, vpc.outs);
-  expect(read.props!.subnets).toEqual([expect.objectContaining({ id: Number(subnet.id), label: "web", ipv4: "10.0.1.0/24" })]);
+  expect(read.props).toEqual(vpc.outs);
+  expect(Object.keys(vpc.outs)).not.toContain("subnets");
+  expect(Object.keys(subnet.outs)).not.toContain("computes");
 
   const updated = await subnets.update!(subnet.id, subnet.outs, { vpcId: vpc.id, label: "frontend", ipv4: "10.0.1.0/24" });
   expect(updated.outs).toMatchObject({ label: "frontend", vpcId: Number(vpc.id) });
