@@ -110,7 +110,8 @@ export function engineIdFailures(engine: DatabaseEngineType, value: unknown): Fa
 /** Input fields both engines have; each engine adds its replication fields. */
 function commonInputs(engine: DatabaseEngineType) {
   const fields = DATABASE_CREATE_REQUESTS[engine].shape;
-  const example = engine === "mysql" ? "`mysql/8` (or a full version, `mysql/8.0.30`)" : "`postgresql/16` (or a full version, `postgresql/14.6`)";
+  const example =
+    engine === "mysql" ? "`mysql/8` (or a full version, `mysql/8.0.30`)" : "`postgresql/16` (or a full version, `postgresql/14.6`)";
   return {
     label: {
       schema: fields.label,

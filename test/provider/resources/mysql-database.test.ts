@@ -124,6 +124,56 @@ describe("diff", () => {
   });
 });
 
+describe("engine ids: the major alone (today's form) or a full version (the 4.174 catalog's)", () => {
+  const failures = async (inputs: Record<string, unknown>) => (await mysql.check!({}, inputs)).failures ?? [];
+  const pgFailures = async (inputs: Record<string, unknown>) => (await provider("PostgresqlDatabase").check!({}, inputs)).failures ?? [];
+
+  test("check takes both forms of a known major, and refuses an unknown major at preview, before any request", async () => {
+    for (const engineId of ["mysql/8", "mysql/8.0", "mysql/8.0.30", "mysql/5.7.39"])
+      expect(await failures({ ...base, engineId })).toEqual([]);
+    for (const engineId of ["postgresql/13", "postgresql/16", "postgresql/17", "postgresql/14.6", "postgresql/10.23"])
+      expect(await pgFailures({ ...base, engineId })).toEqual([]);
+    expect(await failures({ ...base, engineId: "mysql/9" })).toEqual([
+      {
+        property: "engineId",
+        reason: "engineId must be a major version on offer (mysql/8); mysql 9 is not (getDatabaseEngines lists them)",
+      },
+    ]);
+    // A major of the 4.174 catalog that today's API no longer offers is taken only with its full version.
+    expect((await failures({ ...base, engineId: "mysql/5" }))[0]?.reason).toContain("mysql 5 is not");
+    expect(await failures({ ...base, engineId: "mysql/9.1.0" })).toEqual([
+      { property: "engineId", reason: "engineId must be a version of a major mysql has had (5, 8); there is no mysql 9" },
+    ]);
+    expect((await pgFailures({ ...base, engineId: "postgresql/18" }))[0]?.reason).toContain(
+      "(postgresql/13, postgresql/14, postgresql/15, postgresql/16, postgresql/17)",
+    );
+    expect(harness.emulator.control.listRequests()).toEqual([]);
+  });
+
+  test("a database asked for as mysql/8 runs 8.x: no diff against its read-back version, a real engine change still replaces", () => {
+    const recorded = { ...base, engineId: "mysql/8", engine: "mysql", version: "8.0.30" };
+    for (const engineId of ["mysql/8", "mysql/8.0", "mysql/8.0.30"])
+      expect(diff(mysqlDatabaseSpec, recorded, { ...base, engineId })).toMatchObject({ changes: false });
+    // Recorded in the full form, asked for by its major: the same database.
+    expect(diff(mysqlDatabaseSpec, { ...recorded, engineId: "mysql/8.0.30" }, { ...base, engineId: "mysql/8" })).toMatchObject({
+      changes: false,
+    });
+    // The engine changed behind Pulumi's back (a read records what the API reports): drift, and a replacement.
+    const changed = { ...recorded, engineId: "mysql/5.7.39", version: "5.7.39" };
+    expect(diff(mysqlDatabaseSpec, changed, { ...base, engineId: "mysql/8" })).toMatchObject({ changes: true, replaces: ["engineId"] });
+    expect(diff(mysqlDatabaseSpec, recorded, { ...base, engineId: "mysql/8.0.35" })).toMatchObject({ replaces: ["engineId"] });
+  });
+
+  test("created as mysql/8: the newest 8.x, recorded with the program's spelling, read back without a diff", async () => {
+    const created = await mysql.create({ ...base, engineId: "mysql/8" });
+    expect(created.outs).toMatchObject({ engineId: "mysql/8", engine: "mysql", version: "8.0.35" });
+    const read = await mysql.read!(created.id, created.outs);
+    expect(read.props).toMatchObject({ engineId: "mysql/8", version: "8.0.35" });
+    expect(diff(mysqlDatabaseSpec, read.props!, { ...base, engineId: "mysql/8" })).toMatchObject({ changes: false });
+    expect(harness.emulator.control.listRequests().filter((r) => r.method === "POST" && r.path.endsWith("/instances"))).toHaveLength(1);
+  });
+});
+
 describe("life cycle against the emulator", () => {
   test("create waits for active with progress, applies the maintenance window, and records secrets and hosts", async () => {
     const created = await mysql.create({ ...base, allowList: ["203.0.113.1", "192.0.2.0/24"], updates: window });

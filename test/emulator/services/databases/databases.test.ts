@@ -200,24 +200,62 @@ describe("create, read and provisioning", () => {
     expect((await emu.get(`${PG}/${my.id}`)).status).toBe(404);
   });
 
-  test("the engine catalog needs no token and looks engine ids up with their encoded slash", async () => {
+  test("the engine catalog needs no token, lists one id per major as today's API does, and looks ids up with their encoded slash", async () => {
     const list = await emu.get("/databases/engines", { token: null });
     expect(list.status).toBe(200);
-    expect(list.body.data.map((e: { id: string }) => e.id)).toEqual([
-      "mysql/5.7.39",
-      "mysql/8.0.30",
-      "postgresql/10.23",
-      "postgresql/11.17",
-      "postgresql/12.12",
-      "postgresql/13.8",
-      "postgresql/14.6",
+    expect(list.body.data).toEqual([
+      { id: "mysql/8", engine: "mysql", version: "8" },
+      ...["13", "14", "15", "16", "17"].map((v) => ({ id: `postgresql/${v}`, engine: "postgresql", version: v })),
     ]);
+    expect((await emu.get("/databases/engines/postgresql%2F16", { token: null })).body).toEqual({
+      id: "postgresql/16",
+      engine: "postgresql",
+      version: "16",
+    });
+    // The 4.174 catalog's ids (recorded: GET /databases/engines/mysql%2F5.7.39) are still found.
     expect((await emu.get("/databases/engines/mysql%2F8.0.30", { token: null })).body).toEqual({
       id: "mysql/8.0.30",
       engine: "mysql",
       version: "8.0.30",
     });
     expectError(await emu.get("/databases/engines/mysql%2F9.9"), 404, REASONS.notFound);
+    expectError(await emu.get("/databases/engines/mysql%2F9"), 404, REASONS.notFound);
+  });
+});
+
+describe("engine ids: today's major-only form and the 4.174 catalog's full versions", () => {
+  test.each([
+    [MYSQL, "mysql/8", "8.0.35"],
+    [PG, "postgresql/13", "13.18"],
+    [PG, "postgresql/14", "14.15"],
+    [PG, "postgresql/16", "16.6"],
+    [PG, "postgresql/17", "17.2"],
+  ])("%s with engine %s provisions the newest version of that major, %s", async (base, engine, version) => {
+    const body = base === MYSQL ? mysqlBody("major", { engine }) : pgBody("major", { engine });
+    const created = await create(base, body);
+    expect(created.version).toBe(version);
+    expect((await emu.get(`${base}/${created.id}`)).body.version).toBe(version);
+  });
+
+  test.each([
+    [MYSQL, "mysql/8.0.30"],
+    [MYSQL, "mysql/5.7.39"],
+    [PG, "postgresql/14.6"],
+    [PG, "postgresql/10.23"],
+  ])("%s with the 4.174 id %s provisions exactly that version", async (base, engine) => {
+    const body = base === MYSQL ? mysqlBody("full", { engine }) : pgBody("full", { engine });
+    expect((await create(base, body)).version).toBe(engine.split("/")[1]);
+  });
+
+  test.each([
+    [MYSQL, "mysql/5"],
+    [MYSQL, "mysql/9"],
+    [PG, "postgresql/12"],
+    [PG, "postgresql/18"],
+    [PG, "postgresql/16.99"],
+  ])("%s refuses %s: not a major on offer, nor a catalog version", async (base, engine) => {
+    const body = base === MYSQL ? mysqlBody("none", { engine }) : pgBody("none", { engine });
+    expectError(await emu.post(base, body), 400, DATABASE_REASONS.engineUnknown, "engine");
   });
 });
 
