@@ -513,10 +513,6 @@ export class Ipv6Range extends pulumi.CustomResource {
   declare readonly range: pulumi.Output<OutputOf<typeof ipv6RangeSpec, "range">>;
   /** Region of the range (that of its instance). */
   declare readonly region: pulumi.Output<OutputOf<typeof ipv6RangeSpec, "region">>;
-  /** True while the range is shared with other instances (IP sharing). */
-  declare readonly isBgp: pulumi.Output<OutputOf<typeof ipv6RangeSpec, "isBgp">>;
-  /** Ids of the instances the range is routed to or shared with. */
-  declare readonly computes: pulumi.Output<OutputOf<typeof ipv6RangeSpec, "computes">>;
   /** The id of the existing object this resource adopted (`adoptId` input), when one was given. */
   declare readonly adoptId: pulumi.Output<string | number | undefined>;
   /** The operation timeouts the program set (`timeouts` input), when it set any. */
@@ -539,7 +535,8 @@ export interface MysqlDatabaseArgs extends MetaArgs {
   /** Instance type of the nodes, such as `g6-nanode-1`. A change resizes in place, to a type with more disk only. */
   type: In<typeof mysqlDatabaseSpec.inputs.type>;
   /**
-   * Engine and version, `mysql/8.0.30` (see `getDatabaseEngines`). Changing it replaces the database: engines are never upgraded in place.
+   * Engine and major version, `mysql/8` (or a full version, `mysql/8.0.30`) (see `getDatabaseEngines`); a major gets its newest version.
+   * Changing it replaces the database: engines are never upgraded in place.
    */
   engineId: In<typeof mysqlDatabaseSpec.inputs.engineId>;
   /** 1, or 3 for a high-availability cluster (a primary and two replicas). Changing it replaces the database. Default `1`. */
@@ -585,7 +582,8 @@ export class MysqlDatabase extends pulumi.CustomResource {
   /** Instance type of the nodes, such as `g6-nanode-1`. A change resizes in place, to a type with more disk only. */
   declare readonly type: pulumi.Output<OutputOf<typeof mysqlDatabaseSpec, "type">>;
   /**
-   * Engine and version, `mysql/8.0.30` (see `getDatabaseEngines`). Changing it replaces the database: engines are never upgraded in place.
+   * Engine and major version, `mysql/8` (or a full version, `mysql/8.0.30`) (see `getDatabaseEngines`); a major gets its newest version.
+   * Changing it replaces the database: engines are never upgraded in place.
    */
   declare readonly engineId: pulumi.Output<OutputOf<typeof mysqlDatabaseSpec, "engineId">>;
   /** 1, or 3 for a high-availability cluster (a primary and two replicas). Changing it replaces the database. */
@@ -651,8 +649,8 @@ export interface PostgresqlDatabaseArgs extends MetaArgs {
   /** Instance type of the nodes, such as `g6-nanode-1`. A change resizes in place, to a type with more disk only. */
   type: In<typeof postgresqlDatabaseSpec.inputs.type>;
   /**
-   * Engine and version, `postgresql/14.6` (see `getDatabaseEngines`). Changing it replaces the database: engines are never upgraded in
-   * place.
+   * Engine and major version, `postgresql/16` (or a full version, `postgresql/14.6`) (see `getDatabaseEngines`); a major gets its newest
+   * version. Changing it replaces the database: engines are never upgraded in place.
    */
   engineId: In<typeof postgresqlDatabaseSpec.inputs.engineId>;
   /** 1, or 3 for a high-availability cluster (a primary and two replicas). Changing it replaces the database. Default `1`. */
@@ -698,8 +696,8 @@ export class PostgresqlDatabase extends pulumi.CustomResource {
   /** Instance type of the nodes, such as `g6-nanode-1`. A change resizes in place, to a type with more disk only. */
   declare readonly type: pulumi.Output<OutputOf<typeof postgresqlDatabaseSpec, "type">>;
   /**
-   * Engine and version, `postgresql/14.6` (see `getDatabaseEngines`). Changing it replaces the database: engines are never upgraded in
-   * place.
+   * Engine and major version, `postgresql/16` (or a full version, `postgresql/14.6`) (see `getDatabaseEngines`); a major gets its newest
+   * version. Changing it replaces the database: engines are never upgraded in place.
    */
   declare readonly engineId: pulumi.Output<OutputOf<typeof postgresqlDatabaseSpec, "engineId">>;
   /** 1, or 3 for a high-availability cluster (a primary and two replicas). Changing it replaces the database. */
@@ -824,8 +822,6 @@ export class Vpc extends pulumi.CustomResource {
   declare readonly region: pulumi.Output<OutputOf<typeof vpcSpec, "region">>;
   /** Up to 255 characters. */
   declare readonly description: pulumi.Output<OutputOf<typeof vpcSpec, "description">>;
-  /** The VPC's subnets as the API lists them (managed separately, through `VpcSubnet`). */
-  declare readonly subnets: pulumi.Output<OutputOf<typeof vpcSpec, "subnets">>;
   /** When the VPC was created (UTC). */
   declare readonly created: pulumi.Output<OutputOf<typeof vpcSpec, "created">>;
   /** When the VPC was last updated (UTC). */
@@ -874,8 +870,6 @@ export class VpcSubnet extends pulumi.CustomResource {
    * replaces the subnet.
    */
   declare readonly ipv4: pulumi.Output<OutputOf<typeof vpcSubnetSpec, "ipv4">>;
-  /** Compute instances with a VPC interface in this subnet, and those interfaces. */
-  declare readonly computes: pulumi.Output<OutputOf<typeof vpcSubnetSpec, "computes">>;
   /** When the subnet was created (UTC). */
   declare readonly created: pulumi.Output<OutputOf<typeof vpcSubnetSpec, "created">>;
   /** When the subnet was last updated (UTC). */

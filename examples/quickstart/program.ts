@@ -84,7 +84,7 @@ export async function quickstart(): Promise<Record<string, unknown>> {
     label: "quickstart-db",
     region,
     type: "g6-nanode-1",
-    engineId: "mysql/8.0.30",
+    engineId: "mysql/8",
     allowList: [dataSubnet.ipv4],
     updates: { frequency: "weekly", duration: 1, hourOfDay: 3, dayOfWeek: 7 },
   });

@@ -13,7 +13,7 @@ export type DatabaseResult = Camelized<Database>;
 export interface DatabaseEnginesResult {
   /** Every engine version offered, as the API lists them. */
   engines: DatabaseEngineResult[];
-  /** The newest version of each engine type, by numeric comparison of the version (`mysql` → `mysql/8.0.30`). */
+  /** The newest version of each engine type, by numeric comparison of the version (`mysql` → `mysql/8`). */
   latest: Record<string, DatabaseEngineResult>;
 }
 

@@ -5,13 +5,20 @@ import { useProviderHarness } from "../harness";
 const harness = useProviderHarness();
 
 describe("data functions", () => {
-  test("getDatabaseEngines lists the versions and the latest of each engine", async () => {
+  test("getDatabaseEngines lists the versions (one per major, as today's API does) and the latest of each engine", async () => {
     const options = { apiUrl: harness.emulator.url, token: harness.emulator.token };
     const result = await getDatabaseEngines({}, options);
-    expect(result.engines).toHaveLength(7);
+    expect(result.engines.map((e) => e.id)).toEqual([
+      "mysql/8",
+      "postgresql/13",
+      "postgresql/14",
+      "postgresql/15",
+      "postgresql/16",
+      "postgresql/17",
+    ]);
     expect(result.latest).toEqual({
-      mysql: { id: "mysql/8.0.30", engine: "mysql", version: "8.0.30" },
-      postgresql: { id: "postgresql/14.6", engine: "postgresql", version: "14.6" },
+      mysql: { id: "mysql/8", engine: "mysql", version: "8" },
+      postgresql: { id: "postgresql/17", engine: "postgresql", version: "17" },
     });
     expect((await getDatabaseEngines({ engine: "postgresql" }, options)).engines.every((e) => e.engine === "postgresql")).toBe(true);
   });
