@@ -535,8 +535,8 @@ export interface MysqlDatabaseArgs extends MetaArgs {
   /** Instance type of the nodes, such as `g6-nanode-1`. A change resizes in place, to a type with more disk only. */
   type: In<typeof mysqlDatabaseSpec.inputs.type>;
   /**
-   * Engine and major version, `mysql/8` (or a full version, `mysql/8.0.30`) (see `getDatabaseEngines`); a major gets its newest version.
-   * Changing it replaces the database: engines are never upgraded in place.
+   * Engine and version: a major, `mysql/8` (the API provisions its newest version; `getDatabaseEngines` lists them), or a full version,
+   * `mysql/8.0.30`. Changing it replaces the database: engines are never upgraded in place.
    */
   engineId: In<typeof mysqlDatabaseSpec.inputs.engineId>;
   /** 1, or 3 for a high-availability cluster (a primary and two replicas). Changing it replaces the database. Default `1`. */
@@ -582,8 +582,8 @@ export class MysqlDatabase extends pulumi.CustomResource {
   /** Instance type of the nodes, such as `g6-nanode-1`. A change resizes in place, to a type with more disk only. */
   declare readonly type: pulumi.Output<OutputOf<typeof mysqlDatabaseSpec, "type">>;
   /**
-   * Engine and major version, `mysql/8` (or a full version, `mysql/8.0.30`) (see `getDatabaseEngines`); a major gets its newest version.
-   * Changing it replaces the database: engines are never upgraded in place.
+   * Engine and version: a major, `mysql/8` (the API provisions its newest version; `getDatabaseEngines` lists them), or a full version,
+   * `mysql/8.0.30`. Changing it replaces the database: engines are never upgraded in place.
    */
   declare readonly engineId: pulumi.Output<OutputOf<typeof mysqlDatabaseSpec, "engineId">>;
   /** 1, or 3 for a high-availability cluster (a primary and two replicas). Changing it replaces the database. */
@@ -649,8 +649,8 @@ export interface PostgresqlDatabaseArgs extends MetaArgs {
   /** Instance type of the nodes, such as `g6-nanode-1`. A change resizes in place, to a type with more disk only. */
   type: In<typeof postgresqlDatabaseSpec.inputs.type>;
   /**
-   * Engine and major version, `postgresql/16` (or a full version, `postgresql/14.6`) (see `getDatabaseEngines`); a major gets its newest
-   * version. Changing it replaces the database: engines are never upgraded in place.
+   * Engine and version: a major, `postgresql/16` (the API provisions its newest version; `getDatabaseEngines` lists them), or a full
+   * version, `postgresql/14.6`. Changing it replaces the database: engines are never upgraded in place.
    */
   engineId: In<typeof postgresqlDatabaseSpec.inputs.engineId>;
   /** 1, or 3 for a high-availability cluster (a primary and two replicas). Changing it replaces the database. Default `1`. */
@@ -696,8 +696,8 @@ export class PostgresqlDatabase extends pulumi.CustomResource {
   /** Instance type of the nodes, such as `g6-nanode-1`. A change resizes in place, to a type with more disk only. */
   declare readonly type: pulumi.Output<OutputOf<typeof postgresqlDatabaseSpec, "type">>;
   /**
-   * Engine and major version, `postgresql/16` (or a full version, `postgresql/14.6`) (see `getDatabaseEngines`); a major gets its newest
-   * version. Changing it replaces the database: engines are never upgraded in place.
+   * Engine and version: a major, `postgresql/16` (the API provisions its newest version; `getDatabaseEngines` lists them), or a full
+   * version, `postgresql/14.6`. Changing it replaces the database: engines are never upgraded in place.
    */
   declare readonly engineId: pulumi.Output<OutputOf<typeof postgresqlDatabaseSpec, "engineId">>;
   /** 1, or 3 for a high-availability cluster (a primary and two replicas). Changing it replaces the database. */

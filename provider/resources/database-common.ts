@@ -110,8 +110,7 @@ export function engineIdFailures(engine: DatabaseEngineType, value: unknown): Fa
 /** Input fields both engines have; each engine adds its replication fields. */
 function commonInputs(engine: DatabaseEngineType) {
   const fields = DATABASE_CREATE_REQUESTS[engine].shape;
-  const example =
-    engine === "mysql" ? "`mysql/8` (or a full version, `mysql/8.0.30`)" : "`postgresql/16` (or a full version, `postgresql/14.6`)";
+  const [major, full] = engine === "mysql" ? ["mysql/8", "mysql/8.0.30"] : ["postgresql/16", "postgresql/14.6"];
   return {
     label: {
       schema: fields.label,
@@ -135,7 +134,7 @@ function commonInputs(engine: DatabaseEngineType) {
       required: true,
       replaceOnChange: true,
       normalize: normalizeEngineId,
-      description: `Engine and major version, ${example} (see \`getDatabaseEngines\`); a major gets its newest version. Changing it replaces the database: engines are never upgraded in place.`,
+      description: `Engine and version: a major, \`${major}\` (the API provisions its newest version; \`getDatabaseEngines\` lists them), or a full version, \`${full}\`. Changing it replaces the database: engines are never upgraded in place.`,
     },
     clusterSize: {
       schema: fields.cluster_size.unwrap(),
