@@ -37,6 +37,7 @@ const REQUIRED_ENDPOINTS = [
   "PUT /v4/networking/ips/{address}",
   "POST /v4/domains/{domainId}/records",
   "GET /v4/domains/{domainId}/zone-file",
+  "GET /v4/databases/engines",
   "POST /v4/databases/mysql/instances",
   "POST /v4/databases/postgresql/instances",
   "PUT /v4/databases/mysql/instances/{instanceId}",

@@ -29,12 +29,24 @@ func waitForActive(t *testing.T, ctx context.Context, c *linodego.Client, id int
 func TestMySQLDatabaseLifecycle(t *testing.T) {
 	c, ctx := newClient(t), ctxFor(t)
 
+	// Today's engine list: one id per major, as today's clients write them (emulator/README.md).
+	engines, err := c.ListDatabaseEngines(ctx, nil)
+	must(t, "ListDatabaseEngines", err)
+	ids := []string{}
+	for _, e := range engines {
+		ids = append(ids, e.ID+"="+e.Engine+"@"+e.Version)
+	}
+	if strings.Join(ids, " ") != "mysql/8=mysql@8 postgresql/13=postgresql@13 postgresql/14=postgresql@14 postgresql/15=postgresql@15 postgresql/16=postgresql@16 postgresql/17=postgresql@17" {
+		t.Fatalf("ListDatabaseEngines returned %v", ids)
+	}
+
+	// The engine as today's clients write it, the major alone: the newest 8.x is provisioned.
 	// engine_config is newer than spec 4.174; the emulator stores it as the later API does.
 	created, err := c.CreateMySQLDatabase(ctx, linodego.MySQLCreateOptions{
 		Label:     "contract-mysql",
 		Region:    "us-iad",
 		Type:      "g6-nanode-1",
-		Engine:    "mysql/8.0.30",
+		Engine:    "mysql/8",
 		AllowList: []string{"203.0.113.1", "192.0.2.0/24"},
 		EngineConfig: &linodego.MySQLDatabaseEngineConfig{
 			MySQL:                 &linodego.MySQLDatabaseEngineConfigMySQL{ConnectTimeout: ptr(10), SQLMode: ptr("TRADITIONAL")},
@@ -42,7 +54,7 @@ func TestMySQLDatabaseLifecycle(t *testing.T) {
 		},
 	})
 	must(t, "CreateMySQLDatabase", err)
-	if created.Status != linodego.DatabaseStatusProvisioning || created.Engine != "mysql" || created.Version != "8.0.30" ||
+	if created.Status != linodego.DatabaseStatusProvisioning || created.Engine != "mysql" || created.Version != "8.0.35" ||
 		created.Port != 3306 || created.Created == nil || len(created.AllowList) != 2 {
 		t.Fatalf("CreateMySQLDatabase returned %+v", created)
 	}
@@ -115,17 +127,19 @@ func TestMySQLDatabaseLifecycle(t *testing.T) {
 func TestPostgreSQLDatabaseLifecycle(t *testing.T) {
 	c, ctx := newClient(t), ctxFor(t)
 
-	// What the bridged provider sends when nothing is configured: empty groups.
+	// The major alone, as today's clients write it; what the bridged provider sends when nothing is
+	// configured: empty groups.
 	created, err := c.CreatePostgresDatabase(ctx, linodego.PostgresCreateOptions{
 		Label:        "contract-pg",
 		Region:       "us-ord",
 		Type:         "g6-standard-1",
-		Engine:       "postgresql/14.6",
+		Engine:       "postgresql/16",
 		ClusterSize:  3,
 		EngineConfig: &linodego.PostgresDatabaseEngineConfig{PG: &linodego.PostgresDatabaseEngineConfigPG{}, PGLookout: &linodego.PostgresDatabaseEngineConfigPGLookout{}},
 	})
 	must(t, "CreatePostgresDatabase", err)
-	if created.Status != linodego.DatabaseStatusProvisioning || created.Engine != "postgresql" || created.ClusterSize != 3 || created.Port != 5432 {
+	if created.Status != linodego.DatabaseStatusProvisioning || created.Engine != "postgresql" || created.Version != "16.6" ||
+		created.ClusterSize != 3 || created.Port != 5432 {
 		t.Fatalf("CreatePostgresDatabase returned %+v", created)
 	}
 	waitForEvent(t, ctx, c, created.ID, linodego.ActionDatabaseCreate, *created.Created)
