@@ -228,6 +228,7 @@ describe("engine ids: today's major-only form and the 4.174 catalog's full versi
     [MYSQL, "mysql/8", "8.0.35"],
     [PG, "postgresql/13", "13.18"],
     [PG, "postgresql/14", "14.15"],
+    [PG, "postgresql/15", "15.10"],
     [PG, "postgresql/16", "16.6"],
     [PG, "postgresql/17", "17.2"],
   ])("%s with engine %s provisions the newest version of that major, %s", async (base, engine, version) => {
