@@ -1,5 +1,5 @@
 /** Read-only database data: the engine catalog (with the latest version of each engine) and the databases of the account. */
-import type { Database, DatabaseEngine, DatabaseEngineType } from "../../sdk/resources/databases";
+import { compareVersions, type Database, type DatabaseEngine, type DatabaseEngineType } from "../../sdk/resources/databases";
 import { camelizeDeep } from "../engine/values";
 import type { Camelized } from "../engine/values";
 import { type FunctionOptions, withClient } from "./client";
@@ -15,17 +15,6 @@ export interface DatabaseEnginesResult {
   engines: DatabaseEngineResult[];
   /** The newest version of each engine type, by numeric comparison of the version (`mysql` → `mysql/8`). */
   latest: Record<string, DatabaseEngineResult>;
-}
-
-/** Compares dotted versions numerically (`8.0.30` > `8.0.4`; `14.6` > `10.23`). */
-export function compareVersions(a: string, b: string): number {
-  const pa = a.split(".").map((p) => Number.parseInt(p, 10) || 0);
-  const pb = b.split(".").map((p) => Number.parseInt(p, 10) || 0);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
 }
 
 /**

@@ -43,6 +43,17 @@ export const SPEC_ENGINE_MAJORS: Record<DatabaseEngineType, readonly string[]> =
   postgresql: ["10", "11", "12", "13", "14"],
 };
 
+/** Compares dotted versions numerically (`8.0.30` > `8.0.4`; `14.6` > `10.23`). */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split(".").map((p) => Number.parseInt(p, 10) || 0);
+  const pb = b.split(".").map((p) => Number.parseInt(p, 10) || 0);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
 /** An engine id's parts: `mysql/8.0.30` → `{type: "mysql", version: "8.0.30", major: "8", majorOnly: false}`. */
 export function parseEngineId(id: string): { type: string; version: string; major: string; majorOnly: boolean } {
   const [type = "", version = ""] = id.split("/");

@@ -15,6 +15,7 @@
 import {
   CURRENT_ENGINE_MAJORS,
   DATABASE_ENGINES,
+  compareVersions,
   parseEngineId,
   type DatabaseEngine,
   type DatabaseEngineType,
@@ -47,17 +48,6 @@ export const ENGINE_VERSIONS: readonly DatabaseEngine[] = [
 export const ENGINE_CATALOG: readonly DatabaseEngine[] = DATABASE_ENGINES.flatMap((engine) =>
   CURRENT_ENGINE_MAJORS[engine].map((major) => version(engine, major)),
 );
-
-/** Compares dotted versions numerically (`8.0.35` > `8.0.4`). */
-function compareVersions(a: string, b: string): number {
-  const pa = a.split(".").map(Number);
-  const pb = b.split(".").map(Number);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
-}
 
 /**
  * The version a create with engine `id` provisions: a listed major (`mysql/8`) → the newest
