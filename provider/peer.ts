@@ -53,15 +53,18 @@ export function assertPulumiLoadable(): void {
 }
 
 /** The `pwd` of the inline program running in this async context (set by `watchInlinePrograms`). */
-const inlineRun = new AsyncLocalStorage<string>();
+let inlineRun = new AsyncLocalStorage<string>();
 
-/** Marks the wrapped `run`, so a second load of this package does not wrap it twice. */
+/**
+ * Marks the wrapped `run` with the store it fills, so a second copy of this package loaded in the
+ * same process neither wraps it twice nor looks in a store nobody fills.
+ */
 const WATCHED = Symbol.for("pulumi-compute.watchInlinePrograms");
 
 interface RunCall {
   request?: { getPwd?(): string };
 }
-type Run = ((call: RunCall, callback: unknown) => unknown) & { [WATCHED]?: true };
+type Run = ((call: RunCall, callback: unknown) => unknown) & { [WATCHED]?: AsyncLocalStorage<string> };
 
 /**
  * Keeps, for each inline program the Automation API runs in this process, the `pwd` the engine
@@ -81,12 +84,18 @@ export function watchInlinePrograms(): void {
   }
   const prototype = server.LanguageServer?.prototype;
   const run = prototype?.run;
-  if (!prototype || typeof run !== "function" || run[WATCHED]) return;
+  if (!prototype || typeof run !== "function") return;
+  const filled = run[WATCHED];
+  if (filled) {
+    inlineRun = filled;
+    return;
+  }
+  const store = inlineRun;
   const watched: Run = function (this: unknown, call, callback) {
     const pwd = call?.request?.getPwd?.();
-    return pwd ? inlineRun.run(pwd, () => run.call(this, call, callback)) : run.call(this, call, callback);
+    return pwd ? store.run(pwd, () => run.call(this, call, callback)) : run.call(this, call, callback);
   };
-  watched[WATCHED] = true;
+  watched[WATCHED] = store;
   prototype.run = watched;
 }
 

@@ -75,3 +75,24 @@ describe("where the engine starts the provider plugin", () => {
     }
   });
 });
+
+test("an inline program learns the folder from the engine's run request, one per run, even with runs at once", async () => {
+  // The real server's `run` connects to an engine (end to end in test/e2e/automation-path); here
+  // its body is a program that answers, after a pause, where the plugin starts.
+  let seen: Promise<Array<string | undefined>> | undefined;
+  jest.isolateModules(() => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- fresh copies of both modules, for this test only
+    const server = require("@pulumi/pulumi/automation/server");
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
+    const peer = require("../../provider/peer") as typeof import("../../provider/peer");
+    server.LanguageServer.prototype.run = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      return peer.providerPluginDirectory();
+    };
+    peer.watchInlinePrograms();
+    peer.watchInlinePrograms(); // a second load of the package wraps nothing twice
+    const run = (pwd: string) => new server.LanguageServer(async () => undefined).run({ request: { getPwd: () => pwd } }, () => undefined);
+    seen = Promise.all([run("/srv/a"), run("/srv/b"), Promise.resolve(peer.providerPluginDirectory())]);
+  });
+  expect(await seen).toEqual(["/srv/a", "/srv/b", undefined]);
+});
