@@ -63,7 +63,8 @@ function freePort(): Promise<number> {
  * Runs the README's steps in the user's shell as a user types them, one after another, from this
  * checkout. Only what a reader fills in differs: `~` is the test's folder, `4010` a free port,
  * `<the token it printed>` the token the emulator printed, and the user answers `yes` when
- * `pulumi up` and `pulumi destroy` ask (PULUMI_SKIP_CONFIRMATIONS). A line ending in `&` starts
+ * `pulumi up` and `pulumi destroy` ask (PULUMI_SKIP_CONFIRMATIONS for those lines only: a
+ * refresh preview refuses it). A line ending in `&` starts
  * the emulator, which the test stops at the end. Each step must exit 0.
  */
 class ReadmeSteps {
@@ -87,7 +88,12 @@ class ReadmeSteps {
         continue;
       }
       const result = await user.run(`${line}\ncode=$?; printf '\\n[cwd] %s\\n' "$PWD"; exit $code`, this.cwd, {
-        env: { PULUMI_SKIP_CONFIRMATIONS: "true", npm_config_prefer_offline: "true", npm_config_audit: "false", npm_config_fund: "false" },
+        env: {
+          ...(/\bpulumi (up|destroy)\b/.test(line) ? { PULUMI_SKIP_CONFIRMATIONS: "true" } : {}),
+          npm_config_prefer_offline: "true",
+          npm_config_audit: "false",
+          npm_config_fund: "false",
+        },
         timeoutMs: 600_000,
       });
       if (result.code !== 0) throw new Error(`the README's step \`${step}\` exited ${result.code}:\n${result.out.slice(-3000)}`);
@@ -156,7 +162,7 @@ afterAll(async () => {
 test("`npm run -s env` puts Node 24 and the whole toolchain first on PATH and runs the CLI offline", async () => {
   expect(user.exports).toContain("export PULUMI_SKIP_UPDATE_CHECK=true");
   expect(user.exports).toContain("export PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true");
-  const found = await shell("node --version; command -v pulumi pulumi-language-nodejs pulumi-resource-pulumi-nodejs");
+  const found = await shell("node --version; command -v pulumi pulumi-language-nodejs pulumi-resource-pulumi-nodejs", base);
   expectExit(found, 0);
   const [node, ...tools] = found.out.trim().split("\n");
   expect(node).toMatch(/^v24\./);
