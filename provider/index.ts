@@ -6,10 +6,12 @@
  * const vpc = new compute.Vpc("app", { label: "app-net", region: "us-east" });
  * ```
  */
-import { assertPulumiLoadable } from "./peer";
+import { assertPulumiLoadable, watchInlinePrograms } from "./peer";
 
 // Before anything loads @pulumi/pulumi (a peer dependency): without it, one line saying what to install.
 assertPulumiLoadable();
+// Before an Automation API program runs: where its engine starts the provider plugin (see peer.ts).
+watchInlinePrograms();
 
 // Every resource class, its `Args`, and the input and output types its file offers (generated from the specs).
 export * from "./resources.generated";

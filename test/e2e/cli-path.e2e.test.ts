@@ -1,19 +1,22 @@
 /**
- * The path a user takes, end to end: the package packed and installed into a project of their
- * own outside this repository; the toolchain put on PATH by `eval "$(npm run -s env)"`; the
- * emulator started from the package's `compute-emulator`; and the `pulumi` CLI run from a shell
- * for every step, with a change made behind Pulumi's back along the way. Last, the same project
- * without its `@pulumi/pulumi` (a peer dependency), as a package manager that skips peers leaves it.
+ * The path a user takes, end to end: the README's "A new project, against a standalone emulator"
+ * block, read out of the README and run line by line as written — the package built and packed
+ * in this checkout, the new-project template copied to a folder outside the repository and the
+ * tarball installed there, the emulator started from the package's `compute-emulator`, and the
+ * `pulumi` CLI run from a shell for every step, after `eval "$(npm run -s env)"`. A change made
+ * behind Pulumi's back before the README's refresh. Last, the same project without its
+ * `@pulumi/pulumi` (a peer dependency), as a package manager that skips peers leaves it.
  */
 import * as fs from "node:fs";
+import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
-import type { ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { ComputeClient } from "../../sdk/client";
 import { MissingPulumiError } from "../../provider/peer";
 import { REPO_ROOT } from "../support/engine";
-import { startProcess, type ProcessResult } from "../support/process";
-import { UserShell, expectExit, packPackage, useTarball } from "../support/user-shell";
+import { type ProcessResult } from "../support/process";
+import { UserShell, expectExit } from "../support/user-shell";
 
 // Each step starts the engine and a provider process from a shell; on two loaded cores the whole life takes minutes.
 jest.setTimeout(900_000);
@@ -24,7 +27,6 @@ let project: string;
 let user: UserShell;
 let emulator: ChildProcess | undefined;
 let client: ComputeClient;
-let api: { url: string; token: string };
 
 /** A command line in the user's shell, in the project folder, after the eval. */
 function shell(command: string, cwd = project): Promise<ProcessResult> {
@@ -35,78 +37,132 @@ async function pulumi(args: string, cwd = project): Promise<ProcessResult> {
   return shell(`pulumi ${args}`, cwd);
 }
 
+/** The README's commands for a new project, in order, without their comments. */
+function readmeSteps(): string[] {
+  const readme = fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
+  const from = readme.indexOf("A new project, against a standalone emulator");
+  const block = /```sh\n([\s\S]*?)\n```/.exec(readme.slice(from))![1]!;
+  return block
+    .split("\n")
+    .map((line) => line.replace(/\s+#\s.*$/, "").trim())
+    .filter(Boolean);
+}
+
+/** A port nothing listens on now, for the README's `4010` (other runs may hold 4010 itself). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+/**
+ * Runs the README's steps in the user's shell as a user types them, one after another, from this
+ * checkout. Only what a reader fills in differs: `~` is the test's folder, `4010` a free port,
+ * `<the token it printed>` the token the emulator printed, and the user answers `yes` when
+ * `pulumi up` and `pulumi destroy` ask (PULUMI_SKIP_CONFIRMATIONS for those lines only: a
+ * refresh preview refuses it). A line ending in `&` starts
+ * the emulator, which the test stops at the end. Each step must exit 0.
+ */
+class ReadmeSteps {
+  private readonly steps = readmeSteps();
+  private cwd = REPO_ROOT;
+  private token = "";
+  private port = 0;
+  /** Each step run, with its output. */
+  readonly ran: Array<{ step: string; out: string }> = [];
+
+  /** Runs the steps up to the first one that starts with `prefix` (all of them without one). */
+  async runUntil(prefix?: string): Promise<void> {
+    this.port ||= await freePort();
+    while (this.steps.length && !(prefix && this.steps[0]!.startsWith(prefix))) {
+      const step = this.steps.shift()!;
+      const line = this.filled(step);
+      if (line.endsWith("&")) {
+        const output = await startInBackground(line.slice(0, -1).trim(), this.cwd);
+        this.token = /token:\s+(\S+)/.exec(output)![1]!;
+        this.ran.push({ step, out: output });
+        continue;
+      }
+      const result = await user.run(`${line}\ncode=$?; printf '\\n[cwd] %s\\n' "$PWD"; exit $code`, this.cwd, {
+        env: {
+          ...(/\bpulumi (up|destroy)\b/.test(line) ? { PULUMI_SKIP_CONFIRMATIONS: "true" } : {}),
+          npm_config_prefer_offline: "true",
+          npm_config_audit: "false",
+          npm_config_fund: "false",
+        },
+        timeoutMs: 600_000,
+      });
+      if (result.code !== 0) throw new Error(`the README's step \`${step}\` exited ${result.code}:\n${result.out.slice(-3000)}`);
+      this.cwd = /\[cwd\] (.*)\n$/.exec(result.stdout)![1]!;
+      this.ran.push({ step, out: result.out });
+    }
+  }
+
+  /** The output of the step that starts with `prefix`. */
+  output(prefix: string): string {
+    return this.ran.find((r) => r.step.startsWith(prefix))!.out;
+  }
+
+  private filled(step: string): string {
+    return step
+      .replace(/(^|\s)~(?=[/\s]|$)/g, `$1${base}`)
+      .replaceAll("4010", String(this.port))
+      .replaceAll("<the token it printed>", this.token);
+  }
+}
+
+/** A README line that ends in `&`: started in its own process group; its output once it printed its token. */
+function startInBackground(command: string, cwd: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("bash", ["-c", `eval "$PC_EXPORTS" && exec ${command}`], {
+      cwd,
+      env: { ...user.env, PC_EXPORTS: user.exports },
+      detached: true,
+    });
+    emulator = child;
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`\`${command}\` printed no token:\n${out}`)), 120_000);
+    const onData = (chunk: Buffer) => {
+      out += chunk;
+      if (/token:\s+\S+/.test(out)) {
+        clearTimeout(timer);
+        resolve(out);
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.on("exit", (code) => reject(new Error(`\`${command}\` exited ${code}:\n${out}`)));
+  });
+}
+
+const readme = new ReadmeSteps();
+
 beforeAll(async () => {
   base = fs.mkdtempSync(path.join(os.tmpdir(), "pc-cli-path-"));
   user = new UserShell(base);
-  const tarball = await packPackage(base);
-
-  project = path.join(base, "my-infra");
-  fs.mkdirSync(project);
-  writeProject(project, tarball);
-  await user.npmInstall(project);
-
   await user.init();
-  const started = await startProcess(
-    "bash",
-    ["-c", `eval "$PC_EXPORTS" && exec node_modules/.bin/compute-emulator --port 0 --time-scale 300`],
-    /token:\s+\S+/,
-    {
-      cwd: project,
-      env: { ...user.env, PC_EXPORTS: user.exports },
-    },
-  );
-  emulator = started.child;
-  api = { url: /API:\s+(\S+)/.exec(started.output())![1]!, token: /token:\s+(\S+)/.exec(started.output())![1]! };
-  client = new ComputeClient({ baseUrl: api.url, token: api.token });
+  project = path.join(base, "my-infra");
 });
 
 afterAll(async () => {
   await client?.close();
   if (emulator && emulator.exitCode === null) {
+    // `npx` runs the emulator as its child: the whole group goes.
     const exited = new Promise((resolve) => emulator!.once("exit", resolve));
-    emulator.kill("SIGTERM");
+    process.kill(-emulator.pid!, "SIGTERM");
     await exited;
   }
   if (base) fs.rmSync(base, { recursive: true, force: true });
 });
 
-/**
- * What a user writes, from examples/new-project (the files the README gives): package.json,
- * tsconfig.json, Pulumi.yaml and index.ts; only the package comes from the tarball instead of
- * the registry.
- */
-function writeProject(dir: string, tarball: string): void {
-  const template = path.join(REPO_ROOT, "examples/new-project");
-  for (const file of ["tsconfig.json", "Pulumi.yaml", "index.ts", "package.json"]) {
-    fs.copyFileSync(path.join(template, file), path.join(dir, file));
-  }
-  useTarball(dir, tarball);
-}
-
-test("the README's \"Using it\" gives the new-project template's package.json and tsconfig.json exactly", () => {
-  const readme = fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("## Using it"), readme.indexOf("\n## ", readme.indexOf("## Using it") + 1));
-  const blocks = [...section.matchAll(/```json\n([\s\S]*?)\n```/g)].map((m) => m[1]);
-  const file = (name: string) => fs.readFileSync(path.join(REPO_ROOT, "examples/new-project", name), "utf8").trimEnd();
-  expect(blocks.slice(0, 2)).toEqual([file("package.json"), file("tsconfig.json")]);
-});
-
-test("the new-project template asks for the versions this package is built and tested with", () => {
-  const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "examples/new-project/package.json"), "utf8"));
-  expect(pkg.dependencies).toEqual({
-    "@pulumi/pulumi": repoPackage.devDependencies["@pulumi/pulumi"],
-    "pulumi-compute": `^${repoPackage.version}`,
-  });
-  expect(pkg.devDependencies).toEqual({
-    "@types/node": repoPackage.devDependencies["@types/node"],
-    typescript: repoPackage.devDependencies.typescript,
-  });
-});
-
 test("`npm run -s env` puts Node 24 and the whole toolchain first on PATH and runs the CLI offline", async () => {
   expect(user.exports).toContain("export PULUMI_SKIP_UPDATE_CHECK=true");
   expect(user.exports).toContain("export PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true");
-  const found = await shell("node --version; command -v pulumi pulumi-language-nodejs pulumi-resource-pulumi-nodejs");
+  const found = await shell("node --version; command -v pulumi pulumi-language-nodejs pulumi-resource-pulumi-nodejs", base);
   expectExit(found, 0);
   const [node, ...tools] = found.out.trim().split("\n");
   expect(node).toMatch(/^v24\./);
@@ -134,22 +190,23 @@ test("`npm run -s env` gives a backend and a passphrase only to a user who has s
   expect(ownPassphrase).not.toContain("PULUMI_CONFIG_PASSPHRASE");
 });
 
-test("preview, up, drift found by refresh and by pulumi-compute drift, up --refresh, a clean preview, destroy", async () => {
-  const outputs: string[] = [];
-  const step = async (args: string, code: number | "fails" = 0) => {
-    const result = await pulumi(args);
-    outputs.push(result.out);
-    expectExit(result, code);
-    return result.out;
-  };
+test("the README's new-project steps as written: pack, install the tarball, the emulator, preview and up, drift, destroy", async () => {
+  await readme.runUntil("npx compute-emulator");
+  // The project records the packed package in place of the registry's range, which is not published yet.
+  const installed = JSON.parse(fs.readFileSync(path.join(project, "package.json"), "utf8"));
+  expect(installed.dependencies["pulumi-compute"]).toBe(`file:../pulumi-compute-${repoPackage.version}.tgz`);
+  expect(fs.existsSync(path.join(project, "node_modules/pulumi-compute/package.json"))).toBe(true);
 
-  await step("stack init dev");
-  await step(`config set compute:apiUrl ${api.url}`);
-  await step(`config set --secret compute:token ${api.token}`);
-  expect(await step("preview")).toMatch(/\+ 5 to create/);
-  expect(await client.vpcs.listAll()).toEqual([]); // a preview creates nothing
+  await readme.runUntil("pulumi preview");
+  const apiUrl = /API:\s+(\S+)/.exec(readme.output("npx compute-emulator"))![1]!;
+  const token = /token:\s+(\S+)/.exec(readme.output("npx compute-emulator"))![1]!;
+  client = new ComputeClient({ baseUrl: apiUrl, token });
+  expect(await client.vpcs.listAll()).toEqual([]);
 
-  expect(await step("up --yes")).toMatch(/\+ 5 created/);
+  await readme.runUntil("pulumi refresh");
+  const previewAndUp = readme.output("pulumi preview");
+  expect(previewAndUp).toMatch(/\+ 5 to create/);
+  expect(previewAndUp).toMatch(/\+ 5 created/);
   const [vpc] = await client.vpcs.listAll();
   expect(vpc).toMatchObject({
     label: "user-net",
@@ -161,33 +218,33 @@ test("preview, up, drift found by refresh and by pulumi-compute drift, up --refr
 
   const statePath = path.join(base, "state/.pulumi/stacks/my-infra/dev.json");
   const state = fs.readFileSync(statePath, "utf8");
-  expect(state.includes(api.token)).toBe(false);
+  expect(state.includes(token)).toBe(false);
   // The serialized provider loads the package by name, from the project's node_modules.
   const resources = JSON.parse(state).checkpoint.latest.resources as Array<{ type: string; inputs?: { __provider?: string } }>;
   const provider = resources.find((r) => r.type === "pulumi-nodejs:dynamic/compute:Vpc")!.inputs!.__provider!;
   expect(provider).toContain("require('pulumi-compute/registry')");
 
+  // Behind Pulumi's back, before the README's refresh: the refresh preview shows it and writes nothing.
   await client.vpcs.update(vpc!.id, { label: "changed-by-hand" });
+  await readme.runUntil("pulumi destroy");
+  expect(readme.output("pulumi refresh")).toMatch(/~ label\s*: "user-net" => "changed-by-hand"/);
+  expect(fs.readFileSync(statePath, "utf8")).toBe(state);
 
-  const refreshPreview = await step("refresh --preview-only --expect-no-changes --diff", "fails");
-  expect(refreshPreview).toMatch(/~ label\s*: "user-net" => "changed-by-hand"/);
-  expect(refreshPreview).toContain("no changes were expected for refresh but changes were proposed");
-  expect(fs.readFileSync(statePath, "utf8")).toBe(state); // a preview writes nothing
-
-  const drift = await shell("node_modules/.bin/pulumi-compute drift");
+  const drift = await shell("npx pulumi-compute drift");
   expectExit(drift, 2);
   expect(drift.out).toMatch(/Vpc net\s+label\s+"user-net"\s+"changed-by-hand"/);
-
-  await step("up --yes --refresh");
+  expectExit(await pulumi("up --yes --refresh"), 0);
   expect((await client.vpcs.get(vpc!.id)).label).toBe("user-net");
-  expectExit(await shell("node_modules/.bin/pulumi-compute drift"), 0);
-  await step("preview --expect-no-changes");
+  expectExit(await shell("npx pulumi-compute drift"), 0);
+  expectExit(await pulumi("preview --expect-no-changes"), 0);
 
-  expect(await step("destroy --yes")).toMatch(/- 5 deleted/);
+  await readme.runUntil();
+  expect(readme.output("pulumi destroy")).toMatch(/- 5 deleted/);
   expect({ vpcs: await client.vpcs.listAll(), domains: await client.domains.listAll() }).toEqual({ vpcs: [], domains: [] });
 
-  // The language host sits beside `pulumi`: no run warned that it came from elsewhere on PATH.
-  expect(outputs.join("\n")).not.toMatch(/using pulumi-language-nodejs from \$PATH/);
+  // Every line of the README ran; the language host sits beside `pulumi`: no run warned that it came from elsewhere on PATH.
+  expect(readme.ran.map((r) => r.step)).toEqual(readmeSteps());
+  expect(readme.ran.map((r) => r.out).join("\n")).not.toMatch(/using pulumi-language-nodejs from \$PATH/);
 });
 
 test("the language host honours Pulumi.yaml's runtime options: typescript: false runs compiled JavaScript without ts-node", async () => {
