@@ -5,7 +5,15 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { dynamicResource, type ArgsOf, type DeepInput, type MetaArgs, type OutputOf, type TimeoutsArgs } from "./engine/resource";
+import {
+  dynamicResource,
+  quietStacks,
+  type ArgsOf,
+  type DeepInput,
+  type MetaArgs,
+  type OutputOf,
+  type TimeoutsArgs,
+} from "./engine/resource";
 import { domainSpec } from "./resources/domain";
 import { domainRecordSpec } from "./resources/domain-record";
 import { domainRecordSetSpec } from "./resources/domain-record-set";
@@ -116,7 +124,12 @@ export class Domain extends pulumi.CustomResource {
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
   constructor(name: string, args: DomainArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...dynamicResource(domainSpec, name, args, opts));
+    const registered = quietStacks();
+    try {
+      super(...dynamicResource(domainSpec, name, args, opts));
+    } finally {
+      registered();
+    }
   }
 }
 
@@ -197,7 +210,12 @@ export class DomainRecord extends pulumi.CustomResource {
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
   constructor(name: string, args: DomainRecordArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...dynamicResource(domainRecordSpec, name, args, opts));
+    const registered = quietStacks();
+    try {
+      super(...dynamicResource(domainRecordSpec, name, args, opts));
+    } finally {
+      registered();
+    }
   }
 }
 
@@ -259,7 +277,12 @@ export class DomainRecordSet extends pulumi.CustomResource {
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
   constructor(name: string, args: DomainRecordSetArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...dynamicResource(domainRecordSetSpec, name, args, opts));
+    const registered = quietStacks();
+    try {
+      super(...dynamicResource(domainRecordSetSpec, name, args, opts));
+    } finally {
+      registered();
+    }
   }
 }
 
@@ -341,7 +364,12 @@ export class Firewall extends pulumi.CustomResource {
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
   constructor(name: string, args: FirewallArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...dynamicResource(firewallSpec, name, args, opts));
+    const registered = quietStacks();
+    try {
+      super(...dynamicResource(firewallSpec, name, args, opts));
+    } finally {
+      registered();
+    }
   }
 }
 
@@ -385,7 +413,12 @@ export class FirewallDevice extends pulumi.CustomResource {
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
   constructor(name: string, args: FirewallDeviceArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...dynamicResource(firewallDeviceSpec, name, args, opts));
+    const registered = quietStacks();
+    try {
+      super(...dynamicResource(firewallDeviceSpec, name, args, opts));
+    } finally {
+      registered();
+    }
   }
 }
 
@@ -472,7 +505,12 @@ export class Image extends pulumi.CustomResource {
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
   constructor(name: string, args: ImageArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...dynamicResource(imageSpec, name, args, opts));
+    const registered = quietStacks();
+    try {
+      super(...dynamicResource(imageSpec, name, args, opts));
+    } finally {
+      registered();
+    }
   }
 }
 
@@ -523,7 +561,12 @@ export class Ipv6Range extends pulumi.CustomResource {
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
   constructor(name: string, args: Ipv6RangeArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...dynamicResource(ipv6RangeSpec, name, args, opts));
+    const registered = quietStacks();
+    try {
+      super(...dynamicResource(ipv6RangeSpec, name, args, opts));
+    } finally {
+      registered();
+    }
   }
 }
 
@@ -635,7 +678,12 @@ export class MysqlDatabase extends pulumi.CustomResource {
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
   constructor(name: string, args: MysqlDatabaseArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...dynamicResource(mysqlDatabaseSpec, name, args, opts));
+    const registered = quietStacks();
+    try {
+      super(...dynamicResource(mysqlDatabaseSpec, name, args, opts));
+    } finally {
+      registered();
+    }
   }
 }
 
@@ -751,7 +799,12 @@ export class PostgresqlDatabase extends pulumi.CustomResource {
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
   constructor(name: string, args: PostgresqlDatabaseArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...dynamicResource(postgresqlDatabaseSpec, name, args, opts));
+    const registered = quietStacks();
+    try {
+      super(...dynamicResource(postgresqlDatabaseSpec, name, args, opts));
+    } finally {
+      registered();
+    }
   }
 }
 
@@ -792,7 +845,12 @@ export class ReverseDns extends pulumi.CustomResource {
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
   constructor(name: string, args: ReverseDnsArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...dynamicResource(reverseDnsSpec, name, args, opts));
+    const registered = quietStacks();
+    try {
+      super(...dynamicResource(reverseDnsSpec, name, args, opts));
+    } finally {
+      registered();
+    }
   }
 }
 
@@ -836,7 +894,12 @@ export class Vpc extends pulumi.CustomResource {
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
   constructor(name: string, args: VpcArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...dynamicResource(vpcSpec, name, args, opts));
+    const registered = quietStacks();
+    try {
+      super(...dynamicResource(vpcSpec, name, args, opts));
+    } finally {
+      registered();
+    }
   }
 }
 
@@ -886,6 +949,11 @@ export class VpcSubnet extends pulumi.CustomResource {
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
   constructor(name: string, args: VpcSubnetArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...dynamicResource(vpcSubnetSpec, name, args, opts));
+    const registered = quietStacks();
+    try {
+      super(...dynamicResource(vpcSubnetSpec, name, args, opts));
+    } finally {
+      registered();
+    }
   }
 }

@@ -128,3 +128,28 @@ export function dynamicResource(
   props[PROVIDER_KEY] = providerText(spec.name);
   return [`pulumi-nodejs:dynamic/${TYPE_MODULE}:${spec.name}`, name, props as pulumi.Inputs, resourceOptions(spec, opts)];
 }
+
+/**
+ * Makes the registration of a resource cheap in the program: until the returned function is
+ * called, new errors capture no stack frames. Pulumi's SDK wraps each property of a resource in an
+ * Output of four promises and gives each promise the formatted stack of where it was made (kept for
+ * its report of promises still pending at exit); a resource of ours has a property for every input
+ * and output of its spec (16 for a `DomainRecord`), so formatting those 64 stacks was the largest
+ * part of the program's CPU per resource — more than a no-op dynamic resource's whole registration
+ * (bench/README.md, "Where the time goes"). The resource's own source position and stack trace are
+ * unchanged: Pulumi captures them with a limit it sets itself. The leak report still names each
+ * promise's resource and property; an error thrown by the registration keeps its message. The
+ * generated classes call it around `super(...)`:
+ *
+ * ```ts
+ * const registered = quietStacks();
+ * try { super(...dynamicResource(spec, name, args, opts)); } finally { registered(); }
+ * ```
+ */
+export function quietStacks(): () => void {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  return () => {
+    Error.stackTraceLimit = limit;
+  };
+}
