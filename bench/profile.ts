@@ -41,7 +41,9 @@ export function phaseProfiler(stack: Stack, dir: string): PhaseProfiler {
   let on = false;
   // The Automation API runs every command through this object: while on, the engine writes its profiles.
   workspace._pulumiCommand = Object.create(real, {
-    run: { value: (args: string[], ...rest: unknown[]) => real.run(on ? [...args, "--profiling", path.join(dir, "engine")] : args, ...rest) },
+    run: {
+      value: (args: string[], ...rest: unknown[]) => real.run(on ? [...args, "--profiling", path.join(dir, "engine")] : args, ...rest),
+    },
   }) as CommandLike;
   let session: Session | undefined;
   return {
@@ -87,7 +89,10 @@ const NODE_PARTS: ReadonlyArray<[part: string, test: RegExp]> = [
   ["ours: sdk", /\/(dist\/)?sdk\//],
   ["ours: zod (check's schemas)", /\/node_modules\/zod\//],
   ["ours: undici (the sdk's HTTP)", /\/node_modules\/undici\//],
-  ["emulator", /\/(dist\/)?emulator\/|\/node_modules\/(fastify|@fastify|find-my-way|light-my-request|avvio|pino|fast-json-stringify|ajv)[/-]/],
+  [
+    "emulator",
+    /\/(dist\/)?emulator\/|\/node_modules\/(fastify|@fastify|find-my-way|light-my-request|avvio|pino|fast-json-stringify|ajv)[/-]/,
+  ],
   ["gRPC and protobuf", /\/node_modules\/(@grpc|google-protobuf|protobufjs|@protobufjs)\//],
   ["Pulumi Automation API", /\/@pulumi\/pulumi\/automation\//],
   ["Pulumi SDK / dynamic provider host", /\/@pulumi\/pulumi\//],
@@ -147,8 +152,14 @@ export function nodeSplitOfFolder(dir: string): Split {
  * messages (to the program, the provider and the language host), outside checkpoints.
  */
 const GO_PARTS: ReadonlyArray<[part: string, focus: string]> = [
-  ["checkpoint writes", String.raw`SnapshotManager|snapshotPersister|saveCheckpoint|saveStack|persistSnapshot|SerializeDeployment|SerializeResource`],
-  ["gRPC and protobuf", String.raw`google\.golang\.org/grpc|google\.golang\.org/protobuf|golang\.org/x/net/http2|plugin\.MarshalPropert|plugin\.UnmarshalPropert`],
+  [
+    "checkpoint writes",
+    String.raw`SnapshotManager|snapshotPersister|saveCheckpoint|saveStack|persistSnapshot|SerializeDeployment|SerializeResource`,
+  ],
+  [
+    "gRPC and protobuf",
+    String.raw`google\.golang\.org/grpc|google\.golang\.org/protobuf|golang\.org/x/net/http2|plugin\.MarshalPropert|plugin\.UnmarshalPropert`,
+  ],
   ["GC (background)", String.raw`runtime\.gcBgMarkWorker|runtime\.bgsweep|runtime\.bgscavenge`],
 ];
 
@@ -196,7 +207,10 @@ export function goSplit(dir: string): Split {
       counted += ms;
       before.push(focus);
     }
-    split.set("the engine's own work (steps, diffs, events, plugins)", (split.get("the engine's own work (steps, diffs, events, plugins)") ?? 0) + total - counted);
+    split.set(
+      "the engine's own work (steps, diffs, events, plugins)",
+      (split.get("the engine's own work (steps, diffs, events, plugins)") ?? 0) + total - counted,
+    );
   }
   return split;
 }

@@ -189,7 +189,9 @@ async function runVariant(variant: VariantName, n: number, emulator: RunningEmul
     declare = true;
     for (const phase of PHASES) {
       emulator.control.clearRequests();
-      const profiler = profiling?.phases.includes(phase) ? phaseProfiler(testStack.stack, path.join(profiling.dir, variant, phase)) : undefined;
+      const profiler = profiling?.phases.includes(phase)
+        ? phaseProfiler(testStack.stack, path.join(profiling.dir, variant, phase))
+        : undefined;
       await profiler?.start();
       const started = process.hrtime.bigint();
       if (phase === "up") {

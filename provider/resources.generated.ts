@@ -8,6 +8,7 @@ import type { z } from "zod";
 import {
   dynamicResource,
   quietStacks,
+  unrecordedOutputs,
   type ArgsOf,
   type DeepInput,
   type MetaArgs,
@@ -130,6 +131,7 @@ export class Domain extends pulumi.CustomResource {
     } finally {
       registered();
     }
+    unrecordedOutputs(this, domainSpec, args);
   }
 }
 
@@ -216,6 +218,7 @@ export class DomainRecord extends pulumi.CustomResource {
     } finally {
       registered();
     }
+    unrecordedOutputs(this, domainRecordSpec, args);
   }
 }
 
@@ -283,6 +286,7 @@ export class DomainRecordSet extends pulumi.CustomResource {
     } finally {
       registered();
     }
+    unrecordedOutputs(this, domainRecordSetSpec, args);
   }
 }
 
@@ -370,6 +374,7 @@ export class Firewall extends pulumi.CustomResource {
     } finally {
       registered();
     }
+    unrecordedOutputs(this, firewallSpec, args);
   }
 }
 
@@ -419,6 +424,7 @@ export class FirewallDevice extends pulumi.CustomResource {
     } finally {
       registered();
     }
+    unrecordedOutputs(this, firewallDeviceSpec, args);
   }
 }
 
@@ -511,6 +517,7 @@ export class Image extends pulumi.CustomResource {
     } finally {
       registered();
     }
+    unrecordedOutputs(this, imageSpec, args);
   }
 }
 
@@ -567,6 +574,7 @@ export class Ipv6Range extends pulumi.CustomResource {
     } finally {
       registered();
     }
+    unrecordedOutputs(this, ipv6RangeSpec, args);
   }
 }
 
@@ -684,6 +692,7 @@ export class MysqlDatabase extends pulumi.CustomResource {
     } finally {
       registered();
     }
+    unrecordedOutputs(this, mysqlDatabaseSpec, args);
   }
 }
 
@@ -805,6 +814,7 @@ export class PostgresqlDatabase extends pulumi.CustomResource {
     } finally {
       registered();
     }
+    unrecordedOutputs(this, postgresqlDatabaseSpec, args);
   }
 }
 
@@ -851,6 +861,7 @@ export class ReverseDns extends pulumi.CustomResource {
     } finally {
       registered();
     }
+    unrecordedOutputs(this, reverseDnsSpec, args);
   }
 }
 
@@ -900,6 +911,7 @@ export class Vpc extends pulumi.CustomResource {
     } finally {
       registered();
     }
+    unrecordedOutputs(this, vpcSpec, args);
   }
 }
 
@@ -955,5 +967,6 @@ export class VpcSubnet extends pulumi.CustomResource {
     } finally {
       registered();
     }
+    unrecordedOutputs(this, vpcSubnetSpec, args);
   }
 }

@@ -27,17 +27,20 @@ export const PROVIDER_KEY = "__provider";
 /** The registry module the text loads; it lives at the package root so the text stays short. */
 export const REGISTRY_MODULE = "pulumi-compute/registry";
 
-const checked = new Set<string>();
+/** The text of each kind made so far: a program registers hundreds of resources of one kind. */
+const texts = new Map<string, string>();
 
 /** The `__provider` text of a resource kind: the same for every resource of the kind. */
 export function providerText(kind: string): string {
-  if (!/^[A-Za-z][A-Za-z0-9]*$/.test(kind)) throw new Error(`not a resource kind: ${JSON.stringify(kind)}`);
-  if (!checked.has(kind)) {
+  let text = texts.get(kind);
+  if (text === undefined) {
+    if (!/^[A-Za-z][A-Za-z0-9]*$/.test(kind)) throw new Error(`not a resource kind: ${JSON.stringify(kind)}`);
     // The engine starts the provider plugin in the program's folder, where it looks for the SDK;
     // without it the engine only says `could not read plugin …: EOF`. Checked once per kind.
     assertProviderPluginLoadable();
-    checked.add(kind);
+    // Single quotes: the text is stored as a JSON string, where each double quote would cost a backslash.
+    text = `exports.handler=()=>require('${REGISTRY_MODULE}').provider('${kind}')`;
+    texts.set(kind, text);
   }
-  // Single quotes: the text is stored as a JSON string, where each double quote would cost a backslash.
-  return `exports.handler=()=>require('${REGISTRY_MODULE}').provider('${kind}')`;
+  return text;
 }

@@ -156,6 +156,7 @@ function renderResource({ exportName, spec }: SpecExport): string[] {
     "    } finally {",
     "      registered();",
     "    }",
+    `    unrecordedOutputs(this, ${exportName}, args);`,
     "  }",
     "}",
     "",
@@ -177,7 +178,7 @@ export function renderResourcesModule(specs: SpecExport[], publicTypes: Array<{ 
     " */",
     'import * as pulumi from "@pulumi/pulumi";',
     'import type { z } from "zod";',
-    'import { dynamicResource, quietStacks, type ArgsOf, type DeepInput, type MetaArgs, type OutputOf, type TimeoutsArgs } from "./engine/resource";',
+    'import { dynamicResource, quietStacks, unrecordedOutputs, type ArgsOf, type DeepInput, type MetaArgs, type OutputOf, type TimeoutsArgs } from "./engine/resource";',
     ...modules.map(
       (m) =>
         `import { ${specs
