@@ -49,7 +49,11 @@ export function phaseProfiler(stack: Stack, dir: string): PhaseProfiler {
   return {
     async start() {
       on = true;
-      stack.workspace.envVars.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${path.join(dir, "host")}`;
+      // The engine stops the provider host with a signal, and Node writes `--cpu-prof` only when it
+      // exits: the preloaded module turns the signal into an exit.
+      const exitOnSignal = path.join(dir, "exit-on-signal.js");
+      writeFileSync(exitOnSignal, 'for (const s of ["SIGINT", "SIGTERM"]) process.on(s, () => process.exit(0));\n');
+      stack.workspace.envVars.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${path.join(dir, "host")} --require=${exitOnSignal}`;
       session = new Session();
       session.connect();
       await session.post("Profiler.enable");
@@ -154,12 +158,16 @@ export function nodeSplitOfFolder(dir: string): Split {
 const GO_PARTS: ReadonlyArray<[part: string, focus: string]> = [
   [
     "checkpoint writes",
-    String.raw`SnapshotManager|snapshotPersister|saveCheckpoint|saveStack|persistSnapshot|SerializeDeployment|SerializeResource`,
+    String.raw`SnapshotManager|snapshotPersister|saveCheckpoint|saveStack|persistSnapshot|SerializeDeployment|VerifyIntegrity`,
   ],
+  // Pulumi 3.2xx writes its verbose log, gzipped and encrypted, on every command.
+  ["verbose log (slog, gzip, encryption)", String.raw`VerboseLogger|log/slog|encryptedlog|PropertySinkHandler`],
+  ["passphrase key derivation (once per command)", String.raw`pbkdf2`],
   [
-    "gRPC and protobuf",
-    String.raw`google\.golang\.org/grpc|google\.golang\.org/protobuf|golang\.org/x/net/http2|plugin\.MarshalPropert|plugin\.UnmarshalPropert`,
+    "gRPC and protobuf (transport, (un)marshalling)",
+    String.raw`grpc/internal/transport|grpc\.encode|grpc\.recv|grpc\.\(\*Server\)\.sendResponse|google\.golang\.org/protobuf/|golang\.org/x/net/http2|plugin\.MarshalPropert|plugin\.UnmarshalPropert`,
   ],
+  ["the profiler's execution trace", String.raw`runtime\.trace|runtime\.\(\*trace`],
   ["GC (background)", String.raw`runtime\.gcBgMarkWorker|runtime\.bgsweep|runtime\.bgscavenge`],
 ];
 
@@ -178,7 +186,7 @@ function goBinary(): string {
 
 /** Total CPU ms of a pprof profile, optionally only below `focus` and not below `ignore`. */
 function pprofTotal(go: string, file: string, focus?: string, ignore?: string): number {
-  const args = ["tool", "pprof", "-top", "-nodecount=1"];
+  const args = ["tool", "pprof", "-top", "-nodecount=100000", "-nodefraction=0", "-edgefraction=0"];
   if (focus) args.push(`-focus=${focus}`);
   if (ignore) args.push(`-ignore=${ignore}`);
   const out = execFileSync(go, [...args, file], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
