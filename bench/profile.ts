@@ -113,13 +113,26 @@ export function nodeSplit(file: string): Split {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  // Start-up: everything below a module load (`require`), whoever's module it is.
+  const loading = new Map<number, boolean>();
+  const isLoading = (id: number): boolean => {
+    let known = loading.get(id);
+    if (known === undefined) {
+      const { functionName } = byId.get(id)!.callFrame;
+      const up = parent.get(id);
+      known = functionName === "wrapModuleLoad" || functionName === "Module._load" || (up !== undefined && isLoading(up));
+      loading.set(id, known);
+    }
+    return known;
+  };
   const partOf = new Map<number, string>();
   const part = (id: number): string => {
     const known = partOf.get(id);
     if (known !== undefined) return known;
     const { functionName, url } = byId.get(id)!.callFrame;
     let found: string | undefined;
-    if (functionName === "(garbage collector)") found = "GC";
+    if (isLoading(id)) found = "start-up: loading modules (all of them)";
+    else if (functionName === "(garbage collector)") found = "GC";
     else if (functionName === "(program)") found = "V8 / native (unattributed)";
     else if (functionName === "(idle)") found = "idle";
     else if (url && !url.startsWith("node:")) found = NODE_PARTS.find(([, test]) => test.test(url))?.[0] ?? "other modules";
