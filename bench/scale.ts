@@ -439,7 +439,7 @@ export const benchmark: Benchmark = {
       if (limited.failed) failures.push(`rate-limited up: ${limited.failed} records failed`);
       return {
         table,
-        summary: `sizes ${sizes.join(", ")}; medians of ${sizes.map((n) => `${roundsFor(n)} round(s) at N=${n}`).join(", ")}${sizes.length === 1 ? " (--large adds N=1000)" : ""}; raw and with ${latencyMs} ms on every API request`,
+        summary: `sizes ${sizes.join(", ")}; medians of ${sizes.map((n) => `${roundsFor(n)} round(s) at N=${n}`).join(", ")}${sizes.length === 1 ? " (--large adds N=1000)" : ""}${latencyMs > 0 ? `; raw and with ${latencyMs} ms on every API request` : ""}`,
         metrics,
         failures,
       };
