@@ -30,7 +30,7 @@
  *   npm run bench -- scale --large      also N = 1000, 1 round (about 10 minutes more on two cores)
  *   npm run bench -- scale --sizes=50 --rounds=1   other sizes and rounds (a quick look)
  */
-import { mkdirSync, readFileSync, rmSync, rmdirSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, rmdirSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { startEmulator, type RunningEmulator } from "../emulator";
@@ -96,9 +96,10 @@ const recordArgs = (i: number) => ({ type: "A" as const, name: `host-${i}`, targ
 function descendants(root: number): number[] {
   const found: number[] = [];
   const visit = (pid: number) => {
-    let children: string;
+    let children = "";
     try {
-      children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8");
+      // Each thread has its own list: the engine (Go) starts plugins from any of its threads.
+      for (const task of readdirSync(`/proc/${pid}/task`)) children += ` ${readFileSync(`/proc/${pid}/task/${task}/children`, "utf8")}`;
     } catch {
       return; // gone meanwhile
     }
