@@ -30,13 +30,14 @@
  *   npm run bench -- scale --large      also N = 1000, 1 round (about 10 minutes more on two cores)
  *   npm run bench -- scale --sizes=50 --rounds=1   other sizes and rounds (a quick look)
  */
-import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, rmdirSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { Domain, DomainRecord, DomainRecordSet } from "../provider";
 import { REPO_ROOT, createTestStack, type TestStack } from "../test/support/engine";
 import type { BenchResult, Benchmark, Metric } from "./benchmark";
+import { goSplit, nodeSplit, nodeSplitOfFolder, phaseProfiler, splitRows } from "./profile";
 
 const PHASES = ["up", "preview", "refresh", "destroy"] as const;
 type Phase = (typeof PHASES)[number];
@@ -87,28 +88,27 @@ const recordArgs = (i: number) => ({ type: "A" as const, name: `host-${i}`, targ
 // ---------------------------------------------------------------------------------------------
 // the provider process's memory
 
-/** The pids of this process's descendants. */
+/**
+ * The pids of a process's descendants, from the kernel's list of each one's children (reading
+ * every process's `stat` instead cost this process more CPU than the program it measures, on a
+ * machine running hundreds of processes).
+ */
 function descendants(root: number): number[] {
-  const parents = new Map<number, number>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      parents.set(Number(entry), ppid);
-    } catch {
-      // gone meanwhile
-    }
-  }
   const found: number[] = [];
-  for (const pid of parents.keys()) {
-    for (let p = parents.get(pid); p !== undefined && p > 1; p = parents.get(p)) {
-      if (p === root) {
-        found.push(pid);
-        break;
-      }
+  const visit = (pid: number) => {
+    let children = "";
+    try {
+      // Each thread has its own list: the engine (Go) starts plugins from any of its threads.
+      for (const task of readdirSync(`/proc/${pid}/task`)) children += ` ${readFileSync(`/proc/${pid}/task/${task}/children`, "utf8")}`;
+    } catch {
+      return; // gone meanwhile
     }
-  }
+    for (const child of children.split(" ").filter(Boolean).map(Number)) {
+      found.push(child);
+      visit(child);
+    }
+  };
+  visit(root);
   return found;
 }
 
@@ -141,7 +141,13 @@ function providerMemory(): { stop(): number } {
 
 let stackCount = 0;
 
-async function runVariant(variant: VariantName, n: number, emulator: RunningEmulator): Promise<Run> {
+/** Which phases to profile, and where (`--profile`): see `profile.ts`. */
+interface Profiling {
+  dir: string;
+  phases: readonly Phase[];
+}
+
+async function runVariant(variant: VariantName, n: number, emulator: RunningEmulator, profiling?: Profiling): Promise<Run> {
   // Short names: the project's name is repeated in every URN in state, as a user's short project name would be.
   const tag = `s${++stackCount}`;
   let declare = true;
@@ -157,6 +163,7 @@ async function runVariant(variant: VariantName, n: number, emulator: RunningEmul
     }
     return {};
   };
+  if (profiling) mkdirSync(path.join(profiling.dir, variant), { recursive: true });
   const testStack = await createTestStack({
     name: tag,
     program,
@@ -181,11 +188,17 @@ async function runVariant(variant: VariantName, n: number, emulator: RunningEmul
     declare = true;
     for (const phase of PHASES) {
       emulator.control.clearRequests();
+      const profiler = profiling?.phases.includes(phase)
+        ? phaseProfiler(testStack.stack, path.join(profiling.dir, variant, phase))
+        : undefined;
+      await profiler?.start();
       const started = process.hrtime.bigint();
       if (phase === "up") {
         const up = await testStack.stack.up();
         if (up.summary.result !== "succeeded") failed += n;
         stateBytes = (stateSize(testStack) - emptyBytes) / n;
+        // Kept with the profiles, to read what each resource stores.
+        if (profiling) writeFileSync(path.join(profiling.dir, variant, "state-after-up.json"), testStack.stateText());
       } else if (phase === "preview") {
         const preview = await testStack.stack.preview();
         const changes = Object.keys(preview.changeSummary).filter((op) => op !== "same");
@@ -196,6 +209,7 @@ async function runVariant(variant: VariantName, n: number, emulator: RunningEmul
         await testStack.stack.destroy();
       }
       seconds[phase] = Number(process.hrtime.bigint() - started) / 1e9;
+      await profiler?.stop();
       requests[phase] = emulator.control.listRequests().length;
     }
   } finally {
@@ -289,6 +303,100 @@ export function requestGoal(phase: Phase, n: number): number {
   }
 }
 
+/** The emulator's answer delay of the networked pass, as across a real network (`--latency-ms=…`; 0 skips the pass). */
+export const DEFAULT_LATENCY_MS = 80;
+
+const TABLE_HEAD = [
+  "| N | latency | variant | up s | preview s | refresh s | destroy s | up/floor | preview/floor | refresh/floor | destroy/floor | requests per record up/preview/refresh/destroy | provider peak RSS | state per record |",
+  "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+];
+
+/**
+ * One table's worth of runs: every variant at N, `rounds` times, interleaved (the order turned each
+ * round), with `latencyMs` added to every API request. Returns the table rows; missed goals go to `failures`.
+ */
+async function measure(
+  n: number,
+  rounds: number,
+  variants: readonly VariantName[],
+  latencyMs: number,
+  emulator: RunningEmulator,
+  failures: string[],
+): Promise<string[]> {
+  emulator.control.clearFaults();
+  if (latencyMs > 0) emulator.control.addFault({ pathPattern: "/v4/*", kind: "latency", latencyMs });
+  const rows: string[] = [];
+  try {
+    const runs = new Map<VariantName, Run[]>(variants.map((v) => [v, []]));
+    for (let round = 0; round < rounds; round++) {
+      const order = round % 2 ? [...variants].reverse() : variants;
+      for (const variant of order) {
+        const run = await runVariant(variant, n, emulator);
+        runs.get(variant)!.push(run);
+        // Progress as it goes (a run at N = 1000 takes minutes): one line per run, on stderr.
+        const phases = PHASES.map((p) => `${p} ${run.seconds[p].toFixed(1)} s/${run.requests[p]} req`).join(", ");
+        console.error(`  [N=${n}, ${latencyMs} ms, round ${round + 1}] ${variant}: ${phases}; ${kb(run.stateBytesPerResource)} per record`);
+      }
+    }
+    const floorRuns = runs.get("floor")!;
+    for (const variant of variants) {
+      const all = runs.get(variant)!;
+      const times = PHASES.map((p) => median(all.map((r) => r.seconds[p])));
+      // Each ratio is the median of the rounds' own ratios: a round's runs follow one another,
+      // so a machine whose load changes during the benchmark skews them alike.
+      const ratios = PHASES.map((p) => median(all.map((r, round) => r.seconds[p] / floorRuns[round]!.seconds[p])).toFixed(2));
+      const last = all[all.length - 1]!;
+      const perRecord = PHASES.map((p) => (OURS.includes(variant) ? (last.requests[p] / n).toFixed(3) : "–")).join(" / ");
+      const state = median(all.map((r) => r.stateBytesPerResource));
+      const rss = Math.max(...all.map((r) => r.providerPeakRss));
+      rows.push(
+        `| ${n} | ${latencyMs} ms | ${variant} | ${times.map((t) => t.toFixed(2)).join(" | ")} | ${ratios.join(" | ")} | ${perRecord} | ${mb(rss)} | ${kb(state)} |`,
+      );
+      for (const run of all) if (run.failed) failures.push(`${variant} at N=${n}, ${latencyMs} ms: ${run.failed} resources failed`);
+      if (OURS.includes(variant)) {
+        for (const run of all) {
+          for (const phase of PHASES) {
+            const goal = requestGoal(phase, n);
+            if (run.requests[phase] > goal) {
+              failures.push(`${variant}, N=${n}, ${phase}: ${run.requests[phase]} requests, goal at most ${goal}`);
+            }
+          }
+        }
+        if (state > STATE_BYTES_GOAL) {
+          failures.push(`${variant}, N=${n}: ${kb(state)} of state per record, goal at most ${kb(STATE_BYTES_GOAL)}`);
+        }
+      }
+    }
+  } finally {
+    emulator.control.clearFaults();
+  }
+  return rows;
+}
+
+/**
+ * `--profile[=dir]`: one round of the floor and of DomainRecord at N with the phases `phases`
+ * profiled in the engine, the dynamic provider host and the program (`profile.ts`); returns the
+ * CPU split of each as table rows. The files stay in `dir` for `go tool pprof` and Chrome's profiler.
+ */
+async function profileSplit(n: number, dir: string, phases: readonly Phase[], emulator: RunningEmulator): Promise<string[]> {
+  rmSync(dir, { recursive: true, force: true });
+  const rows = ["| variant | phase | process | part | CPU ms | share of the process |", "|---|---|---|---|---|---|"];
+  for (const variant of ["floor", "DomainRecord"] as const) {
+    const run = await runVariant(variant, n, emulator, { dir, phases });
+    for (const phase of phases) {
+      const at = path.join(dir, variant, phase);
+      const prefix = `| ${variant} | ${phase} (${run.seconds[phase].toFixed(2)} s)`;
+      const processes: Array<[string, Map<string, number>]> = [
+        ["engine", goSplit(at)],
+        ["provider host", nodeSplitOfFolder(path.join(at, "host"))],
+        ["program (and the emulator)", nodeSplit(path.join(at, "program.cpuprofile"))],
+      ];
+      for (const [name, split] of processes) rows.push(...splitRows(name, split).map((row) => `${prefix} ${row}`));
+    }
+  }
+  return rows;
+}
+
 export const benchmark: Benchmark = {
   name: "scale",
   description: "N DNS records through the real engine next to N no-op dynamic resources: time per phase, requests, memory, state size",
@@ -297,57 +405,24 @@ export const benchmark: Benchmark = {
     const sizes = given("sizes")?.split(",").map(Number) ?? (flags.includes("--large") ? [200, 1000] : [200]);
     const rounds = given("rounds");
     const roundsFor = (n: number) => (rounds ? Number(rounds) : n >= 1000 ? 1 : 3);
+    const latencyMs = Number(given("latency-ms") ?? DEFAULT_LATENCY_MS);
     const variants: VariantName[] = ["floor", "floor, skip checkpoints", "DomainRecord", "DomainRecordSet"];
+    // The networked pass compares what the network changes: the floor sends no request, so it stays the reference.
+    const networked: VariantName[] = ["floor", "DomainRecord", "DomainRecordSet"];
     const metrics: Metric[] = [];
     const failures: string[] = [];
     const emulator = await startEmulator({ port: 0 });
-    const table: string[] = [
-      "| N | variant | up s | preview s | refresh s | destroy s | up/floor | preview/floor | refresh/floor | destroy/floor | requests per record up/preview/refresh/destroy | provider peak RSS | state per record |",
-      "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
-    ];
+    const profile = flags.find((f) => f === "--profile" || f.startsWith("--profile="));
     try {
+      if (profile) {
+        const dir = given("profile") ?? path.join(REPO_ROOT, ".bench-profiles");
+        const table = await profileSplit(sizes[0]!, dir, ["preview", "destroy"], emulator);
+        return { table, summary: `CPU split of preview and destroy at N=${sizes[0]}, one run each; profiles in ${dir}`, metrics, failures };
+      }
+      const table = [...TABLE_HEAD];
       for (const n of sizes) {
-        const runs = new Map<VariantName, Run[]>(variants.map((v) => [v, []]));
-        for (let round = 0; round < roundsFor(n); round++) {
-          // Interleaved, the order turned each round.
-          const order = round % 2 ? [...variants].reverse() : variants;
-          for (const variant of order) {
-            const run = await runVariant(variant, n, emulator);
-            runs.get(variant)!.push(run);
-            // Progress as it goes (a run at N = 1000 takes minutes): one line per run, on stderr.
-            const phases = PHASES.map((p) => `${p} ${run.seconds[p].toFixed(1)} s/${run.requests[p]} req`).join(", ");
-            console.error(`  [N=${n}, round ${round + 1}] ${variant}: ${phases}; ${kb(run.stateBytesPerResource)} per record`);
-          }
-        }
-        const floorRuns = runs.get("floor")!;
-        for (const variant of variants) {
-          const all = runs.get(variant)!;
-          const times = PHASES.map((p) => median(all.map((r) => r.seconds[p])));
-          // Each ratio is the median of the rounds' own ratios: a round's runs follow one another,
-          // so a machine whose load changes during the benchmark skews them alike.
-          const ratios = PHASES.map((p) => median(all.map((r, round) => r.seconds[p] / floorRuns[round]!.seconds[p])).toFixed(2));
-          const last = all[all.length - 1]!;
-          const perRecord = PHASES.map((p) => (OURS.includes(variant) ? (last.requests[p] / n).toFixed(3) : "–")).join(" / ");
-          const state = median(all.map((r) => r.stateBytesPerResource));
-          const rss = Math.max(...all.map((r) => r.providerPeakRss));
-          table.push(
-            `| ${n} | ${variant} | ${times.map((t) => t.toFixed(2)).join(" | ")} | ${ratios.join(" | ")} | ${perRecord} | ${mb(rss)} | ${kb(state)} |`,
-          );
-          for (const run of all) if (run.failed) failures.push(`${variant} at N=${n}: ${run.failed} resources failed`);
-          if (OURS.includes(variant)) {
-            for (const run of all) {
-              for (const phase of PHASES) {
-                const goal = requestGoal(phase, n);
-                if (run.requests[phase] > goal) {
-                  failures.push(`${variant}, N=${n}, ${phase}: ${run.requests[phase]} requests, goal at most ${goal}`);
-                }
-              }
-            }
-            if (state > STATE_BYTES_GOAL) {
-              failures.push(`${variant}, N=${n}: ${kb(state)} of state per record, goal at most ${kb(STATE_BYTES_GOAL)}`);
-            }
-          }
-        }
+        table.push(...(await measure(n, roundsFor(n), variants, 0, emulator, failures)));
+        if (latencyMs > 0) table.push(...(await measure(n, roundsFor(n), networked, latencyMs, emulator, failures)));
       }
 
       const limited = await rateLimitedUp(300);
@@ -363,15 +438,24 @@ export const benchmark: Benchmark = {
         },
       );
       if (limited.failed) failures.push(`rate-limited up: ${limited.failed} records failed`);
+      return {
+        table,
+        summary: `sizes ${sizes.join(", ")}; medians of ${sizes.map((n) => `${roundsFor(n)} round(s) at N=${n}`).join(", ")}${sizes.length === 1 ? " (--large adds N=1000)" : ""}${latencyMs > 0 ? `; raw and with ${latencyMs} ms on every API request` : ""}`,
+        metrics,
+        failures,
+      };
     } finally {
       await emulator.close();
-      rmSync(PROJECTS, { recursive: true, force: true });
+      // Each run removed its own project; the folder goes when no other run (a `--profile` beside this one) still uses it.
+      rmdirQuietly(PROJECTS);
     }
-    return {
-      table,
-      summary: `sizes ${sizes.join(", ")}; medians of ${sizes.map((n) => `${roundsFor(n)} round(s) at N=${n}`).join(", ")}${sizes.length === 1 ? " (--large adds N=1000)" : ""}`,
-      metrics,
-      failures,
-    };
   },
 };
+
+function rmdirQuietly(dir: string): void {
+  try {
+    rmdirSync(dir);
+  } catch {
+    // not empty, or gone
+  }
+}

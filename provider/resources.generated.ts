@@ -5,7 +5,16 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { dynamicResource, type ArgsOf, type DeepInput, type MetaArgs, type OutputOf, type TimeoutsArgs } from "./engine/resource";
+import {
+  dynamicResource,
+  quietStacks,
+  unrecordedOutputs,
+  type ArgsOf,
+  type DeepInput,
+  type MetaArgs,
+  type OutputOf,
+  type TimeoutsArgs,
+} from "./engine/resource";
 import { domainSpec } from "./resources/domain";
 import { domainRecordSpec } from "./resources/domain-record";
 import { domainRecordSetSpec } from "./resources/domain-record-set";
@@ -116,7 +125,13 @@ export class Domain extends pulumi.CustomResource {
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
   constructor(name: string, args: DomainArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...dynamicResource(domainSpec, name, args, opts));
+    const registered = quietStacks();
+    try {
+      super(...dynamicResource(domainSpec, name, args, opts));
+    } finally {
+      registered();
+    }
+    unrecordedOutputs(this, domainSpec, args);
   }
 }
 
@@ -197,7 +212,13 @@ export class DomainRecord extends pulumi.CustomResource {
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
   constructor(name: string, args: DomainRecordArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...dynamicResource(domainRecordSpec, name, args, opts));
+    const registered = quietStacks();
+    try {
+      super(...dynamicResource(domainRecordSpec, name, args, opts));
+    } finally {
+      registered();
+    }
+    unrecordedOutputs(this, domainRecordSpec, args);
   }
 }
 
@@ -259,7 +280,13 @@ export class DomainRecordSet extends pulumi.CustomResource {
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
   constructor(name: string, args: DomainRecordSetArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...dynamicResource(domainRecordSetSpec, name, args, opts));
+    const registered = quietStacks();
+    try {
+      super(...dynamicResource(domainRecordSetSpec, name, args, opts));
+    } finally {
+      registered();
+    }
+    unrecordedOutputs(this, domainRecordSetSpec, args);
   }
 }
 
@@ -341,7 +368,13 @@ export class Firewall extends pulumi.CustomResource {
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
   constructor(name: string, args: FirewallArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...dynamicResource(firewallSpec, name, args, opts));
+    const registered = quietStacks();
+    try {
+      super(...dynamicResource(firewallSpec, name, args, opts));
+    } finally {
+      registered();
+    }
+    unrecordedOutputs(this, firewallSpec, args);
   }
 }
 
@@ -385,7 +418,13 @@ export class FirewallDevice extends pulumi.CustomResource {
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
   constructor(name: string, args: FirewallDeviceArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...dynamicResource(firewallDeviceSpec, name, args, opts));
+    const registered = quietStacks();
+    try {
+      super(...dynamicResource(firewallDeviceSpec, name, args, opts));
+    } finally {
+      registered();
+    }
+    unrecordedOutputs(this, firewallDeviceSpec, args);
   }
 }
 
@@ -472,7 +511,13 @@ export class Image extends pulumi.CustomResource {
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
   constructor(name: string, args: ImageArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...dynamicResource(imageSpec, name, args, opts));
+    const registered = quietStacks();
+    try {
+      super(...dynamicResource(imageSpec, name, args, opts));
+    } finally {
+      registered();
+    }
+    unrecordedOutputs(this, imageSpec, args);
   }
 }
 
@@ -519,7 +564,13 @@ export class Ipv6Range extends pulumi.CustomResource {
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
   constructor(name: string, args: Ipv6RangeArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...dynamicResource(ipv6RangeSpec, name, args, opts));
+    const registered = quietStacks();
+    try {
+      super(...dynamicResource(ipv6RangeSpec, name, args, opts));
+    } finally {
+      registered();
+    }
+    unrecordedOutputs(this, ipv6RangeSpec, args);
   }
 }
 
@@ -633,7 +684,13 @@ export class MysqlDatabase extends pulumi.CustomResource {
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
   constructor(name: string, args: MysqlDatabaseArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...dynamicResource(mysqlDatabaseSpec, name, args, opts));
+    const registered = quietStacks();
+    try {
+      super(...dynamicResource(mysqlDatabaseSpec, name, args, opts));
+    } finally {
+      registered();
+    }
+    unrecordedOutputs(this, mysqlDatabaseSpec, args);
   }
 }
 
@@ -749,7 +806,13 @@ export class PostgresqlDatabase extends pulumi.CustomResource {
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
   constructor(name: string, args: PostgresqlDatabaseArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...dynamicResource(postgresqlDatabaseSpec, name, args, opts));
+    const registered = quietStacks();
+    try {
+      super(...dynamicResource(postgresqlDatabaseSpec, name, args, opts));
+    } finally {
+      registered();
+    }
+    unrecordedOutputs(this, postgresqlDatabaseSpec, args);
   }
 }
 
@@ -790,7 +853,13 @@ export class ReverseDns extends pulumi.CustomResource {
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
   constructor(name: string, args: ReverseDnsArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...dynamicResource(reverseDnsSpec, name, args, opts));
+    const registered = quietStacks();
+    try {
+      super(...dynamicResource(reverseDnsSpec, name, args, opts));
+    } finally {
+      registered();
+    }
+    unrecordedOutputs(this, reverseDnsSpec, args);
   }
 }
 
@@ -832,7 +901,13 @@ export class Vpc extends pulumi.CustomResource {
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
   constructor(name: string, args: VpcArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...dynamicResource(vpcSpec, name, args, opts));
+    const registered = quietStacks();
+    try {
+      super(...dynamicResource(vpcSpec, name, args, opts));
+    } finally {
+      registered();
+    }
+    unrecordedOutputs(this, vpcSpec, args);
   }
 }
 
@@ -880,6 +955,12 @@ export class VpcSubnet extends pulumi.CustomResource {
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
   constructor(name: string, args: VpcSubnetArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...dynamicResource(vpcSubnetSpec, name, args, opts));
+    const registered = quietStacks();
+    try {
+      super(...dynamicResource(vpcSubnetSpec, name, args, opts));
+    } finally {
+      registered();
+    }
+    unrecordedOutputs(this, vpcSubnetSpec, args);
   }
 }

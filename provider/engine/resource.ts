@@ -6,7 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { PROVIDER_KEY, providerText } from "../shim";
-import { META_INPUTS, type AnySpec, type InputField, type ResourceSpec } from "./spec";
+import { META_INPUTS, type AnySpec, type InputField, type ResourceSpec, type Values } from "./spec";
 import type { Camelized } from "./values";
 
 /** Pulumi type tokens are `pulumi-nodejs:dynamic/compute:<Name>`. */
@@ -92,11 +92,45 @@ export type OutputOf<S, K extends string> =
           : never
     : never;
 
-/** A resource's props: the inputs, and every output key (undefined) so it becomes a property. */
+/**
+ * The outputs a resource with these arguments never records (`ResourceSpec.unrecorded`, and the
+ * meta inputs not given): they are not registered, and `unrecordedOutputs` adds them to the resource.
+ */
+export function unrecordedKeys(spec: AnySpec, args: object): string[] {
+  const given = args as Values;
+  return [...(spec.unrecorded?.(given) ?? []), ...META_INPUTS].filter((key) => given[key] === undefined);
+}
+
+/**
+ * A resource's props: the inputs, and every output key (undefined) so it becomes a property, but
+ * for the outputs it never records (`unrecordedKeys`).
+ */
 export function dynamicProps(spec: AnySpec, args: object): Record<string, unknown> {
   const props: Record<string, unknown> = {};
   for (const key of [...Object.keys(spec.inputs), ...Object.keys(spec.outputs), ...META_INPUTS]) props[key] = undefined;
+  for (const key of unrecordedKeys(spec, args)) delete props[key];
   return { ...props, ...args };
+}
+
+/**
+ * Gives a registered resource the outputs it never records (`unrecordedKeys`), which were not
+ * registered: each an Output of `undefined` that depends on the resource, as a registered output
+ * the engine never fills would be — made on first use, since programs rarely read them. Pulumi
+ * makes four promises for each registered property; a `DomainRecord` of type A registers 8 of its
+ * 16 (bench/README.md, "Where the time goes").
+ */
+export function unrecordedOutputs(resource: pulumi.CustomResource, spec: AnySpec, args: object): void {
+  for (const key of unrecordedKeys(spec, args)) {
+    Object.defineProperty(resource, key, {
+      configurable: true,
+      enumerable: true,
+      get: () => {
+        const value = resource.urn.apply(() => undefined);
+        Object.defineProperty(resource, key, { value, enumerable: true });
+        return value;
+      },
+    });
+  }
 }
 
 /** Adds the spec's secret outputs to `additionalSecretOutputs`, so they are encrypted in state. */
@@ -127,4 +161,29 @@ export function dynamicResource(
   if (PROVIDER_KEY in args) throw new Error(`${PROVIDER_KEY} is not an input of ${spec.name}`);
   props[PROVIDER_KEY] = providerText(spec.name);
   return [`pulumi-nodejs:dynamic/${TYPE_MODULE}:${spec.name}`, name, props as pulumi.Inputs, resourceOptions(spec, opts)];
+}
+
+/**
+ * Makes the registration of a resource cheap in the program: until the returned function is
+ * called, new errors capture no stack frames. Pulumi's SDK wraps each property of a resource in an
+ * Output of four promises and gives each promise the formatted stack of where it was made (kept for
+ * its report of promises still pending at exit); a resource of ours has a property for every input
+ * and output of its spec (16 for a `DomainRecord`), so formatting those 64 stacks was the largest
+ * part of the program's CPU per resource — more than a no-op dynamic resource's whole registration
+ * (bench/README.md, "Where the time goes"). The resource's own source position and stack trace are
+ * unchanged: Pulumi captures them with a limit it sets itself. The leak report still names each
+ * promise's resource and property; an error thrown by the registration keeps its message. The
+ * generated classes call it around `super(...)`:
+ *
+ * ```ts
+ * const registered = quietStacks();
+ * try { super(...dynamicResource(spec, name, args, opts)); } finally { registered(); }
+ * ```
+ */
+export function quietStacks(): () => void {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  return () => {
+    Error.stackTraceLimit = limit;
+  };
 }

@@ -233,6 +233,15 @@ export interface ResourceSpec<
    * program is still checked at the first preview. Default false.
    */
   validatesUnknowns?: boolean;
+  /**
+   * Outputs that a resource with these constructor arguments (values as the program gave them:
+   * plain values or Outputs) never records, such as a DNS record's fields of other record types.
+   * A key the program gives is never left out. The class registers without them and has them as
+   * Outputs of `undefined` (`engine/resource.ts`, `unrecordedOutputs`): Pulumi makes four promises
+   * for each property a resource registers. Meta inputs the program does not give are left out
+   * for every resource. Default: no others.
+   */
+  unrecorded?(args: Values): readonly string[];
   /** How an object this resource creates is found again; see `NaturalKey`. */
   naturalKey?: NaturalKey<In, Api>;
   hooks: Hooks<In, Api, Create, Update>;

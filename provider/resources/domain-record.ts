@@ -21,7 +21,7 @@ import type { ProviderContext } from "../engine/context";
 import { resourceSpec, type Inputs, type Values } from "../engine/spec";
 import { zoneName } from "./domain";
 import { MINUTE, apiId, byParent, idField } from "./common";
-import { RECORD_FIELDS, recordedFor } from "./record-common";
+import { RECORD_FIELDS, TYPE_SPECIFIC, appliesTo, recordedFor } from "./record-common";
 
 /** The record with the zone's name (`domain`) and the full name (`fqdn`), which normalization and programs use. */
 type RecordWithZone = DomainRecord & { domain: string; fqdn: string };
@@ -107,6 +107,8 @@ export const domainRecordSpec = resourceSpec<RecordWithZone, RecordCreateRequest
     tag: recordedFor("tag"),
   },
   timeouts: { create: 5 * MINUTE, update: 5 * MINUTE, delete: 5 * MINUTE },
+  // A record of a type given as a plain value never records the fields of other types (`recordedFor`).
+  unrecorded: ({ type }) => (typeof type === "string" ? TYPE_SPECIFIC.filter((field) => !appliesTo(field, type)) : []),
   validatesUnknowns: true,
   wireRules: ({ type, ...fields }) => (typeof type === "string" ? recordRuleErrors({ ...fields, type }) : []),
   // Records have no id the program knows: the key is every field, as the API stores it. Two

@@ -69,7 +69,9 @@ const APPLIES_TO = {
   tag: ["CAA"],
 } as const satisfies Record<string, readonly string[]>;
 type TypeSpecific = keyof typeof APPLIES_TO;
-const appliesTo = (field: TypeSpecific, type: unknown) => (APPLIES_TO[field] as readonly string[]).includes(String(type));
+/** The fields that apply to some record types only. */
+export const TYPE_SPECIFIC = Object.keys(APPLIES_TO) as TypeSpecific[];
+export const appliesTo = (field: TypeSpecific, type: unknown) => (APPLIES_TO[field] as readonly string[]).includes(String(type));
 
 /** A field sent only to the record types it applies to (`toWire`). */
 const onlyFor =

@@ -150,7 +150,13 @@ function renderResource({ exportName, spec }: SpecExport): string[] {
   lines.push(
     "",
     `  constructor(name: string, args: ${spec.name}Args, opts?: pulumi.CustomResourceOptions) {`,
-    `    super(...dynamicResource(${exportName}, name, args, opts));`,
+    "    const registered = quietStacks();",
+    "    try {",
+    `      super(...dynamicResource(${exportName}, name, args, opts));`,
+    "    } finally {",
+    "      registered();",
+    "    }",
+    `    unrecordedOutputs(this, ${exportName}, args);`,
     "  }",
     "}",
     "",
@@ -172,7 +178,7 @@ export function renderResourcesModule(specs: SpecExport[], publicTypes: Array<{ 
     " */",
     'import * as pulumi from "@pulumi/pulumi";',
     'import type { z } from "zod";',
-    'import { dynamicResource, type ArgsOf, type DeepInput, type MetaArgs, type OutputOf, type TimeoutsArgs } from "./engine/resource";',
+    'import { dynamicResource, quietStacks, unrecordedOutputs, type ArgsOf, type DeepInput, type MetaArgs, type OutputOf, type TimeoutsArgs } from "./engine/resource";',
     ...modules.map(
       (m) =>
         `import { ${specs
