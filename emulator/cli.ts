@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `compute-emulator`: runs the emulator until SIGINT/SIGTERM.
- *   compute-emulator [--port 4000] [--host 127.0.0.1] [--token HEX] [--time-scale 60] [--state-file state.json] [--seed 1] [--rate-limits] [--demo-environment] [--log]
+ *   compute-emulator [--port 4000] [--host 127.0.0.1] [--token HEX] [--time-scale 60] [--state-file state.json] [--seed 1] [--rate-limits] [--request-log-size 10000] [--demo-environment] [--log]
  * Prints the API URL, the control URL and the token (a local test credential, printed on purpose).
  */
 import { parseArgs } from "node:util";
@@ -23,6 +23,9 @@ export const USAGE = `Usage: compute-emulator [options]
   --state-file <path> load state from this file and save it after every change
   --seed <n>          seed of the fault injector's random numbers (default 1)
   --rate-limits       enforce the API's documented rate limits (429 with Retry-After)
+  --request-log-size <n>
+                      how many of the most recent API requests the request log keeps
+                      (GET /__emulator/requests; default 10000, 0 keeps none)
   --demo-environment  seed what the examples expect (compute instances, a nodebalancer, a disk)
                       and print the \`pulumi config set\` lines for their ids
   --log               log every request
@@ -49,6 +52,7 @@ export function parseCliArgs(argv: string[]): CliOptions | undefined {
       seed: { type: "string" },
       log: { type: "boolean" },
       "rate-limits": { type: "boolean" },
+      "request-log-size": { type: "string" },
       "demo-environment": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -58,9 +62,11 @@ export function parseCliArgs(argv: string[]): CliOptions | undefined {
   const port = number("port", values.port, (n) => Number.isInteger(n) && n >= 0 && n <= 65535);
   const timeScale = number("time-scale", values["time-scale"], (n) => n >= 0);
   const seed = number("seed", values.seed, Number.isInteger);
+  const requestLogSize = number("request-log-size", values["request-log-size"], (n) => Number.isSafeInteger(n) && n >= 0);
   if (port !== undefined) options.port = port;
   if (timeScale !== undefined) options.timeScale = timeScale;
   if (seed !== undefined) options.seed = seed;
+  if (requestLogSize !== undefined) options.requestLogSize = requestLogSize;
   if (values["rate-limits"]) options.rateLimits = true;
   if (values.host !== undefined) options.host = values.host;
   if (values.token !== undefined) options.token = values.token;

@@ -9,7 +9,7 @@ import multipart from "@fastify/multipart";
 import { Clock } from "./core/clock";
 import { ApiFailure, REASONS, entry, errorBody } from "./core/errors";
 import { FaultInjector } from "./core/faults";
-import { RequestLog } from "./core/request-log";
+import { DEFAULT_REQUEST_LOG_SIZE, RequestLog } from "./core/request-log";
 import { RateLimiter, type RateLimitRuleName, type RateLimitWindow } from "./core/rate-limit";
 import { loadState, saveState } from "./core/persistence";
 import { exactJsonContentType } from "./core/content-type";
@@ -44,6 +44,11 @@ export interface EmulatorOptions {
    * (default 53, the DNS port). Tests point it at an authoritative server on a random loopback port.
    */
   zoneTransferPort?: number;
+  /**
+   * How many of the most recent API requests the request log keeps (default 10,000; 0 keeps none).
+   * A long-running emulator keeps no more; a test that needs a longer history enlarges it or clears the log.
+   */
+  requestLogSize?: number;
 }
 
 /** API revision the emulator mirrors (spec "Versioning"); sent as `X-Spec-Version`. */
@@ -54,7 +59,7 @@ export class Emulator implements ControlHost {
   state: EmulatorState;
   readonly clock: Clock;
   readonly faults: FaultInjector;
-  readonly requestLog = new RequestLog();
+  readonly requestLog: RequestLog;
   /** Counts every request (the `X-RateLimit-*` headers); refuses with 429 only when rate limits are enforced. */
   readonly rateLimiter: RateLimiter;
   /** The services' routes, then a 501 answer for every spec endpoint none of them implements. */
@@ -66,6 +71,7 @@ export class Emulator implements ControlHost {
   constructor(private readonly options: EmulatorOptions = {}) {
     this.stateFile = options.stateFile;
     this.seed = options.seed ?? DEFAULT_SEED;
+    this.requestLog = new RequestLog(options.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE);
     // Scheduled transitions change state, so a pass that ran any is persisted like a request.
     this.clock = new Clock({ scale: options.timeScale ?? 1, afterRun: () => this.persist() });
     // Pending transitions kept on records (status machines as data) run on the same clock.

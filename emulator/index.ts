@@ -32,7 +32,7 @@ export { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, PAGE_SIZE_MIN } from "./core/paginati
 export { VPCS_PER_REGION, SUBNETS_PER_VPC } from "./services/vpcs/rules";
 export { CAPTURE_DURATION_MS, UPLOAD_PROCESSING_MS, UPLOAD_WINDOW_MS, UPLOAD_PREFIX } from "./services/images/store";
 export { formatTimestamp, type ClockSnapshot } from "./core/clock";
-export type { RequestLogEntry } from "./core/request-log";
+export { DEFAULT_REQUEST_LOG_SIZE, type RequestLogEntry } from "./core/request-log";
 export type { EmulatorState } from "./core/state";
 export type { StoredCompute, StoredCompute as ComputeRecord } from "./services/computes/store";
 export type { StoredNodeBalancer, StoredNodeBalancer as NodeBalancerRecord } from "./services/nodebalancers/store";

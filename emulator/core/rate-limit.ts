@@ -4,7 +4,9 @@
  * every response (recorded on 200s, errors and 429s alike). Refusing is optional, off unless asked
  * for (`enforcing`): then a request over any limit is answered 429 `Too many requests`. Windows are fixed
  * and measured on the emulator's clock, so a time scale shortens them; `Retry-After` and
- * `X-RateLimit-Reset` speak real seconds, because real clients wait on them.
+ * `X-RateLimit-Reset` speak real seconds, because real clients wait on them. A window is kept per
+ * caller (token or address) and operation; windows that have ended are swept out every
+ * `SWEEP_EVERY` requests, so callers that come and go (a token per CI run) leave nothing behind.
  */
 import type { Clock } from "./clock";
 
@@ -49,11 +51,17 @@ function rulesFor(request: RateLimitedRequest): RateLimitRuleName[] {
 
 interface Window {
   startMs: number;
+  /** When the window ends (its rule's length at the time it opened). */
+  endMs: number;
   count: number;
 }
 
+/** How many requests pass between two sweeps of ended windows. */
+export const SWEEP_EVERY = 1024;
+
 export class RateLimiter {
   private readonly windows = new Map<string, Window>();
+  private checksSinceSweep = 0;
   private limits: Record<RateLimitRuleName, RateLimitWindow>;
 
   constructor(
@@ -80,9 +88,21 @@ export class RateLimiter {
     this.windows.clear();
   }
 
+  /** How many caller/operation windows are kept right now. */
+  get trackedWindows(): number {
+    return this.windows.size;
+  }
+
+  /** Forgets the windows that have ended: the next request of their caller opens a fresh one anyway. */
+  private sweep(now: number): void {
+    this.checksSinceSweep = 0;
+    for (const [key, window] of this.windows) if (now >= window.endMs) this.windows.delete(key);
+  }
+
   /** Counts the request in each applicable window and decides (`allowed` is false only when enforcing). */
   check(request: RateLimitedRequest): RateLimitDecision {
     const now = this.clock.nowMs();
+    if (++this.checksSinceSweep >= SWEEP_EVERY) this.sweep(now);
     let tightest: { rule: RateLimitWindow; window: Window } | undefined;
     let exceeded: { rule: RateLimitWindow; window: Window } | undefined;
     for (const name of rulesFor(request)) {
@@ -90,7 +110,7 @@ export class RateLimiter {
       const key = name === "general" ? `${name}|${request.caller}` : `${name}|${request.caller}|${request.method} ${request.routePath}`;
       let window = this.windows.get(key);
       if (!window || now >= window.startMs + rule.windowMs) {
-        window = { startMs: now, count: 0 };
+        window = { startMs: now, endMs: now + rule.windowMs, count: 0 };
         this.windows.set(key, window);
       }
       window.count += 1;

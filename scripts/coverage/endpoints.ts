@@ -7,8 +7,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { endpointAccessor, type AnyEndpoint } from "../../sdk/core/endpoint";
 import { ENDPOINTS } from "../../sdk/endpoints";
+import type { SpecEndpointRow } from "../../emulator/core/spec-endpoints";
 
-/** A row of the spec's endpoint tables. */
+/** A row of the spec's endpoint tables, as far as the coverage columns need it. */
 export interface SpecEndpoint {
   method: string;
   /** As the spec writes it, e.g. `/vpcs/{vpcId}/subnets`. */
@@ -30,23 +31,14 @@ function endpointsSection(markdown: string): string {
 const ROW = /^\|\s*(GET|POST|PUT|DELETE)\s*\|\s*(\/[^\s|]+)\s*\|/;
 
 /**
- * The rows of every endpoint table in the spec's "Endpoints" section. `{engine}` is expanded to
- * both engines, and the MySQL-only table to its PostgreSQL equivalents (api-facts P4-2).
+ * The rows of every endpoint table in the spec's "Endpoints" section, with the OAuth scopes each
+ * lists: `-` and `none listed` are none, `same` repeats the row above, a table without a Scope
+ * column (Regions) lists none. `{engine}` is expanded to both engines, and the MySQL-only table to
+ * its PostgreSQL equivalents (api-facts P4-2). Used only to import a new revision of the spec into
+ * the repository's table (`emulator/core/spec-endpoints.ts`).
  */
-export function parseSpecEndpoints(markdown: string): SpecEndpoint[] {
-  return [...parseSpecScopes(markdown).keys()].map((key) => {
-    const [method, specPath] = key.split(" ") as [string, string];
-    return { method, path: specPath };
-  });
-}
-
-/**
- * The OAuth scopes each row of the spec's tables lists, by `METHOD /path` (engines expanded): `-`
- * and `none listed` are none, `same` repeats the row above, a table without a Scope column (Regions)
- * lists none.
- */
-export function parseSpecScopes(markdown: string): Map<string, string[]> {
-  const scopes = new Map<string, string[]>();
+export function parseSpecTables(markdown: string): SpecEndpointRow[] {
+  const rows = new Map<string, SpecEndpointRow>();
   let scopeColumn = -1;
   let previous: string[] = [];
   for (const line of endpointsSection(markdown).split("\n")) {
@@ -54,13 +46,13 @@ export function parseSpecScopes(markdown: string): Map<string, string[]> {
     if (cells[0] === "Method") scopeColumn = cells.indexOf("Scope");
     const match = ROW.exec(line);
     if (!match) continue;
-    const [, method, specPath] = match as unknown as [string, string, string];
+    const [, method, specPath] = match as unknown as [string, SpecEndpointRow["method"], string];
     const text = scopeColumn === -1 ? "-" : cells[scopeColumn]!;
     const listed = text === "same" ? previous : text === "-" || text === "none listed" ? [] : text.split(/,\s*/);
     previous = listed;
-    for (const p of expandEngines(specPath)) if (!scopes.has(`${method} ${p}`)) scopes.set(`${method} ${p}`, listed);
+    for (const p of expandEngines(specPath)) if (!rows.has(`${method} ${p}`)) rows.set(`${method} ${p}`, { method, path: p, scopes: listed });
   }
-  return scopes;
+  return [...rows.values()];
 }
 
 function expandEngines(specPath: string): string[] {

@@ -22,6 +22,8 @@ test("flags map to emulator options", () => {
       "s.json",
       "--seed",
       "9",
+      "--request-log-size",
+      "500",
       "--log",
     ]),
   ).toEqual({
@@ -31,6 +33,7 @@ test("flags map to emulator options", () => {
     timeScale: 60,
     stateFile: "s.json",
     seed: 9,
+    requestLogSize: 500,
     logger: true,
   });
   expect(parseCliArgs([])).toEqual({});
@@ -42,6 +45,8 @@ test.each([
   ["--port", "x"],
   ["--time-scale", "-1"],
   ["--seed", "1.5"],
+  ["--request-log-size", "-1"],
+  ["--request-log-size", "2.5"],
   ["--bogus", "1"],
 ])("%s %s is refused", (flag, value) => {
   expect(() => parseCliArgs([flag, value])).toThrow();

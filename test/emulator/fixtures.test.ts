@@ -1,5 +1,5 @@
 /**
- * Every recorded exchange in `../shared/fixtures` (subfolders included) replayed against the
+ * Every recorded exchange in `test/fixtures` (subfolders included) replayed against the
  * emulator. Each fixture's method and path find its sdk endpoint (`findEndpoint`); the areas'
  * replay modules (`core/replays.ts`, `services/<name>/replays.ts`) give the emulator's counterpart;
  * the replay's request must reach that endpoint (or the one its entry names, with the reason); and

@@ -1,5 +1,5 @@
 /**
- * Every recorded exchange in `../shared/fixtures` (subfolders included) replayed through the sdk's
+ * Every recorded exchange in `test/fixtures` (subfolders included) replayed through the sdk's
  * endpoint declarations: each fixture's method and path find their endpoint (`findEndpoint`), a
  * 2xx response parses with the endpoint's response schema (the collection schema for a
  * paginated one), a 2xx request body with its strict body schema, and an error body with

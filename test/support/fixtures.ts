@@ -1,5 +1,6 @@
 /**
- * The recorded requests and responses in `shared/fixtures` (beside the repository), and the shape
+ * The recorded requests and responses in `test/fixtures` (copied byte for byte from the recorder's
+ * output, subfolders included: data, never edited by hand), and the shape
  * comparison the emulator's fixture tests use: the same keys, recursively through nested objects
  * and the first item of arrays.
  */
@@ -7,7 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { z } from "zod";
 
-export const FIXTURES = path.resolve(__dirname, "../../../shared/fixtures");
+export const FIXTURES = path.resolve(__dirname, "../fixtures");
 
 export interface Fixture {
   /** The recording it was taken from. */

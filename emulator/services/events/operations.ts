@@ -1,10 +1,14 @@
 /**
  * Recording events (api-facts P6-1): instant operations log status `notification`; services with
  * long-running jobs update `status` / `percent_complete` of the same record as the job progresses.
+ * Events are the API's own data and stay as long as the API keeps them: `GET /account/events`
+ * covers the last 90 days (P6-1), so recording an event forgets the account's events older than
+ * that — a long-running emulator's event log is bounded by time, not by how many requests it served.
  */
 import type { Event, EventEntity } from "../../../sdk/resources/events";
 import type { Actor } from "../../core/runtime";
 import type { AccountState } from "../../core/state";
+import { formatTimestamp } from "../../core/clock";
 import { EVENTS, EVENT_ID, type StoredEvent, findEvent } from "./store";
 
 /** What an event records besides its actor's name. */
@@ -40,8 +44,21 @@ export function recordEvent(actor: Actor, input: EventInput): StoredEvent {
     secondary_entity: input.secondaryEntity ?? null,
     message: input.message ?? "",
   };
-  EVENTS.of(actor.account).push(event);
+  const events = EVENTS.of(actor.account);
+  forgetExpiredEvents(events, actor.runtime.clock.nowMs());
+  events.push(event);
   return event;
+}
+
+/** How long the API keeps events (P6-1: the event list covers the last 90 days). */
+export const EVENT_RETENTION_MS = 90 * 86_400_000;
+
+/** Drops the events recorded more than 90 days before `nowMs` (they are kept in recording order). */
+function forgetExpiredEvents(events: StoredEvent[], nowMs: number): void {
+  const oldestKept = formatTimestamp(nowMs - EVENT_RETENTION_MS);
+  let expired = 0;
+  while (expired < events.length && events[expired]!.created < oldestKept) expired++;
+  if (expired > 0) events.splice(0, expired);
 }
 
 /** `POST /account/events/{id}/seen` marks that event and every older one. */

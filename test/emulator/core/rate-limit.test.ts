@@ -1,6 +1,7 @@
 /** Rate limits (api-facts P8-1): headers on every response; 429 past a limit when enforced; windows on the clock. */
 import { REASONS } from "../../../emulator";
-import { DEFAULT_RATE_LIMITS } from "../../../emulator/core/rate-limit";
+import { Clock } from "../../../emulator/core/clock";
+import { DEFAULT_RATE_LIMITS, RateLimiter, SWEEP_EVERY } from "../../../emulator/core/rate-limit";
 import { type TestEmulator, onlyError, startTestEmulator } from "../helpers";
 
 let emu: TestEmulator;
@@ -54,4 +55,26 @@ test("the control API switches limits on, shrinks them and switches them off", a
   expect((await emu.get("/regions")).status).toBe(429);
   await emu.ctl("POST", "/rate-limits", { enabled: false });
   expect((await emu.get("/regions")).status).toBe(200);
+});
+
+test("windows of callers that have gone are swept out: a caller per request leaves a bounded number behind", () => {
+  const clock = new Clock({ tickMs: 0, scale: 0 });
+  const large = { limit: 100_000, windowMs: 60_000 };
+  const limiter = new RateLimiter(clock, { general: { ...large, windowMs: 120_000 }, operation: large, collection: large });
+  const callFrom = (caller: string) => limiter.check({ method: "GET", routePath: "/vpcs", caller, collection: true });
+  try {
+    // A new caller every request (a token per CI run, an address per client): three windows each.
+    for (let i = 0; i < SWEEP_EVERY - 1; i++) callFrom(`token-${i}`);
+    expect(limiter.trackedWindows).toBe(3 * (SWEEP_EVERY - 1));
+    // Once the longest window (2 minutes) has passed, the next sweep forgets them all.
+    clock.advance(120_000);
+    callFrom("late");
+    expect(limiter.trackedWindows).toBe(3);
+    // Live windows survive the next sweep with their counts.
+    for (let i = 0; i < SWEEP_EVERY; i++) callFrom("late");
+    expect(limiter.trackedWindows).toBe(3);
+    expect(callFrom("late").headers["X-RateLimit-Remaining"]).toBe(String(100_000 - SWEEP_EVERY - 2));
+  } finally {
+    clock.dispose();
+  }
 });

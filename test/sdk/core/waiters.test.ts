@@ -1,5 +1,5 @@
 /**
- * The generic waiter, replayed on recorded sequences of states (fixtures from ../shared/fixtures)
+ * The generic waiter, replayed on recorded sequences of states (fixtures from test/fixtures)
  * with a fake clock advanced by a fake sleep, so every run is instant and deterministic.
  */
 import { AbortError, ApiError, WaitError } from "../../../sdk/core/errors";

@@ -2,6 +2,7 @@
 import { Event } from "../../../../sdk/resources/events";
 import { Collection } from "../../../../sdk/core/schema";
 import { REASONS } from "../../../../emulator";
+import { EVENT_RETENTION_MS } from "../../../../emulator/services/events/operations";
 import { startTestEmulator, vpcBody, type TestEmulator } from "../../helpers";
 
 let emu: TestEmulator;
@@ -80,4 +81,15 @@ test("filters on action, entity, seen, read and created", async () => {
   expect(await f({ read: true })).toEqual([]);
   expect(await f({ created: { "+gte": events[1]!.created } })).toEqual(["vpc-2", "vpc-1"]);
   expect(await f({ "+order_by": "created", "+order": "asc" })).toEqual(["vpc-0", "vpc-1", "vpc-2"]);
+});
+
+test("events are kept for the API's 90 days: recording one forgets those older, so the log is bounded by time", async () => {
+  const create = async (label: string) => expect((await emu.post("/vpcs", vpcBody(label))).status).toBe(200);
+  await create("old");
+  emu.control.setClock({ advanceMs: 60_000 });
+  await create("kept");
+  emu.control.setClock({ advanceMs: EVENT_RETENTION_MS - 30_000 }); // "old" is 90 days and 30 s old, "kept" 30 s younger than 90 days
+  await create("new");
+  const listed = (await emu.get("/account/events")).body.data as Event[];
+  expect(listed.map((e) => e.entity!.label)).toEqual(["new", "kept"]);
 });

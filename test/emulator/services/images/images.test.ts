@@ -19,6 +19,7 @@ import { CAPTURE_DURATION_MS, UPLOAD_PROCESSING_MS, UPLOAD_WINDOW_MS } from "../
 import { UploadRefusal, inspectGzip } from "../../../../emulator/services/images/upload";
 import { DEFAULT_DISK } from "../../../../emulator/services/computes/seed";
 import { expectError, startTestEmulator, type ApiResponse, type TestEmulator } from "../../helpers";
+import { load } from "../../../support/fixtures";
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -134,9 +135,7 @@ describe("public images", () => {
   });
 
   test("a bad X-Filter on the list answers the recorded error", async () => {
-    const recorded = JSON.parse(
-      fs.readFileSync(path.resolve(__dirname, "../../../../../shared/fixtures/error.400.bad_filter.json"), "utf8"),
-    );
+    const recorded = load("error.400.bad_filter.json");
     const r = await emu.get("/images", { headers: { "X-Filter": '{"foo": "bar"}' } });
     expect([r.status, r.body]).toEqual([recorded.status, recorded.response]);
   });
