@@ -157,8 +157,8 @@ export async function planPending(
   const lines: RecoverLine[] = [];
   for (const op of pending) {
     const { urn, type } = op.resource;
-    const base = { resource: nameOf(urn), type, urn, operation: op.type };
     const spec = specForType(type);
+    const base = { resource: nameOf(urn), type: spec?.name ?? type, urn, operation: op.type };
     if (op.type !== "creating") {
       lines.push({ ...base, action: "settled", reason: `the refresh reads it and records what the API holds` });
       continue;

@@ -96,7 +96,7 @@ test("the plan: each pending create by its natural key (reads only), updates and
     'Vpc b: cleared (no VPC with label "never-sent" exists: the create never landed)',
     `Vpc c: cleared (no VPC with label "managed" exists but the one found (id ${managed.id}) is managed by another resource of the stack: the create never landed)`,
     "aws:s3/bucket:Bucket d: not a pulumi-compute resource: left pending for `pulumi refresh`",
-    `${VPC} e: interrupted while updating; the refresh reads it and records what the API holds`,
+    "Vpc e: interrupted while updating; the refresh reads it and records what the API holds",
   ]);
   const requests = emulator.control.listRequests();
   expect(requests.map((r) => r.method)).toEqual(["GET", "GET", "GET"]);
