@@ -5,10 +5,10 @@
  * `deployment.pending_operations`: the resource's URN, type and inputs, and `creating`,
  * `updating` or `deleting`). A pending create of this package's types is decided by the natural
  * key of its recorded inputs, with the lookup the provider's exactly-once create runs
- * (`resolvePendingCreate`): the one object found is handed to the engine
- * (`pulumi refresh --import-pending-creates <urn> <id>`), a create that never landed is cleared,
- * and anything that cannot be told (several matches, a failing lookup) is refused and named.
- * Pending updates and deletes are settled by the same refresh, which reads every resource. A diy
+ * (`resolvePendingCreate`): the one object found is written into state with its id and read by a
+ * `pulumi refresh` (see `settleCreates` for why not `--import-pending-creates`), a create that
+ * never landed is cleared, and anything that cannot be told (several matches, a failing lookup) is
+ * refused and named. Pending updates and deletes are settled by the same refresh. A diy
  * backend's lock left by a process that is gone is removed first.
  */
 import { spawn } from "node:child_process";
@@ -40,7 +40,7 @@ export interface RecoverLine {
   urn: string;
   /** The engine's pending operation: `creating`, `updating`, `deleting` (or `importing`). */
   operation: string;
-  /** `adopted` (its id handed to the engine), `cleared` (never landed), `refused`, `settled` (by the refresh), `kept` (not this package's). */
+  /** `adopted` (written into state with its id), `cleared` (never landed), `refused`, `settled` (by the refresh), `kept` (not this package's). */
   action: "adopted" | "cleared" | "refused" | "settled" | "kept";
   id?: string;
   reason: string;
@@ -204,14 +204,32 @@ export function formatLock(lock: LockReport, applied: boolean): string {
   return `lock ${lock.file}: refused, held by ${lock.holder}: ${lock.reason}`;
 }
 
-/** The `pulumi refresh` arguments that carry out the plan. */
-export function refreshArgs(stack: string, lines: RecoverLine[]): string[] {
-  const args = ["refresh", "--yes", "--skip-preview", "--non-interactive", "--stack", stack];
-  for (const line of lines.filter((l) => l.action === "adopted")) {
-    // One value per flag: the engine pairs them in order (URN, then id).
-    args.push(`--import-pending-creates=${line.urn}`, `--import-pending-creates=${line.id}`);
+/** A stack's deployment as `pulumi stack export` gives it (the parts recover reads and edits). */
+export interface ExportedDeployment {
+  resources?: Array<StateResource & Record<string, unknown>>;
+  pending_operations?: PendingOperation[];
+  [key: string]: unknown;
+}
+
+/**
+ * The deployment with the plan's pending creates settled: each adopted one becomes a resource
+ * with the found id (its outputs, until the refresh reads the object, are its recorded inputs,
+ * which carry the provider text the refresh needs), each cleared one is dropped; refused and
+ * foreign ones stay pending, and so do updates and deletes (the refresh settles those). The
+ * engine's `--import-pending-creates` was meant to make this edit, but in the engine this package
+ * runs (3.259) it only marks the operations `importing`, which no step reads, and the refresh
+ * then drops them: the objects would be forgotten.
+ */
+export function settleCreates(deployment: ExportedDeployment, lines: RecoverLine[]): ExportedDeployment {
+  const byUrn = new Map(lines.filter((l) => l.operation === "creating").map((l) => [l.urn, l]));
+  const adopted: Array<StateResource & Record<string, unknown>> = [];
+  const pending: PendingOperation[] = [];
+  for (const op of deployment.pending_operations ?? []) {
+    const line = op.type === "creating" ? byUrn.get(op.resource.urn) : undefined;
+    if (line?.action === "adopted") adopted.push({ ...op.resource, id: line.id!, outputs: { ...op.resource.inputs } });
+    else if (line?.action !== "cleared") pending.push(op);
   }
-  return args;
+  return { ...deployment, resources: [...(deployment.resources ?? []), ...adopted], pending_operations: pending };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -274,13 +292,12 @@ export async function recover(stack: Stack, options: RecoverOptions = {}): Promi
   for (const lock of locks) fs.rmSync(lock.file, { force: true });
   for (const lock of locks) out(formatLock(lock, true));
   if (pending.length > 0) {
-    const args = refreshArgs(stack.name, report.resources);
-    // Creates that never landed are cleared only when no refused or foreign create would be cleared with them.
-    const cleared = report.resources.filter((l) => l.action === "cleared");
-    const blocked = report.resources.some((l) => l.operation === "creating" && (l.action === "refused" || l.action === "kept"));
-    if (cleared.length > 0 && !blocked) args.push("--clear-pending-creates");
-    if (cleared.length > 0 && blocked) await dropPendingCreates(stack, new Set(cleared.map((l) => l.urn)));
-    await runPulumi(stack.workspace as LocalWorkspace, args);
+    if (report.resources.some((l) => l.action === "adopted" || l.action === "cleared")) {
+      const state = await stack.exportStack();
+      await stack.importStack({ ...state, deployment: settleCreates(state.deployment as ExportedDeployment, report.resources) });
+    }
+    // Reads every resource: the adopted objects' outputs, and what the interrupted updates and deletes left.
+    await runPulumi(stack.workspace as LocalWorkspace, ["refresh", "--yes", "--skip-preview", "--non-interactive", "--stack", stack.name]);
   }
   report.applied = true;
   const refused = report.resources.filter((l) => l.action === "refused").length;
@@ -306,16 +323,6 @@ export async function interruptedRun(stack: Stack): Promise<string | undefined> 
     ...locks.map((l) => `a lock held by ${l.holder}${l.action === "removed" ? ", which is gone" : ""}`),
   ];
   return `stack ${stack.name} has ${found.join(" and ")} from an interrupted run: run \`npx pulumi-compute recover\` first`;
-}
-
-/** Removes some pending creates from state (when others must stay, `--clear-pending-creates` would take them all). */
-async function dropPendingCreates(stack: Stack, urns: Set<string>): Promise<void> {
-  const state = await stack.exportStack();
-  const deployment = state.deployment as { pending_operations?: PendingOperation[] };
-  deployment.pending_operations = (deployment.pending_operations ?? []).filter(
-    (op) => !(op.type === "creating" && urns.has(op.resource.urn)),
-  );
-  await stack.importStack(state);
 }
 
 /** Runs the workspace's `pulumi` in its folder; fails with the end of its output when it fails. */

@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
 import { ProviderContext } from "../../provider/engine/context";
-import { backendFolder, formatLine, judgeLock, lockFiles, planPending, refreshArgs, type PendingOperation } from "../../provider/recover";
+import { backendFolder, formatLine, judgeLock, lockFiles, planPending, settleCreates, type PendingOperation } from "../../provider/recover";
 
 let emulator: RunningEmulator;
 let client: ComputeClient;
@@ -101,14 +101,12 @@ test("the plan: each pending create by its natural key (reads only), updates and
   const requests = emulator.control.listRequests();
   expect(requests.map((r) => r.method)).toEqual(["GET", "GET", "GET"]);
 
-  expect(refreshArgs("dev", lines)).toEqual([
-    "refresh",
-    "--yes",
-    "--skip-preview",
-    "--non-interactive",
-    "--stack",
-    "dev",
-    `--import-pending-creates=${urn("a")}`,
-    `--import-pending-creates=${landed.id}`,
-  ]);
+  // Into state: the adopted one as a resource with its id, the cleared ones gone, the rest still pending.
+  const provider = { type: "pulumi:providers:pulumi-nodejs", id: "p" };
+  const settled = settleCreates({ resources: [provider], pending_operations: pending, manifest: {} }, lines);
+  expect(settled).toEqual({
+    manifest: {},
+    resources: [provider, { ...pending[0]!.resource, id: String(landed.id), outputs: pending[0]!.resource.inputs }],
+    pending_operations: [pending[3], pending[4]],
+  });
 });
