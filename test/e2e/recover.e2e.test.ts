@@ -232,6 +232,13 @@ test("killed before the first create request leaves: the pending create is clear
   await killedRun("up --yes --skip-preview", "vpc", (log) => arrived(log, "GET", /^\/v4\/vpcs$/).length >= 1);
   expect(arrived(emulator.control.listRequests(), "POST", /^\/v4\/vpcs$/)).toEqual([]);
 
+  // `drift` would be refused by the lock, and skip the pending create: it says what to run instead.
+  const drift = await runProcess(process.execPath, [path.join(REPO_ROOT, "dist/provider/cli/main.js"), "drift"], { cwd: project, env });
+  expectExit(drift, 1);
+  expect(drift.out).toMatch(
+    /^pulumi-compute drift: stack dev has 1 pending operation\(s\) \(net creating\) and a lock held by .* \(pid \d+\).*, which is gone from an interrupted run: run `npx pulumi-compute recover` first\n$/,
+  );
+
   const { lines, requests } = await recover();
   expect(lines).toContain('Vpc net: cleared (no VPC with label "rc-net" exists: the create never landed)');
   expect(lines.some((l) => /^lock .*: held by .*; process \d+ is gone: removed$/.test(l))).toBe(true);
