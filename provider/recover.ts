@@ -23,6 +23,7 @@ import { specForType } from "./engine/drift";
 import { resolvePendingCreate } from "./engine/natural-key";
 import { PROVIDER_KEY } from "./shim";
 
+/** How `recover` asks and reports. */
 export interface RecoverOptions {
   /** Apply without asking (the plan is printed either way). */
   yes?: boolean;
@@ -54,6 +55,7 @@ export interface LockReport {
   reason: string;
 }
 
+/** What `recover` found and did. */
 export interface RecoverReport {
   stack: string;
   locks: LockReport[];
@@ -62,11 +64,13 @@ export interface RecoverReport {
   applied: boolean;
 }
 
+/** A pending operation as `pulumi stack export` records it. */
 export interface PendingOperation {
   type: string;
   resource: { urn: string; type: string; inputs?: Record<string, unknown>; id?: string };
 }
 
+/** A resource of the exported state (the fields recover reads). */
 export interface StateResource {
   type: string;
   id?: string;
@@ -199,6 +203,7 @@ export function formatLine(line: RecoverLine): string {
   }
 }
 
+/** A lock's line of the report: to remove, removed, or refused naming its holder. */
 export function formatLock(lock: LockReport, applied: boolean): string {
   if (lock.action === "removed") return `lock ${lock.file}: held by ${lock.holder}; ${lock.reason}: ${applied ? "removed" : "to remove"}`;
   return `lock ${lock.file}: refused, held by ${lock.holder}: ${lock.reason}`;

@@ -10,6 +10,7 @@ import { pulumiCommand } from "../automation";
 import { recover } from "../recover";
 import { EXIT } from "./exit";
 
+/** The command's options (`--cwd`, `--stack`, `--yes`, `--json`). */
 export interface RecoverCommandOptions {
   cwd: string;
   stack?: string;
@@ -17,6 +18,7 @@ export interface RecoverCommandOptions {
   json: boolean;
 }
 
+/** Runs the command; the exit code (0 recovered or nothing to do, 1 error, refusal or declined). */
 export async function runRecover(options: RecoverCommandOptions, out: (text: string) => void = console.log): Promise<number> {
   try {
     const workDir = path.resolve(options.cwd);
