@@ -294,7 +294,10 @@ export async function recover(stack: Stack, options: RecoverOptions = {}): Promi
     }
   }
 
-  for (const lock of locks) fs.rmSync(lock.file, { force: true });
+  for (const lock of locks) {
+    // The diy backend's blob store keeps each file's attributes beside it.
+    for (const file of [lock.file, `${lock.file}.attrs`]) fs.rmSync(file, { force: true });
+  }
   for (const lock of locks) out(formatLock(lock, true));
   if (pending.length > 0) {
     if (report.resources.some((l) => l.action === "adopted" || l.action === "cleared")) {

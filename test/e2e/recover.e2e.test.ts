@@ -150,6 +150,7 @@ const alive = (pid: number) => {
  * whole. Returns the processes killed.
  */
 async function killedRun(args: string, which: string, ready: (log: RequestLogEntry[]) => boolean, description = ""): Promise<number> {
+  emulator.control.clearRequests(); // the kill point counts this run's requests only
   const child = spawn("pulumi", args.split(" "), {
     cwd: project,
     env: { ...env, RECOVER_CASE: which, RECOVER_DESCRIPTION: description },
@@ -212,6 +213,10 @@ async function recover(): Promise<{ lines: string[]; requests: RequestLogEntry[]
   expectExit(result, 0);
   const requests = emulator.control.listRequests();
   expect(requests.filter((r) => r.method !== "GET")).toEqual([]);
+  // The measured counts (the README's table): the lookups, then the refresh's reads.
+  console.log(
+    `${expect.getState().currentTestName}: recover sent ${requests.length} requests, all GET:\n${requests.map((r) => r.path).join("\n")}`,
+  );
   return { lines: result.stdout.trim().split("\n"), requests };
 }
 
