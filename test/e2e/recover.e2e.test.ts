@@ -261,15 +261,16 @@ test("killed while VPC and firewall creates are in flight: the objects they made
   );
   const { lines, requests } = await recover();
   expect(lines.filter((l) => l.includes(": adopted id "))).toHaveLength(3);
-  expect(requests.length).toBeGreaterThanOrEqual(3);
+  expect(requests).toHaveLength(6); // 3 lookups (filtered listings), 3 reads by the refresh
   await finish("network", { vpcs: ["rc-net-a", "rc-net-b"], firewalls: ["rc-edge"] });
 });
 
 test("killed while record creates are in flight: the records are adopted, no twin", async () => {
   hold("POST", "/v4/domains/*/records");
   await killedRun("up --yes --skip-preview", "records", (log) => arrived(log, "POST", /^\/v4\/domains\/\d+\/records$/).length === 3);
-  const { lines } = await recover();
+  const { lines, requests } = await recover();
   expect(lines.filter((l) => /^DomainRecord \w+: adopted id \d+/.test(l))).toHaveLength(3);
+  expect(requests.length).toBeLessThanOrEqual(8); // at most a lookup per record, then the domain and its records read
   await finish("records", { domains: ["recover.example"], records: ["A api", "A mail", "A www"] });
 });
 
@@ -280,8 +281,9 @@ test("killed while waiting for a database to become active: the database is adop
     "database",
     (log) => arrived(log, "GET", /^\/v4\/databases\/mysql\/instances\/\d+$/).length >= 1,
   );
-  const { lines } = await recover();
+  const { lines, requests } = await recover();
   expect(lines.filter((l) => /^MysqlDatabase db: adopted id \d+/.test(l))).toHaveLength(1);
+  expect(requests.length).toBeLessThanOrEqual(3); // the lookup, then the refresh's read
   await finish("database", { databases: ["rc-db"] });
 });
 
@@ -289,8 +291,9 @@ test("killed during an in-place update: the refresh records what the API holds",
   expectExit(await pulumi("up --yes --skip-preview", "update", "first"), 0);
   hold("PUT", "/v4/vpcs/*");
   await killedRun("up --yes --skip-preview", "update", (log) => arrived(log, "PUT", /^\/v4\/vpcs\/\d+$/).length === 1, "second");
-  const { lines } = await recover();
+  const { lines, requests } = await recover();
   expect(lines).toContain("Vpc net: interrupted while updating; the refresh reads it and records what the API holds");
+  expect(requests.length).toBeLessThanOrEqual(2); // no lookup: the refresh's read
   await finish("update", { vpcs: ["rc-net"] }, "second");
   expect(emulator.control.listRequests().some((r) => r.method === "PUT")).toBe(false); // the killed run's update had landed
 });
@@ -299,8 +302,9 @@ test("killed during destroy: the refresh drops what was deleted, up makes it aga
   expectExit(await pulumi("up --yes --skip-preview", "destroy"), 0);
   hold("DELETE", "/v4/vpcs/*");
   await killedRun("destroy --yes --skip-preview", "destroy", (log) => arrived(log, "DELETE", /^\/v4\/vpcs\/\d+$/).length === 2);
-  const { lines } = await recover();
+  const { lines, requests } = await recover();
   expect(lines.filter((l) => l.includes("interrupted while deleting"))).toHaveLength(2);
+  expect(requests.length).toBeLessThanOrEqual(4); // no lookup: the refresh's reads (404: gone)
   await finish("destroy", { vpcs: ["rc-net", "rc-net-2"] });
 });
 
