@@ -66,3 +66,6 @@ export function driftBetween(
   const resource = urn.split("::").pop()!;
   return managedDrift(spec, recorded, actual).map((entry) => ({ resource, type: spec.name, ...entry }));
 }
+
+// Recovery after an interrupted run, for Automation API programs (`pulumi-compute recover` is the same).
+export { recover, type RecoverLine, type RecoverOptions, type RecoverReport } from "./recover";

@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { LocalWorkspace, Stack, type EngineEvent } from "@pulumi/pulumi/automation";
 import { pulumiCommand, refreshFindings, type ResourceDrift } from "../automation";
+import { interruptedRun } from "../recover";
 
 export interface DriftOptions {
   /** The project directory (holding Pulumi.yaml); default the working directory. */
@@ -34,6 +35,8 @@ export async function findDrift(options: DriftOptions): Promise<DriftReport> {
   const name = options.stack ?? (await workspace.stack())?.name;
   if (!name) throw new Error("no stack selected; pass --stack <name>");
   const stack = await Stack.select(name, workspace);
+  const interrupted = await interruptedRun(stack); // a refresh would be refused by a lock, and skips pending creates
+  if (interrupted) throw new Error(interrupted);
   const events: EngineEvent[] = [];
   await stack.previewRefresh({ onEvent: (e) => events.push(e) });
   return { stack: name, ...refreshFindings(events) };

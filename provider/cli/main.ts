@@ -14,6 +14,20 @@ const DRIFT_USAGE = `usage: pulumi-compute drift [--stack <name>] [--cwd <projec
   -C, --cwd <dir>        the project directory, holding Pulumi.yaml (default: here)
       --json             the report as JSON`;
 
+const RECOVER_USAGE = `usage: pulumi-compute recover [--stack <name>] [--cwd <project dir>] [--yes] [--json]
+
+  After a run that was interrupted (killed, cancelled, a machine gone): removes the stack's lock
+  when the process holding it is gone from this host, finds each pending create's object by its
+  natural key (reads only), and runs one \`pulumi refresh\` that adopts those objects, clears the
+  creates that never landed, and settles pending updates and deletes. Several matches or a
+  failing lookup are refused and named, never guessed. Then \`pulumi up\` finishes the run
+  (exit 0: recovered or nothing to recover, 1: an error, a refusal, or the plan declined).
+
+  -s, --stack <name>     the stack (default: the project's selected stack)
+  -C, --cwd <dir>        the project directory, holding Pulumi.yaml (default: here)
+  -y, --yes              carry out the plan without asking
+      --json             the report as JSON`;
+
 const IMPORT_USAGE = `usage: pulumi-compute import [--api-url <url>] [--token-env <name>] [--only <areas>]
                              [--label-filter <regex>] [--record-sets] [--out <dir>] [--stack <name>]
 
@@ -42,6 +56,7 @@ const USAGE = `usage: pulumi-compute <command> [options]
 commands:
   drift    list managed fields changed outside Pulumi (exit 0: none, 2: drift, 1: error)
   import   write a Pulumi program that adopts the objects of an existing account
+  recover  bring a stack back after an interrupted run (then \`pulumi up\`)
 
 \`pulumi-compute <command> --help\` describes a command's options.`;
 
@@ -62,7 +77,7 @@ function parse<T>(args: string[], options: ParseArgsOptionsConfig, usage: string
   }
 }
 
-/** Both commands load @pulumi/pulumi (a peer dependency): when it is missing, one line says what to install. */
+/** The commands load @pulumi/pulumi (a peer dependency): when it is missing, one line says what to install. */
 function pulumiMissing(): boolean {
   try {
     assertPulumiLoadable();
@@ -76,7 +91,7 @@ function pulumiMissing(): boolean {
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if ((command === "drift" || command === "import") && pulumiMissing()) return EXIT.error;
+  if ((command === "drift" || command === "import" || command === "recover") && pulumiMissing()) return EXIT.error;
   if (command === "drift") {
     const parsed = parse<{ stack?: string; cwd?: string; json?: boolean }>(
       rest,
@@ -88,6 +103,23 @@ async function main(argv: string[]): Promise<number> {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only once the SDK it needs is known to be there
     const { runDrift } = require("./drift") as typeof import("./drift");
     return runDrift({ cwd: values.cwd ?? process.cwd(), stack: values.stack, json: values.json ?? false });
+  }
+  if (command === "recover") {
+    const parsed = parse<{ stack?: string; cwd?: string; yes?: boolean; json?: boolean }>(
+      rest,
+      {
+        stack: { type: "string", short: "s" },
+        cwd: { type: "string", short: "C" },
+        yes: { type: "boolean", short: "y" },
+        json: { type: "boolean" },
+      },
+      RECOVER_USAGE,
+    );
+    if ("code" in parsed) return parsed.code;
+    const { values } = parsed;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only once the SDK it needs is known to be there
+    const { runRecover } = require("./recover") as typeof import("./recover");
+    return runRecover({ cwd: values.cwd ?? process.cwd(), stack: values.stack, yes: values.yes ?? false, json: values.json ?? false });
   }
   if (command === "import") {
     const parsed = parse<{

@@ -418,7 +418,11 @@ async function createOrAdopt(spec: AnySpec, ctx: ProviderContext, inputs: Inputs
   const body = createBody(spec, inputs);
   const post = () => spec.hooks.create({ ctx, signal, body, inputs, bodyOf: (keys) => updateBody(spec, inputs, keys) });
   // The API has no idempotency keys: a create whose answer was lost is resolved by its natural key.
-  return createExactlyOnce(spec, ctx, inputs, signal, post).catch((error: unknown) => {
+  const equalsInputs = (object: ApiObject) => {
+    const { changed, replaces } = changedFields(spec, toOutputs(spec, object, inputs), inputs);
+    return changed.length + replaces.length === 0;
+  };
+  return createExactlyOnce(spec, ctx, inputs, signal, post, equalsInputs).catch((error: unknown) => {
     throw explain(spec, "create", error);
   });
 }

@@ -85,7 +85,9 @@ export async function postExactlyOnce<T>(create: InnerCreate<T>): Promise<T> {
 
 /**
  * Runs `post` (the create hook) so that it makes exactly one object, or fails saying which
- * objects exist and how to recover. Without a natural key it just runs `post`.
+ * objects exist and how to recover. Without a natural key it just runs `post`. `equalsInputs`
+ * tells whether a taken key's object is exactly what the inputs declare (then most likely made by
+ * an interrupted run, and the error names `pulumi-compute recover` first).
  */
 export async function createExactlyOnce(
   spec: AnySpec,
@@ -93,12 +95,13 @@ export async function createExactlyOnce(
   inputs: Inputs,
   signal: AbortSignal,
   post: () => Promise<ApiObject>,
+  equalsInputs: (object: ApiObject) => boolean = () => false,
 ): Promise<ApiObject> {
   const key = spec.naturalKey;
   if (!key) return post();
   const what = `${spec.noun} with ${key.describe(inputs)}`;
   const before = await lookup(spec, ctx, inputs, signal, undefined);
-  if (key.exclusive && before.length > 0) throw new UnresolvedCreateError(takenMessage(spec, what, before));
+  if (key.exclusive && before.length > 0) throw new UnresolvedCreateError(takenMessage(spec, what, before, before.some(equalsInputs)));
   const known = new Set(before.map(idOf));
   for (let attempt = 1; ; attempt++) {
     let failure: unknown;
@@ -127,6 +130,63 @@ export async function createExactlyOnce(
       ctx.progress(`${spec.noun} create failed (${cause}) and no new ${what} exists: it did not land; sending it again`);
     }
   }
+}
+
+/**
+ * The objects that have the natural key of `inputs`: the lookup `createExactlyOnce` runs before a
+ * create, retried the same way. `pulumi-compute recover` finds an interrupted create's object with it.
+ */
+export function findByNaturalKey(spec: AnySpec, ctx: ProviderContext, inputs: Inputs, signal: AbortSignal): Promise<ApiObject[]> {
+  return lookup(spec, ctx, inputs, signal, undefined);
+}
+
+/** What became of a create the engine recorded as pending when its run was interrupted. */
+export type PendingCreateOutcome =
+  { outcome: "adopted"; id: string; reason: string } | { outcome: "cleared"; reason: string } | { outcome: "refused"; reason: string };
+
+/**
+ * Decides a pending create by the rules of `createExactlyOnce`: one object with the key that no
+ * resource of the stack manages (`managed`) is the one the interrupted request made; none means it
+ * never landed; several, an object that cannot be adopted, or a failing lookup are refused, named,
+ * never guessed. A resource without a natural key has a create that takes over what it finds (a
+ * record set claims identical records, reverse DNS is a PUT), so repeating it is safe: cleared.
+ */
+export async function resolvePendingCreate(
+  spec: AnySpec,
+  ctx: ProviderContext,
+  inputs: Inputs,
+  managed: ReadonlySet<string>,
+  signal: AbortSignal,
+): Promise<PendingCreateOutcome> {
+  if (inputs.adoptId !== undefined) return { outcome: "adopted", id: String(inputs.adoptId), reason: "its adoptId" };
+  const key = spec.naturalKey;
+  if (!key) return { outcome: "cleared", reason: `a ${spec.name} create takes over what exists, so \`pulumi up\` repeats it safely` };
+  const what = `${spec.noun} with ${key.describe(inputs)}`;
+  let all: ApiObject[];
+  try {
+    all = await findByNaturalKey(spec, ctx, inputs, signal);
+  } catch (error) {
+    return { outcome: "refused", reason: `looking for ${article(what)} failed (${describeFailure(error)}); run recover again` };
+  }
+  const found = all.filter((o) => !managed.has(idOf(o)));
+  if (found.length === 0) {
+    const others = all.length > 0 ? ` but the one found (id ${all.map(idOf).join(", ")}) is managed by another resource of the stack` : "";
+    return { outcome: "cleared", reason: `no ${what} exists${others}: the create never landed` };
+  }
+  const ids = found.map(idOf).join(", ");
+  if (found.length > 1) {
+    return {
+      outcome: "refused",
+      reason: `${found.length} objects (${what}) exist: ids ${ids}; set adoptId to the one to manage and delete the others`,
+    };
+  }
+  if (!(key.adoptable?.(found[0]!) ?? true)) {
+    return {
+      outcome: "refused",
+      reason: `${spec.noun} ${ids} (${what}) cannot be adopted (${spec.noun} left unusable by the interrupted create); delete it`,
+    };
+  }
+  return { outcome: "adopted", id: idOf(found[0]!), reason: `${what}` };
 }
 
 /**
@@ -167,8 +227,16 @@ function describeFailure(error: unknown): string {
 /** `a VPC`, `an IPv6 range`. */
 const article = (noun: string): string => (/^[aeiou]/i.test(noun) ? `an ${noun}` : `a ${noun}`);
 
-function takenMessage(spec: AnySpec, what: string, found: ApiObject[]): string {
+function takenMessage(spec: AnySpec, what: string, found: ApiObject[], equal: boolean): string {
   const id = idOf(found[0]!);
+  if (equal) {
+    return (
+      `${article(what)} already exists (id ${found.map(idOf).join(", ")}) and equals this resource's inputs: if an earlier run was interrupted, ` +
+      "run `npx pulumi-compute recover` (it hands the objects that run created to the stack), then `pulumi up` again. " +
+      `Otherwise, if it is the one this resource should manage, set adoptId: ${adoptIdText(id)} on the resource and run \`pulumi up\` again, ` +
+      `or change the key or delete that ${spec.noun}.`
+    );
+  }
   return (
     `${article(what)} already exists (id ${found.map(idOf).join(", ")}). If it is the one this resource should manage ` +
     `(a run that lost the create's answer may have made it), set adoptId: ${adoptIdText(id)} on the resource and run \`pulumi up\` again; ` +

@@ -10,6 +10,7 @@ import {
   createExactlyOnce,
   isAmbiguous,
   postExactlyOnce,
+  resolvePendingCreate,
 } from "../../../provider/engine/natural-key";
 import type { AnySpec, ApiObject } from "../../../provider/engine/spec";
 import type { ProviderContext } from "../../../provider/engine/context";
@@ -58,7 +59,13 @@ function world(options: { exclusive?: boolean; adoptable?: (o: ApiObject) => boo
     lines,
     deleted,
     failLookups: (...failures: unknown[]) => (lookupFailures = failures),
-    run: (post: () => Promise<ApiObject>, signal = new AbortController().signal) => createExactlyOnce(spec, ctx, {}, signal, post),
+    run: (post: () => Promise<ApiObject>, signal = new AbortController().signal, equalsInputs?: (o: ApiObject) => boolean) =>
+      createExactlyOnce(spec, ctx, {}, signal, post, equalsInputs),
+    /** `pulumi-compute recover`'s decision on a pending create of this spec. */
+    pending: (managed: string[] = [], inputs: Record<string, unknown> = {}) =>
+      resolvePendingCreate(spec, ctx, inputs, new Set(managed), AbortSignal.timeout(300)),
+    spec,
+    ctx,
     make,
   };
 }
@@ -237,5 +244,77 @@ describe("postExactlyOnce: a create inside a resource, resolved by listing its p
     );
     await expect(lost.run).rejects.toBeInstanceOf(ConnectionError);
     expect(lost.posts()).toBe(MAX_CREATE_ATTEMPTS);
+  });
+});
+
+test("a taken key whose object equals the inputs names `pulumi-compute recover` first", async () => {
+  const w = world();
+  w.make();
+  const error = await w
+    .run(
+      async () => ({ id: 0 }),
+      undefined,
+      () => true,
+    )
+    .catch((e: unknown) => e);
+  expect((error as Error).message).toBe(
+    'a thing with label "x" already exists (id 1) and equals this resource\'s inputs: if an earlier run was interrupted, ' +
+      "run `npx pulumi-compute recover` (it hands the objects that run created to the stack), then `pulumi up` again. " +
+      "Otherwise, if it is the one this resource should manage, set adoptId: 1 on the resource and run `pulumi up` again, " +
+      "or change the key or delete that thing.",
+  );
+});
+
+describe("a pending create, as recover decides it (the create's own lookup)", () => {
+  test("one object with the key is the one the interrupted create made: adopted", async () => {
+    const w = world();
+    w.make();
+    expect(await w.pending()).toEqual({ outcome: "adopted", id: "1", reason: 'thing with label "x"' });
+  });
+
+  test("none: the create never landed, cleared", async () => {
+    expect(await world().pending()).toEqual({ outcome: "cleared", reason: 'no thing with label "x" exists: the create never landed' });
+  });
+
+  test("an object another resource of the stack manages is not it", async () => {
+    const w = world();
+    w.make();
+    expect(await w.pending(["1"])).toMatchObject({ outcome: "cleared" });
+  });
+
+  test("several: refused, naming them", async () => {
+    const w = world({ exclusive: false });
+    w.make();
+    w.make();
+    expect(await w.pending()).toEqual({
+      outcome: "refused",
+      reason: '2 objects (thing with label "x") exist: ids 1, 2; set adoptId to the one to manage and delete the others',
+    });
+  });
+
+  test("an object that cannot be adopted: refused", async () => {
+    const w = world({ adoptable: (o) => o.status === "ok" });
+    w.make("broken");
+    expect(await w.pending()).toMatchObject({
+      outcome: "refused",
+      reason: expect.stringContaining('thing 1 (thing with label "x") cannot be adopted'),
+    });
+  });
+
+  test("a lookup that keeps failing: refused, saying why", async () => {
+    const w = world();
+    w.failLookups(...Array.from({ length: 20 }, serverError));
+    const decided = await w.pending();
+    expect(decided).toMatchObject({ outcome: "refused" });
+    expect(decided.reason).toMatch(
+      /^looking for a thing with label "x" failed \(500 POST \/things: Internal server error\); run recover again$/,
+    );
+  });
+
+  test("an adoptId is the object; a resource without a natural key repeats its create safely", async () => {
+    const w = world();
+    expect(await w.pending([], { adoptId: 7 })).toEqual({ outcome: "adopted", id: "7", reason: "its adoptId" });
+    const keyless = { ...w.spec, name: "Thing", naturalKey: undefined } as AnySpec;
+    expect(await resolvePendingCreate(keyless, w.ctx, {}, new Set(), AbortSignal.timeout(300))).toMatchObject({ outcome: "cleared" });
   });
 });

@@ -305,11 +305,13 @@ describe("against the emulator", () => {
   test("the API's refusals name the program's input", async () => {
     const a = seed("web-1");
     await firewalls.create!(args({ label: "first", devices: { computes: [a] } }));
-    // A taken label is found before the API is asked, and the error says how to adopt the firewall.
+    // A taken label is found before the API is asked; the firewall equals these inputs (devices are not declared), so
+    // the error names recover first, then how to adopt it.
     const [first] = await harness.client.networking.firewalls.listAll();
     await expect(firewalls.create!(args({ label: "first" }))).rejects.toThrow(
-      `a firewall with label "first" already exists (id ${first!.id}). If it is the one this resource should manage ` +
-        `(a run that lost the create's answer may have made it), set adoptId: ${first!.id} on the resource`,
+      `a firewall with label "first" already exists (id ${first!.id}) and equals this resource's inputs: if an earlier run was ` +
+        "interrupted, run `npx pulumi-compute recover` (it hands the objects that run created to the stack), then `pulumi up` again. " +
+        `Otherwise, if it is the one this resource should manage, set adoptId: ${first!.id} on the resource`,
     );
     await expect(firewalls.create!(args({ label: "second", devices: { computes: [a] } }))).rejects.toThrow(
       `devices.computes[0]: ${FIREWALL_REASONS.activeFirewall("compute", a)}`,

@@ -83,10 +83,15 @@ test("a create cut before processing is looked up, found missing, and sent again
 test("a taken label is reported with the VPC's id and the adoptId to set, without a POST", async () => {
   const existing = await harness.client.vpcs.create({ label: "taken", region: "us-iad" });
   harness.emulator.control.clearRequests();
-  await expect(vpcs.create({ label: "taken", region: "us-iad" })).rejects.toThrow(
+  await expect(vpcs.create({ label: "taken", region: "us-iad", description: "another" })).rejects.toThrow(
     `a VPC with label "taken" already exists (id ${existing.id}). If it is the one this resource should manage ` +
       `(a run that lost the create's answer may have made it), set adoptId: ${existing.id} on the resource and run \`pulumi up\` again; ` +
       "otherwise change the key or delete that VPC.",
+  );
+  // The same VPC as declared: most likely made by an interrupted run, so recover comes first.
+  await expect(vpcs.create({ label: "taken", region: "us-iad" })).rejects.toThrow(
+    `a VPC with label "taken" already exists (id ${existing.id}) and equals this resource's inputs: if an earlier run was interrupted, ` +
+      "run `npx pulumi-compute recover`",
   );
   expect(posts()).toEqual([]);
 });
