@@ -11,6 +11,7 @@ import { ProviderContext } from "../../../provider/engine/context";
 import { UNKNOWN } from "../../../provider/engine/values";
 import { firewallRuleSpec } from "../../../provider/resources/firewall-rule";
 import { firewallSpec } from "../../../provider/resources/firewall";
+import { provider } from "../../../provider/registry";
 import { useProviderHarness } from "../harness";
 
 const PROVIDER = { __provider: "exports.handler = …" };
@@ -128,7 +129,7 @@ describe("against the emulator", () => {
     const fw = await firewallWith(3);
     const before = await rulesOf(fw.id);
     const start = requests().length;
-    const { rules } = process();
+    const rules = provider("FirewallRule"); // the registry's process, as the engine runs it
     const made = await Promise.all(
       Array.from({ length: 10 }, (_, i) => rules.create!(ruleArgs(fw.id, `app-${i}`, { ports: String(8000 + i) }))),
     );
