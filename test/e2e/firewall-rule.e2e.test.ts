@@ -73,7 +73,7 @@ test("two app stacks add their rules to the network stack's firewall at the same
   });
   const up = await network.stack.up();
   const firewallId = Number(up.outputs.firewallId!.value);
-  expect(await labels(firewallId)).toEqual(["base-ssh", "base-web"]);
+  expect((await labels(firewallId)).sort()).toEqual(["base-ssh", "base-web"]); // in the order their creates arrived
 
   const app = (n: number) =>
     stackFor(`fwr-app${n}`, async () => {
