@@ -6,7 +6,8 @@
  *
  * Inside one provider process, `SharedWrites` serializes the writes to one document and batches
  * the changes that arrive together (the rules of one `up`, created at once when their firewall is
- * ready) into one read and one write. Across processes (another stack, a person in the console)
+ * ready) into one read and one write; changes that arrive while a batch is confirming join it
+ * after its next read, so one confirmation serves them all. Across processes (another stack, a person in the console)
  * nothing can be locked, so each round:
  *
  * 1. reads, applies every change of the batch and writes back at once (a small window);
@@ -53,12 +54,12 @@ export interface ConvergeTiming {
   /** The randomized wait before each confirming read: between `minWaitMs` and `maxWaitMs`. */
   minWaitMs: number;
   maxWaitMs: number;
-  /** Writes of one batch before giving up (someone keeps erasing the change). */
+  /** Writes of a change someone erased before giving up (someone keeps erasing it). */
   maxWrites: number;
   random: () => number;
 }
 
-export const DEFAULT_TIMING: ConvergeTiming = { gatherMs: 30, minWaitMs: 150, maxWaitMs: 600, maxWrites: 12, random: Math.random };
+export const DEFAULT_TIMING: ConvergeTiming = { gatherMs: 100, minWaitMs: 150, maxWaitMs: 600, maxWrites: 12, random: Math.random };
 
 /** Thrown when a batch's changes could not be made to hold within `maxWrites` writes. */
 export class UnconvergedWriteError extends Error {
@@ -119,8 +120,8 @@ export class SharedWrites {
     try {
       await delay(this.timing.gatherMs);
       while (queue.pending.length > 0) {
-        const batch = queue.pending.splice(0).filter((p) => !p.signal.aborted || (p.reject(p.signal.reason), false));
-        if (batch.length > 0) await this.round(queue.doc, batch);
+        const batch = live(queue.pending.splice(0));
+        if (batch.length > 0) await this.round(queue, batch);
       }
     } finally {
       queue.running = false;
@@ -128,44 +129,66 @@ export class SharedWrites {
     }
   }
 
-  /** One batch; a write the API refuses is tried again change by change, so one bad change fails alone. */
-  private async round<Doc>(doc: SharedDocument<Doc>, batch: Array<Pending<Doc>>): Promise<void> {
-    const signal = allSignals(batch.map((p) => p.signal));
+  /**
+   * One batch, which takes in the changes that arrive while it runs (the creates of one `up` reach
+   * the provider over a second or more); a write the API refuses is tried again change by change,
+   * so one bad change fails alone.
+   */
+  private async round<Doc>(queue: Queue<Doc>, batch: Array<Pending<Doc>>, absorb = true): Promise<void> {
+    const signal = new BatchSignal(batch.map((p) => p.signal));
+    const join = () => {
+      if (!absorb) return;
+      for (const p of live(queue.pending.splice(0))) {
+        batch.push(p);
+        signal.add(p.signal);
+      }
+    };
     try {
-      const converged = await this.converge(doc, batch, signal);
+      const converged = await this.converge(queue.doc, batch, join, signal.signal);
       for (const p of batch) p.resolve(converged);
     } catch (error) {
       if (batch.length > 1 && error instanceof ApiError && error.status < 500) {
-        for (const p of batch) await this.round(doc, [p]);
+        for (const p of batch) await this.round(queue, [p], false);
         return;
       }
       for (const p of batch) p.reject(error);
     }
   }
 
-  private async converge<Doc>(doc: SharedDocument<Doc>, batch: Array<Pending<Doc>>, signal: AbortSignal): Promise<Doc> {
-    const changes = batch.map((p) => p.change);
-    const holdsAll = (d: Doc) => changes.every((c) => c.holds(d));
+  private async converge<Doc>(doc: SharedDocument<Doc>, batch: Array<Pending<Doc>>, join: () => void, signal: AbortSignal): Promise<Doc> {
+    const holdsAll = (d: Doc) => batch.every((p) => p.change.holds(d));
+    const written = new Set<SharedChange<Doc>>();
+    let rewrites = 0;
     let current = await this.read(doc, signal);
-    for (let writes = 0; ;) {
+    for (;;) {
+      // Changes that arrived meanwhile join here, right after a read: their write follows it at once.
+      join();
       if (!holdsAll(current)) {
-        if (writes >= this.timing.maxWrites) {
-          throw new UnconvergedWriteError(
-            `${doc.what}: ${describe(changes, current)} still did not hold after ${writes} writes; another writer keeps replacing it. Run the update again when the other writer is done.`,
-          );
-        }
-        if (writes > 0) {
+        const erased = batch.map((p) => p.change).filter((c) => written.has(c) && !c.holds(current));
+        if (erased.length > 0) {
+          if (rewrites >= this.timing.maxWrites) {
+            throw new UnconvergedWriteError(
+              `${doc.what}: ${describe(erased, current)} still did not hold after ${rewrites + 1} writes; another writer keeps replacing it. Run the update again when the other writer is done.`,
+            );
+          }
+          rewrites++;
           this.stats.rewrites++;
-          this.progress(`${doc.what}: ${describe(changes, current)} no longer there after a write by someone else; writing it again`);
+          this.progress(`${doc.what}: ${describe(erased, current)} no longer there after a write by someone else; writing it again`);
         }
-        const next = changes.reduce<Doc>((d, c) => c.apply(d), current);
-        writes++;
-        await this.write(doc, current, next, signal);
+        const changes = batch.map((p) => p.change);
+        await this.write(
+          doc,
+          current,
+          changes.reduce<Doc>((d, c) => c.apply(d), current),
+          signal,
+        );
+        for (const c of changes) written.add(c);
       }
       // Confirm: a randomized wait (so concurrent writers do not keep colliding), then reads until
       // two in a row agree and hold every change.
       await delay(this.wait(), undefined, { signal });
       const first = await this.read(doc, signal);
+      join();
       if (!holdsAll(first)) {
         current = first;
         continue;
@@ -214,16 +237,30 @@ function describe<Doc>(changes: Array<SharedChange<Doc>>, doc: Doc): string {
     .join(", ");
 }
 
+/** The pending changes still wanted (the others are rejected with their abort reason). */
+function live<Doc>(pending: Array<Pending<Doc>>): Array<Pending<Doc>> {
+  return pending.filter((p) => !p.signal.aborted || (p.reject(p.signal.reason), false));
+}
+
 /** Aborts when every one of the batch's signals has (a batch goes on while anyone still waits for it). */
-function allSignals(signals: AbortSignal[]): AbortSignal {
-  const controller = new AbortController();
-  let left = signals.length;
-  for (const s of signals) {
+class BatchSignal {
+  private readonly controller = new AbortController();
+  private left = 0;
+
+  constructor(signals: AbortSignal[]) {
+    for (const s of signals) this.add(s);
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  add(s: AbortSignal): void {
+    this.left++;
     const done = () => {
-      if (--left === 0) controller.abort(s.reason);
+      if (--this.left === 0) this.controller.abort(s.reason);
     };
     if (s.aborted) done();
     else s.addEventListener("abort", done, { once: true });
   }
-  return controller.signal;
 }

@@ -29,6 +29,7 @@ import { resourceSpec, type Failure, type Values } from "../engine/spec";
 import { viaWire } from "../engine/schemas";
 import type { SharedChange } from "../engine/shared-writes";
 import { isUnknown } from "../engine/values";
+import { collectionKeyOf } from "../engine/collections";
 import { MINUTE, apiId, idField, normalizeId } from "./common";
 import { canonicalRule, changeFirewallRules, firewallDeclarations, wirePorts, wireRule } from "./firewall";
 
@@ -267,13 +268,12 @@ export const firewallRuleSpec = resourceSpec<FirewallRuleObject>()({
   naturalKey: {
     describe: (inputs) => `${inputs.direction} label ${JSON.stringify(inputs.label)} on firewall ${String(inputs.firewallId)}`,
     exclusive: true,
-    find: async ({ ctx, inputs, signal }) => {
+    find: async ({ ctx, inputs }) => {
       const firewallId = apiId(inputs.firewallId);
-      const rules = await ctx.reads().list(`FirewallRule ${firewallId}`, {
+      const rules = await ctx.reads().list(collectionKeyOf("FirewallRule", String(firewallId)), {
         list: (listSignal) => listRules(ctx, firewallId, listSignal),
         idOf: (rule) => rule.id,
       });
-      void signal;
       return rules.filter((r) => r.direction === inputs.direction && r.label === inputs.label);
     },
   },
