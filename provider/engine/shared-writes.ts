@@ -45,6 +45,12 @@ export interface SharedChange<Doc> {
   /** The document with this change applied (the same document when it already holds). */
   apply(doc: Doc): Doc;
   holds(doc: Doc): boolean;
+  /**
+   * Why the change must not be made on this document, if so (a rule with its label that someone
+   * else owns): checked on the first read it meets, before it is ever written; the change then
+   * fails alone with this error, and the rest of the batch goes on.
+   */
+  refuse?(doc: Doc): Error | undefined;
 }
 
 /** Timing of the convergence; tests make it fast. */
@@ -158,11 +164,26 @@ export class SharedWrites {
   private async converge<Doc>(doc: SharedDocument<Doc>, batch: Array<Pending<Doc>>, join: () => void, signal: AbortSignal): Promise<Doc> {
     const holdsAll = (d: Doc) => batch.every((p) => p.change.holds(d));
     const written = new Set<SharedChange<Doc>>();
+    const checked = new Set<SharedChange<Doc>>();
+    /** Changes met for the first time are checked on this read; a refused one leaves the batch, failed. */
+    const admit = (d: Doc) => {
+      for (const p of [...batch]) {
+        if (checked.has(p.change)) continue;
+        checked.add(p.change);
+        const refusal = p.change.refuse?.(d);
+        if (refusal) {
+          batch.splice(batch.indexOf(p), 1);
+          p.reject(refusal);
+        }
+      }
+    };
     let rewrites = 0;
     let current = await this.read(doc, signal);
     for (;;) {
       // Changes that arrived meanwhile join here, right after a read: their write follows it at once.
       join();
+      admit(current);
+      if (batch.length === 0) return current;
       if (!holdsAll(current)) {
         const erased = batch.map((p) => p.change).filter((c) => written.has(c) && !c.holds(current));
         if (erased.length > 0) {
@@ -189,6 +210,7 @@ export class SharedWrites {
       await delay(this.wait(), undefined, { signal });
       const first = await this.read(doc, signal);
       join();
+      admit(first);
       if (!holdsAll(first)) {
         current = first;
         continue;

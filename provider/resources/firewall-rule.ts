@@ -29,7 +29,6 @@ import { resourceSpec, type Failure, type Values } from "../engine/spec";
 import { viaWire } from "../engine/schemas";
 import type { SharedChange } from "../engine/shared-writes";
 import { isUnknown } from "../engine/values";
-import { collectionKeyOf } from "../engine/collections";
 import { MINUTE, apiId, idField, normalizeId } from "./common";
 import { canonicalRule, changeFirewallRules, firewallDeclarations, wirePorts, wireRule } from "./firewall";
 
@@ -62,10 +61,29 @@ const rulesOf = (doc: FirewallRules, direction: RuleDirection): FirewallRuleReco
 
 const sameRule = (a: unknown, b: unknown): boolean => isDeepStrictEqual(canonicalRule(a), canonicalRule(b));
 
-/** Puts the rule (replacing the one with its label in place, or adding it at `position`; `move` puts it there again). */
-function putRule(direction: RuleDirection, rule: FirewallRuleInput, position: string, move: boolean): SharedChange<FirewallRules> {
+/**
+ * Puts the rule (replacing the one with its label in place, or adding it at `position`; `move`
+ * puts it there again). A create (`firewallId` given) is refused when the label is taken on the
+ * first read it meets: the rule is someone else's, or one an earlier run made and lost track of;
+ * `adoptId` takes it over.
+ */
+function putRule(
+  direction: RuleDirection,
+  rule: FirewallRuleInput,
+  position: string,
+  move: boolean,
+  creating?: number,
+): SharedChange<FirewallRules> {
   const mine = (r: FirewallRuleRecord) => r.label === rule.label;
   return {
+    refuse: (doc) => {
+      if (creating === undefined || !rulesOf(doc, direction).some(mine)) return undefined;
+      const id = ruleId(creating, direction, String(rule.label));
+      return new Error(
+        `firewall ${creating} already has an ${direction} rule labelled ${JSON.stringify(rule.label)} (it already exists: someone else's, or made by a run that lost track of it). ` +
+          `If this resource should manage it, set adoptId: ${JSON.stringify(id)} on the resource and run \`pulumi up\` again; otherwise choose another label.`,
+      );
+    },
     what: `${direction} rule ${JSON.stringify(rule.label)}`,
     holds: (doc) => rulesOf(doc, direction).some((r) => mine(r) && sameRule(r, rule)),
     apply: (doc) => {
@@ -263,25 +281,12 @@ export const firewallRuleSpec = resourceSpec<FirewallRuleObject>()({
     firewallDeclarations(ctx).declare(key, memberKey(inputs.direction, inputs.label), { kind: "rule" });
   },
   checkShared: sharedFailures,
-  // A label is unique within its direction: a rule already there is someone else's (or a lost
-  // create's, after which adoptId takes it). The lookups of a burst share one read of the rules.
-  naturalKey: {
-    describe: (inputs) => `${inputs.direction} label ${JSON.stringify(inputs.label)} on firewall ${String(inputs.firewallId)}`,
-    exclusive: true,
-    find: async ({ ctx, inputs }) => {
-      const firewallId = apiId(inputs.firewallId);
-      const rules = await ctx.reads().list(collectionKeyOf("FirewallRule", String(firewallId)), {
-        list: (listSignal) => listRules(ctx, firewallId, listSignal),
-        idOf: (rule) => rule.id,
-      });
-      return rules.filter((r) => r.direction === inputs.direction && r.label === inputs.label);
-    },
-  },
   hooks: {
     create: async ({ ctx, inputs, signal }) => {
       const firewallId = apiId(inputs.firewallId);
       const rule = wireRuleOf(inputs);
-      const doc = await changeFirewallRules(ctx, firewallId, putRule(inputs.direction, rule, inputs.position ?? "last", false), signal);
+      const put = putRule(inputs.direction, rule, inputs.position ?? "last", false, firewallId);
+      const doc = await changeFirewallRules(ctx, firewallId, put, signal);
       return found(doc, firewallId, inputs.direction, inputs.label);
     },
     read: async ({ ctx, id, signal }) => {

@@ -99,3 +99,15 @@ test("a batch the API refuses is tried change by change: the bad change fails al
   expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
   expect(s.current().items).toEqual(["foreign", "a", "c"]);
 });
+
+test("a change refused on the first read it meets fails alone; the rest of its batch is written", async () => {
+  const s = store();
+  const writes = new SharedWrites(() => {}, FAST);
+  const taken: SharedChange<Doc> = { ...add("foreign"), refuse: (d) => (d.items.includes("foreign") ? new Error("taken") : undefined) };
+  const results = await Promise.allSettled([
+    writes.submit("k", s.document, taken, signal()),
+    writes.submit("k", s.document, add("a"), signal()),
+  ]);
+  expect(results.map((r) => r.status)).toEqual(["rejected", "fulfilled"]);
+  expect(s.current().items).toEqual(["foreign", "a"]);
+});
