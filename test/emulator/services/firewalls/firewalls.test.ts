@@ -269,7 +269,12 @@ describe("Errors table: rules (create and rules update)", () => {
       reason,
       `inbound[1].${field}`,
     );
-    expect((await emu.get(`/networking/firewalls/${fw.id}/rules`)).body).toEqual(fw.rules); // nothing changed
+    // Nothing changed, the version neither.
+    expect((await emu.get(`/networking/firewalls/${fw.id}/rules`)).body).toEqual({
+      ...fw.rules,
+      version: 1,
+      fingerprint: expect.any(String),
+    });
   });
 
   test("exactly 255 addresses, 15 port pieces and 25 rules are fine", async () => {
@@ -307,9 +312,12 @@ describe("Errors table: rules (create and rules update)", () => {
       inbound_policy: "DROP",
       outbound: [rule({ action: "DROP" })],
       outbound_policy: "DROP",
+      version: 2,
+      fingerprint: expect.any(String),
     });
     const after = (await emu.get(`/networking/firewalls/${fw.id}`)).body;
-    expect(after.rules).toEqual(r.body);
+    const { version: _version, fingerprint: _fingerprint, ...rules } = r.body;
+    expect(after.rules).toEqual(rules);
     expect(after.updated > fw.updated!).toBe(true);
   });
 });
