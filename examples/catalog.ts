@@ -27,7 +27,7 @@ const example = (name: string, program: PulumiFn, what: string): Example => ({
 export const EXAMPLES: Record<string, Example> = {
   quickstart: { program: quickstart, what: "every resource together (the default)", folder: "", project: "compute-quickstart" },
   vpc: example("vpc", vpcExample, "a VPC with two subnets"),
-  networking: example("networking", networkingExample, "firewalls, a firewall device and an IPv6 range"),
+  networking: example("networking", networkingExample, "firewalls, a firewall device, firewall rules and an IPv6 range"),
   dns: example("dns", dnsExample, "a zone with records and reverse DNS"),
   databases: example("databases", databasesExample, "a PostgreSQL database"),
   images: example("images", imagesExample, "an image captured from a disk and one uploaded"),

@@ -20,6 +20,7 @@ import { domainRecordSpec } from "./resources/domain-record";
 import { domainRecordSetSpec } from "./resources/domain-record-set";
 import { firewallSpec } from "./resources/firewall";
 import { firewallDeviceSpec } from "./resources/firewall-device";
+import { firewallRuleSpec } from "./resources/firewall-rule";
 import { imageSpec } from "./resources/image";
 import { ipv6RangeSpec } from "./resources/ipv6-range";
 import { mysqlDatabaseSpec } from "./resources/mysql-database";
@@ -305,9 +306,12 @@ export interface FirewallArgs extends MetaArgs {
   tags?: In<typeof firewallSpec.inputs.tags>;
   /** `enabled` (default) or `disabled`; changes in place. Default `"enabled"`. */
   status?: In<typeof firewallSpec.inputs.status>;
-  /** Inbound rules, in order (the first match wins): action, protocol, ports, addresses {ipv4, ipv6}, label, description. Default `[]`. */
+  /**
+   * Inbound rules, in order (the first match wins): action, protocol, ports, addresses {ipv4, ipv6}, label, description. When given, the
+   * firewall owns its inbound rules exactly; when absent, they are left alone (use `FirewallRule`). A new firewall without it has none.
+   */
   inbound?: In<typeof firewallSpec.inputs.inbound>;
-  /** Outbound rules, in order; same fields as `inbound`. Default `[]`. */
+  /** Outbound rules, in order; same fields as `inbound`. Given: owned exactly; absent: left alone (use `FirewallRule`). */
   outbound?: In<typeof firewallSpec.inputs.outbound>;
   /** `ACCEPT` or `DROP`: what happens to inbound traffic no rule matches. */
   inboundPolicy: In<typeof firewallSpec.inputs.inboundPolicy>;
@@ -345,9 +349,12 @@ export class Firewall extends pulumi.CustomResource {
   declare readonly tags: pulumi.Output<OutputOf<typeof firewallSpec, "tags">>;
   /** `enabled` (default) or `disabled`; changes in place. */
   declare readonly status: pulumi.Output<OutputOf<typeof firewallSpec, "status">>;
-  /** Inbound rules, in order (the first match wins): action, protocol, ports, addresses {ipv4, ipv6}, label, description. */
+  /**
+   * Inbound rules, in order (the first match wins): action, protocol, ports, addresses {ipv4, ipv6}, label, description. When given, the
+   * firewall owns its inbound rules exactly; when absent, they are left alone (use `FirewallRule`). A new firewall without it has none.
+   */
   declare readonly inbound: pulumi.Output<OutputOf<typeof firewallSpec, "inbound">>;
-  /** Outbound rules, in order; same fields as `inbound`. */
+  /** Outbound rules, in order; same fields as `inbound`. Given: owned exactly; absent: left alone (use `FirewallRule`). */
   declare readonly outbound: pulumi.Output<OutputOf<typeof firewallSpec, "outbound">>;
   /** `ACCEPT` or `DROP`: what happens to inbound traffic no rule matches. */
   declare readonly inboundPolicy: pulumi.Output<OutputOf<typeof firewallSpec, "inboundPolicy">>;
@@ -425,6 +432,81 @@ export class FirewallDevice extends pulumi.CustomResource {
       registered();
     }
     unrecordedOutputs(this, firewallDeviceSpec, args);
+  }
+}
+
+/**
+ * Constructor arguments of `FirewallRule`: One rule of a firewall that other stacks or people may also change, keyed by its label within
+ * its direction; the other rules are left exactly as they are.
+ * Default timeouts: create 5m, update 5m, delete 5m.
+ */
+export interface FirewallRuleArgs extends MetaArgs {
+  /** Id of the firewall. Changing it moves the rule (removed from the old firewall, added to the new). Changing it replaces the object. */
+  firewallId: In<typeof firewallRuleSpec.inputs.firewallId>;
+  /** `inbound` or `outbound`: which ruleset the rule belongs to. Changing it replaces the object. */
+  direction: In<typeof firewallRuleSpec.inputs.direction>;
+  /** 3–32 characters; the rule's key within its direction, so unique there. Changing it replaces the rule. */
+  label: In<typeof firewallRuleSpec.inputs.label>;
+  /** `ACCEPT` or `DROP`: what the rule does with matching traffic. */
+  action: In<typeof firewallRuleSpec.inputs.action>;
+  /** `TCP`, `UDP`, `ICMP` or `IPENCAP`. */
+  protocol: In<typeof firewallRuleSpec.inputs.protocol>;
+  /** Ports and ranges (`22`, `8000-8080`, `80, 443`); absent means every port. Only TCP and UDP take ports. */
+  ports?: In<typeof firewallRuleSpec.inputs.ports>;
+  /** `{ipv4, ipv6}`: addresses and networks the rule matches (a bare address means the host). */
+  addresses: In<typeof firewallRuleSpec.inputs.addresses>;
+  /** 1–100 characters. */
+  description?: In<typeof firewallRuleSpec.inputs.description>;
+  /**
+   * `first` or `last` (default): where the rule is added among the rules it does not manage. Changing it moves the rule there. Default
+   * `"last"`.
+   */
+  position?: In<typeof firewallRuleSpec.inputs.position>;
+}
+proof<Same<FirewallRuleArgs, ArgsOf<typeof firewallRuleSpec>>>();
+
+/**
+ * One rule of a firewall that other stacks or people may also change, keyed by its label within its direction; the other rules are left
+ * exactly as they are.
+ *
+ * ```ts
+ * new compute.FirewallRule("https-from-lb", {
+ * firewallId: network.requireOutput("firewallId"),
+ * direction: "inbound",
+ * label: "app-https",
+ * action: "ACCEPT",
+ * protocol: "TCP",
+ * ports: "443",
+ * addresses: { ipv4: ["10.0.0.0/24"] },
+ * });
+ * ```
+ */
+export class FirewallRule extends pulumi.CustomResource {
+  /** Id of the firewall. Changing it moves the rule (removed from the old firewall, added to the new). */
+  declare readonly firewallId: pulumi.Output<OutputOf<typeof firewallRuleSpec, "firewallId">>;
+  /** `inbound` or `outbound`: which ruleset the rule belongs to. */
+  declare readonly direction: pulumi.Output<OutputOf<typeof firewallRuleSpec, "direction">>;
+  /** 3–32 characters; the rule's key within its direction, so unique there. Changing it replaces the rule. */
+  declare readonly label: pulumi.Output<OutputOf<typeof firewallRuleSpec, "label">>;
+  /** `ACCEPT` or `DROP`: what the rule does with matching traffic. */
+  declare readonly action: pulumi.Output<OutputOf<typeof firewallRuleSpec, "action">>;
+  /** `TCP`, `UDP`, `ICMP` or `IPENCAP`. */
+  declare readonly protocol: pulumi.Output<OutputOf<typeof firewallRuleSpec, "protocol">>;
+  /** Ports and ranges (`22`, `8000-8080`, `80, 443`); absent means every port. Only TCP and UDP take ports. */
+  declare readonly ports: pulumi.Output<OutputOf<typeof firewallRuleSpec, "ports">>;
+  /** `{ipv4, ipv6}`: addresses and networks the rule matches (a bare address means the host). */
+  declare readonly addresses: pulumi.Output<OutputOf<typeof firewallRuleSpec, "addresses">>;
+  /** 1–100 characters. */
+  declare readonly description: pulumi.Output<OutputOf<typeof firewallRuleSpec, "description">>;
+  /** `first` or `last` (default): where the rule is added among the rules it does not manage. Changing it moves the rule there. */
+  declare readonly position: pulumi.Output<OutputOf<typeof firewallRuleSpec, "position">>;
+  /** The id of the existing object this resource adopted (`adoptId` input), when one was given. */
+  declare readonly adoptId: pulumi.Output<string | number | undefined>;
+  /** The operation timeouts the program set (`timeouts` input), when it set any. */
+  declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
+
+  constructor(name: string, args: FirewallRuleArgs, opts?: pulumi.CustomResourceOptions) {
+    super(...dynamicResource(firewallRuleSpec, name, args, opts));
   }
 }
 

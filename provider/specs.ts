@@ -6,6 +6,7 @@ import { domainRecordSpec } from "./resources/domain-record";
 import { domainRecordSetSpec } from "./resources/domain-record-set";
 import { firewallSpec } from "./resources/firewall";
 import { firewallDeviceSpec } from "./resources/firewall-device";
+import { firewallRuleSpec } from "./resources/firewall-rule";
 import { imageSpec } from "./resources/image";
 import { ipv6RangeSpec } from "./resources/ipv6-range";
 import { mysqlDatabaseSpec } from "./resources/mysql-database";
@@ -20,6 +21,7 @@ export const RESOURCE_SPECS: Readonly<Record<string, AnySpec>> = {
   DomainRecordSet: domainRecordSetSpec,
   Firewall: firewallSpec,
   FirewallDevice: firewallDeviceSpec,
+  FirewallRule: firewallRuleSpec,
   Image: imageSpec,
   Ipv6Range: ipv6RangeSpec,
   MysqlDatabase: mysqlDatabaseSpec,

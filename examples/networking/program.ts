@@ -1,4 +1,4 @@
-/** A firewall for every instance in a region, a device attached on its own, and an IPv6 range. */
+/** A firewall for every instance in a region, one whose device and rules are added one by one, and an IPv6 range. */
 import * as pulumi from "@pulumi/pulumi";
 import * as compute from "../../provider";
 
@@ -19,11 +19,26 @@ export async function networkingExample(): Promise<Record<string, unknown>> {
     inbound: [{ label: "https", action: "ACCEPT", protocol: "TCP", ports: "443", addresses: { ipv4: ["0.0.0.0/0"], ipv6: ["::/0"] } }],
     devices: { computes: [first] },
   });
-  const admin = new compute.Firewall("admin", {
-    label: "example-admin",
-    inboundPolicy: "DROP",
-    outboundPolicy: "ACCEPT",
-    inbound: [{ label: "ssh", action: "ACCEPT", protocol: "TCP", ports: "22", addresses: { ipv4: ["198.51.100.0/24"] } }],
+  // A firewall whose rules are added one at a time: it gives no `inbound`/`outbound`, so the rules
+  // of FirewallRule resources (from this stack or any other) are left alone.
+  const admin = new compute.Firewall("admin", { label: "example-admin", inboundPolicy: "DROP", outboundPolicy: "ACCEPT" });
+  new compute.FirewallRule("admin-ssh", {
+    firewallId: admin.id,
+    direction: "inbound",
+    label: "ssh",
+    action: "ACCEPT",
+    protocol: "TCP",
+    ports: "22",
+    addresses: { ipv4: ["198.51.100.0/24"] },
+  });
+  new compute.FirewallRule("admin-ping", {
+    firewallId: admin.id,
+    direction: "inbound",
+    label: "ping",
+    action: "ACCEPT",
+    protocol: "ICMP",
+    addresses: { ipv4: ["198.51.100.0/24"] },
+    position: "first",
   });
   new compute.FirewallDevice("admin-second", { firewallId: admin.id, entityId: second, entityType: "compute" });
   const range = new compute.Ipv6Range("v6", { prefixLength: 64, computeId: first });

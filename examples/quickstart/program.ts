@@ -3,7 +3,7 @@
  *
  * - a VPC with a web and a data subnet;
  * - a firewall guarding the account's compute instances, and one assigned to the nodebalancer (when
- *   configured) through a FirewallDevice;
+ *   configured) through a FirewallDevice, its rule added by a FirewallRule;
  * - a DNS zone with records, including the A record behind a reverse DNS entry;
  * - a MySQL database whose allow list is the data subnet, and a PostgreSQL one for reports;
  * - a private image uploaded from a generated file;
@@ -48,15 +48,23 @@ export async function quickstart(): Promise<Record<string, unknown>> {
   });
 
   // The nodebalancer gets a firewall of its own, assigned by a FirewallDevice (a firewall given
-  // `devices` manages all of its devices, so the two ways are not mixed on one firewall).
+  // `devices` manages all of its devices, so the two ways are not mixed on one firewall). Its
+  // rules are added one by one with FirewallRule (it gives no `inbound`), as an app stack would
+  // add its own port to a firewall another stack owns.
   if (nodebalancerId !== undefined) {
     const balancerFirewall = new compute.Firewall("lb-edge", {
       label: "quickstart-lb",
       inboundPolicy: "DROP",
       outboundPolicy: "ACCEPT",
-      inbound: [
-        { label: "allow-web", action: "ACCEPT", protocol: "TCP", ports: "80, 443", addresses: { ipv4: ["0.0.0.0/0"], ipv6: ["::/0"] } },
-      ],
+    });
+    new compute.FirewallRule("lb-edge-web", {
+      firewallId: balancerFirewall.id,
+      direction: "inbound",
+      label: "allow-web",
+      action: "ACCEPT",
+      protocol: "TCP",
+      ports: "80, 443",
+      addresses: { ipv4: ["0.0.0.0/0"], ipv6: ["::/0"] },
     });
     new compute.FirewallDevice("lb-edge-balancer", {
       firewallId: balancerFirewall.id,

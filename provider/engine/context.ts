@@ -91,6 +91,7 @@ export const PROVIDER_CLIENT_OPTIONS = { retry: { maxRetries: PROVIDER_MAX_RETRI
  */
 export class ProviderContext {
   private readonly sessions = new Map<string, Session>();
+  private readonly objects = new Map<string, unknown>();
 
   constructor(private readonly config: ConfigSource = () => undefined) {}
 
@@ -136,6 +137,16 @@ export class ProviderContext {
       value.catch(() => memo.delete(key));
     }
     return value;
+  }
+
+  /**
+   * One object per key for the life of the process, made on first use: the serialized writes of
+   * shared documents (`shared-writes.ts`), what the program declared (`declarations.ts`). Every
+   * resource the process serves gets the same one; it needs no credentials (a check has none yet).
+   */
+  shared<T>(key: string, make: () => T): T {
+    if (!this.objects.has(key)) this.objects.set(key, make());
+    return this.objects.get(key) as T;
   }
 
   /** Sets a kept value (a fresher one just read), or forgets it (`undefined`). */

@@ -49,11 +49,22 @@ type DynamicProvider = Required<Pick<pulumi.dynamic.ResourceProvider, "check" | 
 /** Builds the provider methods of one resource type. */
 export function makeProvider(spec: AnySpec, context: () => ProviderContext): DynamicProvider {
   return {
-    check: async (olds, news) => checkAndDerive(spec, olds ?? {}, news),
-    diff: async (_id, olds, news) => forHost(diff(spec, olds, news)),
-    create: (inputs) => create(spec, context(), inputs),
+    check: async (olds, news) => checkAndDerive(spec, olds ?? {}, news, context),
+    diff: async (id, olds, news) => {
+      spec.declare?.({ ctx: context(), id, inputs: withoutProvider(news) });
+      return forHost(diff(spec, olds, news));
+    },
+    create: async (inputs) => {
+      const created = await create(spec, context(), inputs);
+      spec.declare?.({ ctx: context(), id: created.id, inputs: withoutProvider(inputs) });
+      return created;
+    },
     read: (id, props) => read(spec, context(), id, props ?? {}),
-    update: (id, olds, news) => update(spec, context(), id, olds, news),
+    update: async (id, olds, news) => {
+      const updated = await update(spec, context(), id, olds, news);
+      spec.declare?.({ ctx: context(), id, inputs: withoutProvider(news) });
+      return updated;
+    },
     delete: (id, props) => remove(spec, context(), id, props),
   };
 }
@@ -135,8 +146,28 @@ function ruleFailures(spec: AnySpec, inputs: Inputs): Failure[] {
     .map((e) => ({ property: e.field ? inputName(spec, e.field) : "", reason: e.reason }));
 }
 
-/** `check`, then the spec's `derive` hook on inputs that passed it (see `Hooks.derive`). */
-export async function checkAndDerive(spec: AnySpec, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckResult> {
+/**
+ * `check`, then the spec's `derive` hook on inputs that passed it (see `Hooks.derive`), then its
+ * `declare` and `checkShared` (what needs the API or the program's other resources), which get
+ * the process's context when the provider has one.
+ */
+export async function checkAndDerive(
+  spec: AnySpec,
+  olds: Inputs,
+  news: Inputs,
+  context?: () => ProviderContext,
+): Promise<pulumi.dynamic.CheckResult> {
+  const checked = await checkOwn(spec, olds, news);
+  if (checked.failures?.length || !context || (!spec.declare && !spec.checkShared)) return checked;
+  const ctx = context();
+  const inputs = withoutProvider(checked.inputs ?? news);
+  spec.declare?.({ ctx, inputs });
+  if (!spec.checkShared || Object.values(inputs).some(isUnknown)) return checked;
+  const failures = await spec.checkShared({ ctx, inputs, signal: AbortSignal.timeout(timeoutFor(spec, inputs, "update")) });
+  return failures.length === 0 ? checked : { inputs: checked.inputs, failures: inProgramWords(spec, inputs, failures) };
+}
+
+async function checkOwn(spec: AnySpec, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckResult> {
   const result = check(spec, news, olds);
   if (result.failures?.length || !spec.hooks.derive) return result;
   const derived = await spec.hooks.derive(withoutProvider(olds), withoutProvider(news));

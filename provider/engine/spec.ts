@@ -242,6 +242,18 @@ export interface ResourceSpec<
    * for every resource. Default: no others.
    */
   unrecorded?(args: Values): readonly string[];
+  /**
+   * Tells the program's other resources what this one declares about a shared parent (see
+   * `engine/declarations.ts`): called at check (`id` undefined), at diff and after create and
+   * update, with the inputs. Must not call the API.
+   */
+  declare?(call: { ctx: ProviderContext; id?: string; inputs: Values }): void;
+  /**
+   * Checks that need the API or what the program's other resources declared (a limit counted
+   * over a parent shared with other resources), run in check after every other check passed,
+   * after `declare`. Failures are reported like the others, before any write.
+   */
+  checkShared?(call: Call & { inputs: Values }): Promise<Failure[]>;
   /** How an object this resource creates is found again; see `NaturalKey`. */
   naturalKey?: NaturalKey<In, Api>;
   hooks: Hooks<In, Api, Create, Update>;

@@ -4,11 +4,17 @@
  * tags and status through the firewall update, the four rule fields through one rules PUT, and
  * devices (when the program lists them) by adding and removing devices until they match.
  *
+ * Rule lists and devices follow one rule: given, the firewall owns them exactly; absent, they are
+ * left alone (`FirewallRule` and `FirewallDevice` add them one at a time, from any stack). A
+ * program that gives rule lists and also adds a `FirewallRule` to the same firewall is refused at
+ * check (the `FirewallRule`'s, which says which to use).
+ *
  * Natural spellings never diff forever: addresses are compared in canonical form (a bare address
  * is sent and compared as its /32 or /128, IPv6 in RFC 5952 spelling, the order of a rule's
  * addresses does not matter), whitespace in `ports` is ignored, tags are a set. Rule order stays
  * significant: the first matching rule wins.
  */
+import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import { canonicalIpv6 } from "../../sdk/core/net";
 import {
@@ -23,14 +29,18 @@ import {
   type FirewallDevice,
   type FirewallDeviceType,
   type FirewallRuleInput,
+  type FirewallRuleRecord,
+  type FirewallRules,
 } from "../../sdk/resources/firewalls";
 import type { ComputeClient } from "../../sdk/client";
 import { viaWire } from "../engine/schemas";
 import { resourceSpec, type Failure } from "../engine/spec";
 import type { ProviderContext } from "../engine/context";
 import { postExactlyOnce } from "../engine/natural-key";
+import { Declarations } from "../engine/declarations";
+import { SharedWrites, type SharedChange, type SharedDocument } from "../engine/shared-writes";
 import { isNotFound } from "../../sdk/core/errors";
-import { isRecord, type Camelized } from "../engine/values";
+import { isRecord, isUnknown, type Camelized } from "../engine/values";
 import { MINUTE, apiId, normalizeId, timestamps } from "./common";
 
 const fields = FirewallCreateRequest.shape;
@@ -233,6 +243,79 @@ async function reconcileDevices(
 }
 
 // ---------------------------------------------------------------------------------------------
+// rules owned by the Firewall, or left to FirewallRule
+
+/** What a program declared about a firewall's rules: its `Firewall` owns the lists, or a `FirewallRule` adds one. */
+export interface FirewallRulesDeclaration {
+  kind: "lists" | "rule";
+}
+
+/** The program's declarations about firewalls' rules, by firewall id (`engine/declarations.ts`). */
+export const firewallDeclarations = (ctx: ProviderContext) =>
+  ctx.shared("firewall rules declared", () => new Declarations<FirewallRulesDeclaration>());
+
+const rulesOf = (doc: FirewallRules, direction: "inbound" | "outbound") => doc[direction] ?? [];
+
+/** A rule as read, as a PUT carries it: exactly as read, `null` keys left out (the request schema has no nulls). */
+const asSent = (rule: FirewallRuleRecord): FirewallRuleInput =>
+  Object.fromEntries(Object.entries(rule).filter(([, v]) => v !== null)) as FirewallRuleInput;
+
+/** A firewall's rules as a document several writers share (`engine/shared-writes.ts`). */
+function rulesDocument(ctx: ProviderContext, firewallId: number): SharedDocument<FirewallRules> {
+  const api = ctx.client().networking.firewalls.rules;
+  const content = (doc: FirewallRules) => [doc.inbound, doc.inbound_policy, doc.outbound, doc.outbound_policy];
+  return {
+    what: `firewall ${firewallId} rules`,
+    read: (signal) => api.get(firewallId, { signal }),
+    write: (doc, signal) => {
+      const body = {
+        inbound: doc.inbound === null ? null : rulesOf(doc, "inbound").map(asSent),
+        inbound_policy: doc.inbound_policy,
+        outbound: doc.outbound === null ? null : rulesOf(doc, "outbound").map(asSent),
+        outbound_policy: doc.outbound_policy,
+      } as FirewallRulesUpdateRequest;
+      return api.update(firewallId, body, { signal });
+    },
+    version: (doc) => doc.version,
+    same: (a, b) => a.version === b.version && a.fingerprint === b.fingerprint && isDeepStrictEqual(content(a), content(b)),
+  };
+}
+
+/**
+ * Applies one change to a firewall's rules with the process's shared writes: serialized and
+ * batched per firewall, confirmed until it holds; everything else comes back as read. Resolves
+ * with the converged rules.
+ */
+export function changeFirewallRules(ctx: ProviderContext, firewallId: number, change: SharedChange<FirewallRules>, signal: AbortSignal) {
+  const writes = ctx.shared("shared writes", () => new SharedWrites((line) => ctx.progress(line)));
+  return writes.submit(`firewall ${firewallId} rules`, rulesDocument(ctx, firewallId), change, signal);
+}
+
+/**
+ * The rules PUT of an update when the program leaves a ruleset out: the given fields are set on
+ * the rules as read, so the rules the program does not own stay as they are.
+ */
+function setSomeRules(ctx: ProviderContext, firewallId: number, given: FirewallRulesUpdateRequest, signal: AbortSignal) {
+  const keys = (Object.keys(given) as Array<keyof FirewallRulesUpdateRequest>).filter((k) => given[k] !== undefined);
+  const canonical = (k: keyof FirewallRulesUpdateRequest, value: unknown) => (k.endsWith("policy") ? value : normalizeRules(value));
+  const wanted = keys.map((k) => canonical(k, given[k]));
+  return changeFirewallRules(
+    ctx,
+    firewallId,
+    {
+      what: keys.join(", "),
+      holds: (doc) =>
+        isDeepStrictEqual(
+          keys.map((k) => canonical(k, doc[k])),
+          wanted,
+        ),
+      apply: (doc) => ({ ...doc, ...given }) as FirewallRules,
+    },
+    signal,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
 // the spec
 
 /** The body of a firewall update; the rules go to their own endpoint. */
@@ -276,17 +359,16 @@ export const firewallSpec = resourceSpec<FirewallWithDevices, FirewallCreateRequ
       schema: ruleList,
       wire: "rules.inbound",
       toWire: wireRules,
-      default: [],
       normalize: normalizeRules,
-      description: "Inbound rules, in order (the first match wins): action, protocol, ports, addresses {ipv4, ipv6}, label, description.",
+      description:
+        "Inbound rules, in order (the first match wins): action, protocol, ports, addresses {ipv4, ipv6}, label, description. When given, the firewall owns its inbound rules exactly; when absent, they are left alone (use `FirewallRule`). A new firewall without it has none.",
     },
     outbound: {
       schema: ruleList,
       wire: "rules.outbound",
       toWire: wireRules,
-      default: [],
       normalize: normalizeRules,
-      description: "Outbound rules, in order; same fields as `inbound`.",
+      description: "Outbound rules, in order; same fields as `inbound`. Given: owned exactly; absent: left alone (use `FirewallRule`).",
     },
     inboundPolicy: {
       schema: FirewallRulesUpdateRequest.shape.inbound_policy.unwrap(),
@@ -331,6 +413,11 @@ export const firewallSpec = resourceSpec<FirewallWithDevices, FirewallCreateRequ
     if (parsed.success) return [];
     return parsed.error.issues.filter((i) => i.path.length === 1).map((i): Failure => ({ property: String(i.path[0]), reason: i.message }));
   },
+  // Tells the program's FirewallRules when this firewall's rule lists are owned here.
+  declare: ({ ctx, id, inputs }) => {
+    const owned = [inputs.inbound, inputs.outbound].some((list) => list !== undefined && list !== null && !isUnknown(list));
+    if (id !== undefined && owned) firewallDeclarations(ctx).declare(String(apiId(id)), "lists", { kind: "lists" });
+  },
   hooks: {
     create: ({ ctx, body, inputs, bodyOf, signal }) => {
       // A firewall meant to be disabled gets its devices only once disabled (in `settle`), so it
@@ -356,7 +443,12 @@ export const firewallSpec = resourceSpec<FirewallWithDevices, FirewallCreateRequ
       if (desired) await reconcileDevices(ctx, client, firewallId, desired, "remove", signal);
       const { rules: _rules, ...firewall } = body;
       if (Object.keys(firewall).length > 0) await api.update(firewallId, firewall, { signal });
-      if (RULE_KEYS.some((k) => changed.includes(k))) await api.rules.update(firewallId, bodyOf(RULE_KEYS).rules ?? {}, { signal });
+      if (RULE_KEYS.some((k) => changed.includes(k))) {
+        const rules = bodyOf(RULE_KEYS).rules ?? {};
+        // Both lists given: the firewall owns its rules, and one PUT sets them exactly.
+        if (news.inbound !== undefined && news.outbound !== undefined) await api.rules.update(firewallId, rules, { signal });
+        else await setSomeRules(ctx, firewallId, rules, signal);
+      }
       if (desired) await reconcileDevices(ctx, client, firewallId, desired, "add", signal);
       return api.get(firewallId, { signal });
     },

@@ -303,12 +303,20 @@ export const FirewallRuleRecord = z.looseObject({
 });
 export type FirewallRuleRecord = z.infer<typeof FirewallRuleRecord>;
 
-/** `{inbound, inbound_policy, outbound, outbound_policy}`; a ruleset sent as `null` reads `null`. */
+/**
+ * `{inbound, inbound_policy, outbound, outbound_policy}`; a ruleset sent as `null` reads `null`.
+ * The later API's rules endpoints (`GET`/`PUT .../rules`) add `version`, which grows by one on
+ * every change of the rules, and `fingerprint`, a digest of their content (api-facts P2-3: HEAD
+ * recordings; linodego `FirewallRuleSet.Version`/`Fingerprint`); 4.174 has neither, so both are
+ * optional.
+ */
 export const FirewallRules = z.looseObject({
   inbound: z.array(FirewallRuleRecord).nullable(),
   inbound_policy: z.string(),
   outbound: z.array(FirewallRuleRecord).nullable(),
   outbound_policy: z.string(),
+  version: z.number().int().optional(),
+  fingerprint: z.string().optional(),
 });
 export type FirewallRules = z.infer<typeof FirewallRules>;
 

@@ -92,6 +92,7 @@ export function createFirewall(actor: Actor, input: FirewallCreateRequest, refs:
       outbound: storedList(input.rules.outbound),
       outbound_policy: input.rules.outbound_policy,
     },
+    rules_version: 1,
     tags: [...(input.tags ?? [])],
     devices: [],
   };
@@ -122,7 +123,8 @@ export function updateFirewall(actor: Actor, firewall: StoredFirewall, input: Fi
 
 /**
  * `PUT .../rules` replaces both rulesets completely (an absent ruleset becomes `[]`, `null` stays
- * `null`); an absent policy keeps its value. No event is documented for it (api-facts P6-2).
+ * `null`); an absent policy keeps its value; the rules' `version` grows by one. No event is
+ * documented for it (api-facts P6-2).
  */
 export function replaceRules(actor: Actor, firewall: StoredFirewall, input: FirewallRulesUpdateRequest): FirewallRules {
   firewall.rules = {
@@ -131,6 +133,7 @@ export function replaceRules(actor: Actor, firewall: StoredFirewall, input: Fire
     outbound: storedList(input.outbound),
     outbound_policy: input.outbound_policy ?? firewall.rules.outbound_policy,
   };
+  firewall.rules_version = (firewall.rules_version ?? 1) + 1;
   firewall.updated = actor.runtime.clock.timestamp();
   return firewall.rules;
 }

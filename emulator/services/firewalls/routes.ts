@@ -9,7 +9,7 @@ import { found, throwIfAny } from "../../core/errors";
 import { objectGrant, route } from "../../core/route-table";
 import type { RouteContext, RouteSpec } from "../../core/routes";
 import { type EntityRef, type StoredFirewall, createDeviceRefs, findDevice, findFirewall, visibleFirewalls } from "./store";
-import { renderDevice, renderFirewall, renderRules } from "./render";
+import { renderDevice, renderFirewall, renderRuleSet } from "./render";
 import { addDevice, createFirewall, deleteFirewall, removeDevice, replaceRules, updateFirewall } from "./operations";
 import {
   assignedComputes,
@@ -96,11 +96,12 @@ export const firewallRoutes: RouteSpec[] = [
     notMigrating(ctx, firewall);
     removeDevice(ctx.actor, firewall, device);
   }),
-  route(FIREWALL_ENDPOINTS.rules.get, reading, (ctx) => renderRules(firewallOf(ctx).rules)),
+  route(FIREWALL_ENDPOINTS.rules.get, reading, (ctx) => renderRuleSet(firewallOf(ctx))),
   route(FIREWALL_ENDPOINTS.rules.update, writing, (ctx) => {
     const firewall = firewallOf(ctx);
     const input = ctx.body();
     notMigrating(ctx, firewall);
-    return renderRules(replaceRules(ctx.actor, firewall, input));
+    replaceRules(ctx.actor, firewall, input);
+    return renderRuleSet(firewall);
   }),
 ];

@@ -32,6 +32,11 @@ export interface StoredFirewall {
   status: FirewallStatus;
   /** Stored in wire shape: each rule keeps only the keys that were supplied (api-facts P2-3). */
   rules: FirewallRules;
+  /**
+   * The rules' `version` (later API): 1 when created, one more on every rules change. A state file
+   * from before it has none and counts as 1.
+   */
+  rules_version?: number;
   tags: string[];
   devices: StoredFirewallDevice[];
 }

@@ -123,7 +123,8 @@ describe("the program", () => {
     expect(fw.inputs).not.toHaveProperty("status"); // enabled is the default
     const internal = ofKind("Firewall").find((r) => r.name === "db-fw-internal")!.inputs;
     expect(internal).toMatchObject({ status: "disabled", outboundPolicy: "DROP" });
-    expect(internal).not.toHaveProperty("outbound"); // no outbound rules: the default
+    // No outbound rules, written as such: an imported firewall owns both rulesets (an absent one would be left alone).
+    expect(internal).toMatchObject({ outbound: [] });
     const records = ofKind("DomainRecord").map((r) => r.inputs);
     expect(records.filter((r) => "priority" in r).every((r) => r.type === "MX" || r.type === "SRV")).toBe(true);
     expect(records.filter((r) => r.ttlSec === 0 || r.name === "" || (r.type !== "SRV" && r.weight === 0))).toEqual([]);

@@ -272,6 +272,28 @@ describe("against the emulator", () => {
     expect(await deviceIds(created.id)).toEqual([a]);
   });
 
+  test("without `inbound`/`outbound` the firewall leaves rules alone: rules added elsewhere are no drift, a policy change keeps them", async () => {
+    const inputs = args({ inbound: undefined });
+    const created = await firewalls.create!(inputs);
+    const id = Number(created.id);
+    const added = {
+      action: "ACCEPT" as const,
+      protocol: "TCP" as const,
+      ports: "443",
+      addresses: { ipv4: ["10.0.0.0/24"] },
+      label: "app-https",
+    };
+    await harness.client.networking.firewalls.rules.update(id, { inbound: [added], outbound: [added] });
+    const read = await firewalls.read!(created.id, created.outs);
+    expect(diff(firewallSpec, read.props!, inputs).changes).toBe(false);
+    // Only `inbound` given: the firewall owns the inbound rules, and leaves the outbound ones alone.
+    const owned = args({ inboundPolicy: "ACCEPT" });
+    expect(diff(firewallSpec, read.props!, owned).diffs).toEqual(["inbound", "inboundPolicy"]);
+    await firewalls.update!(created.id, read.props!, owned);
+    const rules = await harness.client.networking.firewalls.rules.get(id);
+    expect(rules).toMatchObject({ inbound_policy: "ACCEPT", inbound: [{ label: "ssh-in" }], outbound: [added] });
+  });
+
   test("changes behind Pulumi's back are read back: an edited rule and a removed device", async () => {
     const [a, b] = [seed("web-1"), seed("web-2")];
     const inputs = args({ inbound: [rule(), rule({ label: "https-in", ports: "443" })], devices: { computes: [a, b] } });

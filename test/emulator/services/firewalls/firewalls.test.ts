@@ -42,6 +42,35 @@ const nodebalancer = (label = "nb-1") => emu.control.seedNodeBalancer({ label, r
 const events = async (action?: string) =>
   (await emu.get("/account/events", action ? { headers: { "X-Filter": JSON.stringify({ action }) } } : {})).body.data as any[];
 
+describe("the rules' version and fingerprint (later API)", () => {
+  test("the rules endpoints carry version, one more on every PUT, and a fingerprint that follows the content", async () => {
+    const fw = (await emu.post("/networking/firewalls", body())).body;
+    const first = (await emu.get(`/networking/firewalls/${fw.id}/rules`)).body;
+    expect(Object.keys(first)).toEqual(["inbound", "inbound_policy", "outbound", "outbound_policy", "version", "fingerprint"]);
+    expect(FirewallRules.parse(first)).toMatchObject({ version: 1, fingerprint: expect.stringMatching(/^[0-9a-f]{8}$/) });
+    const changed = (await emu.put(`/networking/firewalls/${fw.id}/rules`, { inbound: [rule({ ports: "443" })] })).body;
+    expect(changed.version).toBe(2);
+    expect(changed.fingerprint).not.toBe(first.fingerprint);
+    // The same content again: a new version (every PUT is a change), the same fingerprint as before.
+    const back = (await emu.put(`/networking/firewalls/${fw.id}/rules`, { inbound: [rule()], inbound_policy: "DROP", outbound: [] })).body;
+    expect(back).toMatchObject({ version: 3, fingerprint: first.fingerprint });
+    expect((await emu.get(`/networking/firewalls/${fw.id}/rules`)).body).toEqual(back);
+    // The firewall record's rules are 4.174's shape.
+    expect(Object.keys((await emu.get(`/networking/firewalls/${fw.id}`)).body.rules)).toEqual([
+      "inbound",
+      "inbound_policy",
+      "outbound",
+      "outbound_policy",
+    ]);
+  });
+
+  test("version and fingerprint are read-only: a PUT carrying them is refused", async () => {
+    const fw = (await emu.post("/networking/firewalls", body())).body;
+    const r = await emu.put(`/networking/firewalls/${fw.id}/rules`, { inbound: [], version: 1 });
+    expect(r.status).toBe(400);
+  });
+});
+
 describe("create and read", () => {
   test("a firewall is rendered with the recorded keys, enabled, and parses with the sdk schema", async () => {
     const r = await emu.post("/networking/firewalls", body("fw-1", { tags: ["web", "prod"] }));
@@ -54,7 +83,11 @@ describe("create and read", () => {
     expect(fw.id).toBeGreaterThanOrEqual(228000);
     expect(fw.updated).toBe(fw.created);
     expect((await emu.get(`/networking/firewalls/${fw.id}`)).body).toEqual(r.body);
-    expect((await emu.get(`/networking/firewalls/${fw.id}/rules`)).body).toEqual(r.body.rules);
+    expect((await emu.get(`/networking/firewalls/${fw.id}/rules`)).body).toEqual({
+      ...r.body.rules,
+      version: 1,
+      fingerprint: expect.any(String),
+    });
     const list = await emu.get("/networking/firewalls");
     expect(Collection(Firewall).parse(list.body)).toEqual({ data: [r.body], page: 1, pages: 1, results: 1 });
     expect(r.body).not.toHaveProperty("devices");
@@ -236,7 +269,12 @@ describe("Errors table: rules (create and rules update)", () => {
       reason,
       `inbound[1].${field}`,
     );
-    expect((await emu.get(`/networking/firewalls/${fw.id}/rules`)).body).toEqual(fw.rules); // nothing changed
+    // Nothing changed, the version neither.
+    expect((await emu.get(`/networking/firewalls/${fw.id}/rules`)).body).toEqual({
+      ...fw.rules,
+      version: 1,
+      fingerprint: expect.any(String),
+    });
   });
 
   test("exactly 255 addresses, 15 port pieces and 25 rules are fine", async () => {
@@ -274,9 +312,12 @@ describe("Errors table: rules (create and rules update)", () => {
       inbound_policy: "DROP",
       outbound: [rule({ action: "DROP" })],
       outbound_policy: "DROP",
+      version: 2,
+      fingerprint: expect.any(String),
     });
     const after = (await emu.get(`/networking/firewalls/${fw.id}`)).body;
-    expect(after.rules).toEqual(r.body);
+    const { version: _version, fingerprint: _fingerprint, ...rules } = r.body;
+    expect(after.rules).toEqual(rules);
     expect(after.updated > fw.updated!).toBe(true);
   });
 });
