@@ -506,7 +506,13 @@ export class FirewallRule extends pulumi.CustomResource {
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
   constructor(name: string, args: FirewallRuleArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...dynamicResource(firewallRuleSpec, name, args, opts));
+    const registered = quietStacks();
+    try {
+      super(...dynamicResource(firewallRuleSpec, name, args, opts));
+    } finally {
+      registered();
+    }
+    unrecordedOutputs(this, firewallRuleSpec, args);
   }
 }
 
