@@ -11,7 +11,9 @@
  * account's rate limit through the API's answers (`X-RateLimit-Remaining`, read by the sdk's
  * pacer), so parallel checks slow down together instead of running into 429s.
  *
- * A stack whose lock another runner holds is `busy`: reported, not failed, and not checked.
+ * A stack whose lock another runner holds is `busy`: reported, not failed, and not checked (its
+ * state is mid-change, so a refresh preview would report the update in flight as drift). A refresh
+ * preview does not look at the lock, so the lock entries are read first (`locks.ts`).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -21,6 +23,7 @@ import { pulumiCommand } from "../automation";
 import { findDrift, type DriftReport } from "./drift";
 import { fleetExitCode, fleetReport, formatFleetReport, junitXml, outcome, type FleetReport, type StackResult } from "./fleet-report";
 import { EXIT } from "./exit";
+import { backendUrlOf, describeLocks, readLocks, type LockHolder } from "./locks";
 
 export interface FleetOptions {
   /** The project folder, or a folder holding project folders. */
@@ -42,6 +45,11 @@ export interface FleetStack {
 
 /** How one stack is checked: `drift.ts`'s refresh preview, replaced in unit tests. */
 export type CheckStack = (target: FleetStack) => Promise<DriftReport>;
+
+/** Who holds the stack's lock (none: free; `undefined`: the backend cannot say). */
+export type LockProbe = (target: FleetStack) => Promise<LockHolder[] | undefined>;
+
+const noProbe: LockProbe = async () => undefined;
 
 /** The engine's words for a stack whose lock another process holds (diy backends and the service). */
 const LOCKED = /currently locked by|another update is currently in progress|stack is currently being updated/i;
@@ -73,6 +81,14 @@ export function projectOf(stack: string, fallback: string): string {
 }
 
 /**
+ * The name a diy backend gives a stack everywhere: `pulumi stack ls --all` shortens the stacks of
+ * the project it runs in (`prod`), and names the others in full (`organization/app/prod`).
+ */
+export function qualify(stack: string, project: string): string {
+  return stack.includes("/") ? stack : `organization/${project}/${stack}`;
+}
+
+/**
  * The stacks `wanted` names among the backend's `all` (every one when `wanted` is absent). A name
  * may be short (`prod`, when only one project has it), `app/prod`, or fully qualified.
  */
@@ -100,7 +116,7 @@ export async function listFleet(root: string): Promise<FleetStack[]> {
   return stacks
     .map((s) => {
       const project = projectOf(s.name, fallback);
-      return { stack: s.name, project, dir: projects.get(project) };
+      return { stack: qualify(s.name, project), project, dir: projects.get(project) };
     })
     .sort((a, b) => a.stack.localeCompare(b.stack));
 }
@@ -113,7 +129,7 @@ export function engineMessage(error: unknown): string {
 }
 
 /** Checks one stack: its drift, or busy when its lock is held, or the error that stopped it. */
-export async function checkOne(target: FleetStack, check: CheckStack): Promise<StackResult> {
+export async function checkOne(target: FleetStack, check: CheckStack, probe: LockProbe = noProbe): Promise<StackResult> {
   const started = performance.now();
   const base = { stack: target.stack, project: target.project, resources: 0, drift: [] };
   const seconds = () => (performance.now() - started) / 1000;
@@ -122,6 +138,8 @@ export async function checkOne(target: FleetStack, check: CheckStack): Promise<S
     return { ...base, status: "error", message, seconds: 0 };
   }
   try {
+    const holders = await probe(target);
+    if (holders?.length) return { ...base, status: "busy", message: describeLocks(holders), seconds: seconds() };
     const report = await check(target);
     return {
       ...base,
@@ -142,11 +160,12 @@ export async function checkFleet(
   parallel: number,
   check: CheckStack,
   progress: (line: string) => void = () => undefined,
+  probe: LockProbe = noProbe,
 ): Promise<FleetReport> {
   let done = 0;
   const results = await mapBounded(targets, parallel, async (target) => {
     progress(`checking ${target.stack}…`);
-    const result = await checkOne(target, check);
+    const result = await checkOne(target, check, probe);
     done += 1;
     progress(`[${done}/${targets.length}] ${target.stack}: ${outcome(result)} (${result.seconds.toFixed(1)} s)`);
     return result;
@@ -157,11 +176,18 @@ export async function checkFleet(
 /** The refresh preview of `drift.ts`, run in the stack's project folder. */
 const checkWithEngine: CheckStack = (target) => findDrift({ cwd: target.dir!, stack: target.stack, json: false });
 
+/** The lock entries in the backend the stack's project uses. */
+const backendLocks: LockProbe = async (target) => {
+  const url = target.dir ? backendUrlOf(target.dir) : undefined;
+  return url ? readLocks(url, target.stack) : undefined;
+};
+
 export async function runFleetDrift(
   options: FleetOptions,
   out: (text: string) => void = console.log,
   progress: (line: string) => void = (line) => console.error(`[drift] ${line}`),
   check: CheckStack = checkWithEngine,
+  probe: LockProbe = backendLocks,
 ): Promise<number> {
   try {
     if (!Number.isInteger(options.parallel) || options.parallel < 1)
@@ -169,7 +195,7 @@ export async function runFleetDrift(
     const targets = selectStacks(await listFleet(options.cwd), options.stacks);
     if (targets.length === 0) throw new Error("the backend holds no stack");
     progress(`${targets.length} stack(s), ${Math.min(options.parallel, targets.length)} at a time`);
-    const report = await checkFleet(targets, options.parallel, check, progress);
+    const report = await checkFleet(targets, options.parallel, check, progress, probe);
     if (options.junit) fs.writeFileSync(options.junit, junitXml(report));
     out(options.json ? JSON.stringify(report, null, 2) : formatFleetReport(report));
     return fleetExitCode(report);

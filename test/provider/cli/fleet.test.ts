@@ -7,7 +7,16 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { DriftReport } from "../../../provider/cli/drift";
-import { checkFleet, checkOne, engineMessage, findProjects, projectOf, selectStacks, type FleetStack } from "../../../provider/cli/fleet";
+import {
+  checkFleet,
+  checkOne,
+  engineMessage,
+  findProjects,
+  projectOf,
+  qualify,
+  selectStacks,
+  type FleetStack,
+} from "../../../provider/cli/fleet";
 
 const drifted: DriftReport["drift"] = [{ resource: "www", type: "DomainRecord", field: "target", state: "10.0.0.1", cloud: "10.9.9.9" }];
 
@@ -46,6 +55,11 @@ describe("stack names", () => {
     expect(projectOf("organization/web/prod", "x")).toBe("web");
     expect(projectOf("web/prod", "x")).toBe("web");
     expect(projectOf("prod", "x")).toBe("x");
+  });
+
+  test("a short name (the listing's own project) is qualified as the backend names it", () => {
+    expect(qualify("prod", "web")).toBe("organization/web/prod");
+    expect(qualify("organization/network/prod", "web")).toBe("organization/network/prod");
   });
 
   test("every stack without --stacks; fully qualified, project/stack and unique short names", () => {
@@ -125,5 +139,23 @@ describe("checking stacks", () => {
     const done = lines.filter((l) => /^\[\d\/7\]/.test(l));
     expect(done.map((l) => l.slice(0, 5))).toEqual(["[1/7]", "[2/7]", "[3/7]", "[4/7]", "[5/7]", "[6/7]", "[7/7]"]);
     expect(done.find((l) => l.includes("s4"))).toMatch(/organization\/app\/s4: drift: 1 field\(s\) of 1 resource\(s\)/);
+  });
+});
+
+describe("held locks", () => {
+  const target: FleetStack = { stack: "organization/web/prod", project: "web", dir: "/w" };
+
+  test("a stack whose lock entry is there is busy and not refreshed", async () => {
+    const check = jest.fn();
+    const result = await checkOne(target, check, async () => [{ username: "ci", hostname: "runner-2", pid: 7, timestamp: "t" }]);
+    expect(check).not.toHaveBeenCalled();
+    expect(result.status).toBe("busy");
+    expect(result.message).toContain("created by ci@runner-2 (pid 7) at t");
+  });
+
+  test("no entry, or a backend that cannot say: checked", async () => {
+    const check = async () => ({ stack: "x", resources: 1, drift: [] });
+    expect((await checkOne(target, check, async () => [])).status).toBe("clean");
+    expect((await checkOne(target, check, async () => undefined)).status).toBe("clean");
   });
 });
