@@ -78,7 +78,7 @@ test("state lives in PostgreSQL; the apps' ups run at once under the account's r
   expect(ups.flatMap((u) => u.stdout.match(/error:.*/g) ?? [])).toEqual([]);
 
   // The state is in the database, one checkpoint per stack, and no file backend was used.
-  const keys = (await postgres.sql("SELECT key FROM pulumi_state WHERE key LIKE '.pulumi/stacks/%' ORDER BY key")).split("\n");
+  const keys = (await postgres.sql("SELECT key FROM pulumi_state WHERE key LIKE '.pulumi/stacks/%.json' ORDER BY key")).split("\n");
   expect(keys).toEqual([NETWORK, ...APPS].map((p) => `.pulumi/stacks/organization/${p}/${TEAM_STACK}.json`).sort());
   const appState = JSON.parse(
     await postgres.sql("SELECT data FROM pulumi_state WHERE key = '.pulumi/stacks/organization/app-a/prod.json'"),
@@ -211,7 +211,8 @@ test("a stack whose lock another runner holds is busy, not failed; pulumi cancel
 test("a stack that cannot be checked is an error: exit 1", async () => {
   // Its project folder is gone from the checkout: the stack is still in the backend.
   const folder = path.join(team.root, "app-c");
-  fs.renameSync(folder, `${folder}.moved`);
+  const moved = `${team.root}-app-c`; // out of the checkout
+  fs.renameSync(folder, moved);
   try {
     const result = await drift("--all", "--json");
     expect(result.code).toBe(1);
@@ -222,7 +223,7 @@ test("a stack that cannot be checked is an error: exit 1", async () => {
       message: expect.stringContaining("no project folder for project app-c"),
     });
   } finally {
-    fs.renameSync(`${folder}.moved`, folder);
+    fs.renameSync(moved, folder);
   }
   const unknown = await drift("--stacks", "app-z/prod");
   expect(unknown.code).toBe(1);
