@@ -81,6 +81,7 @@ async function run(flags: readonly string[] = []): Promise<BenchResult> {
         const begun = performance.now();
         try {
           const up = await stack.up();
+          console.error(`  [team] ${apps[i]} up ${up.summary.result} in ${((performance.now() - begun) / 1000).toFixed(1)} s`);
           const errors = up.stdout.match(/^.*(error|429|Too many requests).*$/gim) ?? [];
           return {
             app: apps[i]!,
