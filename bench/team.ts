@@ -136,6 +136,8 @@ async function run(flags: readonly string[] = []): Promise<BenchResult> {
       ],
       metrics: [
         { label: "wall time, all ups", value: `${wall.toFixed(1)} s` },
+        // The engines' own CPU time bounds the wall time too: on a loaded machine it, not the API, decides.
+        { label: "machine load while it ran", value: `load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores` },
         {
           label: "rate-limit bound",
           value: `${bound.seconds.toFixed(1)} s (${bound.window}); wall / bound ${ratio.toFixed(2)}× (target ≤ ${TARGET_BOUND_RATIO}×)`,
