@@ -2,8 +2,8 @@
  * `pulumi-compute drift --all` / `--stacks a,b,c`: the drift check of `drift.ts` over many stacks
  * of the current backend, `--parallel` at a time (default 4), then one report for the fleet.
  *
- * Stacks come from the backend (`pulumi stack ls --all`), so a stack nobody has checked out is
- * not forgotten; each is refreshed from its project's folder, found by the `name:` of a Pulumi.yaml
+ * Stacks come from the backend (its store, see `backend-store.ts`), so a stack nobody has checked
+ * out is not forgotten; each is refreshed from its project's folder, found by the `name:` of a Pulumi.yaml
  * in `--cwd` or in the folders below it (a repository holding `network/`, `app/`, …). A stack whose
  * project folder is missing is an error, not a silent gap.
  *
@@ -13,7 +13,7 @@
  *
  * A stack whose lock another runner holds is `busy`: reported, not failed, and not checked (its
  * state is mid-change, so a refresh preview would report the update in flight as drift). A refresh
- * preview does not look at the lock, so the lock entries are read first (`locks.ts`).
+ * preview does not look at the lock, so the lock entries are read first (`backend-store.ts`).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -23,7 +23,7 @@ import { pulumiCommand } from "../automation";
 import { findDrift, type DriftReport } from "./drift";
 import { fleetExitCode, fleetReport, formatFleetReport, junitXml, outcome, type FleetReport, type StackResult } from "./fleet-report";
 import { EXIT } from "./exit";
-import { backendUrlOf, describeLocks, readLocks, type LockHolder } from "./locks";
+import { backendUrlOf, describeLocks, readLocks, readStacks, type LockHolder } from "./backend-store";
 
 export interface FleetOptions {
   /** The project folder, or a folder holding project folders. */
@@ -105,18 +105,25 @@ export function selectStacks(all: FleetStack[], wanted?: string[]): FleetStack[]
   });
 }
 
-/** Every stack of the backend the projects under `root` use, with its project's folder. */
+/**
+ * Every stack of the backend the projects under `root` use, with its project's folder: read from
+ * the backend's store where `backend-store.ts` can (file://, postgres://), else `pulumi stack ls --all`.
+ */
 export async function listFleet(root: string): Promise<FleetStack[]> {
   const projects = findProjects(root);
   const first = [...projects.values()][0];
   if (!first) throw new Error(`no Pulumi.yaml in ${path.resolve(root)} or the folders below it; pass --cwd <project or repository folder>`);
-  const workspace = await LocalWorkspace.create({ workDir: first, pulumiCommand: await pulumiCommand() });
   const fallback = [...projects.keys()][0]!;
-  const stacks = await workspace.listStacks({ all: true });
-  return stacks
-    .map((s) => {
-      const project = projectOf(s.name, fallback);
-      return { stack: qualify(s.name, project), project, dir: projects.get(project) };
+  const url = backendUrlOf(first);
+  let names = url ? await readStacks(url) : undefined;
+  if (!names) {
+    const workspace = await LocalWorkspace.create({ workDir: first, pulumiCommand: await pulumiCommand() });
+    names = (await workspace.listStacks({ all: true })).map((s) => s.name);
+  }
+  return names
+    .map((name) => {
+      const project = projectOf(name, fallback);
+      return { stack: qualify(name, project), project, dir: projects.get(project) };
     })
     .sort((a, b) => a.stack.localeCompare(b.stack));
 }

@@ -1,11 +1,11 @@
 /**
- * Reading a stack's lock entries where the engine writes them, without taking the lock: a
+ * Reading the stacks and a stack's lock entries where the engine writes them, without the engine: a
  * `file://` folder, and a `postgres://` backend on a real server (test/support/postgres.ts).
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { backendUrlOf, describeLocks, readLocks } from "../../../provider/cli/locks";
+import { backendUrlOf, describeLocks, readLocks, readStacks } from "../../../provider/cli/backend-store";
 import { startPostgres, type RunningPostgres } from "../../support/postgres";
 
 jest.setTimeout(180_000);
@@ -16,6 +16,12 @@ test("file:// backends: the files under .pulumi/locks/<stack>/", async () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "pc-locks-"));
   try {
     expect(await readLocks(`file://${root}`, "organization/app/prod")).toEqual([]);
+    expect(await readStacks(`file://${root}`)).toEqual([]);
+    fs.mkdirSync(path.join(root, ".pulumi/stacks/organization/app"), { recursive: true });
+    fs.mkdirSync(path.join(root, ".pulumi/stacks/organization/network"), { recursive: true });
+    for (const f of ["app/prod.json", "app/prod.json.bak", "app/staging.json", "network/prod.json"])
+      fs.writeFileSync(path.join(root, ".pulumi/stacks/organization", f), "{}");
+    expect(await readStacks(`file://${root}`)).toEqual(["organization/app/prod", "organization/app/staging", "organization/network/prod"]);
     const dir = path.join(root, ".pulumi/locks/organization/app/prod");
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, "0d6c.json"), JSON.stringify(holder));
@@ -28,6 +34,7 @@ test("file:// backends: the files under .pulumi/locks/<stack>/", async () => {
 
 test("backends it cannot read say nothing rather than guess", async () => {
   expect(await readLocks("s3://bucket/state", "organization/app/prod")).toBeUndefined();
+  expect(await readStacks("s3://bucket/state")).toBeUndefined();
 });
 
 test("the engine's words for a busy stack", () => {
@@ -55,8 +62,9 @@ describe("postgres:// backends", () => {
   });
   afterAll(() => server?.stop());
 
-  test("no table yet (no stack ever written): no lock", async () => {
+  test("no table yet (no stack ever written): no stack, no lock", async () => {
     expect(await readLocks(server.url, "organization/app/prod")).toEqual([]);
+    expect(await readStacks(server.url)).toEqual([]);
   });
 
   test("the rows under the stack's lock folder, in the table the URL names", async () => {
@@ -67,5 +75,6 @@ describe("postgres:// backends", () => {
     );
     expect(await readLocks(`${server.url}&table=team_state`, "organization/app/prod")).toEqual([holder]);
     expect(await readLocks(`${server.url}&table=team_state`, "organization/app/staging")).toEqual([]);
+    expect(await readStacks(`${server.url}&table=team_state`)).toEqual(["organization/app/prod"]);
   });
 });

@@ -1,16 +1,17 @@
 /**
- * Who holds a stack's lock in a diy backend, read without taking it. The engine does not say: a
- * refresh preview neither takes nor checks the lock (diy `Refresh` locks only when it writes), and
- * every command that does check it also writes a lock entry of its own, which could refuse a
- * runner starting at that moment. So `drift --all` reads the lock entries itself, where the engine
- * writes them: `.pulumi/locks/organization/<project>/<stack>/<id>.json`, each `{pid, username,
- * hostname, timestamp}` —
+ * What a diy backend holds, read straight from its store without the engine, for `drift --all`:
  *
- * - `file://<folder>`: files in that folder;
- * - `postgres://…`: rows of the backend's table (`?table=`, default `pulumi_state`), read with one
- *   SELECT.
+ * - **the stacks** (`.pulumi/stacks/<org>/<project>/<stack>.json`). `pulumi stack ls --all` hangs
+ *   on a `postgres://` backend in engine v3.259.0 (it never returns once the backend holds several
+ *   projects, with one idle connection open), so the fleet reads the keys itself;
+ * - **who holds a stack's lock** (`.pulumi/locks/<org>/<project>/<stack>/<id>.json`, each `{pid,
+ *   username, hostname, timestamp}`), read without taking it. A refresh preview neither takes nor
+ *   checks the lock (diy `Refresh` locks only when it writes), and every command that does check
+ *   it also writes a lock entry of its own, which could refuse a runner starting at that moment.
  *
- * Other backends (`s3://`, …): `undefined`, unknown; the stack is checked as if free.
+ * `file://<folder>`: files in that folder; `postgres://…`: rows of the backend's table (`?table=`,
+ * default `pulumi_state`), one SELECT each. Other backends (`s3://`, …): `undefined`, unknown; the
+ * fleet then asks the engine for the stacks and checks every stack as if free.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -66,11 +67,49 @@ export async function readLocks(url: string, stack: string): Promise<LockHolder[
       .filter((f) => f.endsWith(".json"))
       .map((f) => parse(fs.readFileSync(path.join(dir, f), "utf8")));
   }
-  if (url.startsWith("postgres://") || url.startsWith("postgresql://")) return readPostgresLocks(url, stack);
+  if (isPostgres(url)) {
+    return withPostgres(url, async (sql, table) => {
+      const rows = await sql`SELECT data::text AS data FROM ${sql(table)} WHERE starts_with(key, ${lockDir(stack)}) ORDER BY key`;
+      return rows.map((row) => parse(row.data));
+    });
+  }
   return undefined;
 }
 
-async function readPostgresLocks(url: string, stack: string): Promise<LockHolder[]> {
+/** The stacks of the backend at `url` (`organization/app/prod`), sorted; `undefined` for a backend this cannot read. */
+export async function readStacks(url: string): Promise<string[] | undefined> {
+  const fromKeys = (keys: string[]) =>
+    keys
+      .map((k) => /^\.pulumi\/stacks\/(.+)\.json$/.exec(k.replace(/\\/g, "/"))?.[1])
+      .filter((name): name is string => name !== undefined && name.split("/").length === 3)
+      .sort();
+  if (url.startsWith("file://")) {
+    const root = fileRoot(url);
+    const dir = path.join(root, ".pulumi/stacks");
+    if (!fs.existsSync(dir)) return [];
+    const files = fs.readdirSync(dir, { recursive: true, encoding: "utf8" }).map((f) => `.pulumi/stacks/${f}`);
+    return fromKeys(files);
+  }
+  if (isPostgres(url)) {
+    return withPostgres(url, async (sql, table) => {
+      const rows = await sql`SELECT key FROM ${sql(table)} WHERE starts_with(key, '.pulumi/stacks/') AND key LIKE '%.json'`;
+      return fromKeys(rows.map((r) => r.key as string));
+    });
+  }
+  return undefined;
+}
+
+const isPostgres = (url: string) => url.startsWith("postgres://") || url.startsWith("postgresql://");
+const fileRoot = (url: string) =>
+  url
+    .slice("file://".length)
+    .split("?")[0]!
+    .replace(/^~(?=\/|$)/, os.homedir());
+
+type Sql = ReturnType<typeof import("postgres")>;
+
+/** One connection to the backend's database: `fn`'s rows from its state table, none before the table exists. */
+async function withPostgres<T>(url: string, fn: (sql: Sql, table: string) => Promise<T[]>): Promise<T[]> {
   const parsed = new URL(url);
   const table = parsed.searchParams.get("table") ?? "pulumi_state";
   // `table` is the engine's parameter, not a server setting; the rest are libpq's, as the engine reads them.
@@ -81,8 +120,7 @@ async function readPostgresLocks(url: string, stack: string): Promise<LockHolder
   try {
     const exists = await sql`SELECT to_regclass(${table}) AS t`;
     if (!exists[0]?.t) return [];
-    const rows = await sql`SELECT data::text AS data FROM ${sql(table)} WHERE starts_with(key, ${lockDir(stack)}) ORDER BY key`;
-    return rows.map((row) => parse(row.data));
+    return await fn(sql, table);
   } finally {
     await sql.end({ timeout: 5 });
   }
