@@ -1,7 +1,7 @@
 /**
  * What a diy backend holds, read straight from its store without the engine, for `drift --all`:
  *
- * - **the stacks** (`.pulumi/stacks/<org>/<project>/<stack>.json`). `pulumi stack ls --all` hangs
+ * - **the stacks** (`.pulumi/stacks/<project>/<stack>.json`, named `organization/<project>/<stack>`). `pulumi stack ls --all` hangs
  *   on a `postgres://` backend in engine v3.259.0 (it never returns once the backend holds several
  *   projects, with one idle connection open), so the fleet reads the keys itself;
  * - **who holds a stack's lock** (`.pulumi/locks/<org>/<project>/<stack>/<id>.json`, each `{pid,
@@ -68,8 +68,8 @@ export async function readLocks(url: string, stack: string): Promise<LockHolder[
       .map((f) => parse(fs.readFileSync(path.join(dir, f), "utf8")));
   }
   if (isPostgres(url)) {
-    return withPostgres(url, async (sql, table) => {
-      const rows = await sql`SELECT data::text AS data FROM ${sql(table)} WHERE starts_with(key, ${lockDir(stack)}) ORDER BY key`;
+    return withPostgres(url, async (sql, table, prefix) => {
+      const rows = await sql`SELECT data::text AS data FROM ${sql(table)} WHERE starts_with(key, ${prefix + lockDir(stack)}) ORDER BY key`;
       return rows.map((row) => parse(row.data));
     });
   }
@@ -78,10 +78,13 @@ export async function readLocks(url: string, stack: string): Promise<LockHolder[
 
 /** The stacks of the backend at `url` (`organization/app/prod`), sorted; `undefined` for a backend this cannot read. */
 export async function readStacks(url: string): Promise<string[] | undefined> {
+  // Project-scoped stacks are stored as `.pulumi/stacks/<project>/<stack>.json` and named
+  // `organization/<project>/<stack>`; legacy stacks without a project are left out.
   const fromKeys = (keys: string[]) =>
     keys
-      .map((k) => /^\.pulumi\/stacks\/(.+)\.json$/.exec(k.replace(/\\/g, "/"))?.[1])
-      .filter((name): name is string => name !== undefined && name.split("/").length === 3)
+      .map((k) => /(?:^|\/)\.pulumi\/stacks\/([^/]+)\/([^/]+)\.json$/.exec(k.replace(/\\/g, "/")))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => `organization/${m[1]}/${m[2]}`)
       .sort();
   if (url.startsWith("file://")) {
     const root = fileRoot(url);
@@ -91,8 +94,8 @@ export async function readStacks(url: string): Promise<string[] | undefined> {
     return fromKeys(files);
   }
   if (isPostgres(url)) {
-    return withPostgres(url, async (sql, table) => {
-      const rows = await sql`SELECT key FROM ${sql(table)} WHERE starts_with(key, '.pulumi/stacks/') AND key LIKE '%.json'`;
+    return withPostgres(url, async (sql, table, prefix) => {
+      const rows = await sql`SELECT key FROM ${sql(table)} WHERE starts_with(key, ${`${prefix}.pulumi/stacks/`}) AND key LIKE '%.json'`;
       return fromKeys(rows.map((r) => r.key as string));
     });
   }
@@ -109,9 +112,11 @@ const fileRoot = (url: string) =>
 type Sql = ReturnType<typeof import("postgres")>;
 
 /** One connection to the backend's database: `fn`'s rows from its state table, none before the table exists. */
-async function withPostgres<T>(url: string, fn: (sql: Sql, table: string) => Promise<T[]>): Promise<T[]> {
+async function withPostgres<T>(url: string, fn: (sql: Sql, table: string, prefix: string) => Promise<T[]>): Promise<T[]> {
   const parsed = new URL(url);
   const table = parsed.searchParams.get("table") ?? "pulumi_state";
+  // The engine keys every entry by the URL's path (the database's name) first: `postgres/.pulumi/…`.
+  const prefix = parsed.pathname.replace(/^\/+/, "").replace(/\/*$/, "/").replace(/^\/$/, "");
   // `table` is the engine's parameter, not a server setting; the rest are libpq's, as the engine reads them.
   parsed.searchParams.delete("table");
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- only drift --all on a postgres:// backend needs the client
@@ -120,7 +125,7 @@ async function withPostgres<T>(url: string, fn: (sql: Sql, table: string) => Pro
   try {
     const exists = await sql`SELECT to_regclass(${table}) AS t`;
     if (!exists[0]?.t) return [];
-    return await fn(sql, table);
+    return await fn(sql, table, prefix);
   } finally {
     await sql.end({ timeout: 5 });
   }

@@ -78,11 +78,11 @@ test("state lives in PostgreSQL; the apps' ups run at once under the account's r
   expect(ups.flatMap((u) => u.stdout.match(/error:.*/g) ?? [])).toEqual([]);
 
   // The state is in the database, one checkpoint per stack, and no file backend was used.
-  const keys = (await postgres.sql("SELECT key FROM pulumi_state WHERE key LIKE '.pulumi/stacks/%.json' ORDER BY key")).split("\n");
-  expect(keys).toEqual([NETWORK, ...APPS].map((p) => `.pulumi/stacks/organization/${p}/${TEAM_STACK}.json`).sort());
-  const appState = JSON.parse(
-    await postgres.sql("SELECT data FROM pulumi_state WHERE key = '.pulumi/stacks/organization/app-a/prod.json'"),
+  const keys = (await postgres.sql("SELECT key FROM pulumi_state WHERE key LIKE 'postgres/.pulumi/stacks/%.json' ORDER BY key")).split(
+    "\n",
   );
+  expect(keys).toEqual([NETWORK, ...APPS].map((p) => `postgres/.pulumi/stacks/${p}/${TEAM_STACK}.json`).sort());
+  const appState = JSON.parse(await postgres.sql("SELECT data FROM pulumi_state WHERE key = 'postgres/.pulumi/stacks/app-a/prod.json'"));
   expect(appState.checkpoint.latest.resources.filter((r: { type: string }) => r.type.endsWith("DomainRecord"))).toHaveLength(RECORDS);
 });
 
@@ -178,7 +178,7 @@ test("a change behind Pulumi's back in one app: exit 2, naming that stack, resou
 
 test("a stack whose lock another runner holds is busy, not failed; pulumi cancel frees it", async () => {
   // The lock a runner's update writes into the backend: a row under .pulumi/locks/<stack>/.
-  const lockKey = ".pulumi/locks/organization/app-c/prod/7f0c1d2e-team-e2e.json";
+  const lockKey = "postgres/.pulumi/locks/organization/app-c/prod/7f0c1d2e-team-e2e.json"; // keyed by the database first
   const holder = JSON.stringify({ pid: 4242, username: "ci", hostname: "runner-2", timestamp: new Date().toISOString() });
   await postgres.sql(`INSERT INTO pulumi_state (key, data) VALUES ('${lockKey}', '${holder}')`);
 
@@ -202,7 +202,7 @@ test("a stack whose lock another runner holds is busy, not failed; pulumi cancel
     env: { ...process.env, ...team.env },
   });
   expect(cancel.code).toBe(0);
-  expect(await postgres.sql("SELECT count(*) FROM pulumi_state WHERE key LIKE '.pulumi/locks/%'")).toBe("0");
+  expect(await postgres.sql("SELECT count(*) FROM pulumi_state WHERE key LIKE 'postgres/.pulumi/locks/%'")).toBe("0");
   const again = await drift("--stacks", "app-c/prod", "--json");
   expect(again.code).toBe(0);
   expect(JSON.parse(again.stdout).stacks[0]).toMatchObject({ stack: "organization/app-c/prod", status: "clean", resources: RECORDS });

@@ -17,10 +17,10 @@ test("file:// backends: the files under .pulumi/locks/<stack>/", async () => {
   try {
     expect(await readLocks(`file://${root}`, "organization/app/prod")).toEqual([]);
     expect(await readStacks(`file://${root}`)).toEqual([]);
-    fs.mkdirSync(path.join(root, ".pulumi/stacks/organization/app"), { recursive: true });
-    fs.mkdirSync(path.join(root, ".pulumi/stacks/organization/network"), { recursive: true });
+    fs.mkdirSync(path.join(root, ".pulumi/stacks/app"), { recursive: true });
+    fs.mkdirSync(path.join(root, ".pulumi/stacks/network"), { recursive: true });
     for (const f of ["app/prod.json", "app/prod.json.bak", "app/staging.json", "network/prod.json"])
-      fs.writeFileSync(path.join(root, ".pulumi/stacks/organization", f), "{}");
+      fs.writeFileSync(path.join(root, ".pulumi/stacks", f), "{}");
     expect(await readStacks(`file://${root}`)).toEqual(["organization/app/prod", "organization/app/staging", "organization/network/prod"]);
     const dir = path.join(root, ".pulumi/locks/organization/app/prod");
     fs.mkdirSync(dir, { recursive: true });
@@ -70,8 +70,8 @@ describe("postgres:// backends", () => {
   test("the rows under the stack's lock folder, in the table the URL names", async () => {
     await server.sql("CREATE TABLE team_state (key TEXT PRIMARY KEY, data JSON NOT NULL)");
     await server.sql(
-      `INSERT INTO team_state (key, data) VALUES ('.pulumi/locks/organization/app/prod/1.json', '${JSON.stringify(holder)}'), ` +
-        `('.pulumi/locks/organization/app/prod-2/1.json', '{}'), ('.pulumi/stacks/organization/app/prod.json', '{}')`,
+      `INSERT INTO team_state (key, data) VALUES ('postgres/.pulumi/locks/organization/app/prod/1.json', '${JSON.stringify(holder)}'), ` +
+        `('postgres/.pulumi/locks/organization/app/prod-2/1.json', '{}'), ('postgres/.pulumi/stacks/app/prod.json', '{}'), ('postgres/.pulumi/stacks/app/prod.json.bak', '{}')`,
     );
     expect(await readLocks(`${server.url}&table=team_state`, "organization/app/prod")).toEqual([holder]);
     expect(await readLocks(`${server.url}&table=team_state`, "organization/app/staging")).toEqual([]);
