@@ -11,7 +11,6 @@ import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
-import { engineBin } from "../../provider/automation";
 import { REPO_ROOT } from "../support/engine";
 import { runProcess } from "../support/process";
 import { startPostgres, type RunningPostgres } from "../support/postgres";
@@ -82,8 +81,8 @@ test("state lives in PostgreSQL; the apps' ups run at once under the account's r
     "\n",
   );
   expect(keys).toEqual([NETWORK, ...APPS].map((p) => `postgres/.pulumi/stacks/${p}/${TEAM_STACK}.json`).sort());
-  const appState = JSON.parse(await postgres.sql("SELECT data FROM pulumi_state WHERE key = 'postgres/.pulumi/stacks/app-a/prod.json'"));
-  expect(appState.checkpoint.latest.resources.filter((r: { type: string }) => r.type.endsWith("DomainRecord"))).toHaveLength(RECORDS);
+  const exported = await apps.get("app-a")!.exportStack();
+  expect(exported.deployment.resources.filter((r: { type: string }) => r.type.endsWith("DomainRecord"))).toHaveLength(RECORDS);
 });
 
 test("a second up of a stack that is running is refused by the lock, and nothing changes", async () => {
@@ -176,33 +175,39 @@ test("a change behind Pulumi's back in one app: exit 2, naming that stack, resou
   ]);
 });
 
-test("a stack whose lock another runner holds is busy, not failed; pulumi cancel frees it", async () => {
-  // The lock a runner's update writes into the backend: a row under .pulumi/locks/<stack>/.
-  const lockKey = "postgres/.pulumi/locks/organization/app-c/prod/7f0c1d2e-team-e2e.json"; // keyed by the database first
-  const holder = JSON.stringify({ pid: 4242, username: "ci", hostname: "runner-2", timestamp: new Date().toISOString() });
-  await postgres.sql(`INSERT INTO pulumi_state (key, data) VALUES ('${lockKey}', '${holder}')`);
-
-  const result = await drift("--all", "--json", "--junit", path.join(team.root, "busy.xml"));
-  expect(result.code).toBe(2); // app-b's drift; the busy stack is no failure
-  const report = JSON.parse(result.stdout);
-  expect(report.summary).toEqual({ clean: 2, drift: 1, busy: 1, error: 0 });
-  const busy = report.stacks.find((s: { stack: string }) => s.stack === "organization/app-c/prod");
-  expect(busy.status).toBe("busy");
-  expect(busy.message).toContain("the stack is currently locked by 1 lock(s)");
-  expect(busy.message).toContain("created by ci@runner-2 (pid 4242)");
-  expect(busy.message).not.toMatch(/postgres:\/\/postgres@/); // the engine masks the URL's credentials
-  expect(fs.readFileSync(path.join(team.root, "busy.xml"), "utf8")).toMatch(
-    /name="organization\/app-c\/prod"[^>]*>\n\s+<skipped message="busy: /,
-  );
-  expect((await drift("--stacks", "app-a/prod,app-c/prod")).code).toBe(0);
-
-  // The runner is known dead: `pulumi cancel` removes its lock, and the stack is checked again.
-  const cancel = await runProcess(path.join(engineBin(), "pulumi"), ["cancel", "--yes", "--stack", `organization/app-c/${TEAM_STACK}`], {
-    cwd: path.join(team.root, "app-c"),
-    env: { ...process.env, ...team.env },
+test("a stack whose lock another runner holds is busy, not failed", async () => {
+  // Another runner's update of app-c, held inside its program: its lock is in the backend meanwhile.
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  let started!: () => void;
+  const running = new Promise<void>((resolve) => (started = resolve));
+  const runner = await teamStack(team, "app-c", async () => {
+    started();
+    await gate;
+    return appProgram("app-c", RECORDS)();
   });
-  expect(cancel.code).toBe(0);
-  expect(await postgres.sql("SELECT count(*) FROM pulumi_state WHERE key LIKE 'postgres/.pulumi/locks/%'")).toBe("0");
+  const held = runner.up();
+  try {
+    await running;
+    expect(await postgres.sql("SELECT count(*) FROM pulumi_state WHERE key LIKE 'postgres/.pulumi/locks/organization/app-c/prod/%'")).toBe(
+      "1",
+    );
+    const result = await drift("--all", "--json", "--junit", path.join(team.root, "busy.xml"));
+    expect(result.code).toBe(2); // app-b's drift; the busy stack is no failure
+    const report = JSON.parse(result.stdout);
+    expect(report.summary).toEqual({ clean: 2, drift: 1, busy: 1, error: 0 });
+    const busy = report.stacks.find((s: { stack: string }) => s.stack === "organization/app-c/prod");
+    expect(busy.status).toBe("busy");
+    expect(busy.message).toMatch(/^the stack is currently locked by 1 lock\(s\)\. .*\n  created by \S+@\S+ \(pid \d+\) at /);
+    expect(fs.readFileSync(path.join(team.root, "busy.xml"), "utf8")).toMatch(
+      /name="organization\/app-c\/prod"[^>]*>\n\s+<skipped message="busy: /,
+    );
+    expect((await drift("--stacks", "app-a/prod,app-c/prod")).code).toBe(0);
+  } finally {
+    open();
+    expect((await held).summary.result).toBe("succeeded");
+  }
+  // The update ended and took its lock with it: the stack is checked again.
   const again = await drift("--stacks", "app-c/prod", "--json");
   expect(again.code).toBe(0);
   expect(JSON.parse(again.stdout).stacks[0]).toMatchObject({ stack: "organization/app-c/prod", status: "clean", resources: RECORDS });
