@@ -198,7 +198,7 @@ test("a stack whose lock another runner holds is busy, not failed", async () => 
     expect(report.summary).toEqual({ clean: 2, drift: 1, busy: 1, error: 0 });
     const busy = report.stacks.find((s: { stack: string }) => s.stack === "organization/app-c/prod");
     expect(busy.status).toBe("busy");
-    expect(busy.message).toMatch(/^the stack is currently locked by 1 lock\(s\)\. .*\n  created by \S+@\S+ \(pid \d+\) at /);
+    expect(busy.message).toMatch(/^the stack is currently locked by 1 lock\(s\)\. .*\n {2}created by \S+@\S+ \(pid \d+\) at /);
     expect(fs.readFileSync(path.join(team.root, "busy.xml"), "utf8")).toMatch(
       /name="organization\/app-c\/prod"[^>]*>\n\s+<skipped message="busy: /,
     );
