@@ -45,9 +45,11 @@ export function describeLocks(holders: LockHolder[]): string {
   ].join("\n");
 }
 
+/** A lock entry: JSON in a file; in the postgres table, the engine's bytes as a base64 JSON string. */
 const parse = (text: unknown): LockHolder => {
   try {
-    return (typeof text === "string" ? JSON.parse(text) : text) as LockHolder;
+    const value: unknown = typeof text === "string" ? JSON.parse(text) : text;
+    return (typeof value === "string" ? JSON.parse(Buffer.from(value, "base64").toString("utf8")) : value) as LockHolder;
   } catch {
     return {};
   }

@@ -71,9 +71,10 @@ describe("postgres:// backends", () => {
     await server.sql("CREATE TABLE team_state (key TEXT PRIMARY KEY, data JSON NOT NULL)");
     await server.sql(
       `INSERT INTO team_state (key, data) VALUES ('postgres/.pulumi/locks/organization/app/prod/1.json', '${JSON.stringify(holder)}'), ` +
-        `('postgres/.pulumi/locks/organization/app/prod-2/1.json', '{}'), ('postgres/.pulumi/stacks/app/prod.json', '{}'), ('postgres/.pulumi/stacks/app/prod.json.bak', '{}')`,
+        `('postgres/.pulumi/locks/organization/app/prod/2.json', '"${Buffer.from(JSON.stringify({ ...holder, pid: 7 })).toString("base64")}"'), ('postgres/.pulumi/locks/organization/app/prod-2/1.json', '{}'), ('postgres/.pulumi/stacks/app/prod.json', '{}'), ('postgres/.pulumi/stacks/app/prod.json.bak', '{}')`,
     );
-    expect(await readLocks(`${server.url}&table=team_state`, "organization/app/prod")).toEqual([holder]);
+    // As a JSON object, or as the engine writes it: its bytes as a base64 JSON string.
+    expect(await readLocks(`${server.url}&table=team_state`, "organization/app/prod")).toEqual([holder, { ...holder, pid: 7 }]);
     expect(await readLocks(`${server.url}&table=team_state`, "organization/app/staging")).toEqual([]);
     expect(await readStacks(`${server.url}&table=team_state`)).toEqual(["organization/app/prod"]);
   });
