@@ -23,12 +23,14 @@ case "$task" in
     print_env "$callers_pulumi_home" ;;
   test)
     ensure_engine
+    ensure_postgres
     build_ts
     exec node "$ROOT/scripts/jest-run.js" "$@" ;;
   jest)
     # For development: compile (reporting type errors without stopping) and run jest with the
     # given arguments, e.g. `scripts/run.sh jest test/provider`.
     ensure_engine
+    ensure_postgres
     (cd "$ROOT" && node node_modules/typescript/bin/tsc -p .) || echo "[setup] type errors above; running the tests anyway" >&2
     exec node "$ROOT/node_modules/jest/bin/jest.js" "$@" ;;
   demo)
@@ -37,6 +39,7 @@ case "$task" in
     exec node "$ROOT/dist/examples/demo/main.js" "$@" ;;
   bench)
     ensure_engine
+    ensure_postgres
     build_ts
     exec node "$ROOT/dist/bench/main.js" "$@" ;;
   coverage)

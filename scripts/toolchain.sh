@@ -90,6 +90,23 @@ ensure_engine() {
   export PATH="$dir/bin:$PATH"
 }
 
+# The PostgreSQL server binaries of Debian's `postgresql` package, which the team tests and the
+# team benchmark start a private server from (test/support/postgres.ts). Installed with apt-get
+# when missing and this runs as root; otherwise a note, and the tests that need it fail naming it.
+ensure_postgres() {
+  local found
+  found=$(ls -d /usr/lib/postgresql/*/bin/initdb 2>/dev/null | head -n 1 || true)
+  [ -n "$found" ] && return 0
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    say "installing PostgreSQL (Debian's postgresql package) for the team tests"
+    { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql; } >&2 ||
+      say "  apt-get could not install postgresql; the team tests will fail naming it"
+  else
+    say "PostgreSQL's server binaries are missing (/usr/lib/postgresql/<version>/bin): the team tests need"
+    say "  Debian's postgresql package (apt-get install -y postgresql, as root)"
+  fi
+}
+
 # Names the engine build: a change to any tools module (pins or the wrapper's source) builds anew.
 engine_hash() {
   (cd "$ROOT/tools" && cat */go.mod */go.sum */*.go) | sha256sum | cut -c1-12

@@ -4,15 +4,22 @@ import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
 import { MissingPulumiError, assertPulumiLoadable } from "../peer";
 import { EXIT } from "./exit";
 import { AREA_NAMES } from "./import/account";
+import { DEFAULT_PARALLEL } from "./fleet-constants";
 
 const DRIFT_USAGE = `usage: pulumi-compute drift [--stack <name>] [--cwd <project dir>] [--json]
+       pulumi-compute drift --all | --stacks <a,b,…> [--parallel <n>] [--cwd <dir>] [--json] [--junit <file>]
 
-  Refresh-preview a stack and list managed fields changed outside Pulumi
-  (exit 0: no drift, 2: drift, 1: error).
+  Refresh-preview a stack (or many) and list managed fields changed outside Pulumi
+  (exit 0: no drift, 2: drift, 1: error; a stack another runner has locked is reported busy).
 
   -s, --stack <name>     the stack (default: the project's selected stack)
-  -C, --cwd <dir>        the project directory, holding Pulumi.yaml (default: here)
-      --json             the report as JSON`;
+  -C, --cwd <dir>        the project directory, holding Pulumi.yaml (default: here); with --all or
+                         --stacks, a project or a folder holding project folders
+      --all              every stack of the backend, each refreshed from its project's folder
+      --stacks <a,b,…>   these stacks (\`prod\`, \`app/prod\` or \`organization/app/prod\`)
+      --parallel <n>     stacks checked at once with --all or --stacks (default: ${DEFAULT_PARALLEL})
+      --json             the report as JSON
+      --junit <file>     with --all or --stacks, also write a JUnit XML report, one test case per stack`;
 
 const RECOVER_USAGE = `usage: pulumi-compute recover [--stack <name>] [--cwd <project dir>] [--yes] [--json]
 
@@ -93,16 +100,56 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if ((command === "drift" || command === "import" || command === "recover") && pulumiMissing()) return EXIT.error;
   if (command === "drift") {
-    const parsed = parse<{ stack?: string; cwd?: string; json?: boolean }>(
+    const parsed = parse<{
+      stack?: string;
+      cwd?: string;
+      json?: boolean;
+      all?: boolean;
+      stacks?: string;
+      parallel?: string;
+      junit?: string;
+    }>(
       rest,
-      { stack: { type: "string", short: "s" }, cwd: { type: "string", short: "C" }, json: { type: "boolean" } },
+      {
+        stack: { type: "string", short: "s" },
+        cwd: { type: "string", short: "C" },
+        json: { type: "boolean" },
+        all: { type: "boolean" },
+        stacks: { type: "string" },
+        parallel: { type: "string" },
+        junit: { type: "string" },
+      },
       DRIFT_USAGE,
     );
     if ("code" in parsed) return parsed.code;
     const { values } = parsed;
+    const cwd = values.cwd ?? process.cwd();
+    const json = values.json ?? false;
+    const fleet = values.all || values.stacks !== undefined;
+    const misuse =
+      values.all && values.stacks !== undefined
+        ? "--all and --stacks exclude each other"
+        : fleet && values.stack !== undefined
+          ? "--stack names one stack; with --all or --stacks leave it out"
+          : !fleet && (values.parallel !== undefined || values.junit !== undefined)
+            ? "--parallel and --junit go with --all or --stacks"
+            : undefined;
+    if (misuse) {
+      console.error(`${misuse}\n\n${DRIFT_USAGE}`);
+      return EXIT.error;
+    }
+    if (fleet) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only once the SDK it needs is known to be there
+      const { runFleetDrift } = require("./fleet") as typeof import("./fleet");
+      const stacks = values.stacks
+        ?.split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
+      return runFleetDrift({ cwd, stacks, parallel: Number(values.parallel ?? DEFAULT_PARALLEL), json, junit: values.junit });
+    }
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only once the SDK it needs is known to be there
     const { runDrift } = require("./drift") as typeof import("./drift");
-    return runDrift({ cwd: values.cwd ?? process.cwd(), stack: values.stack, json: values.json ?? false });
+    return runDrift({ cwd, stack: values.stack, json });
   }
   if (command === "recover") {
     const parsed = parse<{ stack?: string; cwd?: string; yes?: boolean; json?: boolean }>(

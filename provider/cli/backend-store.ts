@@ -1,0 +1,134 @@
+/**
+ * What a diy backend holds, read straight from its store without the engine, for `drift --all`:
+ *
+ * - **the stacks** (`.pulumi/stacks/<project>/<stack>.json`, named `organization/<project>/<stack>`). `pulumi stack ls --all` hangs
+ *   on a `postgres://` backend in engine v3.259.0 (it never returns once the backend holds several
+ *   projects, with one idle connection open), so the fleet reads the keys itself;
+ * - **who holds a stack's lock** (`.pulumi/locks/<org>/<project>/<stack>/<id>.json`, each `{pid,
+ *   username, hostname, timestamp}`), read without taking it. A refresh preview neither takes nor
+ *   checks the lock (diy `Refresh` locks only when it writes), and every command that does check
+ *   it also writes a lock entry of its own, which could refuse a runner starting at that moment.
+ *
+ * `file://<folder>`: files in that folder; `postgres://…`: rows of the backend's table (`?table=`,
+ * default `pulumi_state`), one SELECT each. Other backends (`s3://`, …): `undefined`, unknown; the
+ * fleet then asks the engine for the stacks and checks every stack as if free.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+
+export interface LockHolder {
+  username?: string;
+  hostname?: string;
+  pid?: number;
+  timestamp?: string;
+}
+
+/** The lock entries' folder of a diy stack (`organization/app/prod`), relative to the backend's root. */
+export function lockDir(stack: string): string {
+  return `.pulumi/locks/${stack}/`;
+}
+
+/** The backend a project uses: `PULUMI_BACKEND_URL`, else `backend.url` of its Pulumi.yaml. */
+export function backendUrlOf(projectDir: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (env.PULUMI_BACKEND_URL) return env.PULUMI_BACKEND_URL;
+  const file = ["Pulumi.yaml", "Pulumi.yml"].map((f) => path.join(projectDir, f)).find((f) => fs.existsSync(f));
+  if (!file) return undefined;
+  return /^backend:\s*\n\s+url:\s*["']?([^"'\s]+)/m.exec(fs.readFileSync(file, "utf8"))?.[1];
+}
+
+/** The engine's words, so a busy stack reads the same whether the engine or this module found it. */
+export function describeLocks(holders: LockHolder[]): string {
+  return [
+    `the stack is currently locked by ${holders.length} lock(s). Either wait for the other process(es) to end or delete the lock file with \`pulumi cancel\`.`,
+    ...holders.map((h) => `  created by ${h.username ?? "?"}@${h.hostname ?? "?"} (pid ${h.pid ?? "?"}) at ${h.timestamp ?? "?"}`),
+  ].join("\n");
+}
+
+/** A lock entry: JSON in a file; in the postgres table, the engine's bytes as a base64 JSON string. */
+const parse = (text: unknown): LockHolder => {
+  try {
+    const value: unknown = typeof text === "string" ? JSON.parse(text) : text;
+    return (typeof value === "string" ? JSON.parse(Buffer.from(value, "base64").toString("utf8")) : value) as LockHolder;
+  } catch {
+    return {};
+  }
+};
+
+/** The holders of `stack`'s lock in the backend at `url`; `undefined` for a backend this cannot read. */
+export async function readLocks(url: string, stack: string): Promise<LockHolder[] | undefined> {
+  if (url.startsWith("file://")) {
+    const root = url
+      .slice("file://".length)
+      .split("?")[0]!
+      .replace(/^~(?=\/|$)/, os.homedir());
+    const dir = path.join(root, lockDir(stack));
+    if (!fs.existsSync(dir)) return [];
+    return fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith(".json"))
+      .map((f) => parse(fs.readFileSync(path.join(dir, f), "utf8")));
+  }
+  if (isPostgres(url)) {
+    return withPostgres(url, async (sql, table, prefix) => {
+      const rows = await sql`SELECT data::text AS data FROM ${sql(table)} WHERE starts_with(key, ${prefix + lockDir(stack)}) ORDER BY key`;
+      return rows.map((row) => parse(row.data));
+    });
+  }
+  return undefined;
+}
+
+/** The stacks of the backend at `url` (`organization/app/prod`), sorted; `undefined` for a backend this cannot read. */
+export async function readStacks(url: string): Promise<string[] | undefined> {
+  // Project-scoped stacks are stored as `.pulumi/stacks/<project>/<stack>.json` and named
+  // `organization/<project>/<stack>`; legacy stacks without a project are left out.
+  const fromKeys = (keys: string[]) =>
+    keys
+      .map((k) => /(?:^|\/)\.pulumi\/stacks\/([^/]+)\/([^/]+)\.json$/.exec(k.replace(/\\/g, "/")))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => `organization/${m[1]}/${m[2]}`)
+      .sort();
+  if (url.startsWith("file://")) {
+    const root = fileRoot(url);
+    const dir = path.join(root, ".pulumi/stacks");
+    if (!fs.existsSync(dir)) return [];
+    const files = fs.readdirSync(dir, { recursive: true, encoding: "utf8" }).map((f) => `.pulumi/stacks/${f}`);
+    return fromKeys(files);
+  }
+  if (isPostgres(url)) {
+    return withPostgres(url, async (sql, table, prefix) => {
+      const rows = await sql`SELECT key FROM ${sql(table)} WHERE starts_with(key, ${`${prefix}.pulumi/stacks/`}) AND key LIKE '%.json'`;
+      return fromKeys(rows.map((r) => r.key as string));
+    });
+  }
+  return undefined;
+}
+
+const isPostgres = (url: string) => url.startsWith("postgres://") || url.startsWith("postgresql://");
+const fileRoot = (url: string) =>
+  url
+    .slice("file://".length)
+    .split("?")[0]!
+    .replace(/^~(?=\/|$)/, os.homedir());
+
+type Sql = ReturnType<typeof import("postgres")>;
+
+/** One connection to the backend's database: `fn`'s rows from its state table, none before the table exists. */
+async function withPostgres<T>(url: string, fn: (sql: Sql, table: string, prefix: string) => Promise<T[]>): Promise<T[]> {
+  const parsed = new URL(url);
+  const table = parsed.searchParams.get("table") ?? "pulumi_state";
+  // The engine keys every entry by the URL's path (the database's name) first: `postgres/.pulumi/…`.
+  const prefix = parsed.pathname.replace(/^\/+/, "").replace(/\/*$/, "/").replace(/^\/$/, "");
+  // `table` is the engine's parameter, not a server setting; the rest are libpq's, as the engine reads them.
+  parsed.searchParams.delete("table");
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- only drift --all on a postgres:// backend needs the client
+  const postgres = require("postgres") as typeof import("postgres");
+  const sql = postgres(parsed.toString(), { max: 1, onnotice: () => undefined, connect_timeout: 30 });
+  try {
+    const exists = await sql`SELECT to_regclass(${table}) AS t`;
+    if (!exists[0]?.t) return [];
+    return await fn(sql, table, prefix);
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
