@@ -45,11 +45,15 @@ export function describeLocks(holders: LockHolder[]): string {
   ].join("\n");
 }
 
-/** A lock entry: JSON in a file; in the postgres table, the engine's bytes as a base64 JSON string. */
+/**
+ * A lock entry: JSON in a file; in the postgres table, the engine's blob wrapper `{"data": "<the
+ * file's bytes, base64>"}` (`pkg/backend/diy/postgres/bucket.go`, `blobData`).
+ */
 const parse = (text: unknown): LockHolder => {
   try {
     const value: unknown = typeof text === "string" ? JSON.parse(text) : text;
-    return (typeof value === "string" ? JSON.parse(Buffer.from(value, "base64").toString("utf8")) : value) as LockHolder;
+    const blob = (value as { data?: unknown } | null)?.data;
+    return (typeof blob === "string" ? JSON.parse(Buffer.from(blob, "base64").toString("utf8")) : value) as LockHolder;
   } catch {
     return {};
   }
@@ -58,11 +62,7 @@ const parse = (text: unknown): LockHolder => {
 /** The holders of `stack`'s lock in the backend at `url`; `undefined` for a backend this cannot read. */
 export async function readLocks(url: string, stack: string): Promise<LockHolder[] | undefined> {
   if (url.startsWith("file://")) {
-    const root = url
-      .slice("file://".length)
-      .split("?")[0]!
-      .replace(/^~(?=\/|$)/, os.homedir());
-    const dir = path.join(root, lockDir(stack));
+    const dir = path.join(fileRoot(url), lockDir(stack));
     if (!fs.existsSync(dir)) return [];
     return fs
       .readdirSync(dir)

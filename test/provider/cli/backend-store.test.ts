@@ -55,6 +55,9 @@ test("the backend URL: PULUMI_BACKEND_URL, else Pulumi.yaml's backend.url", () =
   }
 });
 
+/** A row's `data` as the engine's postgres bucket writes it (`pkg/backend/diy/postgres`, `blobData`). */
+const blob = (value: unknown) => JSON.stringify({ data: Buffer.from(JSON.stringify(value)).toString("base64") });
+
 describe("postgres:// backends", () => {
   let server: RunningPostgres;
   beforeAll(async () => {
@@ -70,10 +73,10 @@ describe("postgres:// backends", () => {
   test("the rows under the stack's lock folder, in the table the URL names", async () => {
     await server.sql("CREATE TABLE team_state (key TEXT PRIMARY KEY, data JSON NOT NULL)");
     await server.sql(
-      `INSERT INTO team_state (key, data) VALUES ('postgres/.pulumi/locks/organization/app/prod/1.json', '${JSON.stringify(holder)}'), ` +
-        `('postgres/.pulumi/locks/organization/app/prod/2.json', '"${Buffer.from(JSON.stringify({ ...holder, pid: 7 })).toString("base64")}"'), ('postgres/.pulumi/locks/organization/app/prod-2/1.json', '{}'), ('postgres/.pulumi/stacks/app/prod.json', '{}'), ('postgres/.pulumi/stacks/app/prod.json.bak', '{}')`,
+      `INSERT INTO team_state (key, data) VALUES ('postgres/.pulumi/locks/organization/app/prod/1.json', '${blob(holder)}'), ` +
+        `('postgres/.pulumi/locks/organization/app/prod/2.json', '${blob({ ...holder, pid: 7 })}'), ('postgres/.pulumi/locks/organization/app/prod-2/1.json', '{}'), ('postgres/.pulumi/stacks/app/prod.json', '{}'), ('postgres/.pulumi/stacks/app/prod.json.bak', '{}')`,
     );
-    // As a JSON object, or as the engine writes it: its bytes as a base64 JSON string.
+    // As the engine writes every entry: the file's bytes, base64, in a JSON object's `data`.
     expect(await readLocks(`${server.url}&table=team_state`, "organization/app/prod")).toEqual([holder, { ...holder, pid: 7 }]);
     expect(await readLocks(`${server.url}&table=team_state`, "organization/app/staging")).toEqual([]);
     expect(await readStacks(`${server.url}&table=team_state`)).toEqual(["organization/app/prod"]);
