@@ -47,24 +47,26 @@ export function driftFromEvents(events: EngineEvent[]): ResourceDrift[] {
   return events.flatMap((event) => {
     const meta = event.resOutputsEvent?.metadata;
     if (!meta || meta.op !== "update" || !meta.old || !meta.new) return [];
-    return driftBetween(meta.type, meta.urn, meta.old.outputs, meta.new.outputs);
+    return driftBetween(meta.type, meta.urn, meta.old.outputs, meta.new.outputs, meta.old.inputs);
   });
 }
 
 /**
  * Managed fields of one resource whose value differs between two records of its outputs (state
- * before and after a refresh); none for types that are not this package's.
+ * before and after a refresh), counting only the fields the program gave (`given`, the state's
+ * inputs); none for types that are not this package's.
  */
 export function driftBetween(
   type: string,
   urn: string,
   recorded: Record<string, unknown>,
   actual: Record<string, unknown>,
+  given?: Record<string, unknown>,
 ): ResourceDrift[] {
   const spec = specForType(type);
   if (!spec) return [];
   const resource = urn.split("::").pop()!;
-  return managedDrift(spec, recorded, actual).map((entry) => ({ resource, type: spec.name, ...entry }));
+  return managedDrift(spec, recorded, actual, given).map((entry) => ({ resource, type: spec.name, ...entry }));
 }
 
 // Recovery after an interrupted run, for Automation API programs (`pulumi-compute recover` is the same).

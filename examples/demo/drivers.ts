@@ -134,7 +134,7 @@ async function cliDriver(options: DriverOptions, stateDir: string, statePath: st
       const refreshed = (after.deployment.resources ?? []).filter((r) => isProgramResource(r.type));
       const drift = refreshed.flatMap((r) => {
         const old = recorded.get(r.urn);
-        return old ? driftBetween(r.type, r.urn, old.outputs ?? {}, r.outputs ?? {}) : [];
+        return old ? driftBetween(r.type, r.urn, old.outputs ?? {}, r.outputs ?? {}, old.inputs ?? {}) : [];
       });
       return { resources: refreshed.length, drift };
     },
@@ -149,7 +149,7 @@ async function cliDriver(options: DriverOptions, stateDir: string, statePath: st
 }
 
 interface ExportedStack {
-  deployment: { resources?: Array<{ urn: string; type: string; outputs?: Record<string, unknown> }> };
+  deployment: { resources?: Array<{ urn: string; type: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }> };
 }
 
 interface CliResult {

@@ -14,9 +14,17 @@ export interface DriftEntry {
   cloud: unknown;
 }
 
-export function managedDrift(spec: AnySpec, recorded: Outputs, actual: Outputs): DriftEntry[] {
+/**
+ * The managed fields of one resource that differ between two records of its outputs. `given`, the
+ * resource's inputs as the program gave them (the state's `inputs`), limits it to the fields the
+ * program manages, as the engine's diff does: a field the program leaves out and that has no
+ * `default` is the cloud's to change (a firewall's rules when `FirewallRule`s add them, its
+ * devices when `FirewallDevice`s attach them), never drift.
+ */
+export function managedDrift(spec: AnySpec, recorded: Outputs, actual: Outputs, given?: Outputs): DriftEntry[] {
   const drift: DriftEntry[] = [];
   for (const [field, input] of Object.entries(spec.inputs)) {
+    if (given && given[field] === undefined && input.default === undefined) continue;
     if (!sameValue(input, recorded[field], actual[field], recorded)) drift.push({ field, state: recorded[field], cloud: actual[field] });
   }
   return drift;
