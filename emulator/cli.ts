@@ -8,6 +8,7 @@ import { parseArgs } from "node:util";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "./index";
 import { demoEnvironmentConfig, findDemoEnvironment, seedDemoEnvironment } from "./control/demo-environment";
 import { PRIMARY_ACCOUNT } from "./core/state";
+import { applyStandaloneV8Flags } from "./core/process-memory";
 
 /** The emulator's options, and what the command does once it runs. */
 export interface CliOptions extends EmulatorOptions {
@@ -133,6 +134,8 @@ function printDemoEnvironment(running: RunningEmulator, out: (line: string) => v
 }
 
 if (require.main === module) {
+  // Only as a command: the process is the emulator's own (see applyStandaloneV8Flags for why).
+  applyStandaloneV8Flags();
   runCli(process.argv.slice(2)).catch((error: unknown) => {
     console.error(error instanceof Error ? error.message : error);
     console.error(USAGE);
