@@ -4,11 +4,16 @@
  *   compute-emulator [--port 4000] [--host 127.0.0.1] [--token HEX] [--time-scale 60] [--state-file state.json] [--seed 1] [--rate-limits] [--request-log-size 10000] [--demo-environment] [--log]
  * Prints the API URL, the control URL and the token (a local test credential, printed on purpose).
  */
+// Before anything else loads: the V8 settings of the emulator's own process (see
+// applyStandaloneV8Flags for why). Loading the server's modules allocates enough to grow the young
+// generation already, so they must be set first; only as a command, since a test or program that
+// imports `runCli` owns its process.
+import { applyStandaloneV8Flags } from "./core/process-memory";
+if (require.main === module) applyStandaloneV8Flags();
 import { parseArgs } from "node:util";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "./index";
 import { demoEnvironmentConfig, findDemoEnvironment, seedDemoEnvironment } from "./control/demo-environment";
 import { PRIMARY_ACCOUNT } from "./core/state";
-import { applyStandaloneV8Flags } from "./core/process-memory";
 
 /** The emulator's options, and what the command does once it runs. */
 export interface CliOptions extends EmulatorOptions {
@@ -134,8 +139,6 @@ function printDemoEnvironment(running: RunningEmulator, out: (line: string) => v
 }
 
 if (require.main === module) {
-  // Only as a command: the process is the emulator's own (see applyStandaloneV8Flags for why).
-  applyStandaloneV8Flags();
   runCli(process.argv.slice(2)).catch((error: unknown) => {
     console.error(error instanceof Error ? error.message : error);
     console.error(USAGE);
