@@ -52,6 +52,14 @@ interface Sample {
   rssMb: number;
 }
 
+/** What the emulator reports of its own heap (`GET /__emulator/memory`), in MB. */
+interface HeapSample {
+  atRequest: number;
+  heapUsedMb: number;
+  newSpaceMb: number;
+  oldSpaceMb: number;
+}
+
 /** Reads a process's resident set size (Linux `/proc`), in MB. */
 function rssMbOf(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, "utf8")
@@ -197,7 +205,19 @@ export async function runSoak(total: number, { stateFile = false } = {}): Promis
   let issued = 0;
   let answered = 0;
   const started = Date.now();
-  const sampler = setInterval(() => samples.push({ atRequest: answered, rssMb: rssMbOf(pid) }), SAMPLE_EVERY_MS);
+  // The emulator's own account of its heap, next to the RSS: what grows, live data or generations.
+  const heapSamples: HeapSample[] = [];
+  const readHeap = async () => {
+    const atRequest = answered;
+    const response = await pool.request({ origin, method: "GET", path: `${controlPrefix}/memory` });
+    const m = (await response.body.json()) as { heapUsed: number; newSpace: number; oldSpace: number };
+    const mb = (bytes: number) => bytes / 1024 / 1024;
+    heapSamples.push({ atRequest, heapUsedMb: mb(m.heapUsed), newSpaceMb: mb(m.newSpace), oldSpaceMb: mb(m.oldSpace) });
+  };
+  const sampler = setInterval(() => {
+    samples.push({ atRequest: answered, rssMb: rssMbOf(pid) });
+    readHeap().catch(() => undefined); // a sample lost while the emulator closes is no finding
+  }, SAMPLE_EVERY_MS);
   try {
     const setup = await prepare(pool, origin, controlPrefix, emulator.token);
     samples.push({ atRequest: 0, rssMb: rssMbOf(pid) });
@@ -225,7 +245,7 @@ export async function runSoak(total: number, { stateFile = false } = {}): Promis
     await new Promise((resolve) => emulator.child.once("exit", resolve));
     rmSync(folder, { recursive: true, force: true });
   }
-  return report(total, samples, statuses, unexpected, (Date.now() - started) / 1000, stateFile);
+  return report(total, samples, heapSamples, statuses, unexpected, (Date.now() - started) / 1000, stateFile);
 }
 
 /** A create whose id the next delete of the mix removes again. */
@@ -252,6 +272,7 @@ async function createForChurn(
 function report(
   total: number,
   samples: Sample[],
+  heapSamples: HeapSample[],
   statuses: Map<string, Map<number, number>>,
   unexpected: string[],
   seconds: number,
@@ -277,6 +298,7 @@ function report(
     { label: "RSS growth after warm-up (peak − after warm-up)", value: `${mb(growth)} (limit ${mb(RSS_GROWTH_LIMIT_MB)})` },
     { label: "RSS at each tenth of the run", value: tenths.map((s) => s.rssMb.toFixed(0)).join(" ") },
     { label: "RSS samples", value: String(samples.length) },
+    ...heapAtTenths(total, heapSamples),
   ];
   const table = ["| kind | answers by status |", "|---|---|"];
   for (const [kind, byStatus] of [...statuses].sort()) {
@@ -292,6 +314,21 @@ function report(
     metrics,
     failures,
   };
+}
+
+/** The emulator's heap at each tenth of the run: live data (heap used) apart from the generations' size. */
+function heapAtTenths(total: number, heapSamples: HeapSample[]): Metric[] {
+  if (!heapSamples.length) return [];
+  const tenths = Array.from(
+    { length: 10 },
+    (_, k) => heapSamples.find((s) => s.atRequest >= ((k + 1) * total) / 10) ?? heapSamples.at(-1)!,
+  );
+  const row = (pick: (s: HeapSample) => number) => tenths.map((s) => pick(s).toFixed(0)).join(" ");
+  return [
+    { label: "heap used at each tenth (MB)", value: row((s) => s.heapUsedMb) },
+    { label: "young generation at each tenth (MB)", value: row((s) => s.newSpaceMb) },
+    { label: "old generation at each tenth (MB)", value: row((s) => s.oldSpaceMb) },
+  ];
 }
 
 export const benchmark: Benchmark = {

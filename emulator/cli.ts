@@ -4,6 +4,12 @@
  *   compute-emulator [--port 4000] [--host 127.0.0.1] [--token HEX] [--time-scale 60] [--state-file state.json] [--seed 1] [--rate-limits] [--request-log-size 10000] [--demo-environment] [--log]
  * Prints the API URL, the control URL and the token (a local test credential, printed on purpose).
  */
+// Before anything else loads: the V8 settings of the emulator's own process (see
+// applyStandaloneV8Flags for why). Loading the server's modules allocates enough to grow the young
+// generation already, so they must be set first; only as a command, since a test or program that
+// imports `runCli` owns its process.
+import { applyStandaloneV8Flags } from "./core/process-memory";
+if (require.main === module) applyStandaloneV8Flags();
 import { parseArgs } from "node:util";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "./index";
 import { demoEnvironmentConfig, findDemoEnvironment, seedDemoEnvironment } from "./control/demo-environment";

@@ -11,6 +11,7 @@ import { ApiFailure, entry, notFound } from "../core/errors";
 import type { ClockSnapshot } from "../core/clock";
 import type { FaultRuleStatus } from "../core/faults";
 import type { RequestLogEntry } from "../core/request-log";
+import { type ProcessMemory, processMemory } from "../core/process-memory";
 import { describeRoutes, type RouteDescription, type RouteSpec } from "../core/routes";
 import type { EmulatorRuntime } from "../core/runtime";
 import { type ControlContext, type ControlRoute, grantNames, parseInput } from "../core/service";
@@ -218,6 +219,11 @@ export class EmulatorControl {
 
   clearRequests(): void {
     this.host.requestLog.clear();
+  }
+
+  /** The emulator process's memory, in bytes (a long-running server's memory is watched with it). */
+  memory(): ProcessMemory {
+    return processMemory();
   }
 
   /** A deep copy of the whole state (debugging aid; tokens included, it is a local emulator). */

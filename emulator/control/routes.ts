@@ -31,6 +31,7 @@ function coreRoutes(control: EmulatorControl): ControlRoute[] {
     { method: "POST", path: "/clock", handler: (r) => control.setClock(r.body()) },
     { method: "GET", path: "/requests", handler: () => control.listRequests() },
     { method: "DELETE", path: "/requests", handler: () => (control.clearRequests(), {}) },
+    { method: "GET", path: "/memory", handler: () => control.memory() },
     { method: "GET", path: "/state", handler: () => control.dumpState() },
     { method: "GET", path: "/routes", handler: () => control.routes() },
     { method: "GET", path: "/rate-limits", handler: () => control.getRateLimits() },

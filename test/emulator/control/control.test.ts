@@ -201,6 +201,18 @@ test("GET /state dumps the state; GET /routes lists the table", async () => {
   expect(routes.body.every((r: { path: string }) => r.path.startsWith("/v4/"))).toBe(true);
 });
 
+test("GET /memory reports the process's memory in bytes, the young and old generations apart", async () => {
+  const r = await emu.ctl("GET", "/memory");
+  expect(r.status).toBe(200);
+  const fields = ["rss", "heapTotal", "heapUsed", "external", "arrayBuffers", "newSpace", "oldSpace"];
+  expect(Object.keys(r.body).sort()).toEqual([...fields].sort());
+  for (const field of fields) expect(r.body[field]).toEqual(expect.any(Number));
+  expect(r.body.heapUsed).toBeGreaterThan(0);
+  expect(r.body.heapUsed).toBeLessThanOrEqual(r.body.heapTotal);
+  expect(r.body.newSpace + r.body.oldSpace).toBeLessThanOrEqual(r.body.heapTotal);
+  expect(r.body.rss).toBeGreaterThan(r.body.heapUsed);
+});
+
 test("the control API answers loopback callers only", () => {
   // Non-loopback traffic cannot be produced in this sandbox; the check itself is unit-tested.
   expect(isLoopback("127.0.0.1")).toBe(true);
