@@ -17,7 +17,7 @@
  * `--time-scale 200000` (90 days pass in about 39 s), so that retention turns over several times
  * during the run; the warm-up (the first 15 % of the requests) covers at least one full turn.
  *
- *   npm run bench -- soak                      1,000,000 requests (41 minutes on two cores under load)
+ *   npm run bench -- soak                      1,000,000 requests (about 9 minutes on two shared cores)
  *   npm run bench -- soak --requests=100000    a quick look (the warm-up is then too short for events)
  *   npm run bench -- soak --state-file         the emulator keeps a state file too
  */
