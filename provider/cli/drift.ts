@@ -42,6 +42,17 @@ export async function findDrift(options: DriftOptions): Promise<DriftReport> {
   return { stack: name, ...refreshFindings(events) };
 }
 
+/** Left-aligned columns, header underlined: the drift report's and the fleet report's tables. */
+export function table(rows: string[][]): string[] {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  const line = (row: string[]) =>
+    row
+      .map((cell, i) => cell.padEnd(widths[i]!))
+      .join("  ")
+      .trimEnd();
+  return [line(rows[0]!), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)];
+}
+
 /**
  * The report as text. `refreshed` says whether the refresh wrote the cloud's values to state
  * (`pulumi refresh`) or only previewed them (this command), which changes what restores them.
@@ -52,19 +63,11 @@ export function formatReport(report: DriftReport, refreshed = false): string {
     ["resource", "field", "value in state", "value in the cloud"],
     ...report.drift.map((d) => [`${d.type} ${d.resource}`, d.field, JSON.stringify(d.state), JSON.stringify(d.cloud)]),
   ];
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  const line = (row: string[]) =>
-    row
-      .map((cell, i) => cell.padEnd(widths[i]!))
-      .join("  ")
-      .trimEnd();
   const changed = new Set(report.drift.map((d) => d.resource)).size;
   return [
     `Drift in stack ${report.stack}: ${report.drift.length} field(s) of ${changed} resource(s) differ from state.`,
     "",
-    line(rows[0]!),
-    widths.map((w) => "-".repeat(w)).join("  "),
-    ...rows.slice(1).map(line),
+    ...table(rows),
     "",
     refreshed
       ? "The refresh recorded the cloud's values in state; `pulumi up` brings them back to the program's."

@@ -5,7 +5,7 @@
  */
 import type { ResourceDrift } from "../automation";
 import { EXIT } from "./exit";
-import { formatReport } from "./drift";
+import { formatReport, table } from "./drift";
 
 /** What the check of one stack found. `busy`: another runner holds its lock; nothing was checked. */
 export type StackStatus = "clean" | "drift" | "busy" | "error";
@@ -63,17 +63,6 @@ function block(result: StackResult): string {
   }
   const title = result.status === "busy" ? `Stack ${result.stack} is busy (not checked):` : `Stack ${result.stack} could not be checked:`;
   return [title, ...(result.message ?? "").split("\n").map((l) => `  ${l}`)].join("\n").trimEnd();
-}
-
-/** Left-aligned columns, header underlined. */
-export function table(rows: string[][]): string[] {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  const line = (row: string[]) =>
-    row
-      .map((cell, i) => cell.padEnd(widths[i]!))
-      .join("  ")
-      .trimEnd();
-  return [line(rows[0]!), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)];
 }
 
 export function formatFleetReport(report: FleetReport): string {
