@@ -181,7 +181,10 @@ export class HttpClient {
     for (let attempt = 1; ; attempt++) {
       try {
         await this.pacer?.acquire(paced, options.signal);
-        const raw = await this.send(method, relative, headers, body, info, options);
+        const raw = await this.send(method, relative, headers, body, info, options).catch((error: unknown) => {
+          this.pacer?.release(paced);
+          throw error;
+        });
         this.pacer?.observe(paced, raw.status, raw.headers);
         if (raw.status >= 400) throw this.toApiError(raw, info);
         return this.parseResponse(raw, options.responseSchema, info);

@@ -9,8 +9,14 @@
  *
  * - until the operation's first answer, token buckets seeded from the documented limits (the
  *   general one shared by every operation), so the first burst of a large `up` never exceeds them;
- * - from then on, the server's own window: the budget it reported, less what was sent since; at
- *   zero, requests wait until the window resets. A 429 empties the window until `Retry-After`.
+ * - from then on, the server's own window: the budget it reported, less this client's requests
+ *   still in flight (the server may not have counted them yet) and those sent since; at zero,
+ *   requests wait until the window resets. A 429 empties the window until `Retry-After`.
+ *
+ * Several clients on one token (CI runners side by side) share every window. An answer that
+ * reports less budget than this client's own count tells how many requests the others sent in the
+ * meantime; the pacer keeps that many back at the end of a window (its `reserve`), because that is
+ * about how many of theirs are on the way, and a request sent into them would be refused.
  *
  * A server that sends no `X-RateLimit-*` headers enforces no limit a client can see (the emulator
  * with rate limits off, say): the operation is then not paced. Waiting requests are woken when an
@@ -101,11 +107,25 @@ interface ServerWindow {
 /** How long a window no answer has described lasts before the pacer assumes the next one. */
 const PROVISIONAL_WINDOW_MS = 1_000;
 
+/** The shortest span over which the others' requests are summed, however fast the round trip. */
+const MIN_ROUND_TRIP_MS = 50;
+
 interface Operation {
   /** Seed buckets, used until the server has spoken about this operation. */
   seeds: Bucket[];
   /** `undefined`: not heard yet; `null`: the server sends no rate-limit headers (not paced). */
   server: ServerWindow | null | undefined;
+  /** Send times of this client's requests not yet answered, oldest first. */
+  sent: number[];
+  /** This client's round trip for the operation, smoothed (ms; 0 until the first answer). */
+  roundTripMs: number;
+  /** Requests of other clients, as this client's answers revealed them: `[when, how many]`. */
+  others: Array<[number, number]>;
+  /**
+   * Left unused at the end of a window: the others' requests revealed within the last round trip,
+   * as of the latest answer (about as many as they have on the way).
+   */
+  reserve: number;
 }
 
 /** Counts of what pacing did, for reports and tests. */
@@ -116,6 +136,10 @@ export interface PacerStats {
   waitedMs: number;
   /** 429 answers seen. */
   refused: number;
+  /** Requests of other clients on the same token that answers revealed, in all. */
+  othersSeen: number;
+  /** The largest reserve kept back for them at the end of a window. */
+  largestReserve: number;
 }
 
 /** `/domains/12/records/34?page=2` → `/domains/{}/records/{}`: one key per operation. */
@@ -132,7 +156,7 @@ export class Pacer {
   private serverSpeaks: boolean | undefined;
   private readonly operations = new Map<string, Operation>();
   private wake: { promise: Promise<void>; resolve: () => void };
-  readonly stats: PacerStats = { waited: 0, waitedMs: 0, refused: 0 };
+  readonly stats: PacerStats = { waited: 0, waitedMs: 0, refused: 0, othersSeen: 0, largestReserve: 0 };
 
   constructor(options: PacerOptions = {}) {
     this.limits = options.limits ?? DOCUMENTED_RATE_LIMITS;
@@ -142,7 +166,7 @@ export class Pacer {
     this.wake = this.newWake();
   }
 
-  /** Waits until `request` may be sent, and counts it. */
+  /** Waits until `request` may be sent, and counts it; `observe` (an answer) or `release` (none) ends it. */
   async acquire(request: PacedRequest, signal?: AbortSignal): Promise<void> {
     const operation = this.operation(request);
     let started: number | undefined;
@@ -168,12 +192,18 @@ export class Pacer {
     }
   }
 
+  /** A request `acquire` let go ended without an answer (a reset connection, a timeout). */
+  release(request: PacedRequest): void {
+    this.operation(request).sent.shift();
+  }
+
   /** Learns from an answer's headers (lower-cased names) and status. */
   observe(request: PacedRequest, status: number, headers: Record<string, string>): void {
     const operation = this.operation(request);
+    const now = this.now();
+    this.answered(operation, now);
     const remaining = Number(headers["x-ratelimit-remaining"]);
     const reset = Number(headers["x-ratelimit-reset"]);
-    const now = this.now();
     const limit = Number(headers["x-ratelimit-limit"]);
     if (status === 429) {
       this.stats.refused += 1;
@@ -189,9 +219,15 @@ export class Pacer {
         // An answer about a window that is over: nothing to learn.
       } else if (!known || known.provisional || resetAt > known.resetAt + 500) {
         // A new window (or the first news about one): the server counted what it answered so far;
-        // requests still in flight may be refused and retried, which keeps this simple and rare.
-        operation.server = { limit: Number.isFinite(limit) ? limit : remaining, remaining, resetAt };
+        // this client's requests still in flight may not be counted yet, so they are taken off.
+        operation.server = { limit: Number.isFinite(limit) ? limit : remaining, remaining: remaining - operation.sent.length, resetAt };
       } else if (Math.abs(resetAt - known.resetAt) <= 500) {
+        // Own requests are already taken off `known.remaining`: less on the server is others' doing.
+        const others = known.remaining - remaining;
+        if (others > 0) {
+          operation.others.push([now, others]);
+          this.stats.othersSeen += others;
+        }
         known.remaining = Math.min(known.remaining, remaining);
       }
     } else if (status < 400) {
@@ -199,6 +235,7 @@ export class Pacer {
       operation.server = null;
       if (this.serverSpeaks === undefined) this.serverSpeaks = false;
     }
+    this.updateReserve(operation, now);
     this.notify();
   }
 
@@ -207,7 +244,9 @@ export class Pacer {
     if (server === null) return 0;
     if (server) {
       if (now >= server.resetAt) this.nextWindow(server, now);
-      return server.remaining > 0 ? 0 : server.resetAt - now + (server.provisional ? 0 : 50);
+      // A window no answer described yet has no news of the others: its reserve waits for one.
+      const reserve = server.provisional ? 0 : Math.min(operation.reserve, server.limit / 2);
+      return server.remaining > reserve ? 0 : server.resetAt - now + (server.provisional ? 0 : 50);
     }
     let wait = this.serverSpeaks === false ? 0 : this.general.wait(now);
     for (const bucket of operation.seeds) wait = Math.max(wait, bucket.wait(now));
@@ -217,6 +256,7 @@ export class Pacer {
   private take(operation: Operation, now: number): void {
     const server = operation.server;
     if (server === null) return;
+    operation.sent.push(now);
     if (server) {
       server.remaining -= 1;
       return;
@@ -246,10 +286,26 @@ export class Pacer {
       if (request.collection) seeds.push(new Bucket(this.limits.collection, now));
       const dedicated = this.limits.dedicated[key];
       if (dedicated) seeds.push(new Bucket(dedicated, now));
-      operation = { seeds, server: undefined };
+      operation = { seeds, server: undefined, sent: [], roundTripMs: 0, others: [], reserve: 0 };
       this.operations.set(key, operation);
     }
     return operation;
+  }
+
+  /** One of this client's requests was answered: it is no longer in flight, and it timed a round trip. */
+  private answered(operation: Operation, now: number): void {
+    const sentAt = operation.sent.shift();
+    if (sentAt === undefined) return;
+    const trip = now - sentAt;
+    operation.roundTripMs = operation.roundTripMs ? 0.8 * operation.roundTripMs + 0.2 * trip : trip;
+  }
+
+  /** The others' requests revealed within the last round trip: what they likely have on the way. */
+  private updateReserve(operation: Operation, now: number): void {
+    const since = now - Math.max(operation.roundTripMs, MIN_ROUND_TRIP_MS);
+    while (operation.others.length && operation.others[0]![0] <= since) operation.others.shift();
+    operation.reserve = operation.others.reduce((sum, [, count]) => sum + count, 0);
+    this.stats.largestReserve = Math.max(this.stats.largestReserve, operation.reserve);
   }
 
   private newWake(): { promise: Promise<void>; resolve: () => void } {

@@ -110,3 +110,69 @@ test("a waiting request is woken when an answer brings news, and gives up when i
   cancel.abort();
   expect(String(await aborted)).toMatch(/aborted while waiting for rate-limit budget/);
 });
+
+test("this client's requests still in flight count against a window the server just described", async () => {
+  const { pacer, slept, now } = fakePacer();
+  for (let i = 0; i < 5; i++) await pacer.acquire(post); // five on the way
+  const resetAt = now() + 60_000;
+  // The first answer: the server counted one of them and says 5 are left. The four others are
+  // on the way and will be counted, so 1 is left for new requests, not 5.
+  pacer.observe(post, 200, headers(400, 5, resetAt));
+  await pacer.acquire(post);
+  expect(slept).toEqual([]);
+  await pacer.acquire(post);
+  expect(slept).toHaveLength(1);
+  expect(now()).toBeGreaterThanOrEqual(Math.ceil(resetAt / 1000) * 1000);
+});
+
+test("a request that ended without an answer is no longer counted as on the way", async () => {
+  const { pacer, slept, now } = fakePacer();
+  await pacer.acquire(post);
+  await pacer.acquire(post);
+  pacer.release(post); // the second one's connection was reset
+  pacer.observe(post, 200, headers(400, 3, now() + 60_000));
+  for (let i = 0; i < 3; i++) await pacer.acquire(post);
+  expect(slept).toEqual([]);
+});
+
+test("requests other clients send on the same token are kept back at the end of a window", async () => {
+  const { pacer, slept, now, advance } = fakePacer();
+  const resetAt = now() + 60_000;
+  await pacer.acquire(post);
+  advance(100); // a round trip of 100 ms
+  pacer.observe(post, 200, headers(400, 40, resetAt));
+  // Each of this client's next answers shows 3 more requests than it sent: another runner's.
+  let server = 40;
+  for (let i = 0; i < 4; i++) {
+    await pacer.acquire(post);
+    advance(100);
+    server -= 1 + 3;
+    pacer.observe(post, 200, headers(400, server, resetAt));
+  }
+  expect(server).toBe(24);
+  expect(pacer.stats.othersSeen).toBe(12);
+  // Within the last round trip the others sent 3: those are on their way, so the last 3 of the
+  // window are theirs. This client sends until 3 are left, then waits for the reset.
+  const before = slept.length;
+  for (let i = 0; i < 21; i++) await pacer.acquire(post);
+  expect(slept).toHaveLength(before);
+  await pacer.acquire(post);
+  expect(slept).toHaveLength(before + 1);
+  expect(now()).toBeGreaterThanOrEqual(Math.ceil(resetAt / 1000) * 1000);
+  expect(pacer.stats.largestReserve).toBe(3);
+});
+
+test("alone on a token, a client keeps nothing back: it uses the whole window", async () => {
+  const { pacer, slept, now, advance } = fakePacer();
+  const resetAt = now() + 60_000;
+  await pacer.acquire(post);
+  advance(100);
+  pacer.observe(post, 200, headers(400, 10, resetAt));
+  for (let i = 0; i < 10; i++) {
+    await pacer.acquire(post);
+    advance(10);
+    pacer.observe(post, 200, headers(400, 9 - i, resetAt));
+  }
+  expect(slept).toEqual([]);
+  expect(pacer.stats).toMatchObject({ othersSeen: 0, largestReserve: 0 });
+});
