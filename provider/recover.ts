@@ -9,19 +9,18 @@
  * `pulumi refresh` (see `settleCreates` for why not `--import-pending-creates`), a create that
  * never landed is cleared, and anything that cannot be told (several matches, a failing lookup) is
  * refused and named. Pending updates and deletes are settled by the same refresh. A diy
- * backend's lock left by a process that is gone is removed first.
+ * backend's lock (a file under `file://`, a row under `postgres://`) left by a process that is
+ * gone is removed first.
  */
 import { spawn } from "node:child_process";
-import * as fs from "node:fs";
 import * as os from "node:os";
-import * as path from "node:path";
 import * as readline from "node:readline/promises";
-import { fileURLToPath } from "node:url";
 import type { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { ProviderContext } from "./engine/context";
 import { specForType } from "./engine/drift";
 import { resolvePendingCreate } from "./engine/natural-key";
 import { PROVIDER_KEY } from "./shim";
+import { readLockEntries, removeLockEntries, type LockEntry } from "./backend-store";
 
 /** How `recover` asks and reports. */
 export interface RecoverOptions {
@@ -47,9 +46,10 @@ export interface RecoverLine {
   reason: string;
 }
 
-/** A diy backend's lock file and what recover did with it. */
+/** An entry of a diy backend's lock and what recover did with it. */
 export interface LockReport {
-  file: string;
+  /** The lock's file (`file://`), or its row's key (`postgres://`). */
+  key: string;
   holder: string;
   action: "removed" | "refused";
   reason: string;
@@ -79,35 +79,6 @@ export interface StateResource {
 // ---------------------------------------------------------------------------------------------
 // the lock
 
-interface LockContent {
-  pid: number;
-  username?: string;
-  hostname: string;
-  timestamp?: string;
-}
-
-/** The folder of a `file://` backend URL (`~` is the home folder); undefined for other backends. */
-export function backendFolder(url: string | undefined): string | undefined {
-  if (!url?.startsWith("file://")) return undefined;
-  const rest = url.slice("file://".length);
-  if (rest === "~" || rest.startsWith("~/")) return path.join(os.homedir(), rest.slice(1));
-  return fileURLToPath(url.split("?")[0]!);
-}
-
-/** The lock files of a stack in a diy backend: project-scoped (`organization/<project>/<stack>`) or legacy (`<stack>`). */
-export function lockFiles(folder: string, project: string, stack: string): string[] {
-  const locks = path.join(folder, ".pulumi", "locks");
-  const dirs = [path.join(locks, "organization", project, stack), path.join(locks, stack)];
-  return dirs.flatMap((dir) =>
-    fs.existsSync(dir) && fs.statSync(dir).isDirectory()
-      ? fs
-          .readdirSync(dir)
-          .filter((f) => f.endsWith(".json"))
-          .map((f) => path.join(dir, f))
-      : [],
-  );
-}
-
 /** Whether process `pid` runs on this machine. */
 function alive(pid: number): boolean {
   try {
@@ -122,25 +93,22 @@ function alive(pid: number): boolean {
  * What to do with a lock: its holder is gone when it ran on this host and its pid no longer
  * exists; a holder on another host, or one still running, is refused (it may be working).
  */
-export function judgeLock(file: string, hostname = os.hostname(), isAlive: (pid: number) => boolean = alive): LockReport {
-  let content: LockContent;
-  try {
-    content = JSON.parse(fs.readFileSync(file, "utf8")) as LockContent;
-  } catch (error) {
-    return { file, holder: "unknown", action: "refused", reason: `the lock file cannot be read (${(error as Error).message})` };
-  }
+export function judgeLock(entry: LockEntry, hostname = os.hostname(), isAlive: (pid: number) => boolean = alive): LockReport {
+  const { key, holder: content } = entry;
+  if (entry.unreadable || content.pid === undefined || content.hostname === undefined)
+    return { key, holder: "unknown", action: "refused", reason: `the lock entry cannot be read (${entry.unreadable ?? "no pid or host"})` };
   const holder = `${content.username ?? "?"}@${content.hostname} (pid ${content.pid})${content.timestamp ? ` since ${content.timestamp}` : ""}`;
   if (content.hostname !== hostname) {
     return {
-      file,
+      key,
       holder,
       action: "refused",
       reason: `held by a process on another host (${content.hostname}); if it is gone, \`pulumi cancel\``,
     };
   }
   if (isAlive(content.pid))
-    return { file, holder, action: "refused", reason: `process ${content.pid} is still running; wait for it to end` };
-  return { file, holder, action: "removed", reason: `process ${content.pid} is gone` };
+    return { key, holder, action: "refused", reason: `process ${content.pid} is still running; wait for it to end` };
+  return { key, holder, action: "removed", reason: `process ${content.pid} is gone` };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -205,8 +173,8 @@ export function formatLine(line: RecoverLine): string {
 
 /** A lock's line of the report: to remove, removed, or refused naming its holder. */
 export function formatLock(lock: LockReport, applied: boolean): string {
-  if (lock.action === "removed") return `lock ${lock.file}: held by ${lock.holder}; ${lock.reason}: ${applied ? "removed" : "to remove"}`;
-  return `lock ${lock.file}: refused, held by ${lock.holder}: ${lock.reason}`;
+  if (lock.action === "removed") return `lock ${lock.key}: held by ${lock.holder}; ${lock.reason}: ${applied ? "removed" : "to remove"}`;
+  return `lock ${lock.key}: refused, held by ${lock.holder}: ${lock.reason}`;
 }
 
 /** A stack's deployment as `pulumi stack export` gives it (the parts recover reads and edits). */
@@ -249,12 +217,21 @@ async function contextFor(stack: Stack): Promise<ProviderContext> {
 }
 
 /** What an interrupted run may have left: the stack's diy locks (judged), its pending operations, its resources. */
-async function inspect(stack: Stack): Promise<{ locks: LockReport[]; pending: PendingOperation[]; resources: StateResource[] }> {
+async function inspect(
+  stack: Stack,
+): Promise<{ backend: string; locks: LockReport[]; pending: PendingOperation[]; resources: StateResource[] }> {
   const workspace = stack.workspace as LocalWorkspace;
-  const folder = backendFolder((await workspace.whoAmI()).url);
-  const locks = folder ? lockFiles(folder, (await workspace.projectSettings()).name, stack.name).map((file) => judgeLock(file)) : [];
+  const backend = (await workspace.whoAmI()).url ?? "";
+  const project = (await workspace.projectSettings()).name;
+  // Project-scoped stacks lock `organization/<project>/<stack>`; legacy ones `<stack>`.
+  const entries = (await readLockEntries(backend, [`organization/${project}/${stack.name}`, stack.name])) ?? [];
   const state = (await stack.exportStack()).deployment as { resources?: StateResource[]; pending_operations?: PendingOperation[] };
-  return { locks, pending: state.pending_operations ?? [], resources: state.resources ?? [] };
+  return {
+    backend,
+    locks: entries.map((entry) => judgeLock(entry)),
+    pending: state.pending_operations ?? [],
+    resources: state.resources ?? [],
+  };
 }
 
 /**
@@ -265,7 +242,7 @@ async function inspect(stack: Stack): Promise<{ locks: LockReport[]; pending: Pe
  */
 export async function recover(stack: Stack, options: RecoverOptions = {}): Promise<RecoverReport> {
   const out = options.out ?? (() => undefined);
-  const { locks, pending, resources } = await inspect(stack);
+  const { backend, locks, pending, resources } = await inspect(stack);
   const report: RecoverReport = { stack: stack.name, locks, resources: [], applied: false };
   if (pending.length === 0 && locks.length === 0) {
     out(`Nothing to recover: stack ${stack.name} has no pending operations and no lock.`);
@@ -294,10 +271,10 @@ export async function recover(stack: Stack, options: RecoverOptions = {}): Promi
     }
   }
 
-  for (const lock of locks) {
-    // The diy backend's blob store keeps each file's attributes beside it.
-    for (const file of [lock.file, `${lock.file}.attrs`]) fs.rmSync(file, { force: true });
-  }
+  await removeLockEntries(
+    backend,
+    locks.map((lock) => lock.key),
+  );
   for (const lock of locks) out(formatLock(lock, true));
   if (pending.length > 0) {
     if (report.resources.some((l) => l.action === "adopted" || l.action === "cleared")) {
@@ -319,7 +296,7 @@ export async function recover(stack: Stack, options: RecoverOptions = {}): Promi
 
 /**
  * What an interrupted run left on `stack` (pending operations, a diy lock), as one message naming
- * `recover`; undefined when nothing. Reads state and the lock folder only.
+ * `recover`; undefined when nothing. Reads state and the lock entries only.
  */
 export async function interruptedRun(stack: Stack): Promise<string | undefined> {
   const { locks, pending } = await inspect(stack);

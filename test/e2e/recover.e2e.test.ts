@@ -15,7 +15,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { startEmulator, type RequestLogEntry, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
 import { PASSPHRASE, REPO_ROOT } from "../support/engine";
-import { runProcess, type ProcessResult } from "../support/process";
+import { alive, killTree, runProcess, type ProcessResult } from "../support/process";
 import { expectExit } from "../support/user-shell";
 
 jest.setTimeout(600_000);
@@ -111,39 +111,6 @@ function recoverCommand(...args: string[]): Promise<ProcessResult> {
   });
 }
 
-/** Every process below `pid` (plugins start in process groups of their own, so a group kill misses them). */
-function descendants(pid: number): number[] {
-  const parents = new Map<number, number[]>();
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      parents.set(ppid, [...(parents.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const found: number[] = [];
-  const walk = (p: number) => {
-    for (const child of parents.get(p) ?? []) {
-      found.push(child);
-      walk(child);
-    }
-  };
-  walk(pid);
-  return found;
-}
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]![0] !== "Z";
-  } catch {
-    return false;
-  }
-};
-
 /**
  * Runs `pulumi <args>` and, once `ready` holds for the emulator's request log, kills it and every
  * process it started (language host, program, provider plugins) with SIGKILL, each process group
@@ -169,16 +136,7 @@ async function killedRun(args: string, which: string, ready: (log: RequestLogEnt
     }
     await delay(25);
   }
-  const tree = [child.pid!, ...descendants(child.pid!)];
-  for (const pid of tree) {
-    for (const target of [-pid, pid]) {
-      try {
-        process.kill(target, "SIGKILL");
-      } catch {
-        // not a group leader, or gone
-      }
-    }
-  }
+  const tree = killTree(child.pid!);
   await closed;
   for (let i = 0; i < 100 && tree.some(alive); i++) await delay(50);
   expect(tree.filter(alive)).toEqual([]);

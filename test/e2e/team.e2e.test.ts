@@ -3,16 +3,21 @@
  * starts), a network stack and three app stacks reading it through `StackReference`s, the apps'
  * `up`s at once against one emulator account that enforces the documented rate limits, the
  * backend's lock refusing a second runner, `pulumi-compute drift --all` over the fleet (exit
- * codes, JSON, JUnit, a busy stack, a stack it cannot check), and destroy in dependency order.
+ * codes, JSON, JUnit, a busy stack, a stack it cannot check), a runner killed mid-`up` brought
+ * back by `pulumi-compute recover` (its lock a row of the database), and destroy in dependency
+ * order.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { spawn } from "node:child_process";
+import { setTimeout as delay } from "node:timers/promises";
 import type { Stack } from "@pulumi/pulumi/automation";
+import { readLocks } from "../../provider/backend-store";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
-import { REPO_ROOT } from "../support/engine";
-import { runProcess } from "../support/process";
+import { PASSPHRASE, REPO_ROOT } from "../support/engine";
+import { alive, killTree, runProcess } from "../support/process";
 import { startPostgres, type RunningPostgres } from "../support/postgres";
 import { NETWORK, TEAM_STACK, appProgram, networkProgram, teamEnv, teamStack, type Team } from "../support/team";
 
@@ -233,6 +238,68 @@ test("a stack that cannot be checked is an error: exit 1", async () => {
   const unknown = await drift("--stacks", "app-z/prod");
   expect(unknown.code).toBe(1);
   expect(unknown.out).toContain("no stack app-z/prod in the backend");
+});
+
+test("a runner killed mid-up: recover removes its lock row and adopts the creates in flight; the next up makes each record once", async () => {
+  // A project run with the pulumi CLI, as a CI job runs it, on the same postgres:// backend.
+  const project = path.join(team.root, "app-k");
+  fs.mkdirSync(path.join(project, "node_modules/@pulumi"), { recursive: true });
+  fs.symlinkSync(REPO_ROOT, path.join(project, "node_modules/pulumi-compute"));
+  fs.symlinkSync(path.join(REPO_ROOT, "node_modules/@pulumi/pulumi"), path.join(project, "node_modules/@pulumi/pulumi"));
+  fs.writeFileSync(
+    path.join(project, "Pulumi.yaml"),
+    `name: app-k\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.js\nbackend:\n  url: ${team.backendUrl}\n`,
+  );
+  fs.writeFileSync(
+    path.join(project, "index.js"),
+    `const compute = require("pulumi-compute");\n` +
+      `for (const i of [0, 1, 2]) new compute.DomainRecord("r" + i, { domainId: ${zoneId}, type: "A", name: "app-k-" + i, target: "10.0.9." + i });\n`,
+  );
+  const env = { ...process.env, ...team.env, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE };
+  const run = (command: string, args: string[]) => runProcess(command, args, { cwd: project, env, timeoutMs: 300_000 });
+  const pulumi = (...args: string[]) => run("pulumi", args);
+  expect((await pulumi("stack", "init", TEAM_STACK)).code).toBe(0);
+
+  // The three creates are held in the emulator; once all three have arrived, the runner dies.
+  emulator.control.clearRequests();
+  emulator.control.addFault({ method: "POST", pathPattern: `/v4/domains/${zoneId}/records`, kind: "latency", latencyMs: 4_000 });
+  const child = spawn("pulumi", ["up", "--yes", "--skip-preview"], { cwd: project, env, detached: true, stdio: "ignore" });
+  const closed = new Promise((resolve) => child.on("close", resolve));
+  const creates = () => emulator.control.listRequests().filter((r) => r.method === "POST" && r.path.endsWith("/records")).length;
+  for (let waited = 0; creates() < 3; waited += 25) {
+    if (child.exitCode !== null || waited > 300_000)
+      throw new Error(`pulumi up ended (exit ${child.exitCode}) before its creates were sent`);
+    await delay(25);
+  }
+  const tree = killTree(child.pid!);
+  await closed;
+  for (let i = 0; i < 100 && tree.some(alive); i++) await delay(50);
+  expect(tree.filter(alive)).toEqual([]);
+  await delay(5_000); // the held creates are carried out with nobody waiting for them
+  emulator.control.clearFaults();
+  expect(await readLocks(team.backendUrl, "organization/app-k/prod")).toEqual([expect.objectContaining({ pid: child.pid })]);
+
+  const recovered = await run(process.execPath, [path.join(REPO_ROOT, "dist/provider/cli/main.js"), "recover", "--yes"]);
+  expect(recovered.code).toBe(0);
+  const lines = recovered.stdout.trim().split("\n");
+  expect(lines).toContainEqual(
+    expect.stringMatching(
+      new RegExp(
+        `^lock postgres/\\.pulumi/locks/organization/app-k/prod/\\S+\\.json: held by .* \\(pid ${child.pid}\\).*; process ${child.pid} is gone: removed$`,
+      ),
+    ),
+  );
+  expect(lines.filter((l) => /^DomainRecord r\d: adopted id \d+/.test(l))).toHaveLength(3);
+  expect(await readLocks(team.backendUrl, "organization/app-k/prod")).toEqual([]);
+
+  const up = await pulumi("up", "--yes", "--skip-preview");
+  expect(up.code).toBe(0);
+  const mine = (await zoneRecords()).filter((r) => r.name.startsWith("app-k-"));
+  expect(names(mine)).toEqual(["app-k-0", "app-k-1", "app-k-2"]);
+  expect((await pulumi("preview", "--expect-no-changes")).code).toBe(0);
+  expect((await pulumi("destroy", "--yes", "--skip-preview")).code).toBe(0);
+  expect((await zoneRecords()).filter((r) => r.name.startsWith("app-k-"))).toEqual([]);
+  expect((await pulumi("stack", "rm", "--yes", TEAM_STACK)).code).toBe(0);
 });
 
 test("destroy in dependency order leaves nothing", async () => {

@@ -10,7 +10,8 @@ import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
 import { ProviderContext } from "../../provider/engine/context";
-import { backendFolder, formatLine, judgeLock, lockFiles, planPending, settleCreates, type PendingOperation } from "../../provider/recover";
+import { readLockEntries } from "../../provider/backend-store";
+import { formatLine, judgeLock, planPending, settleCreates, type PendingOperation } from "../../provider/recover";
 
 let emulator: RunningEmulator;
 let client: ComputeClient;
@@ -43,30 +44,37 @@ describe("the lock a killed run leaves", () => {
     fs.writeFileSync(file, JSON.stringify(content));
     return file;
   };
+  const entryOf = async (file: string) => (await readLockEntries(`file://${dir}`, ["organization/proj/dev"]))!.find((e) => e.key === file)!;
 
-  test("is found where the diy backend keeps it, for a file:// URL", () => {
+  test("is found where the diy backend keeps it (a file:// backend here; postgres:// rows in backend-store.test.ts)", async () => {
     const file = write({ pid: 1, hostname: "h", username: "u", timestamp: "2026-01-01T00:00:00Z" });
-    expect(backendFolder(`file://${dir}`)).toBe(dir);
-    expect(backendFolder("file://~")).toBe(os.homedir());
-    expect(backendFolder("https://api.pulumi.com")).toBeUndefined();
-    expect(lockFiles(dir, "proj", "dev")).toEqual([file]);
-    expect(lockFiles(dir, "proj", "prod")).toEqual([]);
+    expect(await readLockEntries(`file://${dir}`, ["organization/proj/dev", "dev"])).toEqual([
+      { key: file, holder: { pid: 1, hostname: "h", username: "u", timestamp: "2026-01-01T00:00:00Z" } },
+    ]);
+    expect(await readLockEntries(`file://${dir}`, ["organization/proj/prod", "prod"])).toEqual([]);
   });
 
-  test("held by a process gone from this host: removed; still running or on another host: refused, naming the holder", () => {
+  test("held by a process gone from this host: removed; still running or on another host: refused, naming the holder", async () => {
     const file = write({ pid: 4242, hostname: os.hostname(), username: "ci", timestamp: "2026-01-01T00:00:00Z" });
     const holder = `ci@${os.hostname()} (pid 4242) since 2026-01-01T00:00:00Z`;
-    expect(judgeLock(file, os.hostname(), () => false)).toEqual({ file, holder, action: "removed", reason: "process 4242 is gone" });
-    expect(judgeLock(file, os.hostname(), () => true)).toEqual({
-      file,
+    const entry = await entryOf(file);
+    expect(judgeLock(entry, os.hostname(), () => false)).toEqual({ key: file, holder, action: "removed", reason: "process 4242 is gone" });
+    expect(judgeLock(entry, os.hostname(), () => true)).toEqual({
+      key: file,
       holder,
       action: "refused",
       reason: "process 4242 is still running; wait for it to end",
     });
-    expect(judgeLock(file, "elsewhere", () => false)).toMatchObject({ action: "refused", reason: expect.stringContaining("another host") });
+    expect(judgeLock(entry, "elsewhere", () => false)).toMatchObject({
+      action: "refused",
+      reason: expect.stringContaining("another host"),
+    });
     // This test's own process is alive.
     write({ pid: process.pid, hostname: os.hostname() });
-    expect(judgeLock(file)).toMatchObject({ action: "refused" });
+    expect(judgeLock(await entryOf(file))).toMatchObject({ action: "refused" });
+    // An entry that cannot be read is never removed.
+    fs.writeFileSync(file, "{not json");
+    expect(judgeLock(await entryOf(file), os.hostname(), () => false)).toMatchObject({ holder: "unknown", action: "refused" });
   });
 });
 

@@ -4,6 +4,7 @@
  * synchronous spawn would block it.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import * as fs from "node:fs";
 
 export interface ProcessResult {
   code: number | null;
@@ -67,4 +68,56 @@ export function startProcess(
       reject(new Error(`${command} exited ${code} before it was ready:\n${out}`));
     });
   });
+}
+
+/** Every process below `pid` (plugins start in process groups of their own, so a group kill misses them). */
+export function descendants(pid: number): number[] {
+  const parents = new Map<number, number[]>();
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      parents.set(ppid, [...(parents.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const found: number[] = [];
+  const walk = (p: number) => {
+    for (const child of parents.get(p) ?? []) {
+      found.push(child);
+      walk(child);
+    }
+  };
+  walk(pid);
+  return found;
+}
+
+/** Whether `pid` runs (a zombie does not). */
+export const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]![0] !== "Z";
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Kills `pid` and every process below it with SIGKILL, each process group whole, as a cancelled CI
+ * runner dies; returns the processes it killed.
+ */
+export function killTree(pid: number): number[] {
+  const tree = [pid, ...descendants(pid)];
+  for (const member of tree) {
+    for (const target of [-member, member]) {
+      try {
+        process.kill(target, "SIGKILL");
+      } catch {
+        // not a group leader, or gone
+      }
+    }
+  }
+  return tree;
 }

@@ -1,5 +1,6 @@
 /**
- * What a diy backend holds, read straight from its store without the engine, for `drift --all`:
+ * What a diy backend holds, read straight from its store without the engine, for `drift --all`
+ * and `recover`:
  *
  * - **the stacks** (`.pulumi/stacks/<project>/<stack>.json`, named `organization/<project>/<stack>`). `pulumi stack ls --all` hangs
  *   on a `postgres://` backend in engine v3.259.0 (it never returns once the backend holds several
@@ -10,7 +11,8 @@
  *   it also writes a lock entry of its own, which could refuse a runner starting at that moment.
  *
  * `file://<folder>`: files in that folder; `postgres://…`: rows of the backend's table (`?table=`,
- * default `pulumi_state`), one SELECT each. Other backends (`s3://`, …): `undefined`, unknown; the
+ * default `pulumi_state`), one SELECT each. `recover` also removes a lock whose holder is gone,
+ * as `pulumi cancel` would. Other backends (`s3://`, …): `undefined`, unknown; the
  * fleet then asks the engine for the stacks and checks every stack as if free.
  */
 import * as fs from "node:fs";
@@ -59,23 +61,75 @@ const parse = (text: unknown): LockHolder => {
   }
 };
 
+/** One entry of a stack's lock: where it is (a file's path, or a row's key), and who holds it. */
+export interface LockEntry {
+  key: string;
+  holder: LockHolder;
+  /** Why the entry could not be read, when it could not (its holder is then unknown). */
+  unreadable?: string;
+}
+
 /** The holders of `stack`'s lock in the backend at `url`; `undefined` for a backend this cannot read. */
 export async function readLocks(url: string, stack: string): Promise<LockHolder[] | undefined> {
+  return (await readLockEntries(url, [stack]))?.map((entry) => entry.holder);
+}
+
+/**
+ * The lock entries of `stacks` (lock folders: `organization/<project>/<stack>`, or a legacy
+ * `<stack>`) in the backend at `url`; `undefined` for a backend this cannot read.
+ */
+export async function readLockEntries(url: string, stacks: string[]): Promise<LockEntry[] | undefined> {
   if (url.startsWith("file://")) {
-    const dir = path.join(fileRoot(url), lockDir(stack));
-    if (!fs.existsSync(dir)) return [];
-    return fs
-      .readdirSync(dir)
-      .filter((f) => f.endsWith(".json"))
-      .map((f) => parse(fs.readFileSync(path.join(dir, f), "utf8")));
+    return stacks.flatMap((stack) => {
+      const dir = path.join(fileRoot(url), lockDir(stack));
+      if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) return [];
+      return fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith(".json"))
+        .map((f) => entry(path.join(dir, f), () => fs.readFileSync(path.join(dir, f), "utf8")));
+    });
   }
   if (isPostgres(url)) {
     return withPostgres(url, async (sql, table, prefix) => {
-      const rows = await sql`SELECT data::text AS data FROM ${sql(table)} WHERE starts_with(key, ${prefix + lockDir(stack)}) ORDER BY key`;
-      return rows.map((row) => parse(row.data));
+      const found: LockEntry[] = [];
+      for (const stack of stacks) {
+        const rows =
+          await sql`SELECT key, data::text AS data FROM ${sql(table)} WHERE starts_with(key, ${prefix + lockDir(stack)}) ORDER BY key`;
+        found.push(...rows.map((row) => entry(row.key as string, () => row.data as string)));
+      }
+      return found;
     });
   }
   return undefined;
+}
+
+/**
+ * Removes lock entries `readLockEntries` found, as `pulumi cancel` does: the files (and the
+ * attributes the diy blob store keeps beside each), or the rows.
+ */
+export async function removeLockEntries(url: string, keys: string[]): Promise<void> {
+  if (keys.length === 0) return;
+  if (url.startsWith("file://")) {
+    for (const key of keys) for (const file of [key, `${key}.attrs`]) fs.rmSync(file, { force: true });
+  } else if (isPostgres(url)) {
+    await withPostgres(url, async (sql, table) => {
+      await sql`DELETE FROM ${sql(table)} WHERE key IN ${sql(keys)}`;
+      return [];
+    });
+  } else {
+    throw new Error(`cannot remove a lock from the backend ${url.split("?")[0]}: run \`pulumi cancel\``);
+  }
+}
+
+function entry(key: string, read: () => string): LockEntry {
+  let text: string;
+  try {
+    text = read();
+  } catch (error) {
+    return { key, holder: {}, unreadable: (error as Error).message };
+  }
+  const holder = parse(text);
+  return Object.keys(holder).length > 0 ? { key, holder } : { key, holder, unreadable: "not a lock entry the engine writes" };
 }
 
 /** The stacks of the backend at `url` (`organization/app/prod`), sorted; `undefined` for a backend this cannot read. */

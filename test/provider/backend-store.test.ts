@@ -5,8 +5,8 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { backendUrlOf, describeLocks, readLocks, readStacks } from "../../../provider/cli/backend-store";
-import { startPostgres, type RunningPostgres } from "../../support/postgres";
+import { backendUrlOf, describeLocks, readLockEntries, readLocks, readStacks, removeLockEntries } from "../../provider/backend-store";
+import { startPostgres, type RunningPostgres } from "../support/postgres";
 
 jest.setTimeout(180_000);
 
@@ -27,6 +27,10 @@ test("file:// backends: the files under .pulumi/locks/<stack>/", async () => {
     fs.writeFileSync(path.join(dir, "0d6c.json"), JSON.stringify(holder));
     expect(await readLocks(`file://${root}`, "organization/app/prod")).toEqual([holder]);
     expect(await readLocks(`file://${root}`, "organization/app/staging")).toEqual([]);
+    // recover removes a dead holder's file, and the attributes the blob store keeps beside it.
+    fs.writeFileSync(path.join(dir, "0d6c.json.attrs"), "{}");
+    await removeLockEntries(`file://${root}`, [path.join(dir, "0d6c.json")]);
+    expect(fs.readdirSync(dir)).toEqual([]);
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }
@@ -80,5 +84,17 @@ describe("postgres:// backends", () => {
     expect(await readLocks(`${server.url}&table=team_state`, "organization/app/prod")).toEqual([holder, { ...holder, pid: 7 }]);
     expect(await readLocks(`${server.url}&table=team_state`, "organization/app/staging")).toEqual([]);
     expect(await readStacks(`${server.url}&table=team_state`)).toEqual(["organization/app/prod"]);
+  });
+
+  test("recover removes the entries of a holder that is gone, as `pulumi cancel` does, and nothing else", async () => {
+    const url = `${server.url}&table=team_state`;
+    const entries = (await readLockEntries(url, ["organization/app/prod"]))!;
+    expect(entries.map((e) => e.key)).toEqual([
+      "postgres/.pulumi/locks/organization/app/prod/1.json",
+      "postgres/.pulumi/locks/organization/app/prod/2.json",
+    ]);
+    await removeLockEntries(url, [entries[0]!.key]);
+    expect(await readLocks(url, "organization/app/prod")).toEqual([{ ...holder, pid: 7 }]);
+    expect((await server.sql("SELECT count(*) FROM team_state")).trim()).toBe("4");
   });
 });
