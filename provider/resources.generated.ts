@@ -15,19 +15,20 @@ import {
   type OutputOf,
   type TimeoutsArgs,
 } from "./engine/resource";
-import { domainSpec } from "./resources/domain";
-import { domainRecordSpec } from "./resources/domain-record";
-import { domainRecordSetSpec } from "./resources/domain-record-set";
-import { firewallSpec } from "./resources/firewall";
-import { firewallDeviceSpec } from "./resources/firewall-device";
-import { firewallRuleSpec } from "./resources/firewall-rule";
-import { imageSpec } from "./resources/image";
-import { ipv6RangeSpec } from "./resources/ipv6-range";
-import { mysqlDatabaseSpec } from "./resources/mysql-database";
-import { postgresqlDatabaseSpec } from "./resources/postgresql-database";
-import { reverseDnsSpec } from "./resources/reverse-dns";
-import { vpcSpec } from "./resources/vpc";
-import { vpcSubnetSpec } from "./resources/vpc-subnet";
+import { RESOURCE_SPECS } from "./specs";
+import type { domainSpec } from "./resources/domain";
+import type { domainRecordSpec } from "./resources/domain-record";
+import type { domainRecordSetSpec } from "./resources/domain-record-set";
+import type { firewallSpec } from "./resources/firewall";
+import type { firewallDeviceSpec } from "./resources/firewall-device";
+import type { firewallRuleSpec } from "./resources/firewall-rule";
+import type { imageSpec } from "./resources/image";
+import type { ipv6RangeSpec } from "./resources/ipv6-range";
+import type { mysqlDatabaseSpec } from "./resources/mysql-database";
+import type { postgresqlDatabaseSpec } from "./resources/postgresql-database";
+import type { reverseDnsSpec } from "./resources/reverse-dns";
+import type { vpcSpec } from "./resources/vpc";
+import type { vpcSubnetSpec } from "./resources/vpc-subnet";
 
 export type { MaintenanceWindowArgs } from "./resources/database-common";
 export type { FirewallDevicesArgs, FirewallRuleOutput } from "./resources/firewall";
@@ -128,11 +129,11 @@ export class Domain extends pulumi.CustomResource {
   constructor(name: string, args: DomainArgs, opts?: pulumi.CustomResourceOptions) {
     const registered = quietStacks();
     try {
-      super(...dynamicResource(domainSpec, name, args, opts));
+      super(...dynamicResource(RESOURCE_SPECS.Domain, name, args, opts));
     } finally {
       registered();
     }
-    unrecordedOutputs(this, domainSpec, args);
+    unrecordedOutputs(this, RESOURCE_SPECS.Domain, args);
   }
 }
 
@@ -215,11 +216,11 @@ export class DomainRecord extends pulumi.CustomResource {
   constructor(name: string, args: DomainRecordArgs, opts?: pulumi.CustomResourceOptions) {
     const registered = quietStacks();
     try {
-      super(...dynamicResource(domainRecordSpec, name, args, opts));
+      super(...dynamicResource(RESOURCE_SPECS.DomainRecord, name, args, opts));
     } finally {
       registered();
     }
-    unrecordedOutputs(this, domainRecordSpec, args);
+    unrecordedOutputs(this, RESOURCE_SPECS.DomainRecord, args);
   }
 }
 
@@ -283,11 +284,11 @@ export class DomainRecordSet extends pulumi.CustomResource {
   constructor(name: string, args: DomainRecordSetArgs, opts?: pulumi.CustomResourceOptions) {
     const registered = quietStacks();
     try {
-      super(...dynamicResource(domainRecordSetSpec, name, args, opts));
+      super(...dynamicResource(RESOURCE_SPECS.DomainRecordSet, name, args, opts));
     } finally {
       registered();
     }
-    unrecordedOutputs(this, domainRecordSetSpec, args);
+    unrecordedOutputs(this, RESOURCE_SPECS.DomainRecordSet, args);
   }
 }
 
@@ -377,11 +378,11 @@ export class Firewall extends pulumi.CustomResource {
   constructor(name: string, args: FirewallArgs, opts?: pulumi.CustomResourceOptions) {
     const registered = quietStacks();
     try {
-      super(...dynamicResource(firewallSpec, name, args, opts));
+      super(...dynamicResource(RESOURCE_SPECS.Firewall, name, args, opts));
     } finally {
       registered();
     }
-    unrecordedOutputs(this, firewallSpec, args);
+    unrecordedOutputs(this, RESOURCE_SPECS.Firewall, args);
   }
 }
 
@@ -427,11 +428,11 @@ export class FirewallDevice extends pulumi.CustomResource {
   constructor(name: string, args: FirewallDeviceArgs, opts?: pulumi.CustomResourceOptions) {
     const registered = quietStacks();
     try {
-      super(...dynamicResource(firewallDeviceSpec, name, args, opts));
+      super(...dynamicResource(RESOURCE_SPECS.FirewallDevice, name, args, opts));
     } finally {
       registered();
     }
-    unrecordedOutputs(this, firewallDeviceSpec, args);
+    unrecordedOutputs(this, RESOURCE_SPECS.FirewallDevice, args);
   }
 }
 
@@ -508,11 +509,11 @@ export class FirewallRule extends pulumi.CustomResource {
   constructor(name: string, args: FirewallRuleArgs, opts?: pulumi.CustomResourceOptions) {
     const registered = quietStacks();
     try {
-      super(...dynamicResource(firewallRuleSpec, name, args, opts));
+      super(...dynamicResource(RESOURCE_SPECS.FirewallRule, name, args, opts));
     } finally {
       registered();
     }
-    unrecordedOutputs(this, firewallRuleSpec, args);
+    unrecordedOutputs(this, RESOURCE_SPECS.FirewallRule, args);
   }
 }
 
@@ -601,11 +602,11 @@ export class Image extends pulumi.CustomResource {
   constructor(name: string, args: ImageArgs, opts?: pulumi.CustomResourceOptions) {
     const registered = quietStacks();
     try {
-      super(...dynamicResource(imageSpec, name, args, opts));
+      super(...dynamicResource(RESOURCE_SPECS.Image, name, args, opts));
     } finally {
       registered();
     }
-    unrecordedOutputs(this, imageSpec, args);
+    unrecordedOutputs(this, RESOURCE_SPECS.Image, args);
   }
 }
 
@@ -654,11 +655,11 @@ export class Ipv6Range extends pulumi.CustomResource {
   constructor(name: string, args: Ipv6RangeArgs, opts?: pulumi.CustomResourceOptions) {
     const registered = quietStacks();
     try {
-      super(...dynamicResource(ipv6RangeSpec, name, args, opts));
+      super(...dynamicResource(RESOURCE_SPECS.Ipv6Range, name, args, opts));
     } finally {
       registered();
     }
-    unrecordedOutputs(this, ipv6RangeSpec, args);
+    unrecordedOutputs(this, RESOURCE_SPECS.Ipv6Range, args);
   }
 }
 
@@ -774,11 +775,11 @@ export class MysqlDatabase extends pulumi.CustomResource {
   constructor(name: string, args: MysqlDatabaseArgs, opts?: pulumi.CustomResourceOptions) {
     const registered = quietStacks();
     try {
-      super(...dynamicResource(mysqlDatabaseSpec, name, args, opts));
+      super(...dynamicResource(RESOURCE_SPECS.MysqlDatabase, name, args, opts));
     } finally {
       registered();
     }
-    unrecordedOutputs(this, mysqlDatabaseSpec, args);
+    unrecordedOutputs(this, RESOURCE_SPECS.MysqlDatabase, args);
   }
 }
 
@@ -896,11 +897,11 @@ export class PostgresqlDatabase extends pulumi.CustomResource {
   constructor(name: string, args: PostgresqlDatabaseArgs, opts?: pulumi.CustomResourceOptions) {
     const registered = quietStacks();
     try {
-      super(...dynamicResource(postgresqlDatabaseSpec, name, args, opts));
+      super(...dynamicResource(RESOURCE_SPECS.PostgresqlDatabase, name, args, opts));
     } finally {
       registered();
     }
-    unrecordedOutputs(this, postgresqlDatabaseSpec, args);
+    unrecordedOutputs(this, RESOURCE_SPECS.PostgresqlDatabase, args);
   }
 }
 
@@ -943,11 +944,11 @@ export class ReverseDns extends pulumi.CustomResource {
   constructor(name: string, args: ReverseDnsArgs, opts?: pulumi.CustomResourceOptions) {
     const registered = quietStacks();
     try {
-      super(...dynamicResource(reverseDnsSpec, name, args, opts));
+      super(...dynamicResource(RESOURCE_SPECS.ReverseDns, name, args, opts));
     } finally {
       registered();
     }
-    unrecordedOutputs(this, reverseDnsSpec, args);
+    unrecordedOutputs(this, RESOURCE_SPECS.ReverseDns, args);
   }
 }
 
@@ -991,11 +992,11 @@ export class Vpc extends pulumi.CustomResource {
   constructor(name: string, args: VpcArgs, opts?: pulumi.CustomResourceOptions) {
     const registered = quietStacks();
     try {
-      super(...dynamicResource(vpcSpec, name, args, opts));
+      super(...dynamicResource(RESOURCE_SPECS.Vpc, name, args, opts));
     } finally {
       registered();
     }
-    unrecordedOutputs(this, vpcSpec, args);
+    unrecordedOutputs(this, RESOURCE_SPECS.Vpc, args);
   }
 }
 
@@ -1045,10 +1046,10 @@ export class VpcSubnet extends pulumi.CustomResource {
   constructor(name: string, args: VpcSubnetArgs, opts?: pulumi.CustomResourceOptions) {
     const registered = quietStacks();
     try {
-      super(...dynamicResource(vpcSubnetSpec, name, args, opts));
+      super(...dynamicResource(RESOURCE_SPECS.VpcSubnet, name, args, opts));
     } finally {
       registered();
     }
-    unrecordedOutputs(this, vpcSubnetSpec, args);
+    unrecordedOutputs(this, RESOURCE_SPECS.VpcSubnet, args);
   }
 }

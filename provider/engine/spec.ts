@@ -310,5 +310,21 @@ export function resourceSpec<Api extends { id: string | number }, Create = Body,
   ): ResourceSpec<F, O, C, Api, Create, Update, In> => spec;
 }
 
+/**
+ * The specs by kind, each loaded by its loader the first time it is read (then kept): the
+ * registry (`provider/specs.ts`) is built with it, so a process that serves or declares one kind
+ * builds that kind's schemas, not every kind's. Enumerating it loads them all.
+ */
+export function specsLoadedOnUse<L extends Record<string, () => AnySpec>>(
+  loaders: L,
+): { readonly [K in keyof L]: ReturnType<L[K]> } & Readonly<Record<string, AnySpec>> {
+  const specs = {};
+  for (const [kind, load] of Object.entries(loaders)) {
+    let spec: AnySpec | undefined;
+    Object.defineProperty(specs, kind, { enumerable: true, get: () => (spec ??= load()) });
+  }
+  return Object.freeze(specs) as { readonly [K in keyof L]: ReturnType<L[K]> } & Readonly<Record<string, AnySpec>>;
+}
+
 /** Inputs every resource accepts besides its own fields. */
 export const META_INPUTS = ["adoptId", "timeouts"] as const;

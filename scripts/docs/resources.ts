@@ -3,7 +3,8 @@
  * - `provider/resources.generated.ts`: per resource its `Args` interface (each input documented,
  *   typed by its schema, proven equal to the type the engine derives) and its class (each output
  *   a documented `declare readonly` property typed from the spec and the sdk's response type);
- * - `provider/specs.ts`: the registry of specs the provider process serves.
+ * - `provider/specs.ts`: the registry of specs by kind, each loaded on first use, which the provider
+ *   process serves and the classes declare.
  * Specs are found by loading `provider/resources/*`: a resource is a file exporting its spec, and
  * nothing else needs a line for it. `test/docs/generated.test.ts` fails when a file is out of date.
  */
@@ -152,11 +153,11 @@ function renderResource({ exportName, spec }: SpecExport): string[] {
     `  constructor(name: string, args: ${spec.name}Args, opts?: pulumi.CustomResourceOptions) {`,
     "    const registered = quietStacks();",
     "    try {",
-    `      super(...dynamicResource(${exportName}, name, args, opts));`,
+    `      super(...dynamicResource(RESOURCE_SPECS.${spec.name}, name, args, opts));`,
     "    } finally {",
     "      registered();",
     "    }",
-    `    unrecordedOutputs(this, ${exportName}, args);`,
+    `    unrecordedOutputs(this, RESOURCE_SPECS.${spec.name}, args);`,
     "  }",
     "}",
     "",
@@ -179,9 +180,10 @@ export function renderResourcesModule(specs: SpecExport[], publicTypes: Array<{ 
     'import * as pulumi from "@pulumi/pulumi";',
     'import type { z } from "zod";',
     'import { dynamicResource, quietStacks, unrecordedOutputs, type ArgsOf, type DeepInput, type MetaArgs, type OutputOf, type TimeoutsArgs } from "./engine/resource";',
+    'import { RESOURCE_SPECS } from "./specs";',
     ...modules.map(
       (m) =>
-        `import { ${specs
+        `import type { ${specs
           .filter((s) => s.module === m)
           .map((s) => s.exportName)
           .join(", ")} } from "./${m}";`,
@@ -201,22 +203,18 @@ export function renderResourcesModule(specs: SpecExport[], publicTypes: Array<{ 
 
 /** `provider/specs.ts`. */
 export function renderSpecsModule(specs: SpecExport[]): string {
-  const modules = [...new Set(specs.map((s) => s.module))];
   return [
     HEADER,
-    "/** Every resource spec by kind: the registry serves them, the drift report and the docs read them. */",
-    'import type { AnySpec } from "./engine/spec";',
-    ...modules.map(
-      (m) =>
-        `import { ${specs
-          .filter((s) => s.module === m)
-          .map((s) => s.exportName)
-          .join(", ")} } from "./${m}";`,
-    ),
+    "/**",
+    " * Every resource spec by kind: the registry serves them, the generated classes declare them, the drift report and the docs read",
+    " * them. Each kind's module is loaded the first time its spec is read (`specsLoadedOnUse`).",
+    " */",
+    "/* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use; the types come with each require */",
+    'import { specsLoadedOnUse } from "./engine/spec";',
     "",
-    "export const RESOURCE_SPECS: Readonly<Record<string, AnySpec>> = {",
-    ...specs.map((s) => `  ${s.spec.name}: ${s.exportName},`),
-    "};",
+    "export const RESOURCE_SPECS = specsLoadedOnUse({",
+    ...specs.map((s) => `  ${s.spec.name}: () => (require("./${s.module}") as typeof import("./${s.module}")).${s.exportName},`),
+    "});",
     "",
   ].join("\n");
 }
