@@ -3,11 +3,11 @@
  * through the Automation API and reports the managed fields whose value in the cloud differs from
  * the value in state. Exit code 0 without drift, 2 with drift, 1 on error.
  */
-import * as fs from "node:fs";
-import * as path from "node:path";
-import { LocalWorkspace, Stack, type EngineEvent } from "@pulumi/pulumi/automation";
-import { pulumiCommand, refreshFindings, type ResourceDrift } from "../automation";
+import type { EngineEvent } from "@pulumi/pulumi/automation";
+import { refreshFindings, type ResourceDrift } from "../automation";
 import { interruptedRun } from "../recover";
+import { EXIT } from "./exit";
+import { projectStack } from "./project-stack";
 
 export interface DriftOptions {
   /** The project directory (holding Pulumi.yaml); default the working directory. */
@@ -24,22 +24,15 @@ export interface DriftReport {
   drift: ResourceDrift[];
 }
 
-import { EXIT } from "./exit";
-
 export { EXIT };
 
 export async function findDrift(options: DriftOptions): Promise<DriftReport> {
-  const workDir = path.resolve(options.cwd);
-  if (!fs.existsSync(path.join(workDir, "Pulumi.yaml"))) throw new Error(`no Pulumi.yaml in ${workDir}; pass --cwd <project directory>`);
-  const workspace = await LocalWorkspace.create({ workDir, pulumiCommand: await pulumiCommand() });
-  const name = options.stack ?? (await workspace.stack())?.name;
-  if (!name) throw new Error("no stack selected; pass --stack <name>");
-  const stack = await Stack.select(name, workspace);
+  const stack = await projectStack(options.cwd, options.stack);
   const interrupted = await interruptedRun(stack); // a refresh would be refused by a lock, and skips pending creates
   if (interrupted) throw new Error(interrupted);
   const events: EngineEvent[] = [];
   await stack.previewRefresh({ onEvent: (e) => events.push(e) });
-  return { stack: name, ...refreshFindings(events) };
+  return { stack: stack.name, ...refreshFindings(events) };
 }
 
 /** Left-aligned columns, header underlined: the drift report's and the fleet report's tables. */

@@ -16,7 +16,7 @@ import { startEmulator, type RequestLogEntry, type RunningEmulator } from "../..
 import { ComputeClient } from "../../sdk/client";
 import { PASSPHRASE, REPO_ROOT } from "../support/engine";
 import { alive, killTree, runProcess, type ProcessResult } from "../support/process";
-import { expectExit } from "../support/user-shell";
+import { expectExit, linkedProject } from "../support/user-shell";
 
 jest.setTimeout(600_000);
 
@@ -64,16 +64,8 @@ beforeAll(async () => {
   client = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });
   base = fs.mkdtempSync(path.join(os.tmpdir(), "pc-recover-"));
   project = path.join(base, "project");
-  fs.mkdirSync(path.join(project, "node_modules/@pulumi"), { recursive: true });
   fs.mkdirSync(path.join(base, "state"));
-  // The package and its peer as an installed project has them (linked to this repository's build).
-  fs.symlinkSync(REPO_ROOT, path.join(project, "node_modules/pulumi-compute"));
-  fs.symlinkSync(path.join(REPO_ROOT, "node_modules/@pulumi/pulumi"), path.join(project, "node_modules/@pulumi/pulumi"));
-  fs.writeFileSync(
-    path.join(project, "Pulumi.yaml"),
-    `name: recover\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.js\nbackend:\n  url: file://${base}/state\n`,
-  );
-  fs.writeFileSync(path.join(project, "index.js"), PROGRAM);
+  linkedProject(project, { name: "recover", backendUrl: `file://${base}/state`, program: PROGRAM });
   env = {
     ...process.env,
     PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,

@@ -16,9 +16,10 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { readLocks } from "../../provider/backend-store";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
-import { PASSPHRASE, REPO_ROOT } from "../support/engine";
+import { REPO_ROOT } from "../support/engine";
 import { alive, killTree, runProcess } from "../support/process";
 import { startPostgres, type RunningPostgres } from "../support/postgres";
+import { linkedProject } from "../support/user-shell";
 import { NETWORK, TEAM_STACK, appProgram, networkProgram, teamEnv, teamStack, type Team } from "../support/team";
 
 jest.setTimeout(900_000);
@@ -243,19 +244,14 @@ test("a stack that cannot be checked is an error: exit 1", async () => {
 test("a runner killed mid-up: recover removes its lock row and adopts the creates in flight; the next up makes each record once", async () => {
   // A project run with the pulumi CLI, as a CI job runs it, on the same postgres:// backend.
   const project = path.join(team.root, "app-k");
-  fs.mkdirSync(path.join(project, "node_modules/@pulumi"), { recursive: true });
-  fs.symlinkSync(REPO_ROOT, path.join(project, "node_modules/pulumi-compute"));
-  fs.symlinkSync(path.join(REPO_ROOT, "node_modules/@pulumi/pulumi"), path.join(project, "node_modules/@pulumi/pulumi"));
-  fs.writeFileSync(
-    path.join(project, "Pulumi.yaml"),
-    `name: app-k\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.js\nbackend:\n  url: ${team.backendUrl}\n`,
-  );
-  fs.writeFileSync(
-    path.join(project, "index.js"),
-    `const compute = require("pulumi-compute");\n` +
+  linkedProject(project, {
+    name: "app-k",
+    backendUrl: team.backendUrl,
+    program:
+      `const compute = require("pulumi-compute");\n` +
       `for (const i of [0, 1, 2]) new compute.DomainRecord("r" + i, { domainId: ${zoneId}, type: "A", name: "app-k-" + i, target: "10.0.9." + i });\n`,
-  );
-  const env = { ...process.env, ...team.env, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE };
+  });
+  const env = { ...process.env, ...team.env };
   const run = (command: string, args: string[]) => runProcess(command, args, { cwd: project, env, timeoutMs: 300_000 });
   const pulumi = (...args: string[]) => run("pulumi", args);
   expect((await pulumi("stack", "init", TEAM_STACK)).code).toBe(0);

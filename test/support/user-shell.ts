@@ -29,6 +29,23 @@ export function useTarball(project: string, tarball: string): void {
   fs.writeFileSync(file, JSON.stringify(pkg, null, 2));
 }
 
+/**
+ * A JavaScript project run with the `pulumi` CLI in `dir`: `index.js` holding `program`, its
+ * state in `backendUrl`, and `pulumi-compute` and its peer `@pulumi/pulumi` linked to this
+ * repository's build, as an installed project has them (without packing: for tests of the CLI's
+ * runs, not of the install).
+ */
+export function linkedProject(dir: string, options: { name: string; backendUrl: string; program: string }): void {
+  fs.mkdirSync(path.join(dir, "node_modules/@pulumi"), { recursive: true });
+  fs.symlinkSync(REPO_ROOT, path.join(dir, "node_modules/pulumi-compute"));
+  fs.symlinkSync(path.join(REPO_ROOT, "node_modules/@pulumi/pulumi"), path.join(dir, "node_modules/@pulumi/pulumi"));
+  fs.writeFileSync(
+    path.join(dir, "Pulumi.yaml"),
+    `name: ${options.name}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.js\nbackend:\n  url: ${options.backendUrl}\n`,
+  );
+  fs.writeFileSync(path.join(dir, "index.js"), options.program);
+}
+
 export class UserShell {
   /**
    * The environment of a user's shell before `eval "$(npm run -s env)"`: the machine's PATH
