@@ -5,7 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ProviderContext, type ConfigSource } from "./engine/context";
-import { makeProvider } from "./engine/engine";
+import { makeProvider, previewUpdate } from "./engine/engine";
 import type { AnySpec } from "./engine/spec";
 import { RESOURCE_SPECS } from "./specs";
 
@@ -42,4 +42,14 @@ export function provider(kind: string): pulumi.dynamic.ResourceProvider {
     providers.set(kind, methods);
   }
   return methods;
+}
+
+/**
+ * The outputs a previewed in-place update of a `kind` shows (`previewUpdate`): called by the
+ * host's preview patch (`host/preview.ts`) in place of `update`. Reads no config and sends nothing.
+ */
+export function previewOf(kind: string, olds: Record<string, unknown>, news: Record<string, unknown>): Record<string, unknown> {
+  const spec: AnySpec | undefined = RESOURCE_SPECS[kind];
+  if (!spec) throw new Error(`pulumi-compute has no resource type ${kind}`);
+  return previewUpdate(spec, olds, news);
 }

@@ -85,7 +85,7 @@ ensure_engine() {
     command -v go >/dev/null || die "Go is needed to build the Pulumi engine v$version (none on PATH)"
     build_engine "$version" "$dir"
   fi
-  ensure_dynamic_plugin "$dir/bin"
+  ensure_dynamic_plugin "$dir/bin" own
   export PULUMI_COMPUTE_ENGINE_BIN="$dir/bin"
   export PATH="$dir/bin:$PATH"
 }
@@ -158,13 +158,20 @@ build_engine() {
   say "engine ready in $(( $(date +%s) - started ))s: pulumi $("$dir/bin/pulumi" version), language host v3.68.0"
 }
 
-# The engine starts dynamic providers through `pulumi-resource-pulumi-nodejs`, a small script that
-# @pulumi/pulumi ships; it must sit beside the CLI so no plugin download is attempted.
+# The engine starts dynamic providers through `pulumi-resource-pulumi-nodejs`, which must sit beside
+# the CLI so no plugin download is attempted. Ours (provider/host/) starts Pulumi's host as the
+# script @pulumi/pulumi ships does, with pulumi-compute's preview support preloaded where the
+# project has the package: always into the project's own engine folder (replacing an older copy),
+# beside a user's own `pulumi` only where it has none ($2: "own").
 ensure_dynamic_plugin() {
-  local bin=$1 src="$ROOT/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"
-  [ -x "$bin/pulumi-resource-pulumi-nodejs" ] && return 0
+  local bin=$1 own=${2:-} src="$ROOT/provider/host/pulumi-resource-pulumi-nodejs"
+  if [ -x "$bin/pulumi-resource-pulumi-nodejs" ]; then
+    [ -n "$own" ] || return 0
+    cmp -s "$src" "$bin/pulumi-resource-pulumi-nodejs" && return 0
+  fi
   [ -w "$bin" ] || return 1
-  cp "$src" "$bin/" && chmod 0755 "$bin/pulumi-resource-pulumi-nodejs"
+  cp "$src" "$bin/pulumi-resource-pulumi-nodejs.tmp.$$" && chmod 0755 "$bin/pulumi-resource-pulumi-nodejs.tmp.$$" &&
+    mv -f "$bin/pulumi-resource-pulumi-nodejs.tmp.$$" "$bin/pulumi-resource-pulumi-nodejs"
 }
 
 # `npm run -s env`: shell exports that put the toolchain first on PATH (Node 24, `pulumi`, the

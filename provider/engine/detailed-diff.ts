@@ -1,9 +1,12 @@
 /**
  * Pulumi's detailed diff, derived from the spec: for every changed input, the property paths
- * that change and whether each one updates or replaces. Set elements are named by value
- * (`tags["prod"]`), keyed list elements by key (`records["www A"]`), any other field by its name.
- * `preview --diff` shows exactly these paths, and the Automation API's events carry them
- * (`detailedDiff`), so a program's author sees which record or rule goes back to which value.
+ * that change and whether each one updates or replaces. The elements of a set or keyed list that
+ * differ are named by their position (`tags[2]`): an added one where the program's list has it, a
+ * removed one where state has it, and one position that both an addition and a removal name is an
+ * update of that position. Pulumi looks each path up in the lists, so `preview --diff` prints the
+ * values themselves (`+ [2]: "prod"`) and the Automation API's events carry the same paths
+ * (`detailedDiff`); a key (`tags["prod"]`) would read as a map's key with an unknown value. Any
+ * other field is named by its name.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { InputField, Outputs } from "./spec";
@@ -31,8 +34,8 @@ export interface ElementChange {
   newIndex?: number;
 }
 
-/** `records["www A"]`: a property path naming an element by key or value, quoted as Pulumi parses it. */
-export const elementPath = (field: string, key: string): string => `${field}[${JSON.stringify(key)}]`;
+/** `records[2]`: a property path naming an element of a list by its position. */
+export const elementPath = (field: string, index: number): string => `${field}[${index}]`;
 
 const normalized = (field: InputField, value: unknown, recorded: Outputs): unknown =>
   value === undefined || value === null || !field.normalize ? value : field.normalize(value, recorded);
@@ -62,19 +65,39 @@ export function keyedChanges(field: InputField, olds: unknown, news: unknown, re
   return changes;
 }
 
-/** Set elements (canonical text, or the string itself) that only one side holds. */
-function setChanges(field: InputField, olds: unknown, news: unknown, recorded: Outputs): Array<{ key: string; kind: "add" | "delete" }> {
-  const text = (v: unknown) => (typeof v === "string" ? v : canonicalJson(v));
-  const elements = (value: unknown) => {
-    const list = normalized(field, value, recorded);
-    return new Set(Array.isArray(list) ? list.map(text) : []);
+/** Set elements that only one side holds, each at its position in that side's list (as the program or state spells it). */
+function setChanges(field: InputField, olds: unknown[], news: unknown[], recorded: Outputs): ElementChange[] {
+  // Each element on its own: a set's normalization may sort the list and drop duplicates.
+  const text = (v: unknown) => {
+    const one = normalized(field, [v], recorded);
+    const value = Array.isArray(one) ? one[0] : v;
+    return typeof value === "string" ? value : canonicalJson(value);
   };
-  const before = elements(olds);
-  const after = elements(news);
+  const before = olds.map(text);
+  const after = news.map(text);
+  const had = new Set(before);
+  const has = new Set(after);
   return [
-    ...[...after].filter((k) => !before.has(k)).map((key) => ({ key, kind: "add" as const })),
-    ...[...before].filter((k) => !after.has(k)).map((key) => ({ key, kind: "delete" as const })),
+    ...after.flatMap((key, newIndex) => (had.has(key) || after.indexOf(key) !== newIndex ? [] : [{ key, kind: "add" as const, newIndex }])),
+    ...before.flatMap((key, oldIndex) => (has.has(key) || before.indexOf(key) !== oldIndex ? [] : [{ key, kind: "delete" as const, oldIndex }])),
   ];
+}
+
+/** Element changes as positions: an addition where the new list has it, a removal where the old one did; both at one position: an update. */
+function positions(changes: ElementChange[]): Map<number, "add" | "delete" | "update"> {
+  const at = new Map<number, "add" | "delete" | "update">();
+  const mark = (index: number, kind: "add" | "delete") => at.set(index, at.has(index) && at.get(index) !== kind ? "update" : kind);
+  for (const change of changes) {
+    if (change.kind === "add") mark(change.newIndex!, "add");
+    else if (change.kind === "delete") mark(change.oldIndex!, "delete");
+    else if (change.oldIndex === change.newIndex) at.set(change.newIndex!, "update");
+    else {
+      // A changed element that also moved: its old position lost it, its new one has it.
+      mark(change.oldIndex!, "delete");
+      mark(change.newIndex!, "add");
+    }
+  }
+  return at;
 }
 
 /**
@@ -86,7 +109,7 @@ export function fieldDiff(key: string, field: InputField, olds: unknown, news: u
     kind: replace ? `${k}-replace` : k,
     inputDiff: false,
   });
-  const known = Array.isArray(olds) && Array.isArray(news) && !isUnknown(news);
+  const known = Array.isArray(olds) && Array.isArray(news) && !isUnknown(news) && !news.some(isUnknown);
   const elements =
     known && field.elementKeys
       ? keyedChanges(field, olds, news, recorded)
@@ -97,5 +120,5 @@ export function fieldDiff(key: string, field: InputField, olds: unknown, news: u
   if (!elements || elements.length === 0) {
     return { [key]: kind(olds === undefined || olds === null ? "add" : news === undefined || news === null ? "delete" : "update") };
   }
-  return Object.fromEntries(elements.map((e) => [elementPath(key, e.key), kind(e.kind)]));
+  return Object.fromEntries([...positions(elements)].sort(([a], [b]) => a - b).map(([index, k]) => [elementPath(key, index), kind(k)]));
 }

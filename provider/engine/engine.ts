@@ -14,7 +14,7 @@ import { PROVIDER_KEY } from "../shim";
 import { collectionKeyOf, invalidate } from "./collections";
 import type { ProviderContext } from "./context";
 import { fieldDiff, keyedChanges, type DetailedDiff, type DiffResult } from "./detailed-diff";
-import { forHost } from "./host-diff";
+import { forHost } from "../host/diff";
 import { excerpt, programNames, programText, wirePath } from "./names";
 import { UnresolvedCreateError, createExactlyOnce } from "./natural-key";
 import {
@@ -28,6 +28,7 @@ import {
   type Inputs,
   type OutputField,
   type Outputs,
+  type RecomputedBy,
   type Values,
 } from "./spec";
 import {
@@ -163,7 +164,12 @@ export async function checkAndDerive(
   const inputs = withoutProvider(checked.inputs ?? news);
   spec.declare?.({ ctx, inputs });
   if (!spec.checkShared || Object.values(inputs).some(isUnknown)) return checked;
-  const failures = await spec.checkShared({ ctx, inputs, signal: AbortSignal.timeout(timeoutFor(spec, inputs, "update")) });
+  const failures = await spec.checkShared({
+    ctx,
+    inputs,
+    olds: withoutProvider(olds),
+    signal: AbortSignal.timeout(timeoutFor(spec, inputs, "update")),
+  });
   return failures.length === 0 ? checked : { inputs: checked.inputs, failures: inProgramWords(spec, inputs, failures) };
 }
 
@@ -562,6 +568,32 @@ async function updateObject(
   });
   // Always the full set of outputs: an update that returns none wipes them (pulumi#9982).
   return { outs: toOutputs(spec, object, news) };
+}
+
+/**
+ * The outputs an in-place update will record, as far as they are known before it runs: what state
+ * recorded, each changed input's new value (unknown while the program's value is), and unknown
+ * where the spec says the update recomputes an output (`recomputedBy`). Pure: it reads nothing and
+ * sends nothing, so a preview can call it in place of `update`. An update with no changed input
+ * (Pulumi's retry of an object with init errors) re-reads the object: every output it does not
+ * take from the inputs is unknown then.
+ */
+export function previewUpdate(spec: AnySpec, olds: Outputs, raw: Inputs): Outputs {
+  const news = withoutProvider(raw);
+  const outs: Outputs = { ...withoutProvider(olds) };
+  const { changed } = changedFields(spec, outs, news);
+  const recomputed = (by: RecomputedBy | undefined) =>
+    changed.length === 0 || by === "any update" || (Array.isArray(by) && by.some((k) => changed.includes(k)));
+  for (const key of changed) {
+    const field = spec.inputs[key]!;
+    outs[key] = field.recomputedBy && recomputed(field.recomputedBy) ? UNKNOWN : (news[key] ?? field.default);
+  }
+  for (const [key, field] of Object.entries(spec.outputs)) if (recomputed(field.recomputedBy)) outs[key] = UNKNOWN;
+  for (const key of META_INPUTS) {
+    if (news[key] === undefined) delete outs[key];
+    else outs[key] = news[key];
+  }
+  return outs;
 }
 
 async function remove(spec: AnySpec, ctx: ProviderContext, id: string, props: Outputs): Promise<void> {

@@ -51,7 +51,7 @@ export interface InputField {
   /**
    * A list whose elements are told apart by a key (a record set's records): order does not
    * matter, elements with the same key are compared (after `normalize` of the list), and `diff`
-   * names each added, removed or changed element by its key (`records["www A"]`). Gets both
+   * names each added, removed or changed element by its position (`records[2]`). Gets both
    * normalized lists, so a key may depend on both; keys must be unique within each list.
    */
   elementKeys?(olds: unknown[], news: unknown[]): { olds: string[]; news: string[] };
@@ -75,7 +75,22 @@ export interface InputField {
   secret?: boolean;
   /** Computed by the `derive` hook in check (an image file's hash), never set by the program. */
   derived?: boolean;
+  /**
+   * Its output is the API's form of the input, which only the API knows after a change (a record
+   * set's records, with the ids of records not yet created): a previewed update that changes these
+   * inputs shows it unknown, not the input's new value. See `RecomputedBy`.
+   */
+  recomputedBy?: RecomputedBy;
 }
+
+/**
+ * Which in-place updates recompute an output, so a preview of the update shows it unknown: any
+ * update (a last-modified time), or one that changes one of the named inputs (a DNS record's
+ * fully qualified name, when its `name` changes). An output without it keeps its recorded value in
+ * the preview of an update (or the input's new value, for an input's own output): `preview` then
+ * plans no change in the resources that read it, as `up` makes none.
+ */
+export type RecomputedBy = "any update" | readonly string[];
 
 /** An output-only attribute computed by the API. */
 export interface OutputField {
@@ -83,6 +98,8 @@ export interface OutputField {
   wire?: string;
   secret?: boolean;
   description: string;
+  /** The updates that recompute it (see `RecomputedBy`); default: none, it keeps its recorded value. */
+  recomputedBy?: RecomputedBy;
 }
 
 export type Fields = Record<string, InputField>;
@@ -251,9 +268,10 @@ export interface ResourceSpec<
   /**
    * Checks that need the API or what the program's other resources declared (a limit counted
    * over a parent shared with other resources), run in check after every other check passed,
-   * after `declare`. Failures are reported like the others, before any write.
+   * after `declare`. Failures are reported like the others, before any write. `olds` are the
+   * inputs the object was last checked with (`{}` when it is new).
    */
-  checkShared?(call: Call & { inputs: Values }): Promise<Failure[]>;
+  checkShared?(call: Call & { inputs: Values; olds: Values }): Promise<Failure[]>;
   /** How an object this resource creates is found again; see `NaturalKey`. */
   naturalKey?: NaturalKey<In, Api>;
   hooks: Hooks<In, Api, Create, Update>;

@@ -37,7 +37,7 @@ export const idField = (field: string) => ({ schema: idReference(field), normali
 /** The `created` and `updated` outputs every API record carries. */
 export const timestamps = (noun: string) => ({
   created: { description: `When the ${noun} was created (UTC).` },
-  updated: { description: `When the ${noun} was last updated (UTC).` },
+  updated: { description: `When the ${noun} was last updated (UTC).`, recomputedBy: "any update" as const },
 });
 
 /** A string from state or inputs, when it is one. */

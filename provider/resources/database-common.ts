@@ -17,7 +17,7 @@
  *   when the API reports the same version (`mysql/8` for `8.0.35`).
  */
 import type { z } from "zod";
-import { ApiError, WaitError } from "../../sdk/core/errors";
+import { ApiError, WaitError, isNotFound } from "../../sdk/core/errors";
 import {
   CURRENT_ENGINE_MAJORS,
   DATABASE_CREATE_REQUESTS,
@@ -34,7 +34,7 @@ import {
 import type { ComputeClient } from "../../sdk/client";
 import type { ProviderContext } from "../engine/context";
 import { camelCased } from "../engine/schemas";
-import { resourceSpec, type Failure, type Fields, type Hooks, type InputsOf, type Values } from "../engine/spec";
+import { resourceSpec, type Call, type Failure, type Fields, type Hooks, type InputsOf, type Values } from "../engine/spec";
 import { camelText, canonicalJson, camelizeDeep, formatDuration, isRecord, type Camelized } from "../engine/values";
 import { MINUTE, apiId, text, timestamps } from "./common";
 
@@ -102,6 +102,37 @@ export function engineIdFailures(engine: DatabaseEngineType, value: unknown): Fa
     ? `engineId must be a major version on offer (${offered}); ${engine} ${major} is not (getDatabaseEngines lists them)`
     : `engineId must be a version of a major ${engine} has had (${known.join(", ")}); there is no ${engine} ${major}`;
   return [{ property: "engineId", reason }];
+}
+
+/**
+ * Preview's check of an engine id against what the API offers now, so a preview accepts only what
+ * the create will: a major-only id must be listed (`GET /databases/engines`, one read per process),
+ * a full version must be one the API knows (`GET /databases/engines/{id}`, once per id). Reads
+ * only; runs after the static check above passed, and only for an engine id new to the object.
+ */
+export async function engineOnOffer(call: Call & { inputs: Values; olds: Values }): Promise<Failure[]> {
+  const { ctx, inputs, olds, signal } = call;
+  const id = inputs.engineId;
+  // A database already made keeps its engine, even one no longer offered to new databases.
+  if (typeof id !== "string" || olds.engineId === id) return [];
+  const client = ctx.client();
+  const { majorOnly } = parseEngineId(id);
+  const listed = await ctx.memo("databases.engines", () => client.databases.engines.listAll({ signal }));
+  if (listed.some((e) => e.id === id)) return [];
+  const known = majorOnly
+    ? false
+    : await ctx.memo(`databases.engines/${id}`, () =>
+        client.databases.engines.get(id, { signal }).then(
+          () => true,
+          (error: unknown) => {
+            if (isNotFound(error)) return false;
+            throw error;
+          },
+        ),
+      );
+  if (known) return [];
+  const offered = listed.map((e) => e.id).join(", ");
+  return [{ property: "engineId", reason: `engineId ${id} is not on offer (now: ${offered}); getDatabaseEngines lists the versions a new database can use` }];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -375,6 +406,7 @@ export function databaseSpec<C extends z.ZodType, R extends Fields>(kind: Databa
         (await kind.api(ctx.client()).listAll({ filter: { label: inputs.label }, signal })).filter((d) => d.label === inputs.label),
     },
     validate: (inputs) => [...engineIdFailures(kind.engine, inputs.engineId), ...validateReplication(inputs)],
+    checkShared: engineOnOffer,
     replaceBroken: replaceFailed,
     hooks: databaseHooks(kind.noun, (ctx) => kind.api(ctx.client())),
   });

@@ -2,7 +2,7 @@
  * `compute:DomainRecordSet`: many records of one domain as one resource. Each record is declared
  * with the same fields, natural spellings and normalization as a `DomainRecord`
  * (`record-common.ts`), and told apart by a key (`recordKey`), so `preview --diff` names each
- * record that is added, changed or removed (`records["www A"]`). One resource instead of one per
+ * record that is added, changed or removed (printed with its values by `preview --diff`). One resource instead of one per
  * record: the engine's per-resource cost (a step, a checkpoint write) is paid once, and every change
  * costs exactly one request (POST, PUT or DELETE of that record) plus O(1) reads of the zone.
  *
@@ -108,6 +108,8 @@ const RECORDS_FIELD = {
   normalize: (value: unknown, recorded: Outputs): unknown =>
     Array.isArray(value) ? value.map((r) => canonicalRecord(r, typeof recorded.domain === "string" ? recorded.domain : undefined)) : value,
   elementKeys: recordKeys,
+  // Recorded as the API has them, with ids known only once made; exclusive mode records the whole zone.
+  recomputedBy: ["records", "exclusive"],
   description:
     "The records, each with the fields of a `DomainRecord` (`type`, `name`, `target`, `ttlSec`, `priority`, `weight`, `port`, `service`, `protocol`, `tag`) and the same spellings. Each is known by its key: `name type` (`www A`, `@ MX`, `_sip._tcp SRV`), with the target added (and a CAA record's tag) where the name and type repeat (`www A 192.0.2.1`); the order does not matter.",
 } as const satisfies InputField;
@@ -335,7 +337,7 @@ export const domainRecordSetSpec = resourceSpec<RecordSetState>()({
   name: "DomainRecordSet",
   noun: "domain record set",
   description:
-    'Many records of one domain as one resource: the same fields and spellings as `DomainRecord`, a per-record diff (`records["www A"]`), one request per changed record, optionally exclusive (the zone holds exactly these records).',
+    'Many records of one domain as one resource: the same fields and spellings as `DomainRecord`, a per-record diff (each added, removed or changed record printed with its values), one request per changed record, optionally exclusive (the zone holds exactly these records).',
   example: [
     'new compute.DomainRecordSet("zone-records", {',
     "  domainId: zone.id,",

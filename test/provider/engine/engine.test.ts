@@ -117,13 +117,16 @@ describe("diff", () => {
     });
   });
 
-  test("set elements are named by value: the ones added and the ones removed", () => {
+  test("set elements are named by position, so Pulumi prints their values: an added one where the program has it, a removed one where state had it", () => {
     const zone = { domain: "example.com", type: "master", soaEmail: "a@example.com", tags: ["prod", "web"] };
-    const result = diff(domainSpec, zone, { ...zone, tags: ["web", "dns"] });
-    expect(result.detailedDiff).toEqual({
-      'tags["dns"]': { kind: "add", inputDiff: false },
-      'tags["prod"]': { kind: "delete", inputDiff: false },
+    // "dns" is added at the program's [2]; "prod" was state's [0].
+    expect(diff(domainSpec, zone, { ...zone, tags: ["web", "api", "dns"] }).detailedDiff).toEqual({
+      "tags[0]": { kind: "delete", inputDiff: false },
+      "tags[1]": { kind: "add", inputDiff: false },
+      "tags[2]": { kind: "add", inputDiff: false },
     });
+    // One position that lost an element and got another is an update of it: Pulumi prints "prod" => "dns".
+    expect(diff(domainSpec, zone, { ...zone, tags: ["dns", "web"] }).detailedDiff).toEqual({ "tags[0]": { kind: "update", inputDiff: false } });
     // Order alone is no change; an unknown list is named as a whole.
     expect(diff(domainSpec, zone, { ...zone, tags: ["web", "prod"] }).changes).toBe(false);
     expect(diff(domainSpec, zone, { ...zone, tags: [UNKNOWN] }).detailedDiff).toEqual({ tags: { kind: "update", inputDiff: false } });

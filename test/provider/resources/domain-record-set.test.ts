@@ -1,7 +1,7 @@
 /**
  * The DomainRecordSet provider against the emulator over HTTP: per-record checks at preview, one
  * request per changed record plus O(1) reads, natural spellings that never diff, a per-record
- * detailed diff (`records["www A"]`), drift per record, exclusive zones, and a partial failure that
+ * detailed diff by position (`records[2]`: Pulumi prints the record there), drift per record, exclusive zones, and a partial failure that
  * records exactly what was applied.
  */
 import { provider } from "../../../provider/registry";
@@ -44,6 +44,24 @@ const NATURAL = [
   { type: "SRV", service: "_sip", protocol: "TCP", priority: 10, weight: 5, port: 5060, target: "sip.example.com." },
   { type: "CAA", name: "example.com.", tag: "issue", target: "letsencrypt.org" },
 ];
+
+/**
+ * A detailed diff as `preview --diff` prints it: each path with the record Pulumi looks up there,
+ * the program's for an addition, state's for a removal, both for an update of a position.
+ */
+function printed(detailed: Record<string, { kind: string }>, olds: unknown, news: unknown): Record<string, string> {
+  const text = (r: unknown) => {
+    const { type, name, target } = r as Record<string, string>;
+    return `${type} ${name ?? ""} ${target}`;
+  };
+  const at = (list: unknown, i: number) => text((list as unknown[])[i]);
+  return Object.fromEntries(
+    Object.entries(detailed).map(([path, { kind }]) => {
+      const i = Number(/\[(\d+)\]$/.exec(path)![1]);
+      return [path, kind === "add" ? `+ ${at(news, i)}` : kind === "delete" ? `- ${at(olds, i)}` : `~ ${at(olds, i)} => ${at(news, i)}`];
+    }),
+  );
+}
 
 describe("check at preview", () => {
   const failures = (inputs: Record<string, unknown>) => check(domainRecordSetSpec, inputs).failures ?? [];
@@ -122,7 +140,7 @@ describe("against the emulator", () => {
     expect(read.props).toEqual(created.outs);
   });
 
-  test("the diff names each record by key, and the update makes exactly one request per changed record", async () => {
+  test("the diff names each changed record by position, and the update makes exactly one request per changed record", async () => {
     const domainId = await zone();
     const created = await sets.create({ domainId, records: NATURAL });
     const records = [
@@ -134,13 +152,16 @@ describe("against the emulator", () => {
     const news = { domainId, records };
     const result = diff(domainRecordSetSpec, created.outs, news);
     expect(result).toMatchObject({ changes: true, replaces: [], diffs: ["records"] });
-    expect(result.detailedDiff).toEqual({
-      'records["www A"]': { kind: "update", inputDiff: false },
-      'records["docs CNAME"]': { kind: "update", inputDiff: false },
-      'records["api A 192.0.2.13"]': { kind: "add", inputDiff: false },
-      'records["new A"]': { kind: "add", inputDiff: false },
-      'records["@ TXT"]': { kind: "delete", inputDiff: false },
+    expect(printed(result.detailedDiff, created.outs.records, records)).toEqual({
+      // Positions as Pulumi prints them: the changed TTL in place, the changed CNAME moved to the
+      // end (its old position now holds the next record), the TXT removed, two records added.
+      "records[0]": "~ A www 192.0.2.10 => A WWW.Example.com. 192.0.2.10",
+      "records[6]": "- CNAME docs www.example.com",
+      "records[7]": "~ TXT  v=spf1 -all => CNAME docs www2.example.com.",
+      "records[8]": "+ A api 192.0.2.13",
+      "records[9]": "+ A new 192.0.2.20",
     });
+    expect(result.detailedDiff["records[8]"]).toEqual({ kind: "add", inputDiff: false });
 
     const mark = requests().length;
     const updated = await sets.update!(created.id, created.outs, news);
@@ -157,7 +178,7 @@ describe("against the emulator", () => {
     expect(await zoneRecords(domainId)).not.toContain("TXT  v=spf1 -all");
   });
 
-  test("drift is found per record: a changed record and a deleted one, each by key", async () => {
+  test("drift is found per record: a changed record and a deleted one, each at its position", async () => {
     const domainId = await zone();
     const inputs = { domainId, records: NATURAL };
     const created = await sets.create(inputs);
@@ -167,9 +188,9 @@ describe("against the emulator", () => {
     await harness.client.domains.records.delete(Number(domainId), byKey(created.outs, "CNAME", "docs").id);
     const read = await sets.read!(created.id, created.outs);
     expect(read.props!.records).toHaveLength(NATURAL.length - 1);
-    expect(diff(domainRecordSetSpec, read.props!, inputs).detailedDiff).toEqual({
-      'records["www A"]': { kind: "update", inputDiff: false },
-      'records["docs CNAME"]': { kind: "add", inputDiff: false },
+    expect(printed(diff(domainRecordSetSpec, read.props!, inputs).detailedDiff, read.props!.records, inputs.records)).toEqual({
+      "records[0]": "~ A www 198.51.100.1 => A WWW.Example.com. 192.0.2.10",
+      "records[5]": "+ CNAME docs www.example.com.",
     });
     const restored = await sets.update!(created.id, read.props!, inputs);
     expect(diff(domainRecordSetSpec, restored.outs, inputs).changes).toBe(false);
@@ -186,9 +207,7 @@ describe("against the emulator", () => {
 
     await harness.client.domains.records.create(Number(domainId), { type: "TXT", name: "sneaky", target: "x" });
     const read = await sets.read!(created.id, created.outs);
-    expect(diff(domainRecordSetSpec, read.props!, inputs).detailedDiff).toEqual({
-      'records["sneaky TXT"]': { kind: "delete", inputDiff: false },
-    });
+    expect(printed(diff(domainRecordSetSpec, read.props!, inputs).detailedDiff, read.props!.records, inputs.records)).toEqual({ "records[2]": "- TXT sneaky x" });
     // Not exclusive: the same record is none of the set's business.
     expect(diff(domainRecordSetSpec, created.outs, { ...inputs, exclusive: false }).detailedDiff).toEqual({
       exclusive: { kind: "update", inputDiff: false },

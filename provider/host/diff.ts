@@ -8,7 +8,7 @@
  * `setChanges` in the same synchronous step, so the pairing cannot mix two concurrent diffs.
  * Anywhere else (tests, another host) the result goes back unchanged and nothing is patched.
  */
-import type { DiffKind, DiffResult } from "./detailed-diff";
+import type { DiffKind, DiffResult } from "../engine/detailed-diff";
 
 interface PropertyDiffMessage {
   setKind(kind: number): PropertyDiffMessage;

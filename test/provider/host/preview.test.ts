@@ -1,0 +1,206 @@
+/**
+ * Preview support in Pulumi's dynamic provider host (`provider/host/preview.ts`), tested on the
+ * real host of the pinned `@pulumi/pulumi`, started as the engine starts it (through the launcher
+ * `provider/host/pulumi-resource-pulumi-nodejs`) and called over gRPC as the engine calls it:
+ *
+ * - the host's code this relies on is exactly the pinned one (a change fails here, loudly);
+ * - Configure declares preview support only with the patch; without it, as Pulumi's host does not;
+ * - a previewed update of a pulumi-compute resource answers the recorded outputs, changed inputs
+ *   and the unknowns the spec declares, and never reaches the provider's `update`;
+ * - a previewed create, and a previewed update of another dynamic provider, never reach that
+ *   provider: they answer the inputs, as the engine does for a host without preview support;
+ * - a host that handles previews itself, or lacks a method, is left alone (fails closed).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { providerText } from "../../../provider/shim";
+import { kindOf, unpatchable, type HostModules } from "../../../provider/host/preview";
+import { UNKNOWN } from "../../../provider/engine/values";
+
+jest.setTimeout(60_000);
+
+const ROOT = path.resolve(__dirname, "../../..");
+const PULUMI = path.join(ROOT, "node_modules/@pulumi/pulumi");
+const HOST = path.join(PULUMI, "cmd/dynamic-provider/index.js");
+const LAUNCHER = path.join(ROOT, "provider/host/pulumi-resource-pulumi-nodejs");
+
+/* eslint-disable @typescript-eslint/no-require-imports -- the host's own protocol modules */
+const grpc = require(require.resolve("@grpc/grpc-js", { paths: [PULUMI] })) as typeof import("@grpc/grpc-js");
+const services = require(path.join(PULUMI, "proto/provider_grpc_pb")) as Record<string, never>;
+const proto = require(path.join(PULUMI, "proto/provider_pb")) as Record<string, new () => Record<string, (...a: unknown[]) => unknown>>;
+const { Struct } = require(require.resolve("google-protobuf/google/protobuf/struct_pb", { paths: [PULUMI] })) as {
+  Struct: { fromJavaScript(v: object): unknown };
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+/** The parts of the host the patch relies on, as text: its provider service's methods and its launcher. */
+function hostParts(): Record<string, string> {
+  const source = fs.readFileSync(HOST, "utf8");
+  const method = (name: string) => {
+    const start = source.indexOf(`    async ${name}(call, callback) {`);
+    const end = source.indexOf("\n    }\n", start);
+    if (start < 0 || end < 0) return "(missing)";
+    return source.slice(start, end);
+  };
+  const sha = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 16);
+  return {
+    version: (JSON.parse(fs.readFileSync(path.join(PULUMI, "package.json"), "utf8")) as { version: string }).version,
+    configure: sha(method("configure")),
+    create: sha(method("create")),
+    update: sha(method("update")),
+    diff: sha(method("diff")),
+    addService: sha(/server\.addService\(provrpc\.ResourceProviderService, resourceProvider\);/.exec(source)?.[0] ?? "(missing)"),
+    launcher: sha(fs.readFileSync(path.join(PULUMI, "pulumi-resource-pulumi-nodejs"), "utf8")),
+  };
+}
+
+test("the host's code that preview support and detailed diffs rely on is the pinned @pulumi/pulumi's", () => {
+  const pinned = {
+    version: "3.259.0",
+    configure: "d62cbea1f047b95f",
+    create: "77fc63082579252f",
+    update: "8973d50cbddab11b",
+    diff: "774c4a09b005e785",
+    addService: "49afe54749b5af4d",
+    launcher: "a5e3bfde8aa51d3c",
+  };
+  const found = hostParts();
+  if (JSON.stringify(found) !== JSON.stringify(pinned)) {
+    throw new Error(
+      "Pulumi's dynamic provider host is not the one provider/host/ was written against.\n" +
+        "Re-read node_modules/@pulumi/pulumi/cmd/dynamic-provider/index.js (configure, create, update, diff, addService) and its\n" +
+        "launcher, check provider/host/preview.ts, provider/host/diff.ts and provider/host/pulumi-resource-pulumi-nodejs against them,\n" +
+        `then pin what you checked: ${JSON.stringify(found)}`,
+    );
+  }
+});
+
+/** One host process, started by the launcher in this repository (where pulumi-compute resolves to itself). */
+class Host {
+  private constructor(
+    readonly child: ChildProcess,
+    readonly client: Record<string, (req: unknown, cb: (err: Error | null, resp: Record<string, () => unknown>) => void) => void>,
+  ) {}
+
+  static async start(launcher: string[]): Promise<Host> {
+    const child = spawn(launcher[0]!, [...launcher.slice(1), "127.0.0.1:1"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    let err = "";
+    child.stderr!.on("data", (c: Buffer) => (err += c));
+    const port = await new Promise<string>((resolve, reject) => {
+      child.stdout!.once("data", (c: Buffer) => resolve(String(c).trim()));
+      child.once("exit", (code) => reject(new Error(`the host exited (${code}): ${err}`)));
+    });
+    const Client = (services as unknown as { ResourceProviderClient: new (a: string, c: unknown) => Host["client"] }).ResourceProviderClient;
+    return new Host(child, new Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure()));
+  }
+
+  call<T = Record<string, () => unknown>>(method: string, request: unknown): Promise<T> {
+    return new Promise((resolve, reject) => this.client[method]!.call(this.client, request, (e, r) => (e ? reject(e) : resolve(r as T))));
+  }
+
+  async configure(): Promise<boolean> {
+    const req = new proto.ConfigureRequest!();
+    req.setArgs!(Struct.fromJavaScript({}));
+    return (await this.call("configure", req)).getSupportspreview!() as boolean;
+  }
+
+  async update(olds: object, news: object, preview: boolean): Promise<Record<string, unknown>> {
+    const req = new proto.UpdateRequest!();
+    req.setId!("1");
+    req.setUrn!("urn:pulumi:dev::p::pulumi-nodejs:dynamic/compute:Vpc::app");
+    req.setOlds!(Struct.fromJavaScript(olds));
+    req.setNews!(Struct.fromJavaScript(news));
+    req.setPreview!(preview);
+    const resp = await this.call("update", req);
+    return (resp.getProperties!() as { toJavaScript(): Record<string, unknown> }).toJavaScript();
+  }
+
+  async create(props: object, preview: boolean): Promise<{ id: string; props: Record<string, unknown> }> {
+    const req = new proto.CreateRequest!();
+    req.setUrn!("urn:pulumi:dev::p::pulumi-nodejs:dynamic:Resource::x");
+    req.setProperties!(Struct.fromJavaScript(props));
+    req.setPreview!(preview);
+    const resp = await this.call("create", req);
+    return { id: resp.getId!() as string, props: (resp.getProperties!() as { toJavaScript(): Record<string, unknown> }).toJavaScript() };
+  }
+
+  stop(): void {
+    this.child.kill("SIGKILL");
+  }
+}
+
+describe("the launcher and the real host", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "host-preview-"));
+  const marker = path.join(dir, "wrote");
+  /** Another dynamic provider, whose create and update leave a mark: a preview must never reach them. */
+  const foreign = `exports.handler=()=>({create:async()=>{require('fs').appendFileSync(${JSON.stringify(marker)},'create\\n');return {id:'9',outs:{made:true}}},update:async(id,o,n)=>{require('fs').appendFileSync(${JSON.stringify(marker)},'update\\n');return {outs:{...n,updated:true}}}})`;
+  const vpcOlds = { label: "app-net", region: "us-iad", description: "", created: "2026-01-01T00:00:00", updated: "2026-01-01T00:00:00" };
+  let patched: Host;
+  let stock: Host;
+
+  beforeAll(async () => {
+    patched = await Host.start([LAUNCHER]);
+    stock = await Host.start([process.execPath, HOST]);
+  });
+  afterAll(() => {
+    patched?.stop();
+    stock?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("Configure declares preview support through the launcher, and not on Pulumi's host alone", async () => {
+    expect(await patched.configure()).toBe(true);
+    expect(await stock.configure()).toBe(false);
+  });
+
+  test("a previewed update of a pulumi-compute resource answers its preview, with no request and no call of update", async () => {
+    const text = providerText("Vpc");
+    const outs = await patched.update({ ...vpcOlds, __provider: text }, { label: "renamed", region: "us-iad", __provider: text }, true);
+    expect(outs).toEqual({ ...vpcOlds, label: "renamed", updated: UNKNOWN, __provider: text });
+  });
+
+  test("previews of another dynamic provider reach neither its create nor its update: the inputs come back, as without preview support", async () => {
+    const created = await patched.create({ a: 1, __provider: foreign }, true);
+    expect(created).toEqual({ id: "", props: { a: 1, __provider: foreign } });
+    const updated = await patched.update({ a: 1, made: true, __provider: foreign }, { a: 2, __provider: foreign }, true);
+    expect(updated).toEqual({ a: 2, __provider: foreign });
+    expect(fs.existsSync(marker)).toBe(false);
+    // Not a preview: the provider's own methods, as the host calls them.
+    expect((await patched.create({ a: 1, __provider: foreign }, false)).id).toBe("9");
+    expect(await patched.update({ a: 1, __provider: foreign }, { a: 2, __provider: foreign }, false)).toMatchObject({ a: 2, updated: true });
+    expect(fs.readFileSync(marker, "utf8")).toBe("create\nupdate\n");
+  });
+});
+
+describe("fails closed", () => {
+  const modules = {
+    proto: proto as unknown as HostModules["proto"],
+  } as HostModules;
+  const host = { configure() {}, create() {}, update() {} };
+
+  test("the pinned host can be patched", () => {
+    expect(unpatchable(modules, host)).toBeUndefined();
+  });
+
+  test("a host that handles previews itself, or lacks a method, or a protocol without the preview flag, is left alone", () => {
+    const handles = {
+      ...host,
+      create(call: { request: { getPreview(): boolean } }) {
+        return call.request.getPreview();
+      },
+    };
+    expect(unpatchable(modules, handles)).toMatch(/create already handles previews/);
+    expect(unpatchable(modules, { configure() {}, create() {} })).toMatch(/no update method/);
+    const older = { proto: { ...modules.proto, ConfigureResponse: function () {} } } as unknown as HostModules;
+    expect(unpatchable(older, host)).toMatch(/ConfigureResponse\.setSupportspreview/);
+  });
+
+  test("only this package's provider text is previewed by its specs", () => {
+    expect(kindOf(providerText("MysqlDatabase"))).toBe("MysqlDatabase");
+    expect(kindOf("exports.handler=()=>require('other/registry').provider('Vpc')")).toBeUndefined();
+    expect(kindOf(UNKNOWN)).toBeUndefined();
+  });
+});
