@@ -582,13 +582,22 @@ export function previewUpdate(spec: AnySpec, olds: Outputs, raw: Inputs): Output
   const news = withoutProvider(raw);
   const outs: Outputs = { ...withoutProvider(olds) };
   const { changed } = changedFields(spec, outs, news);
+  // "any update": one that sends the object a change (moving an image's file alone sends nothing).
+  const sends = changed.some((k) => {
+    const field = spec.inputs[k]!;
+    return !field.derived && field.send !== "never" && field.send !== "create";
+  });
   const recomputed = (by: RecomputedBy | undefined) =>
-    changed.length === 0 || by === "any update" || (Array.isArray(by) && by.some((k) => changed.includes(k)));
+    changed.length === 0 || (by === "any update" && sends) || (Array.isArray(by) && by.some((k) => changed.includes(k)));
   for (const key of changed) {
     const field = spec.inputs[key]!;
     outs[key] = field.recomputedBy && recomputed(field.recomputedBy) ? UNKNOWN : (news[key] ?? field.default);
   }
-  for (const [key, field] of Object.entries(spec.outputs)) if (recomputed(field.recomputedBy)) outs[key] = UNKNOWN;
+  for (const [key, field] of Object.entries(spec.outputs)) {
+    if (recomputed(field.recomputedBy)) outs[key] = UNKNOWN;
+    // What the check derived into the inputs (an image file's size and time) is what the update records.
+    else if (news[key] !== undefined) outs[key] = news[key];
+  }
   for (const key of META_INPUTS) {
     if (news[key] === undefined) delete outs[key];
     else outs[key] = news[key];

@@ -85,7 +85,8 @@ export interface InputField {
 
 /**
  * Which in-place updates recompute an output, so a preview of the update shows it unknown: any
- * update (a last-modified time), or one that changes one of the named inputs (a DNS record's
+ * update that sends the object a changed field (a last-modified time; an input sent `never` is
+ * applied by other requests, or by none), or one that changes one of the named inputs (a DNS record's
  * fully qualified name, when its `name` changes). An output without it keeps its recorded value in
  * the preview of an update (or the input's new value, for an input's own output): `preview` then
  * plans no change in the resources that read it, as `up` makes none.

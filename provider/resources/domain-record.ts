@@ -92,7 +92,7 @@ export const domainRecordSpec = resourceSpec<RecordWithZone, RecordCreateRequest
   },
   outputs: {
     domain: { description: "The name of the record's domain (zone)." },
-    fqdn: { description: "The record's fully qualified name, without a trailing period.", recomputedBy: ["name"] },
+    fqdn: { description: "The record's fully qualified name, without a trailing period.", recomputedBy: ["name", "service", "protocol"] },
     // No `created`/`updated`: zones hold hundreds of records, and every byte of a record's outputs
     // is repeated in state for each one (issue 13: at most 1.5 KB per record); nothing reads them.
   },

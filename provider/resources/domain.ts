@@ -105,6 +105,8 @@ export const domainSpec = resourceSpec<Domain, DomainCreateRequest, DomainUpdate
   },
   // The API does not say what a domain was cloned from; keep the program's value.
   computed: { cloneFromId: (_domain, given) => optionalId(given.cloneFromId) },
+  // Not cloned: never recorded, so a program reading it gets a known undefined, at preview too.
+  unrecorded: () => ["cloneFromId"],
   timeouts: { create: 5 * MINUTE, update: 5 * MINUTE, delete: 5 * MINUTE },
   // Names are unique on the platform: a replacement with the same name must delete the old domain first.
   uniqueInputs: ["domain"],

@@ -124,6 +124,8 @@ export const imageSpec = resourceSpec<ImageWithUpload, ImageCreate, ImageUpdateR
       description: "Modification time of the file at filePath when its hash was computed; with fileSize, the key of the cached hash.",
     },
   },
+  // The other source's fields are never recorded: known undefined in the program, at preview too.
+  unrecorded: (args) => (args.filePath === undefined ? ["filePath", "fileHash", "fileSize", "fileModified"] : ["diskId"]),
   // What the image record does not carry: the source and the file's stamp (from the inputs), the
   // uploaded content's hash, cloudInit from the capabilities.
   computed: {

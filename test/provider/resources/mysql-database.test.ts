@@ -128,11 +128,7 @@ describe("engine ids: the major alone (today's form) or a full version (the 4.17
   const failures = async (inputs: Record<string, unknown>) => (await mysql.check!({}, inputs)).failures ?? [];
   const pgFailures = async (inputs: Record<string, unknown>) => (await provider("PostgresqlDatabase").check!({}, inputs)).failures ?? [];
 
-  test("check takes both forms of a known major, and refuses an unknown major at preview, before any request", async () => {
-    for (const engineId of ["mysql/8", "mysql/8.0", "mysql/8.0.30", "mysql/5.7.39"])
-      expect(await failures({ ...base, engineId })).toEqual([]);
-    for (const engineId of ["postgresql/13", "postgresql/16", "postgresql/17", "postgresql/14.6", "postgresql/10.23"])
-      expect(await pgFailures({ ...base, engineId })).toEqual([]);
+  test("check refuses an unknown major at preview, before any request", async () => {
     expect(await failures({ ...base, engineId: "mysql/9" })).toEqual([
       {
         property: "engineId",
@@ -148,6 +144,29 @@ describe("engine ids: the major alone (today's form) or a full version (the 4.17
       "(postgresql/13, postgresql/14, postgresql/15, postgresql/16, postgresql/17)",
     );
     expect(harness.emulator.control.listRequests()).toEqual([]);
+  });
+
+  test("check takes what the API offers (a listed major, a full version it knows), and refuses what it would refuse, with reads only", async () => {
+    for (const engineId of ["mysql/8", "mysql/8.0.30", "mysql/5.7.39"]) expect(await failures({ ...base, engineId })).toEqual([]);
+    for (const engineId of ["postgresql/13", "postgresql/16", "postgresql/17", "postgresql/14.6", "postgresql/10.23"])
+      expect(await pgFailures({ ...base, engineId })).toEqual([]);
+    // Of a major on offer, but not a version the API provisions: the create would be refused.
+    for (const engineId of ["mysql/8.0.99", "mysql/8.0"]) {
+      expect(await failures({ ...base, engineId })).toEqual([
+        {
+          property: "engineId",
+          reason: `engineId ${engineId} is not on offer (now: mysql/8, postgresql/13, postgresql/14, postgresql/15, postgresql/16, postgresql/17); getDatabaseEngines lists the versions a new database can use`,
+        },
+      ]);
+    }
+    // An existing database keeps its engine: no check, no request.
+    const mark = harness.emulator.control.listRequests().length;
+    expect((await mysql.check!({ ...base, engineId: "mysql/8.0.99" }, { ...base, engineId: "mysql/8.0.99" })).failures ?? []).toEqual([]);
+    expect(harness.emulator.control.listRequests().slice(mark)).toEqual([]);
+    // Reads only: the listing once per process, each full version once.
+    const requests = harness.emulator.control.listRequests().map((r) => `${r.method} ${r.path}`);
+    expect(requests.every((r) => r.startsWith("GET /v4/databases/engines"))).toBe(true);
+    expect(requests.filter((r) => /^GET \/v4\/databases\/engines(\?.*)?$/.test(r))).toHaveLength(1);
   });
 
   test("a database asked for as mysql/8 runs 8.x: no diff against its read-back version, a real engine change still replaces", () => {
