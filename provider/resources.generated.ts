@@ -226,7 +226,8 @@ export class DomainRecord extends pulumi.CustomResource {
 
 /**
  * Constructor arguments of `DomainRecordSet`: Many records of one domain as one resource: the same fields and spellings as `DomainRecord`,
- * a per-record diff (`records["www A"]`), one request per changed record, optionally exclusive (the zone holds exactly these records).
+ * a per-record diff (each added, removed or changed record printed with its values), one request per changed record, optionally exclusive
+ * (the zone holds exactly these records).
  * Default timeouts: create 30m, update 30m, delete 30m.
  */
 export interface DomainRecordSetArgs extends MetaArgs {
@@ -247,8 +248,8 @@ export interface DomainRecordSetArgs extends MetaArgs {
 proof<Same<DomainRecordSetArgs, ArgsOf<typeof domainRecordSetSpec>>>();
 
 /**
- * Many records of one domain as one resource: the same fields and spellings as `DomainRecord`, a per-record diff (`records["www A"]`), one
- * request per changed record, optionally exclusive (the zone holds exactly these records).
+ * Many records of one domain as one resource: the same fields and spellings as `DomainRecord`, a per-record diff (each added, removed or
+ * changed record printed with its values), one request per changed record, optionally exclusive (the zone holds exactly these records).
  *
  * ```ts
  * new compute.DomainRecordSet("zone-records", {

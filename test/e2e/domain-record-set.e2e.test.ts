@@ -2,8 +2,8 @@
  * A DomainRecordSet end to end through the real Pulumi engine against the emulator over HTTP:
  * `up` (one POST per record) → `preview` clean → a record changed and one deleted behind Pulumi's
  * back, and the domain's soaEmail → `refresh` records the drift, and `preview` names exactly those
- * records by key in its detailed diff (`records["www A"]`), and the domain's field with both values
- * in `preview --diff` → a record added to the list →
+ * records by position in its detailed diff (`records[3]`), which `preview --diff` prints with their
+ * values, and the domain's field with both values → a record added to the list →
  * `up` restores and adds with one request per record → `preview` clean → `destroy` deletes the
  * set's records (one DELETE each) and leaves a record it does not manage.
  */
@@ -95,7 +95,7 @@ test("a record set goes through its whole life, each record named in the diffs",
   await client.domains.records.delete(zoneId, (await byName("CNAME", "docs")).id);
   await client.domains.update(zoneId, { soa_email: "hijacked@example.net" });
 
-  // refresh finds the drift (reading the zone's records in one list), and preview names the records by key
+  // refresh finds the drift (reading the zone's records in one list), and preview names the records, printed with their values
   mark = emulator.control.listRequests().length;
   const refresh = await testStack.stack.refresh();
   expect(refresh.summary.resourceChanges).toMatchObject({ update: 2, same: 1 });
@@ -103,13 +103,15 @@ test("a record set goes through its whole life, each record named in the diffs",
   const recorder = eventRecorder();
   const preview = await testStack.stack.preview({ onEvent: recorder.onEvent, diff: true });
   expect(preview.changeSummary).toMatchObject({ update: 2, same: 1 });
+  // Each record by its position, so Pulumi prints its values: the drifted `www A` where state has it,
+  // the deleted `docs CNAME` as an addition where the program's list has it.
   expect(setStep(recorder.events)?.detailedDiff).toEqual({
-    'records["www A"]': { diffKind: "update", inputDiff: false },
-    'records["docs CNAME"]': { diffKind: "add", inputDiff: false },
+    "records[0]": { diffKind: "update", inputDiff: false },
+    "records[3]": { diffKind: "add", inputDiff: false },
   });
-  // The text display resolves a path's values in the program's list, which has no keys: it prints
-  // the added record by key; the changed one is named in the detailed diff above (and `--json`).
-  expect(preview.stdout).toMatch(/~ records: \{\s+\+ docs CNAME/);
+  expect(preview.stdout).toMatch(/~ \[0\]: \{[^}]*~ target\s*: "198\.51\.100\.66" => "192\.0\.2\.10"/);
+  expect(preview.stdout).toMatch(/\+ \[3\]: \{\s+\+ name\s*: "docs"\s+\+ target: "www"\s+\+ type\s*: "CNAME"/);
+  expect(preview.stdout).not.toContain("[unknown]");
   // A plain field: the drifted value and the program's, by the program's name.
   expect(preview.stdout).toMatch(/~ soaEmail\s*: "hijacked@example.net" => "admin@set.example"/);
 
