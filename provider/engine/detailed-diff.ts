@@ -79,7 +79,9 @@ function setChanges(field: InputField, olds: unknown[], news: unknown[], recorde
   const has = new Set(after);
   return [
     ...after.flatMap((key, newIndex) => (had.has(key) || after.indexOf(key) !== newIndex ? [] : [{ key, kind: "add" as const, newIndex }])),
-    ...before.flatMap((key, oldIndex) => (has.has(key) || before.indexOf(key) !== oldIndex ? [] : [{ key, kind: "delete" as const, oldIndex }])),
+    ...before.flatMap((key, oldIndex) =>
+      has.has(key) || before.indexOf(key) !== oldIndex ? [] : [{ key, kind: "delete" as const, oldIndex }],
+    ),
   ];
 }
 

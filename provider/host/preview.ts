@@ -161,5 +161,6 @@ let installed = false;
 export let declined: string | undefined;
 
 // Preloaded into the host (`node -r`), the host's file is the script being run; anywhere else
-// (tests, a program, another script) this does nothing.
+// (tests, a program, another script) this does nothing. The registry loads at the first preview.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use; the type comes with it
 installPreview(process.argv[1], () => (require("../registry") as typeof import("../registry")).previewOf);

@@ -132,7 +132,12 @@ export async function engineOnOffer(call: Call & { inputs: Values; olds: Values 
       );
   if (known) return [];
   const offered = listed.map((e) => e.id).join(", ");
-  return [{ property: "engineId", reason: `engineId ${id} is not on offer (now: ${offered}); getDatabaseEngines lists the versions a new database can use` }];
+  return [
+    {
+      property: "engineId",
+      reason: `engineId ${id} is not on offer (now: ${offered}); getDatabaseEngines lists the versions a new database can use`,
+    },
+  ];
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -337,7 +337,7 @@ export const domainRecordSetSpec = resourceSpec<RecordSetState>()({
   name: "DomainRecordSet",
   noun: "domain record set",
   description:
-    'Many records of one domain as one resource: the same fields and spellings as `DomainRecord`, a per-record diff (each added, removed or changed record printed with its values), one request per changed record, optionally exclusive (the zone holds exactly these records).',
+    "Many records of one domain as one resource: the same fields and spellings as `DomainRecord`, a per-record diff (each added, removed or changed record printed with its values), one request per changed record, optionally exclusive (the zone holds exactly these records).",
   example: [
     'new compute.DomainRecordSet("zone-records", {',
     "  domainId: zone.id,",

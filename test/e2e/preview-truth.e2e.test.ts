@@ -53,7 +53,14 @@ const world = { computes: [] as number[], imageA: "", imageB: "" };
 function subjects(): Record<string, Subject> {
   const [fwA, fwB, device, range] = world.computes;
   return {
-    vpc: { kind: "Vpc", base: { label: "truth-vpc", region: REGION, description: "one" }, changes: [["label", "truth-vpc-2"], ["description", "two"]] },
+    vpc: {
+      kind: "Vpc",
+      base: { label: "truth-vpc", region: REGION, description: "one" },
+      changes: [
+        ["label", "truth-vpc-2"],
+        ["description", "two"],
+      ],
+    },
     subnet: { kind: "VpcSubnet", base: { label: "web", ipv4: "10.0.1.0/24" }, changes: [["label", "web-2"]] },
     "domain-a": {
       kind: "Domain",
@@ -82,35 +89,85 @@ function subjects(): Record<string, Subject> {
     "record-a": {
       kind: "DomainRecord",
       base: { type: "A", name: "www", target: "192.0.2.10", ttlSec: 300 },
-      changes: [["name", "www2"], ["target", "192.0.2.11"], ["ttlSec", 3600]],
+      changes: [
+        ["name", "www2"],
+        ["target", "192.0.2.11"],
+        ["ttlSec", 3600],
+      ],
     },
     "record-srv": {
       kind: "DomainRecord",
       base: { type: "SRV", service: "sip", protocol: "tcp", priority: 10, weight: 5, port: 5060, target: "sip.records.truth.example" },
-      changes: [["priority", 20], ["weight", 10], ["port", 5061], ["protocol", "udp"], ["service", "xmpp"]],
+      changes: [
+        ["priority", 20],
+        ["weight", 10],
+        ["port", 5061],
+        ["protocol", "udp"],
+        ["service", "xmpp"],
+      ],
     },
-    "record-caa": { kind: "DomainRecord", base: { type: "CAA", name: "", tag: "issue", target: "letsencrypt.org" }, changes: [["tag", "issuewild"]] },
+    "record-caa": {
+      kind: "DomainRecord",
+      base: { type: "CAA", name: "", tag: "issue", target: "letsencrypt.org" },
+      changes: [["tag", "issuewild"]],
+    },
     set: {
       kind: "DomainRecordSet",
       base: { records: [{ type: "A", name: "www", target: "192.0.2.20" }] },
       changes: [
-        ["records", [{ type: "A", name: "www", target: "192.0.2.20" }, { type: "A", name: "api", target: "192.0.2.21" }]],
+        [
+          "records",
+          [
+            { type: "A", name: "www", target: "192.0.2.20" },
+            { type: "A", name: "api", target: "192.0.2.21" },
+          ],
+        ],
         ["exclusive", true],
       ],
     },
     "firewall-a": {
       kind: "Firewall",
-      base: { label: "truth-fw-a", tags: ["one"], inboundPolicy: "DROP", outboundPolicy: "ACCEPT", inbound: [rule("web", "443")], devices: { computes: [fwA] } },
-      changes: [["label", "truth-fw-a2"], ["tags", ["one", "two"]], ["status", "disabled"], ["inbound", [rule("web", "443"), rule("ssh", "22")]]],
+      base: {
+        label: "truth-fw-a",
+        tags: ["one"],
+        inboundPolicy: "DROP",
+        outboundPolicy: "ACCEPT",
+        inbound: [rule("web", "443")],
+        devices: { computes: [fwA] },
+      },
+      changes: [
+        ["label", "truth-fw-a2"],
+        ["tags", ["one", "two"]],
+        ["status", "disabled"],
+        ["inbound", [rule("web", "443"), rule("ssh", "22")]],
+      ],
     },
     "firewall-b": {
       kind: "Firewall",
-      base: { label: "truth-fw-b", inboundPolicy: "DROP", outboundPolicy: "ACCEPT", outbound: [rule("out", "443")], devices: { computes: [] } },
-      changes: [["outbound", [rule("out", "80")]], ["inboundPolicy", "ACCEPT"], ["outboundPolicy", "DROP"], ["devices", { computes: [fwB] }]],
+      base: {
+        label: "truth-fw-b",
+        inboundPolicy: "DROP",
+        outboundPolicy: "ACCEPT",
+        outbound: [rule("out", "443")],
+        devices: { computes: [] },
+      },
+      changes: [
+        ["outbound", [rule("out", "80")]],
+        ["inboundPolicy", "ACCEPT"],
+        ["outboundPolicy", "DROP"],
+        ["devices", { computes: [fwB] }],
+      ],
     },
     rule: {
       kind: "FirewallRule",
-      base: { direction: "inbound", label: "truth-rule", action: "ACCEPT", protocol: "TCP", ports: "443", addresses: { ipv4: ["10.0.0.0/24"] } },
+      base: {
+        direction: "inbound",
+        label: "truth-rule",
+        action: "ACCEPT",
+        protocol: "TCP",
+        ports: "443",
+        addresses: { ipv4: ["10.0.0.0/24"] },
+      },
       changes: [
         ["action", "DROP"],
         ["protocol", "UDP"],
@@ -124,21 +181,39 @@ function subjects(): Record<string, Subject> {
     image: {
       kind: "Image",
       base: { filePath: world.imageA, region: REGION, label: "truth-image", description: "one" },
-      changes: [["label", "truth-image-2"], ["description", "two"], ["filePath", world.imageB]],
+      changes: [
+        ["label", "truth-image-2"],
+        ["description", "two"],
+        ["filePath", world.imageB],
+      ],
       // The copy has the same size and content (no replacement) and its own modification time.
       follows: { filePath: ["fileModified"] },
     },
     mysql: {
       kind: "MysqlDatabase",
       base: { label: "truth-mysql", region: REGION, type: "g6-nanode-1", engineId: "mysql/8", allowList: ["203.0.113.1"] },
-      changes: [["allowList", ["203.0.113.1", "192.0.2.0/28"]], ["label", "truth-mysql-2"], ["updates", window], ["type", "g6-standard-1"]],
+      changes: [
+        ["allowList", ["203.0.113.1", "192.0.2.0/28"]],
+        ["label", "truth-mysql-2"],
+        ["updates", window],
+        ["type", "g6-standard-1"],
+      ],
     },
     postgresql: {
       kind: "PostgresqlDatabase",
       base: { label: "truth-pg", region: REGION, type: "g6-nanode-1", engineId: "postgresql/16", allowList: [] },
-      changes: [["label", "truth-pg-2"], ["allowList", ["198.51.100.0/24"]], ["updates", window], ["type", "g6-standard-1"]],
+      changes: [
+        ["label", "truth-pg-2"],
+        ["allowList", ["198.51.100.0/24"]],
+        ["updates", window],
+        ["type", "g6-standard-1"],
+      ],
     },
-    rdns: { kind: "ReverseDns", base: { address: RDNS_ADDRESS, rdns: "www.rdns.truth.example" }, changes: [["rdns", "www2.rdns.truth.example"]] },
+    rdns: {
+      kind: "ReverseDns",
+      base: { address: RDNS_ADDRESS, rdns: "www.rdns.truth.example" },
+      changes: [["rdns", "www2.rdns.truth.example"]],
+    },
     range: { kind: "Ipv6Range", base: { prefixLength: 64, computeId: range }, changes: [] },
   };
 }
@@ -147,12 +222,19 @@ function subjects(): Record<string, Subject> {
 const inPlace = (spec: AnySpec) => Object.entries(spec.inputs).flatMap(([k, f]) => (f.replaceOnChange || f.derived ? [] : [k]));
 
 /** The outputs of a subject that dependents read: every output besides the kind's in-place inputs, and the id. */
-const watched = (spec: AnySpec) => ["id", ...[...Object.keys(spec.inputs), ...Object.keys(spec.outputs)].filter((k) => !inPlace(spec).includes(k))];
+const watched = (spec: AnySpec) => [
+  "id",
+  ...[...Object.keys(spec.inputs), ...Object.keys(spec.outputs)].filter((k) => !inPlace(spec).includes(k)),
+];
 
 /** The arguments of every subject in round `round` (0: the first up): its base, with the changes of rounds 1…round. */
 const argsAt = (subject: Subject, round: number): Args => ({ ...subject.base, ...Object.fromEntries(subject.changes.slice(0, round)) });
 
-const fingerprint = (value: unknown) => `v${createHash("sha256").update(JSON.stringify(value ?? null)).digest("hex").slice(0, 16)}`;
+const fingerprint = (value: unknown) =>
+  `v${createHash("sha256")
+    .update(JSON.stringify(value ?? null))
+    .digest("hex")
+    .slice(0, 16)}`;
 
 let emulator: RunningEmulator;
 let client: ComputeClient;
@@ -239,7 +321,8 @@ function expectedPlan(roundNumber: number): Record<string, string> {
     for (const output of watched(spec)) {
       const by = spec.outputs[output]?.recomputedBy ?? spec.inputs[output]?.recomputedBy;
       const follows = subject.follows?.[change[0]]?.includes(output) ?? false;
-      if (follows || (by === "any update" && sends) || (Array.isArray(by) && by.includes(change[0]))) steps[`dep-${name}-${output}`] = "update";
+      if (follows || (by === "any update" && sends) || (Array.isArray(by) && by.includes(change[0])))
+        steps[`dep-${name}-${output}`] = "update";
     }
   }
   return steps;

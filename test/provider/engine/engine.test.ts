@@ -126,7 +126,9 @@ describe("diff", () => {
       "tags[2]": { kind: "add", inputDiff: false },
     });
     // One position that lost an element and got another is an update of it: Pulumi prints "prod" => "dns".
-    expect(diff(domainSpec, zone, { ...zone, tags: ["dns", "web"] }).detailedDiff).toEqual({ "tags[0]": { kind: "update", inputDiff: false } });
+    expect(diff(domainSpec, zone, { ...zone, tags: ["dns", "web"] }).detailedDiff).toEqual({
+      "tags[0]": { kind: "update", inputDiff: false },
+    });
     // Order alone is no change; an unknown list is named as a whole.
     expect(diff(domainSpec, zone, { ...zone, tags: ["web", "prod"] }).changes).toBe(false);
     expect(diff(domainSpec, zone, { ...zone, tags: [UNKNOWN] }).detailedDiff).toEqual({ tags: { kind: "update", inputDiff: false } });

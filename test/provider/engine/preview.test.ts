@@ -45,7 +45,12 @@ describe("previewUpdate", () => {
   });
 
   test("an input whose output is the API's form (a record set's records, with ids) is unknown once it changes", () => {
-    const state = { domainId: 7, domain: "example.com", exclusive: false, records: [{ id: 1, type: "A", name: "www", target: "192.0.2.1" }] };
+    const state = {
+      domainId: 7,
+      domain: "example.com",
+      exclusive: false,
+      records: [{ id: 1, type: "A", name: "www", target: "192.0.2.1" }],
+    };
     const changed = previewUpdate(DomainRecordSet, state, { domainId: 7, records: [{ type: "A", name: "www", target: "192.0.2.9" }] });
     expect(changed.records).toBe(UNKNOWN);
     expect(changed.domain).toBe("example.com");

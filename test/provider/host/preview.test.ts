@@ -93,7 +93,8 @@ class Host {
       child.stdout!.once("data", (c: Buffer) => resolve(String(c).trim()));
       child.once("exit", (code) => reject(new Error(`the host exited (${code}): ${err}`)));
     });
-    const Client = (services as unknown as { ResourceProviderClient: new (a: string, c: unknown) => Host["client"] }).ResourceProviderClient;
+    const Client = (services as unknown as { ResourceProviderClient: new (a: string, c: unknown) => Host["client"] })
+      .ResourceProviderClient;
     return new Host(child, new Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure()));
   }
 
@@ -170,7 +171,10 @@ describe("the launcher and the real host", () => {
     expect(fs.existsSync(marker)).toBe(false);
     // Not a preview: the provider's own methods, as the host calls them.
     expect((await patched.create({ a: 1, __provider: foreign }, false)).id).toBe("9");
-    expect(await patched.update({ a: 1, __provider: foreign }, { a: 2, __provider: foreign }, false)).toMatchObject({ a: 2, updated: true });
+    expect(await patched.update({ a: 1, __provider: foreign }, { a: 2, __provider: foreign }, false)).toMatchObject({
+      a: 2,
+      updated: true,
+    });
     expect(fs.readFileSync(marker, "utf8")).toBe("create\nupdate\n");
   });
 });

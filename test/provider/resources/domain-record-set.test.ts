@@ -207,7 +207,9 @@ describe("against the emulator", () => {
 
     await harness.client.domains.records.create(Number(domainId), { type: "TXT", name: "sneaky", target: "x" });
     const read = await sets.read!(created.id, created.outs);
-    expect(printed(diff(domainRecordSetSpec, read.props!, inputs).detailedDiff, read.props!.records, inputs.records)).toEqual({ "records[2]": "- TXT sneaky x" });
+    expect(printed(diff(domainRecordSetSpec, read.props!, inputs).detailedDiff, read.props!.records, inputs.records)).toEqual({
+      "records[2]": "- TXT sneaky x",
+    });
     // Not exclusive: the same record is none of the set's business.
     expect(diff(domainRecordSetSpec, created.outs, { ...inputs, exclusive: false }).detailedDiff).toEqual({
       exclusive: { kind: "update", inputDiff: false },
