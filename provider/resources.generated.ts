@@ -960,7 +960,7 @@ export class ReverseDns extends pulumi.CustomResource {
 export interface VpcArgs extends MetaArgs {
   /** 1–64 ASCII letters, digits and single dashes; unique among the account's VPCs. */
   label: In<typeof vpcSpec.inputs.label>;
-  /** Region id, such as `us-east`. Changing it replaces the VPC. */
+  /** Region id, such as `us-iad` (one offering VPCs: `getRegions({ capability: "VPCs" })`). Changing it replaces the VPC. */
   region: In<typeof vpcSpec.inputs.region>;
   /** Up to 255 characters. Default `""`. */
   description?: In<typeof vpcSpec.inputs.description>;
@@ -971,13 +971,13 @@ proof<Same<VpcArgs, ArgsOf<typeof vpcSpec>>>();
  * A VPC: a private virtual network in one region, holding subnets.
  *
  * ```ts
- * const vpc = new compute.Vpc("app", { label: "app-net", region: "us-east" });
+ * const vpc = new compute.Vpc("app", { label: "app-net", region: "us-iad" });
  * ```
  */
 export class Vpc extends pulumi.CustomResource {
   /** 1–64 ASCII letters, digits and single dashes; unique among the account's VPCs. */
   declare readonly label: pulumi.Output<OutputOf<typeof vpcSpec, "label">>;
-  /** Region id, such as `us-east`. Changing it replaces the VPC. */
+  /** Region id, such as `us-iad` (one offering VPCs: `getRegions({ capability: "VPCs" })`). Changing it replaces the VPC. */
   declare readonly region: pulumi.Output<OutputOf<typeof vpcSpec, "region">>;
   /** Up to 255 characters. */
   declare readonly description: pulumi.Output<OutputOf<typeof vpcSpec, "description">>;

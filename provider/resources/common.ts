@@ -1,7 +1,7 @@
 /** Small helpers shared by resource files. */
 import { z } from "zod";
 import type { ProviderContext } from "../engine/context";
-import type { Listing } from "../engine/spec";
+import type { Call, Failure, Listing, Values } from "../engine/spec";
 
 export const MINUTE = 60_000;
 
@@ -33,6 +33,26 @@ export const optionalId = (value: unknown): number | undefined => (value === und
  * the integer the API wants.
  */
 export const idField = (field: string) => ({ schema: idReference(field), normalize: normalizeId, toWire: normalizeId });
+
+/**
+ * Preview's check of a region against the API's list (`GET /regions`, read once per process): it
+ * must be a region, and offer `capability` when one is given, as the create will require. Reads
+ * only, and only for a region new to the object (an existing one keeps its region).
+ */
+export function regionOnOffer(capability?: string) {
+  return async ({ ctx, inputs, olds, signal }: Call & { inputs: Values; olds: Values }): Promise<Failure[]> => {
+    const region = inputs.region;
+    if (typeof region !== "string" || olds.region === region) return [];
+    const regions = await ctx.memo("regions", () => ctx.client().regions.listAll({ signal }));
+    const found = regions.find((r) => r.id === region);
+    if (!found) return [{ property: "region", reason: `region ${region} is not one of the API's regions; getRegions lists them` }];
+    if (capability !== undefined && !found.capabilities.includes(capability)) {
+      const lister = `getRegions({ capability: ${JSON.stringify(capability)} })`;
+      return [{ property: "region", reason: `region ${region} does not offer ${capability}; ${lister} lists the regions that do` }];
+    }
+    return [];
+  };
+}
 
 /** The `created` and `updated` outputs every API record carries. */
 export const timestamps = (noun: string) => ({

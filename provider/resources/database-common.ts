@@ -20,6 +20,7 @@ import type { z } from "zod";
 import { ApiError, WaitError, isNotFound } from "../../sdk/core/errors";
 import {
   CURRENT_ENGINE_MAJORS,
+  DATABASE_CAPABILITY,
   DATABASE_CREATE_REQUESTS,
   DATABASE_REASONS,
   SPEC_ENGINE_MAJORS,
@@ -36,7 +37,7 @@ import type { ProviderContext } from "../engine/context";
 import { camelCased } from "../engine/schemas";
 import { resourceSpec, type Call, type Failure, type Fields, type Hooks, type InputsOf, type Values } from "../engine/spec";
 import { camelText, canonicalJson, camelizeDeep, formatDuration, isRecord, type Camelized } from "../engine/values";
-import { MINUTE, apiId, text, timestamps } from "./common";
+import { MINUTE, apiId, regionOnOffer, text, timestamps } from "./common";
 
 // ---------------------------------------------------------------------------------------------
 // The maintenance window, as a program writes it (camelCase of the API's `updates`)
@@ -411,7 +412,7 @@ export function databaseSpec<C extends z.ZodType, R extends Fields>(kind: Databa
         (await kind.api(ctx.client()).listAll({ filter: { label: inputs.label }, signal })).filter((d) => d.label === inputs.label),
     },
     validate: (inputs) => [...engineIdFailures(kind.engine, inputs.engineId), ...validateReplication(inputs)],
-    checkShared: engineOnOffer,
+    checkShared: async (call) => [...(await regionOnOffer(DATABASE_CAPABILITY)(call)), ...(await engineOnOffer(call))],
     replaceBroken: replaceFailed,
     hooks: databaseHooks(kind.noun, (ctx) => kind.api(ctx.client())),
   });

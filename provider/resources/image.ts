@@ -30,7 +30,7 @@ import { explain } from "../engine/engine";
 import type { ProviderContext } from "../engine/context";
 import { resourceSpec, type Failure, type Values } from "../engine/spec";
 import { isUnknown } from "../engine/values";
-import { MINUTE, idField, optionalId, text, timestamps } from "./common";
+import { MINUTE, idField, optionalId, regionOnOffer, text, timestamps } from "./common";
 
 /** Between two polls of the image's status. */
 const POLL_INTERVAL_MS = 2_000;
@@ -139,6 +139,8 @@ export const imageSpec = resourceSpec<ImageWithUpload, ImageCreate, ImageUpdateR
   },
   timeouts: { create: 30 * MINUTE, update: 10 * MINUTE, delete: 5 * MINUTE },
   validate: (inputs, olds) => validateSource(inputs, olds),
+  // An upload's region must be one of the API's (any region takes images).
+  checkShared: regionOnOffer(),
   // Labels repeat, so the key is the label within the create's own window: an image with it that
   // was not there when the create began is the one it made (a capture without a label takes the
   // disk's, so then any new private image counts). An upload's image is not adopted but replaced:

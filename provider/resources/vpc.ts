@@ -4,9 +4,9 @@
  * another resource's state (`getVpcSubnets` lists them).
  * The label and description change in place; the region cannot change, so it replaces.
  */
-import { VpcCreateRequest, type Vpc, type VpcUpdateRequest } from "../../sdk/resources/vpcs";
+import { VPC_CAPABILITY, VpcCreateRequest, type Vpc, type VpcUpdateRequest } from "../../sdk/resources/vpcs";
 import { resourceSpec } from "../engine/spec";
-import { MINUTE, apiId, timestamps } from "./common";
+import { MINUTE, apiId, regionOnOffer, timestamps } from "./common";
 
 const fields = VpcCreateRequest.shape;
 
@@ -14,7 +14,7 @@ export const vpcSpec = resourceSpec<Vpc, VpcCreateRequest, VpcUpdateRequest>()({
   name: "Vpc",
   noun: "VPC",
   description: "A VPC: a private virtual network in one region, holding subnets.",
-  example: 'const vpc = new compute.Vpc("app", { label: "app-net", region: "us-east" });',
+  example: 'const vpc = new compute.Vpc("app", { label: "app-net", region: "us-iad" });',
   inputs: {
     label: {
       schema: fields.label,
@@ -25,7 +25,7 @@ export const vpcSpec = resourceSpec<Vpc, VpcCreateRequest, VpcUpdateRequest>()({
       schema: fields.region,
       required: true,
       replaceOnChange: true,
-      description: "Region id, such as `us-east`. Changing it replaces the VPC.",
+      description: 'Region id, such as `us-iad` (one offering VPCs: `getRegions({ capability: "VPCs" })`). Changing it replaces the VPC.',
     },
     description: { schema: fields.description.unwrap(), default: "", description: "Up to 255 characters." },
   },
@@ -34,6 +34,7 @@ export const vpcSpec = resourceSpec<Vpc, VpcCreateRequest, VpcUpdateRequest>()({
   },
   timeouts: { create: 5 * MINUTE, update: 5 * MINUTE, delete: 10 * MINUTE },
   uniqueInputs: ["label"],
+  checkShared: regionOnOffer(VPC_CAPABILITY),
   // Labels are unique among the account's VPCs.
   naturalKey: {
     describe: (inputs) => `label ${JSON.stringify(inputs.label)}`,

@@ -22,6 +22,9 @@ import { formatIpv6, parseIpv4, parseIpv6 } from "../core/net";
 // ---------------------------------------------------------------------------------------------
 // Engines, statuses and what each operation requires
 
+/** The capability a region lists when databases can be made in it (`GET /regions`). */
+export const DATABASE_CAPABILITY = "Managed Databases";
+
 /** The engine types, as they appear in paths (`/databases/{engine}/instances`). */
 export const DATABASE_ENGINES = ["mysql", "postgresql"] as const;
 /** A database engine: `mysql` or `postgresql`. */

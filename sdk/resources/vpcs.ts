@@ -11,6 +11,9 @@ import type { ListOptions, Paginator } from "../core/pagination";
 import { endpoint } from "../core/endpoint";
 import { CLASSIC_PRIVATE_RANGE, RFC1918_RANGES, formatIpv4Cidr, ipv4RangeWithin, ipv4RangesOverlap, parseIpv4Cidr } from "../core/net";
 
+/** The capability a region lists when VPCs can be made in it (`GET /regions`). */
+export const VPC_CAPABILITY = "VPCs";
+
 /** Reason texts of the VPC rules, shared with the emulator and the tests. */
 export const VPC_REASONS = {
   labelChars: "Label must include only ASCII letters, numbers, and dashes",

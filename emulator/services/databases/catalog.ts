@@ -93,9 +93,6 @@ export function findDatabaseType(id: string): DatabaseType | undefined {
   return DATABASE_TYPES.find((t) => t.id === id);
 }
 
-/** The capability a region must list for databases to be created in it. */
-export const DATABASE_CAPABILITY = "Managed Databases";
-
 /** Per engine: the access port, the root user (api-facts P4-2) and the host-name tag. */
 export const ENGINE_TRAITS: Record<DatabaseEngineType, { port: number; rootUser: string; hostTag: string }> = {
   mysql: { port: 3306, rootUser: "linroot", hostTag: "mysql" },

@@ -7,6 +7,7 @@
  */
 import type { ErrorEntry } from "../../../sdk/core/schema";
 import {
+  DATABASE_CAPABILITY,
   DATABASE_REASONS,
   DATABASE_SNAPSHOT_LIMIT,
   type DatabaseBackupCreateRequest,
@@ -17,7 +18,7 @@ import {
 import { ApiFailure, entry } from "../../core/errors";
 import type { AccountState } from "../../core/state";
 import { findRegion, regionHasCapability } from "../regions/catalog";
-import { DATABASE_CAPABILITY, findDatabaseType, findEngine } from "./catalog";
+import { findDatabaseType, findEngine } from "./catalog";
 import { DATABASES, type StoredDatabase } from "./store";
 
 /** Throws the API's 400 when the database's status does not allow the operation. */

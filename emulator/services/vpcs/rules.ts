@@ -5,7 +5,7 @@
  * several at once.
  */
 import type { ErrorEntry } from "../../../sdk/core/schema";
-import { VPC_REASONS } from "../../../sdk/resources/vpcs";
+import { VPC_CAPABILITY, VPC_REASONS } from "../../../sdk/resources/vpcs";
 import type { SubnetCreateRequest, SubnetUpdateRequest, VpcCreateRequest, VpcUpdateRequest } from "../../../sdk/resources/vpcs";
 import { ipv4RangesOverlap, parseIpv4Cidr } from "../../../sdk/core/net";
 import type { AccountState } from "../../core/state";
@@ -13,9 +13,6 @@ import { entry } from "../../core/errors";
 import { findRegion, regionHasCapability } from "../regions/catalog";
 import { interfacesOnSubnet } from "../computes/store";
 import { type StoredSubnet, type StoredVpc, VPCS } from "./store";
-
-/** The capability a region must list for VPCs to be created in it. */
-export const VPC_CAPABILITY = "VPCs";
 
 /** Default account limits (api-facts P8-3). */
 export const VPCS_PER_REGION = 10;

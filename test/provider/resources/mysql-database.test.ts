@@ -165,7 +165,7 @@ describe("engine ids: the major alone (today's form) or a full version (the 4.17
     expect(harness.emulator.control.listRequests().slice(mark)).toEqual([]);
     // Reads only: the listing once per process, each full version once.
     const requests = harness.emulator.control.listRequests().map((r) => `${r.method} ${r.path}`);
-    expect(requests.every((r) => r.startsWith("GET /v4/databases/engines"))).toBe(true);
+    expect(requests.every((r) => r.startsWith("GET /v4/databases/engines") || r.startsWith("GET /v4/regions"))).toBe(true);
     expect(requests.filter((r) => /^GET \/v4\/databases\/engines(\?.*)?$/.test(r))).toHaveLength(1);
   });
 
