@@ -117,7 +117,7 @@ export async function engineOnOffer(call: Call & { inputs: Values; olds: Values 
   // A database already made keeps its engine, even one no longer offered to new databases.
   if (typeof id !== "string" || olds.engineId === id) return [];
   const client = ctx.client();
-  const { majorOnly } = parseEngineId(id);
+  const { type, majorOnly } = parseEngineId(id);
   const listed = await ctx.memo("databases.engines", () => client.databases.engines.listAll({ signal }));
   if (listed.some((e) => e.id === id)) return [];
   const known = majorOnly
@@ -132,7 +132,10 @@ export async function engineOnOffer(call: Call & { inputs: Values; olds: Values 
         ),
       );
   if (known) return [];
-  const offered = listed.map((e) => e.id).join(", ");
+  const offered = listed
+    .filter((e) => e.engine === type)
+    .map((e) => e.id)
+    .join(", ");
   return [
     {
       property: "engineId",

@@ -397,7 +397,12 @@ test("an engine version the API does not offer is refused at preview, in the pro
     expect(failed).toContain("engineId mysql/8.0.99 is not on offer");
     expect(failed).toContain("getDatabaseEngines lists the versions a new database can use");
     expect(failed).not.toMatch(/GET \/databases/);
-    expect(mutations(mark)).toEqual([]);
+    // What up sent: the reads that know the offer (regions, engines, the version asked for), no write.
+    const sent = emulator.control
+      .listRequests()
+      .slice(mark)
+      .map((r) => `${r.method} ${r.path.replace(/\?.*$/, "")}`);
+    expect(sent.sort()).toEqual(["GET /v4/databases/engines", "GET /v4/databases/engines/mysql%2F8.0.99", "GET /v4/regions"]);
   } finally {
     await stack.stack.destroy().catch(() => undefined);
     stack.cleanup();
