@@ -294,6 +294,7 @@ afterAll(async () => {
   testStack?.cleanup();
   await client?.close();
   await emulator?.close();
+  if (world.imageB) fs.rmSync(path.dirname(world.imageB), { recursive: true, force: true });
 });
 
 /** Resource name → operation, for the steps that are not `same`. */
