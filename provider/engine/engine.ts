@@ -12,7 +12,7 @@ import { ApiError, isNotFound } from "../../sdk/core/errors";
 import { formatPath } from "../../sdk/core/schema";
 import { PROVIDER_KEY } from "../shim";
 import { collectionKeyOf, invalidate } from "./collections";
-import type { ProviderContext } from "./context";
+import { CONFIG_TOKEN, ENV_TOKEN, type ProviderContext } from "./context";
 import { fieldDiff, keyedChanges, type DetailedDiff, type DiffResult } from "./detailed-diff";
 import { forHost } from "../host/diff";
 import { excerpt, programNames, programText, wirePath } from "./names";
@@ -623,9 +623,35 @@ async function remove(spec: AnySpec, ctx: ProviderContext, id: string, props: Ou
 // ---------------------------------------------------------------------------------------------
 // errors
 
+/**
+ * A refusal for want of an OAuth scope (401 with the API's scope headers): the scopes the endpoint
+ * accepts (`X-Accepted-OAuth-Scopes`), the token's own (`X-OAuth-Scopes`), and what to do. Other
+ * refusals (an invalid token, a restricted user's grant) keep the API's words.
+ */
+function missingScope(error: ApiError): string | undefined {
+  const accepted = error.headers["x-accepted-oauth-scopes"];
+  const granted = error.headers["x-oauth-scopes"];
+  if (error.status !== 401 || !accepted || accepted === "*" || granted === undefined) return undefined;
+  const needed = accepted
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const has = granted.split(/[\s,]+/).filter(Boolean);
+  const want = needed.join(" or ");
+  return (
+    `the token lacks the OAuth scope this needs: ${want} (the token has ${has.length > 0 ? has.join(", ") : "none"}). ` +
+    `Give the stack a token with ${want}: \`pulumi config set --secret ${CONFIG_TOKEN} <token>\` (or ${ENV_TOKEN})`
+  );
+}
+
 /** Rewrites an API error so it names the program's input (`engineId`), not the wire field (`engine`). */
 export function explain(spec: AnySpec, op: string, error: unknown): Error {
   if (!(error instanceof ApiError)) return error instanceof Error ? error : new Error(String(error));
+  const scope = missingScope(error);
+  if (scope)
+    return new Error(`the API refused the ${spec.noun} ${op}: ${scope} (HTTP ${error.status} ${error.method} ${error.path})`, {
+      cause: error,
+    });
   const names = programNames(spec);
   const details = error.errors.map((e) => {
     const reason = programText(names, e.reason);

@@ -111,6 +111,19 @@ test("missing credentials give an error naming the stack config key and the envi
   expect(harness.emulator.control.listRequests()).toEqual([]);
 });
 
+test("a token without the scope a request needs: the error names the scope it needs, the token's own, and what to do", async () => {
+  const saved = config["compute:token"];
+  config["compute:token"] = harness.emulator.control.createToken({ scopes: ["vpc:read_only", "domains:read_write"] }).token;
+  try {
+    await expect(vpcs.create({ label: "scoped", region: "us-iad" })).rejects.toThrow(
+      "the API refused the VPC create: the token lacks the OAuth scope this needs: vpc:read_write (the token has vpc:read_only, domains:read_write). " +
+        "Give the stack a token with vpc:read_write: `pulumi config set --secret compute:token <token>` (or COMPUTE_TOKEN) (HTTP 401 POST /vpcs)",
+    );
+  } finally {
+    config["compute:token"] = saved;
+  }
+});
+
 test("the environment supplies credentials when the stack config has none", async () => {
   const saved = { ...config };
   config["compute:token"] = undefined;
