@@ -31,10 +31,8 @@ export function forgetSessions(): void {
 export function provider(kind: string): pulumi.dynamic.ResourceProvider {
   let methods = providers.get(kind);
   if (!methods) {
-    const spec: AnySpec | undefined = RESOURCE_SPECS[kind];
-    if (!spec) throw new Error(`pulumi-compute has no resource type ${kind}; is the installed package older than the program?`);
     methods = {
-      ...makeProvider(spec, currentContext),
+      ...makeProvider(specOf(kind), currentContext),
       configure: async (req: pulumi.dynamic.ConfigureRequest) => {
         config = (key) => req.config.get(key);
       },
@@ -49,7 +47,11 @@ export function provider(kind: string): pulumi.dynamic.ResourceProvider {
  * host's preview patch (`host/preview.ts`) in place of `update`. Reads no config and sends nothing.
  */
 export function previewOf(kind: string, olds: Record<string, unknown>, news: Record<string, unknown>): Record<string, unknown> {
+  return previewUpdate(specOf(kind), olds, news);
+}
+
+function specOf(kind: string): AnySpec {
   const spec: AnySpec | undefined = RESOURCE_SPECS[kind];
-  if (!spec) throw new Error(`pulumi-compute has no resource type ${kind}`);
-  return previewUpdate(spec, olds, news);
+  if (!spec) throw new Error(`pulumi-compute has no resource type ${kind}; is the installed package older than the program?`);
+  return spec;
 }

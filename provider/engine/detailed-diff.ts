@@ -75,13 +75,20 @@ function setChanges(field: InputField, olds: unknown[], news: unknown[], recorde
   };
   const before = olds.map(text);
   const after = news.map(text);
-  const had = new Set(before);
-  const has = new Set(after);
+  // Each element that only one side has, at its first position there (a duplicate is no change).
+  const only = (list: string[], other: string[]) => {
+    const others = new Set(other);
+    const seen = new Set<string>();
+    const found: Array<{ key: string; index: number }> = [];
+    list.forEach((key, index) => {
+      if (!others.has(key) && !seen.has(key)) found.push({ key, index });
+      seen.add(key);
+    });
+    return found;
+  };
   return [
-    ...after.flatMap((key, newIndex) => (had.has(key) || after.indexOf(key) !== newIndex ? [] : [{ key, kind: "add" as const, newIndex }])),
-    ...before.flatMap((key, oldIndex) =>
-      has.has(key) || before.indexOf(key) !== oldIndex ? [] : [{ key, kind: "delete" as const, oldIndex }],
-    ),
+    ...only(after, before).map(({ key, index }) => ({ key, kind: "add" as const, newIndex: index })),
+    ...only(before, after).map(({ key, index }) => ({ key, kind: "delete" as const, oldIndex: index })),
   ];
 }
 

@@ -300,7 +300,7 @@ export function fieldsBody(fields: Fields, inputs: Inputs, keys: readonly string
   const body: Body = {};
   for (const key of keys) {
     const field = fields[key];
-    if (!field || field.derived || field.send === "never" || (field.send !== undefined && field.send !== op)) continue;
+    if (!field || !sentBy(field, op)) continue;
     const value = inputs[key] ?? (defaults ? field.default : undefined);
     if (value === undefined) continue;
     const wire = field.toWire ? field.toWire(value, inputs) : value;
@@ -308,6 +308,10 @@ export function fieldsBody(fields: Fields, inputs: Inputs, keys: readonly string
   }
   return body;
 }
+
+/** Whether `op`'s request body carries the field (not derived, not sent `never` or by the other operation only). */
+const sentBy = (field: InputField, op: "create" | "update"): boolean =>
+  !field.derived && field.send !== "never" && (field.send === undefined || field.send === op);
 
 /** The create body: every input the program gave that a create sends. */
 export const createBody = (spec: AnySpec, inputs: Inputs): Body => wireBody(spec, inputs, Object.keys(spec.inputs), "create", false);
@@ -583,10 +587,7 @@ export function previewUpdate(spec: AnySpec, olds: Outputs, raw: Inputs): Output
   const outs: Outputs = { ...withoutProvider(olds) };
   const { changed } = changedFields(spec, outs, news);
   // "any update": one that sends the object a change (moving an image's file alone sends nothing).
-  const sends = changed.some((k) => {
-    const field = spec.inputs[k]!;
-    return !field.derived && field.send !== "never" && field.send !== "create";
-  });
+  const sends = changed.some((k) => sentBy(spec.inputs[k]!, "update"));
   const recomputed = (by: RecomputedBy | undefined) =>
     changed.length === 0 || (by === "any update" && sends) || (Array.isArray(by) && by.some((k) => changed.includes(k)));
   for (const key of changed) {

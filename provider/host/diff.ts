@@ -9,6 +9,7 @@
  * Anywhere else (tests, another host) the result goes back unchanged and nothing is patched.
  */
 import type { DiffKind, DiffResult } from "../engine/detailed-diff";
+import { HOST_ENTRY } from "./entry";
 
 interface PropertyDiffMessage {
   setKind(kind: number): PropertyDiffMessage;
@@ -25,8 +26,6 @@ interface ProviderProto {
   PropertyDiff: { new (): PropertyDiffMessage; Kind: Record<string, number> };
 }
 
-const HOST = /[\\/]@pulumi[\\/]pulumi[\\/]cmd[\\/]dynamic-provider[\\/]index\.js$/;
-
 /** The result the host is about to copy into its response (set by the `changes` getter, taken by `setChanges`). */
 let reading: DiffResult | undefined;
 let patched: boolean | undefined;
@@ -36,7 +35,7 @@ function patchHost(): boolean {
   if (patched !== undefined) return patched;
   patched = false;
   const main = require.main;
-  if (!main || !HOST.test(main.filename)) return false;
+  if (!main || !HOST_ENTRY.test(main.filename)) return false;
   // The host's own copy of the protocol module, resolved from the host's file.
   const proto = main.require("../../proto/provider_pb") as ProviderProto;
   const setChanges = proto.DiffResponse.prototype.setChanges;

@@ -19,13 +19,11 @@
  * preloaded into the host process (`node -r`) by the plugin launcher `pulumi-resource-pulumi-nodejs`
  * beside this file, which the toolchain installs. It patches the gRPC server's `addService` for the
  * provider service and wraps the host's methods. It fails closed: unless the process runs the host
- * and every part it relies on is as pinned (`test/provider/host/pinned-host.test.ts`), nothing is
+ * and every part it relies on is as pinned (`test/provider/host/preview.test.ts`), nothing is
  * wrapped, nothing is declared, and the engine previews as it did without it.
  */
 import { createRequire } from "node:module";
-
-/** The host's entry file, as the stock launcher starts it. */
-const HOST = /[\\/]@pulumi[\\/]pulumi[\\/]cmd[\\/]dynamic-provider[\\/]index\.js$/;
+import { HOST_ENTRY } from "./entry";
 
 /** This package's provider text (`shim.ts`); older serialized closures are not matched, and preview as before. */
 const SHIM = /^exports\.handler=\(\)=>require\('pulumi-compute\/registry'\)\.provider\('([A-Za-z][A-Za-z0-9]*)'\)$/;
@@ -43,7 +41,6 @@ interface Struct {
 }
 interface RpcResponse {
   setProperties(properties: Struct): unknown;
-  setId(id: string): unknown;
   setSupportspreview(supports: boolean): unknown;
 }
 /** What of the host's modules the patch uses, resolved from the host's own file. */
@@ -137,7 +134,7 @@ function hostModules(hostFile: string): HostModules {
  * provider service is wrapped when the host adds it to its server, after this module has loaded.
  */
 export function installPreview(hostFile: string | undefined, previewOf: () => PreviewOf): boolean {
-  if (!hostFile || !HOST.test(hostFile) || installed) return false;
+  if (!hostFile || !HOST_ENTRY.test(hostFile) || installed) return false;
   let modules: HostModules;
   try {
     modules = hostModules(hostFile);

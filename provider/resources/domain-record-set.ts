@@ -1,8 +1,8 @@
 /**
  * `compute:DomainRecordSet`: many records of one domain as one resource. Each record is declared
  * with the same fields, natural spellings and normalization as a `DomainRecord`
- * (`record-common.ts`), and told apart by a key (`recordKey`), so `preview --diff` names each
- * record that is added, changed or removed (printed with its values by `preview --diff`). One resource instead of one per
+ * (`record-common.ts`), and told apart by a key (`recordKey`), so `preview --diff` prints each
+ * record that is added, changed or removed, with its values. One resource instead of one per
  * record: the engine's per-resource cost (a step, a checkpoint write) is paid once, and every change
  * costs exactly one request (POST, PUT or DELETE of that record) plus O(1) reads of the zone.
  *
