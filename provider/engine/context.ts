@@ -6,7 +6,8 @@
  */
 import { ComputeClient } from "../../sdk/client";
 import { Coalescer } from "../../sdk/core/coalesce";
-import type { RetryEvent } from "../../sdk/core/http";
+import { rowLog } from "../host/row-log";
+import { paceText, retryText } from "./status";
 
 /**
  * Retries of one request in the provider. Every operation runs under its deadline (the sdk's
@@ -61,11 +62,6 @@ export function resolveCredentials(config: ConfigSource, env: NodeJS.ProcessEnv 
   return { token, apiUrl };
 }
 
-/** One line per retry, so a slow `up` says why: `retrying GET /vpcs/12 in 180 ms (attempt 2): server error (5xx)`. */
-export function retryLine(event: RetryEvent): string {
-  return `retrying ${event.method} ${event.path} in ${event.delayMs} ms (attempt ${event.attempt + 1}): ${event.reason}`;
-}
-
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === "" ? undefined : value.trim();
 }
@@ -106,7 +102,9 @@ export class ProviderContext {
         token: credentials.token,
         pacing,
         ...PROVIDER_CLIENT_OPTIONS,
-        onRetry: (event) => this.progress(retryLine(event)),
+        // A slow step says why, on the row of the resource whose request it is.
+        onRetry: (event) => this.status(retryText(event)),
+        onPace: (event) => this.status(paceText(event)),
       });
       session = { client, reads: new Coalescer(), memo: new Map() };
       this.sessions.set(key, session);
@@ -157,10 +155,21 @@ export class ProviderContext {
   }
 
   /**
-   * Progress for the person running `pulumi up`. The engine passes the dynamic provider's stdout
-   * through as info diagnostics (Pulumi ≥ 3.146), so a plain line is enough.
+   * A line for the person running `pulumi up` that is worth keeping (an adopted object, a write
+   * repeated after someone else's): listed under the resource's Diagnostics. Sent to the engine
+   * for the resource being served (`host/row-log.ts`); without Pulumi's host, printed, and the
+   * engine passes the dynamic provider's stdout through as the stack's diagnostics.
    */
   progress(message: string): void {
-    console.log(message);
+    if (!rowLog()?.(message, false)) console.log(message);
+  }
+
+  /**
+   * What the resource is doing now (a wait, an upload, a retry): the status of its own row, not
+   * kept once the step ends (`status.ts` words it). Without Pulumi's host, printed as `progress`
+   * is, after the name of the object it is `about`, as there is no row to name it.
+   */
+  status(text: string, about?: string): void {
+    if (!rowLog()?.(text, true)) console.log(about === undefined ? text : `${about}: ${text}`);
   }
 }

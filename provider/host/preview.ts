@@ -21,9 +21,13 @@
  * provider service and wraps the host's methods. It fails closed: unless the process runs the host
  * and every part it relies on is as pinned (`test/provider/host/preview.test.ts`), nothing is
  * wrapped, nothing is declared, and the engine previews as it did without it.
+ *
+ * The same wrapping serves each request in the context of its resource's URN, so that progress
+ * reaches the engine as a status of that resource's row (`row-log.ts`).
  */
 import { createRequire } from "node:module";
 import { HOST_ENTRY } from "./entry";
+import { unloggable, withRowLog, type EngineModules } from "./row-log";
 
 /** This package's provider text (`shim.ts`); older serialized closures are not matched, and preview as before. */
 const SHIM = /^exports\.handler=\(\)=>require\('pulumi-compute\/registry'\)\.provider\('([A-Za-z][A-Za-z0-9]*)'\)$/;
@@ -49,6 +53,8 @@ export interface HostModules {
   service: unknown;
   proto: Record<string, { prototype: Record<string, unknown>; new (): RpcResponse }>;
   struct: { fromJavaScript(values: Record<string, unknown>): Struct };
+  /** The engine's `Log` (`row-log.ts`); undefined when the host's protocol lacks it. */
+  engine?: Partial<EngineModules>;
 }
 
 /** The resource kind of a provider text of this package, or undefined. */
@@ -121,19 +127,40 @@ function previewedUpdate(struct: HostModules["struct"], request: RpcRequest, pre
 /** The host's modules, from the host's file (so the very instances it uses). */
 function hostModules(hostFile: string): HostModules {
   const hostRequire = createRequire(hostFile);
+  const grpc = hostRequire("@grpc/grpc-js") as { Server: HostModules["server"]; credentials: { createInsecure(): unknown } };
   return {
-    server: (hostRequire("@grpc/grpc-js") as { Server: HostModules["server"] }).Server,
+    server: grpc.Server,
     service: (hostRequire("../../proto/provider_grpc_pb") as { ResourceProviderService: unknown }).ResourceProviderService,
     proto: hostRequire("../../proto/provider_pb") as HostModules["proto"],
     struct: (hostRequire("google-protobuf/google/protobuf/struct_pb") as { Struct: HostModules["struct"] }).Struct,
+    engine: engineModules(hostRequire, grpc),
   };
+}
+
+/** The engine's `Log` as the host's protocol has it; undefined when it has none (then lines stay on stdout). */
+function engineModules(
+  hostRequire: NodeJS.Require,
+  grpc: { credentials: { createInsecure(): unknown } },
+): Partial<EngineModules> | undefined {
+  try {
+    const engineProto = hostRequire("../../proto/engine_pb") as { LogRequest?: unknown; LogSeverity?: { INFO?: number } };
+    const engineGrpc = hostRequire("../../proto/engine_grpc_pb") as { EngineClient?: unknown };
+    return {
+      client: engineGrpc.EngineClient as EngineModules["client"],
+      logRequest: engineProto.LogRequest as EngineModules["logRequest"],
+      insecure: () => grpc.credentials.createInsecure(),
+      info: engineProto.LogSeverity?.INFO,
+    };
+  } catch {
+    return undefined;
+  }
 }
 
 /**
  * Installs the patch when `hostFile` is Pulumi's host as pinned; returns whether it did. The
  * provider service is wrapped when the host adds it to its server, after this module has loaded.
  */
-export function installPreview(hostFile: string | undefined, previewOf: () => PreviewOf): boolean {
+export function installPreview(hostFile: string | undefined, previewOf: () => PreviewOf, engineAddress?: string): boolean {
   if (!hostFile || !HOST_ENTRY.test(hostFile) || installed) return false;
   let modules: HostModules;
   try {
@@ -146,7 +173,11 @@ export function installPreview(hostFile: string | undefined, previewOf: () => Pr
     const host = implementation as Record<string, Method>;
     const reason = service === modules.service ? unpatchable(modules, host) : "not the provider service";
     if (service === modules.service) declined = reason;
-    const served = reason === undefined ? withPreview(modules, host, (...args) => previewOf()(...args)) : implementation;
+    if (reason !== undefined) return addService.call(this, service, implementation);
+    // Lines on the resources' own rows need only the engine's Log; previews stay patched without it.
+    unlogged = unloggable(modules.engine, engineAddress);
+    const logged = unlogged === undefined ? withRowLog(modules.engine as EngineModules, host, engineAddress!) : host;
+    const served = withPreview(modules, logged as Record<string, Method>, (...args) => previewOf()(...args));
     return addService.call(this, service, served);
   };
   installed = true;
@@ -156,8 +187,11 @@ export function installPreview(hostFile: string | undefined, previewOf: () => Pr
 let installed = false;
 /** Why the provider service was left as the host made it, when it was (for tests and debugging). */
 export let declined: string | undefined;
+/** Why lines stay on stdout instead of the resources' rows, when they do. */
+export let unlogged: string | undefined;
 
 // Preloaded into the host (`node -r`), the host's file is the script being run; anywhere else
 // (tests, a program, another script) this does nothing. The registry loads at the first preview.
+// The host's first argument is the engine's address (its `main(process.argv.slice(2))`).
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use; the type comes with it
-installPreview(process.argv[1], () => (require("../registry") as typeof import("../registry")).previewOf);
+installPreview(process.argv[1], () => (require("../registry") as typeof import("../registry")).previewOf, process.argv[2]);

@@ -36,7 +36,8 @@ import type { ComputeClient } from "../../sdk/client";
 import type { ProviderContext } from "../engine/context";
 import { camelCased } from "../engine/schemas";
 import { resourceSpec, type Call, type Failure, type Fields, type Hooks, type InputsOf, type Values } from "../engine/spec";
-import { camelText, canonicalJson, camelizeDeep, formatDuration, isRecord, type Camelized } from "../engine/values";
+import { waitReporter } from "../engine/status";
+import { camelText, canonicalJson, camelizeDeep, isRecord, type Camelized } from "../engine/values";
 import { MINUTE, apiId, regionOnOffer, text, timestamps } from "./common";
 
 // ---------------------------------------------------------------------------------------------
@@ -249,6 +250,8 @@ const DELETABLE = ["active", "failed", "degraded"];
 const BROKEN = ["failed", "degraded"];
 /** Long enough for anything; the operation's own deadline (its `timeouts`) aborts the wait first. */
 const WAIT_CEILING_MS = 7 * 24 * 3600 * 1000;
+/** How long a new database takes to provision, as the API documents it (the emulator's clock may run faster). */
+const PROVISIONING_USUALLY = "15–30 min at real speed";
 /** The start of the API's refusal of an update to a database that is not active. */
 const NOT_ACTIVE_PREFIX = DATABASE_REASONS.status("update", "").split(" that is")[0]!;
 
@@ -289,17 +292,16 @@ function databaseHooks<C extends z.ZodType>(
   noun: string,
   api: (ctx: ProviderContext) => EngineDatabases<C>,
 ): Hooks<CommonInputs, DatabaseWithSecrets, z.input<C>, DatabaseUpdateRequest> {
-  /** Polls until one of `until`, printing the status when it changes and every half minute. */
+  /** Polls until one of `until`, saying on the row what it waits for: on every change, every half minute, and when done. */
   async function waitUntil(
     ctx: ProviderContext,
     id: number,
     until: readonly string[],
     signal: AbortSignal,
-    options: { purpose: string; failOn?: readonly string[] },
+    options: { awaited: string; usual?: string; failOn?: readonly string[] },
   ): Promise<Database> {
-    let lastStatus: string | undefined;
-    let lastReport = -Infinity;
     const failOn = options.failOn ?? BROKEN;
+    let report: ((status: string, elapsedMs: number) => void) | undefined;
     try {
       return await api(ctx).waitForStatus(id, {
         until,
@@ -307,12 +309,13 @@ function databaseHooks<C extends z.ZodType>(
         timeoutMs: WAIT_CEILING_MS,
         signal,
         progress: (db, elapsed) => {
-          if (until.includes(db.status) && lastStatus === undefined) return; // already there: nothing to report
           if (!until.includes(db.status) && failOn.includes(db.status)) return; // the error tells it
-          if (db.status === lastStatus && elapsed - lastReport < 30_000) return;
-          lastStatus = db.status;
-          lastReport = elapsed;
-          ctx.progress(`${noun} ${id} (${db.label}): ${db.status}, waiting ${options.purpose} (${formatDuration(elapsed)} so far)`);
+          report ??= waitReporter(
+            { what: `${noun} ${id} (${db.label})`, until: options.awaited, usual: options.usual },
+            (status) => until.includes(status),
+            (text, about) => ctx.status(text, about),
+          );
+          report(db.status, elapsed);
         },
       });
     } catch (error) {
@@ -353,7 +356,7 @@ function databaseHooks<C extends z.ZodType>(
       return await api(ctx).update(id, body, { signal });
     } catch (error) {
       if (!(error instanceof ApiError && error.status === 400 && error.hasReason(NOT_ACTIVE_PREFIX))) throw error;
-      const db = await waitUntil(ctx, id, ["active"], signal, { purpose: "to accept the update again" });
+      const db = await waitUntil(ctx, id, ["active"], signal, { awaited: "active" });
       const { type, ...rest } = body;
       const again = type === undefined || type === db.type ? rest : body;
       return Object.keys(again).length === 0 ? db : api(ctx).update(id, again, { signal });
@@ -368,27 +371,27 @@ function databaseHooks<C extends z.ZodType>(
     update: async ({ ctx, id, body, olds, signal }) => {
       const dbId = apiId(id);
       // The API takes updates only from an active database (a nightly job may be running).
-      await waitUntil(ctx, dbId, ["active"], signal, { purpose: "to accept the update" });
-      if (body.type !== undefined) ctx.progress(`${noun} ${id}: resizing from ${String(olds.type)} to ${body.type}`);
+      await waitUntil(ctx, dbId, ["active"], signal, { awaited: "active" });
+      if (body.type !== undefined) ctx.status(`resizing from ${String(olds.type)} to ${body.type}`, `${noun} ${id}`);
       if (Object.keys(body).length === 0) return api(ctx).get(dbId, { signal });
       return updateActive(ctx, dbId, body, signal);
     },
 
     delete: async ({ ctx, id, signal }) => {
       const dbId = apiId(id);
-      const db = await waitUntil(ctx, dbId, DELETABLE, signal, { purpose: "until it can be deleted", failOn: [] });
-      if (db.status !== "active") ctx.progress(`${noun} ${id} (${db.label}) is ${db.status}; deleting it`);
+      const db = await waitUntil(ctx, dbId, DELETABLE, signal, { awaited: "a status that allows a delete", failOn: [] });
+      if (db.status !== "active") ctx.status(`${db.status}; deleting it`, `${noun} ${id} (${db.label})`);
       await api(ctx).delete(dbId, { signal });
     },
 
     settle: async ({ ctx, record, inputs, bodyOf, signal }) => {
       const id = record.id;
-      let db = await waitUntil(ctx, id, ["active"], signal, { purpose: "for active" });
+      let db = await waitUntil(ctx, id, ["active"], signal, { awaited: "active", usual: PROVISIONING_USUALLY });
       const windowDiffers = canonicalJson(windowForm(inputs.updates)) !== canonicalJson(windowForm(camelizeDeep(db.updates)));
       if (inputs.updates !== undefined && windowDiffers) {
-        ctx.progress(`${noun} ${id} (${db.label}): applying the maintenance window`);
+        ctx.status("applying the maintenance window", `${noun} ${id} (${db.label})`);
         await updateActive(ctx, id, bodyOf(["updates"]), signal);
-        db = await waitUntil(ctx, id, ["active"], signal, { purpose: "for active" });
+        db = await waitUntil(ctx, id, ["active"], signal, { awaited: "active" });
       }
       return withSecrets(ctx, db, {}, signal);
     },

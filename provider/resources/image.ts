@@ -29,6 +29,7 @@ import { z } from "zod";
 import { explain } from "../engine/engine";
 import type { ProviderContext } from "../engine/context";
 import { resourceSpec, type Failure, type Values } from "../engine/spec";
+import { formatBytes, uploadText, waitReporter } from "../engine/status";
 import { isUnknown } from "../engine/values";
 import { MINUTE, idField, optionalId, regionOnOffer, text, timestamps } from "./common";
 
@@ -169,7 +170,7 @@ export const imageSpec = resourceSpec<ImageWithUpload, ImageCreate, ImageUpdateR
       const uploadedHash = record.status === "pending_upload" ? await uploadData(ctx, record, inputs, signal) : undefined;
       const image = await ctx
         .client()
-        .images.waitForStatus(id, "available", { signal, intervalMs: POLL_INTERVAL_MS, progress: statusReporter(ctx, id) });
+        .images.waitForStatus(id, "available", { signal, intervalMs: POLL_INTERVAL_MS, progress: statusReporter(ctx, id, inputs.label) });
       return uploadedHash === undefined ? image : { ...image, file_hash: uploadedHash };
     },
     read: ({ ctx, id, signal }) => ctx.client().images.get(id, { signal }),
@@ -274,7 +275,7 @@ async function uploadData(
   const client = ctx.client();
   const file = nodePath.resolve(inputs.filePath ?? "");
   let reported = 0;
-  ctx.progress(`image ${id}: uploading ${file}`);
+  ctx.status(`uploading ${file}`, `image ${id}`);
   try {
     const result = await client.images.uploadFile(uploadTo, file, {
       signal,
@@ -282,12 +283,13 @@ async function uploadData(
         const step = totalBytes === 0 ? PROGRESS_STEPS : Math.floor((sentBytes / totalBytes) * PROGRESS_STEPS);
         if (step <= reported) return;
         reported = step;
-        ctx.progress(`image ${id}: uploaded ${formatBytes(sentBytes)} of ${formatBytes(totalBytes)} (${step * (100 / PROGRESS_STEPS)}%)`);
+        ctx.status(uploadText(sentBytes, totalBytes), `image ${id}`);
       },
     });
     const seconds = Math.max(result.durationMs, 1) / 1000;
-    ctx.progress(
-      `image ${id}: upload complete, ${formatBytes(result.bytes)} in ${seconds.toFixed(1)} s (${(result.bytes / 1048576 / seconds).toFixed(1)} MB/s); processing`,
+    ctx.status(
+      `upload complete, ${formatBytes(result.bytes)} in ${seconds.toFixed(1)} s (${(result.bytes / 1048576 / seconds).toFixed(1)} MB/s); processing`,
+      `image ${id}`,
     );
     if (inputs.fileHash !== undefined && inputs.fileHash !== result.sha256) {
       ctx.progress(`image ${id}: ${file} changed after it was checked; the content actually uploaded is recorded`);
@@ -301,20 +303,13 @@ async function uploadData(
   }
 }
 
-/** `812 KB`, `256.0 MB`. */
-function formatBytes(bytes: number): string {
-  return bytes < 1048576 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / 1048576).toFixed(1)} MB`;
-}
-
-/** Reports the image's status while waiting: on every change, and every 30 s of sameness. */
-function statusReporter(ctx: ProviderContext, id: string) {
-  let last: string | undefined;
-  let lastAt = 0;
-  return (image: Image | undefined, elapsedMs: number) => {
-    const status = image?.status ?? "gone";
-    if (status === last && elapsedMs - lastAt < 30_000) return;
-    last = status;
-    lastAt = elapsedMs;
-    ctx.progress(`image ${id}: ${status} (${Math.round(elapsedMs / 1000)}s)`);
-  };
+/** Reports the image's status on its row while waiting: on every change, every 30 s of sameness, and when available. */
+function statusReporter(ctx: ProviderContext, id: string, label: unknown) {
+  const what = typeof label === "string" ? `image ${id} (${label})` : `image ${id}`;
+  const report = waitReporter(
+    { what, until: "available" },
+    (status) => status === "available",
+    (text, about) => ctx.status(text, about),
+  );
+  return (image: Image | undefined, elapsedMs: number) => report(image?.status ?? "gone", elapsedMs);
 }

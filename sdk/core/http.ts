@@ -55,6 +55,14 @@ export interface RetryEvent {
   path: string;
 }
 
+/** Payload of the `onPace` hook: a request held back for rate-limit budget, and for about how long. */
+export interface PaceEvent {
+  method: string;
+  path: string;
+  /** How long the pacer expects to hold it (an answer with news may release it sooner). */
+  waitMs: number;
+}
+
 /** Options of a client instance. Only `baseUrl` is required. */
 export interface ClientOptions {
   /** API root including the version segment, e.g. `http://127.0.0.1:4010/v4` (a trailing slash is fine). */
@@ -78,6 +86,8 @@ export interface ClientOptions {
    * (`core/pacing.ts`): `true` for a pacer of this client's own, or a `Pacer` to share. Default off.
    */
   pacing?: boolean | Pacer;
+  /** Called when pacing holds a request back for budget. Errors thrown by it are ignored. */
+  onPace?: (event: PaceEvent) => void;
 }
 
 /** Options every resource method accepts. */
@@ -149,6 +159,7 @@ export class HttpClient {
   private readonly retry: Partial<RetryPolicyOptions>;
   private readonly sleep: Sleep;
   private readonly onRetry: ((event: RetryEvent) => void) | undefined;
+  private readonly onPace: ((event: PaceEvent) => void) | undefined;
   private readonly redact: Redactor;
   /** The client's pacer, when pacing is on. */
   readonly pacer: Pacer | undefined;
@@ -165,6 +176,7 @@ export class HttpClient {
     this.retry = options.retry ?? {};
     this.sleep = options.sleep ?? defaultSleep;
     this.onRetry = options.onRetry;
+    this.onPace = options.onPace;
     this.pacer = options.pacing === true ? new Pacer() : options.pacing || undefined;
   }
 
@@ -180,7 +192,7 @@ export class HttpClient {
 
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.pacer?.acquire(paced, options.signal);
+        await this.pacer?.acquire(paced, options.signal, (waitMs) => this.notify(this.onPace, { method, path: info.path, waitMs }));
         const raw = await this.send(method, relative, headers, body, info, options).catch((error: unknown) => {
           this.pacer?.release(paced);
           throw error;
@@ -191,7 +203,7 @@ export class HttpClient {
       } catch (error) {
         const decision = decideRetry(error, attempt, { idempotent }, this.retry);
         if (!decision.retry) throw error;
-        this.notifyRetry({ attempt, delayMs: decision.delayMs, reason: decision.reason, method, path: info.path });
+        this.notify(this.onRetry, { attempt, delayMs: decision.delayMs, reason: decision.reason, method, path: info.path });
         try {
           await this.sleep(decision.delayMs, options.signal);
         } catch (cause) {
@@ -267,7 +279,7 @@ export class HttpClient {
       } catch (error) {
         const decision = decideRetry(error, attempt, { idempotent: options.method === "PUT" }, this.retry);
         if (!decision.retry) throw error;
-        this.notifyRetry({ attempt, delayMs: decision.delayMs, reason: decision.reason, method: info.method, path: info.path });
+        this.notify(this.onRetry, { attempt, delayMs: decision.delayMs, reason: decision.reason, method: info.method, path: info.path });
         try {
           await this.sleep(decision.delayMs, options.signal);
         } catch (cause) {
@@ -398,9 +410,9 @@ export class HttpClient {
     return parsed.data;
   }
 
-  private notifyRetry(event: RetryEvent): void {
+  private notify<E>(observer: ((event: E) => void) | undefined, event: E): void {
     try {
-      this.onRetry?.(event);
+      observer?.(event);
     } catch {
       // An observer must not change the outcome of the call.
     }

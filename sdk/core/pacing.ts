@@ -166,8 +166,11 @@ export class Pacer {
     this.wake = this.newWake();
   }
 
-  /** Waits until `request` may be sent, and counts it; `observe` (an answer) or `release` (none) ends it. */
-  async acquire(request: PacedRequest, signal?: AbortSignal): Promise<void> {
+  /**
+   * Waits until `request` may be sent, and counts it; `observe` (an answer) or `release` (none)
+   * ends it. `onHold` hears once, with the expected wait, when the request is held back.
+   */
+  async acquire(request: PacedRequest, signal?: AbortSignal, onHold?: (waitMs: number) => void): Promise<void> {
     const operation = this.operation(request);
     let started: number | undefined;
     for (;;) {
@@ -182,7 +185,10 @@ export class Pacer {
         }
         return;
       }
-      started ??= now;
+      if (started === undefined) {
+        started = now;
+        onHold?.(wait);
+      }
       // Woken early when an answer brings news (a new window, or a server that does not limit).
       const woken = this.wake.promise;
       const timer = new AbortController();

@@ -9,7 +9,10 @@
  *   and the unknowns the spec declares, and never reaches the provider's `update`;
  * - a previewed create, and a previewed update of another dynamic provider, never reach that
  *   provider: they answer the inputs, as the engine does for a host without preview support;
- * - a host that handles previews itself, or lacks a method, is left alone (fails closed).
+ * - a host that handles previews itself, or lacks a method, is left alone (fails closed);
+ * - through the launcher, a provider's lines reach the engine's `Log` (a fake engine here) with the
+ *   URN of the resource being served, as a row status or a kept line (`provider/host/row-log.ts`),
+ *   and the host's own state (the config `configure` keeps) is untouched by the wrapping.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -18,6 +21,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { providerText } from "../../../provider/shim";
 import { kindOf, unpatchable, type HostModules } from "../../../provider/host/preview";
+import { unloggable, type EngineModules } from "../../../provider/host/row-log";
 import { UNKNOWN } from "../../../provider/engine/values";
 
 jest.setTimeout(60_000);
@@ -34,6 +38,9 @@ const proto = require(path.join(PULUMI, "proto/provider_pb")) as Record<string, 
 const { Struct } = require(require.resolve("google-protobuf/google/protobuf/struct_pb", { paths: [PULUMI] })) as {
   Struct: { fromJavaScript(v: object): unknown };
 };
+const { Empty } = require(require.resolve("google-protobuf/google/protobuf/empty_pb", { paths: [PULUMI] })) as { Empty: new () => unknown };
+const engineServices = require(path.join(PULUMI, "proto/engine_grpc_pb")) as { EngineService: never };
+const engineProto = require(path.join(PULUMI, "proto/engine_pb")) as Record<string, unknown>;
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 /** The parts of the host the patch relies on, as text: its provider service's methods and its launcher. */
@@ -53,6 +60,11 @@ function hostParts(): Record<string, string> {
     update: sha(method("update")),
     diff: sha(method("diff")),
     addService: sha(/server\.addService\(provrpc\.ResourceProviderService, resourceProvider\);/.exec(source)?.[0] ?? "(missing)"),
+    // The engine's address is the host's first argument (`row-log.ts` reads process.argv[2]).
+    engineArgument: sha(
+      /if \(args\.length === 0\) \{[\s\S]*?\n\}\nexports\.main = main;\nmain\(process\.argv\.slice\(2\)\);/.exec(source)?.[0] ??
+        "(missing)",
+    ),
     launcher: sha(fs.readFileSync(path.join(PULUMI, "pulumi-resource-pulumi-nodejs"), "utf8")),
   };
 }
@@ -65,14 +77,15 @@ test("the host's code that preview support and detailed diffs rely on is the pin
     update: "8973d50cbddab11b",
     diff: "774c4a09b005e785",
     addService: "49afe54749b5af4d",
+    engineArgument: "de27ed2f33d88dcb",
     launcher: "a5e3bfde8aa51d3c",
   };
   const found = hostParts();
   if (JSON.stringify(found) !== JSON.stringify(pinned)) {
     throw new Error(
       "Pulumi's dynamic provider host is not the one provider/host/ was written against.\n" +
-        "Re-read node_modules/@pulumi/pulumi/cmd/dynamic-provider/index.js (configure, create, update, diff, addService) and its\n" +
-        "launcher, check provider/host/preview.ts, provider/host/diff.ts and provider/host/pulumi-resource-pulumi-nodejs against them,\n" +
+        "Re-read node_modules/@pulumi/pulumi/cmd/dynamic-provider/index.js (configure, create, update, diff, addService, main's\n" +
+        "arguments) and its launcher, check provider/host/preview.ts, row-log.ts, diff.ts and pulumi-resource-pulumi-nodejs against them,\n" +
         `then pin what you checked: ${JSON.stringify(found)}`,
     );
   }
@@ -85,8 +98,8 @@ class Host {
     readonly client: Record<string, (req: unknown, cb: (err: Error | null, resp: Record<string, () => unknown>) => void) => void>,
   ) {}
 
-  static async start(launcher: string[]): Promise<Host> {
-    const child = spawn(launcher[0]!, [...launcher.slice(1), "127.0.0.1:1"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  static async start(launcher: string[], engine = "127.0.0.1:1"): Promise<Host> {
+    const child = spawn(launcher[0]!, [...launcher.slice(1), engine], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
     let err = "";
     child.stderr!.on("data", (c: Buffer) => (err += c));
     const port = await new Promise<string>((resolve, reject) => {
@@ -102,9 +115,9 @@ class Host {
     return new Promise((resolve, reject) => this.client[method]!.call(this.client, request, (e, r) => (e ? reject(e) : resolve(r as T))));
   }
 
-  async configure(): Promise<boolean> {
+  async configure(config: Record<string, string> = {}): Promise<boolean> {
     const req = new proto.ConfigureRequest!();
-    req.setArgs!(Struct.fromJavaScript({}));
+    req.setArgs!(Struct.fromJavaScript(config));
     return (await this.call("configure", req)).getSupportspreview!() as boolean;
   }
 
@@ -119,9 +132,13 @@ class Host {
     return (resp.getProperties!() as { toJavaScript(): Record<string, unknown> }).toJavaScript();
   }
 
-  async create(props: object, preview: boolean): Promise<{ id: string; props: Record<string, unknown> }> {
+  async create(
+    props: object,
+    preview: boolean,
+    urn = "urn:pulumi:dev::p::pulumi-nodejs:dynamic:Resource::x",
+  ): Promise<{ id: string; props: Record<string, unknown> }> {
     const req = new proto.CreateRequest!();
-    req.setUrn!("urn:pulumi:dev::p::pulumi-nodejs:dynamic:Resource::x");
+    req.setUrn!(urn);
     req.setProperties!(Struct.fromJavaScript(props));
     req.setPreview!(preview);
     const resp = await this.call("create", req);
@@ -176,6 +193,84 @@ describe("the launcher and the real host", () => {
       updated: true,
     });
     expect(fs.readFileSync(marker, "utf8")).toBe("create\nupdate\n");
+  });
+});
+
+/** A stand-in for the engine's `Engine` service: it keeps what `Log` receives. */
+async function fakeEngine(): Promise<{ address: string; logs: Array<Record<string, unknown>>; stop(): void }> {
+  const logs: Array<Record<string, unknown>> = [];
+  const server = new grpc.Server();
+  server.addService(engineServices.EngineService, {
+    log: (call: { request: Record<string, () => unknown> }, callback: (error: null, response: unknown) => void) => {
+      const request = call.request;
+      logs.push({
+        urn: request.getUrn!(),
+        message: request.getMessage!(),
+        ephemeral: request.getEphemeral!(),
+        severity: request.getSeverity!(),
+      });
+      callback(null, new Empty());
+    },
+  });
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
+  );
+  return { address: `127.0.0.1:${port}`, logs, stop: () => server.forceShutdown() };
+}
+
+describe("lines on the resource's own row", () => {
+  /** A provider that keeps its config, and says two lines through the sink when there is one. */
+  const talker =
+    "exports.handler=()=>({configure:async(req)=>{globalThis.__key=req.config.get('test:key')}," +
+    "create:async()=>{const log=globalThis[Symbol.for('pulumi-compute.row-log')];" +
+    "const said=typeof log==='function'?[log('waiting for active, 3s so far: provisioning',true),log('adopted',false)]:'no sink';" +
+    "return {id:'7',outs:{key:globalThis.__key,said}}}})";
+  const urn = "urn:pulumi:dev::p::pulumi-nodejs:dynamic/compute:MysqlDatabase::my-db";
+  let engine: Awaited<ReturnType<typeof fakeEngine>>;
+  let patched: Host;
+  let stock: Host;
+
+  beforeAll(async () => {
+    engine = await fakeEngine();
+    patched = await Host.start([LAUNCHER], engine.address);
+    stock = await Host.start([process.execPath, HOST], engine.address);
+  });
+  afterAll(() => {
+    patched?.stop();
+    stock?.stop();
+    engine?.stop();
+  });
+
+  test("a status and a kept line reach the engine's Log with the URN of the resource being served", async () => {
+    await patched.configure({ "test:key": "from-config" });
+    const created = await patched.create({ __provider: talker }, false, urn);
+    // The host's configure kept the config on the host itself: the provider still reads it.
+    expect(created.props).toMatchObject({ key: "from-config", said: [true, true] });
+    for (let i = 0; i < 100 && engine.logs.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(engine.logs).toEqual([
+      { urn, message: "waiting for active, 3s so far: provisioning", ephemeral: true, severity: 1 },
+      { urn, message: "adopted", ephemeral: false, severity: 1 },
+    ]);
+  });
+
+  test("Pulumi's host alone has no sink: lines stay on stdout, as before", async () => {
+    await stock.configure({ "test:key": "stock" });
+    expect((await stock.create({ __provider: talker }, false, urn)).props).toMatchObject({ key: "stock", said: "no sink" });
+  });
+
+  test("a protocol without the engine's Log, or no engine address, leaves lines on stdout (fails closed)", () => {
+    const modules = {
+      client: (engineServices as unknown as { EngineClient: EngineModules["client"] }).EngineClient,
+      logRequest: engineProto.LogRequest as EngineModules["logRequest"],
+      insecure: () => grpc.credentials.createInsecure(),
+      info: (engineProto.LogSeverity as { INFO: number }).INFO,
+    };
+    expect(unloggable(modules, "127.0.0.1:1")).toBeUndefined();
+    expect(unloggable(modules, undefined)).toMatch(/no engine address/);
+    expect(unloggable({ ...modules, logRequest: function () {} as unknown as EngineModules["logRequest"] }, "127.0.0.1:1")).toMatch(
+      /LogRequest\.setSeverity/,
+    );
+    expect(unloggable({ ...modules, client: undefined }, "127.0.0.1:1")).toMatch(/no Engine client/);
   });
 });
 

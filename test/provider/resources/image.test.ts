@@ -197,7 +197,9 @@ describe("create, update, read, delete", () => {
     const kb = Math.ceil(fs.statSync(file).size / 1024);
     expect(lines).toContain(`image ${created.id}: uploaded ${kb} KB of ${kb} KB (100%)`);
     expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^image ${created.id}: upload complete, ${kb} KB in [0-9.]+ s`)));
-    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^image ${created.id}: available \\(\\d+s\\)$`)));
+    expect(lines).toContainEqual(
+      expect.stringMatching(new RegExp(`^image ${created.id} \\(uploaded\\): available after \\d+s; done waiting$`)),
+    );
   });
 
   test("a capture waits out creating; label and description change in place; drift is read back; delete removes it", async () => {

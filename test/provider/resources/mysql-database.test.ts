@@ -220,7 +220,13 @@ describe("life cycle against the emulator", () => {
     // One create, then the window once active (the API refuses updates before).
     expect(requests("POST")).toEqual(["/v4/databases/mysql/instances"]);
     expect(requests("PUT")).toEqual([`/v4/databases/mysql/instances/${db.id}`]);
-    expect(logged.some((line) => line.startsWith(`MySQL database ${db.id} (app-db): provisioning, waiting for active`))).toBe(true);
+    expect(
+      logged.some(
+        (line) =>
+          line.startsWith(`MySQL database ${db.id} (app-db): waiting for active, `) &&
+          line.includes(": provisioning (usually 15–30 min at real speed)"),
+      ),
+    ).toBe(true);
     expect(logged).toContain(`MySQL database ${db.id} (app-db): applying the maintenance window`);
   });
 
@@ -291,7 +297,7 @@ describe("life cycle against the emulator", () => {
       await harness.client.databases.mysql.backups.create(Number(created.id), { label: "snap" });
       expect((await harness.client.databases.mysql.get(Number(created.id))).status).toBe("backing_up");
       deleting = mysql.delete!(created.id, created.outs);
-      while (!logged.some((line) => line.includes("backing_up, waiting until it can be deleted"))) {
+      while (!logged.some((line) => line.includes("waiting for a status that allows a delete, ") && line.endsWith(": backing_up"))) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     } finally {
@@ -299,7 +305,7 @@ describe("life cycle against the emulator", () => {
     }
     await deleting;
     expect(await harness.client.databases.instances.listAll()).toEqual([]);
-    expect(logged.some((line) => line.includes("backing_up, waiting until it can be deleted"))).toBe(true);
+    expect(logged.some((line) => line.includes("waiting for a status that allows a delete, ") && line.endsWith(": backing_up"))).toBe(true);
   });
 
   test("a degraded database is reported clearly and the update fails without touching it", async () => {

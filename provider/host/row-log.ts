@@ -1,0 +1,96 @@
+/**
+ * Lines of a resource on the resource's own row of `pulumi up`, inside the provider process only.
+ *
+ * Pulumi's dynamic provider host passes a provider's stdout to the engine as diagnostics of the
+ * stack, so every progress line used to land on the `pulumi:pulumi:Stack` row and come back under
+ * Diagnostics at the end. The engine offers more to every provider process: its `Log` call takes
+ * the URN of the resource a line is about and an `ephemeral` flag, which makes the line a status
+ * of that resource's row that is not kept once the step ends. The host receives the engine's
+ * address as its first argument, and every request it serves carries the resource's URN.
+ *
+ * So, when `preview.ts` wraps the host's provider service, each request is served inside an
+ * async context that knows its URN, and a process-wide sink (`rowLog`) sends a line to the engine
+ * for that URN. The sink is a global, not a module export, because the preloaded host patch and
+ * the provider code the host loads may be two copies of this package. Without the host (tests, a
+ * program, another host) there is no sink, and callers print as before.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+
+/** Sends one line for the resource being served: a status of its row (`ephemeral`) or a kept line; false when it cannot. */
+export type RowLog = (message: string, ephemeral: boolean) => boolean;
+
+const SINK = Symbol.for("pulumi-compute.row-log");
+
+/** The sink installed in this process by the host patch, if any. */
+export function rowLog(): RowLog | undefined {
+  return (globalThis as Record<symbol, RowLog | undefined>)[SINK];
+}
+
+type Callback = (error: unknown, response?: unknown, ...rest: unknown[]) => void;
+type Method = (call: { request: { getUrn?: () => string } }, callback: Callback) => unknown;
+
+/** What of the host's modules the engine's `Log` needs. */
+export interface EngineModules {
+  client: new (address: string, credentials: unknown) => { log(request: unknown, callback: (error: unknown) => void): unknown };
+  logRequest: new () => LogRequestMessage;
+  insecure: () => unknown;
+  /** `LogSeverity.INFO`. */
+  info: number;
+}
+interface LogRequestMessage {
+  setSeverity(severity: number): unknown;
+  setMessage(message: string): unknown;
+  setUrn(urn: string): unknown;
+  setEphemeral(ephemeral: boolean): unknown;
+}
+
+/** Why the engine's `Log` cannot be used as pinned, or undefined when it can. */
+export function unloggable(modules: Partial<EngineModules> | undefined, engineAddress: string | undefined): string | undefined {
+  if (!engineAddress) return "the host has no engine address";
+  if (!modules || typeof modules.client !== "function" || typeof modules.insecure !== "function")
+    return "the protocol has no Engine client";
+  if (typeof modules.info !== "number") return "the protocol has no LogSeverity.INFO";
+  for (const setter of ["setSeverity", "setMessage", "setUrn", "setEphemeral"] as const) {
+    if (typeof (modules.logRequest?.prototype as Partial<LogRequestMessage> | undefined)?.[setter] !== "function")
+      return `the protocol has no LogRequest.${setter}`;
+  }
+  return undefined;
+}
+
+/**
+ * The host's provider service with every request served in the context of its URN, and the sink
+ * installed that sends a line for that URN to the engine at `engineAddress`. A line the engine
+ * refuses is printed instead, so it is never lost.
+ */
+export function withRowLog(modules: EngineModules, host: object, engineAddress: string): object {
+  const serving = new AsyncLocalStorage<string>();
+  const engine = new modules.client(engineAddress, modules.insecure());
+  const sink: RowLog = (message, ephemeral) => {
+    const urn = serving.getStore();
+    if (!urn) return false;
+    const request = new modules.logRequest();
+    request.setSeverity(modules.info);
+    request.setMessage(message);
+    request.setUrn(urn);
+    request.setEphemeral(ephemeral);
+    engine.log(request, (error) => {
+      if (error) console.log(message);
+    });
+    return true;
+  };
+  (globalThis as Record<symbol, RowLog>)[SINK] = sink;
+
+  // Every method runs on the host itself (its `configure` keeps the config on `this`), and the
+  // resource's requests in the context of their URN.
+  return new Proxy(host, {
+    get(target, name, receiver) {
+      const value: unknown = Reflect.get(target, name, receiver);
+      if (typeof value !== "function") return value;
+      const method = value as Method;
+      return (call: Parameters<Method>[0], callback: Callback) => {
+        const urn = typeof call?.request?.getUrn === "function" ? call.request.getUrn() : "";
+        return urn ? serving.run(urn, () => method.call(target, call, callback)) : method.call(target, call, callback);
+      };
+    },
+  });
+}
