@@ -71,3 +71,4 @@ export function driftBetween(
 
 // Recovery after an interrupted run, for Automation API programs (`pulumi-compute recover` is the same).
 export { recover, type RecoverLine, type RecoverOptions, type RecoverReport } from "./recover";
+export { stackScopes, scopesOf, type StackScopes } from "./scopes";

@@ -50,7 +50,8 @@ export function previewOf(kind: string, olds: Record<string, unknown>, news: Rec
   return previewUpdate(specOf(kind), olds, news);
 }
 
-function specOf(kind: string): AnySpec {
+/** The spec of a resource kind; throws naming the kind when this package has none. */
+export function specOf(kind: string): AnySpec {
   const spec: AnySpec | undefined = RESOURCE_SPECS[kind];
   if (!spec) throw new Error(`pulumi-compute has no resource type ${kind}; is the installed package older than the program?`);
   return spec;

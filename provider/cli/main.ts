@@ -58,12 +58,24 @@ const IMPORT_USAGE = `usage: pulumi-compute import [--api-url <url>] [--token-en
       --stack <name>         the stack the printed next steps create (default: dev)
   -h, --help                 this text`;
 
+const SCOPES_USAGE = `usage: pulumi-compute scopes [--stack <name>] [--cwd <project dir>] [--json]
+
+  Prints the least-privilege OAuth scopes of a stack: what \`pulumi up\` and \`pulumi destroy\` need,
+  and what \`pulumi preview\`, \`pulumi refresh\` and \`pulumi-compute drift\` need. They come from a
+  preview of the stack (no writes): the resource kinds it plans for, the endpoints each kind's
+  life uses, and the endpoints its program calls itself (data functions).
+
+      --stack <name>      the stack (default: the project's selected stack)
+      --cwd <dir>         the project directory (default: the working directory)
+      --json              the report as JSON`;
+
 const USAGE = `usage: pulumi-compute <command> [options]
 
 commands:
   drift    list managed fields changed outside Pulumi (exit 0: none, 2: drift, 1: error)
   import   write a Pulumi program that adopts the objects of an existing account
   recover  bring a stack back after an interrupted run (then \`pulumi up\`)
+  scopes   print the least-privilege OAuth scopes a stack's token needs
 
 \`pulumi-compute <command> --help\` describes a command's options.`;
 
@@ -98,7 +110,19 @@ function pulumiMissing(): boolean {
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if ((command === "drift" || command === "import" || command === "recover") && pulumiMissing()) return EXIT.error;
+  if ((command === "drift" || command === "import" || command === "recover" || command === "scopes") && pulumiMissing()) return EXIT.error;
+  if (command === "scopes") {
+    const parsed = parse<{ stack?: string; cwd?: string; json?: boolean }>(
+      rest,
+      { stack: { type: "string", short: "s" }, cwd: { type: "string", short: "C" }, json: { type: "boolean" } },
+      SCOPES_USAGE,
+    );
+    if ("code" in parsed) return parsed.code;
+    const { values } = parsed;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only once the SDK it needs is known to be there
+    const { runScopes } = require("./scopes") as typeof import("./scopes");
+    return runScopes({ cwd: values.cwd ?? process.cwd(), stack: values.stack, json: values.json ?? false });
+  }
   if (command === "drift") {
     const parsed = parse<{
       stack?: string;

@@ -7,6 +7,7 @@
 import { ComputeClient } from "../../sdk/client";
 import { Coalescer } from "../../sdk/core/coalesce";
 import { rowLog } from "../host/row-log";
+import { scopesLogger } from "../scopes-log";
 import { paceText, retryText } from "./status";
 
 /**
@@ -105,6 +106,7 @@ export class ProviderContext {
         // A slow step says why, on the row of the resource whose request it is.
         onRetry: (event) => this.status(retryText(event)),
         onPace: (event) => this.status(paceText(event)),
+        onCall: scopesLogger(),
       });
       session = { client, reads: new Coalescer(), memo: new Map() };
       this.sessions.set(key, session);

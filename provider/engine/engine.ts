@@ -15,6 +15,7 @@ import { collectionKeyOf, invalidate } from "./collections";
 import { CONFIG_TOKEN, ENV_TOKEN, type ProviderContext } from "./context";
 import { fieldDiff, keyedChanges, type DetailedDiff, type DiffResult } from "./detailed-diff";
 import { forHost } from "../host/diff";
+import { servedResource } from "../host/row-log";
 import { excerpt, programNames, programText, wirePath } from "./names";
 import { UnresolvedCreateError, createExactlyOnce } from "./natural-key";
 import {
@@ -633,26 +634,46 @@ function missingScope(error: ApiError): string | undefined {
   const accepted = error.headers["x-accepted-oauth-scopes"];
   const granted = error.headers["x-oauth-scopes"];
   if (error.status !== 401 || !accepted || accepted === "*" || granted === undefined) return undefined;
-  const needed = accepted
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
+  const needed = accepted.split(/[\s,]+/).filter(Boolean);
   const has = granted.split(/[\s,]+/).filter(Boolean);
-  const want = needed.join(" or ");
+  const lacking = needed.filter((scope) => !scopeCovered(has, scope));
+  const want = (lacking.length > 0 ? lacking : needed).join(" and ");
   return (
-    `the token lacks the OAuth scope this needs: ${want} (the token has ${has.length > 0 ? has.join(", ") : "none"}). ` +
-    `Give the stack a token with ${want}: \`pulumi config set --secret ${CONFIG_TOKEN} <token>\` (or ${ENV_TOKEN})`
+    `the token lacks the OAuth scope ${want} (this call needs ${needed.join(" and ")}; the token has ${has.length > 0 ? has.join(", ") : "none"}). ` +
+    `Give the stack a token that has it: \`pulumi config set --secret ${CONFIG_TOKEN} <token>\` (or ${ENV_TOKEN}); ` +
+    "`pulumi-compute scopes` lists every scope the stack needs"
+  );
+}
+
+/** Whether `has` covers `scope`: itself, `area:read_write` or `area:*` for a read, or `*`. */
+function scopeCovered(has: string[], scope: string): boolean {
+  const [area, level] = scope.split(":");
+  return has.some((own) => own === "*" || own === scope || own === `${area}:*` || (level !== "read_write" && own === `${area}:read_write`));
+}
+
+/**
+ * A 403: the token's user is restricted and lacks a grant. The API does not say which; what the
+ * operation needs is known: the account-wide grant to add one (a create), or read_write on the
+ * object itself (an update or a delete).
+ */
+function missingGrant(spec: AnySpec, op: string, error: ApiError): string | undefined {
+  if (error.status !== 403) return undefined;
+  const grant = op === "create" ? `the account's grant to add ${spec.noun}s` : `read_write access to this ${spec.noun}`;
+  return (
+    `the token's user may not do this (${error.errors.map((e) => e.reason).join("; ") || "forbidden"}). ` +
+    `A restricted user needs ${grant}: an account administrator grants it in the user's permissions, ` +
+    `or give the stack a token of a user who has it: \`pulumi config set --secret ${CONFIG_TOKEN} <token>\``
   );
 }
 
 /** Rewrites an API error so it names the program's input (`engineId`), not the wire field (`engine`). */
 export function explain(spec: AnySpec, op: string, error: unknown): Error {
   if (!(error instanceof ApiError)) return error instanceof Error ? error : new Error(String(error));
-  const scope = missingScope(error);
-  if (scope)
-    return new Error(`the API refused the ${spec.noun} ${op}: ${scope} (HTTP ${error.status} ${error.method} ${error.path})`, {
-      cause: error,
-    });
+  const resource = servedResource();
+  const what = `the ${spec.noun} ${op}${resource === undefined ? "" : ` of resource ${JSON.stringify(resource)}`}`;
+  const refusal = missingScope(error) ?? missingGrant(spec, op, error);
+  if (refusal)
+    return new Error(`the API refused ${what}: ${refusal} (HTTP ${error.status} ${error.method} ${error.path})`, { cause: error });
   const names = programNames(spec);
   const details = error.errors.map((e) => {
     const reason = programText(names, e.reason);

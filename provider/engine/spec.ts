@@ -223,6 +223,8 @@ export interface ResourceSpec<
   computed?: Computed<Api, C>;
   /** Default operation timeouts in milliseconds; the `timeouts` input overrides them. Reads use `update`'s. */
   timeouts: Timeouts;
+  /** The API endpoints its life uses, by name in the sdk's endpoint table; see `EndpointsUsed`. */
+  endpoints: EndpointsUsed;
   /** Inputs whose unchanged value would collide when the replacement is created first (unique labels). */
   uniqueInputs?: Array<keyof F & string>;
   /** Other reasons a replacement must delete the old object first (an overlapping range, say). */
@@ -278,6 +280,19 @@ export interface ResourceSpec<
   hooks: Hooks<In, Api, Create, Update>;
   /** Reads coalesced into listings of the object's collection (see `Listing`). */
   listing?: Listing<Api>;
+}
+
+/**
+ * The endpoints (names in the sdk's endpoint table, `sdk/endpoints.ts`) a resource's life sends,
+ * from which the least-privilege OAuth scopes of a stack derive (`provider/scopes.ts`): `read`
+ * is what `preview`, `refresh` and `drift` send (the check's lookups, reads, natural-key
+ * listings), `write` what `up` and `destroy` send besides (creates, updates, deletes, and the
+ * reads of their waits). A test holds every name to the table, and the scopes e2e runs a stack
+ * with a token of exactly the derived scopes.
+ */
+export interface EndpointsUsed {
+  read: readonly string[];
+  write: readonly string[];
 }
 
 /**

@@ -6,6 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ComputeClient } from "../../sdk/client";
 import { resolveCredentials } from "../engine/context";
+import { scopesLogger } from "../scopes-log";
 
 /** Options every data function accepts. */
 export interface FunctionOptions {
@@ -30,7 +31,7 @@ export async function withClient<T>(options: FunctionOptions, work: (client: Com
     if (key === "compute:apiUrl" && options.apiUrl) return options.apiUrl;
     return stackConfig(key);
   });
-  const client = new ComputeClient({ baseUrl: credentials.apiUrl, token: credentials.token });
+  const client = new ComputeClient({ baseUrl: credentials.apiUrl, token: credentials.token, onCall: scopesLogger() });
   try {
     return await work(client);
   } finally {

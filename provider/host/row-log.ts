@@ -20,10 +20,17 @@ import { AsyncLocalStorage } from "node:async_hooks";
 export type RowLog = (message: string, ephemeral: boolean) => boolean;
 
 const SINK = Symbol.for("pulumi-compute.row-log");
+const SERVING = Symbol.for("pulumi-compute.serving");
 
 /** The sink installed in this process by the host patch, if any. */
 export function rowLog(): RowLog | undefined {
   return (globalThis as Record<symbol, RowLog | undefined>)[SINK];
+}
+
+/** The program's name of the resource whose request is being served (`app-net` of its URN), where the host patch knows it. */
+export function servedResource(): string | undefined {
+  const urn = (globalThis as Record<symbol, (() => string | undefined) | undefined>)[SERVING]?.();
+  return urn?.slice(urn.lastIndexOf("::") + 2) || undefined;
 }
 
 type Callback = (error: unknown, response?: unknown, ...rest: unknown[]) => void;
@@ -79,6 +86,7 @@ export function withRowLog(modules: EngineModules, host: object, engineAddress: 
     return true;
   };
   (globalThis as Record<symbol, RowLog>)[SINK] = sink;
+  (globalThis as Record<symbol, () => string | undefined>)[SERVING] = () => serving.getStore();
 
   // Every method runs on the host itself (its `configure` keeps the config on `this`), and the
   // resource's requests in the context of their URN.

@@ -409,6 +409,12 @@ export function databaseSpec<C extends z.ZodType, R extends Fields>(kind: Databa
     outputs: DATABASE_OUTPUTS,
     computed: { engineId: (db: DatabaseWithSecrets, given: Values) => engineIdOutput(db, given.engineId) },
     timeouts: { create: 45 * MINUTE, update: 45 * MINUTE, delete: 30 * MINUTE },
+    endpoints: {
+      read: ["regions.list", "databases.engines.list", "databases.engines.get", `databases.${kind.engine}.list`].concat(
+        ["get", "credentials", "ssl"].map((method) => `databases.${kind.engine}.${method}`),
+      ),
+      write: ["create", "update", "delete"].map((method) => `databases.${kind.engine}.${method}`),
+    },
     uniqueInputs: ["label"],
     // Labels are unique among the account's databases (one of the other engine is refused by the API).
     naturalKey: {

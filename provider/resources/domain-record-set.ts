@@ -373,6 +373,10 @@ export const domainRecordSetSpec = resourceSpec<RecordSetState>()({
     exclusive: (_record, given) => given.exclusive === true,
   },
   timeouts: { create: 30 * MINUTE, update: 30 * MINUTE, delete: 30 * MINUTE },
+  endpoints: {
+    read: ["domains.get", "domains.records.list"],
+    write: ["domains.records.create", "domains.records.update", "domains.records.delete"],
+  },
   validatesUnknowns: true,
   validate: recordFailures,
   hooks: {

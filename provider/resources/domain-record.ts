@@ -107,6 +107,10 @@ export const domainRecordSpec = resourceSpec<RecordWithZone, RecordCreateRequest
     tag: recordedFor("tag"),
   },
   timeouts: { create: 5 * MINUTE, update: 5 * MINUTE, delete: 5 * MINUTE },
+  endpoints: {
+    read: ["domains.get", "domains.records.list", "domains.records.get"],
+    write: ["domains.records.create", "domains.records.update", "domains.records.delete"],
+  },
   // A record of a type given as a plain value never records the fields of other types (`recordedFor`).
   unrecorded: ({ type }) => (typeof type === "string" ? TYPE_SPECIFIC.filter((field) => !appliesTo(field, type)) : []),
   validatesUnknowns: true,

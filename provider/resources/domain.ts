@@ -108,6 +108,7 @@ export const domainSpec = resourceSpec<Domain, DomainCreateRequest, DomainUpdate
   // Not cloned: never recorded, so a program reading it gets a known undefined, at preview too.
   unrecorded: () => ["cloneFromId"],
   timeouts: { create: 5 * MINUTE, update: 5 * MINUTE, delete: 5 * MINUTE },
+  endpoints: { read: ["domains.list", "domains.get"], write: ["domains.create", "domains.clone", "domains.update", "domains.delete"] },
   // Names are unique on the platform: a replacement with the same name must delete the old domain first.
   uniqueInputs: ["domain"],
   validatesUnknowns: true,

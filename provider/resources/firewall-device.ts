@@ -53,6 +53,10 @@ export const firewallDeviceSpec = resourceSpec<FirewallDevice, FirewallDeviceCre
     entityType: (device) => device.entity.type,
   },
   timeouts: { create: 5 * MINUTE, update: 5 * MINUTE, delete: 5 * MINUTE },
+  endpoints: {
+    read: ["networking.firewalls.devices.list", "networking.firewalls.devices.get"],
+    write: ["networking.firewalls.devices.create", "networking.firewalls.devices.delete"],
+  },
   // Moving the same entity to another firewall: the old device goes first, or two active
   // firewalls would cover one service and the API would refuse the new one.
   deleteFirst: (olds, news) => sameEntity(olds, news),

@@ -274,6 +274,7 @@ export const firewallRuleSpec = resourceSpec<FirewallRuleObject>()({
     position: (_rule, given) => (given.position === "first" ? "first" : "last"),
   },
   timeouts: { create: 5 * MINUTE, update: 5 * MINUTE, delete: 5 * MINUTE },
+  endpoints: { read: ["networking.firewalls.rules.get"], write: ["networking.firewalls.rules.update"] },
   validate: ruleFailures,
   declare: ({ ctx, inputs }) => {
     const key = firewallKey(inputs);

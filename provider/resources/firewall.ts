@@ -394,6 +394,17 @@ export const firewallSpec = resourceSpec<FirewallWithDevices, FirewallCreateRequ
     ...timestamps("firewall"),
   },
   timeouts: { create: 5 * MINUTE, update: 5 * MINUTE, delete: 5 * MINUTE },
+  endpoints: {
+    read: ["networking.firewalls.list", "networking.firewalls.get", "networking.firewalls.devices.list"],
+    write: [
+      "networking.firewalls.create",
+      "networking.firewalls.update",
+      "networking.firewalls.delete",
+      "networking.firewalls.rules.update",
+      "networking.firewalls.devices.create",
+      "networking.firewalls.devices.delete",
+    ],
+  },
   uniqueInputs: ["label"],
   // Labels are unique among the account's firewalls.
   naturalKey: {

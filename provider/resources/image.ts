@@ -139,6 +139,10 @@ export const imageSpec = resourceSpec<ImageWithUpload, ImageCreate, ImageUpdateR
     cloudInit: (image) => image.capabilities.includes(CLOUD_INIT_CAPABILITY),
   },
   timeouts: { create: 30 * MINUTE, update: 10 * MINUTE, delete: 5 * MINUTE },
+  endpoints: {
+    read: ["regions.list", "images.list", "images.get"],
+    write: ["images.create", "images.createUpload", "images.update", "images.delete"],
+  },
   validate: (inputs, olds) => validateSource(inputs, olds),
   // An upload's region must be one of the API's (any region takes images).
   checkShared: regionOnOffer(),

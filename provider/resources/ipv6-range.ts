@@ -107,6 +107,10 @@ export const ipv6RangeSpec = resourceSpec<RoutedRange, Ipv6RangeCreateRequest>()
     region: { description: "Region of the range (that of its instance)." },
   },
   timeouts: { create: 5 * MINUTE, update: 5 * MINUTE, delete: 5 * MINUTE },
+  endpoints: {
+    read: ["networking.ipv6.ranges.list", "networking.ipv6.ranges.get", "networking.ips.list", "networking.ips.get"],
+    write: ["networking.ipv6.ranges.create", "networking.ipv6.ranges.delete"],
+  },
   // One range per region per account and one per SLAAC address: a replacement cannot coexist with the old range.
   deleteFirst: () => true,
   validate,

@@ -52,6 +52,7 @@ export const reverseDnsSpec = resourceSpec<AddressWithId, IpUpdateRequest, IpUpd
     type: { description: "`ipv4` or `ipv6`." },
   },
   timeouts: { create: 2 * MINUTE, update: 2 * MINUTE, delete: 2 * MINUTE },
+  endpoints: { read: ["networking.ips.get"], write: ["networking.ips.update"] },
   hooks: {
     // PUT is idempotent: the client may repeat it after an ambiguous failure, so no lookup is needed.
     create: async ({ ctx, body, inputs, signal }) => withId(await ctx.client().networking.ips.update(inputs.address, body, { signal })),

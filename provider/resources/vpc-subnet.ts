@@ -44,6 +44,10 @@ export const vpcSubnetSpec = resourceSpec<Subnet, SubnetCreateRequest, SubnetUpd
   // The subnet record does not name its VPC; keep the id (as a number) so reads can find it.
   computed: { vpcId: (_subnet, given) => apiId(given.vpcId) },
   timeouts: { create: 5 * MINUTE, update: 5 * MINUTE, delete: 10 * MINUTE },
+  endpoints: {
+    read: ["vpcs.subnets.list", "vpcs.subnets.get"],
+    write: ["vpcs.subnets.create", "vpcs.subnets.update", "vpcs.subnets.delete"],
+  },
   uniqueInputs: ["label"],
   // The API refuses overlapping subnets, so a replacement whose range overlaps the old one can
   // only be created once the old subnet is gone.

@@ -33,6 +33,7 @@ export const vpcSpec = resourceSpec<Vpc, VpcCreateRequest, VpcUpdateRequest>()({
     ...timestamps("VPC"),
   },
   timeouts: { create: 5 * MINUTE, update: 5 * MINUTE, delete: 10 * MINUTE },
+  endpoints: { read: ["regions.list", "vpcs.list", "vpcs.get"], write: ["vpcs.create", "vpcs.update", "vpcs.delete"] },
   uniqueInputs: ["label"],
   checkShared: regionOnOffer(VPC_CAPABILITY),
   // Labels are unique among the account's VPCs.

@@ -88,6 +88,8 @@ export interface ClientOptions {
   pacing?: boolean | Pacer;
   /** Called when pacing holds a request back for budget. Errors thrown by it are ignored. */
   onPace?: (event: PaceEvent) => void;
+  /** Called with each declared endpoint the client calls or lists (which scopes a program needs). Errors thrown by it are ignored. */
+  onCall?: (endpoint: AnyEndpoint) => void;
 }
 
 /** Options every resource method accepts. */
@@ -160,6 +162,7 @@ export class HttpClient {
   private readonly sleep: Sleep;
   private readonly onRetry: ((event: RetryEvent) => void) | undefined;
   private readonly onPace: ((event: PaceEvent) => void) | undefined;
+  private readonly onCall: ((endpoint: AnyEndpoint) => void) | undefined;
   private readonly redact: Redactor;
   /** The client's pacer, when pacing is on. */
   readonly pacer: Pacer | undefined;
@@ -177,6 +180,7 @@ export class HttpClient {
     this.sleep = options.sleep ?? defaultSleep;
     this.onRetry = options.onRetry;
     this.onPace = options.onPace;
+    this.onCall = options.onCall;
     this.pacer = options.pacing === true ? new Pacer() : options.pacing || undefined;
   }
 
@@ -228,6 +232,7 @@ export class HttpClient {
     options: CallOptions = {},
   ): Promise<EndpointResult<E>> {
     const form = endpoint.multipart ? (body as unknown as UndiciFormData) : undefined;
+    this.notify(this.onCall, endpoint);
     return this.request({
       method: endpoint.method,
       path: endpointPath(endpoint, params),
@@ -247,6 +252,7 @@ export class HttpClient {
     options: EndpointListOptions<E> = {},
   ): Paginator<EndpointItem<E>> {
     const { query, ...listOptions } = options;
+    this.notify(this.onCall, endpoint);
     const spec = {
       path: endpointPath(endpoint, params),
       item: endpoint.response as z.ZodType<EndpointItem<E>>,

@@ -116,8 +116,30 @@ test("a token without the scope a request needs: the error names the scope it ne
   config["compute:token"] = harness.emulator.control.createToken({ scopes: ["vpc:read_only", "domains:read_write"] }).token;
   try {
     await expect(vpcs.create({ label: "scoped", region: "us-iad" })).rejects.toThrow(
-      "the API refused the VPC create: the token lacks the OAuth scope this needs: vpc:read_write (the token has vpc:read_only, domains:read_write). " +
-        "Give the stack a token with vpc:read_write: `pulumi config set --secret compute:token <token>` (or COMPUTE_TOKEN) (HTTP 401 POST /vpcs)",
+      "the API refused the VPC create: the token lacks the OAuth scope vpc:read_write (this call needs vpc:read_write; the token has vpc:read_only, domains:read_write). " +
+        "Give the stack a token that has it: `pulumi config set --secret compute:token <token>` (or COMPUTE_TOKEN); " +
+        "`pulumi-compute scopes` lists every scope the stack needs (HTTP 401 POST /vpcs)",
+    );
+  } finally {
+    config["compute:token"] = saved;
+  }
+});
+
+test("a restricted user without the grant: the error says which grant the operation needs and what to do", async () => {
+  const saved = config["compute:token"];
+  config["compute:token"] = harness.emulator.control.createToken({ restricted: true }).token;
+  try {
+    await expect(vpcs.create({ label: "granted", region: "us-iad" })).rejects.toThrow(
+      /^the API refused the VPC create: the token's user may not do this \(.+\)\. A restricted user needs the account's grant to add VPCs: an account administrator grants it in the user's permissions, or give the stack a token of a user who has it: `pulumi config set --secret compute:token <token>` \(HTTP 403 POST \/vpcs\)$/,
+    );
+  } finally {
+    config["compute:token"] = saved;
+  }
+  const made = await vpcs.create({ label: "granted", region: "us-iad" });
+  config["compute:token"] = harness.emulator.control.createToken({ restricted: true, grants: { global: { add_vpc: true } } }).token;
+  try {
+    await expect(vpcs.update!(made.id, made.outs, { label: "renamed", region: "us-iad" })).rejects.toThrow(
+      "A restricted user needs read_write access to this VPC",
     );
   } finally {
     config["compute:token"] = saved;
