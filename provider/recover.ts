@@ -211,9 +211,11 @@ export function settleCreates(deployment: ExportedDeployment, lines: RecoverLine
 /** The stack's credentials (`compute:token`, `compute:apiUrl`) from its config, else the environment. */
 async function contextFor(stack: Stack): Promise<ProviderContext> {
   const config = await stack.getAllConfig();
-  const ctx = new ProviderContext((key) => config[key]?.value);
-  ctx.progress = (line) => process.stderr.write(`${line}\n`); // stdout carries the report
-  return ctx;
+  // stdout carries the report
+  return new ProviderContext(
+    (key) => config[key]?.value,
+    (line) => process.stderr.write(`${line}\n`),
+  );
 }
 
 /** What an interrupted run may have left: the stack's diy locks (judged), its pending operations, its resources. */

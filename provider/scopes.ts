@@ -16,9 +16,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
-import { ENDPOINTS } from "../sdk/endpoints";
-import type { AnyEndpoint } from "../sdk/core/endpoint";
 import { specForType } from "./engine/drift";
+import { leastScopes } from "./engine/oauth-scopes";
 import { specOf } from "./registry";
 import { SCOPES_LOG_ENV } from "./scopes-log";
 
@@ -31,36 +30,13 @@ export interface StackScopes {
   preview: string[];
   /** The resource kinds of the program and its state. */
   kinds: string[];
-  /** Endpoints the program itself called in the preview (its data functions). */
-  programCalls: string[];
+  /** Endpoints the preview called: the program's data functions, and the provider's reads. */
+  previewCalls: string[];
 }
 
-const BY_NAME = new Map(ENDPOINTS.map((endpoint) => [endpoint.name, endpoint]));
-
-/** The endpoint of a name in the sdk's table; throws naming it when there is none (a spec's mistake). */
-export function endpointNamed(name: string): AnyEndpoint {
-  const endpoint = BY_NAME.get(name);
-  if (!endpoint) throw new Error(`no endpoint named ${name} in the sdk's endpoint table`);
-  return endpoint;
-}
-
-/**
- * The fewest scopes that cover every endpoint named: every scope each needs, without a
- * `x:read_only` that a `x:read_write` already covers; sorted.
- */
-export function leastScopes(names: Iterable<string>): string[] {
-  const scopes = new Set<string>();
-  for (const name of names) for (const scope of endpointNamed(name).scopes) scopes.add(scope.replace(/:read$/, ":read_only"));
-  for (const scope of [...scopes]) {
-    const [area] = scope.split(":");
-    if (scope.endsWith(":read_only") && scopes.has(`${area}:read_write`)) scopes.delete(scope);
-  }
-  return [...scopes].sort();
-}
-
-/** The scopes of resource kinds and the program's own calls: for `up`/`destroy` and for `preview`/`refresh`/`drift`. */
-export function scopesOf(kinds: Iterable<string>, programCalls: Iterable<string> = []): { up: string[]; preview: string[] } {
-  const reads = new Set(programCalls);
+/** The scopes of resource kinds and of endpoints a preview called: for `up`/`destroy` and for `preview`/`refresh`/`drift`. */
+export function scopesOf(kinds: Iterable<string>, previewCalls: Iterable<string> = []): { up: string[]; preview: string[] } {
+  const reads = new Set(previewCalls);
   const writes = new Set<string>();
   for (const kind of kinds) {
     const { endpoints } = specOf(kind);
@@ -75,6 +51,8 @@ export function scopesOf(kinds: Iterable<string>, programCalls: Iterable<string>
  * program or in state), and the endpoints its program called. For the Automation API and
  * `pulumi-compute scopes`.
  */
+export { endpointNamed, leastScopes } from "./engine/oauth-scopes";
+
 export async function stackScopes(stack: Stack): Promise<StackScopes> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-compute-scopes-"));
   const log = path.join(dir, "calls");
@@ -93,11 +71,8 @@ export async function stackScopes(stack: Stack): Promise<StackScopes> {
         if (kind) kinds.add(kind);
       },
     });
-    const called = fs.readFileSync(log, "utf8").split("\n").filter(Boolean);
-    // The provider process records its reads too; what remains beyond the kinds' reads is the program's.
-    const declared = new Set([...kinds].flatMap((kind) => specOf(kind).endpoints.read));
-    const programCalls = [...new Set(called)].filter((name) => !declared.has(name)).sort();
-    return { stack: stack.name, ...scopesOf(kinds, programCalls), kinds: [...kinds].sort(), programCalls };
+    const previewCalls = [...new Set(fs.readFileSync(log, "utf8").split("\n").filter(Boolean))].sort();
+    return { stack: stack.name, ...scopesOf(kinds, previewCalls), kinds: [...kinds].sort(), previewCalls };
   } finally {
     restore(env, before.workspace);
     restore(process.env, before.process);

@@ -19,9 +19,8 @@ export interface ScopesOptions {
 /** The report as a person reads it: each set as the comma-separated list a token form takes. */
 export function formatScopes(report: StackScopes): string {
   const list = (scopes: string[]) => (scopes.length === 0 ? "(none: every endpoint it uses is open to any token)" : scopes.join(","));
-  const calls = report.programCalls.length === 0 ? "" : `; the program calls ${report.programCalls.join(", ")}`;
   return [
-    `Stack ${report.stack} (${report.kinds.length === 0 ? "no resources" : report.kinds.join(", ")}${calls}) needs these OAuth scopes:`,
+    `Stack ${report.stack} (${report.kinds.length === 0 ? "no resources" : report.kinds.join(", ")}) needs these OAuth scopes:`,
     "",
     "  pulumi up, pulumi destroy:",
     `    ${list(report.up)}`,

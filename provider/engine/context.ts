@@ -90,7 +90,15 @@ export class ProviderContext {
   private readonly sessions = new Map<string, Session>();
   private readonly objects = new Map<string, unknown>();
 
-  constructor(private readonly config: ConfigSource = () => undefined) {}
+  /**
+   * `print` takes the lines that have no resource row to go to (outside Pulumi's host): stdout by
+   * default, which the engine shows as the stack's diagnostics; a command whose stdout carries its
+   * report passes stderr.
+   */
+  constructor(
+    private readonly config: ConfigSource = () => undefined,
+    private readonly print: (line: string) => void = (line) => console.log(line),
+  ) {}
 
   private session(): Session {
     const credentials = resolveCredentials(this.config);
@@ -163,7 +171,7 @@ export class ProviderContext {
    * engine passes the dynamic provider's stdout through as the stack's diagnostics.
    */
   progress(message: string): void {
-    if (!rowLog()?.(message, false)) console.log(message);
+    if (!rowLog()?.(message, false)) this.print(message);
   }
 
   /**
@@ -172,6 +180,6 @@ export class ProviderContext {
    * is, after the name of the object it is `about`, as there is no row to name it.
    */
   status(text: string, about?: string): void {
-    if (!rowLog()?.(text, true)) console.log(about === undefined ? text : `${about}: ${text}`);
+    if (!rowLog()?.(text, true)) this.print(about === undefined ? text : `${about}: ${text}`);
   }
 }

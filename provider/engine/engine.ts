@@ -12,11 +12,12 @@ import { ApiError, isNotFound } from "../../sdk/core/errors";
 import { formatPath } from "../../sdk/core/schema";
 import { PROVIDER_KEY } from "../shim";
 import { collectionKeyOf, invalidate } from "./collections";
-import { CONFIG_TOKEN, ENV_TOKEN, type ProviderContext } from "./context";
+import { CONFIG_TOKEN, type ProviderContext } from "./context";
 import { fieldDiff, keyedChanges, type DetailedDiff, type DiffResult } from "./detailed-diff";
 import { forHost } from "../host/diff";
 import { servedResource } from "../host/row-log";
-import { excerpt, programNames, programText, wirePath } from "./names";
+import { dataFunctionText, excerpt, programNames, programText, wirePath } from "./names";
+import { leastScopes, scopeRefusal } from "./oauth-scopes";
 import { UnresolvedCreateError, createExactlyOnce } from "./natural-key";
 import {
   META_INPUTS,
@@ -108,14 +109,15 @@ export function check(spec: AnySpec, news: Inputs, olds: Inputs = {}): pulumi.dy
 
 /**
  * Failures as the person running the program reads them: wire names in the reasons put in the
- * program's words (`ttl_sec` → `ttlSec`, `engine` → `engineId`). The engine prints the value of a
+ * program's words (`ttl_sec` → `ttlSec`, `engine` → `engineId`, `see GET /regions` → `see
+ * getRegions()`). The engine prints the value of a
  * top-level property next to it; a secret must not be printed and a long value (30 firewall rules)
  * would bury the reason, so those name the field in the reason instead, a long value as a short
  * excerpt.
  */
 function inProgramWords(spec: AnySpec, inputs: Inputs, failures: Failure[], rename = true): Failure[] {
   const names = programNames(spec);
-  const words = (text: string) => (rename ? programText(names, text) : text);
+  const words = (text: string) => (rename ? programText(names, text) : dataFunctionText(text));
   return failures.map(({ property, reason }) => {
     const text = words(reason);
     const field = spec.inputs[property];
@@ -630,26 +632,18 @@ async function remove(spec: AnySpec, ctx: ProviderContext, id: string, props: Ou
  * accepts (`X-Accepted-OAuth-Scopes`), the token's own (`X-OAuth-Scopes`), and what to do. Other
  * refusals (an invalid token, a restricted user's grant) keep the API's words.
  */
-function missingScope(error: ApiError): string | undefined {
-  const accepted = error.headers["x-accepted-oauth-scopes"];
-  const granted = error.headers["x-oauth-scopes"];
-  if (error.status !== 401 || !accepted || accepted === "*" || granted === undefined) return undefined;
-  const needed = accepted.split(/[\s,]+/).filter(Boolean);
-  const has = granted.split(/[\s,]+/).filter(Boolean);
-  const lacking = needed.filter((scope) => !scopeCovered(has, scope));
-  const want = (lacking.length > 0 ? lacking : needed).join(" and ");
-  return (
-    `the token lacks the OAuth scope ${want} (this call needs ${needed.join(" and ")}; the token has ${has.length > 0 ? has.join(", ") : "none"}). ` +
-    `Give the stack a token that has it: \`pulumi config set --secret ${CONFIG_TOKEN} <token>\` (or ${ENV_TOKEN}); ` +
-    "`pulumi-compute scopes` lists every scope the stack needs"
-  );
+/** A 401 for want of a scope: for a write, the scopes this resource's life needs name what to get. */
+function missingScope(spec: AnySpec, op: string, error: ApiError): string | undefined {
+  if (!WRITE_OPS.has(op)) return scopeRefusal(error);
+  const scopes = leastScopes([...spec.endpoints.read, ...spec.endpoints.write]);
+  return scopeRefusal(error, { scopes, what: `this ${spec.noun} needs for up and destroy` });
 }
 
-/** Whether `has` covers `scope`: itself, `area:read_write` or `area:*` for a read, or `*`. */
-function scopeCovered(has: string[], scope: string): boolean {
-  const [area, level] = scope.split(":");
-  return has.some((own) => own === "*" || own === scope || own === `${area}:*` || (level !== "read_write" && own === `${area}:read_write`));
-}
+/** `a VPC`, `an image`, `an IPv6 range`. */
+const withArticle = (noun: string): string => `${/^[aeiouAEIOU]/.test(noun) ? "an" : "a"} ${noun}`;
+
+/** Operations of `up` and `destroy` that write. */
+const WRITE_OPS = new Set(["create", "update", "delete"]);
 
 /**
  * A 403: the token's user is restricted and lacks a grant. The API does not say which; what the
@@ -658,7 +652,7 @@ function scopeCovered(has: string[], scope: string): boolean {
  */
 function missingGrant(spec: AnySpec, op: string, error: ApiError): string | undefined {
   if (error.status !== 403) return undefined;
-  const grant = op === "create" ? `the account's grant to add ${spec.noun}s` : `read_write access to this ${spec.noun}`;
+  const grant = op === "create" ? `the account's grant to add ${withArticle(spec.noun)}` : `read_write access to this ${spec.noun}`;
   return (
     `the token's user may not do this (${error.errors.map((e) => e.reason).join("; ") || "forbidden"}). ` +
     `A restricted user needs ${grant}: an account administrator grants it in the user's permissions, ` +
@@ -671,7 +665,7 @@ export function explain(spec: AnySpec, op: string, error: unknown): Error {
   if (!(error instanceof ApiError)) return error instanceof Error ? error : new Error(String(error));
   const resource = servedResource();
   const what = `the ${spec.noun} ${op}${resource === undefined ? "" : ` of resource ${JSON.stringify(resource)}`}`;
-  const refusal = missingScope(error) ?? missingGrant(spec, op, error);
+  const refusal = missingScope(spec, op, error) ?? missingGrant(spec, op, error);
   if (refusal)
     return new Error(`the API refused ${what}: ${refusal} (HTTP ${error.status} ${error.method} ${error.path})`, { cause: error });
   const names = programNames(spec);

@@ -93,7 +93,7 @@ function collectKeys(schema: z.ZodType, keys: Set<string>, values: Set<string>, 
  * reason names its subject — at the start — so `The type of a record` stays English.
  */
 export function programText(names: ProgramNames, text: string): string {
-  let out = text;
+  let out = dataFunctionText(text);
   const byLength = [...names.renames].sort(([a], [b]) => b.length - a.length);
   for (const [wire, name] of byLength) {
     if (names.values.has(wire)) continue;
@@ -102,6 +102,29 @@ export function programText(names: ProgramNames, text: string): string {
     out = out.replace(new RegExp(pattern, "g"), name);
   }
   return out;
+}
+
+/**
+ * The data function a Pulumi program calls for what an API listing answers, so that an API reason
+ * that cites the listing (`see GET /databases/engines`) points the program to it instead.
+ */
+const DATA_FUNCTIONS: Record<string, string> = {
+  "/databases/engines": "getDatabaseEngines()",
+  "/databases/instances": "getDatabases()",
+  "/regions": "getRegions()",
+  "/regions/availability": "getRegionAvailability()",
+  "/networking/ips": "getIps()",
+  "/networking/ipv6/pools": "getIpv6Pools()",
+  "/networking/ipv6/ranges": "getIpv6Ranges()",
+  "/networking/firewalls": "getFirewalls()",
+  "/domains": "getDomains()",
+  "/images": "getImages()",
+  "/vpcs/ips": "getVpcIps()",
+};
+
+/** `see GET /databases/engines` → `see getDatabaseEngines()`; a listing with no data function keeps its path. */
+export function dataFunctionText(text: string): string {
+  return text.replace(/\bGET (\/[\w/-]+)/g, (whole, path: string) => DATA_FUNCTIONS[path] ?? whole);
 }
 
 /** The longest a value may print in a failure before it is cut. */

@@ -5,7 +5,9 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { ComputeClient } from "../../sdk/client";
+import { ApiError } from "../../sdk/core/errors";
 import { resolveCredentials } from "../engine/context";
+import { scopeRefusal } from "../engine/oauth-scopes";
 import { scopesLogger } from "../scopes-log";
 
 /** Options every data function accepts. */
@@ -24,8 +26,11 @@ function stackConfig(key: string): string | undefined {
   }
 }
 
-/** Runs `work` with a client for these options, closing its connections afterwards. */
-export async function withClient<T>(options: FunctionOptions, work: (client: ComputeClient) => Promise<T>): Promise<T> {
+/**
+ * Runs `work` with a client for these options, closing its connections afterwards. A refusal for
+ * want of an OAuth scope is said in the program's terms: which function, which scope, what to do.
+ */
+export async function withClient<T>(name: string, options: FunctionOptions, work: (client: ComputeClient) => Promise<T>): Promise<T> {
   const credentials = resolveCredentials((key) => {
     if (key === "compute:token" && options.token) return options.token;
     if (key === "compute:apiUrl" && options.apiUrl) return options.apiUrl;
@@ -34,6 +39,12 @@ export async function withClient<T>(options: FunctionOptions, work: (client: Com
   const client = new ComputeClient({ baseUrl: credentials.apiUrl, token: credentials.token, onCall: scopesLogger() });
   try {
     return await work(client);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const refusal = scopeRefusal(error);
+    if (refusal)
+      throw new Error(`${name}: the API refused it: ${refusal} (HTTP ${error.status} ${error.method} ${error.path})`, { cause: error });
+    throw error;
   } finally {
     await client.close();
   }

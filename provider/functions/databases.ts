@@ -25,7 +25,7 @@ export function getDatabaseEngines(
   args: { engine?: DatabaseEngineType } = {},
   options: FunctionOptions = {},
 ): Promise<DatabaseEnginesResult> {
-  return withClient(options, async (client) => {
+  return withClient("getDatabaseEngines", options, async (client) => {
     const engines = (await client.databases.engines.listAll()).filter((e) => !args.engine || e.engine === args.engine);
     const latest: Record<string, DatabaseEngineResult> = {};
     for (const engine of engines) {
@@ -44,7 +44,7 @@ export function getDatabases(
   args: { engine?: DatabaseEngineType; label?: string; region?: string; status?: string } = {},
   options: FunctionOptions = {},
 ): Promise<DatabaseResult[]> {
-  return withClient(options, async (client) => {
+  return withClient("getDatabases", options, async (client) => {
     const all = args.engine ? await client.databases[args.engine].listAll() : await client.databases.instances.listAll();
     return all
       .filter((d) => (!args.engine || d.engine === args.engine) && (!args.label || d.label === args.label))

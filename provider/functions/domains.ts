@@ -18,7 +18,7 @@ export interface DomainZoneFileResult {
 /** One domain, by `id` or by name (`domain`, matched without regard to letter case). Exactly one of the two. */
 export function getDomain(args: { id?: string | number; domain?: string }, options: FunctionOptions = {}): Promise<DomainResult> {
   if ((args.id === undefined) === (args.domain === undefined)) throw new Error("getDomain needs exactly one of id and domain");
-  return withClient(options, async (client) => {
+  return withClient("getDomain", options, async (client) => {
     if (args.id !== undefined) return camelizeDeep(await client.domains.get(apiId(args.id))) as DomainResult;
     const name = args.domain!.toLowerCase().replace(/\.$/, "");
     const matches = await client.domains.listAll({ filter: { domain: name } });
@@ -33,7 +33,7 @@ export function getDomains(
   args: { type?: "master" | "slave"; group?: string; tag?: string } = {},
   options: FunctionOptions = {},
 ): Promise<DomainResult[]> {
-  return withClient(options, async (client) => {
+  return withClient("getDomains", options, async (client) => {
     const domains = await client.domains.listAll();
     return domains
       .filter((d) => (args.type === undefined || d.type === args.type) && (args.group === undefined || d.group === args.group))
@@ -44,7 +44,7 @@ export function getDomains(
 
 /** The lines of a domain's last rendered zone file. */
 export function getDomainZoneFile(args: { domainId: string | number }, options: FunctionOptions = {}): Promise<DomainZoneFileResult> {
-  return withClient(options, async (client) => {
+  return withClient("getDomainZoneFile", options, async (client) => {
     const domainId = apiId(args.domainId);
     const { zone_file } = await client.domains.zoneFile(domainId);
     return { domainId, zoneFile: zone_file };

@@ -22,7 +22,7 @@ export interface GetFirewallsArgs {
 
 /** The firewalls the caller can access, camelCase, in the API's order. */
 export function getFirewalls(args: GetFirewallsArgs = {}, options: FunctionOptions = {}): Promise<FirewallResult[]> {
-  return withClient(options, async (client) => {
+  return withClient("getFirewalls", options, async (client) => {
     const filter: Record<string, unknown> = {};
     if (args.label !== undefined) filter.label = args.label;
     if (args.status !== undefined) filter.status = args.status;

@@ -34,7 +34,7 @@ export interface GetImagesArgs {
  */
 export async function getImages(args: GetImagesArgs = {}, options: FunctionOptions = {}): Promise<ImageResult[]> {
   const pattern = compilePattern(args.labelPattern); // refused before any request
-  return withClient(options, async (client) => {
+  return withClient("getImages", options, async (client) => {
     const filter: Record<string, unknown> = {};
     if (args.isPublic !== undefined) filter.is_public = args.isPublic;
     if (args.vendor !== undefined) filter.vendor = args.vendor;
@@ -49,7 +49,7 @@ export async function getImages(args: GetImagesArgs = {}, options: FunctionOptio
 
 /** One image by id: `public/ubuntu22.04` or `private/12`. */
 export function getImage(args: { id: string }, options: FunctionOptions = {}): Promise<ImageResult> {
-  return withClient(options, async (client) => camelizeDeep(await client.images.get(args.id)) as ImageResult);
+  return withClient("getImage", options, async (client) => camelizeDeep(await client.images.get(args.id)) as ImageResult);
 }
 
 function compilePattern(pattern: string | undefined): RegExp | undefined {

@@ -30,7 +30,7 @@ export interface GetIpsArgs {
 
 /** The account's IP addresses (private addresses are not listed by the API). */
 export function getIps(args: GetIpsArgs = {}, options: FunctionOptions = {}): Promise<IpResult[]> {
-  return withClient(options, async (client) => {
+  return withClient("getIps", options, async (client) => {
     const ips = await client.networking.ips.listAll(args.skipIpv6Rdns === undefined ? {} : { skipIpv6Rdns: args.skipIpv6Rdns });
     const computeId = args.computeId === undefined ? undefined : apiId(args.computeId);
     const address = args.address === undefined ? undefined : (canonicalIp(args.address) ?? args.address);
@@ -46,7 +46,7 @@ export function getIps(args: GetIpsArgs = {}, options: FunctionOptions = {}): Pr
 
 /** The IPv6 pools, optionally of one region. */
 export function getIpv6Pools(args: { region?: string } = {}, options: FunctionOptions = {}): Promise<Ipv6PoolResult[]> {
-  return withClient(options, async (client) =>
+  return withClient("getIpv6Pools", options, async (client) =>
     (await client.networking.ipv6.pools.listAll())
       .filter((p) => args.region === undefined || p.region === args.region)
       .map((p) => camelizeDeep(p) as Ipv6PoolResult),
@@ -55,7 +55,7 @@ export function getIpv6Pools(args: { region?: string } = {}, options: FunctionOp
 
 /** The account's IPv6 ranges, optionally of one region. */
 export function getIpv6Ranges(args: { region?: string } = {}, options: FunctionOptions = {}): Promise<Ipv6RangeResult[]> {
-  return withClient(options, async (client) =>
+  return withClient("getIpv6Ranges", options, async (client) =>
     (await client.networking.ipv6.ranges.listAll())
       .filter((r) => args.region === undefined || r.region === args.region)
       .map((r) => camelizeDeep(r) as Ipv6RangeResult),

@@ -11,7 +11,7 @@ export type RegionAvailabilityResult = Camelized<RegionAvailability>;
 
 /** Every region, optionally only those with a capability (such as `"Managed Databases"`). */
 export function getRegions(args: { capability?: string } = {}, options: FunctionOptions = {}): Promise<RegionResult[]> {
-  return withClient(options, async (client) => {
+  return withClient("getRegions", options, async (client) => {
     const regions = await client.regions.listAll();
     const wanted = args.capability?.toLowerCase();
     return regions
@@ -22,7 +22,7 @@ export function getRegions(args: { capability?: string } = {}, options: Function
 
 /** One region by id. */
 export function getRegion(args: { id: string }, options: FunctionOptions = {}): Promise<RegionResult> {
-  return withClient(options, async (client) => camelizeDeep(await client.regions.get(args.id)) as RegionResult);
+  return withClient("getRegion", options, async (client) => camelizeDeep(await client.regions.get(args.id)) as RegionResult);
 }
 
 /** Availability of select plans: of one region when `regionId` is given, else of all. */
@@ -30,7 +30,7 @@ export function getRegionAvailability(
   args: { regionId?: string } = {},
   options: FunctionOptions = {},
 ): Promise<RegionAvailabilityResult[]> {
-  return withClient(options, async (client) => {
+  return withClient("getRegionAvailability", options, async (client) => {
     if (args.regionId) return [camelizeDeep(await client.regions.availability.get(args.regionId)) as RegionAvailabilityResult];
     return (await client.regions.availability.listAll()).map((a) => camelizeDeep(a) as RegionAvailabilityResult);
   });

@@ -9,7 +9,7 @@ export type VlanResult = Camelized<Vlan>;
 
 /** The account's VLANs (label, region, attached instances), optionally of one region or label. */
 export function getVlans(args: { region?: string; label?: string } = {}, options: FunctionOptions = {}): Promise<VlanResult[]> {
-  return withClient(options, async (client) =>
+  return withClient("getVlans", options, async (client) =>
     (await client.networking.vlans.listAll())
       .filter((v) => args.region === undefined || v.region === args.region)
       .filter((v) => args.label === undefined || v.label === args.label)

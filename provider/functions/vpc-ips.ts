@@ -13,7 +13,7 @@ export type VpcIpResult = Camelized<VpcIp>;
  * An instance with several VPC configuration profiles is listed once per profile.
  */
 export function getVpcIps(args: { vpcId?: string | number } = {}, options: FunctionOptions = {}): Promise<VpcIpResult[]> {
-  return withClient(options, async (client) => {
+  return withClient("getVpcIps", options, async (client) => {
     const ips = args.vpcId !== undefined ? await client.vpcs.ips.listAll(apiId(args.vpcId)) : await client.vpcs.ips.listAccount().all();
     return ips.map((ip) => camelizeDeep(ip) as VpcIpResult);
   });

@@ -13,7 +13,7 @@ export type VpcSubnetResult = Camelized<Subnet>;
  * (a `Vpc` has no `subnets` output: it would change with every subnet, so a refresh would show it).
  */
 export function getVpcSubnets(args: { vpcId: string | number }, options: FunctionOptions = {}): Promise<VpcSubnetResult[]> {
-  return withClient(options, async (client) =>
+  return withClient("getVpcSubnets", options, async (client) =>
     (await client.vpcs.subnets.listAll(apiId(args.vpcId))).map((subnet) => camelizeDeep(subnet) as VpcSubnetResult),
   );
 }

@@ -50,3 +50,12 @@ test("getIpv6Pools and getIpv6Ranges, optionally of one region", async () => {
   ]);
   expect(await getIpv6Ranges({ region: "us-ord" }, options)).toEqual([]);
 });
+
+test("a token without the scope a data function needs: the error names the function, the scope, the token's scopes and what to do", async () => {
+  const { token } = emulator.control.createToken({ scopes: ["vpc:read_write"] });
+  await expect(getIps({}, { ...options, token })).rejects.toThrow(
+    "getIps: the API refused it: the token lacks the OAuth scope ips:read_only (this call needs ips:read_only; the token has vpc:read_write). " +
+      "Give the stack a token that has it: `pulumi config set --secret compute:token <token>` (or COMPUTE_TOKEN); " +
+      "`pulumi-compute scopes` lists every scope the stack needs (HTTP 401 GET /networking/ips?page=1&page_size=500)",
+  );
+});

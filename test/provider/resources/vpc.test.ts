@@ -116,7 +116,7 @@ test("a token without the scope a request needs: the error names the scope it ne
   config["compute:token"] = harness.emulator.control.createToken({ scopes: ["vpc:read_only", "domains:read_write"] }).token;
   try {
     await expect(vpcs.create({ label: "scoped", region: "us-iad" })).rejects.toThrow(
-      "the API refused the VPC create: the token lacks the OAuth scope vpc:read_write (this call needs vpc:read_write; the token has vpc:read_only, domains:read_write). " +
+      "the API refused the VPC create: the token lacks the OAuth scope vpc:read_write, which this VPC needs for up and destroy (this call needs vpc:read_write; the token has vpc:read_only, domains:read_write). " +
         "Give the stack a token that has it: `pulumi config set --secret compute:token <token>` (or COMPUTE_TOKEN); " +
         "`pulumi-compute scopes` lists every scope the stack needs (HTTP 401 POST /vpcs)",
     );
@@ -130,7 +130,7 @@ test("a restricted user without the grant: the error says which grant the operat
   config["compute:token"] = harness.emulator.control.createToken({ restricted: true }).token;
   try {
     await expect(vpcs.create({ label: "granted", region: "us-iad" })).rejects.toThrow(
-      /^the API refused the VPC create: the token's user may not do this \(.+\)\. A restricted user needs the account's grant to add VPCs: an account administrator grants it in the user's permissions, or give the stack a token of a user who has it: `pulumi config set --secret compute:token <token>` \(HTTP 403 POST \/vpcs\)$/,
+      /^the API refused the VPC create: the token's user may not do this \(.+\)\. A restricted user needs the account's grant to add a VPC: an account administrator grants it in the user's permissions, or give the stack a token of a user who has it: `pulumi config set --secret compute:token <token>` \(HTTP 403 POST \/vpcs\)$/,
     );
   } finally {
     config["compute:token"] = saved;

@@ -362,6 +362,23 @@ describe("retries through the pipeline", () => {
   });
 });
 
+describe("observers", () => {
+  test("onCall hears each declared endpoint called or listed, by name; an observer that throws changes nothing", async () => {
+    const called: string[] = [];
+    const h = harness({
+      onCall: (endpoint) => {
+        called.push(endpoint.name);
+        throw new Error("an observer's own failure");
+      },
+    });
+    h.pool.intercept({ path: "/v4/vpcs/1", method: "GET" }).reply(200, sample.vpc(1), JSON_HEADERS);
+    h.pool.intercept({ path: "/v4/vpcs/1", method: "PUT" }).reply(200, sample.vpc(1), JSON_HEADERS);
+    await h.client.vpcs.get(1);
+    await h.client.vpcs.update(1, { label: "new-label" });
+    expect(called).toEqual(["vpcs.get", "vpcs.update"]);
+  });
+});
+
 describe("client lifecycle", () => {
   test("close() closes the dispatcher the client created; later calls fail without retrying", async () => {
     const retries: unknown[] = [];

@@ -176,3 +176,17 @@ test("alone on a token, a client keeps nothing back: it uses the whole window", 
   expect(slept).toEqual([]);
   expect(pacer.stats).toMatchObject({ othersSeen: 0, largestReserve: 0 });
 });
+
+test("a request held back is told once, with the wait expected (the client's onPace); one sent at once is not", async () => {
+  const { pacer } = fakePacer({
+    general: { limit: 800, windowMs: 120_000 },
+    operation: { limit: 1, windowMs: 2_000 },
+    collection: { limit: 200, windowMs: 60_000 },
+    dedicated: {},
+  });
+  const held: number[] = [];
+  await pacer.acquire(post, undefined, (ms) => held.push(ms));
+  expect(held).toEqual([]);
+  await pacer.acquire(post, undefined, (ms) => held.push(ms));
+  expect(held).toEqual([2000]);
+});
