@@ -350,6 +350,14 @@ function timeoutFor(spec: AnySpec, inputs: Inputs, op: "create" | "update" | "de
   return (given !== undefined ? parseDuration(given) : undefined) ?? spec.timeouts[op];
 }
 
+/**
+ * A hook that waited for the API to accept something until the deadline passed: its message is
+ * the API's last refusal, which the deadline's error repeats so the person knows what it waited on.
+ */
+export class GaveUpWaiting extends Error {
+  override name = "GaveUpWaiting";
+}
+
 /** Runs `work` under the operation's deadline, with an error that says which deadline passed. */
 async function withDeadline<T>(spec: AnySpec, op: string, ms: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const signal = AbortSignal.timeout(ms);
@@ -358,7 +366,8 @@ async function withDeadline<T>(spec: AnySpec, op: string, ms: number, work: (sig
   } catch (error) {
     // An unresolved create already says what happened, the deadline included, and what to do.
     if (signal.aborted && !(error instanceof UnresolvedCreateError)) {
-      throw new Error(`${spec.noun} ${op} did not finish within ${formatDuration(ms)} (raise timeouts.${op} to wait longer)`, {
+      const last = error instanceof GaveUpWaiting ? `; the last answer: ${error.message}` : "";
+      throw new Error(`${spec.noun} ${op} did not finish within ${formatDuration(ms)} (raise timeouts.${op} to wait longer)${last}`, {
         cause: error,
       });
     }

@@ -2,17 +2,49 @@
  * `compute:ReverseDns`: the reverse DNS (PTR) name of one IP address. The address itself belongs
  * to an instance and is not created here: "creating" sets the name, deleting restores the
  * platform's default (`rdns: null`: `a-b-c-d.ip.computeusercontent.com` for a public IPv4 address,
- * none for IPv6). The API checks forward DNS: an A/AAAA record for the name must already point at
- * the address (make the program's `DomainRecord` a dependency).
+ * none for IPv6). The API checks forward DNS: an A/AAAA record for the name must already resolve
+ * to the address (make the program's `DomainRecord` a dependency). A new record takes a while to
+ * resolve, so the API's refusal for want of forward DNS is tried again, with a status saying what
+ * it waits for, until the operation's deadline (`timeouts`), which then names the last refusal.
  *
  * Natural spellings never diff: names compare without case and final dot (the API stores
  * `www.example.com` for `WWW.Example.com.`), addresses in canonical form (`2001:DB8::1` is
  * `2001:db8::1`).
  */
-import { IpAddressText, Rdns, canonicalRdns, type IpAddress, type IpUpdateRequest } from "../../sdk/resources/ips";
+import { setTimeout as delay } from "node:timers/promises";
+import { IP_REASONS, IpAddressText, Rdns, canonicalRdns, type IpAddress, type IpUpdateRequest } from "../../sdk/resources/ips";
+import { ApiError } from "../../sdk/core/errors";
 import { canonicalIp } from "../../sdk/core/net";
+import type { ProviderContext } from "../engine/context";
+import { GaveUpWaiting, explain } from "../engine/engine";
 import { resourceSpec } from "../engine/spec";
+import { waitingText } from "../engine/status";
 import { MINUTE } from "./common";
+
+/** Between two tries of a name whose forward DNS does not resolve yet. */
+const FORWARD_DNS_RETRY_MS = 3_000;
+
+/**
+ * PUTs the name, trying again while the API refuses it for want of forward DNS (a record just
+ * made that does not resolve yet); any other refusal fails at once.
+ */
+async function putRdns(ctx: ProviderContext, op: string, address: string, body: IpUpdateRequest, signal: AbortSignal): Promise<IpAddress> {
+  const started = Date.now();
+  for (;;) {
+    try {
+      return await ctx.client().networking.ips.update(address, body, { signal });
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 400 && error.hasReason(IP_REASONS.rdnsNoForward))) throw error;
+      const wait = { what: `reverse DNS of ${address}`, until: "forward DNS" };
+      ctx.status(waitingText(wait, `${String(body.rdns)} does not resolve to ${address} yet`, Date.now() - started), wait.what);
+      try {
+        await delay(FORWARD_DNS_RETRY_MS, undefined, { signal });
+      } catch {
+        throw new GaveUpWaiting(explain(reverseDnsSpec, op, error).message, { cause: error });
+      }
+    }
+  }
+}
 
 const normalizeAddress = (value: unknown): unknown => (typeof value === "string" ? (canonicalIp(value) ?? value) : value);
 const normalizeRdns = (value: unknown): unknown => (typeof value === "string" ? canonicalRdns(value) : value);
@@ -24,7 +56,8 @@ const withId = (record: IpAddress): AddressWithId => ({ ...record, id: canonical
 export const reverseDnsSpec = resourceSpec<AddressWithId, IpUpdateRequest, IpUpdateRequest>()({
   name: "ReverseDns",
   noun: "reverse DNS",
-  description: "The reverse DNS name of an IP address; deleting it restores the platform default.",
+  description:
+    "The reverse DNS name of an IP address; deleting it restores the platform default. Waits, within its `timeouts`, for a new A/AAAA record of the name to resolve.",
   example: [
     'const www = new compute.DomainRecord("www", { domainId: zone.id, type: "A", name: "www", target: "203.0.113.10" });',
     'new compute.ReverseDns("www", { address: "203.0.113.10", rdns: "www.example.com" }, { dependsOn: www });',
@@ -55,9 +88,9 @@ export const reverseDnsSpec = resourceSpec<AddressWithId, IpUpdateRequest, IpUpd
   endpoints: { read: ["networking.ips.get"], write: ["networking.ips.update"] },
   hooks: {
     // PUT is idempotent: the client may repeat it after an ambiguous failure, so no lookup is needed.
-    create: async ({ ctx, body, inputs, signal }) => withId(await ctx.client().networking.ips.update(inputs.address, body, { signal })),
+    create: async ({ ctx, body, inputs, signal }) => withId(await putRdns(ctx, "create", inputs.address, body, signal)),
     read: async ({ ctx, id, signal }) => withId(await ctx.client().networking.ips.get(id, { signal })),
-    update: async ({ ctx, id, body, signal }) => withId(await ctx.client().networking.ips.update(id, body, { signal })),
+    update: async ({ ctx, id, body, signal }) => withId(await putRdns(ctx, "update", id, body, signal)),
     // The address stays; its name goes back to the platform default.
     delete: ({ ctx, id, signal }) => ctx.client().networking.ips.update(id, { rdns: null }, { signal }),
   },

@@ -3,11 +3,12 @@
  * A record is created in the emulator's DNS through the sdk (`client.domains`), then:
  * up → no-change preview (the program's `WWW.Example.org.` is the API's `www.example.org`) → the
  * name reset behind Pulumi's back → refresh reports exactly that drift → up restores it →
- * destroy restores the platform default.
+ * destroy restores the platform default. Then, with forward DNS delayed 20 s in the emulator, an A
+ * record and its reverse DNS made in one `up`: the reverse DNS waits for forward DNS and succeeds.
  */
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
-import { ReverseDns } from "../../provider";
+import { Domain, DomainRecord, ReverseDns } from "../../provider";
 import { driftFromEvents } from "../../provider/automation";
 import { createTestStack, eventRecorder, type TestStack } from "../support/engine";
 
@@ -77,4 +78,37 @@ test("a reverse DNS name goes through its whole life, and destroy restores the d
   const destroyed = await testStack.stack.destroy();
   expect(destroyed.summary.resourceChanges).toMatchObject({ delete: 2 });
   expect((await client.networking.ips.get(ADDRESS)).rdns).toBe(DEFAULT_RDNS);
+});
+
+test("with forward DNS delayed 20 s, the A record and its reverse DNS in one up: up waits and succeeds, with no error and no retry by hand", async () => {
+  const address = "198.51.100.11";
+  emulator.control.seedCompute({ label: "app", region: "us-iad", ipv4: [address] });
+  emulator.control.ips.delayForwardDns({ seconds: 20 });
+  const s = await createTestStack({
+    name: "reverse-dns-wait",
+    apiUrl: emulator.url,
+    token: emulator.token,
+    program: async () => {
+      const zone = new Domain("zone", { domain: "wait.example", type: "master", soaEmail: "admin@wait.example" });
+      const record = new DomainRecord("app", { domainId: zone.id, type: "A", name: "app", target: address });
+      const name = new ReverseDns("app", { address, rdns: "app.wait.example" }, { dependsOn: [record] });
+      return { rdns: name.rdns };
+    },
+  });
+  try {
+    const recorder = eventRecorder();
+    const up = await s.stack.up({ onEvent: recorder.onEvent });
+    expect(up.summary.resourceChanges).toEqual({ create: 4 });
+    expect(up.outputs.rdns!.value).toBe("app.wait.example");
+    expect((await client.networking.ips.get(address)).rdns).toBe("app.wait.example");
+    // It said what it waited for, on the ReverseDns row (a status, not a kept line).
+    const waited = recorder.events.filter((e) => e.diagnosticEvent?.message.includes("waiting for forward DNS"));
+    expect(waited.length).toBeGreaterThan(0);
+    expect(waited.every((e) => e.diagnosticEvent!.ephemeral === true && e.diagnosticEvent!.urn?.endsWith("ReverseDns::app"))).toBe(true);
+    expect(recorder.events.filter((e) => e.diagnosticEvent?.severity === "error")).toEqual([]);
+    await s.stack.destroy();
+  } finally {
+    emulator.control.ips.delayForwardDns({ seconds: 0 });
+    s.cleanup();
+  }
 });

@@ -4,6 +4,12 @@
  */
 import { defineService } from "../../core/service";
 import { ipRoutes } from "./routes";
-import { IPV6_RANGES, RDNS } from "./store";
+import { FORWARD_DNS_DELAY, IPV6_RANGES, RDNS } from "./store";
+import { ipsControl } from "./control";
 
-export const ipsModule = defineService({ name: "ips", routes: ipRoutes, slices: [IPV6_RANGES, RDNS] });
+export const ipsModule = defineService({
+  name: "ips",
+  routes: ipRoutes,
+  slices: [IPV6_RANGES, RDNS, FORWARD_DNS_DELAY],
+  control: ipsControl,
+});

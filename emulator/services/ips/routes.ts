@@ -90,7 +90,7 @@ export const ipRoutes: RouteSpec[] = [
     const placed = addressOf(ctx);
     requireReadWrite(ctx.user, placed.compute);
     const { rdns } = ctx.body();
-    setRdns(ctx.actor, placed, checkRdns(ctx.account, placed, rdns));
+    setRdns(ctx.actor, placed, checkRdns(ctx.account, placed, rdns, ctx.actor.runtime.clock.nowMs()));
     return renderAddress(ctx.account, placed, { listing: false });
   }),
   route(IPV6_ENDPOINTS.pools.list, { filterable: IPV6_POOL_FILTERABLE }, () => allPools()),

@@ -227,11 +227,11 @@ export function checkRangeDelete(account: AccountState, user: UserRecord, range:
  * needs forward DNS (an A/AAAA record of the account resolving it to the address) unless it is
  * the platform's own default name, whose forward record the platform keeps.
  */
-export function checkRdns(account: AccountState, placed: PlacedAddress, rdns: string | null): string | null {
+export function checkRdns(account: AccountState, placed: PlacedAddress, rdns: string | null, nowMs: number): string | null {
   if (rdns === null) return null;
   if (placed.kind === "private") throwIfAny([entry(IP_REASONS.rdnsPrivate, "rdns")]);
   const name = canonicalRdns(rdns);
   const isDefault = placed.kind === "public" && name === defaultRdns(placed.address);
-  if (!isDefault && !forwardRecordExists(account, name, placed.address)) throwIfAny([entry(IP_REASONS.rdnsNoForward, "rdns")]);
+  if (!isDefault && !forwardRecordExists(account, name, placed.address, nowMs)) throwIfAny([entry(IP_REASONS.rdnsNoForward, "rdns")]);
   return name;
 }

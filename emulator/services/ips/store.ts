@@ -26,6 +26,12 @@ export interface StoredIpv6Range {
 export const IPV6_RANGES = accountSlice("ipv6Ranges", (): StoredIpv6Range[] => []);
 /** `accounts[id].ipRdns`: custom reverse DNS names by address; an address without one answers the platform default. */
 export const RDNS = accountSlice("ipRdns", (): Record<string, string> => ({}));
+/**
+ * `accounts[id].forwardDnsDelayMs`: how long (emulated) after an A/AAAA record is written the
+ * reverse-DNS check sees it, as real DNS takes a while to resolve a new record; 0 (the default)
+ * sees it at once. Set through the control API (`control.ips.delayForwardDns`).
+ */
+export const FORWARD_DNS_DELAY = accountSlice("forwardDnsDelayMs", (): number => 0);
 
 export type AddressKind = "public" | "private" | "slaac";
 

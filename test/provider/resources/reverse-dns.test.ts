@@ -77,7 +77,30 @@ test("an IPv6 address in any spelling; delete clears its name", async () => {
   expect((await harness.client.networking.ips.get(c.ipv6!)).rdns).toBeNull();
 });
 
-test("without forward DNS the API's refusal names the rdns input", async () => {
+test("without forward DNS it tries again until the deadline, which then names the API's last refusal and the rdns input", async () => {
   harness.emulator.control.seedCompute({ label: "web", region: "us-iad", ipv4: ["198.51.100.10"] });
-  await expect(rdns.create({ address: "198.51.100.10", rdns: "www.example.org" })).rejects.toThrow(`rdns: ${IP_REASONS.rdnsNoForward}`);
+  await expect(rdns.create({ address: "198.51.100.10", rdns: "www.example.org", timeouts: { create: "4s" } })).rejects.toThrow(
+    "reverse DNS create did not finish within 4s (raise timeouts.create to wait longer); the last answer: " +
+      `the API refused the reverse DNS create: rdns: ${IP_REASONS.rdnsNoForward} (HTTP 400 PUT /networking/ips/198.51.100.10)`,
+  );
+  const puts = harness.emulator.control.listRequests().filter((r) => r.method === "PUT");
+  expect(puts.length).toBeGreaterThanOrEqual(2); // tried again, not only once
+});
+
+test("a forward record that resolves only after a while: create waits for it, saying so, then sets the name", async () => {
+  const lines: string[] = [];
+  const log = jest.spyOn(console, "log").mockImplementation((line: string) => void lines.push(line));
+  try {
+    harness.emulator.control.seedCompute({ label: "web", region: "us-iad", ipv4: ["198.51.100.10"] });
+    harness.emulator.control.ips.delayForwardDns({ seconds: 4 });
+    const zone = await harness.client.domains.create({ domain: "example.org", type: "master", soa_email: "admin@example.org" });
+    await harness.client.domains.records.create(zone.id, { type: "A", name: "www", target: "198.51.100.10" });
+    const created = await rdns.create({ address: "198.51.100.10", rdns: "www.example.org" });
+    expect(created.outs).toMatchObject({ rdns: "www.example.org" });
+    expect(lines[0]).toMatch(
+      /^reverse DNS of 198\.51\.100\.10: waiting for forward DNS, \d+s so far: www\.example\.org does not resolve to 198\.51\.100\.10 yet$/,
+    );
+  } finally {
+    log.mockRestore();
+  }
 });

@@ -471,6 +471,21 @@ describe("reverse DNS", () => {
     expect(await events("ipaddress_update")).toEqual([]);
   });
 
+  test("with a forward-DNS delay, a new A record counts for reverse DNS only once the delay has passed (control.ips)", async () => {
+    seed("web", { ipv4: ["198.51.100.10"] });
+    expect(emu.control.ips.delayForwardDns({ seconds: 20 })).toMatchObject({ seconds: 20 });
+    await forwardRecord("example.org", "www", "A", "198.51.100.10");
+    expectError(await emu.put("/networking/ips/198.51.100.10", { rdns: "www.example.org" }), 400, IP_REASONS.rdnsNoForward, "rdns");
+    emu.control.setClock({ advanceMs: 19_000 });
+    expectError(await emu.put("/networking/ips/198.51.100.10", { rdns: "www.example.org" }), 400, IP_REASONS.rdnsNoForward, "rdns");
+    emu.control.setClock({ advanceMs: 1_000 });
+    expect((await emu.put("/networking/ips/198.51.100.10", { rdns: "www.example.org" })).status).toBe(200);
+    // Off again: a record is seen at once.
+    emu.control.ips.delayForwardDns({ seconds: 0 });
+    await forwardRecord("example.org", "api", "A", "198.51.100.10");
+    expect((await emu.put("/networking/ips/198.51.100.10", { rdns: "api.example.org" })).status).toBe(200);
+  });
+
   test("a name that is not a domain: Domain is not valid. (field rdns, as recorded)", async () => {
     seed("web", { ipv4: ["198.51.100.10"] });
     expectError(await emu.put("/networking/ips/198.51.100.10", { rdns: "sample rdns" }), 400, IP_REASONS.rdnsInvalid, "rdns");
