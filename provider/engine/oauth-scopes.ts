@@ -3,16 +3,25 @@
  * and whether a token's scopes cover one. Shared by the least-privilege report (`../scopes.ts`)
  * and the errors that name a missing scope (`engine.ts`).
  */
-import { ENDPOINTS } from "../../sdk/endpoints";
 import type { AnyEndpoint } from "../../sdk/core/endpoint";
 import type { ApiError } from "../../sdk/core/errors";
 import { CONFIG_TOKEN, ENV_TOKEN } from "./context";
 
-const BY_NAME = new Map(ENDPOINTS.map((endpoint) => [endpoint.name, endpoint]));
+let byName: Map<string, AnyEndpoint> | undefined;
+
+/**
+ * The endpoint table by name, loaded on first use: it loads every sdk area, which a provider
+ * process serving one kind does not otherwise need (an error names a scope from the answer alone).
+ */
+function endpointsByName(): Map<string, AnyEndpoint> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use; the type comes with it
+  byName ??= new Map((require("../../sdk/endpoints") as typeof import("../../sdk/endpoints")).ENDPOINTS.map((e) => [e.name, e]));
+  return byName;
+}
 
 /** The endpoint of a name in the sdk's table; throws naming it when there is none (a spec's mistake). */
 export function endpointNamed(name: string): AnyEndpoint {
-  const endpoint = BY_NAME.get(name);
+  const endpoint = endpointsByName().get(name);
   if (!endpoint) throw new Error(`no endpoint named ${name} in the sdk's endpoint table`);
   return endpoint;
 }

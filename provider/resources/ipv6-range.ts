@@ -1,8 +1,10 @@
 /**
  * `compute:Ipv6Range`: an IPv6 block (/56 or /64) routed to one compute instance, named either by
  * the instance (`computeId`) or by its SLAAC address (`routeTarget`) — exactly one of the two.
- * Nothing changes in place, so every input replaces; and since an account may hold one range per
- * region and one per SLAAC address, the old range is always deleted before its replacement.
+ * A new target moves the same block in place (`POST /networking/ips/assign`, as the API moves
+ * ranges between instances), so the range's address, and the AAAA records and firewall rules that
+ * use it, are kept. A new prefix length replaces it; since an account may hold one range per
+ * region and one per SLAAC address, the old range is then deleted before its replacement.
  *
  * The API spreads a range over three answers: create returns only `{range: "<addr>/<len>",
  * route_target}`, the list carries `route_target`, the view `is_bgp` and `computes`. A read
@@ -60,6 +62,16 @@ async function wantedTarget(client: ComputeClient, inputs: Values, signal: Abort
   return addresses.find((a) => a.compute_id === computeId && a.type === "ipv6")?.address;
 }
 
+/** The instance a range should be routed to: `computeId`, or the owner of the `routeTarget` SLAAC address. */
+async function targetInstance(client: ComputeClient, inputs: Values, signal: AbortSignal): Promise<number> {
+  if (inputs.computeId !== undefined && inputs.computeId !== null) return apiId(inputs.computeId);
+  const address = String(inputs.routeTarget);
+  const owner = (await client.networking.ips.get(address, { signal })).compute_id;
+  if (owner === null)
+    throw new Error(`routeTarget ${address} belongs to no compute instance; give the SLAAC address of an instance, or its computeId`);
+  return owner;
+}
+
 /** The both/neither rule, naming both inputs (the API names both fields too). */
 function validate(inputs: Values): Failure[] {
   const reason = rangeTargetProblem(
@@ -77,7 +89,8 @@ function validate(inputs: Values): Failure[] {
 export const ipv6RangeSpec = resourceSpec<RoutedRange, Ipv6RangeCreateRequest>()({
   name: "Ipv6Range",
   noun: "IPv6 range",
-  description: "An IPv6 range (/56 or /64) routed to one compute instance's SLAAC address.",
+  description:
+    "An IPv6 range (/56 or /64) routed to one compute instance's SLAAC address. A new target moves the same range in place (its address, and the records and rules that use it, are kept).",
   example: [
     'const range = new compute.Ipv6Range("v6", { prefixLength: 64, computeId: 12345 });',
     "export const block = pulumi.interpolate`${range.range}/${range.prefixLength}`;",
@@ -91,15 +104,19 @@ export const ipv6RangeSpec = resourceSpec<RoutedRange, Ipv6RangeCreateRequest>()
     },
     computeId: {
       ...idField("computeId"),
-      replaceOnChange: true,
-      description: "Id of the instance to route the range to (exactly one of `computeId` / `routeTarget`). Changing it replaces the range.",
+      // The create's body carries it; a change moves the block (`update`).
+      send: "create",
+      recomputedBy: ["routeTarget"],
+      description:
+        "Id of the instance to route the range to (exactly one of `computeId` / `routeTarget`). Changing it moves the same range to that instance.",
     },
     routeTarget: {
       schema: fields.route_target.unwrap(),
-      replaceOnChange: true,
+      send: "create",
       normalize: normalizeAddress,
+      recomputedBy: ["computeId"],
       description:
-        "SLAAC address (no prefix length) to route the range to (exactly one of `computeId` / `routeTarget`). Changing it replaces the range.",
+        "SLAAC address (no prefix length) to route the range to (exactly one of `computeId` / `routeTarget`). Changing it moves the same range to that address's instance.",
     },
   },
   outputs: {
@@ -109,9 +126,9 @@ export const ipv6RangeSpec = resourceSpec<RoutedRange, Ipv6RangeCreateRequest>()
   timeouts: { create: 5 * MINUTE, update: 5 * MINUTE, delete: 5 * MINUTE },
   endpoints: {
     read: ["networking.ipv6.ranges.list", "networking.ipv6.ranges.get", "networking.ips.list", "networking.ips.get"],
-    write: ["networking.ipv6.ranges.create", "networking.ipv6.ranges.delete"],
+    write: ["networking.ipv6.ranges.create", "networking.ips.assign", "networking.ipv6.ranges.delete"],
   },
-  // One range per region per account and one per SLAAC address: a replacement cannot coexist with the old range.
+  // One range per region per account and one per SLAAC address: a replacement (a new prefix length) cannot coexist with the old range.
   deleteFirst: () => true,
   validate,
   // One range per SLAAC address: the range routed to the wanted target is the one.
@@ -141,6 +158,17 @@ export const ipv6RangeSpec = resourceSpec<RoutedRange, Ipv6RangeCreateRequest>()
     },
     settle: ({ ctx, record, signal }) => readRange(ctx.client(), record.id, signal),
     read: ({ ctx, id, signal }) => readRange(ctx.client(), id, signal),
+    update: async ({ ctx, id, news, signal }) => {
+      const client = ctx.client();
+      const current = await readRange(client, id, signal);
+      const target = await targetInstance(client, news, signal);
+      // Already there (a move whose answer was lost, or another spelling of the same target): nothing to send.
+      if (current.compute_id !== target) {
+        const address = `${current.range}/${current.prefix_length}`;
+        await client.networking.ips.assign({ region: current.region, assignments: [{ address, compute_id: target }] }, { signal });
+      }
+      return readRange(client, id, signal);
+    },
     delete: ({ ctx, id, signal }) => ctx.client().networking.ipv6.ranges.delete(id, { signal }),
   },
 });

@@ -1,13 +1,15 @@
 /**
  * Ipv6Range end to end through the real Pulumi engine against the emulator over HTTP:
  * up → no-change preview → the range re-assigned to another instance behind Pulumi's back →
- * refresh reports exactly that drift → up restores it (a replacement, the old range deleted
- * first) → destroy leaves no range. A program naming both targets is refused at preview, naming
- * both inputs, before any request.
+ * refresh reports exactly that drift → up moves it back in place (the same block) → destroy
+ * leaves no range. A program that moves its range to another instance keeps the range's address,
+ * in one assign and no delete, and an AAAA record built on it plans no change. A program naming
+ * both targets is refused at preview, naming both inputs, before any request.
  */
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
-import { Ipv6Range } from "../../provider";
+import * as pulumi from "@pulumi/pulumi";
+import { Domain, DomainRecord, Ipv6Range } from "../../provider";
 import { driftFromEvents } from "../../provider/automation";
 import { createTestStack, eventRecorder, type TestStack } from "../support/engine";
 
@@ -65,18 +67,49 @@ test("a range routed to an instance goes through its whole life", async () => {
   expect(refresh.summary.resourceChanges).toMatchObject({ update: 1 });
   expect(driftFromEvents(recorder.events)).toEqual([{ resource: "v6", type: "Ipv6Range", field: "computeId", state: a.id, cloud: b.id }]);
 
-  // up restores it: a range routed to `a` again (deleted first: one range per region)
+  // up moves it back to `a` in place: the same block
   const restore = await s.stack.up();
-  expect(restore.summary.resourceChanges).toMatchObject({ replace: 1 });
+  expect(restore.summary.resourceChanges).toMatchObject({ update: 1 });
   const ranges = await client.networking.ipv6.ranges.listAll();
-  expect(ranges).toHaveLength(1);
-  expect(ranges[0]).toMatchObject({ route_target: a.ipv6 });
+  expect(ranges).toEqual([{ range: first, prefix: 64, region: "us-iad", route_target: a.ipv6 }]);
   expect(Object.keys((await s.stack.preview()).changeSummary)).toEqual(["same"]);
 
   // destroy
   const destroyed = await s.stack.destroy();
   expect(destroyed.summary.resourceChanges).toMatchObject({ delete: 2 });
   expect(await client.networking.ipv6.ranges.listAll()).toEqual([]);
+});
+
+test("a program that moves its range to another instance keeps the block, and an AAAA record on it plans no change", async () => {
+  const a = emulator.control.seedCompute({ label: "move-a", region: "us-ord" });
+  const b = emulator.control.seedCompute({ label: "move-b", region: "us-ord" });
+  let target = a.id;
+  const s = await createTestStack({
+    name: "ipv6-move",
+    apiUrl: emulator.url,
+    token: emulator.token,
+    program: async () => {
+      const range = new Ipv6Range("v6", { prefixLength: 64, computeId: String(target) });
+      const zone = new Domain("zone", { domain: "move.example", type: "master", soaEmail: "admin@move.example" });
+      new DomainRecord("host", { domainId: zone.id, type: "AAAA", name: "host", target: pulumi.interpolate`${range.range}1` });
+      return { range: range.range, routeTarget: range.routeTarget };
+    },
+  });
+  stacks.push(s);
+  const first = (await s.stack.up()).outputs.range!.value as string;
+
+  target = b.id;
+  const plan = await s.stack.preview();
+  expect(plan.changeSummary).toEqual({ same: 3, update: 1 }); // the range; the record and the zone are untouched
+  emulator.control.clearRequests();
+  const moved = await s.stack.up();
+  expect(moved.summary.resourceChanges).toEqual({ same: 3, update: 1 });
+  expect(moved.outputs.range!.value).toBe(first);
+  expect(moved.outputs.routeTarget!.value).toBe(b.ipv6);
+  const writes = emulator.control.listRequests().filter((r) => r.method !== "GET");
+  expect(writes.map((r) => `${r.method} ${r.path}`)).toEqual(["POST /v4/networking/ips/assign"]);
+  expect(await client.networking.ipv6.ranges.listAll()).toEqual([{ range: first, prefix: 64, region: "us-ord", route_target: b.ipv6 }]);
+  expect((await s.stack.preview()).changeSummary).toEqual({ same: 4 });
 });
 
 test("both targets given: preview refuses, naming both inputs, and sends no request", async () => {

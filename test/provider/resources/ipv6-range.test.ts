@@ -1,8 +1,8 @@
 /**
  * The Ipv6Range provider's methods against the emulator over HTTP: check refuses every locally
  * checkable mistake naming the input (and sends nothing), the create → read → delete round trip
- * combines the API's three answers, drift after a re-assignment, replacement semantics, adoption
- * after an ambiguous create.
+ * combines the API's three answers, drift after a re-assignment, a new target moved in place
+ * and a new prefix length replacing, adoption after an ambiguous create.
  */
 import { IP_REASONS } from "../../../sdk/resources/ips";
 import { provider } from "../../../provider/registry";
@@ -57,7 +57,7 @@ describe("check", () => {
 });
 
 describe("diff", () => {
-  test("every input replaces, always deleting the old range first; spellings of the route target do not diff", async () => {
+  test("a new prefix length replaces, deleting the old range first; a new target moves it in place; spellings of the route target do not diff", async () => {
     const olds = { prefixLength: 64, routeTarget: "2001:db8:4::f03c:91ff:fe00:1", computeId: 52000001 };
     expect(await ranges.diff!("r", olds, { prefixLength: 64, routeTarget: "2001:DB8:4:0:F03C:91FF:FE00:1" })).toMatchObject({
       changes: false,
@@ -71,10 +71,30 @@ describe("diff", () => {
     });
     const byId = { prefixLength: 64, computeId: "52000001" };
     expect((await ranges.diff!("r", olds, byId)).changes).toBe(false);
-    expect(await ranges.diff!("r", olds, { ...byId, computeId: 52000002 })).toMatchObject({
-      replaces: ["computeId"],
-      deleteBeforeReplace: true,
+    expect(await ranges.diff!("r", olds, { ...byId, computeId: 52000002 })).toMatchObject({ changes: true, replaces: [] });
+    expect(await ranges.diff!("r", olds, { prefixLength: 64, routeTarget: "2001:db8:4::f03c:91ff:fe00:2" })).toMatchObject({
+      changes: true,
+      replaces: [],
     });
+  });
+});
+
+describe("update: a new target moves the same block", () => {
+  test("by computeId and by routeTarget: one assign each, the range's address kept; the same target again sends nothing", async () => {
+    const [a, b] = [seed("move-a"), seed("move-b")];
+    const created = await ranges.create({ prefixLength: 64, computeId: String(a.id) });
+    const moved = await ranges.update!(created.id, created.outs, { prefixLength: 64, computeId: String(b.id) });
+    expect(moved.outs).toMatchObject({ range: created.outs.range, computeId: b.id, routeTarget: b.ipv6 });
+    const back = await ranges.update!(created.id, moved.outs, { prefixLength: 64, routeTarget: a.ipv6! });
+    expect(back.outs).toMatchObject({ range: created.outs.range, computeId: a.id, routeTarget: a.ipv6 });
+    const assigns = () => harness.emulator.control.listRequests().filter((r) => r.path === "/v4/networking/ips/assign");
+    expect(assigns()).toHaveLength(2);
+    // Another spelling of where it already is: read, nothing sent.
+    await ranges.update!(created.id, back.outs, { prefixLength: 64, computeId: String(a.id) });
+    expect(assigns()).toHaveLength(2);
+    expect(await harness.client.networking.ipv6.ranges.listAll()).toEqual([
+      { range: created.outs.range, prefix: 64, region: "us-iad", route_target: a.ipv6 },
+    ]);
   });
 });
 
@@ -111,7 +131,11 @@ describe("create, read, delete", () => {
     await harness.client.networking.ips.assign({ region: "us-iad", assignments: [{ address: `${created.id}/64`, compute_id: b.id }] });
     const read = await ranges.read!(created.id, created.outs);
     expect(read.props).toMatchObject({ computeId: b.id, routeTarget: b.ipv6 });
-    expect((await ranges.diff!(created.id, read.props, { prefixLength: 64, computeId: a.id })).replaces).toMatchObject(["computeId"]);
+    // The next up moves it back in place.
+    expect(await ranges.diff!(created.id, read.props, { prefixLength: 64, computeId: a.id })).toMatchObject({
+      changes: true,
+      replaces: [],
+    });
   });
 
   test("the API's refusal names the program's input", async () => {
