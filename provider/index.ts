@@ -15,29 +15,96 @@ watchInlinePrograms();
 
 // Every resource class, its `Args`, and the input and output types its file offers (generated from the specs).
 export * from "./resources.generated";
+// Data functions, each with its `…Output` form (Inputs in, an Output out).
 export {
   getDatabaseEngines,
+  getDatabaseEnginesOutput,
   getDatabases,
+  getDatabasesOutput,
+  getMysqlDatabase,
+  getMysqlDatabaseOutput,
+  getPostgresqlDatabase,
+  getPostgresqlDatabaseOutput,
+  getDatabaseBackups,
+  getDatabaseBackupsOutput,
   type DatabaseEngineResult,
   type DatabaseEnginesResult,
   type DatabaseResult,
+  type DatabaseWithSecretsResult,
+  type DatabaseBackupResult,
+  type GetDatabaseArgs,
+  type GetDatabaseBackupsArgs,
 } from "./functions/databases";
-export { getRegions, getRegion, getRegionAvailability, type RegionResult, type RegionAvailabilityResult } from "./functions/regions";
-export { getVpcIps, type VpcIpResult } from "./functions/vpc-ips";
-export { getVpcSubnets, type VpcSubnetResult } from "./functions/vpcs";
-export { getDomain, getDomains, getDomainZoneFile, type DomainResult, type DomainZoneFileResult } from "./functions/domains";
-export { getFirewalls, type FirewallResult, type GetFirewallsArgs } from "./functions/firewalls";
+export {
+  getRegions,
+  getRegionsOutput,
+  getRegion,
+  getRegionOutput,
+  getRegionAvailability,
+  getRegionAvailabilityOutput,
+  type RegionResult,
+  type RegionAvailabilityResult,
+} from "./functions/regions";
+export { getVpcIps, getVpcIpsOutput, type VpcIpResult } from "./functions/vpc-ips";
+export {
+  getVpc,
+  getVpcOutput,
+  getVpcs,
+  getVpcsOutput,
+  getVpcSubnet,
+  getVpcSubnetOutput,
+  getVpcSubnets,
+  getVpcSubnetsOutput,
+  type GetVpcArgs,
+  type GetVpcSubnetArgs,
+  type VpcResult,
+  type VpcSubnetResult,
+} from "./functions/vpcs";
+export {
+  getDomain,
+  getDomainOutput,
+  getDomains,
+  getDomainsOutput,
+  getDomainRecord,
+  getDomainRecordOutput,
+  getDomainRecords,
+  getDomainRecordsOutput,
+  getDomainZoneFile,
+  getDomainZoneFileOutput,
+  type DomainResult,
+  type DomainRecordResult,
+  type DomainZoneFileResult,
+  type GetDomainRecordArgs,
+  type GetDomainRecordsArgs,
+} from "./functions/domains";
+export {
+  getFirewalls,
+  getFirewallsOutput,
+  getFirewall,
+  getFirewallOutput,
+  type FirewallResult,
+  type FirewallDeviceResult,
+  type FirewallWithDevicesResult,
+  type GetFirewallsArgs,
+  type GetFirewallArgs,
+} from "./functions/firewalls";
 export {
   getIps,
+  getIpsOutput,
   getIpv6Pools,
+  getIpv6PoolsOutput,
   getIpv6Ranges,
+  getIpv6RangesOutput,
+  getIpv6Range,
+  getIpv6RangeOutput,
   type GetIpsArgs,
   type IpResult,
   type Ipv6PoolResult,
   type Ipv6RangeResult,
+  type Ipv6RangeViewResult,
 } from "./functions/ips";
-export { getVlans, type VlanResult } from "./functions/vlans";
-export { getImages, getImage, type GetImagesArgs, type ImageResult } from "./functions/images";
-export type { FunctionOptions } from "./functions/client";
+export { getVlans, getVlansOutput, type VlanResult } from "./functions/vlans";
+export { getImages, getImagesOutput, getImage, getImageOutput, type GetImagesArgs, type ImageResult } from "./functions/images";
+export type { FunctionOptions, InputArgs, OutputFunction } from "./functions/client";
 export type { MetaArgs, TimeoutsArgs } from "./engine/resource";
 export { ComputeClient } from "../sdk/client";

@@ -1,7 +1,8 @@
 /**
  * Data functions run in the program process, not the provider process. They use the same
  * credentials: stack config `compute:token` / `compute:apiUrl`, then `COMPUTE_TOKEN` /
- * `COMPUTE_API_URL`, unless the caller passes them.
+ * `COMPUTE_API_URL`, unless the caller passes them. Each `getX` has a `getXOutput` form
+ * (`outputForm`) that takes Inputs and returns an Output.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { ComputeClient } from "../../sdk/client";
@@ -48,4 +49,27 @@ export async function withClient<T>(name: string, options: FunctionOptions, work
   } finally {
     await client.close();
   }
+}
+
+/** A data function's arguments with each value a `pulumi.Input` (each alternative of a union mapped alone). */
+export type InputArgs<A> = A extends object ? { [K in keyof A]: pulumi.Input<A[K]> } : A;
+
+/** The `…Output` form of a data function taking `A` and resolving to `R`; `args` is optional when `A` may be omitted. */
+export type OutputFunction<A, R> = (
+  ...call: undefined extends A ? [args?: InputArgs<A>, options?: FunctionOptions] : [args: InputArgs<A>, options?: FunctionOptions]
+) => pulumi.Output<pulumi.Unwrap<R>>;
+
+/**
+ * The Output form of the data function `fn`: it waits for the arguments' values, calls `fn`, and
+ * answers an Output of the result. While an argument is unknown (a preview of an object not made
+ * yet) `fn` is not called and the result is unknown. The result's nested Outputs are lifted into
+ * the one returned, so a result holding a `pulumi.secret` is a secret Output, as is a result got
+ * from a secret argument.
+ */
+export function outputForm<A, R>(fn: (args: A, options?: FunctionOptions) => Promise<R>): OutputFunction<A, R> {
+  return (...[args, options]) =>
+    pulumi
+      .output(args)
+      .apply((plain) => fn(plain as A, options))
+      .apply((result) => pulumi.output(result));
 }

@@ -1,12 +1,34 @@
-/** Read-only DNS data: domains, and a domain's rendered zone file. */
-import type { Domain } from "../../sdk/resources/domains";
+/** Read-only DNS data: domains, their records, and a domain's rendered zone file. */
+import type { Domain, DomainRecord, RecordType } from "../../sdk/resources/domains";
 import { apiId } from "../resources/common";
 import { camelizeDeep } from "../engine/values";
 import type { Camelized } from "../engine/values";
-import { type FunctionOptions, withClient } from "./client";
+import { type FunctionOptions, outputForm, withClient } from "./client";
+import { idArgument, noMatch, onlyMatch, orMissing, refuseUnlessOneWay } from "./lookup";
 
 /** A domain (DNS zone), with camelCase keys. */
 export type DomainResult = Camelized<Domain>;
+/** A record of a domain, with camelCase keys. */
+export type DomainRecordResult = Camelized<DomainRecord>;
+
+/**
+ * Arguments of `getDomainRecord`: its domain, and the record's `id`, or its `name` (relative to
+ * the domain, `""` for the domain itself) and `type` together.
+ */
+export type GetDomainRecordArgs = { domainId: string | number } & (
+  { id: string | number; name?: undefined; type?: undefined } | { name: string; type: RecordType; id?: undefined }
+);
+
+/** Filters of `getDomainRecords`. */
+export interface GetDomainRecordsArgs {
+  domainId: string | number;
+  /** Only records of this name (relative to the domain, `""` for the domain itself). */
+  name?: string;
+  /** Only records of this type (`A`, `MX`, …). */
+  type?: RecordType;
+}
+
+const recordOf = (domainId: number) => ({ one: `record of domain ${domainId}`, many: `records of domain ${domainId}` });
 
 /** The rendered zone of a domain. */
 export interface DomainZoneFileResult {
@@ -42,6 +64,42 @@ export function getDomains(
   });
 }
 
+/** One record of a domain, by `id`, or by `name` and `type` (refused when several records share them). */
+export async function getDomainRecord(args: GetDomainRecordArgs, options: FunctionOptions = {}): Promise<DomainRecordResult> {
+  refuseUnlessOneWay("getDomainRecord", args, [["id"], ["name", "type"]], "domainId");
+  const domainId = idArgument("getDomainRecord", "domainId", args.domainId);
+  const id = args.id === undefined ? undefined : idArgument("getDomainRecord", "id", args.id);
+  const noun = recordOf(domainId);
+  return withClient("getDomainRecord", options, async (client) => {
+    if (id !== undefined) {
+      const record = await orMissing(() => client.domains.records.get(domainId, id), noMatch("getDomainRecord", noun, `id ${id}`));
+      return camelizeDeep(record) as DomainRecordResult;
+    }
+    const [name, type] = [args.name!, args.type!];
+    const listed = await orMissing(
+      () => client.domains.records.listAll(domainId, { filter: { name, type } }),
+      `getDomainRecord: no domain with id ${domainId}`,
+    );
+    const matches = listed.filter((r) => r.name === name && r.type === type);
+    return camelizeDeep(onlyMatch("getDomainRecord", noun, `name ${JSON.stringify(name)} and type ${type}`, matches)) as DomainRecordResult;
+  });
+}
+
+/** The records of a domain, optionally only those of a name, of a type, or both. */
+export function getDomainRecords(args: GetDomainRecordsArgs, options: FunctionOptions = {}): Promise<DomainRecordResult[]> {
+  return withClient("getDomainRecords", options, async (client) => {
+    const domainId = apiId(args.domainId);
+    const filter: Record<string, unknown> = {};
+    if (args.name !== undefined) filter.name = args.name;
+    if (args.type !== undefined) filter.type = args.type;
+    const records = await orMissing(
+      () => client.domains.records.listAll(domainId, Object.keys(filter).length ? { filter } : {}),
+      `getDomainRecords: no domain with id ${domainId}`,
+    );
+    return records.map((r) => camelizeDeep(r) as DomainRecordResult);
+  });
+}
+
 /** The lines of a domain's last rendered zone file. */
 export function getDomainZoneFile(args: { domainId: string | number }, options: FunctionOptions = {}): Promise<DomainZoneFileResult> {
   return withClient("getDomainZoneFile", options, async (client) => {
@@ -50,3 +108,14 @@ export function getDomainZoneFile(args: { domainId: string | number }, options: 
     return { domainId, zoneFile: zone_file };
   });
 }
+
+/** `getDomain` taking Inputs and answering an Output. */
+export const getDomainOutput = outputForm(getDomain);
+/** `getDomains` taking Inputs and answering an Output. */
+export const getDomainsOutput = outputForm(getDomains);
+/** `getDomainRecord` taking Inputs and answering an Output: `getDomainRecordOutput({ domainId: zone.id, name: "www", type: "A" })`. */
+export const getDomainRecordOutput = outputForm(getDomainRecord);
+/** `getDomainRecords` taking Inputs and answering an Output. */
+export const getDomainRecordsOutput = outputForm(getDomainRecords);
+/** `getDomainZoneFile` taking Inputs and answering an Output. */
+export const getDomainZoneFileOutput = outputForm(getDomainZoneFile);

@@ -1,12 +1,22 @@
-/** Read-only firewall data: the account's firewalls, optionally with their devices. */
+/** Read-only firewall data: the account's firewalls, optionally with their devices, and one firewall the stack does not own. */
 import type { Firewall, FirewallDevice } from "../../sdk/resources/firewalls";
 import { mapBounded } from "../../sdk/core/pagination";
 import { camelizeDeep } from "../engine/values";
 import type { Camelized } from "../engine/values";
-import { type FunctionOptions, withClient } from "./client";
+import { type FunctionOptions, outputForm, withClient } from "./client";
+import { idArgument, noMatch, onlyMatch, orMissing, refuseUnlessOneWay } from "./lookup";
 
+/** A device of a firewall (the instance or NodeBalancer it protects), with camelCase keys. */
+export type FirewallDeviceResult = Camelized<FirewallDevice>;
 /** A firewall as `getFirewalls` returns it; `devices` only when asked for. */
-export type FirewallResult = Camelized<Firewall> & { devices?: Camelized<FirewallDevice>[] };
+export type FirewallResult = Camelized<Firewall> & { devices?: FirewallDeviceResult[] };
+/** A firewall as `getFirewall` returns it: its rules and its devices. */
+export type FirewallWithDevicesResult = FirewallResult & { devices: FirewallDeviceResult[] };
+
+/** Arguments of `getFirewall`: its `id`, or its `label` (unique among the account's firewalls). */
+export type GetFirewallArgs = { id: string | number; label?: undefined } | { label: string; id?: undefined };
+
+const FIREWALL = { one: "firewall", many: "firewalls" };
 
 /** Filters of `getFirewalls`. */
 export interface GetFirewallsArgs {
@@ -33,9 +43,32 @@ export function getFirewalls(args: GetFirewallsArgs = {}, options: FunctionOptio
       const result = camelizeDeep(firewall) as FirewallResult;
       if (args.includeDevices)
         result.devices = (await client.networking.firewalls.devices.listAll(firewall.id)).map(
-          (d) => camelizeDeep(d) as Camelized<FirewallDevice>,
+          (d) => camelizeDeep(d) as FirewallDeviceResult,
         );
       return result;
     });
   });
 }
+
+/** One firewall the stack does not own, by `id` or by `label`, with its rules and its devices. */
+export async function getFirewall(args: GetFirewallArgs, options: FunctionOptions = {}): Promise<FirewallWithDevicesResult> {
+  refuseUnlessOneWay("getFirewall", args, [["id"], ["label"]]);
+  const id = args.id === undefined ? undefined : idArgument("getFirewall", "id", args.id);
+  return withClient("getFirewall", options, async (client) => {
+    const firewalls = client.networking.firewalls;
+    let firewall: Firewall;
+    if (id !== undefined) firewall = await orMissing(() => firewalls.get(id), noMatch("getFirewall", FIREWALL, `id ${id}`));
+    else {
+      const label = args.label!;
+      const matches = (await firewalls.listAll({ filter: { label } })).filter((f) => f.label === label);
+      firewall = onlyMatch("getFirewall", FIREWALL, `label ${JSON.stringify(label)}`, matches);
+    }
+    const devices = await firewalls.devices.listAll(firewall.id);
+    return { ...(camelizeDeep(firewall) as FirewallResult), devices: devices.map((d) => camelizeDeep(d) as FirewallDeviceResult) };
+  });
+}
+
+/** `getFirewalls` taking Inputs and answering an Output. */
+export const getFirewallsOutput = outputForm(getFirewalls);
+/** `getFirewall` taking Inputs and answering an Output. */
+export const getFirewallOutput = outputForm(getFirewall);

@@ -2,7 +2,7 @@
 import type { Image } from "../../sdk/resources/images";
 import { camelizeDeep } from "../engine/values";
 import type { Camelized } from "../engine/values";
-import { type FunctionOptions, withClient } from "./client";
+import { type FunctionOptions, outputForm, withClient } from "./client";
 
 /** An image as the data functions return it (camelCase of the API record). */
 export type ImageResult = Camelized<Image>;
@@ -70,3 +70,8 @@ function newest(images: Image[]): Image[] {
   );
   return sorted.slice(0, 1);
 }
+
+/** `getImages` taking Inputs and answering an Output. */
+export const getImagesOutput = outputForm(getImages);
+/** `getImage` taking Inputs and answering an Output. */
+export const getImageOutput = outputForm(getImage);

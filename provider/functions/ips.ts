@@ -1,10 +1,11 @@
-/** Read-only address data: the account's IP addresses, IPv6 pools and IPv6 ranges. */
-import type { IpAddress, Ipv6Pool, Ipv6Range } from "../../sdk/resources/ips";
-import { canonicalIp } from "../../sdk/core/net";
+/** Read-only address data: the account's IP addresses, IPv6 pools and IPv6 ranges, and one IPv6 range with its sharing. */
+import { splitRange, type IpAddress, type Ipv6Pool, type Ipv6Range, type Ipv6RangeView } from "../../sdk/resources/ips";
+import { canonicalIp, canonicalIpv6 } from "../../sdk/core/net";
 import { apiId } from "../resources/common";
 import { camelizeDeep } from "../engine/values";
 import type { Camelized } from "../engine/values";
-import { type FunctionOptions, withClient } from "./client";
+import { type FunctionOptions, outputForm, withClient } from "./client";
+import { orMissing } from "./lookup";
 
 /** An IP address of the account, with camelCase keys. */
 export type IpResult = Camelized<IpAddress>;
@@ -12,6 +13,8 @@ export type IpResult = Camelized<IpAddress>;
 export type Ipv6PoolResult = Camelized<Ipv6Pool>;
 /** An IPv6 range of the account, with camelCase keys. */
 export type Ipv6RangeResult = Camelized<Ipv6Range>;
+/** One IPv6 range as `getIpv6Range` returns it: `isBgp` is true when it is shared, `computes` the instances it is routed to or shared with. */
+export type Ipv6RangeViewResult = Camelized<Ipv6RangeView>;
 
 /** Arguments of `getIps`; every one narrows the result. */
 export interface GetIpsArgs {
@@ -61,3 +64,31 @@ export function getIpv6Ranges(args: { region?: string } = {}, options: FunctionO
       .map((r) => camelizeDeep(r) as Ipv6RangeResult),
   );
 }
+
+/**
+ * One IPv6 range of the account, by its address, written with or without its prefix length
+ * (`2001:db8:4:8000::` or `2001:db8:4:8000::/64`), with `isBgp` (shared) and the instances it is
+ * routed to or shared with (`computes`).
+ */
+export async function getIpv6Range(args: { range: string }, options: FunctionOptions = {}): Promise<Ipv6RangeViewResult> {
+  const given = args.range.includes("/") ? splitRange(args.range) : { range: canonicalIpv6(args.range), prefix: undefined };
+  if (!given?.range)
+    throw new Error(`getIpv6Range: range ${JSON.stringify(args.range)} is not an IPv6 address, with or without a prefix length`);
+  const address = given.range;
+  return withClient("getIpv6Range", options, async (client) => {
+    const missing = `getIpv6Range: no IPv6 range ${args.range} in this account`;
+    const range = await orMissing(() => client.networking.ipv6.ranges.get(address), missing);
+    if (given.prefix !== undefined && given.prefix !== range.prefix)
+      throw new Error(`${missing} (the range at ${address} is /${range.prefix})`);
+    return camelizeDeep(range) as Ipv6RangeViewResult;
+  });
+}
+
+/** `getIps` taking Inputs and answering an Output. */
+export const getIpsOutput = outputForm(getIps);
+/** `getIpv6Pools` taking Inputs and answering an Output. */
+export const getIpv6PoolsOutput = outputForm(getIpv6Pools);
+/** `getIpv6Ranges` taking Inputs and answering an Output. */
+export const getIpv6RangesOutput = outputForm(getIpv6Ranges);
+/** `getIpv6Range` taking Inputs and answering an Output. */
+export const getIpv6RangeOutput = outputForm(getIpv6Range);

@@ -2,7 +2,7 @@
 import type { Region, RegionAvailability } from "../../sdk/resources/regions";
 import { camelizeDeep } from "../engine/values";
 import type { Camelized } from "../engine/values";
-import { type FunctionOptions, withClient } from "./client";
+import { type FunctionOptions, outputForm, withClient } from "./client";
 
 /** A region of the catalog, with camelCase keys. */
 export type RegionResult = Camelized<Region>;
@@ -35,3 +35,10 @@ export function getRegionAvailability(
     return (await client.regions.availability.listAll()).map((a) => camelizeDeep(a) as RegionAvailabilityResult);
   });
 }
+
+/** `getRegions` taking Inputs and answering an Output. */
+export const getRegionsOutput = outputForm(getRegions);
+/** `getRegion` taking Inputs and answering an Output. */
+export const getRegionOutput = outputForm(getRegion);
+/** `getRegionAvailability` taking Inputs and answering an Output. */
+export const getRegionAvailabilityOutput = outputForm(getRegionAvailability);

@@ -2,7 +2,7 @@
 import type { Vlan } from "../../sdk/resources/vlans";
 import { camelizeDeep } from "../engine/values";
 import type { Camelized } from "../engine/values";
-import { type FunctionOptions, withClient } from "./client";
+import { type FunctionOptions, outputForm, withClient } from "./client";
 
 /** A VLAN of the account, with camelCase keys. */
 export type VlanResult = Camelized<Vlan>;
@@ -16,3 +16,6 @@ export function getVlans(args: { region?: string; label?: string } = {}, options
       .map((v) => camelizeDeep(v) as VlanResult),
   );
 }
+
+/** `getVlans` taking Inputs and answering an Output. */
+export const getVlansOutput = outputForm(getVlans);

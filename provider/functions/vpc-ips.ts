@@ -3,7 +3,7 @@ import type { VpcIp } from "../../sdk/resources/vpcs";
 import { apiId } from "../resources/common";
 import { camelizeDeep } from "../engine/values";
 import type { Camelized } from "../engine/values";
-import { type FunctionOptions, withClient } from "./client";
+import { type FunctionOptions, outputForm, withClient } from "./client";
 
 /** The address of one VPC interface, with camelCase keys. */
 export type VpcIpResult = Camelized<VpcIp>;
@@ -18,3 +18,6 @@ export function getVpcIps(args: { vpcId?: string | number } = {}, options: Funct
     return ips.map((ip) => camelizeDeep(ip) as VpcIpResult);
   });
 }
+
+/** `getVpcIps` taking Inputs and answering an Output. */
+export const getVpcIpsOutput = outputForm(getVpcIps);

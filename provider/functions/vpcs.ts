@@ -1,12 +1,69 @@
-/** Read-only VPC data: a VPC's subnets, which the `Vpc` resource does not carry as an output. */
-import type { Subnet } from "../../sdk/resources/vpcs";
+/** Read-only VPC data: VPCs and subnets the stack does not own, and a VPC's subnets, which the `Vpc` resource does not carry as an output. */
+import type { Subnet, Vpc } from "../../sdk/resources/vpcs";
 import { apiId } from "../resources/common";
 import { camelizeDeep } from "../engine/values";
 import type { Camelized } from "../engine/values";
-import { type FunctionOptions, withClient } from "./client";
+import { type FunctionOptions, outputForm, withClient } from "./client";
+import { idArgument, noMatch, onlyMatch, orMissing, refuseUnlessOneWay } from "./lookup";
 
+/** A VPC with its subnets, with camelCase keys. */
+export type VpcResult = Camelized<Vpc>;
 /** A subnet as `getVpcSubnets` returns it, with camelCase keys. */
 export type VpcSubnetResult = Camelized<Subnet>;
+
+/** Arguments of `getVpc`: its `id`, or its `label` (unique among the account's VPCs). */
+export type GetVpcArgs = { id: string | number; label?: undefined } | { label: string; id?: undefined };
+
+/** Arguments of `getVpcSubnet`: its VPC, and its `id` or its `label` (unique within the VPC). */
+export type GetVpcSubnetArgs = { vpcId: string | number } & (
+  { id: string | number; label?: undefined } | { label: string; id?: undefined }
+);
+
+const VPC = { one: "VPC", many: "VPCs" };
+const subnetOf = (vpcId: number) => ({ one: `subnet of VPC ${vpcId}`, many: `subnets of VPC ${vpcId}` });
+
+/** One VPC the stack does not own, with its subnets, by `id` or by `label`. */
+export async function getVpc(args: GetVpcArgs, options: FunctionOptions = {}): Promise<VpcResult> {
+  refuseUnlessOneWay("getVpc", args, [["id"], ["label"]]);
+  const id = args.id === undefined ? undefined : idArgument("getVpc", "id", args.id);
+  return withClient("getVpc", options, async (client) => {
+    if (id !== undefined) return camelizeDeep(await orMissing(() => client.vpcs.get(id), noMatch("getVpc", VPC, `id ${id}`))) as VpcResult;
+    const label = args.label!;
+    const matches = (await client.vpcs.listAll({ filter: { label } })).filter((v) => v.label === label);
+    return camelizeDeep(onlyMatch("getVpc", VPC, `label ${JSON.stringify(label)}`, matches)) as VpcResult;
+  });
+}
+
+/** The account's VPCs with their subnets, optionally only the one with a label, or those of a region. */
+export function getVpcs(args: { label?: string; region?: string } = {}, options: FunctionOptions = {}): Promise<VpcResult[]> {
+  return withClient("getVpcs", options, async (client) => {
+    const filter: Record<string, unknown> = {};
+    if (args.label !== undefined) filter.label = args.label;
+    if (args.region !== undefined) filter.region = args.region;
+    return (await client.vpcs.listAll(Object.keys(filter).length ? { filter } : {})).map((v) => camelizeDeep(v) as VpcResult);
+  });
+}
+
+/** One subnet of a VPC, by `id` or by `label`, with the instances assigned to it. */
+export async function getVpcSubnet(args: GetVpcSubnetArgs, options: FunctionOptions = {}): Promise<VpcSubnetResult> {
+  refuseUnlessOneWay("getVpcSubnet", args, [["id"], ["label"]], "vpcId");
+  const vpcId = idArgument("getVpcSubnet", "vpcId", args.vpcId);
+  const id = args.id === undefined ? undefined : idArgument("getVpcSubnet", "id", args.id);
+  const noun = subnetOf(vpcId);
+  return withClient("getVpcSubnet", options, async (client) => {
+    if (id !== undefined) {
+      const subnet = await orMissing(() => client.vpcs.subnets.get(vpcId, id), noMatch("getVpcSubnet", noun, `id ${id}`));
+      return camelizeDeep(subnet) as VpcSubnetResult;
+    }
+    const label = args.label!;
+    const listed = await orMissing(
+      () => client.vpcs.subnets.listAll(vpcId, { filter: { label } }),
+      `getVpcSubnet: no VPC with id ${vpcId}`,
+    );
+    const matches = listed.filter((s) => s.label === label);
+    return camelizeDeep(onlyMatch("getVpcSubnet", noun, `label ${JSON.stringify(label)}`, matches)) as VpcSubnetResult;
+  });
+}
 
 /**
  * The subnets of one VPC as the API lists them now, those of `VpcSubnet` resources and any others
@@ -17,3 +74,12 @@ export function getVpcSubnets(args: { vpcId: string | number }, options: Functio
     (await client.vpcs.subnets.listAll(apiId(args.vpcId))).map((subnet) => camelizeDeep(subnet) as VpcSubnetResult),
   );
 }
+
+/** `getVpc` taking Inputs and answering an Output: `getVpcOutput({ label: config.require("vpc") })`. */
+export const getVpcOutput = outputForm(getVpc);
+/** `getVpcs` taking Inputs and answering an Output. */
+export const getVpcsOutput = outputForm(getVpcs);
+/** `getVpcSubnet` taking Inputs and answering an Output: `getVpcSubnetOutput({ vpcId: vpc.id, label: "web" })`. */
+export const getVpcSubnetOutput = outputForm(getVpcSubnet);
+/** `getVpcSubnets` taking Inputs and answering an Output. */
+export const getVpcSubnetsOutput = outputForm(getVpcSubnets);

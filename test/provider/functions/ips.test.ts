@@ -1,7 +1,11 @@
-/** `getIps`, `getIpv6Pools`, `getIpv6Ranges` against the emulator over HTTP: camelCase records, filters. */
+/**
+ * `getIps`, `getIpv6Pools`, `getIpv6Ranges`, `getIpv6Range` against the emulator over HTTP:
+ * camelCase records, filters, one range with its sharing, an Output form.
+ */
+import * as pulumi from "@pulumi/pulumi";
 import { startEmulator, type RunningEmulator } from "../../../emulator";
 import { ComputeClient } from "../../../sdk/client";
-import { getIps, getIpv6Pools, getIpv6Ranges } from "../../../provider/functions/ips";
+import { getIps, getIpsOutput, getIpv6Pools, getIpv6Range, getIpv6RangeOutput, getIpv6Ranges } from "../../../provider/functions/ips";
 
 let emulator: RunningEmulator;
 let options: { apiUrl: string; token: string };
@@ -58,4 +62,49 @@ test("a token without the scope a data function needs: the error names the funct
       "Give the stack a token that has it: `pulumi config set --secret compute:token <token>` (or COMPUTE_TOKEN); " +
       "`pulumi-compute scopes` lists every scope the stack needs (HTTP 401 GET /networking/ips?page=1&page_size=500)",
   );
+});
+
+test("getIpv6Range finds one range by its address, with or without its prefix length, with isBgp and the instances sharing it", async () => {
+  const a = emulator.control.seedCompute({ label: "a", region: "us-iad" });
+  const b = emulator.control.seedCompute({ label: "b", region: "us-iad" });
+  const client = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });
+  await client.networking.ipv6.ranges.create({ prefix_length: 64, compute_id: a.id });
+  expect(await getIpv6Range({ range: "2001:db8:4:8000::/64" }, options)).toEqual({
+    range: "2001:db8:4:8000::",
+    prefix: 64,
+    region: "us-iad",
+    isBgp: false,
+    computes: [a.id],
+  });
+  await client.networking.ips.share({ compute_id: b.id, ips: ["2001:db8:4:8000::"] });
+  await client.close();
+  const shared = await getIpv6Range({ range: "2001:0db8:0004:8000:0000::" }, options);
+  expect(shared).toMatchObject({ range: "2001:db8:4:8000::", isBgp: true });
+  expect([...shared.computes].sort()).toEqual([a.id, b.id].sort());
+  const output = getIpv6RangeOutput({ range: pulumi.output("2001:db8:4:8000::") }, options);
+  expect(await new Promise((resolve) => output.isBgp.apply(resolve))).toBe(true);
+});
+
+test("getIpv6Range refuses what is not an IPv6 address before any request, and names a range that is not there", async () => {
+  await expect(getIpv6Range({ range: "10.0.0.0/24" }, options)).rejects.toThrow(
+    'getIpv6Range: range "10.0.0.0/24" is not an IPv6 address, with or without a prefix length',
+  );
+  await expect(getIpv6Range({ range: "web" }, options)).rejects.toThrow('getIpv6Range: range "web" is not an IPv6 address');
+  expect(emulator.control.listRequests()).toEqual([]);
+  await expect(getIpv6Range({ range: "2001:db8:4:8000::/64" }, options)).rejects.toThrow(
+    "getIpv6Range: no IPv6 range 2001:db8:4:8000::/64 in this account",
+  );
+  const a = emulator.control.seedCompute({ label: "a", region: "us-iad" });
+  const client = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });
+  await client.networking.ipv6.ranges.create({ prefix_length: 64, compute_id: a.id });
+  await client.close();
+  await expect(getIpv6Range({ range: "2001:db8:4:8000::/56" }, options)).rejects.toThrow(
+    "getIpv6Range: no IPv6 range 2001:db8:4:8000::/56 in this account (the range at 2001:db8:4:8000:: is /64)",
+  );
+});
+
+test("getIpsOutput takes an Output argument and answers an Output of the list", async () => {
+  const a = emulator.control.seedCompute({ label: "a", region: "us-iad", ipv4: ["198.51.100.1"] });
+  const ips = getIpsOutput({ computeId: pulumi.output(a.id), type: "ipv4" }, options);
+  expect(await new Promise((resolve) => ips.apply((list) => resolve(list.map((ip) => ip.address))))).toEqual(["198.51.100.1"]);
 });

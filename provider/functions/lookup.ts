@@ -1,0 +1,65 @@
+/**
+ * Looking up one object the stack does not own: the caller names it in exactly one way (by id, or
+ * by label, …), and exactly one object must answer. Every refusal names the function and the
+ * arguments as the program gave them.
+ */
+import { isNotFound } from "../../sdk/core/errors";
+import { apiId } from "../resources/common";
+
+/** How a lookup's messages call its object: `{ one: "VPC", many: "VPCs" }`. */
+export interface Noun {
+  one: string;
+  many: string;
+}
+
+/** `id 12, label "app-net"`: the arguments given, as the program spelled them. */
+function described(args: object): string {
+  const given = Object.entries(args).filter(([, value]) => value !== undefined);
+  return given.length ? given.map(([key, value]) => `${key} ${JSON.stringify(value)}`).join(", ") : "no arguments";
+}
+
+/**
+ * Refuses, before any request, arguments that do not name the object in exactly one of `ways`
+ * (`[["id"], ["name", "type"]]`: all the keys of one way, none of another), or that lack the key
+ * every way needs (`required`, such as the `vpcId` of a subnet).
+ */
+export function refuseUnlessOneWay(fn: string, args: object, ways: readonly (readonly string[])[], required?: string): void {
+  const values = args as Record<string, unknown>;
+  const given = (key: string) => values[key] !== undefined;
+  if (required !== undefined && !given(required)) throw new Error(`${fn}: ${required} is required (got ${described(args)})`);
+  const started = ways.filter((way) => way.some(given));
+  if (started.length === 1 && started[0]!.every(given)) return;
+  const choices = ways.map((way) => way.join(" and ")).join(ways.some((way) => way.length > 1) ? ", or " : " or ");
+  throw new Error(`${fn}: give either ${choices}${started.length > 1 ? ", not both" : ""} (got ${described(args)})`);
+}
+
+/** An id argument as the API's integer, refused (before any request) naming the function when it is not one. */
+export function idArgument(fn: string, key: string, value: string | number): number {
+  try {
+    return apiId(value);
+  } catch (error) {
+    throw new Error(`${fn}: ${key} ${JSON.stringify(value)} is not an integer id`, { cause: error });
+  }
+}
+
+/** `getVpc: no VPC with label "app-net"`. */
+export function noMatch(fn: string, noun: Noun, what: string): string {
+  return `${fn}: no ${noun.one} with ${what}`;
+}
+
+/** The one object of `matches`; none, or several, are refused naming what was asked and, for several, their ids. */
+export function onlyMatch<T extends { id: number }>(fn: string, noun: Noun, what: string, matches: readonly T[]): T {
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length === 0) throw new Error(noMatch(fn, noun, what));
+  throw new Error(`${fn}: ${matches.length} ${noun.many} have ${what} (ids ${matches.map((m) => m.id).join(", ")}); pass id`);
+}
+
+/** `read()`, with the API's 404 (the object named is not there) said as `missing`. */
+export async function orMissing<T>(read: () => Promise<T>, missing: string): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (isNotFound(error)) throw new Error(missing, { cause: error });
+    throw error;
+  }
+}
