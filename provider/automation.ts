@@ -42,11 +42,33 @@ export function refreshFindings(events: EngineEvent[]): { resources: number; dri
   return { resources, drift: driftFromEvents(events) };
 }
 
-/** Managed fields that a refresh found changed, from that refresh's engine events. */
+/** What the drift report says of an object that a refresh found deleted outside Pulumi. */
+export const GONE = { field: "(the object)", cloud: "gone" } as const;
+
+/**
+ * Managed fields that a refresh found changed, from that refresh's engine events, and objects it
+ * found gone (a refresh deletes them from state; a refresh preview plans that delete).
+ */
 export function driftFromEvents(events: EngineEvent[]): ResourceDrift[] {
+  const gone = new Set<string>();
   return events.flatMap((event) => {
-    const meta = event.resOutputsEvent?.metadata;
-    if (!meta || meta.op !== "update" || !meta.old || !meta.new) return [];
+    const meta = event.resOutputsEvent?.metadata ?? event.resourcePreEvent?.metadata;
+    if (!meta) return [];
+    if (meta.op === "delete") {
+      const spec = specForType(meta.type);
+      if (!spec || gone.has(meta.urn)) return [];
+      gone.add(meta.urn);
+      return [
+        {
+          resource: meta.urn.split("::").pop()!,
+          type: spec.name,
+          field: GONE.field,
+          state: `id ${String(meta.old?.id ?? "?")}`,
+          cloud: GONE.cloud,
+        },
+      ];
+    }
+    if (!event.resOutputsEvent || meta.op !== "update" || !meta.old || !meta.new) return [];
     return driftBetween(meta.type, meta.urn, meta.old.outputs, meta.new.outputs, meta.old.inputs);
   });
 }

@@ -16,6 +16,7 @@ import {
   type TimeoutsArgs,
 } from "./engine/resource";
 import { RESOURCE_SPECS } from "./specs";
+import type { databaseAllowListEntrySpec } from "./resources/database-allow-list-entry";
 import type { domainSpec } from "./resources/domain";
 import type { domainRecordSpec } from "./resources/domain-record";
 import type { domainRecordSetSpec } from "./resources/domain-record-set";
@@ -38,6 +39,65 @@ type In<F> = F extends { schema: infer Z extends z.ZodType } ? DeepInput<z.input
 /** Compile-time proof that a generated interface is exactly the type the engine derives. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const proof = <T extends true>(): T | undefined => undefined;
+
+/**
+ * Constructor arguments of `DatabaseAllowListEntry`: One address of a managed database's allow list that other stacks or people may also
+ * change; the other addresses are left exactly as they are.
+ * Default timeouts: create 30m, update 30m, delete 30m.
+ */
+export interface DatabaseAllowListEntryArgs extends MetaArgs {
+  /** `mysql` or `postgresql`: the engine of the database (ids are per engine). Changing it replaces the entry. */
+  engine: In<typeof databaseAllowListEntrySpec.inputs.engine>;
+  /**
+   * Id of the database. Changing it moves the address (removed from the old database's list, added to the new one's). Changing it replaces
+   * the object.
+   */
+  databaseId: In<typeof databaseAllowListEntrySpec.inputs.databaseId>;
+  /**
+   * An IPv4 or IPv6 address or CIDR range allowed to connect (`203.0.113.1` equals `203.0.113.1/32`). Already in the list, it is adopted,
+   * never added twice. Changing it replaces the entry.
+   */
+  address: In<typeof databaseAllowListEntrySpec.inputs.address>;
+}
+proof<Same<DatabaseAllowListEntryArgs, ArgsOf<typeof databaseAllowListEntrySpec>>>();
+
+/**
+ * One address of a managed database's allow list that other stacks or people may also change; the other addresses are left exactly as they
+ * are.
+ *
+ * ```ts
+ * new compute.DatabaseAllowListEntry("app-to-db", {
+ * engine: "mysql",
+ * databaseId: data.requireOutput("databaseId"),
+ * address: "203.0.113.7",
+ * });
+ * ```
+ */
+export class DatabaseAllowListEntry extends pulumi.CustomResource {
+  /** `mysql` or `postgresql`: the engine of the database (ids are per engine). Changing it replaces the entry. */
+  declare readonly engine: pulumi.Output<OutputOf<typeof databaseAllowListEntrySpec, "engine">>;
+  /** Id of the database. Changing it moves the address (removed from the old database's list, added to the new one's). */
+  declare readonly databaseId: pulumi.Output<OutputOf<typeof databaseAllowListEntrySpec, "databaseId">>;
+  /**
+   * An IPv4 or IPv6 address or CIDR range allowed to connect (`203.0.113.1` equals `203.0.113.1/32`). Already in the list, it is adopted,
+   * never added twice. Changing it replaces the entry.
+   */
+  declare readonly address: pulumi.Output<OutputOf<typeof databaseAllowListEntrySpec, "address">>;
+  /** The id of the existing object this resource adopted (`adoptId` input), when one was given. */
+  declare readonly adoptId: pulumi.Output<string | number | undefined>;
+  /** The operation timeouts the program set (`timeouts` input), when it set any. */
+  declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
+
+  constructor(name: string, args: DatabaseAllowListEntryArgs, opts?: pulumi.CustomResourceOptions) {
+    const registered = quietStacks();
+    try {
+      super(...dynamicResource(RESOURCE_SPECS.DatabaseAllowListEntry, name, args, opts));
+    } finally {
+      registered();
+    }
+    unrecordedOutputs(this, RESOURCE_SPECS.DatabaseAllowListEntry, args);
+  }
+}
 
 /**
  * Constructor arguments of `Domain`: A DNS zone (domain), master or slave, served by the platform's nameservers.
@@ -612,23 +672,29 @@ export class Image extends pulumi.CustomResource {
 }
 
 /**
- * Constructor arguments of `Ipv6Range`: An IPv6 range (/56 or /64) routed to one compute instance's SLAAC address.
+ * Constructor arguments of `Ipv6Range`: An IPv6 range (/56 or /64) routed to one compute instance's SLAAC address. A new target moves the
+ * same range in place (its address, and the records and rules that use it, are kept).
  * Default timeouts: create 5m, update 5m, delete 5m.
  */
 export interface Ipv6RangeArgs extends MetaArgs {
   /** 56 or 64. Changing it replaces the range. */
   prefixLength: In<typeof ipv6RangeSpec.inputs.prefixLength>;
-  /** Id of the instance to route the range to (exactly one of `computeId` / `routeTarget`). Changing it replaces the range. */
+  /**
+   * Id of the instance to route the range to (exactly one of `computeId` / `routeTarget`). Changing it moves the same range to that
+   * instance.
+   */
   computeId?: In<typeof ipv6RangeSpec.inputs.computeId>;
   /**
-   * SLAAC address (no prefix length) to route the range to (exactly one of `computeId` / `routeTarget`). Changing it replaces the range.
+   * SLAAC address (no prefix length) to route the range to (exactly one of `computeId` / `routeTarget`). Changing it moves the same range
+   * to that address's instance.
    */
   routeTarget?: In<typeof ipv6RangeSpec.inputs.routeTarget>;
 }
 proof<Same<Ipv6RangeArgs, ArgsOf<typeof ipv6RangeSpec>>>();
 
 /**
- * An IPv6 range (/56 or /64) routed to one compute instance's SLAAC address.
+ * An IPv6 range (/56 or /64) routed to one compute instance's SLAAC address. A new target moves the same range in place (its address, and
+ * the records and rules that use it, are kept).
  *
  * ```ts
  * const range = new compute.Ipv6Range("v6", { prefixLength: 64, computeId: 12345 });
@@ -638,10 +704,14 @@ proof<Same<Ipv6RangeArgs, ArgsOf<typeof ipv6RangeSpec>>>();
 export class Ipv6Range extends pulumi.CustomResource {
   /** 56 or 64. Changing it replaces the range. */
   declare readonly prefixLength: pulumi.Output<OutputOf<typeof ipv6RangeSpec, "prefixLength">>;
-  /** Id of the instance to route the range to (exactly one of `computeId` / `routeTarget`). Changing it replaces the range. */
+  /**
+   * Id of the instance to route the range to (exactly one of `computeId` / `routeTarget`). Changing it moves the same range to that
+   * instance.
+   */
   declare readonly computeId: pulumi.Output<OutputOf<typeof ipv6RangeSpec, "computeId">>;
   /**
-   * SLAAC address (no prefix length) to route the range to (exactly one of `computeId` / `routeTarget`). Changing it replaces the range.
+   * SLAAC address (no prefix length) to route the range to (exactly one of `computeId` / `routeTarget`). Changing it moves the same range
+   * to that address's instance.
    */
   declare readonly routeTarget: pulumi.Output<OutputOf<typeof ipv6RangeSpec, "routeTarget">>;
   /** The range's first address, without the prefix length (also the resource id). */
@@ -688,7 +758,8 @@ export interface MysqlDatabaseArgs extends MetaArgs {
   sslConnection?: In<typeof mysqlDatabaseSpec.inputs.sslConnection>;
   /**
    * Addresses and CIDR ranges allowed to connect (a set; `203.0.113.1` equals `203.0.113.1/32`); empty blocks every connection, `0.0.0.0/0`
-   * allows all. Changes in place. Default `[]`.
+   * allows all. Changes in place. When given, the database owns its allow list exactly; when absent, the list is left alone (use
+   * `DatabaseAllowListEntry`). A new database without it allows no connections.
    */
   allowList?: In<typeof mysqlDatabaseSpec.inputs.allowList>;
   /**
@@ -735,7 +806,8 @@ export class MysqlDatabase extends pulumi.CustomResource {
   declare readonly sslConnection: pulumi.Output<OutputOf<typeof mysqlDatabaseSpec, "sslConnection">>;
   /**
    * Addresses and CIDR ranges allowed to connect (a set; `203.0.113.1` equals `203.0.113.1/32`); empty blocks every connection, `0.0.0.0/0`
-   * allows all. Changes in place.
+   * allows all. Changes in place. When given, the database owns its allow list exactly; when absent, the list is left alone (use
+   * `DatabaseAllowListEntry`). A new database without it allows no connections.
    */
   declare readonly allowList: pulumi.Output<OutputOf<typeof mysqlDatabaseSpec, "allowList">>;
   /**
@@ -808,7 +880,8 @@ export interface PostgresqlDatabaseArgs extends MetaArgs {
   sslConnection?: In<typeof postgresqlDatabaseSpec.inputs.sslConnection>;
   /**
    * Addresses and CIDR ranges allowed to connect (a set; `203.0.113.1` equals `203.0.113.1/32`); empty blocks every connection, `0.0.0.0/0`
-   * allows all. Changes in place. Default `[]`.
+   * allows all. Changes in place. When given, the database owns its allow list exactly; when absent, the list is left alone (use
+   * `DatabaseAllowListEntry`). A new database without it allows no connections.
    */
   allowList?: In<typeof postgresqlDatabaseSpec.inputs.allowList>;
   /**
@@ -855,7 +928,8 @@ export class PostgresqlDatabase extends pulumi.CustomResource {
   declare readonly sslConnection: pulumi.Output<OutputOf<typeof postgresqlDatabaseSpec, "sslConnection">>;
   /**
    * Addresses and CIDR ranges allowed to connect (a set; `203.0.113.1` equals `203.0.113.1/32`); empty blocks every connection, `0.0.0.0/0`
-   * allows all. Changes in place.
+   * allows all. Changes in place. When given, the database owns its allow list exactly; when absent, the list is left alone (use
+   * `DatabaseAllowListEntry`). A new database without it allows no connections.
    */
   declare readonly allowList: pulumi.Output<OutputOf<typeof postgresqlDatabaseSpec, "allowList">>;
   /**
@@ -907,7 +981,8 @@ export class PostgresqlDatabase extends pulumi.CustomResource {
 }
 
 /**
- * Constructor arguments of `ReverseDns`: The reverse DNS name of an IP address; deleting it restores the platform default.
+ * Constructor arguments of `ReverseDns`: The reverse DNS name of an IP address; deleting it restores the platform default. Waits, within
+ * its `timeouts`, for a new A/AAAA record of the name to resolve.
  * Default timeouts: create 2m, update 2m, delete 2m.
  */
 export interface ReverseDnsArgs extends MetaArgs {
@@ -919,7 +994,8 @@ export interface ReverseDnsArgs extends MetaArgs {
 proof<Same<ReverseDnsArgs, ArgsOf<typeof reverseDnsSpec>>>();
 
 /**
- * The reverse DNS name of an IP address; deleting it restores the platform default.
+ * The reverse DNS name of an IP address; deleting it restores the platform default. Waits, within its `timeouts`, for a new A/AAAA record
+ * of the name to resolve.
  *
  * ```ts
  * const www = new compute.DomainRecord("www", { domainId: zone.id, type: "A", name: "www", target: "203.0.113.10" });

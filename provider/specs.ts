@@ -7,6 +7,8 @@
 import { specsLoadedOnUse } from "./engine/spec";
 
 export const RESOURCE_SPECS = specsLoadedOnUse({
+  DatabaseAllowListEntry: () =>
+    (require("./resources/database-allow-list-entry") as typeof import("./resources/database-allow-list-entry")).databaseAllowListEntrySpec,
   Domain: () => (require("./resources/domain") as typeof import("./resources/domain")).domainSpec,
   DomainRecord: () => (require("./resources/domain-record") as typeof import("./resources/domain-record")).domainRecordSpec,
   DomainRecordSet: () => (require("./resources/domain-record-set") as typeof import("./resources/domain-record-set")).domainRecordSetSpec,

@@ -5,7 +5,8 @@
  * - a firewall guarding the account's compute instances, and one assigned to the nodebalancer (when
  *   configured) through a FirewallDevice, its rule added by a FirewallRule;
  * - a DNS zone with records, including the A record behind a reverse DNS entry;
- * - a MySQL database whose allow list is the data subnet, and a PostgreSQL one for reports;
+ * - a MySQL database whose allow list is the data subnet, and a PostgreSQL one for reports whose
+ *   allow list gets the data subnet through a DatabaseAllowListEntry;
  * - a private image uploaded from a generated file;
  * - an IPv6 range routed to the first instance.
  *
@@ -102,8 +103,9 @@ export async function quickstart(): Promise<Record<string, unknown>> {
     region,
     type: "g6-nanode-1",
     engineId: latest.postgresql!.id,
-    allowList: [dataSubnet.ipv4],
   });
+  // Its allow list managed entry by entry, as app stacks add their own addresses to a shared database.
+  new compute.DatabaseAllowListEntry("reports-from-data", { engine: "postgresql", databaseId: reports.id, address: dataSubnet.ipv4 });
 
   // An image uploaded from a generated file, and an IPv6 range for the first instance
   const image = new compute.Image("golden", {

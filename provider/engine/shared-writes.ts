@@ -1,8 +1,9 @@
 /**
  * Changes to a document several writers share, through an API that can only replace it whole (a
- * firewall's rules: `PUT .../rules` replaces both rulesets) and has no conditional write. Each
- * resource owns a part of the document (one rule); what it does not own belongs to someone else
- * and must come back exactly as read.
+ * firewall's rules: `PUT .../rules` replaces both rulesets; a database's allow list, replaced by
+ * the database's `PUT`) and has no conditional write. Each resource owns a part of the document
+ * (one rule, one address); what it does not own belongs to someone else and must come back
+ * exactly as read.
  *
  * Inside one provider process, `SharedWrites` serializes the writes to one document and batches
  * the changes that arrive together (the rules of one `up`, created at once when their firewall is
@@ -12,10 +13,16 @@
  *
  * 1. reads, applies every change of the batch and writes back at once (a small window);
  * 2. compares the write's answer with the version it read: not one more means someone else wrote
- *    in between (said as progress; step 3 finds out whether it cost anything);
+ *    in between (said as progress; step 3 finds out whether it cost anything). A document without
+ *    a version (a database's record) skips this step; step 3 alone tells;
  * 3. converges: waits a short randomized moment, reads again, and writes the batch's changes
  *    again when one does not hold any more (someone's stale write erased it), until two reads in
  *    a row agree and hold every change.
+ *
+ * A write the API refuses only because the document is busy with another write (a database is
+ * `updating` for a minute after each `PUT`, and refuses the next until `active`) was not applied:
+ * the round reads again (a document whose writes need a status waits for it in its `read`) and
+ * builds the write again on that read.
  *
  * Each writer making sure of its own part is what brings concurrent writers to the union of their
  * parts. What remains (top README, "Firewall rules from several stacks"): a stale write that lands
@@ -23,19 +30,27 @@
  */
 import { setTimeout as delay } from "node:timers/promises";
 import { ApiError } from "../../sdk/core/errors";
+import type { ProviderContext } from "./context";
 import { isAmbiguous } from "./natural-key";
 
 /** One shared document: how to read and replace it, and how to tell its versions apart. */
 export interface SharedDocument<Doc> {
   /** The document in words, for progress and errors: `firewall 228001 rules`. */
   what: string;
+  /** Reads the document; where a write needs a status (a database `active`), waits for it first. */
   read(signal: AbortSignal): Promise<Doc>;
   /** Replaces the document; returns the API's answer. */
   write(doc: Doc, signal: AbortSignal): Promise<Doc>;
-  /** The document's version when the API sends one (one more on every write). */
+  /** The document's version when the API sends one (one more on every write); `undefined` when it has none. */
   version(doc: Doc): number | undefined;
   /** Whether two reads show the same document (same version and content). */
   same(a: Doc, b: Doc): boolean;
+  /**
+   * Whether `error` refused a write only because the document is busy with another write (a
+   * database not `active`): nothing was applied, and the round reads again and writes again.
+   * Default: no error is.
+   */
+  busy?(error: unknown): boolean;
 }
 
 /** One writer's change: what it does to a document, and whether a document shows it. */
@@ -60,7 +75,7 @@ export interface ConvergeTiming {
   /** The randomized wait before each confirming read: between `minWaitMs` and `maxWaitMs`. */
   minWaitMs: number;
   maxWaitMs: number;
-  /** Writes of a change someone erased before giving up (someone keeps erasing it). */
+  /** Writes of a change someone erased before giving up (someone keeps erasing it); also the busy refusals a round takes. */
   maxWrites: number;
   random: () => number;
 }
@@ -93,12 +108,14 @@ export interface SharedWriteStats {
   interleaved: number;
   /** Writes made again because a change no longer held. */
   rewrites: number;
+  /** Writes the API refused because the document was busy with another write (read and made again). */
+  busy: number;
 }
 
 /** The serialized, batched, converging writes of one provider process (one per session). */
 export class SharedWrites {
   private readonly queues = new Map<string, Queue<unknown>>();
-  readonly stats: SharedWriteStats = { reads: 0, writes: 0, interleaved: 0, rewrites: 0 };
+  readonly stats: SharedWriteStats = { reads: 0, writes: 0, interleaved: 0, rewrites: 0, busy: 0 };
 
   constructor(
     private readonly progress: (line: string) => void = () => {},
@@ -178,6 +195,7 @@ export class SharedWrites {
       }
     };
     let rewrites = 0;
+    let refusals = 0;
     let current = await this.read(doc, signal);
     for (;;) {
       // Changes that arrived meanwhile join here, right after a read: their write follows it at once.
@@ -195,14 +213,29 @@ export class SharedWrites {
           rewrites++;
           this.stats.rewrites++;
           this.progress(`${doc.what}: ${describe(erased, current)} no longer there after a write by someone else; writing it again`);
+          // Said once: a busy refusal of the write again reads again, and must not count the erasure twice.
+          for (const c of erased) written.delete(c);
         }
         const changes = batch.map((p) => p.change);
-        await this.write(
+        const refused = await this.write(
           doc,
           current,
           changes.reduce<Doc>((d, c) => c.apply(d), current),
           signal,
         );
+        if (refused) {
+          if (refusals >= this.timing.maxWrites) {
+            throw new UnconvergedWriteError(
+              `${doc.what}: ${refusals + 1} writes refused while another write was being applied; another writer keeps it busy. Run the update again when the other writer is done.`,
+              { cause: refused },
+            );
+          }
+          refusals++;
+          this.stats.busy++;
+          this.progress(`${doc.what}: refused while another write was being applied; waiting to write again`);
+          current = await this.read(doc, signal);
+          continue;
+        }
         for (const c of changes) written.add(c);
       }
       // Confirm: a randomized wait (so concurrent writers do not keep colliding), then reads until
@@ -227,16 +260,20 @@ export class SharedWrites {
     return doc.read(signal);
   }
 
-  /** Writes `next` built on `read`; an answer lost on the way is left to the confirming reads. */
-  private async write<Doc>(doc: SharedDocument<Doc>, read: Doc, next: Doc, signal: AbortSignal): Promise<void> {
+  /**
+   * Writes `next` built on `read`; an answer lost on the way is left to the confirming reads.
+   * Returns the refusal when the document was busy (nothing written).
+   */
+  private async write<Doc>(doc: SharedDocument<Doc>, read: Doc, next: Doc, signal: AbortSignal): Promise<Error | undefined> {
     this.stats.writes++;
     let answer: Doc;
     try {
       answer = await doc.write(next, signal);
     } catch (error) {
+      if (doc.busy?.(error)) return error instanceof Error ? error : new Error(String(error));
       if (!isAmbiguous(error)) throw error;
       this.progress(`${doc.what}: the write's answer was lost (${error instanceof Error ? error.message : String(error)}); reading to see`);
-      return;
+      return undefined;
     }
     const before = doc.version(read);
     const after = doc.version(answer);
@@ -244,12 +281,21 @@ export class SharedWrites {
       this.stats.interleaved++;
       this.progress(`${doc.what}: written as version ${after} on version ${before}: someone else wrote in between; checking`);
     }
+    return undefined;
   }
 
   private wait(): number {
     const { minWaitMs, maxWaitMs, random } = this.timing;
     return Math.round(minWaitMs + random() * (maxWaitMs - minWaitMs));
   }
+}
+
+/**
+ * The process's shared writes: one per provider process, so every resource it serves that writes
+ * one document goes through the same queue. `timing` counts only for the first call (tests).
+ */
+export function sharedWritesOf(ctx: ProviderContext, timing?: ConvergeTiming): SharedWrites {
+  return ctx.shared("shared writes", () => new SharedWrites((line) => ctx.progress(line), timing));
 }
 
 function describe<Doc>(changes: Array<SharedChange<Doc>>, doc: Doc): string {

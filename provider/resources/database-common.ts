@@ -15,6 +15,10 @@
  * - **Spellings.** The allow list is a set compared canonically (a bare address equals its /32 or
  *   /128) and keeps the program's spelling in state; the engine id keeps the program's spelling
  *   when the API reports the same version (`mysql/8` for `8.0.35`).
+ * - **The allow list, given or not.** Given, the database owns its allow list exactly; absent, the
+ *   list is left alone (no diff, no drift, never sent), so `DatabaseAllowListEntry` resources can
+ *   add addresses one at a time from any stack. A program that gives `allowList` and also adds an
+ *   entry to the same database is refused at check (the entry's, which says which to use).
  */
 import type { z } from "zod";
 import { ApiError, WaitError, isNotFound } from "../../sdk/core/errors";
@@ -34,6 +38,7 @@ import {
 } from "../../sdk/resources/databases";
 import type { ComputeClient } from "../../sdk/client";
 import type { ProviderContext } from "../engine/context";
+import { Declarations } from "../engine/declarations";
 import { camelCased } from "../engine/schemas";
 import { resourceSpec, type Call, type Failure, type Fields, type Hooks, type InputsOf, type Values } from "../engine/spec";
 import { waitReporter } from "../engine/status";
@@ -194,14 +199,14 @@ function commonInputs(engine: DatabaseEngineType) {
       replaceOnChange: true,
       description: "Require SSL to connect. When absent the API decides (it recorded `false`). Changing it replaces the database.",
     },
+    // No default: absent, the list is not this resource's (DatabaseAllowListEntry adds to it).
     allowList: {
       schema: fields.allow_list.unwrap(),
       set: true,
-      default: [],
       normalize: canonicalAllowList,
       keepSpelling: true,
       description:
-        "Addresses and CIDR ranges allowed to connect (a set; `203.0.113.1` equals `203.0.113.1/32`); empty blocks every connection, `0.0.0.0/0` allows all. Changes in place.",
+        "Addresses and CIDR ranges allowed to connect (a set; `203.0.113.1` equals `203.0.113.1/32`); empty blocks every connection, `0.0.0.0/0` allows all. Changes in place. When given, the database owns its allow list exactly; when absent, the list is left alone (use `DatabaseAllowListEntry`). A new database without it allows no connections.",
     },
     updates: {
       schema: MaintenanceWindow,
@@ -255,6 +260,75 @@ const PROVISIONING_USUALLY = "15–30 min at real speed";
 /** The start of the API's refusal of an update to a database that is not active. */
 const NOT_ACTIVE_PREFIX = DATABASE_REASONS.status("update", "").split(" that is")[0]!;
 
+/** Whether `error` is the API's refusal of an update because the database is not `active` (a job of its own, or another writer's update, is running). */
+export const refusedNotActive = (error: unknown): boolean =>
+  error instanceof ApiError && error.status === 400 && error.hasReason(NOT_ACTIVE_PREFIX);
+
+/** What messages call a database of each engine: `MySQL database 28000`. */
+export const DATABASE_NOUNS = { mysql: "MySQL database", postgresql: "PostgreSQL database" } as const satisfies Record<
+  DatabaseEngineType,
+  string
+>;
+
+/** One engine's databases as the waits see them: what messages call one, and the engine's part of the client. */
+export interface DatabaseAccess {
+  noun: string;
+  api(ctx: ProviderContext): Pick<EngineDatabases<z.ZodType>, "waitForStatus">;
+}
+
+/**
+ * Polls database `id` until one of `until`, saying on the row what it waits for: on every change,
+ * every half minute, and when done. A `failed` or `degraded` database (unless awaited) ends the
+ * wait with what to do next.
+ */
+export async function waitUntil(
+  ctx: ProviderContext,
+  { noun, api }: DatabaseAccess,
+  id: number,
+  until: readonly string[],
+  signal: AbortSignal,
+  options: { awaited: string; usual?: string; failOn?: readonly string[] },
+): Promise<Database> {
+  const failOn = options.failOn ?? BROKEN;
+  let report: ((status: string, elapsedMs: number) => void) | undefined;
+  try {
+    return await api(ctx).waitForStatus(id, {
+      until,
+      failOn,
+      timeoutMs: WAIT_CEILING_MS,
+      signal,
+      progress: (db, elapsed) => {
+        if (!until.includes(db.status) && failOn.includes(db.status)) return; // the error tells it
+        report ??= waitReporter(
+          { what: `${noun} ${id} (${db.label})`, until: options.awaited, usual: options.usual },
+          (status) => until.includes(status),
+          (text, about) => ctx.status(text, about),
+        );
+        report(db.status, elapsed);
+      },
+    });
+  } catch (error) {
+    if (error instanceof WaitError && error.kind === "failed")
+      throw new Error(brokenMessage(noun, error.last as Database), { cause: error });
+    throw error;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The allow list, owned by the database or shared entry by entry
+
+/** What a program declared about a database's allow list: its database resource owns it (its `allowList` is given). */
+export interface AllowListDeclaration {
+  kind: "list";
+}
+
+/** The program's declarations about allow lists, by `databaseKey` (`engine/declarations.ts`). */
+export const allowListDeclarations = (ctx: ProviderContext) =>
+  ctx.shared("database allow lists declared", () => new Declarations<AllowListDeclaration>());
+
+/** A database's key in the declarations: `mysql 28000` (ids are per engine). */
+export const databaseKey = (engine: string, id: number): string => `${engine} ${id}`;
+
 /** What the provider records of a database: the API's record, plus the root credentials and CA certificate once readable. */
 type DatabaseWithSecrets = Database & { root_username?: string; root_password?: string; ca_cert?: string };
 
@@ -292,38 +366,7 @@ function databaseHooks<C extends z.ZodType>(
   noun: string,
   api: (ctx: ProviderContext) => EngineDatabases<C>,
 ): Hooks<CommonInputs, DatabaseWithSecrets, z.input<C>, DatabaseUpdateRequest> {
-  /** Polls until one of `until`, saying on the row what it waits for: on every change, every half minute, and when done. */
-  async function waitUntil(
-    ctx: ProviderContext,
-    id: number,
-    until: readonly string[],
-    signal: AbortSignal,
-    options: { awaited: string; usual?: string; failOn?: readonly string[] },
-  ): Promise<Database> {
-    const failOn = options.failOn ?? BROKEN;
-    let report: ((status: string, elapsedMs: number) => void) | undefined;
-    try {
-      return await api(ctx).waitForStatus(id, {
-        until,
-        failOn,
-        timeoutMs: WAIT_CEILING_MS,
-        signal,
-        progress: (db, elapsed) => {
-          if (!until.includes(db.status) && failOn.includes(db.status)) return; // the error tells it
-          report ??= waitReporter(
-            { what: `${noun} ${id} (${db.label})`, until: options.awaited, usual: options.usual },
-            (status) => until.includes(status),
-            (text, about) => ctx.status(text, about),
-          );
-          report(db.status, elapsed);
-        },
-      });
-    } catch (error) {
-      if (error instanceof WaitError && error.kind === "failed")
-        throw new Error(brokenMessage(noun, error.last as Database), { cause: error });
-      throw error;
-    }
-  }
+  const access: DatabaseAccess = { noun, api };
 
   /**
    * The record plus the root credentials and CA certificate (readable only while `active`); when
@@ -355,8 +398,8 @@ function databaseHooks<C extends z.ZodType>(
     try {
       return await api(ctx).update(id, body, { signal });
     } catch (error) {
-      if (!(error instanceof ApiError && error.status === 400 && error.hasReason(NOT_ACTIVE_PREFIX))) throw error;
-      const db = await waitUntil(ctx, id, ["active"], signal, { awaited: "active" });
+      if (!refusedNotActive(error)) throw error;
+      const db = await waitUntil(ctx, access, id, ["active"], signal, { awaited: "active" });
       const { type, ...rest } = body;
       const again = type === undefined || type === db.type ? rest : body;
       return Object.keys(again).length === 0 ? db : api(ctx).update(id, again, { signal });
@@ -371,7 +414,7 @@ function databaseHooks<C extends z.ZodType>(
     update: async ({ ctx, id, body, olds, signal }) => {
       const dbId = apiId(id);
       // The API takes updates only from an active database (a nightly job may be running).
-      await waitUntil(ctx, dbId, ["active"], signal, { awaited: "active" });
+      await waitUntil(ctx, access, dbId, ["active"], signal, { awaited: "active" });
       if (body.type !== undefined) ctx.status(`resizing from ${String(olds.type)} to ${body.type}`, `${noun} ${id}`);
       if (Object.keys(body).length === 0) return api(ctx).get(dbId, { signal });
       return updateActive(ctx, dbId, body, signal);
@@ -379,19 +422,19 @@ function databaseHooks<C extends z.ZodType>(
 
     delete: async ({ ctx, id, signal }) => {
       const dbId = apiId(id);
-      const db = await waitUntil(ctx, dbId, DELETABLE, signal, { awaited: "a status that allows a delete", failOn: [] });
+      const db = await waitUntil(ctx, access, dbId, DELETABLE, signal, { awaited: "a status that allows a delete", failOn: [] });
       if (db.status !== "active") ctx.status(`${db.status}; deleting it`, `${noun} ${id} (${db.label})`);
       await api(ctx).delete(dbId, { signal });
     },
 
     settle: async ({ ctx, record, inputs, bodyOf, signal }) => {
       const id = record.id;
-      let db = await waitUntil(ctx, id, ["active"], signal, { awaited: "active", usual: PROVISIONING_USUALLY });
+      let db = await waitUntil(ctx, access, id, ["active"], signal, { awaited: "active", usual: PROVISIONING_USUALLY });
       const windowDiffers = canonicalJson(windowForm(inputs.updates)) !== canonicalJson(windowForm(camelizeDeep(db.updates)));
       if (inputs.updates !== undefined && windowDiffers) {
         ctx.status("applying the maintenance window", `${noun} ${id} (${db.label})`);
         await updateActive(ctx, id, bodyOf(["updates"]), signal);
-        db = await waitUntil(ctx, id, ["active"], signal, { awaited: "active" });
+        db = await waitUntil(ctx, access, id, ["active"], signal, { awaited: "active" });
       }
       return withSecrets(ctx, db, {}, signal);
     },
@@ -425,6 +468,11 @@ export function databaseSpec<C extends z.ZodType, R extends Fields>(kind: Databa
     },
     validate: (inputs) => [...engineIdFailures(kind.engine, inputs.engineId), ...validateReplication(inputs)],
     checkShared: async (call) => [...(await regionOnOffer(DATABASE_CAPABILITY)(call)), ...(await engineOnOffer(call))],
+    // Tells the program's DatabaseAllowListEntry resources when this database's allow list is owned here.
+    declare: ({ ctx, id, inputs }) => {
+      if (id !== undefined && inputs.allowList !== undefined && inputs.allowList !== null)
+        allowListDeclarations(ctx).declare(databaseKey(kind.engine, apiId(id)), "list", { kind: "list" });
+    },
     replaceBroken: replaceFailed,
     hooks: databaseHooks(kind.noun, (ctx) => kind.api(ctx.client())),
   });

@@ -82,7 +82,7 @@ test("pulumi-compute scopes prints the stack's scopes from a preview, sending no
   const printed = await computeCli(["scopes"]);
   expectExit(printed, 0);
   expect(printed.stdout).toMatch(
-    /^Stack dev \(Domain, DomainRecord, DomainRecordSet, Firewall, FirewallDevice, FirewallRule, Image, Ipv6Range, MysqlDatabase, PostgresqlDatabase, ReverseDns, Vpc, VpcSubnet\) needs these OAuth scopes:\n/,
+    /^Stack dev \(DatabaseAllowListEntry, Domain, DomainRecord, DomainRecordSet, Firewall, FirewallDevice, FirewallRule, Image, Ipv6Range, MysqlDatabase, PostgresqlDatabase, ReverseDns, Vpc, VpcSubnet\) needs these OAuth scopes:\n/,
   );
   expect(printed.stdout).toContain("  pulumi up, pulumi destroy:\n");
   const json = await computeCli(["scopes", "--json"]);

@@ -28,6 +28,7 @@ const AREA: Record<string, string> = {
   ReverseDns: "ips",
   MysqlDatabase: "databases",
   PostgresqlDatabase: "databases",
+  DatabaseAllowListEntry: "databases",
 };
 
 /**
@@ -58,6 +59,7 @@ const VALID: Record<string, Record<string, unknown>> = {
   },
   Image: { diskId: 1, label: "golden" },
   Ipv6Range: { prefixLength: 64, computeId: 1 },
+  DatabaseAllowListEntry: { engine: "mysql", databaseId: 1, address: "203.0.113.7" },
   ReverseDns: { address: "203.0.113.7", rdns: "www.example.com" },
   MysqlDatabase: { label: "db-one", region: "us-iad", type: "g6-nanode-1", engineId: "mysql/8" },
   PostgresqlDatabase: { label: "db-one", region: "us-iad", type: "g6-nanode-1", engineId: "postgresql/16" },
