@@ -47,11 +47,14 @@ interface Subject {
 const rule = (label: string, ports: string) => ({ label, action: "ACCEPT", protocol: "TCP", ports, addresses: { ipv4: ["0.0.0.0/0"] } });
 const window = { frequency: "weekly", duration: 1, hourOfDay: 3, dayOfWeek: 7 };
 
-/** Filled in beforeAll: seeded instances and the image files. */
-const world = { computes: [] as number[], imageA: "", imageB: "" };
+/** Filled in beforeAll: seeded instances, SLAAC addresses of two instances in another region, and the image files. */
+const world = { computes: [] as number[], targets: [] as string[], imageA: "", imageB: "" };
+/** A region of its own for the range routed by address (an account holds one range per region). */
+const TARGET_REGION = "us-ord";
 
 function subjects(): Record<string, Subject> {
-  const [fwA, fwB, device, range] = world.computes;
+  const [fwA, fwB, device, range, range2] = world.computes;
+  const [targetA, targetB] = world.targets;
   return {
     vpc: {
       kind: "Vpc",
@@ -214,7 +217,11 @@ function subjects(): Record<string, Subject> {
       base: { address: RDNS_ADDRESS, rdns: "www.rdns.truth.example" },
       changes: [["rdns", "www2.rdns.truth.example"]],
     },
-    range: { kind: "Ipv6Range", base: { prefixLength: 64, computeId: range }, changes: [] },
+    // A new target moves the same range (an assign): by instance, and by SLAAC address.
+    range: { kind: "Ipv6Range", base: { prefixLength: 64, computeId: range }, changes: [["computeId", range2]] },
+    "range-by-target": { kind: "Ipv6Range", base: { prefixLength: 64, routeTarget: targetA }, changes: [["routeTarget", targetB]] },
+    // Every input replaces: a subject for its outputs' dependents (its database is `entry-parent`).
+    entry: { kind: "DatabaseAllowListEntry", base: { engine: "postgresql", address: "203.0.113.9" }, changes: [] },
   };
 }
 
@@ -251,6 +258,13 @@ function program(): Promise<Record<string, unknown>> {
   const policies = { inboundPolicy: "DROP", outboundPolicy: "ACCEPT" } as const;
   const ruleParent = new compute.Firewall("rule-parent", { label: "truth-rule-parent", ...policies });
   const deviceParent = new compute.Firewall("device-parent", { label: "truth-device-parent", ...policies });
+  // A database whose allow list is managed entry by entry (it sets no `allowList` of its own).
+  const entryParent = new compute.PostgresqlDatabase("entry-parent", {
+    label: "truth-entry-parent",
+    region: REGION,
+    type: "g6-nanode-1",
+    engineId: "postgresql/16",
+  });
   const parents: Record<string, Args> = {
     subnet: { vpcId: subnetParent.id },
     "record-a": { domainId: records.id },
@@ -259,6 +273,7 @@ function program(): Promise<Record<string, unknown>> {
     set: { domainId: setZone.id },
     rule: { firewallId: ruleParent.id },
     device: { firewallId: deviceParent.id },
+    entry: { databaseId: entryParent.id },
   };
   for (const [name, subject] of Object.entries(all)) {
     const Kind = (compute as unknown as Record<string, new (n: string, a: Args) => pulumi.CustomResource>)[subject.kind]!;
@@ -279,7 +294,10 @@ function program(): Promise<Record<string, unknown>> {
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0, timeScale: 600 });
   client = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });
-  world.computes = ["fw-a", "fw-b", "device", "range"].map((label) => emulator.control.seedCompute({ label, region: REGION }).id);
+  world.computes = ["fw-a", "fw-b", "device", "range", "range-2"].map(
+    (label) => emulator.control.seedCompute({ label, region: REGION }).id,
+  );
+  world.targets = ["target-a", "target-b"].map((label) => emulator.control.seedCompute({ label, region: TARGET_REGION }).ipv6!);
   emulator.control.seedCompute({ label: "rdns", region: REGION, ipv4: [RDNS_ADDRESS] });
   const forward = await client.domains.create({ domain: "rdns.truth.example", type: "master", soa_email: "admin@truth.example" });
   for (const name of ["www", "www2"]) await client.domains.records.create(forward.id, { type: "A", name, target: RDNS_ADDRESS });
