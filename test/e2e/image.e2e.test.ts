@@ -11,6 +11,7 @@ import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
 import { Image } from "../../provider";
+import { uploadText } from "../../provider/engine/status";
 import { writeGzipImage, type GzipImage } from "../../examples/support/gzip-image";
 import { createTestStack, eventRecorder, stepsByName, type TestStack } from "../support/engine";
 
@@ -83,7 +84,9 @@ test("an uploaded and a captured image go through their whole life", async () =>
     capabilities: ["cloud-init"],
   });
   // Upload progress is a status of the image's own row, not a line of the stack's diagnostics.
-  const done = recorder.events.find((e) => e.diagnosticEvent?.message.includes("uploaded 256.0 MB of 256.0 MB (100%)"));
+  const size = fs.statSync(original.file).size;
+  const done = recorder.events.find((e) => e.diagnosticEvent?.message.includes(uploadText(size, size)));
+  expect(uploadText(size, size)).toMatch(/^uploaded 256\.\d MB of 256\.\d MB \(100%\)$/);
   expect(done?.diagnosticEvent).toMatchObject({ ephemeral: true, urn: expect.stringMatching(/::uploaded$/) });
   expect(testStack.stateText()).not.toContain("Signature="); // the pre-signed URL is never recorded
   expect(testStack.stateText()).not.toContain(emulator.token);
