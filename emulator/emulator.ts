@@ -15,7 +15,7 @@ import { loadState, saveState } from "./core/persistence";
 import { exactJsonContentType } from "./core/content-type";
 import { grantedScopesHeader, knownToken } from "./core/auth";
 import { type EmulatorState, type IdCounter, createState, nextId, randomToken } from "./core/state";
-import { type RouteSpec, handleUnknownPath, isApiPath, registerApiRoutes } from "./core/routes";
+import { type RouteSpec, handleUnknownPath, isApiPath, onApiBase, registerApiRoutes } from "./core/routes";
 import { API_ROUTES, SERVICES, STATE_LAYOUT } from "./services";
 import { SPEC_ENDPOINTS } from "./core/spec-endpoints";
 import { notImplementedRoutes } from "./core/not-implemented";
@@ -136,7 +136,12 @@ export class Emulator implements ControlHost {
   }
 
   buildApp(): FastifyInstance {
-    const app = Fastify({ logger: this.options.logger ?? false, routerOptions: { ignoreTrailingSlash: true } });
+    const app = Fastify({
+      logger: this.options.logger ?? false,
+      routerOptions: { ignoreTrailingSlash: true },
+      // `/v4beta/…` is served as `/v4/…` (`onApiBase`).
+      rewriteUrl: (request) => onApiBase(request.url ?? "/"),
+    });
     this.installBodyParser(app);
     // multipart/form-data (ticket attachments) gets its own, streaming parser.
     app.register(multipart);

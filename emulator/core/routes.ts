@@ -27,6 +27,18 @@ import { applyFaultAfter, applyFaultBefore, pickFault } from "./fault-responder"
 
 /** The API's base path segment; all API routes live below it. */
 export const API_PREFIX = "/v4";
+/**
+ * The API's beta base: the OpenAPI description of 4.174 lists `/v4beta` beside `/v4` as servers
+ * of the same resources, and clients (the API's own TypeScript client) build many requests on it.
+ */
+export const BETA_PREFIX = "/v4beta";
+
+/** A request URL on the beta base, served as the same URL on `/v4` (routes, state, auth, headers, faults); any other unchanged. */
+export function onApiBase(url: string): string {
+  return url === BETA_PREFIX || url.startsWith(`${BETA_PREFIX}/`) || url.startsWith(`${BETA_PREFIX}?`)
+    ? API_PREFIX + url.slice(BETA_PREFIX.length)
+    : url;
+}
 
 export type HttpMethod = EndpointMethod;
 const ALL_METHODS: readonly string[] = ["GET", "POST", "PUT", "DELETE", "PATCH"];
