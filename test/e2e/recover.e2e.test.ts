@@ -14,9 +14,9 @@ import * as path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { startEmulator, type RequestLogEntry, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
-import { PASSPHRASE, REPO_ROOT } from "../support/engine";
+import { REPO_ROOT } from "../support/engine";
 import { alive, killTree, runProcess, type ProcessResult } from "../support/process";
-import { expectExit, linkedProject } from "../support/user-shell";
+import { expectExit, linkedProject, linkedProjectEnv } from "../support/user-shell";
 
 jest.setTimeout(600_000);
 
@@ -66,15 +66,7 @@ beforeAll(async () => {
   project = path.join(base, "project");
   fs.mkdirSync(path.join(base, "state"));
   linkedProject(project, { name: "recover", backendUrl: `file://${base}/state`, program: PROGRAM });
-  env = {
-    ...process.env,
-    PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    PULUMI_HOME: path.join(base, "home"),
-  };
-  delete env.COMPUTE_TOKEN;
-  delete env.COMPUTE_API_URL;
+  env = linkedProjectEnv(base);
   expectExit(await pulumi("stack init dev"), 0);
   expectExit(await pulumi(`config set compute:apiUrl ${emulator.url}`), 0);
   expectExit(await pulumi(`config set --secret compute:token ${emulator.token}`), 0);

@@ -17,9 +17,9 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { demoEnvironmentConfig, seedDemoEnvironment } from "../../emulator/control/demo-environment";
 import { pulumiCommand } from "../../provider/automation";
 import { stackScopes, type StackScopes } from "../../provider/scopes";
-import { PASSPHRASE, REPO_ROOT } from "../support/engine";
+import { REPO_ROOT } from "../support/engine";
 import { runProcess, type ProcessResult } from "../support/process";
-import { expectExit, linkedProject } from "../support/user-shell";
+import { expectExit, linkedProject, linkedProjectEnv } from "../support/user-shell";
 
 jest.setTimeout(1_200_000);
 
@@ -60,15 +60,7 @@ beforeAll(async () => {
   project = path.join(base, "project");
   fs.mkdirSync(path.join(base, "state"));
   linkedProject(project, { name: "scopes", backendUrl: `file://${base}/state`, program: PROGRAM });
-  env = {
-    ...process.env,
-    PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    PULUMI_HOME: path.join(base, "home"),
-  };
-  delete env.COMPUTE_TOKEN;
-  delete env.COMPUTE_API_URL;
+  env = linkedProjectEnv(base);
   await initStack("dev", emulator.token);
 });
 

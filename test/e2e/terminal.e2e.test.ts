@@ -13,9 +13,8 @@ import * as path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { writeGzipImage } from "../../examples/support/gzip-image";
-import { PASSPHRASE } from "../support/engine";
 import { runProcess } from "../support/process";
-import { expectExit, linkedProject } from "../support/user-shell";
+import { expectExit, linkedProject, linkedProjectEnv } from "../support/user-shell";
 
 jest.setTimeout(600_000);
 
@@ -55,17 +54,10 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(base, "state"));
   linkedProject(project, { name: "terminal", backendUrl: `file://${base}/state`, program: PROGRAM });
   const image = await writeGzipImage(path.join(base, "disk.img.gz"), { compressedBytes: 8 * 1024 * 1024, seed: 3 });
-  env = {
-    ...process.env,
-    PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    PULUMI_HOME: path.join(base, "home"),
+  env = linkedProjectEnv(base, {
     IMAGE_FILE: image.file,
     TERM: "xterm-256color",
-  };
-  delete env.COMPUTE_TOKEN;
-  delete env.COMPUTE_API_URL;
+  });
   delete env.CI; // a person's terminal, not a CI log
   const pulumi = (args: string[]) => runProcess("pulumi", args, { cwd: project, env, timeoutMs: 120_000 });
   expectExit(await pulumi(["stack", "init", "dev"]), 0);

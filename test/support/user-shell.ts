@@ -5,7 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { REPO_ROOT } from "./engine";
+import { PASSPHRASE, REPO_ROOT } from "./engine";
 import { runProcess, type ProcessResult } from "./process";
 
 /** Fails with the command's last output when it did not exit with `code` (`"fails"`: any but 0). */
@@ -44,6 +44,25 @@ export function linkedProject(dir: string, options: { name: string; backendUrl: 
     `name: ${options.name}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.js\nbackend:\n  url: ${options.backendUrl}\n`,
   );
   fs.writeFileSync(path.join(dir, "index.js"), options.program);
+}
+
+/**
+ * The environment `pulumi` runs with in a `linkedProject` under `base`: the test passphrase, no
+ * update check or plugin download, a Pulumi home of its own, and no API credentials from the
+ * environment (the stack's config gives them), plus `extra`.
+ */
+export function linkedProjectEnv(base: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PULUMI_HOME: path.join(base, "home"),
+    ...extra,
+  };
+  delete env.COMPUTE_TOKEN;
+  delete env.COMPUTE_API_URL;
+  return env;
 }
 
 export class UserShell {
