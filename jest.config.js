@@ -7,6 +7,8 @@ module.exports = {
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
+  // The emulator runs strict in every test (test/support/strict-emulator.ts).
+  setupFiles: ["<rootDir>/test/support/strict-emulator.ts"],
   transform: {
     "^.+\\.ts$": ["ts-jest", { tsconfig: "<rootDir>/tsconfig.json" }],
   },

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `compute-emulator`: runs the emulator until SIGINT/SIGTERM.
- *   compute-emulator [--port 4000] [--host 127.0.0.1] [--token HEX] [--time-scale 60] [--state-file state.json] [--seed 1] [--rate-limits] [--request-log-size 10000] [--demo-environment] [--log]
+ *   compute-emulator [--port 4000] [--host 127.0.0.1] [--token HEX] [--time-scale 60] [--state-file state.json] [--seed 1] [--rate-limits] [--strict] [--request-log-size 10000] [--demo-environment] [--log]
  * Prints the API URL, the control URL and the token (a local test credential, printed on purpose).
  */
 // Before anything else loads: the V8 settings of the emulator's own process (see
@@ -29,6 +29,8 @@ export const USAGE = `Usage: compute-emulator [options]
   --state-file <path> load state from this file and save it after every change
   --seed <n>          seed of the fault injector's random numbers (default 1)
   --rate-limits       enforce the API's documented rate limits (429 with Retry-After)
+  --strict            refuse body fields an endpoint does not know (400 Unknown field),
+                      instead of ignoring them as the API does
   --request-log-size <n>
                       how many of the most recent API requests the request log keeps
                       (GET /__emulator/requests; default 10000, 0 keeps none)
@@ -58,6 +60,7 @@ export function parseCliArgs(argv: string[]): CliOptions | undefined {
       seed: { type: "string" },
       log: { type: "boolean" },
       "rate-limits": { type: "boolean" },
+      strict: { type: "boolean" },
       "request-log-size": { type: "string" },
       "demo-environment": { type: "boolean" },
       help: { type: "boolean", short: "h" },
@@ -74,6 +77,7 @@ export function parseCliArgs(argv: string[]): CliOptions | undefined {
   if (seed !== undefined) options.seed = seed;
   if (requestLogSize !== undefined) options.requestLogSize = requestLogSize;
   if (values["rate-limits"]) options.rateLimits = true;
+  if (values.strict) options.strict = true;
   if (values.host !== undefined) options.host = values.host;
   if (values.token !== undefined) options.token = values.token;
   if (values["state-file"] !== undefined) options.stateFile = values["state-file"];

@@ -19,6 +19,7 @@ import { type RouteSpec, handleUnknownPath, isApiPath, onApiBase, registerApiRou
 import { API_ROUTES, SERVICES, STATE_LAYOUT } from "./services";
 import { SPEC_ENDPOINTS } from "./core/spec-endpoints";
 import { notImplementedRoutes } from "./core/not-implemented";
+import { STRICT_ENV } from "./core/unknown-fields";
 import { type ControlHost, EmulatorControl } from "./control/control";
 import { registerControlRoutes } from "./control/routes";
 
@@ -49,6 +50,13 @@ export interface EmulatorOptions {
    * A long-running emulator keeps no more; a test that needs a longer history enlarges it or clears the log.
    */
   requestLogSize?: number;
+  /**
+   * Refuse body fields an endpoint does not know (400 `Unknown field: x`) instead of ignoring them
+   * as the API does (default false; `core/unknown-fields.ts`). This project's tests run strict, so
+   * a misspelt field in the sdk or the provider is caught; `COMPUTE_EMULATOR_STRICT=1` sets it
+   * where the option is not given.
+   */
+  strict?: boolean;
 }
 
 /** API revision the emulator mirrors (spec "Versioning"); sent as `X-Spec-Version`. */
@@ -103,6 +111,11 @@ export class Emulator implements ControlHost {
       label: "primary",
     };
     this.state.primaryToken = token;
+  }
+
+  /** Whether unknown body fields are refused (`strict`), else ignored as the API does. */
+  get strict(): boolean {
+    return this.options.strict ?? process.env[STRICT_ENV] === "1";
   }
 
   /** Where zone transfers go (`zoneTransferPort`); `undefined` means the DNS port. */

@@ -10,6 +10,7 @@ import { CONTROL_PREFIX } from "./control/routes";
 import { API_PREFIX } from "./core/routes";
 
 export { Emulator, SPEC_VERSION, type EmulatorOptions } from "./emulator";
+export { STRICT_ENV } from "./core/unknown-fields";
 export {
   EmulatorControl,
   type AccountCreateInput,

@@ -24,6 +24,7 @@ import { ApiFailure, REASONS, errorBody, found, notFound } from "./errors";
 import { applyFilter, compileFilter } from "./filter";
 import { paginate, parsePageRequest } from "./pagination";
 import { applyFaultAfter, applyFaultBefore, pickFault } from "./fault-responder";
+import { parseBody } from "./unknown-fields";
 
 /** The API's base path segment; all API routes live below it. */
 export const API_PREFIX = "/v4";
@@ -181,7 +182,8 @@ export class RouteContext<E extends AnyEndpoint = AnyEndpoint> {
     const schema = this.endpoint.body;
     if (!schema) throw new Error(`${this.describe()} reads a body its endpoint does not declare`);
     // A POST without a body is validated as `{}` so the answer is "label is required", not a type error.
-    const parsed = schema.safeParse(this.request.body ?? {});
+    const policy = { strict: this.runtime.strict, echoes: this.endpoint.echoedFields ?? [] };
+    const parsed = parseBody(schema, this.request.body ?? {}, policy);
     if (!parsed.success) throw new ApiFailure(400, issuesToErrors(parsed.error));
     return parsed.data as RouteBody<E>;
   }

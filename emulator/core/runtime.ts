@@ -15,6 +15,8 @@ export interface EmulatorRuntime {
   readonly requestLog: RequestLog;
   /** Counts requests for the rate-limit headers; refuses past a limit only when enforcing (api-facts P8-1). */
   readonly rateLimiter: RateLimiter;
+  /** Refuse unknown body fields instead of ignoring them as the API does (`core/unknown-fields.ts`). */
+  readonly strict: boolean;
   /** TCP port on which `POST /domains/import` reaches remote nameservers (53 when unset). */
   readonly zoneTransferPort?: number | undefined;
   /** Next id of a counter (global, like the platform's ids). */

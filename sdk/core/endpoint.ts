@@ -50,6 +50,12 @@ export interface EndpointDefinition {
   readonly scopes: readonly string[];
   /** Strict schema of the JSON body: the sdk validates before sending, the emulator with the same schema. */
   readonly body?: z.ZodType;
+  /**
+   * Fields real clients send back in the body although the body schema has none of them: read-only
+   * fields of an answer (a rule set's `version`) or the path's own id (`ticket_id`). The API ignores
+   * them; the emulator drops them even in strict mode, where other unknown fields are refused.
+   */
+  readonly echoedFields?: readonly string[];
   /** A multipart/form-data body instead of JSON. */
   readonly multipart?: MultipartBody;
   /** Tolerant schema of the 2xx body; for a paginated endpoint, of one item. */

@@ -452,6 +452,8 @@ export const FIREWALL_ENDPOINTS = {
       path: "/networking/firewalls/{firewallId}/rules",
       summary: "Replace both rulesets of a firewall",
       body: FirewallRulesUpdateRequest,
+      // linodego's FirewallRuleSet sends back the read-only `version` and `fingerprint` it read.
+      echoedFields: ["version", "fingerprint"],
       response: FirewallRules,
     }),
   },

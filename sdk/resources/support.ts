@@ -206,6 +206,8 @@ export const TICKET_ENDPOINTS = {
       path: "/support/tickets/{ticketId}/replies",
       summary: "Reply to a ticket",
       body: ReplyCreateRequest,
+      // The official TypeScript client (and so the web console) repeats the ticket's id in the body.
+      echoedFields: ["ticket_id"],
       response: TicketReply,
     }),
   },
