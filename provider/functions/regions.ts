@@ -31,8 +31,8 @@ export function getRegionAvailability(
   options: FunctionOptions = {},
 ): Promise<RegionAvailabilityResult[]> {
   return withClient("getRegionAvailability", options, async (client) => {
-    if (args.regionId) return [camelizeDeep(await client.regions.availability.get(args.regionId)) as RegionAvailabilityResult];
-    return (await client.regions.availability.listAll()).map((a) => camelizeDeep(a) as RegionAvailabilityResult);
+    const records = args.regionId ? await client.regions.availability.get(args.regionId) : await client.regions.availability.listAll();
+    return records.map((a) => camelizeDeep(a) as RegionAvailabilityResult);
   });
 }
 

@@ -58,8 +58,10 @@ export const REGION_ENDPOINTS = {
       name: "regions.availability.get",
       method: "GET",
       path: "/regions/{regionId}/availability",
-      summary: "Availability object of one region",
-      response: RegionAvailability,
+      summary: "Availability of select plans in one region",
+      // An array, not a collection envelope (the OpenAPI description of 4.174; the spec's table
+      // names the element, `{available, plan, region}`, not the answer).
+      response: z.array(RegionAvailability),
     }),
   },
 };
@@ -103,8 +105,8 @@ export class RegionAvailabilities {
     return this.list(options).all();
   }
 
-  /** `GET /regions/{regionId}/availability`: one `{region, plan, available}` object (per the spec). */
-  get(regionId: string, options: CallOptions = {}): Promise<RegionAvailability> {
+  /** `GET /regions/{regionId}/availability`: the region's `{region, plan, available}` records, one per listed plan. */
+  get(regionId: string, options: CallOptions = {}): Promise<RegionAvailability[]> {
     return this.http.call(REGION_ENDPOINTS.availability.get, { regionId }, undefined, options);
   }
 }

@@ -52,16 +52,14 @@ describe("Regions", () => {
     ).toEqual(["1", "2", "3"]);
   });
 
-  test("availability.get(id) reads GET /regions/{id}/availability", async () => {
+  test("availability.get(id) reads GET /regions/{id}/availability, an array", async () => {
     const h = harness();
-    h.pool
-      .intercept({ path: "/v4/regions/us-east/availability", method: "GET" })
-      .reply(200, { region: "us-east", plan: "gpu-rtx6000-1.1", available: false }, JSON_HEADERS);
-    await expect(h.client.regions.availability.get("us-east")).resolves.toEqual({
-      region: "us-east",
-      plan: "gpu-rtx6000-1.1",
-      available: false,
-    });
+    const records = [
+      { region: "us-east", plan: "gpu-rtx6000-1.1", available: false },
+      { region: "us-east", plan: "premium4096.7", available: true },
+    ];
+    h.pool.intercept({ path: "/v4/regions/us-east/availability", method: "GET" }).reply(200, records, JSON_HEADERS);
+    await expect(h.client.regions.availability.get("us-east")).resolves.toEqual(records);
   });
 
   test("region ids are encoded as one path segment", async () => {

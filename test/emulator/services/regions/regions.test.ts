@@ -1,4 +1,5 @@
 /** Regions and plan availability, compared with the recordings themselves. */
+import { z } from "zod";
 import { Region, RegionAvailability } from "../../../../sdk/resources/regions";
 import { Collection } from "../../../../sdk/core/schema";
 import { REASONS } from "../../../../emulator";
@@ -35,12 +36,17 @@ test("GET /regions/availability reproduces the recorded pages 1 and 3 exactly", 
   expect(page3.body).toEqual(fixture("region_availability.list.page3.json").response);
 });
 
-test("GET /regions/{id}/availability answers one availability object", async () => {
+test("GET /regions/{id}/availability answers an array: the region's entries of the list", async () => {
+  const all = (await emu.get("/regions/availability", { query: { page_size: 500 } })).body.data as Array<{ region: string }>;
   const r = await emu.get("/regions/us-iad/availability", { token: null });
   expect(r.status).toBe(200);
-  expect(RegionAvailability.parse(r.body)).toEqual({ region: "us-iad", plan: "premium131072.7", available: true });
-  const none = await emu.get("/regions/us-east/availability");
-  expect(none.body).toEqual({ region: "us-east", plan: "gpu-rtx6000-1.1", available: false });
+  const own = z.array(RegionAvailability).parse(r.body);
+  expect(own).toHaveLength(13);
+  expect(own).toEqual(all.filter((a) => a.region === "us-iad"));
+  expect(own[4]).toEqual({ region: "us-iad", plan: "premium131072.7", available: true });
+  expect((await emu.get("/regions/us-east/availability")).body.every((a: { available: boolean }) => !a.available)).toBe(true);
+  // A region the recorded list leaves out has no entries.
+  expect((await emu.get("/regions/es-mad/availability")).body).toEqual([]);
   expect((await emu.get("/regions/xx-nowhere/availability")).status).toBe(404);
 });
 
