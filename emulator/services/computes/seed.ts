@@ -74,9 +74,13 @@ function diskIdTaken(runtime: EmulatorRuntime, id: number, also: readonly Stored
   return everyCompute(runtime).some((c) => (c.disks ?? []).some((d) => d.id === id));
 }
 
-/** A deterministic public address per instance (documentation-free, but shaped like the recordings). */
-function defaultPublicIpv4(id: number): string {
-  return `172.232.${Math.floor(id / 256) % 256}.${id % 256}`;
+/**
+ * A deterministic public address per instance, shaped like the recordings: one of the 254 host
+ * addresses of a /24 in 172.232.0.0/16, never its network (.0) or broadcast (.255) address.
+ */
+export function defaultPublicIpv4(id: number): string {
+  const n = id % (254 * 256);
+  return `172.232.${Math.floor(n / 254)}.${(n % 254) + 1}`;
 }
 
 /** The disks of a new seeded instance; a taken id is a 400 naming `disks[i].id`. */

@@ -1,4 +1,5 @@
 /** The control API under /__emulator, over HTTP, and its in-process twin. */
+import { defaultPublicIpv4 } from "../../../emulator/services/computes/seed";
 import { isLoopback } from "../../../emulator/control/routes";
 import { buildEmulator } from "../../../emulator";
 import { call, startTestEmulator, vpcBody, type TestEmulator } from "../helpers";
@@ -108,6 +109,15 @@ describe("seeding instances", () => {
     });
     expect(vlan).toMatchObject({ purpose: "vlan", label: "lan" });
     expect(new Set([pub.id, vpcIface.id, vlan.id]).size).toBe(3);
+  });
+
+  test("a seeded instance's public address is never the network or broadcast address of its /24", () => {
+    // Ids at and around each multiple of 256 once landed on .0 and .255.
+    const ids = [256, 511, 512, 65_536, 65_791, 49_708_338, ...Array.from({ length: 600 }, (_, i) => 1_000_000 + i)];
+    const addresses = ids.map(defaultPublicIpv4);
+    for (const address of addresses) expect(address).toMatch(/^172\.232\.(\d{1,3})\.([1-9]\d?|1\d\d|2[0-4]\d|25[0-4])$/);
+    expect(new Set(addresses.slice(6)).size).toBe(600); // consecutive ids get distinct addresses
+    expect(emu.control.seedCompute({ id: 256 * 3, label: "edge", region: "us-iad" }).ipv4).toEqual([defaultPublicIpv4(256 * 3)]);
   });
 
   test("explicit ids and addresses are kept; taken or foreign addresses are refused", async () => {
