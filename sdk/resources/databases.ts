@@ -404,6 +404,29 @@ export const DatabaseEngine = z.looseObject({
 });
 export type DatabaseEngine = z.infer<typeof DatabaseEngine>;
 
+/** The price of a cluster of `quantity` nodes, in US dollars. */
+export const DatabaseTypeOffer = z.looseObject({
+  quantity: z.number().int(),
+  price: z.looseObject({ hourly: z.number(), monthly: z.number() }),
+});
+
+/**
+ * A node type a database can run on (`GET /databases/types`): in the OpenAPI description of
+ * 4.174, not in the spec's tables. `disk` and `memory` are in MB; `engines` prices each engine per
+ * cluster size.
+ */
+export const DatabaseType = z.looseObject({
+  id: z.string(),
+  label: z.string(),
+  class: z.string(),
+  disk: z.number().int(),
+  memory: z.number().int(),
+  vcpus: z.number().int(),
+  deprecated: z.boolean(),
+  engines: z.looseObject({ mysql: z.array(DatabaseTypeOffer), postgresql: z.array(DatabaseTypeOffer) }),
+});
+export type DatabaseType = z.infer<typeof DatabaseType>;
+
 /** Host names, null until provisioning completes. The later platform says `standby` instead of `secondary`. */
 export const DatabaseHosts = z.looseObject({
   primary: z.string().nullable(),
@@ -445,8 +468,10 @@ export const Database = z.looseObject({
   updates: DatabaseUpdates,
   created: Timestamp,
   updated: Timestamp,
-  total_disk_size_gb: z.number().nullable().optional(),
-  used_disk_size_gb: z.number().nullable().optional(),
+  /** The node type's disk. 4.174 describes both disk fields; its recordings lack them, so they stay optional here. */
+  total_disk_size_gb: z.number().int().optional(),
+  /** Null while provisioning. */
+  used_disk_size_gb: z.number().int().nullable().optional(),
   instance_uri: z.string().optional(),
   /** Newer than 4.174: the engine's advanced parameters, as set (either engine's shape). */
   engine_config: z.record(z.string(), z.unknown()).optional(),
@@ -700,6 +725,25 @@ export const DATABASE_ENDPOINTS = {
       response: DatabaseEngine,
     }),
   },
+  types: {
+    list: endpoint({
+      ...CATALOG,
+      name: "databases.types.list",
+      method: "GET",
+      path: "/databases/types",
+      summary: "Node types with their prices per engine and cluster size",
+      response: DatabaseType,
+      paginated: true,
+    }),
+    get: endpoint({
+      ...CATALOG,
+      name: "databases.types.get",
+      method: "GET",
+      path: "/databases/types/{typeId}",
+      summary: "One node type",
+      response: DatabaseType,
+    }),
+  },
   instances: {
     list: endpoint({
       ...READ,
@@ -721,6 +765,8 @@ export const DATABASE_ENDPOINTS = {
 /** `/databases`: the engine catalog, the all-engines list, and one collection per engine. */
 export class Databases {
   readonly engines: DatabaseEngines;
+  /** `GET /databases/types`: the node types a create's `type` may name. */
+  readonly types: DatabaseTypes;
   /** `GET /databases/instances`: every accessible instance of any engine. */
   readonly instances: DatabaseInstances;
   readonly mysql: EngineDatabases<typeof MysqlDatabaseCreateRequest>;
@@ -728,6 +774,7 @@ export class Databases {
 
   constructor(http: HttpClient) {
     this.engines = new DatabaseEngines(http);
+    this.types = new DatabaseTypes(http);
     this.instances = new DatabaseInstances(http);
     this.mysql = new EngineDatabases(http, "mysql", MysqlDatabaseCreateRequest);
     this.postgresql = new EngineDatabases(http, "postgresql", PostgresqlDatabaseCreateRequest);
@@ -756,6 +803,23 @@ export class DatabaseEngines {
   /** `GET /databases/engines/{engineId}`; the id's slash is encoded (`mysql%2F8.0.30`). */
   get(engineId: string, options: CallOptions = {}): Promise<DatabaseEngine> {
     return this.http.call(DATABASE_ENDPOINTS.engines.get, { engineId }, undefined, options);
+  }
+}
+
+/** `GET /databases/types` and `GET /databases/types/{typeId}`. */
+export class DatabaseTypes {
+  constructor(private readonly http: HttpClient) {}
+
+  list(options?: ListOptions): Paginator<DatabaseType> {
+    return this.http.paginate(DATABASE_ENDPOINTS.types.list, {}, options);
+  }
+
+  listAll(options?: ListOptions): Promise<DatabaseType[]> {
+    return this.list(options).all();
+  }
+
+  get(typeId: string, options: CallOptions = {}): Promise<DatabaseType> {
+    return this.http.call(DATABASE_ENDPOINTS.types.get, { typeId }, undefined, options);
   }
 }
 

@@ -35,8 +35,8 @@ const SAMPLE: Record<string, string | number> = {
 };
 const sampleParams = (names: readonly string[]) => Object.fromEntries(names.map((n) => [n, SAMPLE[n] ?? 12]));
 
-test("every endpoint is declared once: 103 of them, unique names, unique method + path", () => {
-  expect(ENDPOINTS).toHaveLength(103);
+test("every endpoint is declared once: 105 of them, unique names, unique method + path", () => {
+  expect(ENDPOINTS).toHaveLength(105);
   expect(new Set(ENDPOINTS.map((e) => e.name)).size).toBe(ENDPOINTS.length);
   expect(new Set(ENDPOINTS.map((e) => `${e.method} ${e.path}`)).size).toBe(ENDPOINTS.length);
 });
@@ -69,6 +69,8 @@ test("each endpoint belongs to the sdk file of its service, and declares what th
   expect(ENDPOINTS.filter((e) => e.auth === "none").map((e) => e.name)).toEqual([
     "databases.engines.list",
     "databases.engines.get",
+    "databases.types.list",
+    "databases.types.get",
     "regions.list",
     "regions.get",
     "regions.availability.list",

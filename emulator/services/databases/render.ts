@@ -4,6 +4,13 @@
  */
 import type { Database, DatabaseBackup, DatabaseInstance } from "../../../sdk/resources/databases";
 import { type StoredDatabase, type StoredDatabaseBackup, databaseUrl } from "./store";
+import { diskGbOf, findDatabaseType } from "./catalog";
+
+/** A stored database always has a catalog type (the create checked it); 0 only for a state file from elsewhere. */
+function totalDiskGb(db: StoredDatabase): number {
+  const type = findDatabaseType(db.type);
+  return type ? diskGbOf(type) : 0;
+}
 
 /** The record of `GET /databases/{engine}/instances/{id}`, in the recorded key order. */
 export function renderDatabase(db: StoredDatabase): Database {
@@ -26,6 +33,9 @@ export function renderDatabase(db: StoredDatabase): Database {
     updates: { ...db.updates },
     created: db.created,
     updated: db.updated,
+    // The description of 4.174 lists both; the later platform's recordings say null while provisioning, then 0.
+    total_disk_size_gb: totalDiskGb(db),
+    used_disk_size_gb: db.status === "provisioning" ? null : 0,
     ...(db.engine_config ? { engine_config: structuredClone(db.engine_config) } : {}),
   };
 }

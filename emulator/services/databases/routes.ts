@@ -12,7 +12,7 @@ import { forbidden, found, throwIfAny } from "../../core/errors";
 import { globalGrant, objectGrant, route } from "../../core/route-table";
 import type { RouteContext, RouteSpec } from "../../core/routes";
 import type { AccountState } from "../../core/state";
-import { ENGINE_CATALOG, engineRecord } from "./catalog";
+import { DATABASE_TYPES, ENGINE_CATALOG, engineRecord, findDatabaseType } from "./catalog";
 import { backupsNewestFirst, findDatabase, visibleDatabases } from "./store";
 import { renderBackup, renderDatabase, renderInstance } from "./render";
 import {
@@ -27,6 +27,9 @@ import {
 } from "./operations";
 import { checkDatabaseCreate, checkDatabaseUpdate, checkSnapshotCreate, requireStatus } from "./rules";
 import { createCaCertificate } from "./ssl";
+
+/** `deprecated` is filterable in the description of 4.174; `class` and the sizes too, as on the compute types. */
+export const TYPE_FILTERABLE = ["id", "label", "class", "disk", "memory", "vcpus", "deprecated"] as const;
 
 export const DATABASE_FILTERABLE = [
   "id",
@@ -138,6 +141,8 @@ function engineRoutes(engine: DatabaseEngineType): RouteSpec[] {
 export const databaseRoutes: RouteSpec[] = [
   route(DATABASE_ENDPOINTS.engines.list, { filterable: ENGINE_FILTERABLE }, () => ENGINE_CATALOG.map((e) => ({ ...e }))),
   route(DATABASE_ENDPOINTS.engines.get, (ctx) => ({ ...found(engineRecord(ctx.param("engineId"))) })),
+  route(DATABASE_ENDPOINTS.types.list, { filterable: TYPE_FILTERABLE }, () => DATABASE_TYPES.map((t) => structuredClone(t))),
+  route(DATABASE_ENDPOINTS.types.get, (ctx) => structuredClone(found(findDatabaseType(ctx.param("typeId"))))),
   route(DATABASE_ENDPOINTS.instances.list, { filterable: DATABASE_FILTERABLE }, (ctx) =>
     visibleDatabases(ctx.account, ctx.user).map(renderInstance),
   ),

@@ -18,7 +18,7 @@ import {
 import { ApiFailure, entry } from "../../core/errors";
 import type { AccountState } from "../../core/state";
 import { findRegion, regionHasCapability } from "../regions/catalog";
-import { findDatabaseType, findEngine } from "./catalog";
+import { diskGbOf, findDatabaseType, findEngine } from "./catalog";
 import { DATABASES, type StoredDatabase } from "./store";
 
 /** Throws the API's 400 when the database's status does not allow the operation. */
@@ -50,7 +50,7 @@ export function checkDatabaseUpdate(account: AccountState, db: StoredDatabase, i
     const wanted = findDatabaseType(input.type);
     const current = findDatabaseType(db.type);
     if (!wanted) errors.push(entry(DATABASE_REASONS.typeInvalid, "type"));
-    else if (current && wanted.diskGb <= current.diskGb) errors.push(entry(DATABASE_REASONS.resizeSmaller, "type"));
+    else if (current && diskGbOf(wanted) <= diskGbOf(current)) errors.push(entry(DATABASE_REASONS.resizeSmaller, "type"));
   }
   return errors;
 }

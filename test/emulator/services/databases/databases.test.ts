@@ -11,7 +11,8 @@ import * as path from "node:path";
 import "reflect-metadata";
 import * as x509 from "@peculiar/x509";
 import { Collection } from "../../../../sdk/core/schema";
-import { DATABASE_REASONS, Database, DatabaseBackup, DatabaseInstance } from "../../../../sdk/resources/databases";
+import { DATABASE_REASONS, Database, DatabaseBackup, DatabaseInstance, DatabaseType } from "../../../../sdk/resources/databases";
+import { DATABASE_TYPES } from "../../../../emulator/services/databases/catalog";
 import { REASONS } from "../../../../emulator";
 import { DATABASE_DURATIONS, provisioningMs } from "../../../../emulator/services/databases/machine";
 import { expectError, startTestEmulator, type TestEmulator } from "../../helpers";
@@ -84,6 +85,8 @@ describe("create, read and provisioning", () => {
       "updates",
       "created",
       "updated",
+      "total_disk_size_gb",
+      "used_disk_size_gb",
     ]);
     expect(r.body).toMatchObject({
       label: "db-one",
@@ -100,6 +103,9 @@ describe("create, read and provisioning", () => {
       replication_type: "none",
       port: 3306,
       updates: { frequency: "weekly", duration: 3, hour_of_day: 0, day_of_week: null, week_of_month: null },
+      // The node type's disk; nothing is used before the database exists (the later platform's recording).
+      total_disk_size_gb: 25,
+      used_disk_size_gb: null,
     });
     const id = r.body.id as number;
     expect((await emu.get(`${MYSQL}/${id}`)).body).toEqual(r.body);
@@ -118,6 +124,7 @@ describe("create, read and provisioning", () => {
     // Once active the platform has filled in an hour and a day (api-facts P2-2).
     expect(done.updates.day_of_week).toEqual(expect.any(Number));
     expect(done.updated > done.created).toBe(true);
+    expect(done).toMatchObject({ total_disk_size_gb: 25, used_disk_size_gb: 0 });
   });
 
   test("the create event is a notification, and the same event reads finished once active (P6-1)", async () => {
@@ -167,6 +174,8 @@ describe("create, read and provisioning", () => {
       "updates",
       "created",
       "updated",
+      "total_disk_size_gb",
+      "used_disk_size_gb",
     ]);
     expect(db.hosts.primary).toContain("-pgsql-primary.");
     expect((await emu.get(`${PG}/${db.id}/credentials`)).body.username).toBe("linpostgres");
@@ -220,6 +229,56 @@ describe("create, read and provisioning", () => {
     });
     expectError(await emu.get("/databases/engines/mysql%2F9.9"), 404, REASONS.notFound);
     expectError(await emu.get("/databases/engines/mysql%2F9"), 404, REASONS.notFound);
+  });
+});
+
+describe("node types (GET /databases/types, in the OpenAPI description of 4.174)", () => {
+  test("the list needs no token and is the catalog a create accepts, each type priced per engine for 1 and 3 nodes", async () => {
+    const list = await emu.get("/databases/types", { token: null });
+    expect(list.status).toBe(200);
+    const types = Collection(DatabaseType).parse(list.body).data;
+    expect(types.map((t) => t.id)).toEqual(DATABASE_TYPES.map((t) => t.id));
+    // The description's example type.
+    expect(types[0]).toEqual({
+      id: "g6-nanode-1",
+      label: "DBaaS - Nanode 1GB",
+      class: "nanode",
+      disk: 25600,
+      memory: 1024,
+      vcpus: 1,
+      deprecated: false,
+      engines: {
+        mysql: [
+          { quantity: 1, price: { hourly: 0.0225, monthly: 15 } },
+          { quantity: 3, price: { hourly: 0.0525, monthly: 35 } },
+        ],
+        postgresql: [
+          { quantity: 1, price: { hourly: 0.0225, monthly: 15 } },
+          { quantity: 3, price: { hourly: 0.0525, monthly: 35 } },
+        ],
+      },
+    });
+    // Every listed type creates, of either engine; the record's disk is the type's.
+    for (const type of [types[1]!, types[types.length - 1]!]) {
+      const db = await create(PG, pgBody(`on-${type.id}`, { type: type.id }));
+      expect(db.total_disk_size_gb).toBe(type.disk / 1024);
+    }
+  });
+
+  test("one type by id, filters, and 404 for a type the catalog lacks", async () => {
+    expect((await emu.get("/databases/types/g6-dedicated-2", { token: null })).body).toMatchObject({
+      id: "g6-dedicated-2",
+      class: "dedicated",
+      engines: {
+        mysql: [
+          { quantity: 1, price: { monthly: 65 } },
+          { quantity: 3, price: { monthly: 195 } },
+        ],
+      },
+    });
+    const dedicated = await emu.get("/databases/types", { headers: { "X-Filter": JSON.stringify({ class: "dedicated" }) } });
+    expect(dedicated.body.results).toBe(5);
+    expectError(await emu.get("/databases/types/g6-nanode-2"), 404, REASONS.notFound);
   });
 });
 
