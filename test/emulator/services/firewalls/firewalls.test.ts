@@ -64,10 +64,12 @@ describe("the rules' version and fingerprint (later API)", () => {
     ]);
   });
 
-  test("version and fingerprint are read-only: a PUT carrying them is refused", async () => {
+  test("version and fingerprint are read-only: a PUT echoing them (as linodego does) is accepted and they are ignored", async () => {
     const fw = (await emu.post("/networking/firewalls", body())).body;
-    const r = await emu.put(`/networking/firewalls/${fw.id}/rules`, { inbound: [], version: 1 });
-    expect(r.status).toBe(400);
+    const r = await emu.put(`/networking/firewalls/${fw.id}/rules`, { inbound: [], version: 99, fingerprint: "00000000" });
+    expect(r.status).toBe(200);
+    expect(r.body.version).toBe(2);
+    expect(r.body.fingerprint).not.toBe("00000000");
   });
 });
 
