@@ -2,7 +2,8 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { parseCliArgs, runCli, USAGE } from "../../emulator/cli";
+import { CLI_TIME_SCALE, parseCliArgs, runCli, timeLines, USAGE } from "../../emulator/cli";
+import { ComputeClient } from "../../sdk/client";
 import { call } from "./helpers";
 import { COMPUTES } from "../../emulator/services/computes/store";
 import { NODEBALANCERS } from "../../emulator/services/nodebalancers/store";
@@ -111,4 +112,74 @@ test("--demo-environment seeds what the examples expect and prints the config fo
   } finally {
     await second.running.close();
   }
+});
+
+describe("time scale", () => {
+  test("the command runs fast by default and says so; --time-scale 1 keeps real timing", async () => {
+    expect(CLI_TIME_SCALE).toBe(300);
+    expect(USAGE).toContain(`(default ${CLI_TIME_SCALE}: a MySQL`);
+    const lines: string[] = [];
+    const running = (await runCli([], (line) => lines.push(line), { handleSignals: false }))!;
+    try {
+      expect(running.emulator.clock.scale).toBe(CLI_TIME_SCALE);
+      const banner = lines.join("\n");
+      expect(banner).toContain("time:    runs 300× faster than real time: a MySQL database provisions in ~3–6 s");
+      expect(banner).toContain("an image upload URL\n           is valid for 4.8 min; --time-scale 1 for real timing");
+      // The control API reports the same scale.
+      const clock = await call(running.controlUrl, "GET", "/clock", {});
+      expect(clock.body.scale).toBe(300);
+    } finally {
+      await running.close();
+    }
+    const real: string[] = [];
+    const slow = (await runCli(["--time-scale", "1"], (line) => real.push(line), { handleSignals: false }))!;
+    try {
+      expect(slow.emulator.clock.scale).toBe(1);
+      expect(real.join("\n")).toContain(
+        "time:    real time: a MySQL database provisions in 15–30 min; --time-scale 300 runs it 300× faster",
+      );
+    } finally {
+      await slow.close();
+    }
+  });
+
+  test.each([
+    [0, false, ["time:    stopped (--time-scale 0): it moves only by POST /__emulator/clock {advanceMs}"]],
+    [
+      60,
+      false,
+      [
+        "time:    runs 60× faster than real time: a MySQL database provisions in ~15–30 s, an image upload URL",
+        "         is valid for 24 min; --time-scale 1 for real timing",
+      ],
+    ],
+    [1, true, ["time:    real time: a MySQL database provisions in 15–30 min; --time-scale 300 runs it 300× faster"]],
+  ])("the banner at scale %s (rate limits %s)", (scale, rateLimits, expected) => {
+    expect(timeLines(scale, rateLimits)).toEqual(expected);
+  });
+
+  test("with --rate-limits at a fast scale, the banner says the windows shrink", () => {
+    expect(timeLines(300, true)[2]).toBe(
+      "rate limits: windows run on the emulated clock (800 requests per 0.4 s real); --time-scale 1 for the documented windows",
+    );
+  });
+
+  test("a MySQL database created through the standalone emulator at its default scale is active within seconds", async () => {
+    const running = (await runCli([], () => undefined, { handleSignals: false }))!;
+    const client = new ComputeClient({ baseUrl: running.url, token: running.token });
+    try {
+      const started = Date.now();
+      const created = await client.databases.mysql.create({ label: "fast-db", region: "us-iad", type: "g6-nanode-1", engine: "mysql/8" });
+      expect(created.status).toBe("provisioning");
+      const active = await client.databases.mysql.waitForStatus(created.id, { timeoutMs: 20_000, firstIntervalMs: 200, intervalMs: 500 });
+      const seconds = (Date.now() - started) / 1000;
+      expect(active.status).toBe("active");
+      expect(active.hosts.primary).toEqual(expect.stringMatching(/\S/));
+      // 15–30 emulated minutes at 300×: 3–6 s, plus one poll.
+      expect(seconds).toBeLessThan(8);
+    } finally {
+      await client.close();
+      await running.close();
+    }
+  });
 });
