@@ -429,7 +429,10 @@ export class Firewall extends pulumi.CustomResource {
   declare readonly devices: pulumi.Output<OutputOf<typeof firewallSpec, "devices">>;
   /** When the firewall was created (UTC). */
   declare readonly created: pulumi.Output<OutputOf<typeof firewallSpec, "created">>;
-  /** When the firewall was last updated (UTC). */
+  /**
+   * When the firewall was last updated (UTC). Null when the API has never stamped the firewall (the spec allows it for older objects);
+   * every recorded create answers one.
+   */
   declare readonly updated: pulumi.Output<OutputOf<typeof firewallSpec, "updated">>;
   /** The id of the existing object this resource adopted (`adoptId` input), when one was given. */
   declare readonly adoptId: pulumi.Output<string | number | undefined>;
@@ -475,11 +478,14 @@ export class FirewallDevice extends pulumi.CustomResource {
   declare readonly entityId: pulumi.Output<OutputOf<typeof firewallDeviceSpec, "entityId">>;
   /** `compute` or `nodebalancer`. */
   declare readonly entityType: pulumi.Output<OutputOf<typeof firewallDeviceSpec, "entityType">>;
-  /** The assigned entity: id, type, label and API url. */
+  /** The assigned entity: id, type, label and API url. `label` may be null (the spec allows it; every recording names the entity). */
   declare readonly entity: pulumi.Output<OutputOf<typeof firewallDeviceSpec, "entity">>;
   /** When the device was created (UTC). */
   declare readonly created: pulumi.Output<OutputOf<typeof firewallDeviceSpec, "created">>;
-  /** When the device was last updated (UTC). */
+  /**
+   * When the device was last updated (UTC). Null when the API has never stamped the device (the spec allows it for older objects); every
+   * recorded create answers one.
+   */
   declare readonly updated: pulumi.Output<OutputOf<typeof firewallDeviceSpec, "updated">>;
   /** The id of the existing object this resource adopted (`adoptId` input), when one was given. */
   declare readonly adoptId: pulumi.Output<string | number | undefined>;
@@ -639,17 +645,22 @@ export class Image extends pulumi.CustomResource {
   declare readonly isPublic: pulumi.Output<OutputOf<typeof imageSpec, "isPublic">>;
   /** Always false for private images. */
   declare readonly deprecated: pulumi.Output<OutputOf<typeof imageSpec, "deprecated">>;
-  /** Null for private images. */
+  /** The vendor of a public image. Null for private images, such as this one. */
   declare readonly vendor: pulumi.Output<OutputOf<typeof imageSpec, "vendor">>;
-  /** The user who created the image. */
+  /**
+   * The user who created the image. Null for images the platform made (automatic images); every recorded capture and upload names the user.
+   */
   declare readonly createdBy: pulumi.Output<OutputOf<typeof imageSpec, "createdBy">>;
-  /** Null: only automatic images expire. */
+  /** When the image expires. Null for manual images: only automatic images expire. */
   declare readonly expiry: pulumi.Output<OutputOf<typeof imageSpec, "expiry">>;
-  /** Null for private images. */
+  /** End of life of a public image's distribution. Null for private images, such as this one. */
   declare readonly eol: pulumi.Output<OutputOf<typeof imageSpec, "eol">>;
   /** When the image was created (UTC). */
   declare readonly created: pulumi.Output<OutputOf<typeof imageSpec, "created">>;
-  /** When the image was last updated (UTC). */
+  /**
+   * When the image was last updated (UTC). Null when the API has never stamped the image (the spec allows it for older objects); every
+   * recorded create answers one.
+   */
   declare readonly updated: pulumi.Output<OutputOf<typeof imageSpec, "updated">>;
   /** Size in bytes of the file at filePath when its hash was computed. */
   declare readonly fileSize: pulumi.Output<OutputOf<typeof imageSpec, "fileSize">>;
@@ -822,7 +833,10 @@ export class MysqlDatabase extends pulumi.CustomResource {
   declare readonly replicationType: pulumi.Output<OutputOf<typeof mysqlDatabaseSpec, "replicationType">>;
   /** `active` once usable; also provisioning, updating, resizing, backing_up, restoring, failed, degraded, … */
   declare readonly status: pulumi.Output<OutputOf<typeof mysqlDatabaseSpec, "status">>;
-  /** `{primary, secondary}` host names, assigned when provisioning completes. */
+  /**
+   * `{primary, secondary}` host names, assigned when provisioning completes. `primary` is always set once created. `secondary` (the private
+   * network's host; today's platform names it `standby`, for high-availability clusters) may be null or absent.
+   */
   declare readonly hosts: pulumi.Output<OutputOf<typeof mysqlDatabaseSpec, "hosts">>;
   /** Access port (3306 for MySQL, 5432 for PostgreSQL). */
   declare readonly port: pulumi.Output<OutputOf<typeof mysqlDatabaseSpec, "port">>;
@@ -830,11 +844,14 @@ export class MysqlDatabase extends pulumi.CustomResource {
   declare readonly version: pulumi.Output<OutputOf<typeof mysqlDatabaseSpec, "version">>;
   /** Engine type: `mysql` or `postgresql`. */
   declare readonly engine: pulumi.Output<OutputOf<typeof mysqlDatabaseSpec, "engine">>;
-  /** The root user. */
+  /** The root user. Always set once created. */
   declare readonly rootUsername: pulumi.Output<OutputOf<typeof mysqlDatabaseSpec, "rootUsername">>;
-  /** The root password (secret: encrypted in state). Secret: encrypted in state. */
+  /** The root password (secret: encrypted in state). Always set once created. Secret: encrypted in state. */
   declare readonly rootPassword: pulumi.Output<OutputOf<typeof mysqlDatabaseSpec, "rootPassword">>;
-  /** The CA certificate to verify the server with, base64-encoded PEM (secret in state). Secret: encrypted in state. */
+  /**
+   * The CA certificate to verify the server with, base64-encoded PEM (secret in state). Absent when the API has none to give (the 2023
+   * recordings answer `ca_certificate: null`; today's API and the emulator give one). Secret: encrypted in state.
+   */
   declare readonly caCert: pulumi.Output<OutputOf<typeof mysqlDatabaseSpec, "caCert">>;
   /** When the database was created (UTC). */
   declare readonly created: pulumi.Output<OutputOf<typeof mysqlDatabaseSpec, "created">>;
@@ -946,7 +963,10 @@ export class PostgresqlDatabase extends pulumi.CustomResource {
   declare readonly replicationCommitType: pulumi.Output<OutputOf<typeof postgresqlDatabaseSpec, "replicationCommitType">>;
   /** `active` once usable; also provisioning, updating, resizing, backing_up, restoring, failed, degraded, … */
   declare readonly status: pulumi.Output<OutputOf<typeof postgresqlDatabaseSpec, "status">>;
-  /** `{primary, secondary}` host names, assigned when provisioning completes. */
+  /**
+   * `{primary, secondary}` host names, assigned when provisioning completes. `primary` is always set once created. `secondary` (the private
+   * network's host; today's platform names it `standby`, for high-availability clusters) may be null or absent.
+   */
   declare readonly hosts: pulumi.Output<OutputOf<typeof postgresqlDatabaseSpec, "hosts">>;
   /** Access port (3306 for MySQL, 5432 for PostgreSQL). */
   declare readonly port: pulumi.Output<OutputOf<typeof postgresqlDatabaseSpec, "port">>;
@@ -954,11 +974,14 @@ export class PostgresqlDatabase extends pulumi.CustomResource {
   declare readonly version: pulumi.Output<OutputOf<typeof postgresqlDatabaseSpec, "version">>;
   /** Engine type: `mysql` or `postgresql`. */
   declare readonly engine: pulumi.Output<OutputOf<typeof postgresqlDatabaseSpec, "engine">>;
-  /** The root user. */
+  /** The root user. Always set once created. */
   declare readonly rootUsername: pulumi.Output<OutputOf<typeof postgresqlDatabaseSpec, "rootUsername">>;
-  /** The root password (secret: encrypted in state). Secret: encrypted in state. */
+  /** The root password (secret: encrypted in state). Always set once created. Secret: encrypted in state. */
   declare readonly rootPassword: pulumi.Output<OutputOf<typeof postgresqlDatabaseSpec, "rootPassword">>;
-  /** The CA certificate to verify the server with, base64-encoded PEM (secret in state). Secret: encrypted in state. */
+  /**
+   * The CA certificate to verify the server with, base64-encoded PEM (secret in state). Absent when the API has none to give (the 2023
+   * recordings answer `ca_certificate: null`; today's API and the emulator give one). Secret: encrypted in state.
+   */
   declare readonly caCert: pulumi.Output<OutputOf<typeof postgresqlDatabaseSpec, "caCert">>;
   /** When the database was created (UTC). */
   declare readonly created: pulumi.Output<OutputOf<typeof postgresqlDatabaseSpec, "created">>;
@@ -1007,7 +1030,7 @@ export class ReverseDns extends pulumi.CustomResource {
   declare readonly address: pulumi.Output<OutputOf<typeof reverseDnsSpec, "address">>;
   /** The host name, such as `www.example.com` (case and a final dot do not matter). Forward DNS must resolve it to the address. */
   declare readonly rdns: pulumi.Output<OutputOf<typeof reverseDnsSpec, "rdns">>;
-  /** The instance holding the address. */
+  /** The instance holding the address. Null when no instance holds the address. */
   declare readonly computeId: pulumi.Output<OutputOf<typeof reverseDnsSpec, "computeId">>;
   /** Region of the address. */
   declare readonly region: pulumi.Output<OutputOf<typeof reverseDnsSpec, "region">>;
@@ -1059,7 +1082,10 @@ export class Vpc extends pulumi.CustomResource {
   declare readonly description: pulumi.Output<OutputOf<typeof vpcSpec, "description">>;
   /** When the VPC was created (UTC). */
   declare readonly created: pulumi.Output<OutputOf<typeof vpcSpec, "created">>;
-  /** When the VPC was last updated (UTC). */
+  /**
+   * When the VPC was last updated (UTC). Null when the API has never stamped the VPC (the spec allows it for older objects); every recorded
+   * create answers one.
+   */
   declare readonly updated: pulumi.Output<OutputOf<typeof vpcSpec, "updated">>;
   /** The id of the existing object this resource adopted (`adoptId` input), when one was given. */
   declare readonly adoptId: pulumi.Output<string | number | undefined>;
@@ -1113,7 +1139,10 @@ export class VpcSubnet extends pulumi.CustomResource {
   declare readonly ipv4: pulumi.Output<OutputOf<typeof vpcSubnetSpec, "ipv4">>;
   /** When the subnet was created (UTC). */
   declare readonly created: pulumi.Output<OutputOf<typeof vpcSubnetSpec, "created">>;
-  /** When the subnet was last updated (UTC). */
+  /**
+   * When the subnet was last updated (UTC). Null when the API has never stamped the subnet (the spec allows it for older objects); every
+   * recorded create answers one.
+   */
   declare readonly updated: pulumi.Output<OutputOf<typeof vpcSubnetSpec, "updated">>;
   /** The id of the existing object this resource adopted (`adoptId` input), when one was given. */
   declare readonly adoptId: pulumi.Output<string | number | undefined>;

@@ -18,6 +18,7 @@ import { forHost } from "../host/diff";
 import { servedResource } from "../host/row-log";
 import { dataFunctionText, excerpt, programNames, programText, wirePath } from "./names";
 import { leastScopes, scopeRefusal } from "./oauth-scopes";
+import { unsetKnown, unsetKnownMessage } from "./known";
 import { UnresolvedCreateError, createExactlyOnce } from "./natural-key";
 import {
   META_INPUTS,
@@ -246,6 +247,9 @@ export function diff(spec: AnySpec, olds: Outputs, news: Inputs): DiffResult {
   // A broken object (see `replaceBroken`) is replaced even when nothing changed.
   const broken = spec.replaceBroken?.(olds) ?? [];
   const replaces = [...changedReplaces, ...broken];
+  // A recorded object that lacks an output known once created (refreshed before it settled) is
+  // updated, which settles it: no program reads it unset (`engine/known.ts`). A broken one is replaced anyway.
+  const unsettled = broken.length > 0 ? [] : [...new Set(unsetKnown(spec, olds).map((path) => path.split(".")[0]!))];
   // A replacement is created before the old object is deleted, unless an unchanged unique input
   // (a label the API wants unique) would collide; then the old one goes first.
   const collides =
@@ -260,11 +264,12 @@ export function diff(spec: AnySpec, olds: Outputs, news: Inputs): DiffResult {
   }
   // A broken output field replaces, though no input names it.
   for (const key of broken) detailedDiff[key] ??= { kind: "update-replace", inputDiff: false };
+  for (const key of unsettled) detailedDiff[key] ??= { kind: "update", inputDiff: false };
   return {
-    changes: changed.length > 0 || broken.length > 0,
+    changes: changed.length > 0 || broken.length > 0 || unsettled.length > 0,
     replaces,
     deleteBeforeReplace: collides,
-    diffs: [...new Set([...changed, ...broken])],
+    diffs: [...new Set([...changed, ...broken, ...unsettled])],
     detailedDiff,
   };
 }
@@ -443,7 +448,20 @@ async function createObject(spec: AnySpec, ctx: ProviderContext, raw: Inputs, in
     const message = `${spec.noun} ${String(accepted.id)} was created but did not become ready: ${(error as Error).message}`;
     throw new ResourceInitError(message, String(accepted.id), properties);
   });
-  return { id: String(settled.id), outs: toOutputs(spec, settled, inputs) };
+  const outs = toOutputs(spec, settled, inputs);
+  keepKnown(spec, String(settled.id), outs, raw, "create");
+  return { id: String(settled.id), outs };
+}
+
+/**
+ * Holds a finished create or update to what the generated types promise (`engine/known.ts`): a
+ * `known` output the API left unset fails it as an init error, recorded as it is, so the next `up`
+ * settles it again instead of a program reading `null` where its type says it cannot be.
+ */
+function keepKnown(spec: AnySpec, id: string, outs: Outputs, raw: Inputs, op: "create" | "update"): void {
+  const missing = unsetKnown(spec, outs);
+  if (missing.length > 0)
+    throw new ResourceInitError(unsetKnownMessage(spec, id, missing, op), id, { ...outs, [PROVIDER_KEY]: raw[PROVIDER_KEY] });
 }
 
 /** The `settle` hook, when the resource has one. */
@@ -583,7 +601,9 @@ async function updateObject(
     throw partialState(spec, error, news, raw);
   });
   // Always the full set of outputs: an update that returns none wipes them (pulumi#9982).
-  return { outs: toOutputs(spec, object, news) };
+  const outs = toOutputs(spec, object, news);
+  keepKnown(spec, id, outs, raw, "update");
+  return { outs };
 }
 
 /**

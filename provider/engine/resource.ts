@@ -7,6 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { PROVIDER_KEY, providerText } from "../shim";
 import { META_INPUTS, type AnySpec, type InputField, type ResourceSpec, type Values } from "./spec";
+import type { KnownOutput } from "./known";
 import type { Camelized } from "./values";
 
 /** Pulumi type tokens are `pulumi-nodejs:dynamic/compute:<Name>`. */
@@ -78,7 +79,8 @@ type AlwaysGiven<F> = F extends { required: true }
  * - an input: the record's value at the field's wire path, narrowed to a value the schema accepts
  *   (in its canonical form) — a managed input reads back as one — or `null` when the input is
  *   optional without a default (the API's "not set");
- * - an output-only field: the record's value at its wire path, present once the API reports it.
+ * - an output-only field: the record's value at its wire path, present once the API reports it,
+ *   without `null` where the field is `known` once a create has finished (`engine/known.ts`).
  * All camelCase.
  */
 export type OutputOf<S, K extends string> =
@@ -88,7 +90,7 @@ export type OutputOf<S, K extends string> =
       : K extends keyof F
         ? Camelized<At<Api, WireOf<F[K], K>>> & (AlwaysGiven<F[K]> extends true ? SchemaOutput<F[K]> : SchemaOutput<F[K]> | null)
         : K extends keyof O
-          ? Exclude<Camelized<At<Api, WireOf<O[K], K>>>, undefined>
+          ? KnownOutput<Exclude<Camelized<At<Api, WireOf<O[K], K>>>, undefined>, O[K]>
           : never
     : never;
 

@@ -24,7 +24,7 @@ export type ApiObject = Record<string, unknown>;
 export interface InputField {
   /** Validation of a known value; usually the sdk request schema's field, so texts match the API. */
   schema: z.ZodType;
-  /** For the generated docs (README reference, TSDoc of the argument and the output). */
+  /** For the generated docs (the reference pages of `docs/reference/`, TSDoc of the argument and the output). */
   description: string;
   required?: boolean;
   /**
@@ -101,7 +101,19 @@ export interface OutputField {
   description: string;
   /** The updates that recompute it (see `RecomputedBy`); default: none, it keeps its recorded value. */
   recomputedBy?: RecomputedBy;
+  /**
+   * What is always set once a create has finished (after the `settle` hook's wait): `true` for the
+   * whole value, or the camelCase keys of an object value that are (a database's `hosts` lists
+   * `["primary"]`, written `as const`). The generated output type drops their `null`, and the engine
+   * holds them to it (`engine/known.ts`). Default: nothing is promised.
+   */
+  known?: KnownAfterCreate;
+  /** When the output (or a part of it not `known`) is null, in words the reference prints after "Null". */
+  nullWhen?: string;
 }
+
+/** See `OutputField.known`. */
+export type KnownAfterCreate = true | readonly string[];
 
 export type Fields = Record<string, InputField>;
 export type OutputFields = Record<string, OutputField>;

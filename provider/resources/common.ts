@@ -54,10 +54,20 @@ export function regionOnOffer(capability?: string) {
   };
 }
 
-/** The `created` and `updated` outputs every API record carries. */
-export const timestamps = (noun: string) => ({
+/**
+ * The `created` and `updated` outputs every API record carries. `updatedNullable`: the sdk's record
+ * allows a null `updated` (the spec's; older objects and automatic images have none), which the
+ * reference then says.
+ */
+export const timestamps = (noun: string, { updatedNullable = false } = {}) => ({
   created: { description: `When the ${noun} was created (UTC).` },
-  updated: { description: `When the ${noun} was last updated (UTC).`, recomputedBy: "any update" as const },
+  updated: {
+    description: `When the ${noun} was last updated (UTC).`,
+    recomputedBy: "any update" as const,
+    ...(updatedNullable && {
+      nullWhen: `Null when the API has never stamped the ${noun} (the spec allows it for older objects); every recorded create answers one.`,
+    }),
+  },
 });
 
 /** A string from state or inputs, when it is one. */

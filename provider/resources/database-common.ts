@@ -224,13 +224,25 @@ type CommonInputs = InputsOf<ReturnType<typeof commonInputs>>;
 
 const DATABASE_OUTPUTS = {
   status: { description: "`active` once usable; also provisioning, updating, resizing, backing_up, restoring, failed, degraded, …" },
-  hosts: { description: "`{primary, secondary}` host names, assigned when provisioning completes." },
+  hosts: {
+    description: "`{primary, secondary}` host names, assigned when provisioning completes.",
+    // `settle` waits for `active`, when the platform has assigned them.
+    known: ["primary"] as const,
+    nullWhen:
+      "`secondary` (the private network's host; today's platform names it `standby`, for high-availability clusters) may be null or absent.",
+  },
   port: { description: "Access port (3306 for MySQL, 5432 for PostgreSQL)." },
   version: { description: "Engine version, such as `8.0.30`." },
   engine: { description: "Engine type: `mysql` or `postgresql`." },
-  rootUsername: { description: "The root user." },
-  rootPassword: { secret: true, description: "The root password (secret: encrypted in state)." },
-  caCert: { secret: true, description: "The CA certificate to verify the server with, base64-encoded PEM (secret in state)." },
+  // Read by `settle` once active (`withSecrets`); a read that fails is an unfinished create.
+  rootUsername: { description: "The root user.", known: true as const },
+  rootPassword: { secret: true, description: "The root password (secret: encrypted in state).", known: true as const },
+  caCert: {
+    secret: true,
+    description: "The CA certificate to verify the server with, base64-encoded PEM (secret in state).",
+    nullWhen:
+      "Absent when the API has none to give (the 2023 recordings answer `ca_certificate: null`; today's API and the emulator give one).",
+  },
   ...timestamps("database"),
 };
 

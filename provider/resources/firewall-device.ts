@@ -43,8 +43,11 @@ export const firewallDeviceSpec = resourceSpec<FirewallDevice, FirewallDeviceCre
     },
   },
   outputs: {
-    entity: { description: "The assigned entity: id, type, label and API url." },
-    ...timestamps("device"),
+    entity: {
+      description: "The assigned entity: id, type, label and API url.",
+      nullWhen: "`label` may be null (the spec allows it; every recording names the entity).",
+    },
+    ...timestamps("device", { updatedNullable: true }),
   },
   computed: {
     // The device record does not name its firewall; keep the id (a number) so reads can find it.

@@ -391,7 +391,7 @@ export const firewallSpec = resourceSpec<FirewallWithDevices, FirewallCreateRequ
     },
   },
   outputs: {
-    ...timestamps("firewall"),
+    ...timestamps("firewall", { updatedNullable: true }),
   },
   timeouts: { create: 5 * MINUTE, update: 5 * MINUTE, delete: 5 * MINUTE },
   endpoints: {

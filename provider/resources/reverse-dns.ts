@@ -80,7 +80,7 @@ export const reverseDnsSpec = resourceSpec<AddressWithId, IpUpdateRequest, IpUpd
     },
   },
   outputs: {
-    computeId: { description: "The instance holding the address." },
+    computeId: { description: "The instance holding the address.", nullWhen: "Null when no instance holds the address." },
     region: { description: "Region of the address." },
     type: { description: "`ipv4` or `ipv6`." },
   },

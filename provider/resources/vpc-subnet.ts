@@ -39,7 +39,7 @@ export const vpcSubnetSpec = resourceSpec<Subnet, SubnetCreateRequest, SubnetUpd
     },
   },
   outputs: {
-    ...timestamps("subnet"),
+    ...timestamps("subnet", { updatedNullable: true }),
   },
   // The subnet record does not name its VPC; keep the id (as a number) so reads can find it.
   computed: { vpcId: (_subnet, given) => apiId(given.vpcId) },

@@ -30,7 +30,7 @@ export const vpcSpec = resourceSpec<Vpc, VpcCreateRequest, VpcUpdateRequest>()({
     description: { schema: fields.description.unwrap(), default: "", description: "Up to 255 characters." },
   },
   outputs: {
-    ...timestamps("VPC"),
+    ...timestamps("VPC", { updatedNullable: true }),
   },
   timeouts: { create: 5 * MINUTE, update: 5 * MINUTE, delete: 10 * MINUTE },
   endpoints: { read: ["regions.list", "vpcs.list", "vpcs.get"], write: ["vpcs.create", "vpcs.update", "vpcs.delete"] },

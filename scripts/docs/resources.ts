@@ -12,6 +12,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { AnySpec, InputField, OutputField } from "../../provider/engine/spec";
 import { META_INPUTS } from "../../provider/engine/spec";
+import { outputText } from "../../provider/engine/known";
 import { formatDuration } from "../../provider/engine/values";
 import { formatSource } from "./format";
 
@@ -101,7 +102,7 @@ function inputDoc(field: InputField): string {
 }
 
 const outputDoc = (field: InputField | OutputField): string =>
-  field.secret ? `${field.description} Secret: encrypted in state.` : field.description;
+  field.secret ? `${outputText(field)} Secret: encrypted in state.` : outputText(field);
 
 const META_OUTPUTS: Record<(typeof META_INPUTS)[number], { type: string; description: string }> = {
   adoptId: {

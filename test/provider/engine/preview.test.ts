@@ -92,8 +92,10 @@ describe("previewUpdate", () => {
 
 describe("the detailed diff of a set the API normalizes", () => {
   test("an address added to an allow list is named at the program's position, though the API's form is sorted and /32", () => {
-    const state = { label: "db", region: "us-iad", type: "g6-nanode-1", engineId: "mysql/8", allowList: ["203.0.113.1/32"] };
-    const result = diff(MysqlDatabase, state, { ...state, allowList: ["203.0.113.1", "192.0.2.0/28"] });
+    const inputs = { label: "db", region: "us-iad", type: "g6-nanode-1", engineId: "mysql/8", allowList: ["203.0.113.1/32"] };
+    // With what a finished create always records (`known` outputs).
+    const state = { ...inputs, hosts: { primary: "db-1.example.net", secondary: null }, rootUsername: "root", rootPassword: "pw" };
+    const result = diff(MysqlDatabase, state, { ...inputs, allowList: ["203.0.113.1", "192.0.2.0/28"] });
     expect(result.detailedDiff).toEqual({ "allowList[1]": { kind: "add", inputDiff: false } });
   });
 });

@@ -293,7 +293,13 @@ describe("against the emulator", () => {
 });
 
 describe("the database resources leave an allow list they are not given alone", () => {
-  const recorded = { ...dbBase, clusterSize: 1, encrypted: false, status: "active", allowList: ["192.0.2.0/24"] };
+  // What a finished create always records (`known` outputs), so only the allow list can differ.
+  const settled = {
+    hosts: { primary: "lin-1-primary.servers.computedb.net", secondary: null },
+    rootUsername: "linroot",
+    rootPassword: "pw",
+  };
+  const recorded = { ...dbBase, ...settled, clusterSize: 1, encrypted: false, status: "active", allowList: ["192.0.2.0/24"] };
 
   test("no diff and no drift when the list changed behind their back", () => {
     const changed = { ...recorded, allowList: ["192.0.2.0/24", "203.0.113.7"] };

@@ -27,6 +27,8 @@ beforeEach(() => {
 afterEach(() => logSpy.mockRestore());
 
 const base = { label: "app-db", region: "us-iad", type: "g6-nanode-1", engineId: "mysql/8.0.30" };
+/** What a finished create always records (`known` outputs): a state without them diffs as an update that settles it. */
+const settled = { hosts: { primary: "lin-1-primary.servers.computedb.net", secondary: null }, rootUsername: "root", rootPassword: "pw" };
 const window = { frequency: "weekly", duration: 1, hourOfDay: 3, dayOfWeek: 7 };
 const requests = (method: string) =>
   harness.emulator.control
@@ -75,6 +77,7 @@ describe("check", () => {
 describe("diff", () => {
   const recorded = {
     ...base,
+    ...settled,
     clusterSize: 1,
     encrypted: false,
     sslConnection: false,
@@ -170,7 +173,7 @@ describe("engine ids: the major alone (today's form) or a full version (the 4.17
   });
 
   test("a database asked for as mysql/8 runs 8.x: no diff against its read-back version, a real engine change still replaces", () => {
-    const recorded = { ...base, engineId: "mysql/8", engine: "mysql", version: "8.0.30" };
+    const recorded = { ...base, ...settled, engineId: "mysql/8", engine: "mysql", version: "8.0.30" };
     for (const engineId of ["mysql/8", "mysql/8.0", "mysql/8.0.30"])
       expect(diff(mysqlDatabaseSpec, recorded, { ...base, engineId })).toMatchObject({ changes: false });
     // Recorded in the full form, asked for by its major: the same database.
