@@ -47,7 +47,7 @@ case "$task" in
     exec node "$ROOT/dist/scripts/coverage/main.js" "$@" ;;
   generate)
     # Everything generated from the code: the coverage table, the emulator's spec endpoint list,
-    # the README's resource reference.
+    # the provider's generated files and the reference pages of docs/reference/.
     build_ts
     node "$ROOT/dist/scripts/coverage/main.js"
     exec node "$ROOT/dist/scripts/docs/main.js" ;;

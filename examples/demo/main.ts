@@ -10,7 +10,7 @@
  * Nothing is left running; the exit code is 0 only when every phase did what it should.
  * `--skip-checkpoints` runs the engine with `PULUMI_SKIP_CHECKPOINTS=true`: state is written once
  * at the end of each operation instead of after every step (faster for large stacks; an
- * interrupted run loses what it did — see the README's "Scale").
+ * interrupted run loses what it did — see docs/guides/record-sets-and-scale.md, "Scale").
  */
 import * as fs from "node:fs";
 import * as os from "node:os";

@@ -1,12 +1,14 @@
-// A first program: a VPC with a subnet, and a DNS zone with one record.
-import * as pulumi from "@pulumi/pulumi";
 import * as compute from "pulumi-compute";
 
-const config = new pulumi.Config();
-const vpc = new compute.Vpc("net", { label: config.get("label") ?? "user-net", region: "us-iad" });
-const subnet = new compute.VpcSubnet("app", { vpcId: vpc.id, label: "app", ipv4: "10.20.0.0/24" });
-const zone = new compute.Domain("zone", { domain: "user.example", type: "master", soaEmail: "admin@user.example" });
-new compute.DomainRecord("www", { domainId: zone.id, type: "A", name: "www", target: "203.0.113.7" });
+const vpc = new compute.Vpc("app", { label: "app-net", region: "us-iad" });
+const data = new compute.VpcSubnet("data", { vpcId: vpc.id, label: "data", ipv4: "10.0.2.0/24" });
+const db = new compute.MysqlDatabase("db", {
+  label: "app-db",
+  region: "us-iad",
+  type: "g6-nanode-1",
+  engineId: "mysql/8",
+  allowList: [data.ipv4],
+});
 
-export const vpcId = vpc.id;
-export const subnetRange = subnet.ipv4;
+export const dbHost = db.hosts.apply((h) => h.primary);
+export const dbPassword = db.rootPassword; // a secret

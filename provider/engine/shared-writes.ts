@@ -25,7 +25,7 @@
  * builds the write again on that read.
  *
  * Each writer making sure of its own part is what brings concurrent writers to the union of their
- * parts. What remains (top README, "Firewall rules from several stacks"): a stale write that lands
+ * parts. What remains (`docs/guides/firewall-rules-from-several-stacks.md`): a stale write that lands
  * after another writer's last check erases that writer's part until its next `up` or refresh.
  */
 import { setTimeout as delay } from "node:timers/promises";

@@ -1,18 +1,25 @@
 /**
- * `npm run generate` (docs part): the README's resource reference, and the provider files
- * generated from the resource specs (`provider/resources.generated.ts`, `provider/specs.ts`).
+ * `npm run generate` (docs part): the provider files generated from the resource specs
+ * (`provider/resources.generated.ts`, `provider/specs.ts`), then the reference pages of
+ * `docs/reference/` (one per resource and per data function, and their index).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { REPO_ROOT } from "../coverage/table";
-import { withReference } from "./reference";
+import { HEADER, REFERENCE_DIR, referencePages } from "./reference";
 import { renderProviderFiles } from "./resources";
 
-// The provider files first: the README's reference reads the registry they make.
+// The provider files first: the reference pages read the registry they make.
 for (const [file, text] of Object.entries(renderProviderFiles(REPO_ROOT))) {
   fs.writeFileSync(path.join(REPO_ROOT, file), text);
   console.log(`docs: ${file} regenerated`);
 }
-const readme = path.join(REPO_ROOT, "README.md");
-fs.writeFileSync(readme, withReference(fs.readFileSync(readme, "utf8")));
-console.log("docs: README.md resource reference regenerated");
+const dir = path.join(REPO_ROOT, REFERENCE_DIR);
+fs.mkdirSync(dir, { recursive: true });
+const pages = referencePages(REPO_ROOT);
+// A generated page whose resource or function is gone goes with it.
+for (const file of fs.readdirSync(dir)) {
+  if (!(file in pages) && fs.readFileSync(path.join(dir, file), "utf8").startsWith(HEADER)) fs.rmSync(path.join(dir, file));
+}
+for (const [file, text] of Object.entries(pages)) fs.writeFileSync(path.join(dir, file), text);
+console.log(`docs: ${REFERENCE_DIR}/ regenerated (${Object.keys(pages).length} pages)`);

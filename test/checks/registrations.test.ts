@@ -1,7 +1,7 @@
 /**
  * Every resource is registered everywhere it must be, so a new one cannot be half-added: its sdk
  * area has endpoints and an emulator service of the same name; its provider spec is served by the
- * registry, exported as a class, documented in the README, used by the quickstart and tested, by
+ * registry, exported as a class, documented by a reference page, used by the quickstart and tested, by
  * provider tests and end to end. (That every endpoint is a `ComputeClient` method is
  * `test/sdk/endpoints.test.ts`'s to check; that the generated files are fresh, `test/docs`'.)
  */
@@ -54,13 +54,13 @@ test("the resource specs found in provider/resources are the ones the registry s
 const providerTests = filesUnder("test/provider").map(read).join("\n");
 const e2eTests = filesUnder("test/e2e").map(read).join("\n");
 const quickstart = read("examples/quickstart/program.ts");
-const readme = read("README.md");
+const referencePage = (name: string) => `docs/reference/${name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase()}.md`;
 
 test.each(specFiles.map((s) => [s.name, s.file] as const))(
   "%s (provider/resources/%s.ts) is exported, documented, in the quickstart and tested",
   (name) => {
     expect(typeof (compute as Record<string, unknown>)[name]).toBe("function");
-    expect(readme).toContain(`### \`${name}\``);
+    expect(read(referencePage(name))).toContain(`# ${name}\n`);
     expect(quickstart).toMatch(new RegExp(`new compute\\.${name}\\(`));
     const used = new RegExp(`\\b(new (compute\\.)?${name}\\(|provider\\("${name}"\\)|${name}Spec\\b)`);
     expect({ providerTests: used.test(providerTests), e2e: new RegExp(`\\bnew (compute\\.)?${name}\\(`).test(e2eTests) }).toEqual({

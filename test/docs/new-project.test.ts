@@ -1,28 +1,51 @@
 /**
- * The README's new project: the files it quotes are the template's (examples/new-project), the
- * template asks for the versions this package is built and tested with, and the steps install
- * the tarball `npm pack` writes today, with the registry's form kept for after publication. The
- * steps themselves run, as written, in test/e2e/cli-path.e2e.test.ts.
+ * The README's new project: its program is the template's (examples/new-project/index.ts), the
+ * files getting started quotes are the template's, the template asks for the versions this
+ * package is built and tested with, and the runnable steps install the tarball `npm pack` writes
+ * today (the registry's form kept for after publication) and confirm `up` and `destroy` themselves
+ * (`--yes`), so they run without a terminal. The steps run, as written, in
+ * test/e2e/cli-path.e2e.test.ts.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { codeBlocks } from "../../scripts/docs/examples";
+import { newProjectBlock } from "../support/new-project";
 import { REPO_ROOT } from "../support/engine";
 
-const readme = fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
-const repoPackage = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"));
-const template = (name: string) => fs.readFileSync(path.join(REPO_ROOT, "examples/new-project", name), "utf8");
+const read = (file: string) => fs.readFileSync(path.join(REPO_ROOT, file), "utf8");
+const repoPackage = JSON.parse(read("package.json"));
+const template = (name: string) => read(path.join("examples/new-project", name));
 
-/** The body of the README's `## <title>` section. */
-function section(title: string): string {
-  const start = readme.indexOf(`\n## ${title}\n`);
+/** The blocks of a Markdown file's `## <title>` section. */
+function sectionBlocks(file: string, title: string) {
+  const text = read(file);
+  const start = text.indexOf(`\n## ${title}\n`);
   expect(start).toBeGreaterThan(-1);
-  const end = readme.indexOf("\n## ", start + 1);
-  return readme.slice(start, end === -1 ? undefined : end);
+  const end = text.indexOf("\n## ", start + 1);
+  return codeBlocks(file, text.slice(start, end === -1 ? undefined : end));
 }
 
-test("the README's \"Using it\" gives the new-project template's package.json and tsconfig.json exactly", () => {
-  const blocks = [...section("Using it").matchAll(/```json\n([\s\S]*?)\n```/g)].map((m) => m[1]);
-  expect(blocks.slice(0, 2)).toEqual([template("package.json").trimEnd(), template("tsconfig.json").trimEnd()]);
+test("the README's program is examples/new-project/index.ts, and so is getting started's", () => {
+  const program = template("index.ts").trimEnd();
+  expect(
+    sectionBlocks("README.md", "A new project in five minutes")
+      .filter((b) => b.lang === "ts")
+      .map((b) => b.code),
+  ).toEqual([program]);
+  expect(
+    sectionBlocks("docs/getting-started.md", "The files of a project")
+      .filter((b) => b.lang === "ts")
+      .map((b) => b.code),
+  ).toEqual([program]);
+});
+
+test("getting started gives the new-project template's package.json, tsconfig.json and Pulumi.yaml exactly", () => {
+  const blocks = sectionBlocks("docs/getting-started.md", "The files of a project");
+  expect(blocks.filter((b) => b.lang === "json").map((b) => b.code)).toEqual([
+    template("package.json").trimEnd(),
+    template("tsconfig.json").trimEnd(),
+  ]);
+  expect(blocks.filter((b) => b.lang === "yaml").map((b) => b.code)).toEqual([template("Pulumi.yaml").trimEnd()]);
 });
 
 test("the new-project template asks for the versions this package is built and tested with, pulumi-compute in the registry's form", () => {
@@ -38,10 +61,19 @@ test("the new-project template asks for the versions this package is built and t
 });
 
 test("the README's new-project steps install the tarball `npm pack` writes for this version", () => {
-  const from = readme.indexOf("A new project, against a standalone emulator");
-  const block = /```sh\n([\s\S]*?)\n```/.exec(readme.slice(from))![1]!;
+  const block = newProjectBlock();
   const tarball = `pulumi-compute-${repoPackage.version}.tgz`;
   expect(block).toMatch(/^npm run build && npm pack --pack-destination ~ /m);
   expect(block).toContain(`npm install ~/${tarball} `);
   expect(block).toMatch(/once pulumi-compute is on the npm registry: npm install$/m);
+});
+
+test("the README's new-project steps confirm `up` and `destroy` themselves, so they run without a terminal", () => {
+  const commands = newProjectBlock()
+    .split("\n")
+    .flatMap((line) => line.replace(/\s+#\s.*$/, "").split("&&"))
+    .map((command) => command.trim());
+  const confirming = commands.filter((command) => /^pulumi (up|destroy|refresh|import)\b/.test(command));
+  expect(confirming.length).toBeGreaterThanOrEqual(3);
+  for (const command of confirming) expect(command).toMatch(/\s--yes\b|--preview-only/);
 });

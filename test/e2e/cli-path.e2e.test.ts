@@ -1,11 +1,12 @@
 /**
- * The path a user takes, end to end: the README's "A new project, against a standalone emulator"
- * block, read out of the README and run line by line as written — the package built and packed
- * in this checkout, the new-project template copied to a folder outside the repository and the
- * tarball installed there, the emulator started from the package's `compute-emulator`, and the
- * `pulumi` CLI run from a shell for every step, after `eval "$(npm run -s env)"`. A change made
- * behind Pulumi's back before the README's refresh. Last, the same project without its
- * `@pulumi/pulumi` (a peer dependency), as a package manager that skips peers leaves it.
+ * The path a user takes, end to end: the README's "A new project in five minutes" block (its one
+ * runnable block), read out of the README and run line by line as written, without a terminal —
+ * the package built and packed in this checkout, the new-project template copied to a folder
+ * outside the repository and the tarball installed there, the emulator started from the package's
+ * `compute-emulator` (its clock at its default), and the `pulumi` CLI run from a shell for every
+ * step, after `eval "$(npm run -s env)"`, `up` and `destroy` confirmed by the block's own `--yes`.
+ * A change made behind Pulumi's back before the README's refresh. Last, the same project without
+ * its `@pulumi/pulumi` (a peer dependency), as a package manager that skips peers leaves it.
  */
 import * as fs from "node:fs";
 import * as net from "node:net";
@@ -15,6 +16,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { ComputeClient } from "../../sdk/client";
 import { MissingPulumiError } from "../../provider/peer";
 import { REPO_ROOT } from "../support/engine";
+import { newProjectSteps } from "../support/new-project";
 import { type ProcessResult } from "../support/process";
 import { UserShell, expectExit } from "../support/user-shell";
 
@@ -37,17 +39,6 @@ async function pulumi(args: string, cwd = project): Promise<ProcessResult> {
   return shell(`pulumi ${args}`, cwd);
 }
 
-/** The README's commands for a new project, in order, without their comments. */
-function readmeSteps(): string[] {
-  const readme = fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
-  const from = readme.indexOf("A new project, against a standalone emulator");
-  const block = /```sh\n([\s\S]*?)\n```/.exec(readme.slice(from))![1]!;
-  return block
-    .split("\n")
-    .map((line) => line.replace(/\s+#\s.*$/, "").trim())
-    .filter(Boolean);
-}
-
 /** A port nothing listens on now, for the README's `4010` (other runs may hold 4010 itself). */
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -61,19 +52,18 @@ function freePort(): Promise<number> {
 
 /**
  * Runs the README's steps in the user's shell as a user types them, one after another, from this
- * checkout. Only what a reader fills in differs: `~` is the test's folder, `4010` a free port,
- * `<the token it printed>` the token the emulator printed, and the user answers `yes` when
- * `pulumi up` and `pulumi destroy` ask (PULUMI_SKIP_CONFIRMATIONS for those lines only: a
- * refresh preview refuses it). A line ending in `&` starts
- * the emulator, which the test stops at the end. Each step must exit 0.
+ * checkout, with no terminal (stdin and stdout are pipes). Only what a reader fills in differs:
+ * `~` is the test's folder, `4010` a free port, `<the token it printed>` the token the emulator
+ * printed. A line ending in `&` starts the emulator, which the test stops at the end. Each step
+ * must exit 0.
  */
 class ReadmeSteps {
-  private readonly steps = readmeSteps();
+  private readonly steps = newProjectSteps();
   private cwd = REPO_ROOT;
   private token = "";
   private port = 0;
-  /** Each step run, with its output. */
-  readonly ran: Array<{ step: string; out: string }> = [];
+  /** Each step run, with its output and how long it took (real time, ms). */
+  readonly ran: Array<{ step: string; out: string; ms: number }> = [];
 
   /** Runs the steps up to the first one that starts with `prefix` (all of them without one). */
   async runUntil(prefix?: string): Promise<void> {
@@ -81,15 +71,15 @@ class ReadmeSteps {
     while (this.steps.length && !(prefix && this.steps[0]!.startsWith(prefix))) {
       const step = this.steps.shift()!;
       const line = this.filled(step);
+      const started = Date.now();
       if (line.endsWith("&")) {
         const output = await startInBackground(line.slice(0, -1).trim(), this.cwd);
         this.token = /token:\s+(\S+)/.exec(output)![1]!;
-        this.ran.push({ step, out: output });
+        this.ran.push({ step, out: output, ms: Date.now() - started });
         continue;
       }
       const result = await user.run(`${line}\ncode=$?; printf '\\n[cwd] %s\\n' "$PWD"; exit $code`, this.cwd, {
         env: {
-          ...(/\bpulumi (up|destroy)\b/.test(line) ? { PULUMI_SKIP_CONFIRMATIONS: "true" } : {}),
           npm_config_prefer_offline: "true",
           npm_config_audit: "false",
           npm_config_fund: "false",
@@ -98,7 +88,7 @@ class ReadmeSteps {
       });
       if (result.code !== 0) throw new Error(`the README's step \`${step}\` exited ${result.code}:\n${result.out.slice(-3000)}`);
       this.cwd = /\[cwd\] (.*)\n$/.exec(result.stdout)![1]!;
-      this.ran.push({ step, out: result.out });
+      this.ran.push({ step, out: result.out, ms: Date.now() - started });
     }
   }
 
@@ -191,6 +181,7 @@ test("`npm run -s env` gives a backend and a passphrase only to a user who has s
 });
 
 test("the README's new-project steps as written: pack, install the tarball, the emulator, preview and up, drift, destroy", async () => {
+  expect(user.env.PULUMI_SKIP_CONFIRMATIONS ?? "").toBe("");
   await readme.runUntil("npx compute-emulator");
   // The project records the packed package in place of the registry's range, which is not published yet.
   const installed = JSON.parse(fs.readFileSync(path.join(project, "package.json"), "utf8"));
@@ -198,23 +189,33 @@ test("the README's new-project steps as written: pack, install the tarball, the 
   expect(fs.existsSync(path.join(project, "node_modules/pulumi-compute/package.json"))).toBe(true);
 
   await readme.runUntil("pulumi preview");
+  // The standalone emulator runs fast by default, and its banner says how fast.
+  expect(readme.output("npx compute-emulator")).toMatch(/time:\s+runs 300× faster than real time/);
   const apiUrl = /API:\s+(\S+)/.exec(readme.output("npx compute-emulator"))![1]!;
   const token = /token:\s+(\S+)/.exec(readme.output("npx compute-emulator"))![1]!;
   client = new ComputeClient({ baseUrl: apiUrl, token });
   expect(await client.vpcs.listAll()).toEqual([]);
 
   await readme.runUntil("pulumi refresh");
+  // The stack and the program's three resources: a VPC, its subnet, and a database open to the subnet.
   const previewAndUp = readme.output("pulumi preview");
-  expect(previewAndUp).toMatch(/\+ 5 to create/);
-  expect(previewAndUp).toMatch(/\+ 5 created/);
+  // Measured, not asserted (timing targets live in bench/): the issue asks for under a minute.
+  console.log(
+    `the README's \`pulumi preview && pulumi up --yes\` took ${readme.ran.find((r) => r.step.startsWith("pulumi preview"))!.ms} ms`,
+  );
+  expect(previewAndUp).toMatch(/\+ 4 to create/);
+  expect(previewAndUp).toMatch(/\+ 4 created/);
   const [vpc] = await client.vpcs.listAll();
   expect(vpc).toMatchObject({
-    label: "user-net",
+    label: "app-net",
     region: "us-iad",
-    subnets: [expect.objectContaining({ label: "app", ipv4: "10.20.0.0/24" })],
+    subnets: [expect.objectContaining({ label: "data", ipv4: "10.0.2.0/24" })],
   });
-  const [zone] = await client.domains.listAll();
-  expect((await client.domains.records.listAll(zone!.id)).map((r) => [r.type, r.name, r.target])).toEqual([["A", "www", "203.0.113.7"]]);
+  const [db] = await client.databases.mysql.listAll();
+  expect(db).toMatchObject({ label: "app-db", status: "active", allow_list: ["10.0.2.0/24"] });
+  const outputs = await pulumi("stack output --json --show-secrets");
+  expectExit(outputs, 0);
+  expect(JSON.parse(outputs.stdout)).toEqual({ dbHost: db!.hosts.primary, dbPassword: expect.any(String) });
 
   const statePath = path.join(base, "state/.pulumi/stacks/my-infra/dev.json");
   const state = fs.readFileSync(statePath, "utf8");
@@ -227,23 +228,23 @@ test("the README's new-project steps as written: pack, install the tarball, the 
   // Behind Pulumi's back, before the README's refresh: the refresh preview shows it and writes nothing.
   await client.vpcs.update(vpc!.id, { label: "changed-by-hand" });
   await readme.runUntil("pulumi destroy");
-  expect(readme.output("pulumi refresh")).toMatch(/~ label\s*: "user-net" => "changed-by-hand"/);
+  expect(readme.output("pulumi refresh")).toMatch(/~ label\s*: "app-net" => "changed-by-hand"/);
   expect(fs.readFileSync(statePath, "utf8")).toBe(state);
 
   const drift = await shell("npx pulumi-compute drift");
   expectExit(drift, 2);
-  expect(drift.out).toMatch(/Vpc net\s+label\s+"user-net"\s+"changed-by-hand"/);
+  expect(drift.out).toMatch(/Vpc app\s+label\s+"app-net"\s+"changed-by-hand"/);
   expectExit(await pulumi("up --yes --refresh"), 0);
-  expect((await client.vpcs.get(vpc!.id)).label).toBe("user-net");
+  expect((await client.vpcs.get(vpc!.id)).label).toBe("app-net");
   expectExit(await shell("npx pulumi-compute drift"), 0);
   expectExit(await pulumi("preview --expect-no-changes"), 0);
 
   await readme.runUntil();
-  expect(readme.output("pulumi destroy")).toMatch(/- 5 deleted/);
-  expect({ vpcs: await client.vpcs.listAll(), domains: await client.domains.listAll() }).toEqual({ vpcs: [], domains: [] });
+  expect(readme.output("pulumi destroy")).toMatch(/- 4 deleted/);
+  expect({ vpcs: await client.vpcs.listAll(), databases: await client.databases.mysql.listAll() }).toEqual({ vpcs: [], databases: [] });
 
   // Every line of the README ran; the language host sits beside `pulumi`: no run warned that it came from elsewhere on PATH.
-  expect(readme.ran.map((r) => r.step)).toEqual(readmeSteps());
+  expect(readme.ran.map((r) => r.step)).toEqual(newProjectSteps());
   expect(readme.ran.map((r) => r.out).join("\n")).not.toMatch(/using pulumi-language-nodejs from \$PATH/);
 });
 

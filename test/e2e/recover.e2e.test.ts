@@ -155,7 +155,7 @@ async function recover(): Promise<{ lines: string[]; requests: RequestLogEntry[]
   expectExit(result, 0);
   const requests = emulator.control.listRequests();
   expect(requests.filter((r) => r.method !== "GET")).toEqual([]);
-  // The measured counts (the README's table): the lookups, then the refresh's reads.
+  // The measured counts (the table of docs/guides/crash-recovery.md): the lookups, then the refresh's reads.
   console.log(
     `${expect.getState().currentTestName}: recover sent ${requests.length} requests, all GET:\n${requests.map((r) => r.path).join("\n")}`,
   );

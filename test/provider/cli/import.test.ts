@@ -215,9 +215,8 @@ describe("the program", () => {
 });
 
 describe("documentation", () => {
-  test("the README's excerpt is what the generator writes for such an account (ids aside)", () => {
-    const readme = fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
-    const section = readme.slice(readme.indexOf("### Bring an existing account under management"));
+  test("the import guide's excerpt is what the generator writes for such an account (ids aside)", () => {
+    const section = fs.readFileSync(path.join(REPO_ROOT, "docs/guides/import.md"), "utf8");
     const excerpt = /```ts\n([\s\S]*?)```/.exec(section)![1]!;
     const statements = excerpt.match(/^const [\s\S]*?^\}\);$/gm) ?? [];
     expect(statements.length).toBeGreaterThanOrEqual(4);

@@ -1,0 +1,51 @@
+/**
+ * The reference pages of docs/reference/ are generated from the resource specs and the data
+ * functions (`scripts/docs/reference.ts`) and must be current: `npm run generate` rewrites them.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { REPO_ROOT } from "../../scripts/coverage/table";
+import { HEADER, REFERENCE_DIR, pageName, referencePages } from "../../scripts/docs/reference";
+import { FUNCTION_EXAMPLES } from "../../scripts/docs/functions";
+import { RESOURCE_SPECS } from "../../provider/specs";
+import * as compute from "../../provider";
+
+// The data functions are read with the TypeScript checker from the sources.
+jest.setTimeout(300_000);
+
+const pages = referencePages(REPO_ROOT);
+const dir = path.join(REPO_ROOT, REFERENCE_DIR);
+
+test.each(Object.keys(pages))("docs/reference/%s is the render of the code (run `npm run generate`)", (file) => {
+  expect(fs.readFileSync(path.join(dir, file), "utf8")).toBe(pages[file]);
+});
+
+test("docs/reference/ holds the generated pages and nothing else", () => {
+  expect(fs.readdirSync(dir).sort()).toEqual(Object.keys(pages).sort());
+  for (const text of Object.values(pages)) expect(text.startsWith(HEADER)).toBe(true);
+});
+
+test("every resource has a page with its inputs, what replaces, drift, an example and adoption, linked from the index", () => {
+  for (const spec of Object.values(RESOURCE_SPECS)) {
+    const page = pages[`${pageName(spec.name)}.md`]!;
+    for (const heading of ["## Example", "## Inputs", "## Outputs", "## What replaces", "## Drift", "## Adopting"])
+      expect(page).toContain(heading);
+    for (const [name, field] of Object.entries(spec.inputs)) {
+      expect(page).toMatch(new RegExp(`\\| \`${name}\` \\| [^|]*${field.replaceOnChange ? "\\*\\*replaces\\*\\*" : "in place"}`));
+    }
+    expect(page).toContain(`new compute.${spec.name}(`);
+    expect(page).toMatch(/adoptId: [^\n]*/);
+    expect(pages["README.md"]).toContain(`](${pageName(spec.name)}.md)`);
+  }
+});
+
+test("every data function the package exports has a page with an example, linked from the index", () => {
+  const functions = Object.keys(compute).filter((name) => /^get[A-Z]\w*$/.test(name) && !name.endsWith("Output"));
+  expect(functions.sort()).toEqual(Object.keys(FUNCTION_EXAMPLES).sort());
+  for (const name of functions) {
+    const page = pages[`${pageName(name)}.md`]!;
+    expect(page).toContain(`# ${name}\n`);
+    expect(page).toContain("## Example");
+    expect(pages["README.md"]).toContain(`](${pageName(name)}.md)`);
+  }
+});

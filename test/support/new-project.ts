@@ -1,0 +1,23 @@
+/**
+ * The README's new-project block: the one shell block of README.md marked runnable, which
+ * test/e2e/cli-path.e2e.test.ts runs as written and test/docs/new-project.test.ts checks.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { codeBlocks } from "../../scripts/docs/examples";
+import { REPO_ROOT } from "./engine";
+
+/** The block's text. */
+export function newProjectBlock(): string {
+  const runnable = codeBlocks("README.md", fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8")).filter((b) => b.runnable);
+  if (runnable.length !== 1 || runnable[0]!.lang !== "sh") throw new Error("README.md should have one runnable sh block, the new project");
+  return runnable[0]!.code;
+}
+
+/** The block's commands, in order, without their comments. */
+export function newProjectSteps(): string[] {
+  return newProjectBlock()
+    .split("\n")
+    .map((line) => line.replace(/\s+#\s.*$/, "").trim())
+    .filter(Boolean);
+}
