@@ -3,41 +3,17 @@
  * against drop their `null` (a snippet is type-checked against the package's entry, as a program
  * would be), and the engine keeps the promise at run time.
  */
-import * as path from "node:path";
-import ts from "typescript";
 import { REPO_ROOT } from "../../scripts/coverage/table";
+import { typeCheck } from "../../scripts/docs/examples";
 import { diff } from "../../provider/engine/engine";
 import { outputText, unsetKnown } from "../../provider/engine/known";
 import { RESOURCE_SPECS } from "../../provider/specs";
 
 jest.setTimeout(120_000);
 
-/** Type errors of a program made of `body`, importing the package as `compute`. */
+/** Type errors of a program made of `body`, compiled as the docs' examples are (`compute` is the package). */
 function typeErrors(body: string): string[] {
-  const file = path.join(REPO_ROOT, "test/provider/known-outputs.snippet.ts");
-  const text = `import * as compute from "../../provider";\n${body}\n`;
-  const options: ts.CompilerOptions = {
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2023,
-    strict: true,
-    skipLibCheck: true,
-    noEmit: true,
-    types: ["node"],
-  };
-  const host = ts.createCompilerHost(options);
-  const read = host.getSourceFile.bind(host);
-  host.getSourceFile = (name, language, ...rest) =>
-    path.resolve(name) === file ? ts.createSourceFile(name, text, language) : read(name, language, ...rest);
-  host.fileExists = (
-    (exists) => (name: string) =>
-      path.resolve(name) === file || exists(name)
-  )(host.fileExists.bind(host));
-  const program = ts.createProgram([file], options, host);
-  return ts
-    .getPreEmitDiagnostics(program)
-    .filter((d) => d.file?.fileName !== undefined && path.resolve(d.file.fileName) === file)
-    .map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+  return typeCheck(REPO_ROOT, [{ file: "known-outputs snippet", line: 1, lang: "ts", code: body, runnable: false }]);
 }
 
 const program = (target: string) => `
