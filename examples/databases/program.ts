@@ -15,7 +15,7 @@ export async function databasesExample(): Promise<Record<string, unknown>> {
   });
   return {
     engine: engine.id,
-    host: database.hosts.apply((h) => h?.primary ?? null),
+    host: database.hosts.apply((h) => h.primary),
     port: database.port,
     rootPassword: database.rootPassword,
   };

@@ -125,10 +125,10 @@ export async function quickstart(): Promise<Record<string, unknown>> {
     domain: domain.domain,
     wwwRecord: www.fqdn,
     reverseDns: reverse.rdns,
-    databaseHost: database.hosts.apply((h) => h?.primary ?? null),
+    databaseHost: database.hosts.apply((h) => h.primary),
     databasePort: database.port,
     databaseRootPassword: database.rootPassword,
-    reportsDatabaseHost: reports.hosts.apply((h) => h?.primary ?? null),
+    reportsDatabaseHost: reports.hosts.apply((h) => h.primary),
     imageId: image.id,
     ipv6Range: range.range,
   };
