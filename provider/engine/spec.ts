@@ -230,6 +230,11 @@ export interface ResourceSpec<
   description: string;
   /** A short program using it, for the class's TSDoc. */
   example: string;
+  /**
+   * What `adoptId` holds when it is not the object's numeric id as the API gives it (ids the
+   * provider composes): an example value as program text (`"12345:inbound:web"`) and the form in words, for the reference page.
+   */
+  adoptIdForm?: { example: string; what: string };
   inputs: F;
   outputs: O;
   computed?: Computed<Api, C>;

@@ -168,6 +168,7 @@ export const databaseAllowListEntrySpec = resourceSpec<AllowListEntryObject>()({
   noun: "database allow list entry",
   description:
     "One address of a managed database's allow list that other stacks or people may also change; the other addresses are left exactly as they are.",
+  adoptIdForm: { example: '"mysql:12345:203.0.113.7/32"', what: "`<engine>:<databaseId>:<address as CIDR>`" },
   example: [
     'new compute.DatabaseAllowListEntry("app-to-db", {',
     '  engine: "mysql",',

@@ -338,6 +338,10 @@ export const domainRecordSetSpec = resourceSpec<RecordSetState>()({
   noun: "domain record set",
   description:
     "Many records of one domain as one resource: the same fields and spellings as `DomainRecord`, a per-record diff (each added, removed or changed record printed with its values), one request per changed record, optionally exclusive (the zone holds exactly these records).",
+  adoptIdForm: {
+    example: "12345",
+    what: "the domain's id; the records of the zone identical to declared ones are taken over, and only the missing ones created",
+  },
   example: [
     'new compute.DomainRecordSet("zone-records", {',
     "  domainId: zone.id,",

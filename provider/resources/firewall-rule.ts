@@ -198,6 +198,7 @@ export const firewallRuleSpec = resourceSpec<FirewallRuleObject>()({
   noun: "firewall rule",
   description:
     "One rule of a firewall that other stacks or people may also change, keyed by its label within its direction; the other rules are left exactly as they are.",
+  adoptIdForm: { example: '"12345:inbound:app-https"', what: "`<firewallId>:<direction>:<label>`" },
   example: [
     'new compute.FirewallRule("https-from-lb", {',
     '  firewallId: network.requireOutput("firewallId"),',

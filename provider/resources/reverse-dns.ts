@@ -58,6 +58,7 @@ export const reverseDnsSpec = resourceSpec<AddressWithId, IpUpdateRequest, IpUpd
   noun: "reverse DNS",
   description:
     "The reverse DNS name of an IP address; deleting it restores the platform default. Waits, within its `timeouts`, for a new A/AAAA record of the name to resolve.",
+  adoptIdForm: { example: '"203.0.113.10"', what: "the IP address" },
   example: [
     'const www = new compute.DomainRecord("www", { domainId: zone.id, type: "A", name: "www", target: "203.0.113.10" });',
     'new compute.ReverseDns("www", { address: "203.0.113.10", rdns: "www.example.com" }, { dependsOn: www });',

@@ -22,21 +22,6 @@ const code = (text: string) => `\`${text}\``;
 /** `MysqlDatabase` → `mysql-database`, `getVpcSubnet` → `get-vpc-subnet`: the page's file name, without `.md`. */
 export const pageName = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
 
-/**
- * What an `adoptId` holds, where it is not the object's numeric id as the API gives it: the
- * resources whose id the provider composes. Each names a spec (`referencePages` refuses others).
- */
-const ADOPT_IDS: Record<string, { example: string; what: string }> = {
-  DatabaseAllowListEntry: { example: '"mysql:12345:203.0.113.7/32"', what: "`<engine>:<databaseId>:<address as CIDR>`" },
-  DomainRecordSet: {
-    example: "12345",
-    what: "the domain's id; the records of the zone identical to declared ones are taken over, and only the missing ones created",
-  },
-  FirewallRule: { example: '"12345:inbound:app-https"', what: "`<firewallId>:<direction>:<label>`" },
-  Ipv6Range: { example: '"2600:3c00:e000:100::"', what: "the range's first address, without the prefix length" },
-  ReverseDns: { example: '"203.0.113.10"', what: "the IP address" },
-};
-
 /** The identifiers an example uses but does not declare (`zone` in `domainId: zone.id`). */
 function freeNames(example: string): string[] {
   const source = example.replace(/"(?:[^"\\]|\\.)*"/g, '""');
@@ -190,7 +175,7 @@ function driftSection(spec: AnySpec): string[] {
 }
 
 function adoptSection(spec: AnySpec, specs: AnySpec[]): string[] {
-  const known = ADOPT_IDS[spec.name];
+  const known = spec.adoptIdForm;
   const lines = [
     `Give its id as \`adoptId\`${known ? ` (${known.what})` : ""}, with inputs that describe it. The first \`up\` reads it and records it ` +
       "instead of creating one, and changes only what differs from the program; afterwards `adoptId` may be removed without a change. " +
@@ -339,9 +324,6 @@ export function referencePages(
   specs: AnySpec[] = findSpecs().map((s) => s.spec),
   functions = findFunctions(root),
 ): Record<string, string> {
-  const unknown = Object.keys(ADOPT_IDS).filter((name) => !specs.some((s) => s.name === name));
-  if (unknown.length)
-    throw new Error(`scripts/docs/reference.ts names adoptId forms of resources that do not exist: ${unknown.join(", ")}`);
   const pages: Record<string, string> = { "README.md": indexPage(specs, functions) };
   for (const spec of specs) pages[`${pageName(spec.name)}.md`] = resourcePage(spec, specs);
   for (const fn of functions) pages[`${pageName(fn.name)}.md`] = functionPage(fn);
