@@ -64,6 +64,12 @@ export interface DatabaseEnginesResult {
 /**
  * The engine versions new databases can use, optionally of one engine type, and the latest
  * version of each: `(await getDatabaseEngines()).latest.mysql.id` is an `engineId`.
+ *
+ * @example
+ * ```ts
+ * const engines = compute.getDatabaseEnginesOutput();
+ * export const newestPostgres = engines.apply((e) => e.latest.postgresql);
+ * ```
  */
 export function getDatabaseEngines(
   args: { engine?: DatabaseEngineType } = {},
@@ -83,6 +89,11 @@ export function getDatabaseEngines(
 /**
  * The account's databases of every engine (or of one), optionally only those with a label,
  * region or status.
+ *
+ * @example
+ * ```ts
+ * export const databaseLabels = compute.getDatabasesOutput().apply((dbs) => dbs.map((db) => db.label));
+ * ```
  */
 export function getDatabases(
   args: { engine?: DatabaseEngineType; label?: string; region?: string; status?: string } = {},
@@ -97,12 +108,28 @@ export function getDatabases(
   });
 }
 
-/** One MySQL database the stack does not own, by `id` or by `label`, with its root credentials and CA certificate (secrets). */
+/**
+ * One MySQL database the stack does not own, by `id` or by `label`, with its root credentials and CA certificate (secrets).
+ *
+ * @example
+ * ```ts
+ * const db = compute.getMysqlDatabaseOutput({ label: "shared-db" });
+ * export const dbHost = db.hosts.primary;
+ * export const dbPassword = db.rootPassword; // a secret, as the whole result is
+ * ```
+ */
 export function getMysqlDatabase(args: GetDatabaseArgs, options: FunctionOptions = {}): Promise<DatabaseWithSecretsResult> {
   return getDatabase("getMysqlDatabase", "mysql", args, options);
 }
 
-/** One PostgreSQL database the stack does not own, by `id` or by `label`, with its root credentials and CA certificate (secrets). */
+/**
+ * One PostgreSQL database the stack does not own, by `id` or by `label`, with its root credentials and CA certificate (secrets).
+ *
+ * @example
+ * ```ts
+ * export const reportsPort = compute.getPostgresqlDatabaseOutput({ id: 12345 }).port;
+ * ```
+ */
 export function getPostgresqlDatabase(args: GetDatabaseArgs, options: FunctionOptions = {}): Promise<DatabaseWithSecretsResult> {
   return getDatabase("getPostgresqlDatabase", "postgresql", args, options);
 }
@@ -145,6 +172,11 @@ async function getDatabase(
 /**
  * The backups of a database (snapshots and daily automatic ones), newest first, or only the newest
  * with `latest`.
+ *
+ * @example
+ * ```ts
+ * export const latestBackup = compute.getDatabaseBackupsOutput({ engine: "mysql", databaseId: 12345, latest: true });
+ * ```
  */
 export async function getDatabaseBackups(args: GetDatabaseBackupsArgs, options: FunctionOptions = {}): Promise<DatabaseBackupResult[]> {
   if (!(DATABASE_ENGINES as readonly string[]).includes(args.engine))

@@ -37,7 +37,15 @@ export interface DomainZoneFileResult {
   zoneFile: string[];
 }
 
-/** One domain, by `id` or by name (`domain`, matched without regard to letter case). Exactly one of the two. */
+/**
+ * One domain, by `id` or by name (`domain`, matched without regard to letter case). Exactly one of the two.
+ *
+ * @example
+ * ```ts
+ * const zone = compute.getDomainOutput({ domain: "example.com" });
+ * new compute.DomainRecord("www", { domainId: zone.id, type: "A", name: "www", target: "203.0.113.10" });
+ * ```
+ */
 export function getDomain(args: { id?: string | number; domain?: string }, options: FunctionOptions = {}): Promise<DomainResult> {
   if ((args.id === undefined) === (args.domain === undefined)) throw new Error("getDomain needs exactly one of id and domain");
   return withClient("getDomain", options, async (client) => {
@@ -50,7 +58,14 @@ export function getDomain(args: { id?: string | number; domain?: string }, optio
   });
 }
 
-/** Every domain of the account, optionally only those of one type, group or tag. */
+/**
+ * Every domain of the account, optionally only those of one type, group or tag.
+ *
+ * @example
+ * ```ts
+ * export const zones = compute.getDomainsOutput({ tag: "prod" }).apply((ds) => ds.map((d) => d.domain));
+ * ```
+ */
 export function getDomains(
   args: { type?: "master" | "slave"; group?: string; tag?: string } = {},
   options: FunctionOptions = {},
@@ -64,7 +79,14 @@ export function getDomains(
   });
 }
 
-/** One record of a domain, by `id`, or by `name` and `type` (refused when several records share them). */
+/**
+ * One record of a domain, by `id`, or by `name` and `type` (refused when several records share them).
+ *
+ * @example
+ * ```ts
+ * export const wwwTarget = compute.getDomainRecordOutput({ domainId: 12345, name: "www", type: "A" }).apply((r) => r.target);
+ * ```
+ */
 export async function getDomainRecord(args: GetDomainRecordArgs, options: FunctionOptions = {}): Promise<DomainRecordResult> {
   refuseUnlessOneWay("getDomainRecord", args, [["id"], ["name", "type"]], "domainId");
   const domainId = idArgument("getDomainRecord", "domainId", args.domainId);
@@ -85,7 +107,14 @@ export async function getDomainRecord(args: GetDomainRecordArgs, options: Functi
   });
 }
 
-/** The records of a domain, optionally only those of a name, of a type, or both. */
+/**
+ * The records of a domain, optionally only those of a name, of a type, or both.
+ *
+ * @example
+ * ```ts
+ * export const mx = compute.getDomainRecordsOutput({ domainId: 12345, type: "MX" });
+ * ```
+ */
 export function getDomainRecords(args: GetDomainRecordsArgs, options: FunctionOptions = {}): Promise<DomainRecordResult[]> {
   return withClient("getDomainRecords", options, async (client) => {
     const domainId = apiId(args.domainId);
@@ -100,7 +129,14 @@ export function getDomainRecords(args: GetDomainRecordsArgs, options: FunctionOp
   });
 }
 
-/** The lines of a domain's last rendered zone file. */
+/**
+ * The lines of a domain's last rendered zone file.
+ *
+ * @example
+ * ```ts
+ * export const zoneFile = compute.getDomainZoneFileOutput({ domainId: 12345 }).apply((z) => z.zoneFile.join("\n"));
+ * ```
+ */
 export function getDomainZoneFile(args: { domainId: string | number }, options: FunctionOptions = {}): Promise<DomainZoneFileResult> {
   return withClient("getDomainZoneFile", options, async (client) => {
     const domainId = apiId(args.domainId);

@@ -30,7 +30,14 @@ export interface GetFirewallsArgs {
   includeDevices?: boolean;
 }
 
-/** The firewalls the caller can access, camelCase, in the API's order. */
+/**
+ * The firewalls the caller can access, camelCase, in the API's order.
+ *
+ * @example
+ * ```ts
+ * export const firewallLabels = compute.getFirewallsOutput().apply((fws) => fws.map((fw) => fw.label));
+ * ```
+ */
 export function getFirewalls(args: GetFirewallsArgs = {}, options: FunctionOptions = {}): Promise<FirewallResult[]> {
   return withClient("getFirewalls", options, async (client) => {
     const filter: Record<string, unknown> = {};
@@ -50,7 +57,15 @@ export function getFirewalls(args: GetFirewallsArgs = {}, options: FunctionOptio
   });
 }
 
-/** One firewall the stack does not own, by `id` or by `label`, with its rules and its devices. */
+/**
+ * One firewall the stack does not own, by `id` or by `label`, with its rules and its devices.
+ *
+ * @example
+ * ```ts
+ * const edge = compute.getFirewallOutput({ label: "edge-fw" });
+ * new compute.FirewallDevice("web-1", { firewallId: edge.id, entityId: 12345, entityType: "compute" });
+ * ```
+ */
 export async function getFirewall(args: GetFirewallArgs, options: FunctionOptions = {}): Promise<FirewallWithDevicesResult> {
   refuseUnlessOneWay("getFirewall", args, [["id"], ["label"]]);
   const id = args.id === undefined ? undefined : idArgument("getFirewall", "id", args.id);

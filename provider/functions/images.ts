@@ -31,6 +31,11 @@ export interface GetImagesArgs {
  * ```ts
  * const [ubuntu] = await compute.getImages({ isPublic: true, vendor: "Ubuntu", labelPattern: "LTS$", latest: true });
  * ```
+ *
+ * @example
+ * ```ts
+ * export const myImages = compute.getImagesOutput({ isPublic: false }).apply((is) => is.map((i) => i.id));
+ * ```
  */
 export async function getImages(args: GetImagesArgs = {}, options: FunctionOptions = {}): Promise<ImageResult[]> {
   const pattern = compilePattern(args.labelPattern); // refused before any request
@@ -47,7 +52,14 @@ export async function getImages(args: GetImagesArgs = {}, options: FunctionOptio
   });
 }
 
-/** One image by id: `public/ubuntu22.04` or `private/12`. */
+/**
+ * One image by id: `public/ubuntu22.04` or `private/12`.
+ *
+ * @example
+ * ```ts
+ * export const ubuntuSize = compute.getImageOutput({ id: "public/ubuntu22.04" }).size;
+ * ```
+ */
 export function getImage(args: { id: string }, options: FunctionOptions = {}): Promise<ImageResult> {
   return withClient("getImage", options, async (client) => camelizeDeep(await client.images.get(args.id)) as ImageResult);
 }

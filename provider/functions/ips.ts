@@ -31,7 +31,14 @@ export interface GetIpsArgs {
   skipIpv6Rdns?: boolean;
 }
 
-/** The account's IP addresses (private addresses are not listed by the API). */
+/**
+ * The account's IP addresses (private addresses are not listed by the API).
+ *
+ * @example
+ * ```ts
+ * export const publicV4 = compute.getIpsOutput({ type: "ipv4", public: true }).apply((ips) => ips.map((ip) => ip.address));
+ * ```
+ */
 export function getIps(args: GetIpsArgs = {}, options: FunctionOptions = {}): Promise<IpResult[]> {
   return withClient("getIps", options, async (client) => {
     const ips = await client.networking.ips.listAll(args.skipIpv6Rdns === undefined ? {} : { skipIpv6Rdns: args.skipIpv6Rdns });
@@ -47,7 +54,14 @@ export function getIps(args: GetIpsArgs = {}, options: FunctionOptions = {}): Pr
   });
 }
 
-/** The IPv6 pools, optionally of one region. */
+/**
+ * The IPv6 pools, optionally of one region.
+ *
+ * @example
+ * ```ts
+ * export const pools = compute.getIpv6PoolsOutput({ region: "us-iad" });
+ * ```
+ */
 export function getIpv6Pools(args: { region?: string } = {}, options: FunctionOptions = {}): Promise<Ipv6PoolResult[]> {
   return withClient("getIpv6Pools", options, async (client) =>
     (await client.networking.ipv6.pools.listAll())
@@ -56,7 +70,14 @@ export function getIpv6Pools(args: { region?: string } = {}, options: FunctionOp
   );
 }
 
-/** The account's IPv6 ranges, optionally of one region. */
+/**
+ * The account's IPv6 ranges, optionally of one region.
+ *
+ * @example
+ * ```ts
+ * export const ranges = compute.getIpv6RangesOutput({ region: "us-iad" }).apply((rs) => rs.map((r) => r.range));
+ * ```
+ */
 export function getIpv6Ranges(args: { region?: string } = {}, options: FunctionOptions = {}): Promise<Ipv6RangeResult[]> {
   return withClient("getIpv6Ranges", options, async (client) =>
     (await client.networking.ipv6.ranges.listAll())
@@ -69,6 +90,11 @@ export function getIpv6Ranges(args: { region?: string } = {}, options: FunctionO
  * One IPv6 range of the account, by its address, written with or without its prefix length
  * (`2001:db8:4:8000::` or `2001:db8:4:8000::/64`), with `isBgp` (shared) and the instances it is
  * routed to or shared with (`computes`).
+ *
+ * @example
+ * ```ts
+ * export const shared = compute.getIpv6RangeOutput({ range: "2600:3c00:e000:100::" }).apply((r) => r.isBgp);
+ * ```
  */
 export async function getIpv6Range(args: { range: string }, options: FunctionOptions = {}): Promise<Ipv6RangeViewResult> {
   const given = args.range.includes("/") ? splitRange(args.range) : { range: canonicalIpv6(args.range), prefix: undefined };

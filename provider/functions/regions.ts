@@ -9,7 +9,14 @@ export type RegionResult = Camelized<Region>;
 /** Whether a plan is available in a region, with camelCase keys. */
 export type RegionAvailabilityResult = Camelized<RegionAvailability>;
 
-/** Every region, optionally only those with a capability (such as `"Managed Databases"`). */
+/**
+ * Every region, optionally only those with a capability (such as `"Managed Databases"`).
+ *
+ * @example
+ * ```ts
+ * export const vpcRegions = compute.getRegionsOutput({ capability: "VPCs" }).apply((rs) => rs.map((r) => r.id));
+ * ```
+ */
 export function getRegions(args: { capability?: string } = {}, options: FunctionOptions = {}): Promise<RegionResult[]> {
   return withClient("getRegions", options, async (client) => {
     const regions = await client.regions.listAll();
@@ -20,12 +27,26 @@ export function getRegions(args: { capability?: string } = {}, options: Function
   });
 }
 
-/** One region by id. */
+/**
+ * One region by id.
+ *
+ * @example
+ * ```ts
+ * export const country = compute.getRegionOutput({ id: "us-iad" }).apply((r) => r.country);
+ * ```
+ */
 export function getRegion(args: { id: string }, options: FunctionOptions = {}): Promise<RegionResult> {
   return withClient("getRegion", options, async (client) => camelizeDeep(await client.regions.get(args.id)) as RegionResult);
 }
 
-/** Availability of select plans: of one region when `regionId` is given, else of all. */
+/**
+ * Availability of select plans: of one region when `regionId` is given, else of all.
+ *
+ * @example
+ * ```ts
+ * export const plans = compute.getRegionAvailabilityOutput({ regionId: "us-iad" });
+ * ```
+ */
 export function getRegionAvailability(
   args: { regionId?: string } = {},
   options: FunctionOptions = {},

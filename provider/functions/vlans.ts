@@ -7,7 +7,14 @@ import { type FunctionOptions, outputForm, withClient } from "./client";
 /** A VLAN of the account, with camelCase keys. */
 export type VlanResult = Camelized<Vlan>;
 
-/** The account's VLANs (label, region, attached instances), optionally of one region or label. */
+/**
+ * The account's VLANs (label, region, attached instances), optionally of one region or label.
+ *
+ * @example
+ * ```ts
+ * export const vlans = compute.getVlansOutput({ region: "us-iad" }).apply((vs) => vs.map((v) => v.label));
+ * ```
+ */
 export function getVlans(args: { region?: string; label?: string } = {}, options: FunctionOptions = {}): Promise<VlanResult[]> {
   return withClient("getVlans", options, async (client) =>
     (await client.networking.vlans.listAll())

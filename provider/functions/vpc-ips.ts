@@ -11,6 +11,11 @@ export type VpcIpResult = Camelized<VpcIp>;
 /**
  * The addresses of VPC interfaces: of one VPC when `vpcId` is given, else of the whole account.
  * An instance with several VPC configuration profiles is listed once per profile.
+ *
+ * @example
+ * ```ts
+ * export const vpcAddresses = compute.getVpcIpsOutput({ vpcId: 12345 }).apply((ips) => ips.map((ip) => ip.address));
+ * ```
  */
 export function getVpcIps(args: { vpcId?: string | number } = {}, options: FunctionOptions = {}): Promise<VpcIpResult[]> {
   return withClient("getVpcIps", options, async (client) => {

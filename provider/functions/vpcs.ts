@@ -22,7 +22,15 @@ export type GetVpcSubnetArgs = { vpcId: string | number } & (
 const VPC = { one: "VPC", many: "VPCs" };
 const subnetOf = (vpcId: number) => ({ one: `subnet of VPC ${vpcId}`, many: `subnets of VPC ${vpcId}` });
 
-/** One VPC the stack does not own, with its subnets, by `id` or by `label`. */
+/**
+ * One VPC the stack does not own, with its subnets, by `id` or by `label`.
+ *
+ * @example
+ * ```ts
+ * const shared = compute.getVpcOutput({ label: "shared-net" });
+ * new compute.VpcSubnet("app", { vpcId: shared.id, label: "app", ipv4: "10.0.3.0/24" });
+ * ```
+ */
 export async function getVpc(args: GetVpcArgs, options: FunctionOptions = {}): Promise<VpcResult> {
   refuseUnlessOneWay("getVpc", args, [["id"], ["label"]]);
   const id = args.id === undefined ? undefined : idArgument("getVpc", "id", args.id);
@@ -34,7 +42,14 @@ export async function getVpc(args: GetVpcArgs, options: FunctionOptions = {}): P
   });
 }
 
-/** The account's VPCs with their subnets, optionally only the one with a label, or those of a region. */
+/**
+ * The account's VPCs with their subnets, optionally only the one with a label, or those of a region.
+ *
+ * @example
+ * ```ts
+ * export const vpcLabels = compute.getVpcsOutput({ region: "us-iad" }).apply((vs) => vs.map((v) => v.label));
+ * ```
+ */
 export function getVpcs(args: { label?: string; region?: string } = {}, options: FunctionOptions = {}): Promise<VpcResult[]> {
   return withClient("getVpcs", options, async (client) => {
     const filter: Record<string, unknown> = {};
@@ -44,7 +59,15 @@ export function getVpcs(args: { label?: string; region?: string } = {}, options:
   });
 }
 
-/** One subnet of a VPC, by `id` or by `label`, with the instances assigned to it. */
+/**
+ * One subnet of a VPC, by `id` or by `label`, with the instances assigned to it.
+ *
+ * @example
+ * ```ts
+ * const vpc = new compute.Vpc("app", { label: "app-net", region: "us-iad" });
+ * export const webRange = compute.getVpcSubnetOutput({ vpcId: vpc.id, label: "web" }).apply((s) => s.ipv4);
+ * ```
+ */
 export async function getVpcSubnet(args: GetVpcSubnetArgs, options: FunctionOptions = {}): Promise<VpcSubnetResult> {
   refuseUnlessOneWay("getVpcSubnet", args, [["id"], ["label"]], "vpcId");
   const vpcId = idArgument("getVpcSubnet", "vpcId", args.vpcId);
@@ -68,6 +91,11 @@ export async function getVpcSubnet(args: GetVpcSubnetArgs, options: FunctionOpti
 /**
  * The subnets of one VPC as the API lists them now, those of `VpcSubnet` resources and any others
  * (a `Vpc` has no `subnets` output: it would change with every subnet, so a refresh would show it).
+ *
+ * @example
+ * ```ts
+ * export const subnets = compute.getVpcSubnetsOutput({ vpcId: 12345 }).apply((ss) => ss.map((s) => s.ipv4));
+ * ```
  */
 export function getVpcSubnets(args: { vpcId: string | number }, options: FunctionOptions = {}): Promise<VpcSubnetResult[]> {
   return withClient("getVpcSubnets", options, async (client) =>

@@ -1,9 +1,8 @@
 /**
  * The data functions as the reference pages describe them, read from the package's own sources
  * with the TypeScript checker: every `getX` that `provider/index.ts` exports (its `getXOutput`
- * form beside it), its TSDoc, its arguments and the fields of its result. Types hold no example, so
- * each function's example is written here; the generator refuses a function without one, and an
- * example for a function the package does not export.
+ * form beside it), its TSDoc with its `@example`, its arguments and the fields of its result. The
+ * generator refuses a function without an example.
  */
 import * as path from "node:path";
 import ts from "typescript";
@@ -31,59 +30,13 @@ export interface FunctionDoc {
   example: string;
 }
 
-/**
- * A short program per data function, type-checked with every other example of the docs
- * (`test/docs/examples.test.ts`). The `…Output` form, since a program's top level cannot await.
- */
-export const FUNCTION_EXAMPLES: Record<string, string> = {
-  getRegions: 'export const vpcRegions = compute.getRegionsOutput({ capability: "VPCs" }).apply((rs) => rs.map((r) => r.id));',
-  getRegion: 'export const country = compute.getRegionOutput({ id: "us-iad" }).apply((r) => r.country);',
-  getRegionAvailability: 'export const plans = compute.getRegionAvailabilityOutput({ regionId: "us-iad" });',
-  getVpcs: 'export const vpcLabels = compute.getVpcsOutput({ region: "us-iad" }).apply((vs) => vs.map((v) => v.label));',
-  getVpc: [
-    'const shared = compute.getVpcOutput({ label: "shared-net" });',
-    'new compute.VpcSubnet("app", { vpcId: shared.id, label: "app", ipv4: "10.0.3.0/24" });',
-  ].join("\n"),
-  getVpcSubnets: "export const subnets = compute.getVpcSubnetsOutput({ vpcId: 12345 }).apply((ss) => ss.map((s) => s.ipv4));",
-  getVpcSubnet: [
-    'const vpc = new compute.Vpc("app", { label: "app-net", region: "us-iad" });',
-    'export const webRange = compute.getVpcSubnetOutput({ vpcId: vpc.id, label: "web" }).apply((s) => s.ipv4);',
-  ].join("\n"),
-  getVpcIps: "export const vpcAddresses = compute.getVpcIpsOutput({ vpcId: 12345 }).apply((ips) => ips.map((ip) => ip.address));",
-  getFirewalls: "export const firewallLabels = compute.getFirewallsOutput().apply((fws) => fws.map((fw) => fw.label));",
-  getFirewall: [
-    'const edge = compute.getFirewallOutput({ label: "edge-fw" });',
-    'new compute.FirewallDevice("web-1", { firewallId: edge.id, entityId: 12345, entityType: "compute" });',
-  ].join("\n"),
-  getIps: 'export const publicV4 = compute.getIpsOutput({ type: "ipv4", public: true }).apply((ips) => ips.map((ip) => ip.address));',
-  getIpv6Pools: 'export const pools = compute.getIpv6PoolsOutput({ region: "us-iad" });',
-  getIpv6Ranges: 'export const ranges = compute.getIpv6RangesOutput({ region: "us-iad" }).apply((rs) => rs.map((r) => r.range));',
-  getIpv6Range: 'export const shared = compute.getIpv6RangeOutput({ range: "2600:3c00:e000:100::" }).apply((r) => r.isBgp);',
-  getVlans: 'export const vlans = compute.getVlansOutput({ region: "us-iad" }).apply((vs) => vs.map((v) => v.label));',
-  getDomains: 'export const zones = compute.getDomainsOutput({ tag: "prod" }).apply((ds) => ds.map((d) => d.domain));',
-  getDomain: [
-    'const zone = compute.getDomainOutput({ domain: "example.com" });',
-    'new compute.DomainRecord("www", { domainId: zone.id, type: "A", name: "www", target: "203.0.113.10" });',
-  ].join("\n"),
-  getDomainRecords: 'export const mx = compute.getDomainRecordsOutput({ domainId: 12345, type: "MX" });',
-  getDomainRecord:
-    'export const wwwTarget = compute.getDomainRecordOutput({ domainId: 12345, name: "www", type: "A" }).apply((r) => r.target);',
-  getDomainZoneFile: 'export const zoneFile = compute.getDomainZoneFileOutput({ domainId: 12345 }).apply((z) => z.zoneFile.join("\\n"));',
-  getDatabaseEngines: [
-    "const engines = compute.getDatabaseEnginesOutput();",
-    "export const newestPostgres = engines.apply((e) => e.latest.postgresql);",
-  ].join("\n"),
-  getDatabases: "export const databaseLabels = compute.getDatabasesOutput().apply((dbs) => dbs.map((db) => db.label));",
-  getMysqlDatabase: [
-    'const db = compute.getMysqlDatabaseOutput({ label: "shared-db" });',
-    "export const dbHost = db.hosts.primary;",
-    "export const dbPassword = db.rootPassword; // a secret, as the whole result is",
-  ].join("\n"),
-  getPostgresqlDatabase: "export const reportsPort = compute.getPostgresqlDatabaseOutput({ id: 12345 }).port;",
-  getDatabaseBackups: 'export const latestBackup = compute.getDatabaseBackupsOutput({ engine: "mysql", databaseId: 12345, latest: true });',
-  getImages: "export const myImages = compute.getImagesOutput({ isPublic: false }).apply((is) => is.map((i) => i.id));",
-  getImage: 'export const ubuntuSize = compute.getImageOutput({ id: "public/ubuntu22.04" }).size;',
-};
+/** A function's `@example`: a short program in a fenced block, type-checked with every other example of the docs. */
+function exampleOf(symbol: ts.Symbol, checker: ts.TypeChecker): string | undefined {
+  const tag = symbol.getJsDocTags(checker).find((t) => t.name === "example");
+  if (!tag) return undefined;
+  const text = ts.displayPartsToString(tag.text).trim();
+  return /^```ts\n([\s\S]*?)\n```$/.exec(text)?.[1] ?? text;
+}
 
 const TYPE_FLAGS = ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseSingleQuotesForStringLiteralType;
 
@@ -143,8 +96,9 @@ export function findFunctions(root: string): FunctionDoc[] {
   const docs = functions.map((symbol): FunctionDoc => {
     const name = symbol.getName();
     if (!names.has(`${name}Output`)) throw new Error(`${name} has no ${name}Output form`);
-    const example = FUNCTION_EXAMPLES[name];
-    if (example === undefined) throw new Error(`scripts/docs/functions.ts has no example for ${name}`);
+    const example = exampleOf(symbol, checker);
+    // The `…Output` form, since a program's top level cannot await.
+    if (example === undefined) throw new Error(`${name} has no @example in its TSDoc (provider/functions/)`);
     const declaration = symbol.getDeclarations()![0] as ts.FunctionDeclaration;
     const signature = checker.getSignatureFromDeclaration(declaration)!;
     const argsParam = declaration.parameters[0]!;
@@ -184,9 +138,6 @@ export function findFunctions(root: string): FunctionDoc[] {
       example,
     };
   });
-  const extra = Object.keys(FUNCTION_EXAMPLES).filter((n) => !docs.some((d) => d.name === n));
-  if (extra.length)
-    throw new Error(`scripts/docs/functions.ts has examples for functions the package does not export: ${extra.join(", ")}`);
   return docs.sort((a, b) => a.name.localeCompare(b.name));
 }
 
