@@ -73,12 +73,15 @@ export class Emulator implements ControlHost {
   /** The services' routes, then a 501 answer for every spec endpoint none of them implements. */
   readonly routes: readonly RouteSpec[] = [...API_ROUTES, ...notImplementedRoutes(SPEC_ENDPOINTS, API_ROUTES)];
   readonly control: EmulatorControl;
+  /** Whether unknown body fields are refused (`strict`), else ignored as the API does; decided once, at start. */
+  readonly strict: boolean;
   private readonly stateFile: string | undefined;
   private readonly seed: number;
 
   constructor(private readonly options: EmulatorOptions = {}) {
     this.stateFile = options.stateFile;
     this.seed = options.seed ?? DEFAULT_SEED;
+    this.strict = options.strict ?? process.env[STRICT_ENV] === "1";
     this.requestLog = new RequestLog(options.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE);
     // Scheduled transitions change state, so a pass that ran any is persisted like a request.
     this.clock = new Clock({ scale: options.timeScale ?? 1, afterRun: () => this.persist() });
@@ -111,11 +114,6 @@ export class Emulator implements ControlHost {
       label: "primary",
     };
     this.state.primaryToken = token;
-  }
-
-  /** Whether unknown body fields are refused (`strict`), else ignored as the API does. */
-  get strict(): boolean {
-    return this.options.strict ?? process.env[STRICT_ENV] === "1";
   }
 
   /** Where zone transfers go (`zoneTransferPort`); `undefined` means the DNS port. */

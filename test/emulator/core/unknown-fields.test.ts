@@ -86,16 +86,21 @@ describe("choosing the mode", () => {
 
   test(`${STRICT_ENV}=1 turns strict on where the option is not given, and the option wins over it`, async () => {
     expect(process.env[STRICT_ENV]).toBe("1"); // jest's setup file: every test emulator is strict
-    const fromEnv = await startTestEmulator();
     const saved = process.env[STRICT_ENV];
+    const fromEnv = await startTestEmulator();
+    delete process.env[STRICT_ENV];
+    const withoutEnv = await startTestEmulator();
     try {
       expect(fromEnv.emulator.strict).toBe(true);
       expect(lenient.emulator.strict).toBe(false);
-      delete process.env[STRICT_ENV];
-      expect(fromEnv.emulator.strict).toBe(false);
+      expect(withoutEnv.emulator.strict).toBe(false);
+      // Decided at start: the environment changing later does not flip a running emulator.
+      expect(fromEnv.emulator.strict).toBe(true);
+      expect((await withoutEnv.post("/vpcs", { label: "x-vpc", region: "us-iad", colour: "blue" })).status).toBe(200);
+      expectError(await fromEnv.post("/vpcs", { label: "x-vpc", region: "us-iad", colour: "blue" }), 400, "Unknown field: colour");
     } finally {
       process.env[STRICT_ENV] = saved;
-      await fromEnv.close();
+      await Promise.all([fromEnv.close(), withoutEnv.close()]);
     }
   });
 });
