@@ -122,6 +122,7 @@ export async function runCli(
   out(`  control: ${running.controlUrl}`);
   out(`  token:   ${running.token}`);
   for (const line of timeLines(running.emulator.clock.scale, Boolean(options.rateLimits))) out(`  ${line}`);
+  if (running.emulator.strict) out(`  ${STRICT_LINE}`);
   if (demoEnvironment) printDemoEnvironment(running, out);
   if (!handleSignals) return running;
   let closing = false;
@@ -141,6 +142,10 @@ export async function runCli(
   process.once("SIGTERM", () => stop("SIGTERM"));
   return running;
 }
+
+/** The banner's line when strict mode is on, which answers differently from the API. */
+export const STRICT_LINE =
+  "strict:  body fields an endpoint does not know are refused (400 Unknown field), where the API ignores them (--strict or COMPUTE_EMULATOR_STRICT=1)";
 
 /** `4.8 min`, `3 s`, `0.2 s`: a real duration for the banner. */
 function realDuration(ms: number): string {

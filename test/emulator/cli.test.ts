@@ -2,7 +2,8 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { CLI_TIME_SCALE, parseCliArgs, runCli, timeLines, USAGE } from "../../emulator/cli";
+import { CLI_TIME_SCALE, parseCliArgs, runCli, STRICT_LINE, timeLines, USAGE } from "../../emulator/cli";
+import { STRICT_ENV } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
 import { call } from "./helpers";
 import { COMPUTES } from "../../emulator/services/computes/store";
@@ -111,6 +112,25 @@ test("--demo-environment seeds what the examples expect and prints the config fo
     expect(COMPUTES.of(second.running.emulator.state.accounts.primary!)).toHaveLength(2);
   } finally {
     await second.running.close();
+  }
+});
+
+test("the banner says when strict mode is on, and only then", async () => {
+  const banner = async (argv: string[]) => {
+    const lines: string[] = [];
+    const running = (await runCli(argv, (line) => lines.push(line), { handleSignals: false }))!;
+    await running.close();
+    return { strict: running.emulator.strict, text: lines.join("\n") };
+  };
+  const saved = process.env[STRICT_ENV];
+  delete process.env[STRICT_ENV];
+  try {
+    expect(await banner(["--strict"])).toEqual({ strict: true, text: expect.stringContaining(STRICT_LINE) });
+    const lenient = await banner([]);
+    expect(lenient.strict).toBe(false);
+    expect(lenient.text).not.toContain("strict:");
+  } finally {
+    process.env[STRICT_ENV] = saved;
   }
 });
 
