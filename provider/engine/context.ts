@@ -26,6 +26,40 @@ export const ENV_API_URL = "COMPUTE_API_URL";
 export const CONFIG_PACING = "compute:pacing";
 export const ENV_PACING = "COMPUTE_PACING";
 
+/** One configuration variable of the package, as both doors read it and the schema declares it. */
+export interface ConfigVariable {
+  /** The stack config key (`compute:token`). */
+  key: string;
+  /** The environment variable read when the stack config has none. */
+  env: string;
+  secret?: boolean;
+  description: string;
+}
+
+/**
+ * The package's configuration, by the variable's name in its namespace: what the dynamic
+ * resources' `configure` and the provider plugin's `Configure` read (`resolveCredentials`,
+ * `resolvePacing`), and what the plugin's schema declares (`config.variables`).
+ */
+export const CONFIG_VARIABLES: Record<string, ConfigVariable> = {
+  token: {
+    key: CONFIG_TOKEN,
+    env: ENV_TOKEN,
+    secret: true,
+    description: `The API token (a personal access token or an OAuth token); \`${ENV_TOKEN}\` when unset. Set it with \`pulumi config set --secret ${CONFIG_TOKEN} <token>\`.`,
+  },
+  apiUrl: {
+    key: CONFIG_API_URL,
+    env: ENV_API_URL,
+    description: `The API's base URL including \`/v4\` (an emulator's, say); \`${ENV_API_URL}\`, else \`${DEFAULT_API_URL}\`, when unset.`,
+  },
+  pacing: {
+    key: CONFIG_PACING,
+    env: ENV_PACING,
+    description: `\`off\` stops the client from pacing itself by the API's rate-limit headers (for an emulator whose limits are off); \`${ENV_PACING}\` when unset. On by default.`,
+  },
+};
+
 /** Reads one configuration value; `configure` supplies stack config, else nothing. */
 export type ConfigSource = (key: string) => string | undefined;
 

@@ -557,15 +557,23 @@ function coalescedRead(
   return ctx.reads().read(collectionKeyOf(spec.name, collection), id, reader, signal);
 }
 
+/**
+ * The object as the API has it now, read under the read deadline (coalesced with its collection's
+ * reads where the spec has listings); `undefined` when it is gone. `state`: what was recorded of
+ * it (`{}` when nothing was: an import by id).
+ */
+export async function readObject(spec: AnySpec, ctx: ProviderContext, id: string, state: Values): Promise<ApiObject | undefined> {
+  try {
+    return await withDeadline(spec, "read", timeoutFor(spec, state, "update"), (signal) => coalescedRead(spec, ctx, id, state, signal));
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw explain(spec, "read", error);
+  }
+}
+
 async function read(spec: AnySpec, ctx: ProviderContext, id: string, props: Outputs): Promise<pulumi.dynamic.ReadResult> {
   const state = withoutProvider(props);
-  let object: ApiObject | undefined;
-  try {
-    object = await withDeadline(spec, "read", timeoutFor(spec, state, "update"), (signal) => coalescedRead(spec, ctx, id, state, signal));
-  } catch (error) {
-    if (isNotFound(error)) object = undefined;
-    else throw explain(spec, "read", error);
-  }
+  const object = await readObject(spec, ctx, id, state);
   // No id tells the engine the object is gone: refresh drops it from state.
   if (!object) return {};
   return { id, props: toOutputs(spec, object, state) };

@@ -6,12 +6,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { PROVIDER_KEY, providerText } from "../shim";
-import { META_INPUTS, type AnySpec, type InputField, type ResourceSpec, type Values } from "./spec";
+import { dynamicType } from "./tokens";
+import { META_INPUTS, secretKeys, type AnySpec, type ResourceSpec, type Values } from "./spec";
 import type { KnownOutput } from "./known";
 import type { Camelized } from "./values";
-
-/** Pulumi type tokens are `pulumi-nodejs:dynamic/compute:<Name>`. */
-export const TYPE_MODULE = "compute";
 
 /** Operation timeouts, as durations such as `"90s"`, `"10m"`, `"1h"`. */
 export interface TimeoutsArgs {
@@ -137,9 +135,7 @@ export function unrecordedOutputs(resource: pulumi.CustomResource, spec: AnySpec
 
 /** Adds the spec's secret outputs to `additionalSecretOutputs`, so they are encrypted in state. */
 export function resourceOptions(spec: AnySpec, opts: pulumi.CustomResourceOptions = {}): pulumi.CustomResourceOptions {
-  const secrets = Object.entries<InputField | { secret?: boolean }>({ ...spec.inputs, ...spec.outputs })
-    .filter(([, field]) => field.secret)
-    .map(([key]) => key);
+  const secrets = secretKeys(spec);
   if (secrets.length === 0) return opts;
   return { ...opts, additionalSecretOutputs: [...(opts.additionalSecretOutputs ?? []), ...secrets] };
 }
@@ -162,7 +158,7 @@ export function dynamicResource(
   const props = dynamicProps(spec, args);
   if (PROVIDER_KEY in args) throw new Error(`${PROVIDER_KEY} is not an input of ${spec.name}`);
   props[PROVIDER_KEY] = providerText(spec.name);
-  return [`pulumi-nodejs:dynamic/${TYPE_MODULE}:${spec.name}`, name, props as pulumi.Inputs, resourceOptions(spec, opts)];
+  return [dynamicType(spec.name), name, props as pulumi.Inputs, resourceOptions(spec, opts)];
 }
 
 /**

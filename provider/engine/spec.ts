@@ -223,7 +223,7 @@ export interface ResourceSpec<
   Update = Body,
   In = InputsOf<F>,
 > {
-  /** Type name; the Pulumi type token is `pulumi-nodejs:dynamic/compute:<name>`. */
+  /** Type name; the Pulumi type tokens are `pulumi-nodejs:dynamic/compute:<name>` and `compute:index:<name>` (`tokens.ts`). */
   name: string;
   /** What the API calls one of these, for messages ("VPC", "subnet"). */
   noun: string;
@@ -375,6 +375,13 @@ export function specsLoadedOnUse<L extends Record<string, () => AnySpec>>(
     Object.defineProperty(specs, kind, { enumerable: true, get: () => (spec ??= load()) });
   }
   return Object.freeze(specs) as { readonly [K in keyof L]: ReturnType<L[K]> } & Readonly<Record<string, AnySpec>>;
+}
+
+/** The inputs and outputs a spec marks `secret`: encrypted in state and masked, through either door. */
+export function secretKeys(spec: AnySpec): string[] {
+  return Object.entries<{ secret?: boolean }>({ ...spec.inputs, ...spec.outputs })
+    .filter(([, field]) => field.secret)
+    .map(([key]) => key);
 }
 
 /** Inputs every resource accepts besides its own fields. */

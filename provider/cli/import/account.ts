@@ -8,7 +8,7 @@ import type { ComputeClient } from "../../../sdk/client";
 import type { DomainRecord } from "../../../sdk/resources/domains";
 import type { ApiObject, Values } from "../../engine/spec";
 import { domainRecordSpec } from "../../resources/domain-record";
-import { programInputs } from "./inputs";
+import { programInputs } from "../../engine/import-inputs";
 import { canonicalIp } from "../../../sdk/core/net";
 
 /** One object to write as a resource. */

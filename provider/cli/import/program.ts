@@ -6,7 +6,7 @@
  */
 import type { AnySpec, Values } from "../../engine/spec";
 import type { Area, AreaContents, FoundObject } from "./account";
-import { programInputs } from "./inputs";
+import { programInputs } from "../../engine/import-inputs";
 import { Reference, WIDTH, layout } from "./literal";
 import { UniqueNames, identifier, identifiers, resourceNames, slug } from "./names";
 

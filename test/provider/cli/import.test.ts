@@ -17,7 +17,7 @@ import type { AnySpec } from "../../../provider/engine/spec";
 import { RESOURCE_SPECS } from "../../../provider/specs";
 import { AREAS, type AreaContents } from "../../../provider/cli/import/account";
 import { filterByLabel, runImport, selectAreas } from "../../../provider/cli/import/command";
-import { programInputs } from "../../../provider/cli/import/inputs";
+import { programInputs } from "../../../provider/engine/import-inputs";
 import { Reference, layout, stringLiteral } from "../../../provider/cli/import/literal";
 import { identifier, identifiers, resourceNames, slug } from "../../../provider/cli/import/names";
 import { buildProgram, renderProgram, type Program } from "../../../provider/cli/import/program";

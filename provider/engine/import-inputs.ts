@@ -7,9 +7,13 @@
  * `description: ""`). A default the spec's rules still require is written after all (an SRV
  * record's `priority: 0`): the result passes the spec's `check`, and is exactly what `diff` will
  * find equal.
+ *
+ * `pulumi-compute import` writes a program with them; the provider plugin answers Pulumi's own
+ * import of an object by id with them (`importRead`).
  */
-import { check, sameValue, toOutputs } from "../../engine/engine";
-import type { AnySpec, ApiObject, Values } from "../../engine/spec";
+import type { ProviderContext } from "./context";
+import { check, readObject, sameValue, toOutputs } from "./engine";
+import type { AnySpec, ApiObject, Values } from "./spec";
 
 /** Drops `null`s from objects at any depth: the API's "not set" inside a value (a rule's `label: null`). */
 export function withoutNulls(value: unknown): unknown {
@@ -46,4 +50,19 @@ export function programInputs(spec: AnySpec, record: ApiObject, given: Values): 
   const failures = check(spec, { ...inputsOf(written), ...given }).failures ?? [];
   for (const failure of failures) if (defaults.has(failure.property)) written.add(failure.property);
   return inputsOf(written);
+}
+
+/**
+ * An object read by id alone, with nothing recorded of it (Pulumi's import): its outputs, and the
+ * inputs a program gives to manage it as it is, so the import's check and diff find nothing to
+ * change. Undefined when there is no such object.
+ */
+export async function importRead(
+  spec: AnySpec,
+  ctx: ProviderContext,
+  id: string,
+): Promise<{ id: string; props: Values; inputs: Values } | undefined> {
+  const record = await readObject(spec, ctx, id, {});
+  if (!record) return undefined;
+  return { id, props: toOutputs(spec, record, {}), inputs: programInputs(spec, record, {}) };
 }
