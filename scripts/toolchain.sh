@@ -117,6 +117,7 @@ engine_hash() {
 #   bin/pulumi                      the CLI (tools/pulumi-engine)
 #   bin/pulumi-language-nodejs      the wrapper that passes Pulumi.yaml's runtime options as flags
 #   libexec/pulumi-language-nodejs  the language host of sdk/v3 v3.68.0 (tools/pulumi-language-nodejs)
+#   bin/pulumi-language-yaml        the YAML language host (tools/pulumi-language-yaml; build_yaml_host)
 #   bin/pulumi-resource-pulumi-nodejs  added by ensure_dynamic_plugin
 # -mod=readonly: the pins are exactly go.mod and go.sum; Go never picks another version, which
 # the module proxy might refuse.
@@ -125,8 +126,8 @@ build_engine() {
   tmp="$dir.tmp.$$"
   log="$CACHE/engine-build.log"
   mkdir -p "$tmp/bin" "$tmp/libexec"
-  say "building the Pulumi engine v$version and its Node.js language host from the Go module proxy"
-  say "  (first time only; about 8 minutes on 2 cores with empty Go caches) log: $log"
+  say "building the Pulumi engine v$version and its Node.js and YAML language hosts from the Go module proxy"
+  say "  (first time only; about 9 minutes on 2 cores with empty Go caches) log: $log"
   started=$(date +%s)
   (
     set -e
@@ -145,6 +146,7 @@ build_engine() {
     CGO_ENABLED=0 "${go_build[@]}" -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v3.68.0" \
       -o "$tmp/libexec/pulumi-language-nodejs" github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs
     CGO_ENABLED=0 "${go_build[@]}" -ldflags "-s -w" -o "$tmp/bin/pulumi-language-nodejs" .
+    build_yaml_host "$tmp/bin"
   ) >"$log" 2>&1 &
   pid=$!
   while kill -0 "$pid" 2>/dev/null; do
@@ -155,7 +157,27 @@ build_engine() {
   done
   wait "$pid" || { tail -n 30 "$log" >&2; rm -rf "$tmp"; die "building the engine failed (see $log)"; }
   rm -rf "$dir" && mv "$tmp" "$dir"
-  say "engine ready in $(( $(date +%s) - started ))s: pulumi $("$dir/bin/pulumi" version), language host v3.68.0"
+  say "engine ready in $(( $(date +%s) - started ))s: pulumi $("$dir/bin/pulumi" version), language hosts nodejs v3.68.0 and yaml $YAML_HOST_VERSION"
+}
+
+# The version of github.com/pulumi/pulumi-yaml that tools/pulumi-language-yaml pins.
+YAML_HOST_VERSION=v1.38.1
+
+# The YAML language host, which runs a Pulumi.yaml whose runtime is `yaml`, into $1 beside the CLI
+# (where the CLI looks first): github.com/pulumi/pulumi-yaml's cmd/pulumi-language-yaml at the
+# version tools/pulumi-language-yaml pins (it brings pkg/v3 v3.255.0 of its own), with the release
+# flags. Runs inside build_engine's subshell: its `== ` lines are the build's progress.
+build_yaml_host() {
+  local bin=$1
+  grep -q "github.com/pulumi/pulumi-yaml $YAML_HOST_VERSION\$" "$ROOT/tools/pulumi-language-yaml/go.mod" ||
+    { echo "tools/pulumi-language-yaml/go.mod does not pin pulumi-yaml $YAML_HOST_VERSION"; return 1; }
+  cd "$ROOT/tools/pulumi-language-yaml"
+  echo "== YAML language host: go mod download"
+  go mod download
+  echo "== YAML language host: go build"
+  CGO_ENABLED=0 go build -mod=readonly -trimpath \
+    -ldflags "-s -w -X github.com/pulumi/pulumi-yaml/pkg/version.Version=$YAML_HOST_VERSION" \
+    -o "$bin/" github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml
 }
 
 # The engine starts dynamic providers through `pulumi-resource-pulumi-nodejs`, which must sit beside
