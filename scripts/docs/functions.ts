@@ -13,6 +13,8 @@ export interface FieldDoc {
   type: string;
   optional: boolean;
   description: string;
+  /** Its type as the checker has it (the schema's generator maps it to Pulumi's types). */
+  tsType: ts.Type;
 }
 
 export interface FunctionDoc {
@@ -27,7 +29,41 @@ export interface FunctionDoc {
   returnsList: boolean;
   resultType: string;
   result: FieldDoc[];
+  /** The result's type (of one element, for a list) as the checker has it. */
+  resultTsType: ts.Type;
   example: string;
+}
+
+/** The package as the checker reads it from its sources: every export of `provider/index.ts`, aliases resolved. */
+export interface PackageProgram {
+  checker: ts.TypeChecker;
+  exported: ts.Symbol[];
+}
+
+/** Reads the package's sources (`provider/index.ts` and what it imports) with the TypeScript checker. */
+export function packageProgram(root: string): PackageProgram {
+  const entry = path.join(root, "provider/index.ts");
+  const program = ts.createProgram([entry], {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2023,
+    strict: true,
+    skipLibCheck: true,
+    resolveJsonModule: true,
+    noEmit: true,
+  });
+  const checker = program.getTypeChecker();
+  const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(entry)!)!;
+  const exported = checker.getExportsOfModule(moduleSymbol).map((s) => (s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s));
+  return { checker, exported };
+}
+
+/** A symbol's TSDoc on one line, without its tags. */
+export function docOf(symbol: ts.Symbol, checker: ts.TypeChecker): string {
+  return ts
+    .displayPartsToString(symbol.getDocumentationComment(checker))
+    .replace(/\s*\n\s*/g, " ")
+    .trim();
 }
 
 /** A function's `@example`: a short program in a fenced block, type-checked with every other example of the docs. */
@@ -41,27 +77,9 @@ function exampleOf(symbol: ts.Symbol, checker: ts.TypeChecker): string | undefin
 const TYPE_FLAGS = ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseSingleQuotesForStringLiteralType;
 
 /** The package's data functions, sorted by name. */
-export function findFunctions(root: string): FunctionDoc[] {
-  const entry = path.join(root, "provider/index.ts");
-  const program = ts.createProgram([entry], {
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2023,
-    strict: true,
-    skipLibCheck: true,
-    noEmit: true,
-  });
-  const checker = program.getTypeChecker();
-  const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(entry)!)!;
-  const exported = checker.getExportsOfModule(moduleSymbol).map((s) => (s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s));
+export function findFunctions(root: string, { checker, exported }: PackageProgram = packageProgram(root)): FunctionDoc[] {
   const names = new Set(exported.map((s) => s.getName()));
   const functions = exported.filter((s) => s.flags & ts.SymbolFlags.Function && /^get[A-Z]/.test(s.getName()));
-
-  const docOf = (symbol: ts.Symbol) =>
-    ts
-      .displayPartsToString(symbol.getDocumentationComment(checker))
-      .replace(/\s*\n\s*/g, " ")
-      .trim();
   const withoutNullish = (type: ts.Type) => (type.isUnion() ? checker.getNonNullableType(type) : type);
   /** A field's type in a table: primitives and literals spelled out, objects by their keys. */
   const typeText = (type: ts.Type, depth = 0): string => {
@@ -89,7 +107,8 @@ export function findFunctions(root: string): FunctionDoc[] {
         name: p.getName(),
         type: optional ? typeText(propType).replace(/ \| undefined$/, "") : typeText(propType),
         optional,
-        description: docOf(p),
+        description: docOf(p, checker),
+        tsType: propType,
       };
     });
 
@@ -128,13 +147,14 @@ export function findFunctions(root: string): FunctionDoc[] {
     const declared = returnNode && ts.isTypeReferenceNode(returnNode) ? returnNode.typeArguments?.[0]?.getText() : undefined;
     return {
       name,
-      description: docOf(symbol),
+      description: docOf(symbol, checker),
       argsOptional: argsParam.initializer !== undefined || argsParam.questionToken !== undefined,
       args: [...byName.values()],
       ways,
       returnsList,
       resultType: (declared ?? checker.typeToString(result)).replace(/\[\]$/, ""),
       result: fieldsOf(result, declaration),
+      resultTsType: result,
       example,
     };
   });

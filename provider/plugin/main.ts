@@ -1,0 +1,62 @@
+/**
+ * `pulumi-resource-compute`: the package's provider plugin, which the engine starts (through the
+ * launcher `plugins/pulumi-resource-compute`) for every resource and data function of the
+ * package's `compute:index:` tokens. Its arguments end with the engine's address; it serves
+ * Pulumi's ResourceProvider protocol on a free loopback port and prints the port as its first
+ * line, as every plugin does.
+ *
+ * A resource's lines (waits, retries, an adopted object) go to the engine's `Log` for the URN of
+ * the request being served, as a status of the resource's own row (`host/row-log.ts`, the same
+ * mechanism as the dynamic host's); lines about no resource go to the engine's `Log` without one.
+ * The engine shows nothing a provider plugin prints after its port.
+ */
+import { unloggable, withRowLog, type EngineModules } from "../host/row-log";
+import { loadProtocol, type Protocol } from "./protocol";
+import { providerService } from "./server";
+import schema from "./schema.json";
+
+/** The schema's text, as `pulumi package get-schema` prints it. */
+const schemaText = () => JSON.stringify(schema, null, 2);
+
+/** Lines about no resource: to the engine's `Log` (kept), or to stderr when there is no engine to send them to. */
+function unattributedLines(modules: EngineModules, engineAddress: string | undefined): (line: string) => void {
+  if (unloggable(modules, engineAddress) !== undefined) return (line) => console.error(line);
+  const engine = new modules.client(engineAddress!, modules.insecure());
+  return (line) => {
+    const request = new modules.logRequest();
+    request.setSeverity(modules.info);
+    request.setMessage(line);
+    engine.log(request, (error) => error && console.error(line));
+  };
+}
+
+export async function main(args: string[]): Promise<number> {
+  const engineAddress = args.length > 0 && !args[args.length - 1]!.startsWith("-") ? args[args.length - 1] : undefined;
+  const protocol: Protocol = loadProtocol();
+  const modules: EngineModules = {
+    client: protocol.engineClient as unknown as EngineModules["client"],
+    logRequest: protocol.engine.LogRequest,
+    insecure: () => protocol.grpc.credentials.createInsecure(),
+    info: protocol.engine.LogSeverity.INFO,
+  };
+  const service = providerService(protocol, { schema: schemaText, print: unattributedLines(modules, engineAddress) });
+  const served = unloggable(modules, engineAddress) === undefined ? withRowLog(modules, service, engineAddress!) : service;
+  const server = new protocol.grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
+  server.addService(protocol.service, served as never);
+  return new Promise((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", protocol.grpc.ServerCredentials.createInsecure(), (error, port) =>
+      error ? reject(error) : resolve(port),
+    ),
+  );
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    // The engine reads the port from the first line; the server keeps the process alive.
+    (port) => console.log(String(port)),
+    (error: unknown) => {
+      console.error(`pulumi-resource-compute: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    },
+  );
+}

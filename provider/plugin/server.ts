@@ -1,0 +1,227 @@
+/**
+ * The provider plugin's gRPC service: Pulumi's ResourceProvider protocol, as `@pulumi/pulumi`
+ * defines it, answered by the same engine that serves the dynamic resources. Every method is a
+ * translation: the request's structs to the engine's values, one engine call, the engine's answer
+ * to the response. What a resource does (check, the detailed diff, create exactly once, waits,
+ * drift, preview's outputs, errors in the program's words) is the engine's and its spec's alone.
+ *
+ * Beyond Pulumi's stock Node server (`@pulumi/pulumi/provider`), which the package cannot use, it
+ * reads the configuration variables at Configure (`compute:token`, `compute:apiUrl`,
+ * `compute:pacing`, else the environment), declares preview support and previews as the dynamic
+ * resources do (a create shows its inputs, an in-place update the engine's `previewUpdate`, and
+ * neither sends a request), answers the detailed diff, and reads an object by id alone for
+ * Pulumi's import. Resource types are `compute:index:<Kind>`, data functions `compute:index:<name>`.
+ */
+import type * as grpc from "@grpc/grpc-js";
+import { SDK_VERSION } from "../../sdk/version";
+import { CONFIG_VARIABLES, ProviderContext, resolveCredentials } from "../engine/context";
+import type { DiffKind, DiffResult } from "../engine/detailed-diff";
+import { makeProvider, previewUpdate } from "../engine/engine";
+import { importRead } from "../engine/import-inputs";
+import { secretKeys, type AnySpec } from "../engine/spec";
+import { kindOfToken } from "../engine/tokens";
+import { specOf } from "../registry";
+import { invoke } from "./functions";
+import type { Protocol } from "./protocol";
+import { structValues, unwrapSecret, type Values } from "./values";
+
+type Callback<R> = (error: grpc.ServiceError | Partial<grpc.StatusObject> | null, response?: R | null, metadata?: grpc.Metadata) => void;
+type Call<Q> = { request: Q };
+
+/** What the server needs besides the protocol: the schema's text, and where lines without a resource's row go. */
+export interface ServiceOptions {
+  schema: () => string;
+  print: (line: string) => void;
+}
+
+/** A failure that carries an object the API did create (the engine's `ResourceInitError`): Pulumi keeps it in state. */
+interface InitFailure {
+  message: string;
+  id: string;
+  properties: Values;
+  reasons?: string[];
+}
+const isInitFailure = (error: unknown): error is InitFailure =>
+  error instanceof Error && typeof (error as Partial<InitFailure>).id === "string" && (error as Partial<InitFailure>).id !== "";
+
+/** The ResourceProvider service's methods, bound to one provider process. */
+export function providerService(protocol: Protocol, options: ServiceOptions): Record<string, unknown> {
+  const { provider: proto, struct } = protocol;
+  const config = new Map<string, string>();
+  const ctx = new ProviderContext((key) => config.get(key), options.print);
+  const providers = new Map<string, ReturnType<typeof makeProvider>>();
+
+  const toStruct = (values: Values, secrets: readonly string[] = []) => struct.Struct.fromJavaScript(structValues(values, secrets));
+  const fromStruct = (value: { toJavaScript(): Values } | undefined): Values => value?.toJavaScript() ?? {};
+
+  /** The spec and provider methods of a request's resource type (`compute:index:Vpc`). */
+  const resource = (type: string, urn: string): { spec: AnySpec; methods: ReturnType<typeof makeProvider>; secrets: string[] } => {
+    const token = type || urn.split("::")[2] || "";
+    const kind = kindOfToken(token);
+    if (kind === undefined) throw new Error(`pulumi-resource-compute serves compute:index:<Kind> resources, not ${token}`);
+    const spec = specOf(kind);
+    let methods = providers.get(kind);
+    if (!methods) providers.set(kind, (methods = makeProvider(spec, () => ctx)));
+    return { spec, methods, secrets: secretKeys(spec) };
+  };
+
+  /** Runs an async handler, answering its result or its error (a created object's init error with its details). */
+  const serve =
+    <Q, R>(handler: (request: Q) => Promise<R>, secretsOf?: (request: Q) => string[]) =>
+    (call: Call<Q>, callback: Callback<R>) => {
+      handler(call.request).then(
+        (response) => callback(null, response),
+        (error: unknown) => callback(failure(protocol, error, secretsOf?.(call.request) ?? [])),
+      );
+    };
+  const secretsOfRequest = (request: { getType(): string; getUrn(): string }) => {
+    try {
+      return resource(request.getType(), request.getUrn()).secrets;
+    } catch {
+      return [];
+    }
+  };
+
+  return {
+    handshake: serve(async () =>
+      new proto.ProviderHandshakeResponse().setAcceptSecrets(false).setAcceptResources(false).setAcceptOutputs(false),
+    ),
+    getPluginInfo: serve(async () => new protocol.plugin.PluginInfo().setVersion(SDK_VERSION)),
+    getSchema: serve(async (request: InstanceType<typeof proto.GetSchemaRequest>) => {
+      if (request.getSubpackageName()) throw new Error(`pulumi-resource-compute has no subpackage ${request.getSubpackageName()}`);
+      return new proto.GetSchemaResponse().setSchema(options.schema());
+    }),
+    checkConfig: serve(async (request: InstanceType<typeof proto.CheckRequest>) => {
+      const news = fromStruct(request.getNews());
+      const response = new proto.CheckResponse();
+      const known = Object.keys(CONFIG_VARIABLES);
+      const strangers = Object.keys(news).filter((key) => !known.includes(key) && key !== "version");
+      response.setFailuresList(
+        strangers.map((key) =>
+          new proto.CheckFailure()
+            .setProperty(key)
+            .setReason(`compute:${key} is not a configuration variable of pulumi-compute; its variables: ${known.join(", ")}`),
+        ),
+      );
+      // The token is kept secret in state even when the stack's config holds it in the clear.
+      const secrets = Object.entries(CONFIG_VARIABLES).flatMap(([key, variable]) => (variable.secret ? [key] : []));
+      return response.setInputs(toStruct(news, secrets));
+    }),
+    diffConfig: serve(async (request: InstanceType<typeof proto.DiffRequest>) => {
+      const olds = fromStruct(request.getOlds());
+      const news = fromStruct(request.getNews());
+      const changed = Object.keys(CONFIG_VARIABLES).filter((key) => unwrapSecret(olds[key]) !== unwrapSecret(news[key]));
+      const { DIFF_SOME, DIFF_NONE } = proto.DiffResponse.DiffChanges;
+      // Other credentials or another URL change the provider in place: its resources stay as they are.
+      return new proto.DiffResponse().setChanges(changed.length ? DIFF_SOME : DIFF_NONE).setDiffsList(changed);
+    }),
+    configure: serve(async (request: InstanceType<typeof proto.ConfigureRequest>) => {
+      const args = fromStruct(request.getArgs());
+      config.clear();
+      for (const [key, variable] of Object.entries(CONFIG_VARIABLES)) {
+        const value = unwrapSecret(args[key]);
+        if (value !== undefined && value !== null) config.set(variable.key, String(value));
+      }
+      return new proto.ConfigureResponse().setAcceptsecrets(false).setAcceptresources(false).setSupportspreview(true);
+    }),
+    check: serve(async (request: InstanceType<typeof proto.CheckRequest>) => {
+      const { methods, secrets } = resource(request.getType(), request.getUrn());
+      const news = fromStruct(request.getNews());
+      const result = await methods.check(fromStruct(request.getOlds()), news);
+      const response = new proto.CheckResponse().setInputs(toStruct((result.inputs as Values | undefined) ?? news, secrets));
+      return response.setFailuresList(
+        (result.failures ?? []).map((f) => new proto.CheckFailure().setProperty(f.property).setReason(f.reason)),
+      );
+    }),
+    diff: serve(async (request: InstanceType<typeof proto.DiffRequest>) => {
+      const { methods } = resource(request.getType(), request.getUrn());
+      const result = (await methods.diff(request.getId(), fromStruct(request.getOlds()), fromStruct(request.getNews()))) as DiffResult;
+      const { DIFF_SOME, DIFF_NONE } = proto.DiffResponse.DiffChanges;
+      const response = new proto.DiffResponse()
+        .setChanges(result.changes ? DIFF_SOME : DIFF_NONE)
+        .setReplacesList(result.replaces ?? [])
+        .setDeletebeforereplace(result.deleteBeforeReplace ?? false)
+        .setDiffsList(result.diffs)
+        .setHasdetaileddiff(true);
+      const detailed = response.getDetaileddiffMap();
+      for (const [path, { kind, inputDiff }] of Object.entries(result.detailedDiff)) {
+        detailed.set(path, new proto.PropertyDiff().setKind(diffKind(proto, kind)).setInputdiff(inputDiff));
+      }
+      return response;
+    }),
+    create: serve(async (request: InstanceType<typeof proto.CreateRequest>) => {
+      const { methods, secrets } = resource(request.getType(), request.getUrn());
+      const inputs = fromStruct(request.getProperties());
+      // A previewed create shows its inputs, as the dynamic resources' does; nothing is sent.
+      if (request.getPreview()) return new proto.CreateResponse().setProperties(toStruct(inputs, secrets));
+      const created = await methods.create(inputs);
+      return new proto.CreateResponse().setId(created.id).setProperties(toStruct(created.outs ?? {}, secrets));
+    }, secretsOfRequest),
+    read: serve(async (request: InstanceType<typeof proto.ReadRequest>) => {
+      const { spec, methods, secrets } = resource(request.getType(), request.getUrn());
+      const state = fromStruct(request.getProperties());
+      const response = new proto.ReadResponse();
+      if (Object.keys(state).length === 0 && Object.keys(fromStruct(request.getInputs())).length === 0) {
+        // Pulumi's import: an object by id alone, with the inputs that manage it as it is.
+        const imported = await importRead(spec, ctx, request.getId());
+        if (!imported) return response;
+        return response.setId(imported.id).setProperties(toStruct(imported.props, secrets)).setInputs(toStruct(imported.inputs, secrets));
+      }
+      const read = await methods.read(request.getId(), state);
+      // No id: the object is gone, and a refresh drops it from state.
+      if (!read.id) return response;
+      return response.setId(read.id).setProperties(toStruct((read.props as Values | undefined) ?? {}, secrets));
+    }),
+    update: serve(async (request: InstanceType<typeof proto.UpdateRequest>) => {
+      const { spec, methods, secrets } = resource(request.getType(), request.getUrn());
+      const olds = fromStruct(request.getOlds());
+      const news = fromStruct(request.getNews());
+      // A previewed update shows what the engine knows it will record; nothing is sent.
+      if (request.getPreview()) return new proto.UpdateResponse().setProperties(toStruct(previewUpdate(spec, olds, news), secrets));
+      const updated = await methods.update(request.getId(), olds, news);
+      return new proto.UpdateResponse().setProperties(toStruct((updated.outs as Values | undefined) ?? {}, secrets));
+    }, secretsOfRequest),
+    delete: serve(async (request: InstanceType<typeof proto.DeleteRequest>) => {
+      const { methods } = resource(request.getType(), request.getUrn());
+      await methods.delete(request.getId(), fromStruct(request.getProperties()));
+      return new protocol.empty.Empty();
+    }),
+    invoke: serve(async (request: InstanceType<typeof proto.InvokeRequest>) => {
+      const name = kindOfToken(request.getTok());
+      if (name === undefined) throw new Error(`pulumi-resource-compute serves compute:index:<function> functions, not ${request.getTok()}`);
+      const { token, apiUrl } = resolveCredentials((key) => config.get(key));
+      const { result, secrets } = await invoke(name, fromStruct(request.getArgs()), { token, apiUrl });
+      return new proto.InvokeResponse().setReturn(toStruct(result, secrets));
+    }),
+    cancel: serve(async () => new protocol.empty.Empty()),
+    attach: serve(async () => new protocol.empty.Empty()),
+  };
+}
+
+/** `update-replace` → `PropertyDiff.Kind.UPDATE_REPLACE`. */
+const diffKind = (proto: Protocol["provider"], kind: DiffKind): number =>
+  proto.PropertyDiff.Kind[kind.replace("-", "_").toUpperCase() as keyof typeof proto.PropertyDiff.Kind];
+
+/**
+ * An error as gRPC answers it. A failure after the API created the object (an init error: it did
+ * not become ready, a record set applied only in part) carries Pulumi's `ErrorResourceInitFailed`
+ * with the object's id and properties, so the engine keeps it in state with the error.
+ */
+function failure(protocol: Protocol, error: unknown, secrets: readonly string[]): Partial<grpc.StatusObject> {
+  const { grpc: rpc } = protocol;
+  const message = error instanceof Error ? error.message : String(error);
+  if (!isInitFailure(error)) return { code: rpc.status.UNKNOWN, details: message };
+  const detail = new protocol.provider.ErrorResourceInitFailed()
+    .setId(error.id)
+    .setProperties(protocol.struct.Struct.fromJavaScript(structValues(error.properties, secrets)))
+    .setReasonsList(error.reasons ?? [message]);
+  const details = new protocol.any.Any();
+  details.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
+  const status = new protocol.status.Status();
+  status.setCode(rpc.status.UNKNOWN);
+  status.setMessage(message);
+  status.addDetails(details);
+  const metadata = new rpc.Metadata();
+  metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
+  return { code: rpc.status.UNKNOWN, details: message, metadata };
+}
