@@ -9,7 +9,8 @@ import { imagesExample } from "./images/program";
 import { recordSetExample } from "./record-set/program";
 
 export interface Example {
-  program: PulumiFn;
+  /** The program, run inline by the Automation API; none for a Pulumi YAML program, which only the CLI runs. */
+  program?: PulumiFn;
   what: string;
   /** The folder of its Pulumi.yaml, from the repository root (the quickstart's is the root's). */
   folder: string;
@@ -32,4 +33,9 @@ export const EXAMPLES: Record<string, Example> = {
   databases: example("databases", databasesExample, "a PostgreSQL database"),
   images: example("images", imagesExample, "an image captured from a disk and one uploaded"),
   "record-set": example("record-set", recordSetExample, "a whole zone as one DomainRecordSet (exclusive)"),
+  yaml: {
+    what: "a Pulumi YAML program through the provider plugin: a VPC, a subnet, a MySQL database and a CNAME to it",
+    folder: "examples/yaml",
+    project: "compute-example-yaml",
+  },
 };

@@ -47,10 +47,12 @@ case "$task" in
     exec node "$ROOT/dist/scripts/coverage/main.js" "$@" ;;
   generate)
     # Everything generated from the code: the coverage table, the emulator's spec endpoint list,
-    # the provider's generated files and the reference pages of docs/reference/.
+    # the provider's generated files, the provider plugin's schema and the reference pages of docs/reference/.
     build_ts
     node "$ROOT/dist/scripts/coverage/main.js"
-    exec node "$ROOT/dist/scripts/docs/main.js" ;;
+    node "$ROOT/dist/scripts/docs/main.js"
+    # After the docs part, which rewrites the classes the schema's types are read from.
+    exec node "$ROOT/dist/scripts/schema/main.js" ;;
   emulator)
     build_ts
     exec node "$ROOT/dist/emulator/cli.js" "$@" ;;

@@ -4,6 +4,7 @@
  * - `automation`: the Automation API with the example's program inline (`npm run demo`);
  * - `cli`: the `pulumi` CLI as a child process in the folder of the example's own `Pulumi.yaml`,
  *   which runs the compiled program through the Node.js language host (`npm run demo -- --cli`),
+ *   or a YAML program through the YAML language host and the provider plugin (`--cli yaml`),
  *   exactly as a user's `pulumi up` in that folder does.
  */
 import * as fs from "node:fs";
@@ -66,8 +67,10 @@ export async function createDriver(kind: DriverKind, options: DriverOptions): Pr
 
 async function automationDriver(options: DriverOptions, stateDir: string, statePath: string): Promise<StackDriver> {
   const { example, project, onOutput } = options;
+  const program = example.program;
+  if (!program) throw new Error(`the example in ${example.folder} has no inline program: the pulumi CLI runs it (--cli)`);
   const stack: Stack = await LocalWorkspace.createOrSelectStack(
-    { stackName: STACK, projectName: project, program: example.program },
+    { stackName: STACK, projectName: project, program },
     {
       workDir: options.base,
       pulumiCommand: await pulumiCommand(),
@@ -118,7 +121,7 @@ async function cliDriver(options: DriverOptions, stateDir: string, statePath: st
   const exportState = async () => JSON.parse((await pulumi(["stack", "export", "--stack", STACK], false)).stdout) as ExportedStack;
 
   return {
-    description: `the pulumi CLI in ${path.relative(REPO_ROOT, folder) || "the repository root"} (its Pulumi.yaml, the compiled program, the Node.js language host); file:// backend in ${stateDir}`,
+    description: `the pulumi CLI in ${path.relative(REPO_ROOT, folder) || "the repository root"} (its Pulumi.yaml, ${options.example.program ? "the compiled program, the Node.js language host" : "the YAML language host, the provider plugin"}); file:// backend in ${stateDir}`,
     statePath,
     preview: async () => resourcesSummary((await pulumi(["preview", ...withStack, "--non-interactive"])).stdout),
     up: async () => resourcesSummary((await pulumi(["up", ...withStack, "--yes", "--skip-preview", "--non-interactive"])).stdout),

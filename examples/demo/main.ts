@@ -6,7 +6,9 @@
  *
  * The quickstart (default): preview → up → outputs → changes made behind Pulumi's back → the
  * drift report → up restores → destroy. Any other example (`vpc`, `networking`, `dns`,
- * `databases`, `images`): preview → up → outputs → a preview showing no changes → destroy.
+ * `databases`, `images`, `record-set`): preview → up → outputs → a preview showing no changes →
+ * destroy; `yaml` (a Pulumi YAML program through the provider plugin, `--cli` only) has a change
+ * behind Pulumi's back too.
  * Nothing is left running; the exit code is 0 only when every phase did what it should.
  * `--skip-checkpoints` runs the engine with `PULUMI_SKIP_CHECKPOINTS=true`: state is written once
  * at the end of each operation instead of after every step (faster for large stacks; an
@@ -61,20 +63,39 @@ function expect(condition: boolean, message: string): void {
 /** What the quickstart names its objects, with its default config. */
 const QUICKSTART = { vpcLabel: "quickstart-net", domain: "quickstart.example", databaseLabel: "quickstart-db" };
 
+/** Changes an example's stack is put through behind Pulumi's back, and how many resources they touch. */
+interface DriftCase {
+  /** The VPC whose label is changed (each case changes one, which `up` must restore). */
+  vpcLabel: string;
+  resources: number;
+  /** The case's other changes, after the VPC's. */
+  more?: (client: ComputeClient) => Promise<void>;
+}
+
+const DRIFT_CASES: Record<string, DriftCase> = {
+  quickstart: {
+    vpcLabel: QUICKSTART.vpcLabel,
+    resources: 3,
+    more: async (client) => {
+      const [domain] = await client.domains.listAll({ filter: { domain: QUICKSTART.domain } });
+      const www = (await client.domains.records.listAll(domain!.id)).find((r) => r.name === "www")!;
+      await client.domains.records.update(domain!.id, www.id, { target: "198.51.100.99" });
+      console.log(`   PUT /domains/${domain!.id}/records/${www.id}: www now points at 198.51.100.99`);
+
+      const [database] = await client.databases.mysql.listAll({ filter: { label: QUICKSTART.databaseLabel } });
+      await client.databases.mysql.update(database!.id, { allow_list: ["0.0.0.0/0"] });
+      console.log(`   PUT /databases/mysql/instances/${database!.id}: allow_list opened to 0.0.0.0/0`);
+    },
+  },
+  yaml: { vpcLabel: "yaml-net", resources: 1 },
+};
+
 /** Changes made through the API, as someone outside Pulumi would; resolves to the VPC's id. */
-async function changeBehindPulumisBack(client: ComputeClient): Promise<number> {
-  const [vpc] = await client.vpcs.listAll({ filter: { label: QUICKSTART.vpcLabel } });
+async function changeBehindPulumisBack(client: ComputeClient, drift: DriftCase): Promise<number> {
+  const [vpc] = await client.vpcs.listAll({ filter: { label: drift.vpcLabel } });
   await client.vpcs.update(vpc!.id, { label: "edited-by-hand" });
   console.log(`   PUT /vpcs/${vpc!.id}: label "edited-by-hand"`);
-
-  const [domain] = await client.domains.listAll({ filter: { domain: QUICKSTART.domain } });
-  const www = (await client.domains.records.listAll(domain!.id)).find((r) => r.name === "www")!;
-  await client.domains.records.update(domain!.id, www.id, { target: "198.51.100.99" });
-  console.log(`   PUT /domains/${domain!.id}/records/${www.id}: www now points at 198.51.100.99`);
-
-  const [database] = await client.databases.mysql.listAll({ filter: { label: QUICKSTART.databaseLabel } });
-  await client.databases.mysql.update(database!.id, { allow_list: ["0.0.0.0/0"] });
-  console.log(`   PUT /databases/mysql/instances/${database!.id}: allow_list opened to 0.0.0.0/0`);
+  await drift.more?.(client);
   return vpc!.id;
 }
 
@@ -133,20 +154,22 @@ async function run(exampleName: string, kind: DriverKind): Promise<void> {
     expect(!fs.readFileSync(stack.statePath, "utf8").includes(emulator.token), "the API token appears in the state file");
     console.log(`   the state file holds the token and the root password only as ciphertext`);
 
-    if (exampleName === "quickstart") {
+    const driftCase = DRIFT_CASES[exampleName];
+    if (driftCase) {
       phase("Change things behind Pulumi's back");
-      const vpcId = await changeBehindPulumisBack(client);
+      const vpcId = await changeBehindPulumisBack(client, driftCase);
 
       phase("Drift report (refresh)");
       const { resources, drift } = await stack.refresh();
       console.log(indent(formatReport({ stack: STACK, resources, drift }, true)));
-      expect(new Set(drift.map((d) => d.resource)).size === 3, "the refresh should find the three changes");
+      const found = new Set(drift.map((d) => d.resource)).size;
+      expect(found === driftCase.resources, `the refresh should find changes in ${driftCase.resources} resources, found ${found}`);
 
       phase("Up restores the program's values");
       console.log(`   result: ${await stack.up()}`);
       const vpc = await client.vpcs.get(vpcId);
-      expect(vpc.label === QUICKSTART.vpcLabel, "the VPC label was not restored");
-      console.log(`   the VPC is "${vpc.label}" again, the record and the allow list are back`);
+      expect(vpc.label === driftCase.vpcLabel, "the VPC label was not restored");
+      console.log(`   the VPC is "${vpc.label}" again${driftCase.more ? ", the record and the allow list are back" : ""}`);
     }
 
     phase("Preview after up: no changes");
@@ -178,7 +201,11 @@ function parseCommandLine(argv: string[]): { example: string; kind: DriverKind }
   }
   // The engine (CLI and Automation API alike) reads it from the environment it inherits.
   if (values["skip-checkpoints"]) process.env.PULUMI_SKIP_CHECKPOINTS = "true";
-  return { example: positionals[0] ?? "quickstart", kind: values.cli ? "cli" : "automation" };
+  const example = positionals[0] ?? "quickstart";
+  if (!values.cli && EXAMPLES[example] && !EXAMPLES[example].program) {
+    throw new Error(`the ${example} example is a Pulumi YAML program, which only the pulumi CLI runs: npm run demo -- --cli ${example}`);
+  }
+  return { example, kind: values.cli ? "cli" : "automation" };
 }
 
 Promise.resolve()

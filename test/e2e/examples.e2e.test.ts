@@ -16,7 +16,8 @@ test("the quickstart demo shows each phase, the drift it found, and the teardown
   expectQuickstartPhases(out);
 });
 
-test.each(Object.keys(EXAMPLES).filter((name) => name !== "quickstart"))(
+// A Pulumi YAML program has no inline program; examples-cli.e2e.test.ts runs it through the CLI.
+test.each(Object.keys(EXAMPLES).filter((name) => name !== "quickstart" && EXAMPLES[name]!.program))(
   "the %s example runs up, shows no changes after, and tears down",
   async (name) => {
     const { code, out } = await demo(name);
@@ -32,4 +33,7 @@ test("an unknown example or a second one is refused with the choices", async () 
   const two = await demo("vpc", "dns");
   expect(two.code).toBe(1);
   expect(two.out).toContain("one example at a time");
+  const yaml = await demo("yaml");
+  expect(yaml.code).toBe(1);
+  expect(yaml.out).toContain("the yaml example is a Pulumi YAML program, which only the pulumi CLI runs: npm run demo -- --cli yaml");
 });
