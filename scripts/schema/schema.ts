@@ -54,12 +54,14 @@ export function packageSchema(root: string, specs: AnySpec[] = findSpecs().map((
       inputs.properties[key]!.description = META_DESCRIPTIONS[key];
       outputs.properties[key]!.description = `The \`${key}\` the program gave, when it gave one.`;
     }
+    const requiredInputs = Object.entries(spec.inputs).flatMap(([key, field]) => (field.required ? [key] : []));
     resources[packageToken(spec.name)] = {
       description: spec.description,
       inputProperties: inputs.properties,
-      requiredInputs: Object.entries(spec.inputs).flatMap(([key, field]) => (field.required ? [key] : [])),
+      // Empty lists are left out, as Pulumi writes a schema (`pulumi package get-schema` prints it so).
+      ...(requiredInputs.length ? { requiredInputs } : {}),
       properties: outputs.properties,
-      required: outputs.required ?? [],
+      ...(outputs.required?.length ? { required: outputs.required } : {}),
     };
   }
 

@@ -1,0 +1,115 @@
+/**
+ * The provider plugin's schema (`provider/plugin/schema.json`): the committed file is the render
+ * of the code (`npm run generate` rewrites it), `pulumi package get-schema` on the plugin prints
+ * it, Pulumi's own checker (`pulumi schema check`, the engine's binding and validation of a
+ * package schema) accepts it without a diagnostic, and it says of every field what its spec says.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { engineBin } from "../../../provider/automation";
+import { CONFIG_VARIABLES } from "../../../provider/engine/context";
+import { META_INPUTS, type AnySpec } from "../../../provider/engine/spec";
+import { packageToken } from "../../../provider/engine/tokens";
+import { dataFunctions } from "../../../provider/plugin/functions";
+import { RESOURCE_SPECS } from "../../../provider/specs";
+import { SCHEMA_FILE, renderSchema } from "../../../scripts/schema/schema";
+import { REPO_ROOT } from "../../support/engine";
+import { runProcess } from "../../support/process";
+
+// The schema's types are read with the TypeScript checker from the sources.
+jest.setTimeout(300_000);
+
+const LAUNCHER = path.join(REPO_ROOT, "plugins/pulumi-resource-compute");
+const committed = fs.readFileSync(path.join(REPO_ROOT, SCHEMA_FILE), "utf8");
+const schema = JSON.parse(committed);
+let home: string;
+
+/** `pulumi` with a home of its own, offline. */
+const pulumi = (args: string[]) =>
+  runProcess(path.join(engineBin(), "pulumi"), args, {
+    env: { ...process.env, PULUMI_HOME: home, PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true" },
+  });
+
+/** A schema's text in a file, for `pulumi schema check <file>`. */
+const schemaFile = (name: string, text: string) => {
+  const file = path.join(home, name);
+  fs.writeFileSync(file, text);
+  return file;
+};
+
+beforeAll(() => {
+  home = fs.mkdtempSync(path.join(os.tmpdir(), "pc-schema-home-"));
+});
+afterAll(() => fs.rmSync(home, { recursive: true, force: true }));
+
+test(`${SCHEMA_FILE} is the render of the code (run \`npm run generate\`)`, () => {
+  expect(committed).toBe(renderSchema(REPO_ROOT));
+});
+
+test("`pulumi package get-schema` on the plugin prints the schema, and `pulumi schema check` accepts it without a word", async () => {
+  const printed = await pulumi(["package", "get-schema", LAUNCHER]);
+  expect({ code: printed.code, out: printed.code ? printed.out : "" }).toEqual({ code: 0, out: "" });
+  expect(JSON.parse(printed.stdout)).toEqual(schema);
+
+  const checked = await pulumi(["schema", "check", schemaFile("printed.json", printed.stdout)]);
+  expect({ code: checked.code, out: checked.out.trim() }).toEqual({ code: 0, out: "" });
+  // The checker does refuse: a property typed by a type the schema lacks.
+  const broken = structuredClone(schema);
+  broken.resources[packageToken("Vpc")].inputProperties.label = { $ref: "#/types/compute:index:Missing" };
+  const refused = await pulumi(["schema", "check", schemaFile("broken.json", JSON.stringify(broken))]);
+  expect(refused.code).not.toBe(0);
+  expect(refused.out).toContain("compute:index:Missing");
+});
+
+test("every resource kind is a resource of the schema, each field with its spec's required, secret and replacing flags", () => {
+  expect(Object.keys(schema.resources).sort()).toEqual(Object.keys(RESOURCE_SPECS).map(packageToken).sort());
+  for (const [kind, spec] of Object.entries<AnySpec>(RESOURCE_SPECS)) {
+    const resource = schema.resources[packageToken(kind)];
+    expect({ kind, description: resource.description }).toEqual({ kind, description: spec.description });
+    expect({ kind, inputs: Object.keys(resource.inputProperties).sort() }).toEqual({
+      kind,
+      // A derived input (an image file's hash) is computed by the check, never written by the program.
+      inputs: [...Object.keys(spec.inputs).filter((k) => !spec.inputs[k]!.derived), ...META_INPUTS].sort(),
+    });
+    expect({ kind, outputs: Object.keys(resource.properties).sort() }).toEqual({
+      kind,
+      outputs: [...new Set([...Object.keys(spec.inputs), ...Object.keys(spec.outputs), ...META_INPUTS])].sort(),
+    });
+    expect({ kind, required: resource.requiredInputs ?? [] }).toEqual({
+      kind,
+      required: Object.keys(spec.inputs).filter((k) => spec.inputs[k]!.required),
+    });
+    for (const [name, field] of Object.entries(spec.inputs).filter(([, f]) => !f.derived)) {
+      const input = resource.inputProperties[name];
+      expect({ kind, name, replaces: input.willReplaceOnChanges ?? false, secret: input.secret ?? false }).toEqual({
+        kind,
+        name,
+        replaces: field.replaceOnChange ?? false,
+        secret: field.secret ?? false,
+      });
+      expect({ kind, name, description: input.description.startsWith(field.description) }).toEqual({ kind, name, description: true });
+    }
+    for (const [name, field] of Object.entries(spec.outputs)) {
+      expect({ kind, name, secret: resource.properties[name].secret ?? false }).toEqual({ kind, name, secret: field.secret ?? false });
+    }
+  }
+  // A database's root password is a secret output; an id reads as a string or a number.
+  expect(schema.resources[packageToken("MysqlDatabase")].properties.rootPassword).toMatchObject({ type: "string", secret: true });
+  expect(schema.resources[packageToken("VpcSubnet")].inputProperties.vpcId.oneOf).toEqual([{ type: "string" }, { type: "number" }]);
+});
+
+test("every data function the plugin serves is a function of the schema; a list answers `items`", () => {
+  expect(Object.keys(schema.functions).sort()).toEqual([...dataFunctions().keys()].map(packageToken).sort());
+  expect(schema.functions[packageToken("getVpcs")].outputs).toMatchObject({
+    properties: { items: { type: "array", items: { $ref: "#/types/compute:index:VpcResult" } } },
+    required: ["items"],
+  });
+  expect(schema.functions[packageToken("getMysqlDatabase")].outputs.properties.rootPassword).toEqual({ type: "string", secret: true });
+});
+
+test("the configuration variables are the package's, the token secret", () => {
+  expect(Object.keys(schema.config.variables)).toEqual(Object.keys(CONFIG_VARIABLES));
+  expect(schema.config.variables.token).toMatchObject({ type: "string", secret: true });
+  expect(schema.provider.inputProperties).toEqual(schema.config.variables);
+});
