@@ -36,14 +36,19 @@ export function useTarball(project: string, tarball: string): void {
  * runs, not of the install).
  */
 export function linkedProject(dir: string, options: { name: string; backendUrl: string; program: string }): void {
-  fs.mkdirSync(path.join(dir, "node_modules/@pulumi"), { recursive: true });
-  fs.symlinkSync(REPO_ROOT, path.join(dir, "node_modules/pulumi-compute"));
-  fs.symlinkSync(path.join(REPO_ROOT, "node_modules/@pulumi/pulumi"), path.join(dir, "node_modules/@pulumi/pulumi"));
+  linkPackages(dir);
   fs.writeFileSync(
     path.join(dir, "Pulumi.yaml"),
     `name: ${options.name}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.js\nbackend:\n  url: ${options.backendUrl}\n`,
   );
   fs.writeFileSync(path.join(dir, "index.js"), options.program);
+}
+
+/** `pulumi-compute` and its peer `@pulumi/pulumi` in the project's `node_modules`, linked to this repository's build. */
+export function linkPackages(dir: string): void {
+  fs.mkdirSync(path.join(dir, "node_modules/@pulumi"), { recursive: true });
+  fs.symlinkSync(REPO_ROOT, path.join(dir, "node_modules/pulumi-compute"));
+  fs.symlinkSync(path.join(REPO_ROOT, "node_modules/@pulumi/pulumi"), path.join(dir, "node_modules/@pulumi/pulumi"));
 }
 
 /**
