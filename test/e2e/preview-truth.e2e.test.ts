@@ -14,6 +14,9 @@
  * - the next preview is empty.
  * Also: an address added to an allow list reads as its value in `preview --diff`, and an engine
  * version the API does not offer is refused at preview, in the program's words, before any write.
+ *
+ * All of it through both doors: the dynamic resources (the generated classes) and the provider
+ * plugin (`compute:index:<Kind>` resources of the same program, served by `pulumi-resource-compute`).
  */
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
@@ -28,6 +31,7 @@ import { RESOURCE_SPECS } from "../../provider/specs";
 import type { AnySpec } from "../../provider/engine/spec";
 import { exampleImageFile } from "../../examples/support/files";
 import { createTestStack, eventRecorder, type TestStack } from "../support/engine";
+import { pluginResource } from "../support/plugin-resource";
 
 jest.setTimeout(900_000);
 
@@ -245,21 +249,37 @@ const fingerprint = (value: unknown) =>
 
 let emulator: RunningEmulator;
 let client: ComputeClient;
-let testStack: TestStack;
 let round = 0;
 
-function program(): Promise<Record<string, unknown>> {
+/** The two doors to the engine: the generated classes (dynamic resources), or `compute:index:<Kind>` through the provider plugin. */
+type Door = "dynamic resources" | "provider plugin";
+const DOORS: Door[] = ["dynamic resources", "provider plugin"];
+
+/** A resource of `kind` through `door`, with `id` and every output a property. */
+function make(door: Door, kind: string, name: string, args: Args): pulumi.CustomResource {
+  if (door === "provider plugin") return pluginResource(kind, name, args);
+  const Kind = (compute as unknown as Record<string, new (n: string, a: Args) => pulumi.CustomResource>)[kind]!;
+  return new Kind(name, args);
+}
+
+/** A stack of `program` through `door`: its project names the plugin for the plugin's door. */
+const stackThrough = (door: Door, name: string, program: () => Promise<Record<string, unknown>>) =>
+  createTestStack({ name, apiUrl: emulator.url, token: emulator.token, program, computePlugin: door === "provider plugin" });
+
+type Outputs = Record<string, pulumi.Output<unknown>>;
+
+function program(door: Door): Promise<Record<string, unknown>> {
   const all = subjects();
-  const zone = (name: string, domain: string) => new compute.Domain(name, { domain, type: "master", soaEmail: "admin@truth.example" });
+  const zone = (name: string, domain: string) => make(door, "Domain", name, { domain, type: "master", soaEmail: "admin@truth.example" });
   const deps = zone("deps", "deps.truth.example");
   const records = zone("records-zone", "records.truth.example");
   const setZone = zone("set-zone", "set.truth.example");
-  const subnetParent = new compute.Vpc("subnet-parent", { label: "truth-parent", region: REGION });
+  const subnetParent = make(door, "Vpc", "subnet-parent", { label: "truth-parent", region: REGION });
   const policies = { inboundPolicy: "DROP", outboundPolicy: "ACCEPT" } as const;
-  const ruleParent = new compute.Firewall("rule-parent", { label: "truth-rule-parent", ...policies });
-  const deviceParent = new compute.Firewall("device-parent", { label: "truth-device-parent", ...policies });
+  const ruleParent = make(door, "Firewall", "rule-parent", { label: "truth-rule-parent", ...policies });
+  const deviceParent = make(door, "Firewall", "device-parent", { label: "truth-device-parent", ...policies });
   // A database whose allow list is managed entry by entry (it sets no `allowList` of its own).
-  const entryParent = new compute.PostgresqlDatabase("entry-parent", {
+  const entryParent = make(door, "PostgresqlDatabase", "entry-parent", {
     label: "truth-entry-parent",
     region: REGION,
     type: "g6-nanode-1",
@@ -276,11 +296,10 @@ function program(): Promise<Record<string, unknown>> {
     entry: { databaseId: entryParent.id },
   };
   for (const [name, subject] of Object.entries(all)) {
-    const Kind = (compute as unknown as Record<string, new (n: string, a: Args) => pulumi.CustomResource>)[subject.kind]!;
-    const resource = new Kind(name, { ...argsAt(subject, round), ...parents[name] });
+    const resource = make(door, subject.kind, name, { ...argsAt(subject, round), ...parents[name] });
     for (const output of watched(RESOURCE_SPECS[subject.kind]!)) {
-      const value = (resource as unknown as Record<string, pulumi.Output<unknown>>)[output]!;
-      new compute.DomainRecord(`dep-${name}-${output}`, {
+      const value = (resource as unknown as Outputs)[output]!;
+      make(door, "DomainRecord", `dep-${name}-${output}`, {
         domainId: deps.id,
         type: "TXT",
         name: `${name}-${output}`.toLowerCase(),
@@ -304,12 +323,9 @@ beforeAll(async () => {
   world.imageA = await exampleImageFile("truth");
   world.imageB = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "truth-image-")), "moved.img.gz");
   fs.copyFileSync(world.imageA, world.imageB); // the same content at another path: an in-place change
-  testStack = await createTestStack({ name: "preview-truth", apiUrl: emulator.url, token: emulator.token, program });
 });
 
 afterAll(async () => {
-  await testStack?.stack.destroy().catch(() => undefined);
-  testStack?.cleanup();
   await client?.close();
   await emulator?.close();
   if (world.imageB) fs.rmSync(path.dirname(world.imageB), { recursive: true, force: true });
@@ -363,67 +379,76 @@ test("every in-place input of every kind has a change below, and every kind a su
   }
 });
 
-test("round by round, each preview plans exactly what up does, sends no write, and leaves the next preview empty", async () => {
-  const first = await testStack.stack.up();
-  expect(first.summary.result).toBe("succeeded");
-  const settled = eventRecorder();
-  await testStack.stack.preview({ onEvent: settled.onEvent, diff: true });
-  expect(plan(settled.events)).toEqual({});
+describe.each(DOORS)("through the %s", (door) => {
+  let testStack: TestStack;
 
-  const rounds = Math.max(...Object.values(subjects()).map((s) => s.changes.length));
-  for (round = 1; round <= rounds; round++) {
-    const previewEvents = eventRecorder();
-    let mark = emulator.control.listRequests().length;
-    const preview = await testStack.stack.preview({ onEvent: previewEvents.onEvent, diff: true });
-    expect({ round, writes: mutations(mark) }).toEqual({ round, writes: [] });
-    const planned = plan(previewEvents.events);
-    expect({ round, planned }).toEqual({ round, planned: expectedPlan(round) });
-    if (round === 1) {
-      // An address added to an allow list reads as its value, not as a key with an unknown value.
-      expect(preview.stdout).toMatch(/allowList: \[\s+\+ \[1\]: "192\.0\.2\.0\/28"/);
-      expect(preview.stdout).not.toMatch(/192\.0\.2\.0\/28: \[unknown\]/);
-    }
-
-    const upEvents = eventRecorder();
-    const up = await testStack.stack.up({ onEvent: upEvents.onEvent });
-    expect(up.summary.result).toBe("succeeded");
-    expect({ round, done: plan(upEvents.events) }).toEqual({ round, done: planned });
-
-    mark = emulator.control.listRequests().length;
-    const afterEvents = eventRecorder();
-    await testStack.stack.preview({ onEvent: afterEvents.onEvent });
-    expect({ round, after: plan(afterEvents.events) }).toEqual({ round, after: {} });
-    expect(mutations(mark)).toEqual([]);
-  }
-});
-
-test("an engine version the API does not offer is refused at preview, in the program's words, before any write", async () => {
-  const stack = await createTestStack({
-    name: "preview-engine",
-    apiUrl: emulator.url,
-    token: emulator.token,
-    program: async () => {
-      new compute.MysqlDatabase("db", { label: "not-on-offer", region: REGION, type: "g6-nanode-1", engineId: "mysql/8.0.99" });
-      return {};
-    },
+  beforeAll(async () => {
+    round = 0;
+    testStack = await stackThrough(door, door === "provider plugin" ? "truth-plugin" : "preview-truth", () => program(door));
   });
-  try {
-    const mark = emulator.control.listRequests().length;
-    const failed = await stack.stack.up().then(
-      () => "",
-      (e: Error) => e.message,
-    );
-    expect(failed).toContain("engineId mysql/8.0.99 is not on offer");
-    expect(failed).toContain("getDatabaseEngines lists the versions a new database can use");
-    expect(failed).not.toMatch(/GET \/databases/);
-    // What up sent: the reads that know the offer (regions, engines, the version asked for), no write.
-    const sent = emulator.control
-      .listRequests()
-      .slice(mark)
-      .map((r) => `${r.method} ${r.path.replace(/\?.*$/, "")}`);
-    expect(sent.sort()).toEqual(["GET /v4/databases/engines", "GET /v4/databases/engines/mysql%2F8.0.99", "GET /v4/regions"]);
-  } finally {
-    await stack.stack.destroy().catch(() => undefined);
-    stack.cleanup();
-  }
+
+  afterAll(async () => {
+    await testStack?.stack.destroy().catch(() => undefined);
+    testStack?.cleanup();
+  });
+
+  test("round by round, each preview plans exactly what up does, sends no write, and leaves the next preview empty", async () => {
+    const first = await testStack.stack.up();
+    expect(first.summary.result).toBe("succeeded");
+    const settled = eventRecorder();
+    await testStack.stack.preview({ onEvent: settled.onEvent, diff: true });
+    expect(plan(settled.events)).toEqual({});
+
+    const rounds = Math.max(...Object.values(subjects()).map((s) => s.changes.length));
+    for (round = 1; round <= rounds; round++) {
+      const previewEvents = eventRecorder();
+      let mark = emulator.control.listRequests().length;
+      const preview = await testStack.stack.preview({ onEvent: previewEvents.onEvent, diff: true });
+      expect({ round, writes: mutations(mark) }).toEqual({ round, writes: [] });
+      const planned = plan(previewEvents.events);
+      expect({ round, planned }).toEqual({ round, planned: expectedPlan(round) });
+      if (round === 1) {
+        // An address added to an allow list reads as its value, not as a key with an unknown value.
+        expect(preview.stdout).toMatch(/allowList: \[\s+\+ \[1\]: "192\.0\.2\.0\/28"/);
+        expect(preview.stdout).not.toMatch(/192\.0\.2\.0\/28: \[unknown\]/);
+      }
+
+      const upEvents = eventRecorder();
+      const up = await testStack.stack.up({ onEvent: upEvents.onEvent });
+      expect(up.summary.result).toBe("succeeded");
+      expect({ round, done: plan(upEvents.events) }).toEqual({ round, done: planned });
+
+      mark = emulator.control.listRequests().length;
+      const afterEvents = eventRecorder();
+      await testStack.stack.preview({ onEvent: afterEvents.onEvent });
+      expect({ round, after: plan(afterEvents.events) }).toEqual({ round, after: {} });
+      expect(mutations(mark)).toEqual([]);
+    }
+  });
+
+  test("an engine version the API does not offer is refused at preview, in the program's words, before any write", async () => {
+    const stack = await stackThrough(door, door === "provider plugin" ? "engine-plugin" : "preview-engine", async () => {
+      make(door, "MysqlDatabase", "db", { label: "not-on-offer", region: REGION, type: "g6-nanode-1", engineId: "mysql/8.0.99" });
+      return {};
+    });
+    try {
+      const mark = emulator.control.listRequests().length;
+      const failed = await stack.stack.up().then(
+        () => "",
+        (e: Error) => e.message,
+      );
+      expect(failed).toContain("engineId mysql/8.0.99 is not on offer");
+      expect(failed).toContain("getDatabaseEngines lists the versions a new database can use");
+      expect(failed).not.toMatch(/GET \/databases/);
+      // What up sent: the reads that know the offer (regions, engines, the version asked for), no write.
+      const sent = emulator.control
+        .listRequests()
+        .slice(mark)
+        .map((r) => `${r.method} ${r.path.replace(/\?.*$/, "")}`);
+      expect(sent.sort()).toEqual(["GET /v4/databases/engines", "GET /v4/databases/engines/mysql%2F8.0.99", "GET /v4/regions"]);
+    } finally {
+      await stack.stack.destroy().catch(() => undefined);
+      stack.cleanup();
+    }
+  });
 });

@@ -28,6 +28,11 @@ export interface TestStackOptions {
    * user's project holds its program and its `node_modules`.
    */
   baseDir?: string;
+  /**
+   * The project names the package's provider plugin (`plugins/pulumi-resource-compute` of this
+   * checkout), for programs that declare `compute:index:<Kind>` resources (`pluginResource`).
+   */
+  computePlugin?: boolean;
 }
 
 export interface TestStack {
@@ -75,7 +80,13 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
       pulumiCommand: await pulumiCommand(),
       envVars,
       // The provider process starts in `main`; from there `pulumi-compute` resolves to this repo.
-      projectSettings: { name: project, runtime: "nodejs", main: REPO_ROOT, backend: { url: `file://${stateDir}` } },
+      projectSettings: {
+        name: project,
+        runtime: "nodejs",
+        main: REPO_ROOT,
+        backend: { url: `file://${stateDir}` },
+        ...(options.computePlugin ? { plugins: { providers: [{ name: "compute", path: path.join(REPO_ROOT, "plugins") }] } } : {}),
+      },
     },
   );
   if (options.credentials !== "env") {
