@@ -9,11 +9,12 @@
  * | floor | N no-op dynamic resources: an ordinary inline dynamic provider, as a Pulumi user writes one |
  * | floor, skip checkpoints | the same with `PULUMI_SKIP_CHECKPOINTS=true` (state written once, at the end) |
  * | DomainRecord | a Domain and N DomainRecords in it, against the in-process emulator |
+ * | DomainRecord (plugin) | the same resources as `compute:index:` resources through the provider plugin |
  * | DomainRecordSet | a Domain and one DomainRecordSet of the same N records |
  *
  * Each goes through `up` → `preview` (no changes) → `refresh` → `destroy`. Printed: the median time
  * of each phase and its ratio to the floor, the requests the emulator received per record in each
- * phase, the provider process's peak RSS (VmHWM of the dynamic provider host), and the state's
+ * phase, the provider process's peak RSS (VmHWM of the dynamic provider host, or of the plugin), and the state's
  * bytes per resource (after `up`; the file as the `file://` backend wrote it, less the state of
  * the same stack with no resources, divided by N).
  *
@@ -36,6 +37,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { Domain, DomainRecord, DomainRecordSet } from "../provider";
 import { REPO_ROOT, createTestStack, type TestStack } from "../test/support/engine";
+import { pluginResource } from "../test/support/plugin-resource";
 import type { BenchResult, Benchmark, Metric } from "./benchmark";
 import { goSplit, nodeSplit, nodeSplitOfFolder, phaseProfiler, splitRows } from "./profile";
 
@@ -52,9 +54,11 @@ const PROJECTS = path.join(REPO_ROOT, ".bench");
 /** State bytes per DomainRecord allowed after `up`. */
 export const STATE_BYTES_GOAL = 1536;
 
-type VariantName = "floor" | "floor, skip checkpoints" | "DomainRecord" | "DomainRecordSet";
+type VariantName = "floor" | "floor, skip checkpoints" | "DomainRecord" | "DomainRecord (plugin)" | "DomainRecordSet";
 /** The variants that talk to the API: their requests are counted and checked. */
-const OURS: readonly VariantName[] = ["DomainRecord", "DomainRecordSet"];
+const OURS: readonly VariantName[] = ["DomainRecord", "DomainRecord (plugin)", "DomainRecordSet"];
+/** The variant whose resources go through the provider plugin (`compute:index:<Kind>`). */
+const PLUGIN: VariantName = "DomainRecord (plugin)";
 
 interface Run {
   seconds: Record<Phase, number>;
@@ -112,13 +116,13 @@ function descendants(root: number): number[] {
   return found;
 }
 
-/** Samples the peak RSS (VmHWM) of the dynamic provider host processes under this one until stopped. */
+/** Samples the peak RSS (VmHWM) of the provider processes under this one (the dynamic provider host, the plugin) until stopped. */
 function providerMemory(): { stop(): number } {
   let peak = 0;
   const sample = () => {
     for (const pid of descendants(process.pid)) {
       try {
-        if (!readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("dynamic-provider")) continue;
+        if (!/dynamic-provider|provider\/plugin\/main\.js/.test(readFileSync(`/proc/${pid}/cmdline`, "utf8"))) continue;
         const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
         if (hwm) peak = Math.max(peak, Number(hwm[1]) * 1024);
       } catch {
@@ -153,9 +157,13 @@ async function runVariant(variant: VariantName, n: number, emulator: RunningEmul
   let declare = true;
   const program = async () => {
     if (!declare) return {};
-    if (OURS.includes(variant)) {
-      const zone = new Domain("zone", { domain: `${tag}-${process.pid}.scale.example`, type: "master", soaEmail: "admin@scale.example" });
-      const records = Array.from({ length: n }, (_, i) => recordArgs(i));
+    const zoneArgs = { domain: `${tag}-${process.pid}.scale.example`, type: "master", soaEmail: "admin@scale.example" } as const;
+    const records = Array.from({ length: n }, (_, i) => recordArgs(i));
+    if (variant === PLUGIN) {
+      const zone = pluginResource("Domain", "zone", zoneArgs);
+      records.forEach((record, i) => pluginResource("DomainRecord", `r${i}`, { domainId: zone.id, ...record }));
+    } else if (OURS.includes(variant)) {
+      const zone = new Domain("zone", zoneArgs);
       if (variant === "DomainRecordSet") new DomainRecordSet("records", { domainId: zone.id, records });
       else records.forEach((record, i) => new DomainRecord(`r${i}`, { domainId: zone.id, ...record }));
     } else {
@@ -170,6 +178,7 @@ async function runVariant(variant: VariantName, n: number, emulator: RunningEmul
     apiUrl: emulator.url,
     token: emulator.token,
     baseDir: PROJECTS,
+    computePlugin: variant === PLUGIN,
   });
   if (variant === "floor, skip checkpoints") testStack.stack.workspace.envVars.PULUMI_SKIP_CHECKPOINTS = "true";
   // This emulator counts the documented rate-limit windows without enforcing them: timing the
@@ -399,14 +408,15 @@ async function profileSplit(n: number, dir: string, phases: readonly Phase[], em
 
 export const benchmark: Benchmark = {
   name: "scale",
-  description: "N DNS records through the real engine next to N no-op dynamic resources: time per phase, requests, memory, state size",
+  description:
+    "N DNS records through the real engine (dynamic resources and the provider plugin) next to N no-op dynamic resources: time per phase, requests, memory, state size",
   async run(flags: readonly string[] = []): Promise<BenchResult> {
     const given = (name: string) => flags.find((f) => f.startsWith(`--${name}=`))?.split("=")[1];
     const sizes = given("sizes")?.split(",").map(Number) ?? (flags.includes("--large") ? [200, 1000] : [200]);
     const rounds = given("rounds");
     const roundsFor = (n: number) => (rounds ? Number(rounds) : n >= 1000 ? 1 : 3);
     const latencyMs = Number(given("latency-ms") ?? DEFAULT_LATENCY_MS);
-    const variants: VariantName[] = ["floor", "floor, skip checkpoints", "DomainRecord", "DomainRecordSet"];
+    const variants: VariantName[] = ["floor", "floor, skip checkpoints", "DomainRecord", PLUGIN, "DomainRecordSet"];
     // The networked pass compares what the network changes: the floor sends no request, so it stays the reference.
     const networked: VariantName[] = ["floor", "DomainRecord", "DomainRecordSet"];
     const metrics: Metric[] = [];

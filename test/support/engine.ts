@@ -12,6 +12,8 @@ import { pulumiCommand } from "../../provider/automation";
 
 export const REPO_ROOT = path.resolve(__dirname, "../..");
 export const PASSPHRASE = "e2e-test-passphrase";
+/** The package's `plugins/` (its provider plugin's launcher), from the sources or from `dist/` alike. */
+const PLUGINS_DIR = path.join(path.dirname(require.resolve("pulumi-compute/package.json")), "plugins");
 
 export interface TestStackOptions {
   /** Short name, used for the project and folders. */
@@ -85,7 +87,7 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
         runtime: "nodejs",
         main: REPO_ROOT,
         backend: { url: `file://${stateDir}` },
-        ...(options.computePlugin ? { plugins: { providers: [{ name: "compute", path: path.join(REPO_ROOT, "plugins") }] } } : {}),
+        ...(options.computePlugin ? { plugins: { providers: [{ name: "compute", path: PLUGINS_DIR }] } } : {}),
       },
     },
   );
