@@ -163,7 +163,14 @@ export function providerService(protocol: Protocol, options: ServiceOptions): Re
       const response = new proto.ReadResponse();
       if (Object.keys(state).length === 0 && Object.keys(fromStruct(request.getInputs())).length === 0) {
         // Pulumi's import: an object by id alone, with the inputs that manage it as it is.
-        const imported = await importRead(spec, ctx, request.getId());
+        const imported = await importRead(spec, ctx, request.getId()).catch((error: unknown) => {
+          // A resource under a parent (a subnet, a DNS record) is read with its parent's id, which an import does not carry.
+          throw new Error(
+            `the ${spec.noun} ${request.getId()} cannot be imported by its id alone (${error instanceof Error ? error.message : String(error)}); ` +
+              `adopt it with \`adoptId\` in the program instead`,
+            { cause: error },
+          );
+        });
         if (!imported) return response;
         return response.setId(imported.id).setProperties(toStruct(imported.props, secrets)).setInputs(toStruct(imported.inputs, secrets));
       }

@@ -9,8 +9,10 @@ import type { AnySpec } from "../../provider/engine/spec";
 import { outputText } from "../../provider/engine/known";
 import { formatDuration } from "../../provider/engine/values";
 import { leastScopes } from "../../provider/engine/oauth-scopes";
+import { dynamicType, packageToken } from "../../provider/engine/tokens";
 import { type FunctionDoc, findFunctions } from "./functions";
 import { findSpecs } from "./resources";
+import { type ListResult, yamlProgram, yamlText } from "./yaml";
 
 /** Where the pages are, from the repository root. */
 export const REFERENCE_DIR = "docs/reference";
@@ -180,7 +182,8 @@ function adoptSection(spec: AnySpec, specs: AnySpec[]): string[] {
     `Give its id as \`adoptId\`${known ? ` (${known.what})` : ""}, with inputs that describe it. The first \`up\` reads it and records it ` +
       "instead of creating one, and changes only what differs from the program; afterwards `adoptId` may be removed without a change. " +
       "Pulumi's `pulumi import` does not work for dynamic resources; `pulumi-compute import` writes such a program for a whole account " +
-      "([importing](../guides/import.md)).",
+      `([importing](../guides/import.md)). Through the provider plugin it does: \`pulumi import ${packageToken(spec.name)} <name> <id>\` ` +
+      "adopts an object its id alone finds ([Pulumi YAML](../guides/yaml.md#importing-an-object-made-by-hand)).",
     "",
     "```ts",
     adoptExample(spec, specs, known?.example ?? "12345"),
@@ -198,7 +201,22 @@ function adoptSection(spec: AnySpec, specs: AnySpec[]): string[] {
   return lines;
 }
 
-function resourcePage(spec: AnySpec, specs: AnySpec[]): string {
+/** The example in TypeScript, and the same program in Pulumi YAML through the provider plugin. */
+function exampleSection(program: string, isList: ListResult): string[] {
+  return [
+    "```ts",
+    program,
+    "```",
+    "",
+    "In Pulumi YAML, through the package's provider plugin ([Pulumi YAML](../guides/yaml.md)):",
+    "",
+    "```yaml",
+    yamlText(yamlProgram(program, isList)),
+    "```",
+  ];
+}
+
+function resourcePage(spec: AnySpec, specs: AnySpec[], isList: ListResult): string {
   const t = spec.timeouts;
   const list = (scopes: string[]) => (scopes.length === 0 ? "none" : scopes.map(code).join(", "));
   const up = leastScopes([...spec.endpoints.read, ...spec.endpoints.write]);
@@ -214,15 +232,13 @@ function resourcePage(spec: AnySpec, specs: AnySpec[]): string {
     "",
     spec.description,
     "",
-    `- Type token: \`pulumi-nodejs:dynamic/compute:${spec.name}\``,
+    `- Type tokens: \`${packageToken(spec.name)}\` (Pulumi YAML and any program using the provider plugin), \`${dynamicType(spec.name)}\` (the TypeScript class's dynamic resource)`,
     `- Default timeouts: create ${formatDuration(t.create)}, update ${formatDuration(t.update)}, delete ${formatDuration(t.delete)} (the \`timeouts\` input sets others).`,
     `- OAuth scopes: ${list(up)} for \`up\` and \`destroy\`; ${list(preview)} for \`preview\`, \`refresh\` and drift ([least-privilege tokens](../guides/least-privilege-tokens.md)).`,
     "",
     "## Example",
     "",
-    "```ts",
-    completeExample(spec, specs),
-    "```",
+    ...exampleSection(completeExample(spec, specs), isList),
     "",
     "## Inputs",
     "",
@@ -257,7 +273,7 @@ function fieldRows(fields: FunctionDoc["args"]): string[] {
   return fields.map((f) => `| ${code(f.name)} | ${code(escape(f.type))}${f.optional ? ", optional" : ""} | ${escape(f.description)} |`);
 }
 
-function functionPage(fn: FunctionDoc): string {
+function functionPage(fn: FunctionDoc, isList: ListResult): string {
   const wayText = fn.ways.length
     ? `Give exactly one of: ${fn.ways.map((w) => w.map(code).join(" and ")).join(", or ")}; none or several matching objects are refused, naming them.`
     : "";
@@ -272,11 +288,11 @@ function functionPage(fn: FunctionDoc): string {
       `\`${fn.name}Output(args${fn.argsOptional ? "?" : ""}, options?)\` takes Inputs and answers an \`Output\` of the same, secret when the result holds a secret. ` +
       "Both run in the program, with the stack's credentials unless `options` gives `{ apiUrl, token }`.",
     "",
+    `In Pulumi YAML it is the function \`${packageToken(fn.name)}\` of the provider plugin (\`fn::invoke\`), run with the provider's credentials${fn.returnsList ? "; its list is the result's `items`" : ""}.`,
+    "",
     "## Example",
     "",
-    "```ts",
-    withImports(fn.example),
-    "```",
+    ...exampleSection(withImports(fn.example), isList),
     "",
     "## Arguments",
     "",
@@ -302,6 +318,8 @@ function indexPage(specs: AnySpec[], functions: FunctionDoc[]): string {
     "",
     "One page per resource and per data function. Every resource also accepts `adoptId` (manage an existing object) and `timeouts`;",
     "every input is also an output of the same name. Data functions run in the program; each has an `…Output` form taking Inputs.",
+    "Each page shows its example in TypeScript and in Pulumi YAML, where the resource is `compute:index:<Kind>` and the function",
+    "`compute:index:<name>` of the package's provider plugin ([Pulumi YAML](../guides/yaml.md)).",
     "",
     "## Resources",
     "",
@@ -325,7 +343,8 @@ export function referencePages(
   functions = findFunctions(root),
 ): Record<string, string> {
   const pages: Record<string, string> = { "README.md": indexPage(specs, functions) };
-  for (const spec of specs) pages[`${pageName(spec.name)}.md`] = resourcePage(spec, specs);
-  for (const fn of functions) pages[`${pageName(fn.name)}.md`] = functionPage(fn);
+  const isList: ListResult = (name) => functions.find((f) => f.name === name)?.returnsList ?? false;
+  for (const spec of specs) pages[`${pageName(spec.name)}.md`] = resourcePage(spec, specs, isList);
+  for (const fn of functions) pages[`${pageName(fn.name)}.md`] = functionPage(fn, isList);
   return pages;
 }
