@@ -1,6 +1,6 @@
 /**
  * Every Pulumi YAML program of the docs — each reference page's YAML example (written from its
- * TypeScript example by `scripts/docs/yaml.ts`) and the YAML example project — checked against
+ * TypeScript example by `scripts/docs/yaml.ts`), the YAML guide's and the YAML example project — checked against
  * the provider plugin's schema, as Pulumi YAML reads it: each resource's type exists and its
  * properties are inputs of it with values of their types, required inputs are given, every
  * `${name.path}` names a resource, variable or config value of the program and a property it has,
@@ -26,6 +26,9 @@ const programs: Array<[string, string]> = [
     yamlBlocks(fs.readFileSync(path.join(REPO_ROOT, REFERENCE_DIR, page), "utf8")).map((y) => [page, y] as [string, string]),
   ),
   ["examples/yaml/Pulumi.yaml", fs.readFileSync(path.join(REPO_ROOT, "examples/yaml/Pulumi.yaml"), "utf8")],
+  ...yamlBlocks(fs.readFileSync(path.join(REPO_ROOT, "docs/guides/yaml.md"), "utf8")).map(
+    (y) => ["docs/guides/yaml.md", y] as [string, string],
+  ),
 ];
 
 const resolve = (spec: Json): Json => (spec?.$ref?.startsWith("#/types/") ? schema.types[spec.$ref.slice("#/types/".length)] : spec);

@@ -27,7 +27,12 @@ test("every version pinned by tools/*/go.mod, test/contract/go.mod and their go.
   expect(chain.length).toBeGreaterThan(0); // GOPROXY=direct/off: the engine could not be built from a proxy
 
   const modules = goModules(REPO_ROOT);
-  expect(modules.map((m) => m.dir)).toEqual(["tools/pulumi-engine", "tools/pulumi-language-nodejs", "test/contract"]);
+  expect(modules.map((m) => m.dir)).toEqual([
+    "tools/pulumi-engine",
+    "tools/pulumi-language-nodejs",
+    "tools/pulumi-language-yaml",
+    "test/contract",
+  ]);
   const needed = modules.flatMap((m) => neededFromModule(m.goMod, m.goSum, m.dir));
   const version = (JSON.parse(fs.readFileSync(require.resolve("@pulumi/pulumi/package.json"), "utf8")) as { version: string }).version;
   expect(needed).toContainEqual(
@@ -35,6 +40,9 @@ test("every version pinned by tools/*/go.mod, test/contract/go.mod and their go.
   );
   expect(needed).toContainEqual(
     expect.objectContaining({ path: "github.com/pulumi/pulumi/sdk/v3", version: "v3.68.0", source: "tools/pulumi-language-nodejs" }),
+  );
+  expect(needed).toContainEqual(
+    expect.objectContaining({ path: "github.com/pulumi/pulumi-yaml", version: "v1.38.1", source: "tools/pulumi-language-yaml" }),
   );
   expect(needed).toContainEqual(
     expect.objectContaining({
