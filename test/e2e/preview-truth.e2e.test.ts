@@ -32,6 +32,7 @@ import type { AnySpec } from "../../provider/engine/spec";
 import { exampleImageFile } from "../../examples/support/files";
 import { createTestStack, eventRecorder, type TestStack } from "../support/engine";
 import { pluginResource } from "../support/plugin-resource";
+import { writesSince } from "../support/requests";
 
 jest.setTimeout(900_000);
 
@@ -363,12 +364,7 @@ function expectedPlan(roundNumber: number): Record<string, string> {
   return steps;
 }
 
-const mutations = (mark: number) =>
-  emulator.control
-    .listRequests()
-    .slice(mark)
-    .filter((r) => r.method !== "GET")
-    .map((r) => `${r.method} ${r.path}`);
+const mutations = (mark: number) => writesSince(emulator, mark);
 
 test("every in-place input of every kind has a change below, and every kind a subject", () => {
   const all = Object.values(subjects());

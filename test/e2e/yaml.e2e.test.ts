@@ -5,7 +5,9 @@
  *   the password a secret, the token nowhere in state), a change made through the API, refresh
  *   showing it, up restoring it, the next preview empty, destroy leaving nothing;
  * - `pulumi import compute:index:Vpc net <id>` of a VPC made by hand into a YAML project: the code
- *   it writes, added to the program, previews empty, and the VPC is managed from then on.
+ *   it writes, added to the program, previews empty, and the VPC is managed from then on;
+ * - data functions (`fn::invoke`), a list as `items`, a secret result kept secret; the token kept
+ *   out of state though set without `--secret`; a configuration key the package lacks refused.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -13,6 +15,7 @@ import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
 import type { ProcessResult } from "../support/process";
+import { writesSince } from "../support/requests";
 import { expectExit } from "../support/user-shell";
 import { PLUGIN_ENTRY, exampleProjectFile, yamlProject, type YamlProject } from "../support/yaml-project";
 
@@ -49,13 +52,6 @@ async function initStack(project: YamlProject): Promise<void> {
   await ok(project, `pulumi config set --secret compute:token ${emulator.token}`);
 }
 
-const writesSince = (mark: number) =>
-  emulator.control
-    .listRequests()
-    .slice(mark)
-    .filter((r) => r.method !== "GET")
-    .map((r) => `${r.method} ${r.path}`);
-
 test("the YAML example: preview, up, a change behind Pulumi's back, refresh, up restores, an empty preview, destroy", async () => {
   const project = yamlProject(path.join(base, "example"), exampleProjectFile());
   expect(fs.readFileSync(path.join(project.dir, "Pulumi.yaml"), "utf8")).toContain(PLUGIN_ENTRY);
@@ -67,7 +63,7 @@ test("the YAML example: preview, up, a change behind Pulumi's back, refresh, up 
     expect(preview.out).toMatch(new RegExp(`\\+ +compute:index:${kind} create`));
   }
   expect(preview.out).toMatch(/\+ 6 to create/);
-  expect(writesSince(mark)).toEqual([]);
+  expect(writesSince(emulator, mark)).toEqual([]);
 
   const up = await ok(project, "pulumi up --yes --skip-preview --non-interactive");
   expect(up.out).toMatch(/\+ 6 created/);
@@ -98,7 +94,7 @@ test("the YAML example: preview, up, a change behind Pulumi's back, refresh, up 
   mark = emulator.control.listRequests().length;
   const after = await ok(project, "pulumi preview --expect-no-changes --non-interactive");
   expect(after.out).toMatch(/6 unchanged/);
-  expect(writesSince(mark)).toEqual([]);
+  expect(writesSince(emulator, mark)).toEqual([]);
 
   const destroy = await ok(project, "pulumi destroy --yes --skip-preview --non-interactive");
   expect(destroy.out).toMatch(/- 6 deleted/);
@@ -127,7 +123,7 @@ test("`pulumi import compute:index:Vpc net <id>` adopts a VPC made by hand into 
   const mark = emulator.control.listRequests().length;
   const preview = await ok(project, "pulumi preview --expect-no-changes --diff --non-interactive");
   expect(preview.out).toMatch(/2 unchanged/);
-  expect(writesSince(mark)).toEqual([]);
+  expect(writesSince(emulator, mark)).toEqual([]);
 
   // Managed from then on: a change in the program is an update of the same VPC; destroy deletes it.
   fs.writeFileSync(
@@ -138,4 +134,54 @@ test("`pulumi import compute:index:Vpc net <id>` adopts a VPC made by hand into 
   expect((await client.vpcs.get(made.id)).label).toBe("adopted");
   await ok(project, "pulumi destroy --yes --skip-preview --non-interactive");
   expect(await client.vpcs.listAll()).toEqual([]);
+});
+
+test("data functions through the plugin, the token kept out of state, and a configuration key the package lacks refused", async () => {
+  const program = [
+    "name: functions",
+    "runtime: yaml",
+    PLUGIN_ENTRY.trimEnd(),
+    "resources:",
+    "  db:",
+    "    type: compute:index:MysqlDatabase",
+    "    properties: { label: fn-db, region: us-iad, type: g6-nanode-1, engineId: mysql/8 }",
+    "variables:",
+    "  regions:",
+    "    fn::invoke: { function: compute:index:getRegions, arguments: { capability: VPCs }, return: items }",
+    "  found:",
+    '    fn::invoke: { function: compute:index:getMysqlDatabase, arguments: { id: "${db.id}" } }',
+    "outputs:",
+    "  firstRegion: ${regions[0].id}",
+    "  foundLabel: ${found.label}",
+    "  foundPassword: ${found.rootPassword}",
+    "",
+  ].join("\n");
+  const project = yamlProject(path.join(base, "functions"), program);
+  await ok(project, "pulumi stack init dev --non-interactive");
+  await ok(project, `pulumi config set compute:apiUrl ${emulator.url}`);
+  // Without --secret: the plugin keeps it secret in the provider's state all the same.
+  await ok(project, `pulumi config set --plaintext compute:token ${emulator.token}`);
+  await ok(project, "pulumi config set compute:colour blue");
+  const refused = await project.shell("pulumi preview --non-interactive");
+  expectExit(refused, "fails");
+  expect(refused.out).toContain("compute:colour is not a configuration variable of pulumi-compute; its variables: token, apiUrl, pacing");
+  await ok(project, "pulumi config rm compute:colour");
+
+  await ok(project, "pulumi up --yes --skip-preview --non-interactive");
+  const outputs = JSON.parse((await ok(project, "pulumi stack output --json")).stdout) as Record<string, unknown>;
+  const [vpcRegion] = (await client.regions.listAll()).filter((r) => r.capabilities.includes("VPCs"));
+  // A result holding a secret is a secret as a whole, as `getMysqlDatabaseOutput`'s is in TypeScript.
+  expect(outputs).toEqual({ firstRegion: vpcRegion!.id, foundLabel: "[secret]", foundPassword: "[secret]" });
+  const [db] = await client.databases.mysql.listAll({ filter: { label: "fn-db" } });
+  const shown = JSON.parse((await ok(project, "pulumi stack output --json --show-secrets")).stdout) as Record<string, unknown>;
+  expect(shown).toEqual({
+    firstRegion: vpcRegion!.id,
+    foundLabel: "fn-db",
+    foundPassword: (await client.databases.mysql.credentials(db!.id)).password,
+  });
+  const state = fs.readFileSync(path.join(project.dir, "state/.pulumi/stacks/functions/dev.json"), "utf8");
+  expect(state).not.toContain(emulator.token);
+  expect(state).not.toContain(shown.foundPassword as string);
+  await ok(project, "pulumi destroy --yes --skip-preview --non-interactive");
+  expect(await client.databases.instances.listAll()).toEqual([]);
 });
