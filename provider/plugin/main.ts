@@ -30,7 +30,8 @@ function unattributedLines(modules: EngineModules, engineAddress: string | undef
   };
 }
 
-export async function main(args: string[]): Promise<number> {
+/** Serves the plugin on a free loopback port; `args` end with the engine's address, when there is an engine. */
+export async function serve(args: string[]): Promise<{ port: number; server: { forceShutdown(): void } }> {
   const engineAddress = args.length > 0 && !args[args.length - 1]!.startsWith("-") ? args[args.length - 1] : undefined;
   const protocol: Protocol = loadProtocol();
   const modules: EngineModules = {
@@ -45,15 +46,15 @@ export async function main(args: string[]): Promise<number> {
   server.addService(protocol.service, served as never);
   return new Promise((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", protocol.grpc.ServerCredentials.createInsecure(), (error, port) =>
-      error ? reject(error) : resolve(port),
+      error ? reject(error) : resolve({ port, server }),
     ),
   );
 }
 
 if (require.main === module) {
-  main(process.argv.slice(2)).then(
+  serve(process.argv.slice(2)).then(
     // The engine reads the port from the first line; the server keeps the process alive.
-    (port) => console.log(String(port)),
+    ({ port }) => console.log(String(port)),
     (error: unknown) => {
       console.error(`pulumi-resource-compute: ${error instanceof Error ? error.message : String(error)}`);
       process.exit(1);

@@ -1,0 +1,209 @@
+/**
+ * The provider plugin's gRPC service, called as the engine calls it (Pulumi's own client of the
+ * ResourceProvider protocol, from `@pulumi/pulumi`), against the emulator over HTTP: what it
+ * declares, its configuration, check in the program's words, previews that send nothing, the
+ * detailed diff, the life of a VPC, an import by id (and one it cannot make), a data function.
+ * The engine's end-to-end runs are `test/e2e/yaml.e2e.test.ts` and the preview-truth test.
+ */
+import * as grpc from "@grpc/grpc-js";
+import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import * as provgrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as proto from "@pulumi/pulumi/proto/provider_pb";
+import type { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import { startEmulator, type RunningEmulator } from "../../../emulator";
+import { serve } from "../../../provider/plugin/main";
+import { SDK_VERSION } from "../../../sdk/version";
+import { ComputeClient } from "../../../sdk/client";
+import { writesSince } from "../../support/requests";
+
+type Values = Record<string, unknown>;
+const SECRET = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
+const URN = "urn:pulumi:dev::p::compute:index:Vpc::net";
+
+let emulator: RunningEmulator;
+let api: ComputeClient;
+let plugin: Awaited<ReturnType<typeof serve>>;
+let client: provgrpc.ResourceProviderClient;
+
+type Callback<R> = (error: grpc.ServiceError | null, response: R) => void;
+
+/** One call of the service, as a promise of its response. */
+function call<R>(method: (request: never, callback: Callback<R>) => unknown, request: unknown): Promise<R> {
+  return new Promise((resolve, reject) =>
+    (method as (request: unknown, callback: Callback<R>) => unknown).call(client, request, (error, response) =>
+      error ? reject(error) : resolve(response),
+    ),
+  );
+}
+
+const struct = (values: Values) => Struct.fromJavaScript(values as Record<string, never>);
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0 });
+  api = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });
+  plugin = await serve([]);
+  client = new provgrpc.ResourceProviderClient(`127.0.0.1:${plugin.port}`, grpc.credentials.createInsecure());
+  const configure = new proto.ConfigureRequest().setArgs(
+    struct({ token: { ...SECRET, value: emulator.token }, apiUrl: emulator.url, pacing: "off" }),
+  );
+  const configured = await call<proto.ConfigureResponse>(client.configure, configure);
+  expect({ preview: configured.getSupportspreview(), secrets: configured.getAcceptsecrets() }).toEqual({ preview: true, secrets: false });
+});
+
+afterAll(async () => {
+  client?.close();
+  plugin?.server.forceShutdown();
+  await api?.close();
+  await emulator?.close();
+});
+
+test("the plugin names its version, and hands the engine no secrets to keep", async () => {
+  expect((await call<PluginInfo>(client.getPluginInfo, new Empty())).getVersion()).toBe(SDK_VERSION);
+  const handshake = await call<proto.ProviderHandshakeResponse>(client.handshake, new proto.ProviderHandshakeRequest());
+  expect(handshake.getAcceptSecrets()).toBe(false);
+});
+
+test("the configuration: the token comes back secret, a key the package lacks is refused naming the variables", async () => {
+  const request = new proto.CheckRequest()
+    .setUrn("urn:pulumi:dev::p::pulumi:providers:compute::default")
+    .setNews(struct({ token: "t0ken", apiUrl: emulator.url, colour: "blue" }));
+  const checked = await call<proto.CheckResponse>(client.checkConfig, request);
+  expect(checked.getInputs()!.toJavaScript()).toEqual({ token: { ...SECRET, value: "t0ken" }, apiUrl: emulator.url, colour: "blue" });
+  expect(checked.getFailuresList().map((f) => [f.getProperty(), f.getReason()])).toEqual([
+    ["colour", "compute:colour is not a configuration variable of pulumi-compute; its variables: token, apiUrl, pacing"],
+  ]);
+});
+
+test("check refuses bad input in the program's words, before any request", async () => {
+  const mark = emulator.control.listRequests().length;
+  const checked = await call<proto.CheckResponse>(
+    client.check,
+    new proto.CheckRequest()
+      .setUrn(URN)
+      .setType("compute:index:Vpc")
+      .setNews(struct({ label: "net" })),
+  );
+  expect(checked.getFailuresList().map((f) => [f.getProperty(), f.getReason()])).toEqual([["region", "region is required"]]);
+  expect(writesSince(emulator, mark)).toEqual([]);
+});
+
+test("a VPC's life: a previewed create sends nothing, create, the detailed diff, a previewed update, update, read, delete", async () => {
+  const inputs = { label: "plugin-net", region: "us-iad" };
+  let mark = emulator.control.listRequests().length;
+  const previewed = await call<proto.CreateResponse>(
+    client.create,
+    new proto.CreateRequest().setUrn(URN).setType("compute:index:Vpc").setProperties(struct(inputs)).setPreview(true),
+  );
+  expect({ id: previewed.getId(), properties: previewed.getProperties()!.toJavaScript() }).toEqual({ id: "", properties: inputs });
+  expect(writesSince(emulator, mark)).toEqual([]);
+
+  const created = await call<proto.CreateResponse>(
+    client.create,
+    new proto.CreateRequest().setUrn(URN).setType("compute:index:Vpc").setProperties(struct(inputs)),
+  );
+  const id = created.getId();
+  const outputs = created.getProperties()!.toJavaScript();
+  expect(outputs).toMatchObject({ ...inputs, description: "" });
+  expect((await api.vpcs.get(Number(id))).label).toBe("plugin-net");
+
+  const news = { label: "plugin-net-2", region: "us-ord" };
+  const diff = await call<proto.DiffResponse>(
+    client.diff,
+    new proto.DiffRequest().setId(id).setUrn(URN).setType("compute:index:Vpc").setOlds(struct(outputs)).setNews(struct(news)),
+  );
+  const detailed: Record<string, number> = {};
+  diff.getDetaileddiffMap().forEach((d, path) => (detailed[path] = d.getKind()));
+  expect({
+    changes: diff.getChanges(),
+    replaces: diff.getReplacesList(),
+    diffs: diff.getDiffsList().sort(),
+    detailed,
+    has: diff.getHasdetaileddiff(),
+  }).toEqual({
+    changes: proto.DiffResponse.DiffChanges.DIFF_SOME,
+    replaces: ["region"],
+    diffs: ["label", "region"],
+    detailed: { label: proto.PropertyDiff.Kind.UPDATE, region: proto.PropertyDiff.Kind.UPDATE_REPLACE },
+    has: true,
+  });
+
+  const renamed = { ...inputs, label: "plugin-net-2" };
+  mark = emulator.control.listRequests().length;
+  const update = (preview: boolean) =>
+    call<proto.UpdateResponse>(
+      client.update,
+      new proto.UpdateRequest()
+        .setId(id)
+        .setUrn(URN)
+        .setType("compute:index:Vpc")
+        .setOlds(struct(outputs))
+        .setNews(struct(renamed))
+        .setPreview(preview),
+    );
+  // The update's preview: the recorded outputs with the new label, as `up` will record them (the time it updates, unknown).
+  expect((await update(true)).getProperties()!.toJavaScript()).toEqual({ ...outputs, label: "plugin-net-2", updated: expect.any(String) });
+  expect(writesSince(emulator, mark)).toEqual([]);
+  expect((await update(false)).getProperties()!.toJavaScript()).toMatchObject(renamed);
+
+  const read = await call<proto.ReadResponse>(
+    client.read,
+    new proto.ReadRequest().setId(id).setUrn(URN).setType("compute:index:Vpc").setProperties(struct(outputs)),
+  );
+  expect(read.getProperties()!.toJavaScript()).toMatchObject(renamed);
+
+  await call<Empty>(
+    client.delete,
+    new proto.DeleteRequest().setId(id).setUrn(URN).setType("compute:index:Vpc").setProperties(struct(outputs)),
+  );
+  const gone = await call<proto.ReadResponse>(
+    client.read,
+    new proto.ReadRequest().setId(id).setUrn(URN).setType("compute:index:Vpc").setProperties(struct(outputs)),
+  );
+  expect(gone.getId()).toBe("");
+});
+
+test("an import reads an object by id alone, with the inputs that manage it; a subnet, under its VPC, is refused naming adoptId", async () => {
+  const vpc = await api.vpcs.create({ label: "made-by-hand", region: "us-iad" });
+  const imported = await call<proto.ReadResponse>(
+    client.read,
+    new proto.ReadRequest().setId(String(vpc.id)).setUrn(URN).setType("compute:index:Vpc"),
+  );
+  expect(imported.getInputs()!.toJavaScript()).toEqual({ label: "made-by-hand", region: "us-iad" });
+  expect(imported.getProperties()!.toJavaScript()).toMatchObject({ label: "made-by-hand", region: "us-iad", description: "" });
+
+  const subnet = await api.vpcs.subnets.create(vpc.id, { label: "web", ipv4: "10.0.1.0/24" });
+  const refused = await call<proto.ReadResponse>(
+    client.read,
+    new proto.ReadRequest()
+      .setId(String(subnet.id))
+      .setUrn("urn:pulumi:dev::p::compute:index:VpcSubnet::web")
+      .setType("compute:index:VpcSubnet"),
+  ).then(
+    () => "",
+    (error: grpc.ServiceError) => error.details,
+  );
+  expect(refused).toMatch(
+    new RegExp(`^the subnet ${subnet.id} cannot be imported by its id alone \\(.*\\); adopt it with \`adoptId\` in the program instead$`),
+  );
+  await api.vpcs.subnets.delete(vpc.id, subnet.id);
+  await api.vpcs.delete(vpc.id);
+});
+
+test("a data function: compute:index:getVpcs answers its list as items", async () => {
+  const vpc = await api.vpcs.create({ label: "listed", region: "us-iad" });
+  const answer = await call<proto.InvokeResponse>(
+    client.invoke,
+    new proto.InvokeRequest().setTok("compute:index:getVpcs").setArgs(struct({ label: "listed" })),
+  );
+  expect(answer.getReturn()!.toJavaScript()).toEqual({ items: [expect.objectContaining({ id: vpc.id, label: "listed" })] });
+  const unknown = await call<proto.InvokeResponse>(
+    client.invoke,
+    new proto.InvokeRequest().setTok("compute:index:getNothing").setArgs(struct({})),
+  ).then(
+    () => "",
+    (error: grpc.ServiceError) => error.details,
+  );
+  expect(unknown).toMatch(/^pulumi-compute has no data function getNothing; the functions are getDatabaseBackups, getDatabaseEngines, /);
+  await api.vpcs.delete(vpc.id);
+});
