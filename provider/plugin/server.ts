@@ -56,7 +56,8 @@ export function providerService(protocol: Protocol, options: ServiceOptions): Re
 
   /** The spec and provider methods of a request's resource type (`compute:index:Vpc`). */
   const resource = (type: string, urn: string): { spec: AnySpec; methods: ReturnType<typeof makeProvider>; secrets: string[] } => {
-    const token = type || urn.split("::")[2] || "";
+    // The URN's type is the parent's and the resource's, `$`-joined, when it has a parent.
+    const token = type || urn.split("::")[2]?.split("$").pop() || "";
     const kind = kindOfToken(token);
     if (kind === undefined) throw new Error(`pulumi-resource-compute serves compute:index:<Kind> resources, not ${token}`);
     const spec = specOf(kind);

@@ -2,8 +2,9 @@
  * Pulumi YAML programs through the provider plugin, with the `pulumi` CLI from a shell against the
  * emulator over HTTP, in a project that names the plugin with the one documented Pulumi.yaml entry:
  * - the YAML example (examples/yaml): preview (no write), up (the database's wait on its own row,
- *   the password a secret, the token nowhere in state), a change made through the API, refresh
- *   showing it, up restoring it, the next preview empty, destroy leaving nothing;
+ *   the password a secret, the token nowhere in state), a change made through the API (which
+ *   `pulumi-compute drift` reports), refresh showing it, up restoring it, the next preview empty,
+ *   destroy leaving nothing;
  * - `pulumi import compute:index:Vpc net <id>` of a VPC made by hand into a YAML project: the code
  *   it writes, added to the program, previews empty, and the VPC is managed from then on;
  * - data functions (`fn::invoke`), a list as `items`, a secret result kept secret; the token kept
@@ -81,6 +82,10 @@ test("the YAML example: preview, up, a change behind Pulumi's back, refresh, up 
 
   const vpcId = Number(outputs.vpcId);
   await client.vpcs.update(vpcId, { label: "edited-by-hand" });
+  // `pulumi-compute drift` reads a YAML stack as it reads a TypeScript one: exit 2, naming the field.
+  const report = await project.shell("node node_modules/pulumi-compute/dist/provider/cli/main.js drift --stack dev");
+  expectExit(report, 2);
+  expect(report.out).toMatch(/Vpc net\s+label\s+"yaml-net"\s+"edited-by-hand"/);
   const drift = await ok(project, "pulumi refresh --preview-only --diff --non-interactive");
   expect(drift.out).toMatch(/~ label: "yaml-net" => "edited-by-hand"/);
   expect(drift.out).toMatch(/~ 1 to update/);
