@@ -72,7 +72,8 @@ async function automationDriver(options: DriverOptions, stateDir: string, stateP
     {
       workDir: options.base,
       pulumiCommand: await pulumiCommand(),
-      envVars: OFFLINE,
+      // The demo's own backend, even when the user's shell names another (PULUMI_BACKEND_URL wins over Pulumi.yaml's).
+      envVars: { ...OFFLINE, PULUMI_BACKEND_URL: `file://${stateDir}` },
       projectSettings: withComputePlugins({ name: project, runtime: "nodejs", main: REPO_ROOT, backend: { url: `file://${stateDir}` } }),
     },
   );
