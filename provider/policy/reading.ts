@@ -109,7 +109,7 @@ export class Findings {
     const fields = [...this.pending].join(", ");
     throw new CheckedAtUp(
       `${this.subject.kind} "${this.subject.name}": ${fields} ${this.pending.size === 1 ? "is" : "are"} known only once the resources ` +
-        `${this.pending.size === 1 ? "it reads" : "they read"} are made; ${this.violations.length ? "the rest was checked, and this" : "this"} is checked at \`up\`, before the resource is created or changed`,
+        `${this.pending.size === 1 ? "it reads" : "they read"} are made; ${this.violations.length ? "the rest was checked" : "the rest passes"}, and this is checked at \`up\`, before the resource is created or changed`,
     );
   }
 }
