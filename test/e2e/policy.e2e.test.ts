@@ -267,7 +267,7 @@ test("a value known only after another resource is made: preview says the policy
   expect(created.some((p) => p.startsWith("/v4/databases"))).toBe(false);
 });
 
-test("from a project folder with the pulumi CLI: the one documented flag, and --policy-pack-config", async () => {
+test("from a project folder with the pulumi CLI: the one documented flag, a team's own pack with validateResourceOfType(compute.Firewall, …), and --policy-pack-config", async () => {
   const project = path.join(base, "cli");
   const state = path.join(base, "cli-state");
   fs.mkdirSync(state);
@@ -289,6 +289,38 @@ new compute.Firewall("edge", { label: "cli-edge", inboundPolicy: "ACCEPT", outbo
     'Firewall "edge": inboundPolicy is "ACCEPT": traffic that no inbound rule matches is accepted from everyone',
   );
   expect(failed.out).not.toContain("dependencies are not installed");
+
+  // A team's own pack: the package's policies, and one of its own written against these kinds
+  // with @pulumi/policy's validateResourceOfType, started as a file as the package's pack is.
+  const team = path.join(project, "team-pack");
+  fs.mkdirSync(team);
+  fs.writeFileSync(path.join(team, "package.json"), JSON.stringify({ name: "team-pack", version: "1.0.0" }));
+  fs.writeFileSync(
+    path.join(team, "index.js"),
+    `const { PolicyPack, validateResourceOfType } = require("@pulumi/policy");
+const compute = require("pulumi-compute");
+const { COMPUTE_POLICIES } = require("pulumi-compute/policy");
+new PolicyPack("team-guardrails", {
+  policies: [
+    ...COMPUTE_POLICIES,
+    {
+      name: "firewall-labels",
+      description: "Firewall labels start with team-.",
+      enforcementLevel: "mandatory",
+      validateResource: validateResourceOfType(compute.Firewall, (firewall, args, report) => {
+        if (!firewall.label.startsWith("team-")) report(\`Firewall "\${args.name}": label \${JSON.stringify(firewall.label)} does not start with team-\`);
+      }),
+    },
+  ],
+});
+`,
+  );
+  fs.writeFileSync(path.join(team, "run"), '#!/bin/sh\ncd "$(dirname "$0")" && exec node index.js "$@"\n', { mode: 0o755 });
+  const teamRun = await pulumi("preview --policy-pack team-pack/run");
+  expectExit(teamRun, "fails");
+  expect(teamRun.out).toMatch(/\[mandatory\]\s+firewall-labels\s+\(pulumi-nodejs:dynamic\/compute:Firewall: edge\)/);
+  expect(teamRun.out).toContain('Firewall "edge": label "cli-edge" does not start with team-');
+  expect(teamRun.out).toMatch(/\[mandatory\]\s+firewall-exposure/);
 
   const config = configFile({ "firewall-exposure": "advisory" });
   const advised = await pulumi(`up --yes ${flag} --policy-pack-config ${config}`);

@@ -39,7 +39,10 @@ export function useTarball(project: string, tarball: string): void {
 export function linkedProject(dir: string, options: { name: string; backendUrl: string; program: string }): void {
   fs.mkdirSync(path.join(dir, "node_modules/@pulumi"), { recursive: true });
   fs.symlinkSync(REPO_ROOT, path.join(dir, "node_modules/pulumi-compute"));
-  fs.symlinkSync(path.join(REPO_ROOT, "node_modules/@pulumi/pulumi"), path.join(dir, "node_modules/@pulumi/pulumi"));
+  // And what npm installs with the package: @pulumi/policy, for its policy pack.
+  for (const dependency of ["@pulumi/pulumi", "@pulumi/policy"]) {
+    fs.symlinkSync(path.join(REPO_ROOT, "node_modules", dependency), path.join(dir, "node_modules", dependency));
+  }
   fs.writeFileSync(
     path.join(dir, "Pulumi.yaml"),
     `name: ${options.name}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.js\nbackend:\n  url: ${options.backendUrl}\n${PLUGINS_YAML}`,
