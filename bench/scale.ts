@@ -178,7 +178,6 @@ async function runVariant(variant: VariantName, n: number, emulator: RunningEmul
     apiUrl: emulator.url,
     token: emulator.token,
     baseDir: PROJECTS,
-    computePlugin: variant === PLUGIN,
   });
   if (variant === "floor, skip checkpoints") testStack.stack.workspace.envVars.PULUMI_SKIP_CHECKPOINTS = "true";
   // This emulator counts the documented rate-limit windows without enforcing them: timing the

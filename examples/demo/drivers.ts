@@ -13,6 +13,7 @@ import { spawn } from "node:child_process";
 import { LocalWorkspace, type EngineEvent, type Stack } from "@pulumi/pulumi/automation";
 import { driftBetween, engineBin, isProgramResource, pulumiCommand, refreshFindings } from "../../provider/automation";
 import type { Example } from "../catalog";
+import { withComputePlugins } from "../../provider/project/plugins";
 
 export type DriverKind = "automation" | "cli";
 
@@ -46,6 +47,8 @@ export interface DriverOptions {
   config: Record<string, { value: string; secret?: boolean }>;
   /** Engine output, line by line. */
   onOutput: (text: string) => void;
+  /** A policy pack every preview and up runs with (`--policy`: compute-guardrails). */
+  policyPack?: string;
 }
 
 export const STACK = "demo";
@@ -69,13 +72,15 @@ async function automationDriver(options: DriverOptions, stateDir: string, stateP
   const { example, project, onOutput } = options;
   const program = example.program;
   if (!program) throw new Error(`the example in ${example.folder} has no inline program: the pulumi CLI runs it (--cli)`);
+  const policyPacks = options.policyPack ? [options.policyPack] : undefined;
   const stack: Stack = await LocalWorkspace.createOrSelectStack(
     { stackName: STACK, projectName: project, program },
     {
       workDir: options.base,
       pulumiCommand: await pulumiCommand(),
-      envVars: OFFLINE,
-      projectSettings: { name: project, runtime: "nodejs", main: REPO_ROOT, backend: { url: `file://${stateDir}` } },
+      // The demo's own backend, even when the user's shell names another (PULUMI_BACKEND_URL wins over Pulumi.yaml's).
+      envVars: { ...OFFLINE, PULUMI_BACKEND_URL: `file://${stateDir}` },
+      projectSettings: withComputePlugins({ name: project, runtime: "nodejs", main: REPO_ROOT, backend: { url: `file://${stateDir}` } }),
     },
   );
   await stack.setAllConfig(options.config);
@@ -83,9 +88,9 @@ async function automationDriver(options: DriverOptions, stateDir: string, stateP
   return {
     description: `the Automation API, with the program inline; stack "${STACK}" of project ${project}, file:// backend in ${stateDir}`,
     statePath,
-    preview: async () => JSON.stringify((await stack.preview({ onOutput })).changeSummary),
+    preview: async () => JSON.stringify((await stack.preview({ onOutput, policyPacks })).changeSummary),
     up: async () => {
-      const result = await stack.up({ onOutput });
+      const result = await stack.up({ onOutput, policyPacks });
       lastOutputs = result.outputs;
       return `${result.summary.result} ${JSON.stringify(result.summary.resourceChanges)}`;
     },
@@ -112,6 +117,7 @@ async function cliDriver(options: DriverOptions, stateDir: string, statePath: st
   const env = { ...process.env, ...OFFLINE, PULUMI_BACKEND_URL: `file://${stateDir}` };
   const pulumi = (args: string[], show = true) => runPulumi(folder, args, env, show ? options.onOutput : () => undefined);
   const withStack = ["--stack", STACK, "--config-file", configFile];
+  const withPolicy = options.policyPack ? ["--policy-pack", options.policyPack] : [];
 
   await pulumi(["stack", "init", STACK, "--non-interactive"], false);
   fs.renameSync(path.join(folder, `Pulumi.${STACK}.yaml`), configFile);
@@ -123,8 +129,9 @@ async function cliDriver(options: DriverOptions, stateDir: string, statePath: st
   return {
     description: `the pulumi CLI in ${path.relative(REPO_ROOT, folder) || "the repository root"} (its Pulumi.yaml, ${options.example.program ? "the compiled program, the Node.js language host" : "the YAML language host, the provider plugin"}); file:// backend in ${stateDir}`,
     statePath,
-    preview: async () => resourcesSummary((await pulumi(["preview", ...withStack, "--non-interactive"])).stdout),
-    up: async () => resourcesSummary((await pulumi(["up", ...withStack, "--yes", "--skip-preview", "--non-interactive"])).stdout),
+    preview: async () => resourcesSummary((await pulumi(["preview", ...withStack, ...withPolicy, "--non-interactive"])).stdout),
+    up: async () =>
+      resourcesSummary((await pulumi(["up", ...withStack, ...withPolicy, "--yes", "--skip-preview", "--non-interactive"])).stdout),
     outputs: async () => {
       const values = JSON.parse((await pulumi(["stack", "output", "--json", "--stack", STACK], false)).stdout) as Record<string, unknown>;
       return Object.entries(values).map(([key, value]) => [key, value === "[secret]" ? "[secret]" : JSON.stringify(value)]);

@@ -5,7 +5,7 @@
 import { RESOURCE_SPECS } from "../specs";
 import { sameValue } from "./engine";
 import type { AnySpec, Outputs } from "./spec";
-import { kindOfToken } from "./tokens";
+import { kindOfType } from "./type-tokens";
 
 export interface DriftEntry {
   field: string;
@@ -31,8 +31,8 @@ export function managedDrift(spec: AnySpec, recorded: Outputs, actual: Outputs, 
   return drift;
 }
 
-/** The spec of a Pulumi type token of either door: `pulumi-nodejs:dynamic/compute:Vpc`, `compute:index:Vpc`. */
+/** The spec of a Pulumi type token, through either door (`pulumi-nodejs:dynamic/compute:Vpc`, `compute:index:Vpc`). */
 export function specForType(type: string): AnySpec | undefined {
-  const kind = kindOfToken(type);
+  const kind = kindOfType(type);
   return kind === undefined ? undefined : RESOURCE_SPECS[kind];
 }

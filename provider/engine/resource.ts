@@ -6,10 +6,21 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { PROVIDER_KEY, providerText } from "../shim";
-import { dynamicType } from "./tokens";
 import { META_INPUTS, secretKeys, type AnySpec, type ResourceSpec, type Values } from "./spec";
 import type { KnownOutput } from "./known";
 import type { Camelized } from "./values";
+import { dynamicType, kindOfType } from "./type-tokens";
+
+export { TYPE_MODULE } from "./type-tokens";
+
+/**
+ * Whether `obj` is a resource of `kind`: its Pulumi type (`__pulumiType`, which a resource and a
+ * policy's view of one both carry) names the kind through either door.
+ */
+export function isOfKind(obj: unknown, kind: string): boolean {
+  const type = (obj as { __pulumiType?: unknown } | null | undefined)?.__pulumiType;
+  return typeof type === "string" && kindOfType(type) === kind;
+}
 
 /** Operation timeouts, as durations such as `"90s"`, `"10m"`, `"1h"`. */
 export interface TimeoutsArgs {

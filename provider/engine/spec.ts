@@ -223,7 +223,7 @@ export interface ResourceSpec<
   Update = Body,
   In = InputsOf<F>,
 > {
-  /** Type name; the Pulumi type tokens are `pulumi-nodejs:dynamic/compute:<name>` and `compute:index:<name>` (`tokens.ts`). */
+  /** Type name; the Pulumi type tokens are `pulumi-nodejs:dynamic/compute:<name>` and `compute:index:<name>` (`type-tokens.ts`). */
   name: string;
   /** What the API calls one of these, for messages ("VPC", "subnet"). */
   noun: string;

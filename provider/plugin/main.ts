@@ -10,25 +10,13 @@
  * mechanism as the dynamic host's); lines about no resource go to the engine's `Log` without one.
  * The engine shows nothing a provider plugin prints after its port.
  */
-import { unloggable, withRowLog, type EngineModules } from "../host/row-log";
+import { engineLog, unloggable, withRowLog, type EngineModules } from "../host/row-log";
 import { loadProtocol, type Protocol } from "./protocol";
 import { providerService } from "./server";
 import schema from "./schema.json";
 
 /** The schema's text, as `pulumi package get-schema` prints it. */
 const schemaText = () => JSON.stringify(schema, null, 2);
-
-/** Lines about no resource: to the engine's `Log` (kept), or to stderr when there is no engine to send them to. */
-function unattributedLines(modules: EngineModules, engineAddress: string | undefined): (line: string) => void {
-  if (unloggable(modules, engineAddress) !== undefined) return (line) => console.error(line);
-  const engine = new modules.client(engineAddress!, modules.insecure());
-  return (line) => {
-    const request = new modules.logRequest();
-    request.setSeverity(modules.info);
-    request.setMessage(line);
-    engine.log(request, (error) => error && console.error(line));
-  };
-}
 
 /** Serves the plugin on a free loopback port; `args` end with the engine's address, when there is an engine. */
 export async function serve(args: string[]): Promise<{ port: number; server: { forceShutdown(): void } }> {
@@ -39,9 +27,13 @@ export async function serve(args: string[]): Promise<{ port: number; server: { f
     logRequest: protocol.engine.LogRequest,
     insecure: () => protocol.grpc.credentials.createInsecure(),
     info: protocol.engine.LogSeverity.INFO,
+    warning: protocol.engine.LogSeverity.WARNING,
   };
-  const service = providerService(protocol, { schema: schemaText, print: unattributedLines(modules, engineAddress) });
-  const served = unloggable(modules, engineAddress) === undefined ? withRowLog(modules, service, engineAddress!) : service;
+  // Without an engine to send lines to (a test), they go to stderr.
+  const log = unloggable(modules, engineAddress) === undefined ? engineLog(modules, engineAddress!) : undefined;
+  const print = log ? (line: string) => log("info", line, "", false) : (line: string) => console.error(line);
+  const service = providerService(protocol, { schema: schemaText, print });
+  const served = log ? withRowLog(log, service) : service;
   const server = new protocol.grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
   server.addService(protocol.service, served as never);
   return new Promise((resolve, reject) =>

@@ -19,7 +19,7 @@ import type { DiffKind, DiffResult } from "../engine/detailed-diff";
 import { makeProvider, previewUpdate } from "../engine/engine";
 import { importRead } from "../engine/import-inputs";
 import { secretKeys, type AnySpec } from "../engine/spec";
-import { kindOfToken } from "../engine/tokens";
+import { kindOfType } from "../engine/type-tokens";
 import { specOf } from "../registry";
 import { invoke } from "./functions";
 import type { Protocol } from "./protocol";
@@ -58,7 +58,7 @@ export function providerService(protocol: Protocol, options: ServiceOptions): Re
   const resource = (type: string, urn: string): { spec: AnySpec; methods: ReturnType<typeof makeProvider>; secrets: string[] } => {
     // The URN's type is the parent's and the resource's, `$`-joined, when it has a parent.
     const token = type || urn.split("::")[2]?.split("$").pop() || "";
-    const kind = kindOfToken(token);
+    const kind = kindOfType(token);
     if (kind === undefined) throw new Error(`pulumi-resource-compute serves compute:index:<Kind> resources, not ${token}`);
     const spec = specOf(kind);
     let methods = providers.get(kind);
@@ -195,7 +195,7 @@ export function providerService(protocol: Protocol, options: ServiceOptions): Re
       return new protocol.empty.Empty();
     }),
     invoke: serve(async (request: InstanceType<typeof proto.InvokeRequest>) => {
-      const name = kindOfToken(request.getTok());
+      const name = kindOfType(request.getTok());
       if (name === undefined) throw new Error(`pulumi-resource-compute serves compute:index:<function> functions, not ${request.getTok()}`);
       const { token, apiUrl } = resolveCredentials((key) => config.get(key));
       const { result, secrets } = await invoke(name, fromStruct(request.getArgs()), { token, apiUrl });

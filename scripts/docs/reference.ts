@@ -9,7 +9,7 @@ import type { AnySpec } from "../../provider/engine/spec";
 import { outputText } from "../../provider/engine/known";
 import { formatDuration } from "../../provider/engine/values";
 import { leastScopes } from "../../provider/engine/oauth-scopes";
-import { dynamicType, packageToken } from "../../provider/engine/tokens";
+import { dynamicType, packageType } from "../../provider/engine/type-tokens";
 import { type FunctionDoc, findFunctions } from "./functions";
 import { findSpecs } from "./resources";
 import { type ListResult, yamlProgram, yamlText } from "./yaml";
@@ -182,7 +182,7 @@ function adoptSection(spec: AnySpec, specs: AnySpec[]): string[] {
     `Give its id as \`adoptId\`${known ? ` (${known.what})` : ""}, with inputs that describe it. The first \`up\` reads it and records it ` +
       "instead of creating one, and changes only what differs from the program; afterwards `adoptId` may be removed without a change. " +
       "Pulumi's `pulumi import` does not work for dynamic resources; `pulumi-compute import` writes such a program for a whole account " +
-      `([importing](../guides/import.md)). Through the provider plugin it does: \`pulumi import ${packageToken(spec.name)} <name> <id>\` ` +
+      `([importing](../guides/import.md)). Through the provider plugin it does: \`pulumi import ${packageType(spec.name)} <name> <id>\` ` +
       "adopts an object its id alone finds ([Pulumi YAML](../guides/yaml.md#importing-an-object-made-by-hand)).",
     "",
     "```ts",
@@ -232,7 +232,7 @@ function resourcePage(spec: AnySpec, specs: AnySpec[], isList: ListResult): stri
     "",
     spec.description,
     "",
-    `- Type tokens: \`${packageToken(spec.name)}\` (Pulumi YAML and any program using the provider plugin), \`${dynamicType(spec.name)}\` (the TypeScript class's dynamic resource)`,
+    `- Type tokens: \`${packageType(spec.name)}\` (Pulumi YAML and any program using the provider plugin), \`${dynamicType(spec.name)}\` (the TypeScript class's dynamic resource)`,
     `- Default timeouts: create ${formatDuration(t.create)}, update ${formatDuration(t.update)}, delete ${formatDuration(t.delete)} (the \`timeouts\` input sets others).`,
     `- OAuth scopes: ${list(up)} for \`up\` and \`destroy\`; ${list(preview)} for \`preview\`, \`refresh\` and drift ([least-privilege tokens](../guides/least-privilege-tokens.md)).`,
     "",
@@ -288,7 +288,7 @@ function functionPage(fn: FunctionDoc, isList: ListResult): string {
       `\`${fn.name}Output(args${fn.argsOptional ? "?" : ""}, options?)\` takes Inputs and answers an \`Output\` of the same, secret when the result holds a secret. ` +
       "Both run in the program, with the stack's credentials unless `options` gives `{ apiUrl, token }`.",
     "",
-    `In Pulumi YAML it is the function \`${packageToken(fn.name)}\` of the provider plugin (\`fn::invoke\`), run with the provider's credentials${fn.returnsList ? "; its list is the result's `items`" : ""}.`,
+    `In Pulumi YAML it is the function \`${packageType(fn.name)}\` of the provider plugin (\`fn::invoke\`), run with the provider's credentials${fn.returnsList ? "; its list is the result's `items`" : ""}.`,
     "",
     "## Example",
     "",

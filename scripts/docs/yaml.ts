@@ -19,7 +19,7 @@
  */
 import { createRequire } from "node:module";
 import ts from "typescript";
-import { packageToken } from "../../provider/engine/tokens";
+import { packageType } from "../../provider/engine/type-tokens";
 
 /** A Pulumi YAML program, as the object the YAML text is written from. */
 export interface YamlProgram {
@@ -64,7 +64,7 @@ export function yamlProgram(example: string, isList: ListResult): YamlProgram {
     const args = call.arguments[0];
     program.variables[name] = {
       "fn::invoke": {
-        function: packageToken(fn),
+        function: packageType(fn),
         arguments: args ? (value(args) as Record<string, unknown>) : {},
         ...(isList(fn) ? { return: "items" } : {}),
       },
@@ -172,7 +172,7 @@ export function yamlProgram(example: string, isList: ListResult): YamlProgram {
     if (!nameNode || !ts.isStringLiteral(nameNode)) return fail(node, "a resource without a literal name");
     const key = resourceKey(nameNode.text, kind);
     program.resources[key] = {
-      type: packageToken(kind),
+      type: packageType(kind),
       ...(key === nameNode.text ? {} : { name: nameNode.text }),
       properties: args ? (value(args) as Record<string, unknown>) : {},
     };

@@ -12,7 +12,7 @@
 import ts from "typescript";
 import { CONFIG_VARIABLES } from "../../provider/engine/context";
 import { META_INPUTS, type AnySpec } from "../../provider/engine/spec";
-import { packageToken, PACKAGE } from "../../provider/engine/tokens";
+import { TYPE_MODULE, packageType } from "../../provider/engine/type-tokens";
 import { LIST_RESULT } from "../../provider/plugin/functions";
 import { SDK_VERSION } from "../../sdk/version";
 import { docOf, findFunctions, packageProgram, type FunctionDoc } from "../docs/functions";
@@ -55,7 +55,7 @@ export function packageSchema(root: string, specs: AnySpec[] = findSpecs().map((
       outputs.properties[key]!.description = `The \`${key}\` the program gave, when it gave one.`;
     }
     const requiredInputs = Object.entries(spec.inputs).flatMap(([key, field]) => (field.required ? [key] : []));
-    resources[packageToken(spec.name)] = {
+    resources[packageType(spec.name)] = {
       description: spec.description,
       inputProperties: inputs.properties,
       // Empty lists are left out, as Pulumi writes a schema (`pulumi package get-schema` prints it so).
@@ -66,7 +66,7 @@ export function packageSchema(root: string, specs: AnySpec[] = findSpecs().map((
   }
 
   const functions: Record<string, unknown> = {};
-  for (const fn of findFunctions(root, pkg)) functions[packageToken(fn.name)] = functionSpec(fn, types);
+  for (const fn of findFunctions(root, pkg)) functions[packageType(fn.name)] = functionSpec(fn, types);
 
   const variables = Object.fromEntries(
     Object.entries(CONFIG_VARIABLES).map(([key, v]) => [
@@ -75,12 +75,12 @@ export function packageSchema(root: string, specs: AnySpec[] = findSpecs().map((
     ]),
   );
   return {
-    name: PACKAGE,
+    name: TYPE_MODULE,
     displayName: "Compute",
     version: SDK_VERSION,
     description:
       "Resources and data functions for the compute cloud's REST API v4: VPCs, firewalls, IP addresses, DNS, managed databases and images.",
-    keywords: ["pulumi", PACKAGE, "category/cloud"],
+    keywords: ["pulumi", TYPE_MODULE, "category/cloud"],
     license: "Apache-2.0",
     publisher: "pulumi-compute",
     meta: { moduleFormat: "(.*)" },

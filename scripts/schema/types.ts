@@ -10,7 +10,7 @@
  * plain value. `null` and `undefined` make a property optional, never a type.
  */
 import ts from "typescript";
-import { packageToken } from "../../provider/engine/tokens";
+import { packageType } from "../../provider/engine/type-tokens";
 
 /** A reference to a type, as the schema writes it. */
 export type TypeSpec =
@@ -103,7 +103,7 @@ export class SchemaTypes {
     const symbol = type.getSymbol();
     const named = symbol && symbol.flags & ts.SymbolFlags.Interface ? symbol.getName() : undefined;
     const typeName = named ?? (side === "input" ? `${name}Args` : name);
-    const token = packageToken(typeName);
+    const token = packageType(typeName);
     if (this.naming.has(token)) {
       if (this.naming.get(token) !== type) {
         const again = JSON.stringify(this.properties(type, typeName, side));

@@ -12,6 +12,7 @@ import * as path from "node:path";
 import { SCHEMA_FILE } from "../../scripts/schema/schema";
 import { REFERENCE_DIR } from "../../scripts/docs/reference";
 import { jsYaml } from "../../scripts/docs/yaml";
+import { PROVIDER_PLUGIN_YAML } from "../../provider/project/plugins";
 import { REPO_ROOT } from "../support/engine";
 
 type Json = any;
@@ -138,6 +139,10 @@ function problems(text: string): string[] {
   }
   return found;
 }
+
+test("the YAML guide gives the one Pulumi.yaml entry a project writes, as the package declares it", () => {
+  expect(fs.readFileSync(path.join(REPO_ROOT, "docs/guides/yaml.md"), "utf8")).toContain(PROVIDER_PLUGIN_YAML);
+});
 
 test("the docs have a YAML example on every reference page, and the example project", () => {
   expect(programs.length).toBeGreaterThanOrEqual(pages.length + 1);

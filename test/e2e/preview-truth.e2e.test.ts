@@ -265,7 +265,7 @@ function make(door: Door, kind: string, name: string, args: Args): pulumi.Custom
 
 /** A stack of `program` through `door`: its project names the plugin for the plugin's door. */
 const stackThrough = (door: Door, name: string, program: () => Promise<Record<string, unknown>>) =>
-  createTestStack({ name, apiUrl: emulator.url, token: emulator.token, program, computePlugin: door === "provider plugin" });
+  createTestStack({ name, apiUrl: emulator.url, token: emulator.token, program });
 
 type Outputs = Record<string, pulumi.Output<unknown>>;
 

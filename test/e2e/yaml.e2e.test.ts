@@ -18,7 +18,8 @@ import { ComputeClient } from "../../sdk/client";
 import type { ProcessResult } from "../support/process";
 import { writesSince } from "../support/requests";
 import { expectExit } from "../support/user-shell";
-import { PLUGIN_ENTRY, exampleProjectFile, yamlProject, type YamlProject } from "../support/yaml-project";
+import { PROVIDER_PLUGIN_YAML } from "../../provider/project/plugins";
+import { exampleProjectFile, yamlProject, type YamlProject } from "../support/yaml-project";
 
 // Every step starts the engine, the YAML language host and the plugin from a shell.
 jest.setTimeout(900_000);
@@ -55,7 +56,7 @@ async function initStack(project: YamlProject): Promise<void> {
 
 test("the YAML example: preview, up, a change behind Pulumi's back, refresh, up restores, an empty preview, destroy", async () => {
   const project = yamlProject(path.join(base, "example"), exampleProjectFile());
-  expect(fs.readFileSync(path.join(project.dir, "Pulumi.yaml"), "utf8")).toContain(PLUGIN_ENTRY);
+  expect(fs.readFileSync(path.join(project.dir, "Pulumi.yaml"), "utf8")).toContain(PROVIDER_PLUGIN_YAML);
   await initStack(project);
 
   let mark = emulator.control.listRequests().length;
@@ -110,7 +111,7 @@ test("the YAML example: preview, up, a change behind Pulumi's back, refresh, up 
 
 test("`pulumi import compute:index:Vpc net <id>` adopts a VPC made by hand into a YAML project, and the next preview is empty", async () => {
   const made = await client.vpcs.create({ label: "by-hand", region: "us-iad", description: "made in the console" });
-  const project = yamlProject(path.join(base, "import"), `name: adopt\nruntime: yaml\n${PLUGIN_ENTRY}`);
+  const project = yamlProject(path.join(base, "import"), `name: adopt\nruntime: yaml\n${PROVIDER_PLUGIN_YAML}`);
   await initStack(project);
 
   const imported = await ok(
@@ -145,7 +146,7 @@ test("data functions through the plugin, the token kept out of state, and a conf
   const program = [
     "name: functions",
     "runtime: yaml",
-    PLUGIN_ENTRY.trimEnd(),
+    PROVIDER_PLUGIN_YAML.trimEnd(),
     "resources:",
     "  db:",
     "    type: compute:index:MysqlDatabase",

@@ -9,15 +9,16 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, type PulumiFn, type Stack, type EngineEvent } from "@pulumi/pulumi/automation";
 import { pulumiCommand } from "../../provider/automation";
+import { withComputePlugins } from "../../provider/project/plugins";
 
 export const REPO_ROOT = path.resolve(__dirname, "../..");
 export const PASSPHRASE = "e2e-test-passphrase";
-/** The package's `plugins/` (its provider plugin's launcher), from the sources or from `dist/` alike. */
-const PLUGINS_DIR = path.join(path.dirname(require.resolve("pulumi-compute/package.json")), "plugins");
 
 export interface TestStackOptions {
   /** Short name, used for the project and folders. */
   name: string;
+  /** The stack's name (default `test`). */
+  stackName?: string;
   program: PulumiFn;
   apiUrl: string;
   token: string;
@@ -30,11 +31,6 @@ export interface TestStackOptions {
    * user's project holds its program and its `node_modules`.
    */
   baseDir?: string;
-  /**
-   * The project names the package's provider plugin (`plugins/pulumi-resource-compute` of this
-   * checkout), for programs that declare `compute:index:<Kind>` resources (`pluginResource`).
-   */
-  computePlugin?: boolean;
 }
 
 export interface TestStack {
@@ -76,26 +72,20 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
     envVars.COMPUTE_API_URL = options.apiUrl;
   }
   const stack = await LocalWorkspace.createOrSelectStack(
-    { stackName: "test", projectName: project, program: options.program },
+    { stackName: options.stackName ?? "test", projectName: project, program: options.program },
     {
       workDir,
       pulumiCommand: await pulumiCommand(),
       envVars,
       // The provider process starts in `main`; from there `pulumi-compute` resolves to this repo.
-      projectSettings: {
-        name: project,
-        runtime: "nodejs",
-        main: REPO_ROOT,
-        backend: { url: `file://${stateDir}` },
-        ...(options.computePlugin ? { plugins: { providers: [{ name: "compute", path: PLUGINS_DIR }] } } : {}),
-      },
+      projectSettings: withComputePlugins({ name: project, runtime: "nodejs", main: REPO_ROOT, backend: { url: `file://${stateDir}` } }),
     },
   );
   if (options.credentials !== "env") {
     await stack.setConfig("compute:token", { value: options.token, secret: true });
     await stack.setConfig("compute:apiUrl", { value: options.apiUrl });
   }
-  const statePath = path.join(stateDir, ".pulumi", "stacks", project, "test.json");
+  const statePath = path.join(stateDir, ".pulumi", "stacks", project, `${options.stackName ?? "test"}.json`);
   const stateText = () => fs.readFileSync(statePath, "utf8");
   return {
     stack,

@@ -2,12 +2,12 @@
  * A resource of the package through the provider plugin in a TypeScript program: the type token
  * `compute:index:<Kind>` with the arguments a generated class takes and every output a property,
  * registered as the class registers it (`dynamicProps`, `unrecordedOutputs`) but without the
- * dynamic provider's `__provider`. The stack's project must name the plugin (`computePlugin` of
- * `createTestStack`). For tests that run one program through both doors.
+ * dynamic provider's `__provider`. The stack's project declares the plugin (`withComputePlugins`, as
+ * `createTestStack`'s stacks do). For tests that run one program through both doors.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { dynamicProps, unrecordedOutputs } from "../../provider/engine/resource";
-import { packageToken } from "../../provider/engine/tokens";
+import { packageType } from "../../provider/engine/type-tokens";
 import { RESOURCE_SPECS } from "../../provider/specs";
 
 /** Any kind's resource, registered by token. */
@@ -16,7 +16,7 @@ class PluginResource extends pulumi.CustomResource {}
 export function pluginResource(kind: string, name: string, args: object, opts?: pulumi.CustomResourceOptions): pulumi.CustomResource {
   const spec = RESOURCE_SPECS[kind];
   if (!spec) throw new Error(`no resource kind ${kind}`);
-  const resource = new PluginResource(packageToken(kind), name, dynamicProps(spec, args) as pulumi.Inputs, opts);
+  const resource = new PluginResource(packageType(kind), name, dynamicProps(spec, args) as pulumi.Inputs, opts);
   unrecordedOutputs(resource, spec, args);
   return resource;
 }

@@ -6,12 +6,10 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { PROVIDER_PLUGIN_YAML } from "../../provider/project/plugins";
 import { REPO_ROOT } from "./engine";
 import { runProcess, type ProcessResult } from "./process";
 import { linkPackages, linkedProjectEnv } from "./user-shell";
-
-/** The one Pulumi.yaml entry a project writes to use the package's plugin (docs/guides/yaml.md). */
-export const PLUGIN_ENTRY = "plugins:\n  providers:\n    - name: compute\n      path: node_modules/pulumi-compute/plugins\n";
 
 /** The YAML example's Pulumi.yaml as a project of its own writes it: the example's plugin path (inside this checkout) made the documented one. */
 export function exampleProjectFile(): string {
@@ -20,7 +18,7 @@ export function exampleProjectFile(): string {
   if (!entry || !entry[0].includes("path: ../../node_modules/pulumi-compute/plugins\n")) {
     throw new Error("examples/yaml/Pulumi.yaml no longer names the plugin at ../../node_modules/pulumi-compute/plugins");
   }
-  return text.replace(entry[0], PLUGIN_ENTRY);
+  return text.replace(entry[0], PROVIDER_PLUGIN_YAML);
 }
 
 export interface YamlProject {

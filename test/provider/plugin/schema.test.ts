@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { engineBin } from "../../../provider/automation";
 import { CONFIG_VARIABLES } from "../../../provider/engine/context";
 import { META_INPUTS, type AnySpec } from "../../../provider/engine/spec";
-import { packageToken } from "../../../provider/engine/tokens";
+import { packageType } from "../../../provider/engine/type-tokens";
 import { dataFunctions } from "../../../provider/plugin/functions";
 import { RESOURCE_SPECS } from "../../../provider/specs";
 import { SCHEMA_FILE, renderSchema } from "../../../scripts/schema/schema";
@@ -56,16 +56,16 @@ test("`pulumi package get-schema` on the plugin prints the schema, and `pulumi s
   expect({ code: checked.code, out: checked.out.trim() }).toEqual({ code: 0, out: "" });
   // The checker does refuse: a property typed by a type the schema lacks.
   const broken = structuredClone(schema);
-  broken.resources[packageToken("Vpc")].inputProperties.label = { $ref: "#/types/compute:index:Missing" };
+  broken.resources[packageType("Vpc")].inputProperties.label = { $ref: "#/types/compute:index:Missing" };
   const refused = await pulumi(["schema", "check", schemaFile("broken.json", JSON.stringify(broken))]);
   expect(refused.code).not.toBe(0);
   expect(refused.out).toContain("compute:index:Missing");
 });
 
 test("every resource kind is a resource of the schema, each field with its spec's required, secret and replacing flags", () => {
-  expect(Object.keys(schema.resources).sort()).toEqual(Object.keys(RESOURCE_SPECS).map(packageToken).sort());
+  expect(Object.keys(schema.resources).sort()).toEqual(Object.keys(RESOURCE_SPECS).map(packageType).sort());
   for (const [kind, spec] of Object.entries<AnySpec>(RESOURCE_SPECS)) {
-    const resource = schema.resources[packageToken(kind)];
+    const resource = schema.resources[packageType(kind)];
     expect({ kind, description: resource.description }).toEqual({ kind, description: spec.description });
     expect({ kind, inputs: Object.keys(resource.inputProperties).sort() }).toEqual({
       kind,
@@ -95,17 +95,17 @@ test("every resource kind is a resource of the schema, each field with its spec'
     }
   }
   // A database's root password is a secret output; an id reads as a string or a number.
-  expect(schema.resources[packageToken("MysqlDatabase")].properties.rootPassword).toMatchObject({ type: "string", secret: true });
-  expect(schema.resources[packageToken("VpcSubnet")].inputProperties.vpcId.oneOf).toEqual([{ type: "string" }, { type: "number" }]);
+  expect(schema.resources[packageType("MysqlDatabase")].properties.rootPassword).toMatchObject({ type: "string", secret: true });
+  expect(schema.resources[packageType("VpcSubnet")].inputProperties.vpcId.oneOf).toEqual([{ type: "string" }, { type: "number" }]);
 });
 
 test("every data function the plugin serves is a function of the schema; a list answers `items`", () => {
-  expect(Object.keys(schema.functions).sort()).toEqual([...dataFunctions().keys()].map(packageToken).sort());
-  expect(schema.functions[packageToken("getVpcs")].outputs).toMatchObject({
+  expect(Object.keys(schema.functions).sort()).toEqual([...dataFunctions().keys()].map(packageType).sort());
+  expect(schema.functions[packageType("getVpcs")].outputs).toMatchObject({
     properties: { items: { type: "array", items: { $ref: "#/types/compute:index:VpcResult" } } },
     required: ["items"],
   });
-  expect(schema.functions[packageToken("getMysqlDatabase")].outputs.properties.rootPassword).toEqual({ type: "string", secret: true });
+  expect(schema.functions[packageType("getMysqlDatabase")].outputs.properties.rootPassword).toEqual({ type: "string", secret: true });
 });
 
 test("the configuration variables are the package's, the token secret", () => {
