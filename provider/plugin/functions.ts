@@ -47,7 +47,8 @@ export function dataFunctions(): Map<string, DataFunction> {
 /** Runs data function `name` on `args`: the answer's properties, and which of them are secret. */
 export async function invoke(name: string, args: Values, options: FunctionOptions): Promise<{ result: Values; secrets: string[] }> {
   const fn = dataFunctions().get(name);
-  if (!fn) throw new Error(`pulumi-compute has no data function ${name}; the functions are ${[...dataFunctions().keys()].sort().join(", ")}`);
+  if (!fn)
+    throw new Error(`pulumi-compute has no data function ${name}; the functions are ${[...dataFunctions().keys()].sort().join(", ")}`);
   const answer = await fn(args, options);
   const result: Values = Array.isArray(answer) ? { [LIST_RESULT]: answer } : isRecord(answer) ? answer : { value: answer };
   const secrets: string[] = [];
