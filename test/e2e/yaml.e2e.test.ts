@@ -7,8 +7,9 @@
  *   destroy leaving nothing;
  * - `pulumi import compute:index:Vpc net <id>` of a VPC made by hand into a YAML project: the code
  *   it writes, added to the program, previews empty, and the VPC is managed from then on;
- * - data functions (`fn::invoke`), a list as `items`, a secret result kept secret; the token kept
- *   out of state though set without `--secret`; a configuration key the package lacks refused.
+ * - data functions (`fn::invoke`), a list as `items`, a secret result kept secret; a secret input
+ *   kept secret as its output; the token kept out of state though set without `--secret`; a
+ *   configuration key the package lacks refused.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -142,7 +143,7 @@ test("`pulumi import compute:index:Vpc net <id>` adopts a VPC made by hand into 
   expect(await client.vpcs.listAll()).toEqual([]);
 });
 
-test("data functions through the plugin, the token kept out of state, and a configuration key the package lacks refused", async () => {
+test("data functions through the plugin, secrets kept secret both ways, the token kept out of state, and a configuration key the package lacks refused", async () => {
   const program = [
     "name: functions",
     "runtime: yaml",
@@ -151,6 +152,10 @@ test("data functions through the plugin, the token kept out of state, and a conf
     "  db:",
     "    type: compute:index:MysqlDatabase",
     "    properties: { label: fn-db, region: us-iad, type: g6-nanode-1, engineId: mysql/8 }",
+    // A secret the program makes stays secret as the output of the same name.
+    "  net:",
+    "    type: compute:index:Vpc",
+    "    properties: { label: fn-net, region: us-iad, description: { fn::secret: words kept secret } }",
     "variables:",
     "  regions:",
     "    fn::invoke: { function: compute:index:getRegions, arguments: { capability: VPCs }, return: items }",
@@ -160,6 +165,7 @@ test("data functions through the plugin, the token kept out of state, and a conf
     "  firstRegion: ${regions[0].id}",
     "  foundLabel: ${found.label}",
     "  foundPassword: ${found.rootPassword}",
+    "  netDescription: ${net.description}",
     "",
   ].join("\n");
   const project = yamlProject(path.join(base, "functions"), program);
@@ -177,17 +183,21 @@ test("data functions through the plugin, the token kept out of state, and a conf
   const outputs = JSON.parse((await ok(project, "pulumi stack output --json")).stdout) as Record<string, unknown>;
   const [vpcRegion] = (await client.regions.listAll()).filter((r) => r.capabilities.includes("VPCs"));
   // A result holding a secret is a secret as a whole, as `getMysqlDatabaseOutput`'s is in TypeScript.
-  expect(outputs).toEqual({ firstRegion: vpcRegion!.id, foundLabel: "[secret]", foundPassword: "[secret]" });
+  expect(outputs).toEqual({ firstRegion: vpcRegion!.id, foundLabel: "[secret]", foundPassword: "[secret]", netDescription: "[secret]" });
   const [db] = await client.databases.mysql.listAll({ filter: { label: "fn-db" } });
   const shown = JSON.parse((await ok(project, "pulumi stack output --json --show-secrets")).stdout) as Record<string, unknown>;
   expect(shown).toEqual({
     firstRegion: vpcRegion!.id,
     foundLabel: "fn-db",
     foundPassword: (await client.databases.mysql.credentials(db!.id)).password,
+    netDescription: "words kept secret",
   });
+  expect((await client.vpcs.listAll({ filter: { label: "fn-net" } }))[0]!.description).toBe("words kept secret");
   const state = fs.readFileSync(path.join(project.dir, "state/.pulumi/stacks/functions/dev.json"), "utf8");
   expect(state).not.toContain(emulator.token);
   expect(state).not.toContain(shown.foundPassword as string);
+  expect(state).not.toContain("words kept secret");
   await ok(project, "pulumi destroy --yes --skip-preview --non-interactive");
   expect(await client.databases.instances.listAll()).toEqual([]);
+  expect(await client.vpcs.listAll()).toEqual([]);
 });
