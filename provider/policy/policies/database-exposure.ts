@@ -18,6 +18,8 @@ function checkSource(findings: Findings, path: Array<string | number>, source: u
 export const databaseExposure = definePolicy<Settings>({
   name: "database-exposure",
   description: "No database allow list admits everyone.",
+  details:
+    "An entry of a `MysqlDatabase`'s or `PostgresqlDatabase`'s `allowList`, or a `DatabaseAllowListEntry`'s `address`, that contains one of `everyone`'s networks, in any spelling the API accepts. A bare address is one address (`0.0.0.0` is not everyone).",
   enforcementLevel: "mandatory",
   kinds: ["MysqlDatabase", "PostgresqlDatabase", "DatabaseAllowListEntry"],
   settings: {

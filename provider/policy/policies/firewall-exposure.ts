@@ -57,6 +57,8 @@ function checkRule(findings: Findings, path: Path, rule: unknown, settings: Sett
 export const firewallExposure = definePolicy<Settings>({
   name: "firewall-exposure",
   description: "No inbound firewall rule accepts an administrative port from everyone.",
+  details:
+    "An inbound rule that ACCEPTs traffic from a source containing one of `everyone`'s networks (`0.0.0.0/0`, `::/0`, in any spelling the API accepts: `0:0:0:0:0:0:0:0/0`, `1.2.3.4/0`), on ports that include one of `ports`. A rule without `ports`, and a rule of a protocol without ports (ICMP, IPENCAP), covers every port. It reads a `Firewall`'s `inbound` rules and its `inboundPolicy` (`ACCEPT` lets everything no rule matches in, from everyone), and an inbound `FirewallRule`.",
   enforcementLevel: "mandatory",
   kinds: ["Firewall", "FirewallRule"],
   settings: {
