@@ -1,6 +1,6 @@
 /** No database allow list admits everyone: `MysqlDatabase`/`PostgresqlDatabase` `allowList`, and `DatabaseAllowListEntry`. */
 import { definePolicy } from "../define";
-import { EVERYONE, admitsAll, networksOf } from "../networks";
+import { admitsAll, everyoneSetting, networksOf } from "../networks";
 import { UNKNOWN_PART, fieldPath, shown, type Findings } from "../reading";
 
 interface Settings extends Record<string, unknown> {
@@ -23,11 +23,7 @@ export const databaseExposure = definePolicy<Settings>({
   enforcementLevel: "mandatory",
   kinds: ["MysqlDatabase", "PostgresqlDatabase", "DatabaseAllowListEntry"],
   settings: {
-    everyone: {
-      schema: { type: "array", items: { type: "string" } },
-      default: EVERYONE,
-      description: "Networks that stand for everyone: an entry that contains one of them, in any spelling, admits everyone.",
-    },
+    everyone: everyoneSetting("an entry"),
   },
   check(findings, settings) {
     const { kind, inputs } = findings.subject;

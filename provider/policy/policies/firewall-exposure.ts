@@ -4,7 +4,7 @@
  * protocol without ports (ICMP, IPENCAP), covers every port.
  */
 import { definePolicy, listed } from "../define";
-import { EVERYONE, admitsAll, coveredPorts, networksOf, portsOf } from "../networks";
+import { admitsAll, everyoneSetting, coveredPorts, networksOf, portsOf } from "../networks";
 import { UNKNOWN_PART, fieldPath, shown, type Findings } from "../reading";
 
 interface Settings extends Record<string, unknown> {
@@ -67,11 +67,7 @@ export const firewallExposure = definePolicy<Settings>({
       default: [22, 3389, 3306, 5432],
       description: "The administrative ports: SSH, RDP, MySQL and PostgreSQL by default.",
     },
-    everyone: {
-      schema: { type: "array", items: { type: "string" } },
-      default: EVERYONE,
-      description: "Networks that stand for everyone: a source that contains one of them, in any spelling, admits everyone.",
-    },
+    everyone: everyoneSetting("a source"),
   },
   check(findings, settings) {
     const { kind, inputs } = findings.subject;
