@@ -25,7 +25,8 @@ const example = (name: string, program: PulumiFn, what: string): Example => ({
   project: `compute-example-${name}`,
 });
 
-export const EXAMPLES: Record<string, Example> = {
+/** Every example by name; the quickstart's program is inline (the benchmarks and tests run it). */
+export const EXAMPLES: Record<string, Example> & { quickstart: Example & { program: PulumiFn } } = {
   quickstart: { program: quickstart, what: "every resource together (the default)", folder: "", project: "compute-quickstart" },
   vpc: example("vpc", vpcExample, "a VPC with two subnets"),
   networking: example("networking", networkingExample, "firewalls, a firewall device, firewall rules and an IPv6 range"),

@@ -17,6 +17,8 @@ export interface ComputePolicyDefinition<S extends Record<string, unknown>> {
   name: string;
   /** One line: what the policy requires. */
   description: string;
+  /** What counts, for the reference page (`docs/reference/compute-guardrails.md`). */
+  details: string;
   enforcementLevel: EnforcementLevel;
   /** The resource kinds it reads (through either door). */
   kinds: readonly string[];
@@ -28,15 +30,17 @@ type Properties = NonNullable<ResourceValidationPolicy["configSchema"]>["propert
 
 /** A policy of the pack, with what documents it. */
 export type ComputePolicy = ResourceValidationPolicy & {
+  details: string;
   kinds: readonly string[];
   settings: Record<string, Setting>;
 };
 
 export function definePolicy<S extends Record<string, unknown>>(definition: ComputePolicyDefinition<S>): ComputePolicy {
-  const { name, description, enforcementLevel, kinds, settings, check } = definition;
+  const { name, description, details, enforcementLevel, kinds, settings, check } = definition;
   return {
     name,
     description,
+    details,
     enforcementLevel,
     kinds,
     settings,

@@ -6,9 +6,17 @@
  */
 import { ipNetworkWithin, parseIpNetwork, type IpNetwork } from "../../sdk/core/net";
 import { PORTLESS_PROTOCOLS } from "../../sdk/resources/firewalls";
+import type { Setting } from "./define";
 
 /** The networks that stand for "everyone" unless the settings say otherwise. */
 export const EVERYONE = ["0.0.0.0/0", "::/0"];
+
+/** The `everyone` setting of the exposure policies; `what` is what they check (`a source`, `an entry`). */
+export const everyoneSetting = (what: string): Setting => ({
+  schema: { type: "array", items: { type: "string" } },
+  default: EVERYONE,
+  description: `Networks that stand for everyone: ${what} that contains one of them, in any spelling, admits everyone.`,
+});
 
 /** The networks of the settings, parsed; a setting that is not a network fails the policy's start, naming it. */
 export function networksOf(cidrs: readonly string[], setting: string): IpNetwork[] {

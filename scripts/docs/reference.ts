@@ -1,7 +1,8 @@
 /**
  * The reference pages of `docs/reference/`, generated: one per resource, from its spec (inputs,
  * outputs, what replaces, drift, an example, adoption, timeouts and OAuth scopes), one per data
- * function, from the package's types (`functions.ts`), and their index (`README.md`).
+ * function, from the package's types (`functions.ts`), the policy pack's (`policy.ts`), and their
+ * index (`README.md`).
  * `test/docs/reference.test.ts` fails when a page is out of date (`npm run generate` rewrites
  * them) and type-checks every example with the rest of the docs (`test/docs/examples.test.ts`).
  */
@@ -13,6 +14,8 @@ import { dynamicType, packageType } from "../../provider/engine/type-tokens";
 import { type FunctionDoc, findFunctions } from "./functions";
 import { findSpecs } from "./resources";
 import { type ListResult, yamlProgram, yamlText } from "./yaml";
+import { policyPage } from "./policy";
+import { POLICY_PACK } from "../../provider/policy";
 
 /** Where the pages are, from the repository root. */
 export const REFERENCE_DIR = "docs/reference";
@@ -333,6 +336,10 @@ function indexPage(specs: AnySpec[], functions: FunctionDoc[]): string {
     "|---|---|",
     ...functions.map((f) => `| [${code(f.name)}](${pageName(f.name)}.md) | ${escape(firstSentence(f.description))} |`),
     "",
+    "## Policy pack",
+    "",
+    `[${code(POLICY_PACK)}](${POLICY_PACK}.md): guardrails for these resources, enforced at preview (\`pulumi preview --policy-pack\`).`,
+    "",
   ].join("\n");
 }
 
@@ -346,5 +353,6 @@ export function referencePages(
   const isList: ListResult = (name) => functions.find((f) => f.name === name)?.returnsList ?? false;
   for (const spec of specs) pages[`${pageName(spec.name)}.md`] = resourcePage(spec, specs, isList);
   for (const fn of functions) pages[`${pageName(fn.name)}.md`] = functionPage(fn, isList);
+  pages[`${POLICY_PACK}.md`] = policyPage(HEADER);
   return pages;
 }

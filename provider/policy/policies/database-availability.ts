@@ -19,6 +19,8 @@ const globMatches = (glob: string, name: string): boolean =>
 export const databaseAvailability = definePolicy<Settings>({
   name: "database-availability",
   description: "Databases of production stacks run as clusters of at least minClusterSize nodes.",
+  details:
+    "A `MysqlDatabase` or `PostgresqlDatabase` of a stack whose name matches one of `stacks` (from the resource's URN) with fewer than `minClusterSize` nodes; an absent `clusterSize` is the API's 1.",
   enforcementLevel: "mandatory",
   kinds: ["MysqlDatabase", "PostgresqlDatabase"],
   settings: {

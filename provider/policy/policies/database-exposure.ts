@@ -1,6 +1,6 @@
 /** No database allow list admits everyone: `MysqlDatabase`/`PostgresqlDatabase` `allowList`, and `DatabaseAllowListEntry`. */
 import { definePolicy } from "../define";
-import { EVERYONE, admitsAll, networksOf } from "../networks";
+import { admitsAll, everyoneSetting, networksOf } from "../networks";
 import { UNKNOWN_PART, fieldPath, shown, type Findings } from "../reading";
 
 interface Settings extends Record<string, unknown> {
@@ -18,14 +18,12 @@ function checkSource(findings: Findings, path: Array<string | number>, source: u
 export const databaseExposure = definePolicy<Settings>({
   name: "database-exposure",
   description: "No database allow list admits everyone.",
+  details:
+    "An entry of a `MysqlDatabase`'s or `PostgresqlDatabase`'s `allowList`, or a `DatabaseAllowListEntry`'s `address`, that contains one of `everyone`'s networks, in any spelling the API accepts. A bare address is one address (`0.0.0.0` is not everyone).",
   enforcementLevel: "mandatory",
   kinds: ["MysqlDatabase", "PostgresqlDatabase", "DatabaseAllowListEntry"],
   settings: {
-    everyone: {
-      schema: { type: "array", items: { type: "string" } },
-      default: EVERYONE,
-      description: "Networks that stand for everyone: an entry that contains one of them, in any spelling, admits everyone.",
-    },
+    everyone: everyoneSetting("an entry"),
   },
   check(findings, settings) {
     const { kind, inputs } = findings.subject;

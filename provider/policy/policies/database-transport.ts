@@ -8,6 +8,8 @@ import { UNKNOWN_PART } from "../reading";
 export const databaseTransport = definePolicy<Record<string, never>>({
   name: "database-transport",
   description: "Databases require TLS: sslConnection is true.",
+  details:
+    "A `MysqlDatabase` or `PostgresqlDatabase` whose `sslConnection` is `false`, or absent: the API records an absent value as `false`, for both engines.",
   enforcementLevel: "mandatory",
   kinds: ["MysqlDatabase", "PostgresqlDatabase"],
   settings: {},

@@ -4,7 +4,7 @@
  * protocol without ports (ICMP, IPENCAP), covers every port.
  */
 import { definePolicy, listed } from "../define";
-import { EVERYONE, admitsAll, coveredPorts, networksOf, portsOf } from "../networks";
+import { admitsAll, everyoneSetting, coveredPorts, networksOf, portsOf } from "../networks";
 import { UNKNOWN_PART, fieldPath, shown, type Findings } from "../reading";
 
 interface Settings extends Record<string, unknown> {
@@ -57,6 +57,8 @@ function checkRule(findings: Findings, path: Path, rule: unknown, settings: Sett
 export const firewallExposure = definePolicy<Settings>({
   name: "firewall-exposure",
   description: "No inbound firewall rule accepts an administrative port from everyone.",
+  details:
+    "An inbound rule that ACCEPTs traffic from a source containing one of `everyone`'s networks (`0.0.0.0/0`, `::/0`, in any spelling the API accepts: `0:0:0:0:0:0:0:0/0`, `1.2.3.4/0`), on ports that include one of `ports`. A rule without `ports`, and a rule of a protocol without ports (ICMP, IPENCAP), covers every port. It reads a `Firewall`'s `inbound` rules and its `inboundPolicy` (`ACCEPT` lets everything no rule matches in, from everyone), and an inbound `FirewallRule`.",
   enforcementLevel: "mandatory",
   kinds: ["Firewall", "FirewallRule"],
   settings: {
@@ -65,11 +67,7 @@ export const firewallExposure = definePolicy<Settings>({
       default: [22, 3389, 3306, 5432],
       description: "The administrative ports: SSH, RDP, MySQL and PostgreSQL by default.",
     },
-    everyone: {
-      schema: { type: "array", items: { type: "string" } },
-      default: EVERYONE,
-      description: "Networks that stand for everyone: a source that contains one of them, in any spelling, admits everyone.",
-    },
+    everyone: everyoneSetting("a source"),
   },
   check(findings, settings) {
     const { kind, inputs } = findings.subject;

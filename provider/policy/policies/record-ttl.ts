@@ -26,6 +26,8 @@ function checkTtl(findings: Findings, path: Array<string | number>, value: unkno
 export const recordTtl = definePolicy<Settings>({
   name: "record-ttl",
   description: "DNS TTLs stay between min and max seconds.",
+  details:
+    "A `DomainRecord`'s or a `DomainRecordSet` record's `ttlSec`, or a `Domain`'s default `ttlSec`, below `min` or above `max` as the API records it (it rounds a TTL up to a value of its list: 30 is recorded as 300). An absent or 0 TTL is the domain's default and is not checked on the record.",
   enforcementLevel: "advisory",
   kinds: ["DomainRecord", "DomainRecordSet", "Domain"],
   settings: {

@@ -17,6 +17,8 @@ export const TAGGED_KINDS = Object.values(RESOURCE_SPECS)
 export const requiredTags = definePolicy<Settings>({
   name: "required-tags",
   description: "Resources that carry tags carry the tags the settings require.",
+  details:
+    "A resource of `kinds` (the kinds whose spec takes `tags`) whose `tags` lack one of `tags`. Nothing is required until the settings name tags.",
   enforcementLevel: "mandatory",
   kinds: TAGGED_KINDS,
   settings: {
