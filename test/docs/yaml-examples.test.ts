@@ -10,7 +10,9 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { SCHEMA_FILE } from "../../scripts/schema/schema";
-import { REFERENCE_DIR } from "../../scripts/docs/reference";
+import { REFERENCE_DIR, pageName } from "../../scripts/docs/reference";
+import { dataFunctions } from "../../provider/plugin/functions";
+import { RESOURCE_SPECS } from "../../provider/specs";
 import { jsYaml } from "../../scripts/docs/yaml";
 import { PROVIDER_PLUGIN_YAML } from "../../provider/project/plugins";
 import { REPO_ROOT } from "../support/engine";
@@ -21,7 +23,8 @@ const schema: Json = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, SCHEMA_FILE
 /** The YAML blocks of a markdown page. */
 const yamlBlocks = (text: string) => [...text.matchAll(/```yaml\n([\s\S]*?)\n```/g)].map((m) => m[1]!);
 
-const pages = fs.readdirSync(path.join(REPO_ROOT, REFERENCE_DIR)).filter((f) => f.endsWith(".md") && f !== "README.md");
+/** The reference pages of the resources and data functions (the policy pack's page has no program). */
+const pages = [...Object.keys(RESOURCE_SPECS), ...dataFunctions().keys()].map((name) => `${pageName(name)}.md`).sort();
 const programs: Array<[string, string]> = [
   ...pages.flatMap((page) =>
     yamlBlocks(fs.readFileSync(path.join(REPO_ROOT, REFERENCE_DIR, page), "utf8")).map((y) => [page, y] as [string, string]),
