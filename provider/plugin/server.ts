@@ -19,7 +19,7 @@ import type { DiffKind, DiffResult } from "../engine/detailed-diff";
 import { makeProvider, previewUpdate } from "../engine/engine";
 import { importRead } from "../engine/import-inputs";
 import { secretKeys, type AnySpec } from "../engine/spec";
-import { kindOfType } from "../engine/type-tokens";
+import { TYPE_MODULE, kindOfType } from "../engine/type-tokens";
 import { specOf } from "../registry";
 import { invoke } from "./functions";
 import type { Protocol } from "./protocol";
@@ -118,9 +118,11 @@ export function providerService(protocol: Protocol, options: ServiceOptions): Re
     }),
     configure: serve(async (request: InstanceType<typeof proto.ConfigureRequest>) => {
       const args = fromStruct(request.getArgs());
+      // `variables` (`compute:config:token`) is what an engine older than `args` sends.
+      const variables = request.getVariablesMap();
       config.clear();
       for (const [key, variable] of Object.entries(CONFIG_VARIABLES)) {
-        const value = unwrapSecret(args[key]);
+        const value = unwrapSecret(args[key]) ?? variables.get(`${TYPE_MODULE}:config:${key}`);
         if (value !== undefined && value !== null) config.set(variable.key, String(value));
       }
       return new proto.ConfigureResponse().setAcceptsecrets(false).setAcceptresources(false).setSupportspreview(true);
