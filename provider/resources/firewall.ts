@@ -38,7 +38,7 @@ import { resourceSpec, type Failure } from "../engine/spec";
 import type { ProviderContext } from "../engine/context";
 import { postExactlyOnce } from "../engine/natural-key";
 import { Declarations } from "../engine/declarations";
-import { SharedWrites, type SharedChange, type SharedDocument } from "../engine/shared-writes";
+import { sharedWritesOf, type SharedChange, type SharedDocument } from "../engine/shared-writes";
 import { isNotFound } from "../../sdk/core/errors";
 import { isRecord, isUnknown, type Camelized } from "../engine/values";
 import { MINUTE, apiId, normalizeId, timestamps } from "./common";
@@ -287,8 +287,7 @@ function rulesDocument(ctx: ProviderContext, firewallId: number): SharedDocument
  * with the converged rules.
  */
 export function changeFirewallRules(ctx: ProviderContext, firewallId: number, change: SharedChange<FirewallRules>, signal: AbortSignal) {
-  const writes = ctx.shared("shared writes", () => new SharedWrites((line) => ctx.progress(line)));
-  return writes.submit(`firewall ${firewallId} rules`, rulesDocument(ctx, firewallId), change, signal);
+  return sharedWritesOf(ctx).submit(`firewall ${firewallId} rules`, rulesDocument(ctx, firewallId), change, signal);
 }
 
 /**

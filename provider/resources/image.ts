@@ -175,9 +175,13 @@ export const imageSpec = resourceSpec<ImageWithUpload, ImageCreate, ImageUpdateR
     settle: async ({ ctx, record, inputs, signal }) => {
       const id = record.id;
       const uploadedHash = record.status === "pending_upload" ? await uploadData(ctx, record, inputs, signal) : undefined;
-      const image = await ctx
-        .client()
-        .images.waitForStatus(id, "available", { signal, intervalMs: POLL_INTERVAL_MS, progress: statusReporter(ctx, id, inputs.label) });
+      const image = await ctx.client().images.waitForStatus(id, "available", {
+        signal,
+        intervalMs: POLL_INTERVAL_MS,
+        progress: statusReporter(ctx, id, inputs.label),
+        sleep: ctx.time.sleep,
+        now: ctx.time.now,
+      });
       return uploadedHash === undefined ? image : { ...image, file_hash: uploadedHash };
     },
     read: ({ ctx, id, signal }) => ctx.client().images.get(id, { signal }),
