@@ -27,6 +27,7 @@ import type { SharedWrites } from "../provider/engine/shared-writes";
 import { firewallRuleSpec } from "../provider/resources/firewall-rule";
 import { ComputeClient } from "../sdk/client";
 import type { BenchResult, Benchmark } from "./benchmark";
+import { withComputePlugins } from "../provider/project/plugins";
 
 const REPO_ROOT = path.resolve(__dirname, "../..");
 const WRITERS = 3;
@@ -50,7 +51,12 @@ async function stackFor(name: string, program: PulumiFn, emulator: RunningEmulat
         COMPUTE_API_URL: emulator.url,
         COMPUTE_PACING: "off",
       },
-      projectSettings: { name: project, runtime: "nodejs", main: REPO_ROOT, backend: { url: `file://${path.join(dir, "state")}` } },
+      projectSettings: withComputePlugins({
+        name: project,
+        runtime: "nodejs",
+        main: REPO_ROOT,
+        backend: { url: `file://${path.join(dir, "state")}` },
+      }),
     },
   );
 }

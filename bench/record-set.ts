@@ -16,6 +16,7 @@ import { startEmulator, type RunningEmulator } from "../emulator";
 import { Domain, DomainRecord, DomainRecordSet } from "../provider";
 import { pulumiCommand } from "../provider/automation";
 import type { BenchResult, Benchmark } from "./benchmark";
+import { withComputePlugins } from "../provider/project/plugins";
 
 const REPO_ROOT = path.resolve(__dirname, "../..");
 /** The set must be at least this much faster than one resource per record. */
@@ -45,7 +46,12 @@ async function stackFor(name: string, program: PulumiFn, emulator: RunningEmulat
         // compares the engine's cost of one set against N resources, not the API's budget.
         COMPUTE_PACING: "off",
       },
-      projectSettings: { name: project, runtime: "nodejs", main: REPO_ROOT, backend: { url: `file://${path.join(dir, "state")}` } },
+      projectSettings: withComputePlugins({
+        name: project,
+        runtime: "nodejs",
+        main: REPO_ROOT,
+        backend: { url: `file://${path.join(dir, "state")}` },
+      }),
     },
   );
   return stack;

@@ -108,3 +108,5 @@ export { getImages, getImagesOutput, getImage, getImageOutput, type GetImagesArg
 export type { FunctionOptions, InputArgs, OutputFunction } from "./functions/client";
 export type { MetaArgs, TimeoutsArgs } from "./engine/resource";
 export { ComputeClient } from "../sdk/client";
+// The Automation API's project settings with this package's plugin declared (preview support).
+export { withComputePlugins, PLUGINS_PATH, type ProjectSettingsWithPlugins } from "./project/plugins";

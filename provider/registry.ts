@@ -8,6 +8,8 @@ import { ProviderContext, type ConfigSource } from "./engine/context";
 import { makeProvider, previewUpdate } from "./engine/engine";
 import type { AnySpec } from "./engine/spec";
 import { RESOURCE_SPECS } from "./specs";
+import { withoutLauncher } from "./host/notice";
+import { previewWanted } from "./host/preview";
 
 let config: ConfigSource = () => undefined;
 let context: ProviderContext | undefined;
@@ -35,6 +37,8 @@ export function provider(kind: string): pulumi.dynamic.ResourceProvider {
       ...makeProvider(specOf(kind), currentContext),
       configure: async (req: pulumi.dynamic.ConfigureRequest) => {
         config = (key) => req.config.get(key);
+        // Under Pulumi's own launcher (a project without this package's plugin declaration), once: previews are plain.
+        withoutLauncher(previewWanted(config));
       },
     };
     providers.set(kind, methods);
@@ -44,7 +48,7 @@ export function provider(kind: string): pulumi.dynamic.ResourceProvider {
 
 /**
  * The outputs a previewed in-place update of a `kind` shows (`previewUpdate`): called by the
- * host's preview patch (`host/preview.ts`) in place of `update`. Reads no config and sends nothing.
+ * host's preview support (`host/preview.ts`) in place of `update`. Reads no config and sends nothing.
  */
 export function previewOf(kind: string, olds: Record<string, unknown>, news: Record<string, unknown>): Record<string, unknown> {
   return previewUpdate(specOf(kind), olds, news);

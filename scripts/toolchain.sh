@@ -63,8 +63,8 @@ ensure_engine() {
   export PULUMI_HOME="${PULUMI_HOME:-$CACHE/pulumi-home}"
   mkdir -p "$PULUMI_HOME"
 
-  # A compatible CLI already on PATH (same major version, not older than the SDK) is used as is:
-  # a real Pulumi installation brings its own language host.
+  # A compatible CLI already on PATH (same major version, not older than the SDK) is used as is,
+  # with its own language host and its own dynamic provider launcher; nothing is written beside it.
   if command -v pulumi >/dev/null 2>&1; then
     local found
     found=$(pulumi version 2>/dev/null | sed 's/^v//')
@@ -72,7 +72,10 @@ ensure_engine() {
        [ "$(printf '%s\n%s\n' "$version" "$found" | sort -V | head -n1)" = "$version" ]; then
       export PULUMI_COMPUTE_ENGINE_BIN
       PULUMI_COMPUTE_ENGINE_BIN=$(dirname "$(command -v pulumi)")
-      ensure_dynamic_plugin "$PULUMI_COMPUTE_ENGINE_BIN" || true
+      case "$PULUMI_COMPUTE_ENGINE_BIN" in
+        "$CACHE"/engine-*) ensure_dynamic_plugin "$PULUMI_COMPUTE_ENGINE_BIN" ;; # ours, put on PATH by `npm run -s env`
+        *) remove_old_launcher "$PULUMI_COMPUTE_ENGINE_BIN" ;;
+      esac
       return
     fi
   fi
@@ -85,7 +88,7 @@ ensure_engine() {
     command -v go >/dev/null || die "Go is needed to build the Pulumi engine v$version (none on PATH)"
     build_engine "$version" "$dir"
   fi
-  ensure_dynamic_plugin "$dir/bin" own
+  ensure_dynamic_plugin "$dir/bin"
   export PULUMI_COMPUTE_ENGINE_BIN="$dir/bin"
   export PATH="$dir/bin:$PATH"
 }
@@ -117,7 +120,7 @@ engine_hash() {
 #   bin/pulumi                      the CLI (tools/pulumi-engine)
 #   bin/pulumi-language-nodejs      the wrapper that passes Pulumi.yaml's runtime options as flags
 #   libexec/pulumi-language-nodejs  the language host of sdk/v3 v3.68.0 (tools/pulumi-language-nodejs)
-#   bin/pulumi-resource-pulumi-nodejs  added by ensure_dynamic_plugin
+#   bin/pulumi-resource-pulumi-nodejs  Pulumi's own launcher, added by ensure_dynamic_plugin
 # -mod=readonly: the pins are exactly go.mod and go.sum; Go never picks another version, which
 # the module proxy might refuse.
 build_engine() {
@@ -158,24 +161,38 @@ build_engine() {
   say "engine ready in $(( $(date +%s) - started ))s: pulumi $("$dir/bin/pulumi" version), language host v3.68.0"
 }
 
-# The engine starts dynamic providers through `pulumi-resource-pulumi-nodejs`, which must sit beside
-# the CLI so no plugin download is attempted. Ours (provider/host/) starts Pulumi's host as the
-# script @pulumi/pulumi ships does, with pulumi-compute's preview support preloaded where the
-# project has the package: always into the project's own engine folder (replacing an older copy),
-# beside a user's own `pulumi` only where it has none ($2: "own").
+# The engine starts dynamic providers through `pulumi-resource-pulumi-nodejs`; a Pulumi
+# installation has Pulumi's own launcher beside `pulumi`, and so does the project's engine folder:
+# the script @pulumi/pulumi ships, kept equal to the pinned SDK's. Preview support is not installed
+# here: a project declares this package's launcher in its Pulumi.yaml (plugins/), on any Pulumi.
 ensure_dynamic_plugin() {
-  local bin=$1 own=${2:-} src="$ROOT/provider/host/pulumi-resource-pulumi-nodejs"
-  if [ -x "$bin/pulumi-resource-pulumi-nodejs" ]; then
-    [ -n "$own" ] || return 0
-    cmp -s "$src" "$bin/pulumi-resource-pulumi-nodejs" && return 0
-  fi
-  [ -w "$bin" ] || return 1
+  local bin=$1 src="$ROOT/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"
+  cmp -s "$src" "$bin/pulumi-resource-pulumi-nodejs" && return 0
   cp "$src" "$bin/pulumi-resource-pulumi-nodejs.tmp.$$" && chmod 0755 "$bin/pulumi-resource-pulumi-nodejs.tmp.$$" &&
     mv -f "$bin/pulumi-resource-pulumi-nodejs.tmp.$$" "$bin/pulumi-resource-pulumi-nodejs"
 }
 
-# `npm run -s env`: shell exports that put the toolchain first on PATH (Node 24, `pulumi`, the
-# language host, `pulumi-resource-pulumi-nodejs`) and run the CLI offline, for
+# SHA-256 of every launcher an earlier setup of this project copied beside a `pulumi` of the
+# user's own (only when that folder had none): the preloading one of provider/host/, 2026-11-26.
+# Pulumi's own launcher, which still earlier setups copied, is left: it is what an installation has.
+OLD_LAUNCHERS="801a7f8a4185f51b3b97fb6c1c55f2ed3c73cfdfc8aeae86246d91f7f038c835"
+
+# Removes from the user's `pulumi` folder ($1) a launcher an earlier setup copied there, only when
+# it is byte-identical to one this project shipped, and says so.
+remove_old_launcher() {
+  local file="$1/pulumi-resource-pulumi-nodejs" sum
+  [ -f "$file" ] && [ ! -L "$file" ] || return 0
+  sum=$(sha256sum "$file" | cut -d' ' -f1)
+  case " $OLD_LAUNCHERS " in *" $sum "*) ;; *) return 0 ;; esac
+  if rm -f "$file" 2>/dev/null; then
+    say "removed $file: an earlier pulumi-compute setup copied it beside your pulumi; projects now declare it (docs/getting-started.md#preview-support)"
+  else
+    say "$file was copied there by an earlier pulumi-compute setup and can be removed (no permission to remove it here)"
+  fi
+}
+
+# `npm run -s env`: shell exports that put the toolchain first on PATH (Node 24, `pulumi`, its
+# language host and Pulumi's dynamic provider launcher) and run the CLI offline, for
 # `eval "$(npm run -s env)"` in any folder. A backend and a passphrase are given only when the
 # user has none: their own `pulumi login`, PULUMI_BACKEND_URL or passphrase settings stay in
 # charge. Call it with the caller's environment as it was before ensure_engine changed it

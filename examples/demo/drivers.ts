@@ -12,6 +12,7 @@ import { spawn } from "node:child_process";
 import { LocalWorkspace, type EngineEvent, type Stack } from "@pulumi/pulumi/automation";
 import { driftBetween, engineBin, isProgramResource, pulumiCommand, refreshFindings } from "../../provider/automation";
 import type { Example } from "../catalog";
+import { withComputePlugins } from "../../provider/project/plugins";
 
 export type DriverKind = "automation" | "cli";
 
@@ -71,8 +72,9 @@ async function automationDriver(options: DriverOptions, stateDir: string, stateP
     {
       workDir: options.base,
       pulumiCommand: await pulumiCommand(),
-      envVars: OFFLINE,
-      projectSettings: { name: project, runtime: "nodejs", main: REPO_ROOT, backend: { url: `file://${stateDir}` } },
+      // The demo's own backend, even when the user's shell names another (PULUMI_BACKEND_URL wins over Pulumi.yaml's).
+      envVars: { ...OFFLINE, PULUMI_BACKEND_URL: `file://${stateDir}` },
+      projectSettings: withComputePlugins({ name: project, runtime: "nodejs", main: REPO_ROOT, backend: { url: `file://${stateDir}` } }),
     },
   );
   await stack.setAllConfig(options.config);

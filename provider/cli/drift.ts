@@ -8,6 +8,7 @@ import { refreshFindings, type ResourceDrift } from "../automation";
 import { interruptedRun } from "../recover";
 import { EXIT } from "./exit";
 import { projectStack } from "./project-stack";
+import { NOTICE_PREFIX } from "../host/notice";
 
 export interface DriftOptions {
   /** The project directory (holding Pulumi.yaml); default the working directory. */
@@ -22,6 +23,8 @@ export interface DriftReport {
   /** Resources the refresh looked at (the stack resource and providers excluded). */
   resources: number;
   drift: ResourceDrift[];
+  /** What this package's code in the provider process warned of during the refresh (preview support off, say), each once. */
+  warnings?: string[];
 }
 
 export { EXIT };
@@ -32,7 +35,18 @@ export async function findDrift(options: DriftOptions): Promise<DriftReport> {
   if (interrupted) throw new Error(interrupted);
   const events: EngineEvent[] = [];
   await stack.previewRefresh({ onEvent: (e) => events.push(e) });
-  return { stack: stack.name, ...refreshFindings(events) };
+  return { stack: stack.name, ...refreshFindings(events), warnings: packageWarnings(events) };
+}
+
+/**
+ * The warnings this package's code said in the provider process (`provider/host/notice.ts`): the
+ * engine's Log warnings, or stderr lines where the Log could not be used; each once.
+ */
+export function packageWarnings(events: EngineEvent[]): string[] {
+  const said = events.flatMap(({ diagnosticEvent: d }) =>
+    d && (d.severity === "warning" || d.severity === "info#err") && d.message.startsWith(NOTICE_PREFIX) ? [d.message.trimEnd()] : [],
+  );
+  return [...new Set(said)];
 }
 
 /** Left-aligned columns, header underlined: the drift report's and the fleet report's tables. */
@@ -72,6 +86,7 @@ export function formatReport(report: DriftReport, refreshed = false): string {
 export async function runDrift(options: DriftOptions, out: (text: string) => void = console.log): Promise<number> {
   try {
     const report = await findDrift(options);
+    if (!options.json) for (const warning of report.warnings ?? []) console.error(`warning: ${warning}`);
     out(options.json ? JSON.stringify(report, null, 2) : formatReport(report));
     return report.drift.length > 0 ? EXIT.drift : EXIT.clean;
   } catch (error) {

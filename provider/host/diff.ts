@@ -1,72 +1,129 @@
 /**
- * Hands the detailed diff to the Pulumi engine. Pulumi's dynamic provider host (the
- * `pulumi-resource-pulumi-nodejs` process, `@pulumi/pulumi/cmd/dynamic-provider`) forwards only
- * `changes`, `replaces` and `deleteBeforeReplace` of a `diff` result (pulumi/pulumi#3080); without
- * more, `preview --diff` can name no property of a drift and no element of a list. So, in that
- * process only, the host's `DiffResponse.setChanges` also copies `diffs` and `detailedDiff` of the
- * result whose `changes` the host has just read: the host reads `result.changes` and calls
- * `setChanges` in the same synchronous step, so the pairing cannot mix two concurrent diffs.
- * Anywhere else (tests, another host) the result goes back unchanged and nothing is patched.
+ * Hands the detailed diff to the Pulumi engine. Pulumi's dynamic provider host
+ * (`@pulumi/pulumi/cmd/dynamic-provider`) forwards only `changes`, `replaces` and
+ * `deleteBeforeReplace` of a `diff` result (pulumi/pulumi#3080); without more, `preview --diff`
+ * can name no property of a drift and no element of a list. So, in that process only, the host's
+ * `DiffResponse.setChanges` also copies `diffs` and `detailedDiff` of the result whose `changes`
+ * the host has just read: the host reads `result.changes` and calls `setChanges` in the same
+ * synchronous step (pinned by `test/provider/host/preview.test.ts`), so the pairing cannot mix two
+ * concurrent diffs.
+ *
+ * It fails closed: every message, setter and enum value it uses must be in the host's protocol
+ * (`undiffable`), or the protocol is left as it is and the reason is said once (`notice.ts`). The
+ * preload (`preload.ts`) decides at the host's start; under another launcher (Pulumi's own, which
+ * a project without this package's plugin declaration gets) the first diff decides. Anywhere else
+ * (tests, a program) the result goes back unchanged and nothing is patched.
  */
 import type { DiffKind, DiffResult } from "../engine/detailed-diff";
 import { HOST_ENTRY } from "./entry";
+import { hostModules, missingMethod, type ProtoModule } from "./modules";
 
-interface PropertyDiffMessage {
-  setKind(kind: number): PropertyDiffMessage;
-  setInputdiff(input: boolean): PropertyDiffMessage;
+/** The process's one decision and the result being read, shared by every copy of this package in the process. */
+interface DiffState {
+  /** Whether `setChanges` copies detailed diffs in this process. */
+  patched: boolean;
+  /** Why not, when this is the host and its protocol lacks something. */
+  reason?: string;
+  /** The result the host is about to copy into its response (set by the `changes` getter, taken by `setChanges`). */
+  reading?: DiffResult;
 }
+const STATE = Symbol.for("pulumi-compute.detailed-diff");
+const state = (): DiffState | undefined => (globalThis as Record<symbol, DiffState | undefined>)[STATE];
+const decide = (decided: DiffState): DiffState => ((globalThis as Record<symbol, DiffState>)[STATE] = decided);
+
+/** The kinds of a property diff the engine's `detailed-diff.ts` produces, as the protocol spells them. */
+const KINDS = ["ADD", "ADD_REPLACE", "DELETE", "DELETE_REPLACE", "UPDATE", "UPDATE_REPLACE"] as const;
+
 interface DiffResponseMessage {
   setChanges(changes: number): DiffResponseMessage;
   setDiffsList(keys: string[]): DiffResponseMessage;
   setHasdetaileddiff(has: boolean): DiffResponseMessage;
-  getDetaileddiffMap(): { set(key: string, value: PropertyDiffMessage): unknown };
+  getDetaileddiffMap(): { set?(key: string, value: unknown): unknown } | undefined;
 }
-interface ProviderProto {
-  DiffResponse: { prototype: DiffResponseMessage; DiffChanges: { DIFF_SOME: number } };
-  PropertyDiff: { new (): PropertyDiffMessage; Kind: Record<string, number> };
+interface PropertyDiffMessage {
+  setKind(kind: number): PropertyDiffMessage;
+  setInputdiff(input: boolean): PropertyDiffMessage;
 }
 
-/** The result the host is about to copy into its response (set by the `changes` getter, taken by `setChanges`). */
-let reading: DiffResult | undefined;
-let patched: boolean | undefined;
+/** Why the protocol cannot carry detailed diffs as this module writes them, or undefined when it can. */
+export function undiffable(proto: ProtoModule): string | undefined {
+  const missing = missingMethod(proto, [
+    ["DiffResponse", "setChanges"],
+    ["DiffResponse", "setDiffsList"],
+    ["DiffResponse", "setHasdetaileddiff"],
+    ["DiffResponse", "getDetaileddiffMap"],
+    ["PropertyDiff", "setKind"],
+    ["PropertyDiff", "setInputdiff"],
+  ]);
+  if (missing) return missing;
+  const changes = proto.DiffResponse!.DiffChanges as Record<string, unknown> | undefined;
+  if (typeof changes?.DIFF_SOME !== "number") return "the protocol has no DiffResponse.DiffChanges.DIFF_SOME";
+  const kinds = proto.PropertyDiff!.Kind as Record<string, unknown> | undefined;
+  const kind = KINDS.find((k) => typeof kinds?.[k] !== "number");
+  return kind && `the protocol has no PropertyDiff.Kind.${kind}`;
+}
 
-/** Patches the host's `DiffResponse` once; false when this process is not the dynamic provider host. */
-function patchHost(): boolean {
-  if (patched !== undefined) return patched;
-  patched = false;
-  const main = require.main;
-  if (!main || !HOST_ENTRY.test(main.filename)) return false;
-  // The host's own copy of the protocol module, resolved from the host's file.
-  const proto = main.require("../../proto/provider_pb") as ProviderProto;
-  const setChanges = proto.DiffResponse.prototype.setChanges;
-  proto.DiffResponse.prototype.setChanges = function (this: DiffResponseMessage, changes: number) {
-    const result = reading;
-    reading = undefined;
+/**
+ * Patches the host's `DiffResponse.setChanges` once per process, unless the protocol lacks a
+ * part; returns why it did not, or undefined when it did (or already had).
+ */
+export function installDetailedDiff(proto: ProtoModule): string | undefined {
+  const decided = state();
+  if (decided) return decided.reason;
+  const reason = undiffable(proto);
+  if (reason) return decide({ patched: false, reason }).reason;
+  const response = proto.DiffResponse!;
+  const PropertyDiff = proto.PropertyDiff as unknown as new () => PropertyDiffMessage;
+  const some = (response.DiffChanges as Record<string, number>).DIFF_SOME!;
+  const kinds = proto.PropertyDiff!.Kind as Record<string, number>;
+  const setChanges = response.prototype.setChanges as DiffResponseMessage["setChanges"];
+  const shared = decide({ patched: true });
+  response.prototype.setChanges = function (this: DiffResponseMessage, changes: number) {
+    const result = shared.reading;
+    shared.reading = undefined;
     setChanges.call(this, changes);
-    if (result && changes === proto.DiffResponse.DiffChanges.DIFF_SOME) {
+    const map = result && changes === some ? this.getDetaileddiffMap() : undefined;
+    // A map without `set` (a reshaped message) keeps the response as the host made it.
+    if (result && typeof map?.set === "function") {
       this.setDiffsList(result.diffs);
       this.setHasdetaileddiff(true);
-      const map = this.getDetaileddiffMap();
       for (const [path, { kind, inputDiff }] of Object.entries(result.detailedDiff)) {
-        map.set(path, new proto.PropertyDiff().setKind(kindNumber(proto, kind)).setInputdiff(inputDiff));
+        map.set(path, new PropertyDiff().setKind(kinds[kindName(kind)]!).setInputdiff(inputDiff));
       }
     }
     return this;
   };
-  patched = true;
-  return true;
+  return undefined;
 }
 
-const kindNumber = (proto: ProviderProto, kind: DiffKind): number => proto.PropertyDiff.Kind[kind.replace("-", "_").toUpperCase()]!;
+const kindName = (kind: DiffKind): string => kind.replace("-", "_").toUpperCase();
+
+/**
+ * Decides under a launcher that did not preload this package: when this process runs the host,
+ * patch it from the host's own protocol. Returns why detailed diffs are off, if they are.
+ */
+export function detailedDiffInHost(): string | undefined {
+  const decided = state();
+  if (decided) return decided.reason;
+  const main = require.main;
+  if (!main || !HOST_ENTRY.test(main.filename)) return decide({ patched: false }).reason;
+  try {
+    return installDetailedDiff(hostModules(main.filename).proto);
+  } catch (error) {
+    return decide({ patched: false, reason: `the host's protocol could not be loaded (${String(error)})` }).reason;
+  }
+}
 
 /** The diff result as the host should see it: `changes` marks the result as the one being read. */
 export function forHost(result: DiffResult): DiffResult {
-  if (!patchHost()) return result;
+  detailedDiffInHost();
+  const shared = state();
+  if (!shared?.patched) return result;
   const { changes, ...rest } = result;
   return Object.defineProperty(rest, "changes", {
     enumerable: true,
     get: () => {
-      reading = result;
+      shared.reading = result;
       return changes;
     },
   }) as DiffResult;

@@ -8,13 +8,14 @@
  * of that resource's row that is not kept once the step ends. The host receives the engine's
  * address as its first argument, and every request it serves carries the resource's URN.
  *
- * So, when `preview.ts` wraps the host's provider service, each request is served inside an
- * async context that knows its URN, and a process-wide sink (`rowLog`) sends a line to the engine
- * for that URN. The sink is a global, not a module export, because the preloaded host patch and
- * the provider code the host loads may be two copies of this package. Without the host (tests, a
- * program, another host) there is no sink, and callers print as before.
+ * So, when the preload (`preload.ts`) wraps the host's provider service, each request is served
+ * inside an async context that knows its URN, and a process-wide sink (`rowLog`) sends a line to
+ * the engine for that URN. The sink is a global, not a module export, because the preloaded host
+ * change and the provider code the host loads may be two copies of this package. Without the
+ * host (tests, a program, another host) there is no sink, and callers print as before.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import type { HostModules } from "./modules";
 
 /** Sends one line for the resource being served: a status of its row (`ephemeral`) or a kept line; false when it cannot. */
 export type RowLog = (message: string, ephemeral: boolean) => boolean;
@@ -22,12 +23,12 @@ export type RowLog = (message: string, ephemeral: boolean) => boolean;
 const SINK = Symbol.for("pulumi-compute.row-log");
 const SERVING = Symbol.for("pulumi-compute.serving");
 
-/** The sink installed in this process by the host patch, if any. */
+/** The sink installed in this process by the host change, if any. */
 export function rowLog(): RowLog | undefined {
   return (globalThis as Record<symbol, RowLog | undefined>)[SINK];
 }
 
-/** The program's name of the resource whose request is being served (`app-net` of its URN), where the host patch knows it. */
+/** The program's name of the resource whose request is being served (`app-net` of its URN), where the host change knows it. */
 export function servedResource(): string | undefined {
   const urn = (globalThis as Record<symbol, (() => string | undefined) | undefined>)[SERVING]?.();
   return urn?.slice(urn.lastIndexOf("::") + 2) || undefined;
@@ -41,8 +42,9 @@ export interface EngineModules {
   client: new (address: string, credentials: unknown) => { log(request: unknown, callback: (error: unknown) => void): unknown };
   logRequest: new () => LogRequestMessage;
   insecure: () => unknown;
-  /** `LogSeverity.INFO`. */
+  /** `LogSeverity.INFO` and `LogSeverity.WARNING`. */
   info: number;
+  warning: number;
 }
 interface LogRequestMessage {
   setSeverity(severity: number): unknown;
@@ -51,12 +53,27 @@ interface LogRequestMessage {
   setEphemeral(ephemeral: boolean): unknown;
 }
 
-/** Why the engine's `Log` cannot be used as pinned, or undefined when it can. */
+/** The engine's `Log` as the host's protocol has it, each part possibly missing (see `unloggable`). */
+export function engineModules(engine: HostModules["engine"]): Partial<EngineModules> | undefined {
+  if (!engine) return undefined;
+  const severity = engine.proto.LogSeverity as unknown as Record<string, unknown> | undefined;
+  return {
+    client: engine.grpc.EngineClient as EngineModules["client"],
+    logRequest: engine.proto.LogRequest as unknown as EngineModules["logRequest"],
+    insecure: engine.insecure,
+    info: severity?.INFO as number,
+    warning: severity?.WARNING as number,
+  };
+}
+
+/** Why the engine's `Log` cannot be used, or undefined when it can. */
 export function unloggable(modules: Partial<EngineModules> | undefined, engineAddress: string | undefined): string | undefined {
   if (!engineAddress) return "the host has no engine address";
   if (!modules || typeof modules.client !== "function" || typeof modules.insecure !== "function")
     return "the protocol has no Engine client";
-  if (typeof modules.info !== "number") return "the protocol has no LogSeverity.INFO";
+  for (const severity of ["info", "warning"] as const) {
+    if (typeof modules[severity] !== "number") return `the protocol has no LogSeverity.${severity.toUpperCase()}`;
+  }
   for (const setter of ["setSeverity", "setMessage", "setUrn", "setEphemeral"] as const) {
     if (typeof (modules.logRequest?.prototype as Partial<LogRequestMessage> | undefined)?.[setter] !== "function")
       return `the protocol has no LogRequest.${setter}`;
@@ -64,25 +81,34 @@ export function unloggable(modules: Partial<EngineModules> | undefined, engineAd
   return undefined;
 }
 
-/**
- * The host's provider service with every request served in the context of its URN, and the sink
- * installed that sends a line for that URN to the engine at `engineAddress`. A line the engine
- * refuses is printed instead, so it is never lost.
- */
-export function withRowLog(modules: EngineModules, host: object, engineAddress: string): object {
-  const serving = new AsyncLocalStorage<string>();
+/** Sends a line to the engine's `Log`: about `urn` (the stack's diagnostics when empty), as a status when `ephemeral`. */
+export type EngineLog = (severity: "info" | "warning", message: string, urn: string, ephemeral: boolean) => void;
+
+/** The engine's `Log` at `engineAddress`; a line the engine refuses is printed instead, so it is never lost. */
+export function engineLog(modules: EngineModules, engineAddress: string): EngineLog {
   const engine = new modules.client(engineAddress, modules.insecure());
-  const sink: RowLog = (message, ephemeral) => {
-    const urn = serving.getStore();
-    if (!urn) return false;
+  return (severity, message, urn, ephemeral) => {
     const request = new modules.logRequest();
-    request.setSeverity(modules.info);
+    request.setSeverity(modules[severity]);
     request.setMessage(message);
     request.setUrn(urn);
     request.setEphemeral(ephemeral);
     engine.log(request, (error) => {
-      if (error) console.log(message);
+      if (error) (severity === "info" ? console.log : console.error)(message);
     });
+  };
+}
+
+/**
+ * The host's provider service with every request served in the context of its URN, and the sink
+ * installed that sends a line for that URN to the engine. `onServe` hears each URN served.
+ */
+export function withRowLog(log: EngineLog, host: object, onServe?: (urn: string) => void): object {
+  const serving = new AsyncLocalStorage<string>();
+  const sink: RowLog = (message, ephemeral) => {
+    const urn = serving.getStore();
+    if (!urn) return false;
+    log("info", message, urn, ephemeral);
     return true;
   };
   (globalThis as Record<symbol, RowLog>)[SINK] = sink;
@@ -97,7 +123,9 @@ export function withRowLog(modules: EngineModules, host: object, engineAddress: 
       const method = value as Method;
       return (call: Parameters<Method>[0], callback: Callback) => {
         const urn = typeof call?.request?.getUrn === "function" ? call.request.getUrn() : "";
-        return urn ? serving.run(urn, () => method.call(target, call, callback)) : method.call(target, call, callback);
+        if (!urn) return method.call(target, call, callback);
+        onServe?.(urn);
+        return serving.run(urn, () => method.call(target, call, callback));
       };
     },
   });

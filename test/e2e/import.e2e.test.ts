@@ -14,6 +14,7 @@ import { ComputeClient } from "../../sdk/client";
 import { REPO_ROOT } from "../support/engine";
 import { seedImportAccount, type SeededAccount } from "../support/import-account";
 import { UserShell, expectExit, packPackage, useTarball } from "../support/user-shell";
+import { PLUGINS_YAML } from "../../provider/project/plugins";
 
 jest.setTimeout(900_000);
 
@@ -63,6 +64,8 @@ test("import, install, up adopts everything and changes nothing, previews clean 
   expect(imported.out).toContain(`Wrote ${total} resource(s) to infra`);
   expect(imported.out).toMatch(/Next steps:\n {2}cd infra\n {2}npm install\n {2}pulumi stack init dev\n/);
   expect(fs.readdirSync(project).sort()).toEqual(["Pulumi.yaml", "index.ts", "package.json", "tsconfig.json"]);
+  // The project declares the package's launcher: its previews are exact on any Pulumi.
+  expect(fs.readFileSync(path.join(project, "Pulumi.yaml"), "utf8")).toContain(PLUGINS_YAML);
   for (const file of fs.readdirSync(project)) expect(fs.readFileSync(path.join(project, file), "utf8")).not.toContain(emulator.token);
   const index = fs.readFileSync(path.join(project, "index.ts"), "utf8");
   expect(index.match(/adoptId: /g)).toHaveLength(total);
@@ -85,6 +88,7 @@ test("import, install, up adopts everything and changes nothing, previews clean 
   const up = await pulumi("up --yes");
   console.log(`up: ${Date.now() - upStarted} ms, ${emulator.control.listRequests().length} requests`);
   expect(up).toMatch(new RegExp(`\\+ ${total + 1} created`)); // the stack resource too
+  expect(up).not.toContain("preview support is off");
   expect(writes()).toEqual([]);
 
   await pulumi("preview --expect-no-changes");

@@ -9,6 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, type PulumiFn, type Stack, type EngineEvent } from "@pulumi/pulumi/automation";
 import { pulumiCommand } from "../../provider/automation";
+import { withComputePlugins } from "../../provider/project/plugins";
 
 export const REPO_ROOT = path.resolve(__dirname, "../..");
 export const PASSPHRASE = "e2e-test-passphrase";
@@ -75,7 +76,7 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
       pulumiCommand: await pulumiCommand(),
       envVars,
       // The provider process starts in `main`; from there `pulumi-compute` resolves to this repo.
-      projectSettings: { name: project, runtime: "nodejs", main: REPO_ROOT, backend: { url: `file://${stateDir}` } },
+      projectSettings: withComputePlugins({ name: project, runtime: "nodejs", main: REPO_ROOT, backend: { url: `file://${stateDir}` } }),
     },
   );
   if (options.credentials !== "env") {

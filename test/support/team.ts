@@ -18,6 +18,7 @@ import { LocalWorkspace, type PulumiFn, type Stack } from "@pulumi/pulumi/automa
 import { Domain, DomainRecord, Firewall, Vpc, VpcSubnet } from "../../provider";
 import { pulumiCommand } from "../../provider/automation";
 import { PASSPHRASE, REPO_ROOT } from "./engine";
+import { withComputePlugins } from "../../provider/project/plugins";
 
 /** The stack name every project of the team uses (`organization/<project>/prod` in a diy backend). */
 export const TEAM_STACK = "prod";
@@ -61,7 +62,7 @@ export async function teamStack(team: Team, project: string, program: PulumiFn):
       pulumiCommand: await pulumiCommand(),
       envVars: team.env,
       // The provider process starts in `main`; from there `pulumi-compute` resolves to this repo.
-      projectSettings: { name: project, runtime: "nodejs", main: REPO_ROOT, backend: { url: team.backendUrl } },
+      projectSettings: withComputePlugins({ name: project, runtime: "nodejs", main: REPO_ROOT, backend: { url: team.backendUrl } }),
     },
   );
 }

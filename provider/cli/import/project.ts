@@ -6,6 +6,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { PLUGINS_YAML } from "../../project/plugins";
 
 /** This package's package.json (found upwards from here: `dist/provider/cli/import` installed, `provider/cli/import` in the repository). */
 interface OwnPackage {
@@ -39,7 +40,8 @@ export function projectFiles(name: string, index: string): Record<string, string
   const pkg = ownPackage();
   const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
   return {
-    "Pulumi.yaml": `name: ${name}\nruntime: nodejs\ndescription: Objects of an existing account, imported by pulumi-compute import.\n`,
+    // The package's launcher declared, so previews are exact on any Pulumi (provider/project/plugins.ts).
+    "Pulumi.yaml": `name: ${name}\nruntime: nodejs\ndescription: Objects of an existing account, imported by pulumi-compute import.\n${PLUGINS_YAML}`,
     "package.json": json({
       name,
       private: true,

@@ -20,7 +20,10 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { providerText } from "../../../provider/shim";
-import { kindOf, unpatchable, type HostModules } from "../../../provider/host/preview";
+import { hostUnpatchable, kindOf, previewUnpatchable } from "../../../provider/host/preview";
+import { hostModules } from "../../../provider/host/modules";
+import { undiffable } from "../../../provider/host/diff";
+import { HOST_PINNED } from "../../../provider/host/entry";
 import { unloggable, type EngineModules } from "../../../provider/host/row-log";
 import { UNKNOWN } from "../../../provider/engine/values";
 
@@ -29,7 +32,7 @@ jest.setTimeout(60_000);
 const ROOT = path.resolve(__dirname, "../../..");
 const PULUMI = path.join(ROOT, "node_modules/@pulumi/pulumi");
 const HOST = path.join(PULUMI, "cmd/dynamic-provider/index.js");
-const LAUNCHER = path.join(ROOT, "provider/host/pulumi-resource-pulumi-nodejs");
+const LAUNCHER = path.join(ROOT, "plugins/pulumi-resource-pulumi-nodejs");
 
 /* eslint-disable @typescript-eslint/no-require-imports -- the host's own protocol modules */
 const grpc = require(require.resolve("@grpc/grpc-js", { paths: [PULUMI] })) as typeof import("@grpc/grpc-js");
@@ -71,7 +74,7 @@ function hostParts(): Record<string, string> {
 
 test("the host's code that preview support and detailed diffs rely on is the pinned @pulumi/pulumi's", () => {
   const pinned = {
-    version: "3.259.0",
+    version: HOST_PINNED,
     configure: "d62cbea1f047b95f",
     create: "77fc63082579252f",
     update: "8973d50cbddab11b",
@@ -85,7 +88,7 @@ test("the host's code that preview support and detailed diffs rely on is the pin
     throw new Error(
       "Pulumi's dynamic provider host is not the one provider/host/ was written against.\n" +
         "Re-read node_modules/@pulumi/pulumi/cmd/dynamic-provider/index.js (configure, create, update, diff, addService, main's\n" +
-        "arguments) and its launcher, check provider/host/preview.ts, row-log.ts, diff.ts and pulumi-resource-pulumi-nodejs against them,\n" +
+        "arguments) and its launcher, check provider/host/preload.ts, preview.ts, row-log.ts, diff.ts and plugins/pulumi-resource-pulumi-nodejs against them,\n" +
         `then pin what you checked: ${JSON.stringify(found)}`,
     );
   }
@@ -264,6 +267,7 @@ describe("lines on the resource's own row", () => {
       logRequest: engineProto.LogRequest as EngineModules["logRequest"],
       insecure: () => grpc.credentials.createInsecure(),
       info: (engineProto.LogSeverity as { INFO: number }).INFO,
+      warning: (engineProto.LogSeverity as { WARNING: number }).WARNING,
     };
     expect(unloggable(modules, "127.0.0.1:1")).toBeUndefined();
     expect(unloggable(modules, undefined)).toMatch(/no engine address/);
@@ -271,17 +275,18 @@ describe("lines on the resource's own row", () => {
       /LogRequest\.setSeverity/,
     );
     expect(unloggable({ ...modules, client: undefined }, "127.0.0.1:1")).toMatch(/no Engine client/);
+    expect(unloggable({ ...modules, warning: undefined }, "127.0.0.1:1")).toMatch(/LogSeverity\.WARNING/);
   });
 });
 
 describe("fails closed", () => {
-  const modules = {
-    proto: proto as unknown as HostModules["proto"],
-  } as HostModules;
+  const modules = hostModules(HOST);
   const host = { configure() {}, create() {}, update() {} };
 
   test("the pinned host can be patched", () => {
-    expect(unpatchable(modules, host)).toBeUndefined();
+    expect(previewUnpatchable(modules)).toBeUndefined();
+    expect(hostUnpatchable(host)).toBeUndefined();
+    expect(undiffable(modules.proto)).toBeUndefined();
   });
 
   test("a host that handles previews itself, or lacks a method, or a protocol without the preview flag, is left alone", () => {
@@ -291,10 +296,27 @@ describe("fails closed", () => {
         return call.request.getPreview();
       },
     };
-    expect(unpatchable(modules, handles)).toMatch(/create already handles previews/);
-    expect(unpatchable(modules, { configure() {}, create() {} })).toMatch(/no update method/);
-    const older = { proto: { ...modules.proto, ConfigureResponse: function () {} } } as unknown as HostModules;
-    expect(unpatchable(older, host)).toMatch(/ConfigureResponse\.setSupportspreview/);
+    expect(hostUnpatchable(handles)).toMatch(/create already handles previews/);
+    expect(hostUnpatchable({ configure() {}, create() {} })).toMatch(/no update method/);
+    const older = { ...modules, proto: { ...modules.proto, ConfigureResponse: function () {} } } as unknown as typeof modules;
+    expect(previewUnpatchable(older)).toMatch(/ConfigureResponse\.setSupportspreview/);
+    expect(previewUnpatchable({ ...modules, struct: undefined })).toMatch(/Struct/);
+  });
+
+  test("a protocol without a part of the detailed diff is left alone", () => {
+    const without = (message: string, member: string) => {
+      const Original = modules.proto[message]!;
+      const Reshaped = function () {} as unknown as typeof Original;
+      Object.assign(Reshaped, Original);
+      Reshaped.prototype = Object.fromEntries(
+        Object.entries(Object.getOwnPropertyDescriptors(Original.prototype))
+          .filter(([k]) => k !== member)
+          .map(([k, d]) => [k, d.value]),
+      );
+      return { ...modules.proto, [message]: Reshaped };
+    };
+    expect(undiffable(without("DiffResponse", "setDiffsList"))).toBe("the protocol has no DiffResponse.setDiffsList");
+    expect(undiffable(without("PropertyDiff", "setKind"))).toBe("the protocol has no PropertyDiff.setKind");
   });
 
   test("only this package's provider text is previewed by its specs", () => {

@@ -1,0 +1,91 @@
+/**
+ * The changes to Pulumi's dynamic provider host, installed from the host's first line.
+ *
+ * This package's launcher (`plugins/pulumi-resource-pulumi-nodejs`, which a project declares in
+ * its `Pulumi.yaml`) starts the host as Pulumi's launcher does, with this module preloaded
+ * (`node -r`): the engine's Configure call comes before any resource's code is loaded. Here, in
+ * that process only:
+ *
+ * - detailed diffs (`diff.ts`) are patched into the host's protocol at once;
+ * - when the host adds its provider service, each request is served in the context of its
+ *   resource (`row-log.ts`: lines on the resource's row), and previews are answered here
+ *   (`preview.ts`);
+ * - each change checks every part of the host it uses first; one that finds a part missing leaves
+ *   the host as it is, and the first resource row of the run gets one warning saying why and what
+ *   the user loses (`notice.ts`);
+ * - `PULUMI_DISABLE_PROVIDER_PREVIEW=true` (which the engine itself honours) leaves previews to
+ *   Pulumi, without a warning.
+ *
+ * Loaded anywhere else (a test, a program, another script), it does nothing.
+ */
+import { HOST_ENTRY } from "./entry";
+import { installDetailedDiff } from "./diff";
+import { hostModules, type HostModules } from "./modules";
+import { HostNotice, hostLog, markLaunched, previewOffByEnvironment, warner } from "./notice";
+import { hostUnpatchable, previewUnpatchable, withPreview, type HostService, type PreviewOf } from "./preview";
+import { engineModules, unloggable, withRowLog } from "./row-log";
+
+/**
+ * Installs the changes when `hostFile` is Pulumi's dynamic provider host; returns whether it is.
+ * `engineAddress` is the host's first argument; `previewOf` loads the registry at the first preview.
+ */
+export function installHostChanges(
+  hostFile: string | undefined,
+  engineAddress: string | undefined,
+  previewOf: () => PreviewOf,
+  env: NodeJS.ProcessEnv = process.env,
+): boolean {
+  if (!hostFile || !HOST_ENTRY.test(hostFile)) return false;
+  markLaunched();
+  let modules: HostModules;
+  try {
+    modules = hostModules(hostFile);
+  } catch (error) {
+    const notice = new HostNotice(warner(undefined), undefined);
+    const why = `its protocol could not be loaded (${String(error).split("\n")[0]})`;
+    for (const part of ["preview support", "detailed diffs", "status lines"] as const) notice.stepAside(part, why);
+    notice.now();
+    return true;
+  }
+  const engine = engineModules(modules.engine);
+  const logWhy = unloggable(engine, engineAddress);
+  const notice = new HostNotice(warner(hostLog(engine, engineAddress)), modules.version);
+  notice.stepAside("detailed diffs", installDetailedDiff(modules.proto));
+  notice.stepAside("status lines", logWhy);
+  const previewOff = previewOffByEnvironment(env);
+  const protocolWhy = previewOff ? undefined : previewUnpatchable(modules);
+
+  let served = false;
+  const addService = modules.server?.prototype?.addService;
+  if (typeof addService === "function") {
+    modules.server!.prototype.addService = function (this: unknown, service: unknown, implementation: object) {
+      if (service !== modules.service || served) return addService.call(this, service, implementation);
+      served = true;
+      const host = implementation as Record<string, unknown>;
+      const previewWhy = previewOff ? undefined : (protocolWhy ?? hostUnpatchable(host));
+      notice.stepAside("preview support", previewWhy);
+      // Each request in its resource's context: the row's lines, and the row the warning goes on.
+      let wrapped: object = host;
+      if (logWhy === undefined) wrapped = withRowLog(hostLog(engine, engineAddress)!, host, notice.served);
+      else notice.now();
+      if (!previewOff && previewWhy === undefined) {
+        wrapped = withPreview(modules, wrapped as HostService, (...args) => previewOf()(...args));
+      }
+      return addService.call(this, service, wrapped);
+    };
+  }
+  // The host adds its service while its module runs, before this tick ends; one it never added is a host reshaped.
+  process.nextTick(() => {
+    if (served) return;
+    const why = "the host added no provider service this version knows";
+    notice.stepAside("preview support", previewOff ? undefined : (protocolWhy ?? why));
+    if (logWhy === undefined) notice.stepAside("status lines", why);
+    notice.now();
+  });
+  return true;
+}
+
+// Preloaded into the host (`node -r`), the host's file is the script being run and its first
+// argument the engine's address (its `main(process.argv.slice(2))`). The registry loads at the first preview.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use; the type comes with it
+installHostChanges(process.argv[1], process.argv[2], () => (require("../registry") as typeof import("../registry")).previewOf);
