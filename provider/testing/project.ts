@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { LocalWorkspace, type PulumiCommand, type ProjectSettings } from "@pulumi/pulumi/automation";
 import { projectOf } from "../peer";
+import { withComputePlugins, type PluginDeclaration, type ProjectSettingsWithPlugins } from "../project/plugins";
 
 /** This package's root folder: the nearest folder above this module with its `package.json`. */
 export function packageRoot(from = __dirname): string {
@@ -35,20 +36,11 @@ export function inlineProgramMain(): string {
 }
 
 /**
- * The project's settings with the provider plugin this package ships declared (issue 39's
- * `withComputePlugins`, by absolute path): until it lands, the settings as they are, and the engine
- * finds the launcher beside `pulumi`.
+ * An inline program's project: its provider plugin starts in the folder that has this package
+ * installed, and it is this package's launcher (`withComputePlugins`), for exact previews.
  */
-export const withPlugins = (settings: ProjectSettings): ProjectSettings => settings;
-
-/** An inline program's project: its provider plugin starts in the folder that has this package installed. */
 export function inlineProject(name: string, backendUrl: string): ProjectSettings {
-  return withPlugins({ name, runtime: "nodejs", main: inlineProgramMain(), backend: { url: backendUrl } });
-}
-
-/** Project plugins declared by path (`plugins: providers: [{name, path}]`), kept by `Pulumi.yaml` beside the standard settings. */
-interface DeclaredPlugins {
-  plugins?: Record<string, Array<{ name: string; path?: string }> | undefined>;
+  return withComputePlugins({ name, runtime: "nodejs", main: inlineProgramMain(), backend: { url: backendUrl } });
 }
 
 /**
@@ -60,20 +52,15 @@ export async function folderProject(folder: string, pulumiCommand: PulumiCommand
   if (!fs.existsSync(path.join(root, "Pulumi.yaml")) && !fs.existsSync(path.join(root, "Pulumi.yml"))) {
     throw new Error(`pulumi-compute/testing: ${root} has no Pulumi.yaml; give the folder of a Pulumi project, or an inline program`);
   }
-  const settings = (await (await LocalWorkspace.create({ workDir: root, pulumiCommand })).projectSettings()) as ProjectSettings &
-    DeclaredPlugins;
+  const settings: ProjectSettingsWithPlugins = await (await LocalWorkspace.create({ workDir: root, pulumiCommand })).projectSettings();
+  // Every kind of plugin a project declares (providers, languages, analyzers) by a path of its folder.
   const plugins = settings.plugins
     ? Object.fromEntries(
-        Object.entries(settings.plugins).map(([kind, list]) => [
+        Object.entries(settings.plugins as Record<string, PluginDeclaration[] | undefined>).map(([kind, list]) => [
           kind,
-          list?.map((p) => (p.path === undefined ? p : { ...p, path: path.resolve(root, p.path) })),
+          list?.map((p) => ({ ...p, path: path.resolve(root, p.path) })),
         ]),
       )
     : undefined;
-  return {
-    ...settings,
-    ...(plugins ? { plugins } : {}),
-    main: path.resolve(root, settings.main ?? "."),
-    backend: { url: backendUrl },
-  } as ProjectSettings;
+  return { ...settings, ...(plugins ? { plugins } : {}), main: path.resolve(root, settings.main ?? "."), backend: { url: backendUrl } };
 }

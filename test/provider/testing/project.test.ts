@@ -49,8 +49,14 @@ test("a folder without Pulumi.yaml is refused, saying what to give", async () =>
   );
 });
 
-test("an inline program's provider starts where pulumi-compute resolves: here, this checkout", () => {
+test("an inline program's provider starts where pulumi-compute resolves (here, this checkout), through the package's launcher", () => {
   expect(packageRoot()).toBe(REPO_ROOT);
   expect(inlineProgramMain()).toBe(REPO_ROOT);
-  expect(inlineProject("p", "file:///s")).toMatchObject({ name: "p", runtime: "nodejs", main: REPO_ROOT, backend: { url: "file:///s" } });
+  expect(inlineProject("p", "file:///s")).toEqual({
+    name: "p",
+    runtime: "nodejs",
+    main: REPO_ROOT,
+    backend: { url: "file:///s" },
+    plugins: { providers: [{ name: "pulumi-nodejs", path: path.join(REPO_ROOT, "plugins") }] },
+  });
 });
