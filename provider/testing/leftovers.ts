@@ -56,8 +56,8 @@ export function processesOf(folder: string): number[] {
   return found;
 }
 
-/** Kills the stack's processes and removes its folder, at once. */
-export function clearNow(folder: string): void {
+/** Kills the stack's processes, at once. */
+export function clearProcesses(folder: string): void {
   for (const pid of processesOf(folder)) {
     try {
       process.kill(pid, "SIGKILL");
@@ -65,6 +65,11 @@ export function clearNow(folder: string): void {
       // already gone
     }
   }
+}
+
+/** Kills the stack's processes and removes its folder, at once. */
+export function clearNow(folder: string): void {
+  clearProcesses(folder);
   fs.rmSync(folder, { recursive: true, force: true });
   open.delete(folder);
 }

@@ -31,7 +31,7 @@ import type { EmulatorControl } from "../../emulator";
 import type { ComputeClient } from "../../sdk/client";
 import { pulumiCommand as pulumiOnPath, refreshFindings, type ResourceDrift } from "../automation";
 import { CONFIG_API_URL, CONFIG_TOKEN } from "../engine/context";
-import { MARKER_ENV, clearNow, processesOf, release, track } from "./leftovers";
+import { MARKER_ENV, clearNow, clearProcesses, release, track } from "./leftovers";
 import { LocalApi, type Seed } from "./local-api";
 import { folderProject, inlineProject } from "./project";
 
@@ -83,7 +83,7 @@ export interface EmulatedStack extends AsyncDisposable {
 
 /** The passphrase of every emulated stack's secrets: the state is thrown away with the stack. */
 const PASSPHRASE = "pulumi-compute-emulated-stack";
-/** How long a running operation gets to stop on SIGINT before its processes are killed. */
+/** How long a stopped operation gets to report its end (its processes are killed at once where they can be found). */
 const STOP_GRACE_MS = 10_000;
 
 /**
@@ -225,14 +225,16 @@ class RunningStack implements EmulatedStack {
   private async stop(): Promise<void> {
     try {
       if (this.running.size > 0) {
+        // The state goes with the folder, so nothing is worth a graceful stop: Ctrl-C, then every
+        // process of the stack is killed (where they can be found; elsewhere the CLI stops them).
         this.stopping.abort();
+        clearProcesses(this.folder);
         const grace = new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref());
         await Promise.race([Promise.all(this.running), grace]);
       }
     } finally {
-      // Whatever did not stop in time, and any orphan of a CLI that did, is killed; the folder goes.
-      if (processesOf(this.folder).length > 0) clearNow(this.folder);
-      else fs.rmSync(this.folder, { recursive: true, force: true });
+      // Whatever is left (an orphan of a CLI that stopped) is killed; the folder goes.
+      clearNow(this.folder);
       release(this.folder);
       await this.api.close();
     }
