@@ -31,7 +31,8 @@ import type { EmulatorControl } from "../../emulator";
 import type { ComputeClient } from "../../sdk/client";
 import { pulumiCommand as pulumiOnPath, refreshFindings, type ResourceDrift } from "../automation";
 import { CONFIG_API_URL, CONFIG_TOKEN } from "../engine/context";
-import { MARKER_ENV, clearNow, clearProcesses, release, track } from "./leftovers";
+import { release, track } from "./leftovers";
+import { MARKER_ENV, clearNow, clearProcesses } from "./marked";
 import { LocalApi, type Seed } from "./local-api";
 import { folderProject, inlineProject } from "./project";
 
@@ -113,6 +114,7 @@ export async function emulatedStack(program: PulumiFn | string, options: Emulate
   } catch (error) {
     await api?.close();
     clearNow(folder);
+    release(folder);
     throw error;
   }
 }

@@ -10,7 +10,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as compute from "../../provider";
 import { emulatedStack, type EmulatedStack } from "../../provider/testing";
-import { MARKER_ENV, processesOf } from "../../provider/testing/leftovers";
+import { MARKER_ENV, processesOf } from "../../provider/testing/marked";
 import { REPO_ROOT } from "../support/engine";
 
 // Each test drives the engine and a provider process; a database is provisioned at the emulator's fast clock.
