@@ -326,12 +326,14 @@ export const firewallSpec = resourceSpec<FirewallWithDevices, FirewallCreateRequ
   description:
     "A Cloud Firewall: ordered inbound and outbound rules with default policies, assigned to compute instances and nodebalancers.",
   example: [
+    "// The account's instances with a public IPv4 address.",
+    'const instances = compute.getIpsOutput({ type: "ipv4", public: true }).apply((ips) => ips.map((ip) => ip.computeId!));',
     'const fw = new compute.Firewall("web", {',
     '  label: "web-fw",',
     '  inboundPolicy: "DROP",',
     '  outboundPolicy: "ACCEPT",',
     '  inbound: [{ action: "ACCEPT", protocol: "TCP", ports: "22, 443", addresses: { ipv4: ["0.0.0.0/0"], ipv6: ["::/0"] }, label: "ssh-https" }],',
-    "  devices: { computes: [12345] },",
+    "  devices: { computes: instances },",
     "});",
   ].join("\n"),
   inputs: {

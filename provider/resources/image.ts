@@ -63,7 +63,9 @@ export const imageSpec = resourceSpec<ImageWithUpload, ImageCreate, ImageUpdateR
   noun: "image",
   description: "A private image: a captured disk, or an uploaded gzip-compressed raw disk image.",
   example: [
-    'const golden = new compute.Image("golden", { diskId: 108889104, label: "golden", cloudInit: true });',
+    "// A disk of one of the account's instances, from the stack's config (`compute-emulator --demo-environment` prints it).",
+    'const examples = new pulumi.Config("compute-examples");',
+    'const golden = new compute.Image("golden", { diskId: examples.requireNumber("diskId"), label: "golden", cloudInit: true });',
     'const custom = new compute.Image("custom", { filePath: "build/disk.img.gz", region: "us-iad", label: "custom" });',
   ].join("\n"),
   inputs: {

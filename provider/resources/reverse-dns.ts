@@ -57,10 +57,11 @@ export const reverseDnsSpec = resourceSpec<AddressWithId, IpUpdateRequest, IpUpd
   noun: "reverse DNS",
   description:
     "The reverse DNS name of an IP address; deleting it restores the platform default. Waits, within its `timeouts`, for a new A/AAAA record of the name to resolve.",
-  adoptIdForm: { example: '"203.0.113.10"', what: "the IP address" },
+  adoptIdForm: { example: '"198.51.100.10"', what: "the IP address" },
   example: [
-    'const www = new compute.DomainRecord("www", { domainId: zone.id, type: "A", name: "www", target: "203.0.113.10" });',
-    'new compute.ReverseDns("www", { address: "203.0.113.10", rdns: "www.example.com" }, { dependsOn: www });',
+    "// 198.51.100.10: an address of one of the account's instances.",
+    'const www = new compute.DomainRecord("www", { domainId: zone.id, type: "A", name: "www", target: "198.51.100.10" });',
+    'new compute.ReverseDns("www", { address: "198.51.100.10", rdns: "www.example.com" }, { dependsOn: www });',
   ].join("\n"),
   inputs: {
     address: {

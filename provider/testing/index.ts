@@ -12,6 +12,6 @@
  */
 export { computeMocks, CheckFailedError, type ComputeMocks, type ComputeMocksOptions } from "./mocks";
 export { emulatedStack, type EmulatedStack, type EmulatedStackOptions } from "./stack";
-export { demoEnvironment, LocalApi, type Seed, type SeedContext } from "./local-api";
+export { demoEnvironment, LocalApi, type LocalApiOptions, type Seed, type SeedContext } from "./local-api";
 export { outputValue, refusalOf } from "./outputs";
 export type { ResourceDrift } from "../automation";

@@ -26,6 +26,8 @@ export interface SeedContext {
  *
  * @example
  * ```ts
+ * import type { Seed } from "pulumi-compute/testing";
+ *
  * const seed: Seed = async ({ control, client }) => {
  *   control.seedCompute({ label: "web-1", region: "us-iad", ipv4: ["198.51.100.10"] });
  *   await client.vpcs.create({ label: "made-by-hand", region: "us-iad" });
@@ -43,7 +45,7 @@ export const demoEnvironment: Seed = ({ control }) => {
   seedDemoEnvironment(control);
 };
 
-/** How the local API runs. */
+/** How a `LocalApi` runs. */
 export interface LocalApiOptions {
   /** Emulated milliseconds per real millisecond (0: the clock moves only when told). */
   timeScale: number;
@@ -52,6 +54,10 @@ export interface LocalApiOptions {
   strict?: boolean;
 }
 
+/**
+ * An emulated account's API, in this process: the emulator on a free loopback port, seeded.
+ * `computeMocks().api()` answers the mocks' own; `LocalApi.start()` makes one for a test of your own.
+ */
 export class LocalApi {
   /** The typed client on this API, with the account's unrestricted token. */
   readonly client: ComputeClient;

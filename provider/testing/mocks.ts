@@ -56,12 +56,21 @@ export interface ComputeMocks extends pulumi.runtime.Mocks, AsyncDisposable {
   dispose(): Promise<void>;
 }
 
-/** A check the spec refuses, as preview reports it: every failure with its property. */
+/**
+ * What `newResource` rejects with when the spec's checks refuse a resource's inputs, as `pulumi
+ * preview` refuses them: one line per failure, in the engine's words (`… resource 'db': property
+ * engineId value {mysql/8.0.99} has a problem: …`). Pulumi's runtime reports it as the resource's
+ * registration error (`refusalOf`).
+ */
 export class CheckFailedError extends Error {
+  /** `CheckFailedError`. */
   override name = "CheckFailedError";
   constructor(
+    /** The resource's type token, `pulumi-nodejs:dynamic/compute:MysqlDatabase`. */
     readonly type: string,
+    /** The resource's name in the program. */
     readonly resourceName: string,
+    /** Each failure: the input it is about (`property`, empty for the resource as a whole) and why. */
     readonly failures: readonly Failure[],
     inputs: Inputs,
   ) {
@@ -84,11 +93,18 @@ const DOCUMENTED_MOCKS: pulumi.runtime.Mocks = {
 };
 
 /**
- * Pulumi mocks backed by an emulated account (see the module's comment). Give them to
- * `pulumi.runtime.setMocks` before the program is imported:
+ * Pulumi mocks (`pulumi.runtime.setMocks`) whose answers are what an `up` against the API records:
+ * each of this package's resources goes through the package's own provider code — the spec's
+ * checks, the create, the wait until it is usable — against an emulated account in this process,
+ * on a clock that moves only when the provider waits. Ids are the API's, every output is there with
+ * its type, secrets are secrets; what preview refuses is refused; data functions answer from the
+ * same account; other providers' resources go to `fallback`. Set them before the program is loaded.
  *
  * @example
  * ```ts
+ * import * as pulumi from "@pulumi/pulumi";
+ * import { computeMocks, demoEnvironment } from "pulumi-compute/testing";
+ *
  * const mocks = computeMocks({ seed: demoEnvironment });
  * pulumi.runtime.setMocks(mocks, "my-infra", "test", false);
  * ```

@@ -20,7 +20,14 @@ const internals = <T>(output: pulumi.Output<T>) => output as unknown as OutputIn
  *
  * @example
  * ```ts
- * expect(await outputValue(db.port)).toBe(3306);
+ * import { expect, test } from "@jest/globals";
+ * import * as compute from "pulumi-compute";
+ * import { outputValue } from "pulumi-compute/testing";
+ *
+ * test("MySQL listens on 3306", async () => {
+ *   const db = new compute.MysqlDatabase("db", { label: "app-db", region: "us-iad", type: "g6-nanode-1", engineId: "mysql/8" });
+ *   expect(await outputValue(db.port)).toBe(3306);
+ * });
  * ```
  */
 export function outputValue<T>(output: pulumi.Output<T>): Promise<T> {
@@ -35,8 +42,14 @@ export function outputValue<T>(output: pulumi.Output<T>): Promise<T> {
  *
  * @example
  * ```ts
- * const db = new compute.MysqlDatabase("db", { ...args, engineId: "mysql/8.0.99" });
- * expect((await refusalOf(db)).message).toMatch(/engineId/);
+ * import { expect, test } from "@jest/globals";
+ * import * as compute from "pulumi-compute";
+ * import { refusalOf } from "pulumi-compute/testing";
+ *
+ * test("an engine version the API does not offer is refused", async () => {
+ *   const db = new compute.MysqlDatabase("db", { label: "app-db", region: "us-iad", type: "g6-nanode-1", engineId: "mysql/8.0.99" });
+ *   expect((await refusalOf(db)).message).toMatch(/engineId/);
+ * });
  * ```
  */
 export function refusalOf(resource: pulumi.Resource): Promise<Error> {

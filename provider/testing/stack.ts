@@ -67,12 +67,17 @@ export interface EmulatedStack extends AsyncDisposable {
   readonly client: ComputeClient;
   /** The emulator's control operations: faults (`addFault`), latency, the clock, seeded objects, the request log. */
   readonly control: EmulatorControl;
-  /** The API's URL and token, as the stack's config has them. */
+  /** The API's URL, as the stack's config has it (`compute:apiUrl`). */
   readonly apiUrl: string;
+  /** The account's unrestricted token, as the stack's config has it (`compute:token`, a secret). */
   readonly token: string;
+  /** `pulumi up`: the Automation API's, with its options (`onEvent`, `refresh`, `target`…). */
   up(options?: UpOptions): Promise<UpResult>;
+  /** `pulumi preview`: exact, through the package's launcher (`changeSummary`). */
   preview(options?: PreviewOptions): Promise<PreviewResult>;
+  /** `pulumi refresh`: reads every object and records what it finds (`summary.resourceChanges.update` counts the drifted). */
   refresh(options?: RefreshOptions): Promise<RefreshResult>;
+  /** `pulumi destroy`. */
   destroy(options?: DestroyOptions): Promise<DestroyResult>;
   /** The stack's outputs, plain values (secrets shown). */
   outputs(): Promise<Record<string, unknown>>;
@@ -88,13 +93,22 @@ const PASSPHRASE = "pulumi-compute-emulated-stack";
 const STOP_GRACE_MS = 10_000;
 
 /**
- * Makes a stack of `program` — an inline function, or the folder of a Pulumi project — on a new
- * emulated account (see the module's comment).
+ * A stack of `program` — the folder of a Pulumi project, or an inline function — through the real
+ * Pulumi engine (the Automation API and the `pulumi` CLI) against an emulated account of its own,
+ * in this process, its clock fast (`timeScale`). Everything lives in one temporary folder (a
+ * `file://` backend, the workspace, Pulumi's home and temporary files); nothing is written into the
+ * project. `dispose()`, or `await using`, stops what still runs and removes it all.
  *
  * @example
  * ```ts
- * await using stack = await emulatedStack(path.join(__dirname));
- * await stack.up();
+ * import { emulatedStack } from "pulumi-compute/testing";
+ *
+ * async function upAndDown(projectFolder: string): Promise<void> {
+ *   await using stack = await emulatedStack(projectFolder);
+ *   await stack.up();
+ *   console.log(await stack.client.vpcs.listAll());
+ *   await stack.destroy();
+ * }
  * ```
  */
 export async function emulatedStack(program: PulumiFn | string, options: EmulatedStackOptions = {}): Promise<EmulatedStack> {

@@ -31,7 +31,7 @@ export interface FunctionDoc {
 }
 
 /** A function's `@example`: a short program in a fenced block, type-checked with every other example of the docs. */
-function exampleOf(symbol: ts.Symbol, checker: ts.TypeChecker): string | undefined {
+export function exampleOf(symbol: ts.Symbol, checker: ts.TypeChecker): string | undefined {
   const tag = symbol.getJsDocTags(checker).find((t) => t.name === "example");
   if (!tag) return undefined;
   const text = ts.displayPartsToString(tag.text).trim();
@@ -40,9 +40,9 @@ function exampleOf(symbol: ts.Symbol, checker: ts.TypeChecker): string | undefin
 
 const TYPE_FLAGS = ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseSingleQuotesForStringLiteralType;
 
-/** The package's data functions, sorted by name. */
-export function findFunctions(root: string): FunctionDoc[] {
-  const entry = path.join(root, "provider/index.ts");
+/** What a module of the package exports, read with the checker: each symbol as declared (aliases followed), in order. */
+export function moduleExports(root: string, file: string): { checker: ts.TypeChecker; exported: ts.Symbol[] } {
+  const entry = path.join(root, file);
   const program = ts.createProgram([entry], {
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
@@ -54,14 +54,23 @@ export function findFunctions(root: string): FunctionDoc[] {
   const checker = program.getTypeChecker();
   const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(entry)!)!;
   const exported = checker.getExportsOfModule(moduleSymbol).map((s) => (s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s));
+  return { checker, exported };
+}
+
+/** A symbol's TSDoc text on one line (its tags left out). */
+export const docOfSymbol = (symbol: ts.Symbol, checker: ts.TypeChecker): string =>
+  ts
+    .displayPartsToString(symbol.getDocumentationComment(checker))
+    .replace(/\s*\n\s*/g, " ")
+    .trim();
+
+/** The package's data functions, sorted by name. */
+export function findFunctions(root: string): FunctionDoc[] {
+  const { checker, exported } = moduleExports(root, "provider/index.ts");
   const names = new Set(exported.map((s) => s.getName()));
   const functions = exported.filter((s) => s.flags & ts.SymbolFlags.Function && /^get[A-Z]/.test(s.getName()));
 
-  const docOf = (symbol: ts.Symbol) =>
-    ts
-      .displayPartsToString(symbol.getDocumentationComment(checker))
-      .replace(/\s*\n\s*/g, " ")
-      .trim();
+  const docOf = (symbol: ts.Symbol) => docOfSymbol(symbol, checker);
   const withoutNullish = (type: ts.Type) => (type.isUnion() ? checker.getNonNullableType(type) : type);
   /** A field's type in a table: primitives and literals spelled out, objects by their keys. */
   const typeText = (type: ts.Type, depth = 0): string => {
