@@ -55,9 +55,24 @@ test("the new-project template asks for the versions this package is built and t
     "pulumi-compute": `^${repoPackage.version}`,
   });
   expect(pkg.devDependencies).toEqual({
+    "@jest/globals": repoPackage.devDependencies.jest,
     "@types/node": repoPackage.devDependencies["@types/node"],
+    jest: repoPackage.devDependencies.jest,
+    "ts-jest": repoPackage.devDependencies["ts-jest"],
     typescript: repoPackage.devDependencies.typescript,
   });
+  // Its own tests, run by its own jest.
+  expect(pkg.scripts).toEqual({ test: "jest" });
+  expect(fs.existsSync(path.join(REPO_ROOT, "examples/new-project/index.test.ts"))).toBe(true);
+});
+
+test("the README's new-project steps run the project's tests, give the emulator its token, and stop it", () => {
+  const steps = newProjectBlock();
+  expect(steps).toMatch(/^npm test\b/m);
+  const token = /--token (\S+) &/.exec(steps)?.[1];
+  expect(token).toBeDefined();
+  expect(steps).toContain(`pulumi config set --secret compute:token ${token}`);
+  expect(steps.trimEnd().split("\n").pop()).toMatch(/^kill %1\s/);
 });
 
 test("the README's new-project steps install the tarball `npm pack` writes for this version", () => {
