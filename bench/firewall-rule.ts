@@ -17,49 +17,18 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { LocalWorkspace, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { Firewall, FirewallRule } from "../provider";
-import { pulumiCommand } from "../provider/automation";
 import { ProviderContext } from "../provider/engine/context";
 import { makeProvider } from "../provider/engine/engine";
 import type { SharedWrites } from "../provider/engine/shared-writes";
 import { firewallRuleSpec } from "../provider/resources/firewall-rule";
 import { ComputeClient } from "../sdk/client";
 import type { BenchResult, Benchmark } from "./benchmark";
-import { withComputePlugins } from "../provider/project/plugins";
+import { benchStack } from "./stack";
 
-const REPO_ROOT = path.resolve(__dirname, "../..");
 const WRITERS = 3;
 const RULES_PER_WRITER = 2;
-
-async function stackFor(name: string, program: PulumiFn, emulator: RunningEmulator, base: string): Promise<Stack> {
-  const dir = path.join(base, name);
-  fs.mkdirSync(path.join(dir, "state"), { recursive: true });
-  const project = `bench-${name}`;
-  return LocalWorkspace.createOrSelectStack(
-    { stackName: "bench", projectName: project, program },
-    {
-      workDir: dir,
-      pulumiCommand: await pulumiCommand(),
-      envVars: {
-        PULUMI_CONFIG_PASSPHRASE: "bench",
-        PULUMI_SKIP_UPDATE_CHECK: "true",
-        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-        PULUMI_HOME: process.env.PULUMI_HOME ?? path.join(base, "home"),
-        COMPUTE_TOKEN: emulator.token,
-        COMPUTE_API_URL: emulator.url,
-        COMPUTE_PACING: "off",
-      },
-      projectSettings: withComputePlugins({
-        name: project,
-        runtime: "nodejs",
-        main: REPO_ROOT,
-        backend: { url: `file://${path.join(dir, "state")}` },
-      }),
-    },
-  );
-}
 
 async function requestsOf(emulator: RunningEmulator, work: () => Promise<unknown>): Promise<string[]> {
   const mark = emulator.control.listRequests().length;
@@ -127,7 +96,7 @@ async function run(): Promise<BenchResult> {
   const failures: string[] = [];
   try {
     // 1. N rules in one up.
-    const stack = await stackFor(
+    const stack = await benchStack(
       "rules",
       async () => {
         const fw = new Firewall("shared", { label: "bench-rules", inboundPolicy: "DROP", outboundPolicy: "ACCEPT" });

@@ -11,51 +11,16 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { LocalWorkspace, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { Domain, DomainRecord, DomainRecordSet } from "../provider";
-import { pulumiCommand } from "../provider/automation";
 import type { BenchResult, Benchmark } from "./benchmark";
-import { withComputePlugins } from "../provider/project/plugins";
+import { benchStack } from "./stack";
 
-const REPO_ROOT = path.resolve(__dirname, "../..");
 /** The set must be at least this much faster than one resource per record. */
 const TARGET_RATIO = 10;
 
 const records = (n: number) =>
   Array.from({ length: n }, (_, i) => ({ type: "A" as const, name: `host${i}`, target: `10.${(i >> 8) & 255}.${i & 255}.1` }));
-
-/** A stack in its own temporary folders, its provider resolving `pulumi-compute` to this repository. */
-async function stackFor(name: string, program: PulumiFn, emulator: RunningEmulator, base: string): Promise<Stack> {
-  const dir = path.join(base, name);
-  fs.mkdirSync(path.join(dir, "state"), { recursive: true });
-  const project = `bench-${name}`;
-  const stack = await LocalWorkspace.createOrSelectStack(
-    { stackName: "bench", projectName: project, program },
-    {
-      workDir: dir,
-      pulumiCommand: await pulumiCommand(),
-      envVars: {
-        PULUMI_CONFIG_PASSPHRASE: "bench",
-        PULUMI_SKIP_UPDATE_CHECK: "true",
-        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-        PULUMI_HOME: process.env.PULUMI_HOME ?? path.join(base, "home"),
-        COMPUTE_TOKEN: emulator.token,
-        COMPUTE_API_URL: emulator.url,
-        // The emulator counts the documented rate-limit windows without enforcing them; this
-        // compares the engine's cost of one set against N resources, not the API's budget.
-        COMPUTE_PACING: "off",
-      },
-      projectSettings: withComputePlugins({
-        name: project,
-        runtime: "nodejs",
-        main: REPO_ROOT,
-        backend: { url: `file://${path.join(dir, "state")}` },
-      }),
-    },
-  );
-  return stack;
-}
 
 /** Runs `work`, returning its wall time (s) and the API requests it made (method and path, ids elided). */
 async function measured(emulator: RunningEmulator, work: () => Promise<unknown>): Promise<{ seconds: number; requests: string[] }> {
@@ -82,7 +47,7 @@ async function run(): Promise<BenchResult> {
   const emulator = await startEmulator({ port: 0 });
   try {
     const declared = records(n);
-    const setStack = await stackFor(
+    const setStack = await benchStack(
       "set",
       async () => {
         const zone = new Domain("zone", { domain: "set.bench", type: "master", soaEmail: "admin@set.bench" });
@@ -91,7 +56,7 @@ async function run(): Promise<BenchResult> {
       emulator,
       base,
     );
-    const eachStack = await stackFor(
+    const eachStack = await benchStack(
       "each",
       async () => {
         const zone = new Domain("zone", { domain: "each.bench", type: "master", soaEmail: "admin@each.bench" });

@@ -110,3 +110,5 @@ export type { MetaArgs, TimeoutsArgs } from "./engine/resource";
 export { ComputeClient } from "../sdk/client";
 // The Automation API's project settings with this package's plugin declared (preview support).
 export { withComputePlugins, PLUGINS_PATH, type ProjectSettingsWithPlugins } from "./project/plugins";
+// The compute-guardrails policy pack's launcher: `policyPacks: [GUARDRAILS]` (docs/guides/policy.md).
+export { GUARDRAILS, GUARDRAILS_PATH } from "./project/plugins";

@@ -7,6 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import {
   dynamicResource,
+  isOfKind,
   quietStacks,
   unrecordedOutputs,
   type ArgsOf,
@@ -98,6 +99,15 @@ export class DatabaseAllowListEntry extends pulumi.CustomResource {
       registered();
     }
     unrecordedOutputs(this, RESOURCE_SPECS.DatabaseAllowListEntry, args);
+  }
+
+  /**
+   * Whether `obj` is a DatabaseAllowListEntry: this class's instance, or a resource whose Pulumi type is a DatabaseAllowListEntry's through
+   * either door (`pulumi-nodejs:dynamic/compute:DatabaseAllowListEntry`, `compute:index:DatabaseAllowListEntry`), as a policy's
+   * `validateResourceOfType(DatabaseAllowListEntry, …)` asks.
+   */
+  static override isInstance(obj: unknown): obj is DatabaseAllowListEntry {
+    return isOfKind(obj, "DatabaseAllowListEntry");
   }
 }
 
@@ -197,6 +207,14 @@ export class Domain extends pulumi.CustomResource {
     }
     unrecordedOutputs(this, RESOURCE_SPECS.Domain, args);
   }
+
+  /**
+   * Whether `obj` is a Domain: this class's instance, or a resource whose Pulumi type is a Domain's through either door
+   * (`pulumi-nodejs:dynamic/compute:Domain`, `compute:index:Domain`), as a policy's `validateResourceOfType(Domain, …)` asks.
+   */
+  static override isInstance(obj: unknown): obj is Domain {
+    return isOfKind(obj, "Domain");
+  }
 }
 
 /**
@@ -284,6 +302,15 @@ export class DomainRecord extends pulumi.CustomResource {
     }
     unrecordedOutputs(this, RESOURCE_SPECS.DomainRecord, args);
   }
+
+  /**
+   * Whether `obj` is a DomainRecord: this class's instance, or a resource whose Pulumi type is a DomainRecord's through either door
+   * (`pulumi-nodejs:dynamic/compute:DomainRecord`, `compute:index:DomainRecord`), as a policy's `validateResourceOfType(DomainRecord, …)`
+   * asks.
+   */
+  static override isInstance(obj: unknown): obj is DomainRecord {
+    return isOfKind(obj, "DomainRecord");
+  }
 }
 
 /**
@@ -352,6 +379,15 @@ export class DomainRecordSet extends pulumi.CustomResource {
       registered();
     }
     unrecordedOutputs(this, RESOURCE_SPECS.DomainRecordSet, args);
+  }
+
+  /**
+   * Whether `obj` is a DomainRecordSet: this class's instance, or a resource whose Pulumi type is a DomainRecordSet's through either door
+   * (`pulumi-nodejs:dynamic/compute:DomainRecordSet`, `compute:index:DomainRecordSet`), as a policy's
+   * `validateResourceOfType(DomainRecordSet, …)` asks.
+   */
+  static override isInstance(obj: unknown): obj is DomainRecordSet {
+    return isOfKind(obj, "DomainRecordSet");
   }
 }
 
@@ -452,6 +488,14 @@ export class Firewall extends pulumi.CustomResource {
     }
     unrecordedOutputs(this, RESOURCE_SPECS.Firewall, args);
   }
+
+  /**
+   * Whether `obj` is a Firewall: this class's instance, or a resource whose Pulumi type is a Firewall's through either door
+   * (`pulumi-nodejs:dynamic/compute:Firewall`, `compute:index:Firewall`), as a policy's `validateResourceOfType(Firewall, …)` asks.
+   */
+  static override isInstance(obj: unknown): obj is Firewall {
+    return isOfKind(obj, "Firewall");
+  }
 }
 
 /**
@@ -507,6 +551,15 @@ export class FirewallDevice extends pulumi.CustomResource {
       registered();
     }
     unrecordedOutputs(this, RESOURCE_SPECS.FirewallDevice, args);
+  }
+
+  /**
+   * Whether `obj` is a FirewallDevice: this class's instance, or a resource whose Pulumi type is a FirewallDevice's through either door
+   * (`pulumi-nodejs:dynamic/compute:FirewallDevice`, `compute:index:FirewallDevice`), as a policy's `validateResourceOfType(FirewallDevice,
+   * …)` asks.
+   */
+  static override isInstance(obj: unknown): obj is FirewallDevice {
+    return isOfKind(obj, "FirewallDevice");
   }
 }
 
@@ -589,6 +642,15 @@ export class FirewallRule extends pulumi.CustomResource {
       registered();
     }
     unrecordedOutputs(this, RESOURCE_SPECS.FirewallRule, args);
+  }
+
+  /**
+   * Whether `obj` is a FirewallRule: this class's instance, or a resource whose Pulumi type is a FirewallRule's through either door
+   * (`pulumi-nodejs:dynamic/compute:FirewallRule`, `compute:index:FirewallRule`), as a policy's `validateResourceOfType(FirewallRule, …)`
+   * asks.
+   */
+  static override isInstance(obj: unknown): obj is FirewallRule {
+    return isOfKind(obj, "FirewallRule");
   }
 }
 
@@ -690,6 +752,14 @@ export class Image extends pulumi.CustomResource {
     }
     unrecordedOutputs(this, RESOURCE_SPECS.Image, args);
   }
+
+  /**
+   * Whether `obj` is a Image: this class's instance, or a resource whose Pulumi type is a Image's through either door
+   * (`pulumi-nodejs:dynamic/compute:Image`, `compute:index:Image`), as a policy's `validateResourceOfType(Image, …)` asks.
+   */
+  static override isInstance(obj: unknown): obj is Image {
+    return isOfKind(obj, "Image");
+  }
 }
 
 /**
@@ -752,6 +822,14 @@ export class Ipv6Range extends pulumi.CustomResource {
       registered();
     }
     unrecordedOutputs(this, RESOURCE_SPECS.Ipv6Range, args);
+  }
+
+  /**
+   * Whether `obj` is a Ipv6Range: this class's instance, or a resource whose Pulumi type is a Ipv6Range's through either door
+   * (`pulumi-nodejs:dynamic/compute:Ipv6Range`, `compute:index:Ipv6Range`), as a policy's `validateResourceOfType(Ipv6Range, …)` asks.
+   */
+  static override isInstance(obj: unknown): obj is Ipv6Range {
+    return isOfKind(obj, "Ipv6Range");
   }
 }
 
@@ -880,6 +958,15 @@ export class MysqlDatabase extends pulumi.CustomResource {
       registered();
     }
     unrecordedOutputs(this, RESOURCE_SPECS.MysqlDatabase, args);
+  }
+
+  /**
+   * Whether `obj` is a MysqlDatabase: this class's instance, or a resource whose Pulumi type is a MysqlDatabase's through either door
+   * (`pulumi-nodejs:dynamic/compute:MysqlDatabase`, `compute:index:MysqlDatabase`), as a policy's `validateResourceOfType(MysqlDatabase,
+   * …)` asks.
+   */
+  static override isInstance(obj: unknown): obj is MysqlDatabase {
+    return isOfKind(obj, "MysqlDatabase");
   }
 }
 
@@ -1011,6 +1098,15 @@ export class PostgresqlDatabase extends pulumi.CustomResource {
     }
     unrecordedOutputs(this, RESOURCE_SPECS.PostgresqlDatabase, args);
   }
+
+  /**
+   * Whether `obj` is a PostgresqlDatabase: this class's instance, or a resource whose Pulumi type is a PostgresqlDatabase's through either
+   * door (`pulumi-nodejs:dynamic/compute:PostgresqlDatabase`, `compute:index:PostgresqlDatabase`), as a policy's
+   * `validateResourceOfType(PostgresqlDatabase, …)` asks.
+   */
+  static override isInstance(obj: unknown): obj is PostgresqlDatabase {
+    return isOfKind(obj, "PostgresqlDatabase");
+  }
 }
 
 /**
@@ -1060,6 +1156,14 @@ export class ReverseDns extends pulumi.CustomResource {
       registered();
     }
     unrecordedOutputs(this, RESOURCE_SPECS.ReverseDns, args);
+  }
+
+  /**
+   * Whether `obj` is a ReverseDns: this class's instance, or a resource whose Pulumi type is a ReverseDns's through either door
+   * (`pulumi-nodejs:dynamic/compute:ReverseDns`, `compute:index:ReverseDns`), as a policy's `validateResourceOfType(ReverseDns, …)` asks.
+   */
+  static override isInstance(obj: unknown): obj is ReverseDns {
+    return isOfKind(obj, "ReverseDns");
   }
 }
 
@@ -1111,6 +1215,14 @@ export class Vpc extends pulumi.CustomResource {
       registered();
     }
     unrecordedOutputs(this, RESOURCE_SPECS.Vpc, args);
+  }
+
+  /**
+   * Whether `obj` is a Vpc: this class's instance, or a resource whose Pulumi type is a Vpc's through either door
+   * (`pulumi-nodejs:dynamic/compute:Vpc`, `compute:index:Vpc`), as a policy's `validateResourceOfType(Vpc, …)` asks.
+   */
+  static override isInstance(obj: unknown): obj is Vpc {
+    return isOfKind(obj, "Vpc");
   }
 }
 
@@ -1168,5 +1280,13 @@ export class VpcSubnet extends pulumi.CustomResource {
       registered();
     }
     unrecordedOutputs(this, RESOURCE_SPECS.VpcSubnet, args);
+  }
+
+  /**
+   * Whether `obj` is a VpcSubnet: this class's instance, or a resource whose Pulumi type is a VpcSubnet's through either door
+   * (`pulumi-nodejs:dynamic/compute:VpcSubnet`, `compute:index:VpcSubnet`), as a policy's `validateResourceOfType(VpcSubnet, …)` asks.
+   */
+  static override isInstance(obj: unknown): obj is VpcSubnet {
+    return isOfKind(obj, "VpcSubnet");
   }
 }

@@ -10,6 +10,7 @@ export async function databasesExample(): Promise<Record<string, unknown>> {
     region: "us-ord",
     type: "g6-standard-1",
     engineId: engine.id,
+    sslConnection: true, // TLS only, as the compute-guardrails policy pack requires
     allowList: ["203.0.113.0/24"],
     updates: { frequency: "monthly", duration: 2, hourOfDay: 4, dayOfWeek: 6, weekOfMonth: 2 },
   });

@@ -46,6 +46,8 @@ export interface DriverOptions {
   config: Record<string, { value: string; secret?: boolean }>;
   /** Engine output, line by line. */
   onOutput: (text: string) => void;
+  /** A policy pack every preview and up runs with (`--policy`: compute-guardrails). */
+  policyPack?: string;
 }
 
 export const STACK = "demo";
@@ -67,6 +69,7 @@ export async function createDriver(kind: DriverKind, options: DriverOptions): Pr
 
 async function automationDriver(options: DriverOptions, stateDir: string, statePath: string): Promise<StackDriver> {
   const { example, project, onOutput } = options;
+  const policyPacks = options.policyPack ? [options.policyPack] : undefined;
   const stack: Stack = await LocalWorkspace.createOrSelectStack(
     { stackName: STACK, projectName: project, program: example.program },
     {
@@ -82,9 +85,9 @@ async function automationDriver(options: DriverOptions, stateDir: string, stateP
   return {
     description: `the Automation API, with the program inline; stack "${STACK}" of project ${project}, file:// backend in ${stateDir}`,
     statePath,
-    preview: async () => JSON.stringify((await stack.preview({ onOutput })).changeSummary),
+    preview: async () => JSON.stringify((await stack.preview({ onOutput, policyPacks })).changeSummary),
     up: async () => {
-      const result = await stack.up({ onOutput });
+      const result = await stack.up({ onOutput, policyPacks });
       lastOutputs = result.outputs;
       return `${result.summary.result} ${JSON.stringify(result.summary.resourceChanges)}`;
     },
@@ -111,6 +114,7 @@ async function cliDriver(options: DriverOptions, stateDir: string, statePath: st
   const env = { ...process.env, ...OFFLINE, PULUMI_BACKEND_URL: `file://${stateDir}` };
   const pulumi = (args: string[], show = true) => runPulumi(folder, args, env, show ? options.onOutput : () => undefined);
   const withStack = ["--stack", STACK, "--config-file", configFile];
+  const withPolicy = options.policyPack ? ["--policy-pack", options.policyPack] : [];
 
   await pulumi(["stack", "init", STACK, "--non-interactive"], false);
   fs.renameSync(path.join(folder, `Pulumi.${STACK}.yaml`), configFile);
@@ -122,8 +126,9 @@ async function cliDriver(options: DriverOptions, stateDir: string, statePath: st
   return {
     description: `the pulumi CLI in ${path.relative(REPO_ROOT, folder) || "the repository root"} (its Pulumi.yaml, the compiled program, the Node.js language host); file:// backend in ${stateDir}`,
     statePath,
-    preview: async () => resourcesSummary((await pulumi(["preview", ...withStack, "--non-interactive"])).stdout),
-    up: async () => resourcesSummary((await pulumi(["up", ...withStack, "--yes", "--skip-preview", "--non-interactive"])).stdout),
+    preview: async () => resourcesSummary((await pulumi(["preview", ...withStack, ...withPolicy, "--non-interactive"])).stdout),
+    up: async () =>
+      resourcesSummary((await pulumi(["up", ...withStack, ...withPolicy, "--yes", "--skip-preview", "--non-interactive"])).stdout),
     outputs: async () => {
       const values = JSON.parse((await pulumi(["stack", "output", "--json", "--stack", STACK], false)).stdout) as Record<string, unknown>;
       return Object.entries(values).map(([key, value]) => [key, value === "[secret]" ? "[secret]" : JSON.stringify(value)]);

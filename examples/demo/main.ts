@@ -1,5 +1,5 @@
 /**
- * `npm run demo [-- [--cli] [--skip-checkpoints] <example>]`: the main job. Starts the embedded emulator with seeded
+ * `npm run demo [-- [--cli] [--policy] [--skip-checkpoints] <example>]`: the main job. Starts the embedded emulator with seeded
  * compute instances, a nodebalancer and disks, then drives a stack through the real Pulumi engine:
  * through the Automation API with the program inline (the default), or with `--cli` through the
  * `pulumi` CLI in the folder of the example's own Pulumi.yaml, as a user's shell would.
@@ -11,6 +11,8 @@
  * `--skip-checkpoints` runs the engine with `PULUMI_SKIP_CHECKPOINTS=true`: state is written once
  * at the end of each operation instead of after every step (faster for large stacks; an
  * interrupted run loses what it did — see docs/guides/record-sets-and-scale.md, "Scale").
+ * `--policy` runs every preview and up with the compute-guardrails policy pack at its defaults
+ * (`policy/compute-guardrails`; docs/guides/policy.md): a violation fails the demo.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -21,7 +23,8 @@ import { ComputeClient } from "../../sdk/client";
 import { formatReport } from "../../provider/cli/drift";
 import { EXAMPLES } from "../catalog";
 import { demoEnvironmentConfig, seedDemoEnvironment } from "../../emulator/control/demo-environment";
-import { createDriver, STACK, type DriverKind } from "./drivers";
+import { createDriver, REPO_ROOT, STACK, type DriverKind } from "./drivers";
+import { GUARDRAILS } from "../../provider/project/plugins";
 
 /** Emulated time runs 300× faster: a database provisions in 3–6 s instead of 15–30 minutes. */
 const TIME_SCALE = 300;
@@ -91,7 +94,7 @@ async function leftovers(client: ComputeClient): Promise<string[]> {
   return counts.filter(([, n]) => n > 0).map(([what, n]) => `${n} ${what}`);
 }
 
-async function run(exampleName: string, kind: DriverKind): Promise<void> {
+async function run(exampleName: string, kind: DriverKind, policy: boolean): Promise<void> {
   const example = EXAMPLES[exampleName];
   if (!example) throw new Error(`no example "${exampleName}"; choose one of: ${Object.keys(EXAMPLES).join(", ")}`);
   const base = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-compute-demo-"));
@@ -112,6 +115,7 @@ async function run(exampleName: string, kind: DriverKind): Promise<void> {
       project: example.project,
       base,
       onOutput: engineOutput,
+      policyPack: policy ? GUARDRAILS : undefined,
       config: {
         "compute:token": { value: emulator.token, secret: true },
         "compute:apiUrl": { value: emulator.url },
@@ -119,6 +123,10 @@ async function run(exampleName: string, kind: DriverKind): Promise<void> {
       },
     });
     console.log(`   stack "${STACK}" through ${stack.description}`);
+    if (policy)
+      console.log(
+        `   every preview and up runs the compute-guardrails policy pack at its defaults (${path.relative(REPO_ROOT, GUARDRAILS)})`,
+      );
 
     phase("Preview");
     console.log(`   planned: ${await stack.preview()}`);
@@ -167,23 +175,25 @@ async function run(exampleName: string, kind: DriverKind): Promise<void> {
   }
 }
 
-function parseCommandLine(argv: string[]): { example: string; kind: DriverKind } {
+function parseCommandLine(argv: string[]): { example: string; kind: DriverKind; policy: boolean } {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { cli: { type: "boolean" }, "skip-checkpoints": { type: "boolean" } },
+    options: { cli: { type: "boolean" }, policy: { type: "boolean" }, "skip-checkpoints": { type: "boolean" } },
   });
   if (positionals.length > 1) {
-    throw new Error(`one example at a time; usage: npm run demo -- [--cli] [--skip-checkpoints] [${Object.keys(EXAMPLES).join("|")}]`);
+    throw new Error(
+      `one example at a time; usage: npm run demo -- [--cli] [--policy] [--skip-checkpoints] [${Object.keys(EXAMPLES).join("|")}]`,
+    );
   }
   // The engine (CLI and Automation API alike) reads it from the environment it inherits.
   if (values["skip-checkpoints"]) process.env.PULUMI_SKIP_CHECKPOINTS = "true";
-  return { example: positionals[0] ?? "quickstart", kind: values.cli ? "cli" : "automation" };
+  return { example: positionals[0] ?? "quickstart", kind: values.cli ? "cli" : "automation", policy: values.policy === true };
 }
 
 Promise.resolve()
   .then(() => parseCommandLine(process.argv.slice(2)))
-  .then(({ example, kind }) => run(example, kind))
+  .then(({ example, kind, policy }) => run(example, kind, policy))
   .catch((error: unknown) => {
     console.error(`\ndemo failed: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);

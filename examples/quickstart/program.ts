@@ -43,7 +43,9 @@ export async function quickstart(): Promise<Record<string, unknown>> {
     inbound: [
       { label: "allow-web", action: "ACCEPT", protocol: "TCP", ports: "80, 443", addresses: { ipv4: ["0.0.0.0/0"], ipv6: ["::/0"] } },
       { label: "allow-ssh", action: "ACCEPT", protocol: "TCP", ports: "22", addresses: { ipv4: ["203.0.113.0/24"] } },
-      { label: "allow-ping", action: "ACCEPT", protocol: "ICMP", addresses: { ipv4: ["0.0.0.0/0"] } },
+      // Pings from the monitoring network only: ICMP has no ports, so from everyone it would count
+      // as every port open to everyone (the compute-guardrails pack's firewall-exposure policy).
+      { label: "allow-ping", action: "ACCEPT", protocol: "ICMP", addresses: { ipv4: ["198.51.100.0/24"] } },
     ],
     devices: { computes: computeIds },
   });
@@ -94,6 +96,7 @@ export async function quickstart(): Promise<Record<string, unknown>> {
     region,
     type: "g6-nanode-1",
     engineId: "mysql/8",
+    sslConnection: true, // TLS only (the API records an absent value as false)
     allowList: [dataSubnet.ipv4],
     updates: { frequency: "weekly", duration: 1, hourOfDay: 3, dayOfWeek: 7 },
   });
@@ -103,6 +106,7 @@ export async function quickstart(): Promise<Record<string, unknown>> {
     region,
     type: "g6-nanode-1",
     engineId: latest.postgresql!.id,
+    sslConnection: true,
   });
   // Its allow list managed entry by entry, as app stacks add their own addresses to a shared database.
   new compute.DatabaseAllowListEntry("reports-from-data", { engine: "postgresql", databaseId: reports.id, address: dataSubnet.ipv4 });

@@ -23,7 +23,7 @@ export interface DriftReport {
   /** Resources the refresh looked at (the stack resource and providers excluded). */
   resources: number;
   drift: ResourceDrift[];
-  /** What this package's code in the provider process warned of during the refresh (preview support off, say), each once. */
+  /** What this package's code in the provider process warned of during the refresh (preview support off, say), each once; absent when nothing. */
   warnings?: string[];
 }
 
@@ -35,7 +35,8 @@ export async function findDrift(options: DriftOptions): Promise<DriftReport> {
   if (interrupted) throw new Error(interrupted);
   const events: EngineEvent[] = [];
   await stack.previewRefresh({ onEvent: (e) => events.push(e) });
-  return { stack: stack.name, ...refreshFindings(events), warnings: packageWarnings(events) };
+  const warnings = packageWarnings(events);
+  return { stack: stack.name, ...refreshFindings(events), ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
 /**

@@ -5,6 +5,7 @@
 import { RESOURCE_SPECS } from "../specs";
 import { sameValue } from "./engine";
 import type { AnySpec, Outputs } from "./spec";
+import { kindOfType } from "./type-tokens";
 
 export interface DriftEntry {
   field: string;
@@ -30,8 +31,8 @@ export function managedDrift(spec: AnySpec, recorded: Outputs, actual: Outputs, 
   return drift;
 }
 
-/** The spec of a Pulumi type token such as `pulumi-nodejs:dynamic/compute:Vpc`. */
+/** The spec of a Pulumi type token, through either door (`pulumi-nodejs:dynamic/compute:Vpc`, `compute:index:Vpc`). */
 export function specForType(type: string): AnySpec | undefined {
-  const match = /^pulumi-nodejs:dynamic\/compute:(\w+)$/.exec(type);
-  return match ? RESOURCE_SPECS[match[1]!] : undefined;
+  const kind = kindOfType(type);
+  return kind === undefined ? undefined : RESOURCE_SPECS[kind];
 }

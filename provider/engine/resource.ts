@@ -9,9 +9,18 @@ import { PROVIDER_KEY, providerText } from "../shim";
 import { META_INPUTS, type AnySpec, type InputField, type ResourceSpec, type Values } from "./spec";
 import type { KnownOutput } from "./known";
 import type { Camelized } from "./values";
+import { dynamicType, kindOfType } from "./type-tokens";
 
-/** Pulumi type tokens are `pulumi-nodejs:dynamic/compute:<Name>`. */
-export const TYPE_MODULE = "compute";
+export { TYPE_MODULE } from "./type-tokens";
+
+/**
+ * Whether `obj` is a resource of `kind`: its Pulumi type (`__pulumiType`, which a resource and a
+ * policy's view of one both carry) names the kind through either door.
+ */
+export function isOfKind(obj: unknown, kind: string): boolean {
+  const type = (obj as { __pulumiType?: unknown } | null | undefined)?.__pulumiType;
+  return typeof type === "string" && kindOfType(type) === kind;
+}
 
 /** Operation timeouts, as durations such as `"90s"`, `"10m"`, `"1h"`. */
 export interface TimeoutsArgs {
@@ -163,7 +172,7 @@ export function dynamicResource(
   const props = dynamicProps(spec, args);
   if (PROVIDER_KEY in args) throw new Error(`${PROVIDER_KEY} is not an input of ${spec.name}`);
   props[PROVIDER_KEY] = providerText(spec.name);
-  return [`pulumi-nodejs:dynamic/${TYPE_MODULE}:${spec.name}`, name, props as pulumi.Inputs, resourceOptions(spec, opts)];
+  return [dynamicType(spec.name), name, props as pulumi.Inputs, resourceOptions(spec, opts)];
 }
 
 /**

@@ -41,31 +41,54 @@ const DOCS = "pulumi-compute's docs/getting-started.md#preview-support";
 
 const capital = (text: string) => text[0]!.toUpperCase() + text.slice(1);
 
+/** `text` in lines of at most `width` characters: the first after `lead`, the others after `indent`. */
+export function wrap(text: string, indent: string, lead = "", width = 96): string[] {
+  const lines: string[] = [];
+  let line = lead;
+  for (const word of text.split(" ")) {
+    if (line.trim() && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = indent + word;
+    } else line = line.trim() ? `${line} ${word}` : line + word;
+  }
+  return [...lines, line];
+}
+
 /** The warning when a change steps aside: which, why, and what it costs. `version`: the host's @pulumi/pulumi. */
 export function stepAsideText(asides: readonly StepAside[], version: string | undefined): string {
   const one = asides.length === 1;
   const names = asides.map((a) => a.part);
   const parts = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names[0];
   return [
-    `${NOTICE_PREFIX}${parts} ${one ? "is" : "are"} off for this run: Pulumi's dynamic provider host ` +
-      `(@pulumi/pulumi ${version ?? "of unknown version"}) lacks a part ${one ? "it uses" : "they use"}, so the run goes on with Pulumi's plain behaviour.`,
-    ...asides.map((a) => `  - ${a.part}: ${a.why}. ${capital(LOSES[a.part])}.`),
-    `  These changes were written against @pulumi/pulumi ${HOST_PINNED}: install that version in the project, ` +
-      `or a pulumi-compute made for yours (${DOCS}).`,
+    ...wrap(
+      `${NOTICE_PREFIX}${parts} ${one ? "is" : "are"} off for this run: Pulumi's dynamic provider host ` +
+        `(@pulumi/pulumi ${version ?? "of unknown version"}) lacks a part ${one ? "it uses" : "they use"}, so the run goes on with Pulumi's plain behaviour:`,
+      "  ",
+    ),
+    ...asides.flatMap((a) => wrap(`- ${a.part}: ${a.why}. ${capital(LOSES[a.part])}.`, "    ", "  ")),
+    ...wrap(
+      `These changes were written against @pulumi/pulumi ${HOST_PINNED}: install that version in the project, ` +
+        `or a pulumi-compute made for yours (${DOCS}).`,
+      "  ",
+      "  ",
+    ),
   ].join("\n");
 }
 
 /** The warning when the project's host was started without this package's launcher. */
 export function noLauncherText(diffWhy: string | undefined): string {
   return [
-    `${NOTICE_PREFIX}preview support is off: this project does not declare pulumi-compute's plugin, so Pulumi's own dynamic provider host runs its resources. ` +
-      `${capital(LOSES["preview support"])}. To turn preview support on, add to Pulumi.yaml:`,
-    "  plugins:",
-    "    providers:",
-    `      - name: ${DYNAMIC_PLUGIN}`,
-    `        path: ${PLUGINS_PATH}`,
-    `  (Automation API: projectSettings: withComputePlugins({...}) from pulumi-compute; ${DOCS}).`,
-    ...(diffWhy ? [`  Detailed diffs are off too: ${diffWhy}. ${capital(LOSES["detailed diffs"])}.`] : []),
+    ...wrap(
+      `${NOTICE_PREFIX}preview support is off: this project does not declare pulumi-compute's plugin, so Pulumi's own dynamic provider host runs its resources. ` +
+        `${capital(LOSES["preview support"])}. To turn preview support on, add to Pulumi.yaml:`,
+      "  ",
+    ),
+    "    plugins:",
+    "      providers:",
+    `        - name: ${DYNAMIC_PLUGIN}`,
+    `          path: ${PLUGINS_PATH}`,
+    ...wrap(`(Automation API: projectSettings: withComputePlugins({...}) from pulumi-compute; ${DOCS}.)`, "  ", "  "),
+    ...(diffWhy ? wrap(`Detailed diffs are off too: ${diffWhy}. ${capital(LOSES["detailed diffs"])}.`, "  ", "  ") : []),
   ].join("\n");
 }
 

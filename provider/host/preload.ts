@@ -20,10 +20,10 @@
  */
 import { HOST_ENTRY } from "./entry";
 import { installDetailedDiff } from "./diff";
-import { hostModules, type HostModules } from "./modules";
+import { hostModules, missingMethod, type HostModules } from "./modules";
 import { HostNotice, hostLog, markLaunched, previewOffByEnvironment, warner } from "./notice";
 import { hostUnpatchable, previewUnpatchable, withPreview, type HostService, type PreviewOf } from "./preview";
-import { engineModules, unloggable, withRowLog } from "./row-log";
+import { REQUESTS_WITH_URN, engineModules, unloggable, withRowLog } from "./row-log";
 
 /**
  * Installs the changes when `hostFile` is Pulumi's dynamic provider host; returns whether it is.
@@ -48,7 +48,7 @@ export function installHostChanges(
     return true;
   }
   const engine = engineModules(modules.engine);
-  const logWhy = unloggable(engine, engineAddress);
+  const logWhy = unloggable(engine, engineAddress) ?? missingMethod(modules.proto, REQUESTS_WITH_URN);
   const notice = new HostNotice(warner(hostLog(engine, engineAddress)), modules.version);
   notice.stepAside("detailed diffs", installDetailedDiff(modules.proto));
   notice.stepAside("status lines", logWhy);

@@ -81,6 +81,11 @@ export function unloggable(modules: Partial<EngineModules> | undefined, engineAd
   return undefined;
 }
 
+/** The requests whose URN names the row a line goes on (each carries the resource's URN). */
+export const REQUESTS_WITH_URN = ["CheckRequest", "DiffRequest", "CreateRequest", "ReadRequest", "UpdateRequest", "DeleteRequest"].map(
+  (message) => [message, "getUrn"] as const,
+);
+
 /** Sends a line to the engine's `Log`: about `urn` (the stack's diagnostics when empty), as a status when `ephemeral`. */
 export type EngineLog = (severity: "info" | "warning", message: string, urn: string, ephemeral: boolean) => void;
 

@@ -35,6 +35,12 @@ function pluginsDir(from: string): string {
   }
 }
 
+/** The policy pack this package ships (`provider/policy/`), as a project names it to `--policy-pack`. */
+export const GUARDRAILS_PATH = "node_modules/pulumi-compute/policy/compute-guardrails";
+
+/** That pack's launcher, absolute (for the Automation API's `policyPacks`). */
+export const GUARDRAILS = path.join(PLUGINS_DIR, "..", "policy", "compute-guardrails");
+
 /** One entry of `Pulumi.yaml`'s `plugins: providers:`. */
 export interface PluginDeclaration {
   name: string;

@@ -1,8 +1,8 @@
 /**
  * The reference pages of `docs/reference/`, generated: one per resource, from its spec (inputs,
  * outputs, what replaces, drift, an example, adoption, timeouts and OAuth scopes), one per data
- * function, from the package's types (`functions.ts`), one for the testing module (`testing.ts`),
- * and their index (`README.md`).
+ * function, from the package's types (`functions.ts`), the policy pack's (`policy.ts`), the testing
+ * module's (`testing.ts`), and their index (`README.md`).
  * `test/docs/reference.test.ts` fails when a page is out of date (`npm run generate` rewrites
  * them) and type-checks every example with the rest of the docs (`test/docs/examples.test.ts`).
  */
@@ -13,6 +13,8 @@ import { leastScopes } from "../../provider/engine/oauth-scopes";
 import { type FunctionDoc, findFunctions } from "./functions";
 import { type ExportDoc, findTestingExports } from "./testing";
 import { findSpecs } from "./resources";
+import { policyPage } from "./policy";
+import { POLICY_PACK } from "../../provider/policy";
 
 /** Where the pages are, from the repository root. */
 export const REFERENCE_DIR = "docs/reference";
@@ -367,6 +369,10 @@ function indexPage(specs: AnySpec[], functions: FunctionDoc[]): string {
     "|---|---|",
     ...functions.map((f) => `| [${code(f.name)}](${pageName(f.name)}.md) | ${escape(firstSentence(f.description))} |`),
     "",
+    "## Policy pack",
+    "",
+    `[${code(POLICY_PACK)}](${POLICY_PACK}.md): guardrails for these resources, enforced at preview (\`pulumi preview --policy-pack\`).`,
+    "",
     "## Testing",
     "",
     "[`pulumi-compute/testing`](testing.md): `computeMocks()` for unit tests of a program's plan, `emulatedStack()` for tests through the engine on an emulated account.",
@@ -384,5 +390,6 @@ export function referencePages(
   const pages: Record<string, string> = { "README.md": indexPage(specs, functions), "testing.md": testingPage(testing) };
   for (const spec of specs) pages[`${pageName(spec.name)}.md`] = resourcePage(spec, specs);
   for (const fn of functions) pages[`${pageName(fn.name)}.md`] = functionPage(fn);
+  pages[`${POLICY_PACK}.md`] = policyPage(HEADER);
   return pages;
 }

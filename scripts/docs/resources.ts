@@ -15,6 +15,7 @@ import { META_INPUTS } from "../../provider/engine/spec";
 import { outputText } from "../../provider/engine/known";
 import { formatDuration } from "../../provider/engine/values";
 import { formatSource } from "./format";
+import { dynamicType, packageType } from "../../provider/engine/type-tokens";
 
 /** Where the resource modules are: beside this script's `provider/`, in the sources or in `dist/`. */
 const RESOURCES_DIR = path.join(__dirname, "../../provider/resources");
@@ -160,6 +161,15 @@ function renderResource({ exportName, spec }: SpecExport): string[] {
     "    }",
     `    unrecordedOutputs(this, RESOURCE_SPECS.${spec.name}, args);`,
     "  }",
+    "",
+    ...doc(
+      `Whether \`obj\` is a ${spec.name}: this class's instance, or a resource whose Pulumi type is a ${spec.name}'s through either door ` +
+        `(\`${dynamicType(spec.name)}\`, \`${packageType(spec.name)}\`), as a policy's \`validateResourceOfType(${spec.name}, …)\` asks.`,
+      "  ",
+    ),
+    `  static override isInstance(obj: unknown): obj is ${spec.name} {`,
+    `    return isOfKind(obj, "${spec.name}");`,
+    "  }",
     "}",
     "",
   );
@@ -180,7 +190,7 @@ export function renderResourcesModule(specs: SpecExport[], publicTypes: Array<{ 
     " */",
     'import * as pulumi from "@pulumi/pulumi";',
     'import type { z } from "zod";',
-    'import { dynamicResource, quietStacks, unrecordedOutputs, type ArgsOf, type DeepInput, type MetaArgs, type OutputOf, type TimeoutsArgs } from "./engine/resource";',
+    'import { dynamicResource, isOfKind, quietStacks, unrecordedOutputs, type ArgsOf, type DeepInput, type MetaArgs, type OutputOf, type TimeoutsArgs } from "./engine/resource";',
     'import { RESOURCE_SPECS } from "./specs";',
     ...modules.map(
       (m) =>

@@ -202,3 +202,37 @@ export function ipv6RangesOverlap(a: Pick<Ipv6Network, "network" | "prefix">, b:
 export function ipv6Netmask(prefix: number): string {
   return formatIpv6(IPV6_MAX ^ ((1n << BigInt(128 - prefix)) - 1n));
 }
+
+/** An address or a network of either family, its addresses as one range of integers. */
+export interface IpNetwork {
+  family: 4 | 6;
+  /** First address of the range. */
+  network: bigint;
+  prefix: number;
+}
+
+/**
+ * Parses an IPv4 or IPv6 network (`addr/len`) or address (a one-address network), in any spelling
+ * the parsers above accept (IPv6 compressed or not, any case, host bits set: `1.2.3.4/0` is every
+ * IPv4 address); undefined when the text is neither.
+ */
+export function parseIpNetwork(text: string): IpNetwork | undefined {
+  const [address = "", prefixText, ...rest] = text.trim().split("/");
+  if (rest.length > 0 || (prefixText !== undefined && !/^(0|[1-9][0-9]{0,2})$/.test(prefixText))) return undefined;
+  const v4 = parseIpv4(address);
+  const value = v4 !== undefined ? BigInt(v4) : parseIpv6(address);
+  if (value === undefined) return undefined;
+  const family = v4 !== undefined ? 4 : 6;
+  const bits = family === 4 ? 32 : 128;
+  const prefix = prefixText === undefined ? bits : Number(prefixText);
+  if (prefix > bits) return undefined;
+  const hostBits = BigInt(bits - prefix);
+  return { family, network: (value >> hostBits) << hostBits, prefix };
+}
+
+/** True when every address of `inner` is in `outer` (networks of one family). */
+export function ipNetworkWithin(inner: IpNetwork, outer: IpNetwork): boolean {
+  if (inner.family !== outer.family || inner.prefix < outer.prefix) return false;
+  const hostBits = BigInt((outer.family === 4 ? 32 : 128) - outer.prefix);
+  return inner.network >> hostBits === outer.network >> hostBits;
+}

@@ -49,7 +49,8 @@ async function main() {
         return { vpcId: vpc.id };
       },
     },
-    { workDir, projectSettings: { name: "deploy", runtime: "nodejs" } },
+    // The package's launcher declared: exact previews (docs/getting-started.md#preview-support).
+    { workDir, projectSettings: compute.withComputePlugins({ name: "deploy", runtime: "nodejs" }) },
   );
   await stack.setConfig("compute:apiUrl", { value: apiUrl });
   await stack.setConfig("compute:token", { value: token, secret: true });

@@ -12,6 +12,7 @@ import { Vpc } from "../../provider";
 import { pulumiCommand } from "../../provider/automation";
 import { PASSPHRASE, REPO_ROOT } from "../support/engine";
 import { runProcess } from "../support/process";
+import { PLUGINS_DIR } from "../../provider/project/plugins";
 
 jest.setTimeout(240_000);
 
@@ -29,7 +30,8 @@ beforeAll(async () => {
   fs.mkdirSync(stateDir);
   fs.writeFileSync(
     path.join(base, "Pulumi.yaml"),
-    `name: drift-cli\nruntime: nodejs\nmain: ${REPO_ROOT}\nbackend:\n  url: file://${stateDir}\n`,
+    `name: drift-cli\nruntime: nodejs\nmain: ${REPO_ROOT}\nbackend:\n  url: file://${stateDir}\n` +
+      `plugins:\n  providers:\n    - name: pulumi-nodejs\n      path: ${PLUGINS_DIR}\n`,
   );
   env = {
     ...process.env,

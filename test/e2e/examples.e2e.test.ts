@@ -16,6 +16,15 @@ test("the quickstart demo shows each phase, the drift it found, and the teardown
   expectQuickstartPhases(out);
 });
 
+test("the quickstart passes the compute-guardrails policy pack at its defaults (`npm run demo -- --policy`)", async () => {
+  const { code, out } = await demo("--policy", "quickstart");
+  expect({ code, tail: out.slice(-400) }).toMatchObject({ code: 0 });
+  expect(out).toContain("every preview and up runs the compute-guardrails policy pack at its defaults");
+  expect(out).toMatch(/✅ compute-guardrails@v[\d.]+/);
+  expect(out).not.toMatch(/❌|\[(mandatory|advisory)\]/);
+  expectQuickstartPhases(out);
+});
+
 test.each(Object.keys(EXAMPLES).filter((name) => name !== "quickstart"))(
   "the %s example runs up, shows no changes after, and tears down",
   async (name) => {

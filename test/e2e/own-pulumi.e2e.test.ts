@@ -109,6 +109,17 @@ test("from a shell: the preview plans exactly the 2 updates, up makes exactly th
   expect(drift.out).not.toContain("preview support is off");
 });
 
+test("the compute-guardrails pack on the user's pulumi, with the one flag: the README's database lacks TLS", async () => {
+  emulator.control.clearRequests();
+  const flag = "--policy-pack node_modules/pulumi-compute/policy/compute-guardrails";
+  const preview = await pulumi(`preview ${flag}`, { PC_CHANGE: "1" });
+  expectExit(preview, "fails");
+  expect(preview.out).toMatch(/\[mandatory\]\s+database-transport\s+\(pulumi-nodejs:dynamic\/compute:MysqlDatabase: db\)/);
+  expect(preview.out).toContain('MysqlDatabase "db": sslConnection is not set, and the API records that as false');
+  expect(preview.out).not.toContain("dependencies are not installed");
+  expect(writes()).toEqual([]);
+});
+
 test("the launcher without @pulumi/pulumi in the project: Node's message and the fix, not a bare exit status", async () => {
   const sdk = path.join(project, "node_modules/@pulumi/pulumi");
   const aside = path.join(base, "sdk-aside");

@@ -115,3 +115,33 @@ test("pulumi up in a 120-column terminal: the database's wait on its own row, an
   const diagnostics = after.includes("Diagnostics:") ? after.slice(after.indexOf("Diagnostics:"), after.indexOf("Resources:")) : "";
   expect(diagnostics).not.toMatch(/MysqlDatabase|Image|waiting|image \d/);
 });
+
+test("a project without the plugin declaration: the preview's one warning, in a terminal, shows the entry to add", async () => {
+  const plain = path.join(base, "plain");
+  linkedProject(plain, { name: "plain", backendUrl: `file://${base}/state`, program: PROGRAM });
+  const yaml = fs.readFileSync(path.join(plain, "Pulumi.yaml"), "utf8");
+  fs.writeFileSync(path.join(plain, "Pulumi.yaml"), yaml.slice(0, yaml.indexOf("plugins:")));
+  const pulumi = (args: string[]) => runProcess("pulumi", args, { cwd: plain, env, timeoutMs: 120_000 });
+  expectExit(await pulumi(["stack", "init", "dev"]), 0);
+  expectExit(await pulumi(["config", "set", "compute:apiUrl", emulator.url]), 0);
+  expectExit(await pulumi(["config", "set", "--secret", "compute:token", emulator.token]), 0);
+
+  const script = path.join(base, "preview.sh");
+  fs.writeFileSync(script, `cd ${JSON.stringify(plain)}\npulumi preview\necho "EXIT=$?"\nsleep 600\n`);
+  expectExit(await tmux("new-session", "-d", "-s", "preview", "-x", String(WIDTH), "-y", "50", `bash ${script}`), 0);
+  let text = "";
+  for (let i = 0; i < 240 && !/EXIT=\d+/.test(text); i++) {
+    await delay(500);
+    const captured = await tmux("capture-pane", "-p", "-J", "-S", "-500", "-t", "preview");
+    text = captured.stdout;
+  }
+  expect(text).toMatch(/EXIT=0/);
+  const diagnostics = text.slice(text.indexOf("Diagnostics:"), text.indexOf("Resources:"));
+  console.log(`the preview's diagnostics in a ${WIDTH}-column terminal:\n${diagnostics}`);
+  expect(diagnostics.match(/warning: pulumi-compute: preview support is off/g)).toHaveLength(1);
+  // The entry to add, as lines a person can copy.
+  expect(diagnostics).toMatch(/\n\s+plugins:\n\s+providers:\n\s+- name: pulumi-nodejs\n\s+path: node_modules\/pulumi-compute\/plugins\n/);
+  // Lines a 120-column terminal shows whole (capture-pane -J joins what it wrapped).
+  const ours = diagnostics.slice(diagnostics.indexOf("warning: pulumi-compute:")).split("\n");
+  expect(ours.filter((line) => line.length > WIDTH)).toEqual([]);
+});

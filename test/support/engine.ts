@@ -17,6 +17,8 @@ export const PASSPHRASE = "e2e-test-passphrase";
 export interface TestStackOptions {
   /** Short name, used for the project and folders. */
   name: string;
+  /** The stack's name (default `test`). */
+  stackName?: string;
   program: PulumiFn;
   apiUrl: string;
   token: string;
@@ -70,7 +72,7 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
     envVars.COMPUTE_API_URL = options.apiUrl;
   }
   const stack = await LocalWorkspace.createOrSelectStack(
-    { stackName: "test", projectName: project, program: options.program },
+    { stackName: options.stackName ?? "test", projectName: project, program: options.program },
     {
       workDir,
       pulumiCommand: await pulumiCommand(),
@@ -83,7 +85,7 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
     await stack.setConfig("compute:token", { value: options.token, secret: true });
     await stack.setConfig("compute:apiUrl", { value: options.apiUrl });
   }
-  const statePath = path.join(stateDir, ".pulumi", "stacks", project, "test.json");
+  const statePath = path.join(stateDir, ".pulumi", "stacks", project, `${options.stackName ?? "test"}.json`);
   const stateText = () => fs.readFileSync(statePath, "utf8");
   return {
     stack,

@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { PASSPHRASE, REPO_ROOT } from "./engine";
 import { runProcess, type ProcessResult } from "./process";
+import { PLUGINS_YAML } from "../../provider/project/plugins";
 
 /** Fails with the command's last output when it did not exit with `code` (`"fails"`: any but 0). */
 export function expectExit(result: ProcessResult, code: number | "fails"): void {
@@ -31,17 +32,20 @@ export function useTarball(project: string, tarball: string): void {
 
 /**
  * A JavaScript project run with the `pulumi` CLI in `dir`: `index.js` holding `program`, its
- * state in `backendUrl`, and `pulumi-compute` and its peer `@pulumi/pulumi` linked to this
- * repository's build, as an installed project has them (without packing: for tests of the CLI's
+ * state in `backendUrl`, the package's launcher declared, and `pulumi-compute` and its peer
+ * `@pulumi/pulumi` linked to this repository's build, as an installed project has them (without packing: for tests of the CLI's
  * runs, not of the install).
  */
 export function linkedProject(dir: string, options: { name: string; backendUrl: string; program: string }): void {
   fs.mkdirSync(path.join(dir, "node_modules/@pulumi"), { recursive: true });
   fs.symlinkSync(REPO_ROOT, path.join(dir, "node_modules/pulumi-compute"));
-  fs.symlinkSync(path.join(REPO_ROOT, "node_modules/@pulumi/pulumi"), path.join(dir, "node_modules/@pulumi/pulumi"));
+  // And what npm installs with the package: @pulumi/policy, for its policy pack.
+  for (const dependency of ["@pulumi/pulumi", "@pulumi/policy"]) {
+    fs.symlinkSync(path.join(REPO_ROOT, "node_modules", dependency), path.join(dir, "node_modules", dependency));
+  }
   fs.writeFileSync(
     path.join(dir, "Pulumi.yaml"),
-    `name: ${options.name}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.js\nbackend:\n  url: ${options.backendUrl}\n`,
+    `name: ${options.name}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.js\nbackend:\n  url: ${options.backendUrl}\n${PLUGINS_YAML}`,
   );
   fs.writeFileSync(path.join(dir, "index.js"), options.program);
 }

@@ -1,0 +1,9 @@
+/**
+ * The policy pack's program: the engine starts it through `policy/compute-guardrails` (a file
+ * given to `--policy-pack`, which the engine runs itself with its address), in the package's
+ * folder, where `@pulumi/policy` reads the pack's version from `package.json`.
+ */
+import { PolicyPack } from "@pulumi/policy";
+import { COMPUTE_POLICIES, POLICY_PACK } from "./index";
+
+new PolicyPack(POLICY_PACK, { policies: COMPUTE_POLICIES });

@@ -1,0 +1,318 @@
+/**
+ * The changes to Pulumi's dynamic provider host fail closed, through the real engine (issue 39).
+ * A project with the packed package installed and its launcher declared; for each member of the
+ * host that preview support, detailed diffs or status lines use, a copy of the project whose
+ * `@pulumi/pulumi` lacks it: renamed consistently wherever Pulumi's own code uses it (so the host
+ * still works, as a reshaped release would), or removed where only our changes use it. Every time:
+ *
+ * - `up`, a `preview` of an in-place change, and `destroy` succeed;
+ * - each says exactly one warning naming the part that stepped aside and the member it missed;
+ * - the preview behaves as plain Pulumi for the part that stepped aside: without preview support,
+ *   a record reading the VPC's `created` plans an update that `up` would not make; without
+ *   detailed diffs, the VPC's update carries no detailed diff.
+ *
+ * And the switches: `PULUMI_DISABLE_PROVIDER_PREVIEW=true` and `compute:previewSupport: false`
+ * give plain previews without a warning.
+ */
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { LocalWorkspace, type EngineEvent } from "@pulumi/pulumi/automation";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { pulumiCommand } from "../../provider/automation";
+import { LOSES, type StepAside } from "../../provider/host/notice";
+import { PASSPHRASE, REPO_ROOT } from "../support/engine";
+import { UserShell, expectExit, packPackage, useTarball } from "../support/user-shell";
+import { runProcess } from "../support/process";
+
+jest.setTimeout(1_800_000);
+
+/** Edits of the installed packages' files: `global` in every file of the three, or in one `file` (optionally only inside one host method). */
+type Edit = { pattern: RegExp; to: string } & ({ global: true } | { file: string; method?: string });
+
+interface Variant {
+  /** What the host lacks, as the warning names it. */
+  missing: string;
+  /** Which parts step aside. */
+  parts: Array<StepAside["part"]>;
+  edits: Edit[];
+}
+
+/** A name renamed wherever Pulumi's packages use it, as a reshaped release would. */
+const renamed = (name: string): Edit => ({ global: true, pattern: new RegExp(`\\b${name}\\b`, "g"), to: `${name}V2` });
+/** A member of one message of the protocol renamed there only (nothing of Pulumi's uses it on that message). */
+const member = (message: string, name: string): Edit => ({
+  file: "@pulumi/pulumi/proto/provider_pb.js",
+  pattern: new RegExp(`(\\.${message}\\.prototype\\.)${name} = `),
+  to: `$1${name}V2 = `,
+});
+/** A method of the host's provider service renamed in the host and in the service's definition. */
+const hostMethod = (name: string): Edit[] => [
+  {
+    file: "@pulumi/pulumi/cmd/dynamic-provider/index.js",
+    pattern: new RegExp(`async ${name}\\(call, callback\\)`),
+    to: `async ${name}V2(call, callback)`,
+  },
+  { file: "@pulumi/pulumi/proto/provider_grpc_pb.js", pattern: new RegExp(`\\n${name}: \\{`), to: `\n${name}V2: {` },
+];
+
+const PREVIEW = ["preview support"] as Variant["parts"];
+const DIFF = ["detailed diffs"] as Variant["parts"];
+const STATUS = ["status lines"] as Variant["parts"];
+const PROTOCOL = (what: string) => `the protocol has no ${what}`;
+
+const VARIANTS: Variant[] = [
+  { missing: PROTOCOL("ConfigureRequest.getArgs"), parts: PREVIEW, edits: [renamed("getArgs")] },
+  { missing: PROTOCOL("ConfigureResponse.setSupportspreview"), parts: PREVIEW, edits: [renamed("setSupportspreview")] },
+  { missing: PROTOCOL("CreateRequest.getPreview"), parts: PREVIEW, edits: [member("CreateRequest", "getPreview")] },
+  { missing: PROTOCOL("CreateRequest.getProperties"), parts: PREVIEW, edits: [renamed("getProperties")] },
+  { missing: PROTOCOL("CreateResponse.setProperties"), parts: PREVIEW, edits: [renamed("setProperties")] },
+  { missing: PROTOCOL("UpdateRequest.getPreview"), parts: PREVIEW, edits: [member("UpdateRequest", "getPreview")] },
+  { missing: PROTOCOL("UpdateRequest.getOlds"), parts: PREVIEW, edits: [renamed("getOlds")] },
+  { missing: PROTOCOL("UpdateRequest.getNews"), parts: PREVIEW, edits: [renamed("getNews")] },
+  {
+    missing: PROTOCOL("UpdateResponse.setProperties"),
+    parts: PREVIEW,
+    edits: [
+      member("UpdateResponse", "setProperties"),
+      {
+        file: "@pulumi/pulumi/cmd/dynamic-provider/index.js",
+        method: "update",
+        pattern: /resp\.setProperties\(/,
+        to: "resp.setPropertiesV2(",
+      },
+    ],
+  },
+  { missing: "the host has no configure method", parts: PREVIEW, edits: hostMethod("configure") },
+  { missing: "the host has no create method", parts: PREVIEW, edits: hostMethod("create") },
+  { missing: "the host has no update method", parts: PREVIEW, edits: hostMethod("update") },
+  { missing: "protobuf's Struct has no fromJavaScript/toJavaScript", parts: PREVIEW, edits: [renamed("fromJavaScript")] },
+  { missing: "protobuf's Struct has no fromJavaScript/toJavaScript", parts: PREVIEW, edits: [renamed("toJavaScript")] },
+  { missing: "gRPC's Server has no addService", parts: ["preview support", "status lines"], edits: [renamed("addService")] },
+  { missing: PROTOCOL("ResourceProviderService"), parts: ["preview support", "status lines"], edits: [renamed("ResourceProviderService")] },
+  { missing: PROTOCOL("DiffResponse.setChanges"), parts: DIFF, edits: [renamed("setChanges")] },
+  { missing: PROTOCOL("DiffResponse.setDiffsList"), parts: DIFF, edits: [renamed("setDiffsList")] },
+  { missing: PROTOCOL("DiffResponse.setHasdetaileddiff"), parts: DIFF, edits: [renamed("setHasdetaileddiff")] },
+  { missing: PROTOCOL("DiffResponse.getDetaileddiffMap"), parts: DIFF, edits: [renamed("getDetaileddiffMap")] },
+  { missing: PROTOCOL("PropertyDiff.setKind"), parts: DIFF, edits: [renamed("setKind")] },
+  { missing: PROTOCOL("PropertyDiff.setInputdiff"), parts: DIFF, edits: [renamed("setInputdiff")] },
+  { missing: PROTOCOL("DiffResponse.DiffChanges.DIFF_SOME"), parts: DIFF, edits: [renamed("DIFF_SOME")] },
+  {
+    missing: PROTOCOL("PropertyDiff.Kind.ADD"),
+    parts: DIFF,
+    edits: [{ global: true, pattern: /PropertyDiff\.Kind\b/g, to: "PropertyDiff.KindV2" }],
+  },
+  { missing: PROTOCOL("Engine client"), parts: STATUS, edits: [renamed("EngineClient")] },
+  { missing: PROTOCOL("LogRequest.setSeverity"), parts: STATUS, edits: [renamed("setSeverity")] },
+  { missing: PROTOCOL("LogRequest.setMessage"), parts: STATUS, edits: [renamed("setMessage")] },
+  { missing: PROTOCOL("LogRequest.setUrn"), parts: STATUS, edits: [renamed("setUrn")] },
+  { missing: PROTOCOL("LogRequest.setEphemeral"), parts: STATUS, edits: [renamed("setEphemeral")] },
+  {
+    missing: PROTOCOL("LogSeverity.WARNING"),
+    parts: STATUS,
+    edits: [
+      { global: true, pattern: /LogSeverity\.WARNING\b/g, to: "LogSeverity.WARNINGV2" },
+      { file: "@pulumi/pulumi/proto/engine_pb.js", pattern: /\bWARNING: 2\b/, to: "WARNINGV2: 2" },
+    ],
+  },
+  { missing: PROTOCOL("CheckRequest.getUrn"), parts: STATUS, edits: [member("CheckRequest", "getUrn")] },
+];
+
+/** The packages whose files a global rename touches (Pulumi's SDK without its vendored TypeScript, gRPC, protobuf). */
+const PACKAGES = ["@pulumi/pulumi", "@grpc/grpc-js", "google-protobuf"];
+
+let base: string;
+let installed: string;
+let emulator: RunningEmulator;
+let serial = 0;
+
+/** The program: a VPC and a record that reads its `created`, which an in-place update of the VPC keeps. */
+const PROGRAM = `const compute = require("pulumi-compute");
+const zone = process.env.PC_ZONE;
+const vpc = new compute.Vpc("net", { label: process.env.PC_LABEL, region: "us-iad" });
+const domain = new compute.Domain("zone", { domain: zone, type: "master", soaEmail: "admin@" + zone });
+new compute.DomainRecord("stamp", { domainId: domain.id, type: "TXT", name: "stamp", target: vpc.created });
+`;
+
+beforeAll(async () => {
+  base = fs.mkdtempSync(path.join(os.tmpdir(), "pc-reshaped-"));
+  const user = new UserShell(base);
+  const tarball = await packPackage(base);
+  installed = path.join(base, "installed");
+  fs.cpSync(path.join(REPO_ROOT, "examples/new-project"), installed, { recursive: true });
+  useTarball(installed, tarball);
+  expectExit(
+    await runProcess("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], {
+      cwd: installed,
+      env: user.env,
+    }),
+    0,
+  );
+  const yaml = fs.readFileSync(path.join(installed, "Pulumi.yaml"), "utf8");
+  fs.writeFileSync(
+    path.join(installed, "Pulumi.yaml"),
+    yaml.replace("runtime: nodejs\n", "runtime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.js\n"),
+  );
+  fs.writeFileSync(path.join(installed, "index.js"), PROGRAM);
+  emulator = await startEmulator({ port: 0, timeScale: 300 });
+});
+
+afterAll(async () => {
+  await emulator?.close();
+  if (base) fs.rmSync(base, { recursive: true, force: true });
+});
+
+/** Every `.js` file of the packages a global rename touches. */
+function packageFiles(project: string): string[] {
+  return PACKAGES.flatMap((name) =>
+    (fs.readdirSync(path.join(project, "node_modules", name), { recursive: true }) as string[])
+      .filter((file) => file.endsWith(".js") && !file.split(path.sep).includes("vendor") && !file.split(path.sep).includes("node_modules"))
+      .map((file) => path.join("node_modules", name, file)),
+  );
+}
+
+/** Rewrites a file of a hard-linked copy without touching the original (a new inode). */
+function rewrite(file: string, change: (text: string) => string): boolean {
+  const text = fs.readFileSync(file, "utf8");
+  const changed = change(text);
+  if (changed === text) return false;
+  fs.rmSync(file);
+  fs.writeFileSync(file, changed);
+  return true;
+}
+
+/** The body of one method of the host's provider service, changed by `change`. */
+function inMethod(text: string, method: string, change: (body: string) => string): string {
+  const start = text.indexOf(`    async ${method}(call, callback) {`);
+  const end = text.indexOf("\n    }\n", start);
+  if (start < 0 || end < 0) throw new Error(`the host has no ${method} method to edit`);
+  return text.slice(0, start) + change(text.slice(start, end)) + text.slice(end);
+}
+
+/** A copy of the installed project (hard links) with `edits` applied; fails when an edit changes nothing. */
+function reshapedProject(edits: Edit[]): string {
+  const dir = path.join(base, `variant-${++serial}`);
+  execFileSync("cp", ["-al", installed, dir]);
+  for (const edit of edits) {
+    const files = "global" in edit ? packageFiles(dir) : [path.join(dir, "node_modules", edit.file)];
+    const changed = files.filter((file) =>
+      rewrite(path.join("global" in edit ? dir : "", file), (text) =>
+        "method" in edit && edit.method
+          ? inMethod(text, edit.method, (body) => body.replace(edit.pattern, edit.to))
+          : text.replace(edit.pattern, edit.to),
+      ),
+    );
+    if (changed.length === 0) throw new Error(`the edit ${String(edit.pattern)} changed nothing: re-read the pinned host`);
+  }
+  return dir;
+}
+
+interface Operation {
+  /** `name: op` of the program's resources that change. */
+  steps: Record<string, string>;
+  /** Whether the VPC's step carried a detailed diff. */
+  detailed: boolean;
+  /** Every diagnostic this package said, in order, with where it went. */
+  said: Array<{ severity: string; urn: string; message: string }>;
+}
+
+function operation(events: EngineEvent[]): Operation {
+  const steps: Record<string, string> = {};
+  let detailed = false;
+  for (const e of events) {
+    const meta = e.resourcePreEvent?.metadata;
+    if (!meta || meta.urn.includes("::pulumi:")) continue;
+    const name = meta.urn.slice(meta.urn.lastIndexOf("::") + 2);
+    if (meta.op !== "same") steps[name] = meta.op;
+    if (name === "net" && meta.detailedDiff) detailed = Object.keys(meta.detailedDiff).length > 0;
+  }
+  // Lines printed to stderr arrive one diagnostic each: this package's are the notice's first line and those after it.
+  const said: Operation["said"] = [];
+  for (const { diagnosticEvent: d } of events) {
+    if (!d) continue;
+    const continues =
+      said.length > 0 && d.severity === "info#err" && said.at(-1)!.severity === "info#err" && !d.message.startsWith("pulumi-compute:");
+    if (continues) said.at(-1)!.message += d.message;
+    else if (d.message.startsWith("pulumi-compute:")) said.push({ severity: d.severity, urn: d.urn ?? "", message: d.message });
+  }
+  return { steps, detailed, said };
+}
+
+/** up, a preview of an in-place change of the VPC's label, destroy, in `project` through the real engine. */
+async function life(project: string, config: Record<string, string> = {}, env: Record<string, string> = {}) {
+  const zone = `v${++serial}.example.com`;
+  fs.mkdirSync(path.join(project, ".state"), { recursive: true });
+  const stack = await LocalWorkspace.createOrSelectStack(
+    { stackName: "dev", workDir: project },
+    {
+      pulumiCommand: await pulumiCommand(),
+      envVars: {
+        PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+        PULUMI_BACKEND_URL: `file://${path.join(project, ".state")}`,
+        PC_ZONE: zone,
+        PC_LABEL: "net-one",
+        ...env,
+      },
+    },
+  );
+  await stack.setConfig("compute:apiUrl", { value: emulator.url });
+  await stack.setConfig("compute:token", { value: emulator.token, secret: true });
+  for (const [key, value] of Object.entries(config)) await stack.setConfig(key, { value });
+  const run = async (op: (o: { onEvent: (e: EngineEvent) => void }) => Promise<unknown>) => {
+    const events: EngineEvent[] = [];
+    await op({ onEvent: (e) => events.push(e) });
+    return operation(events);
+  };
+  const up = await run((o) => stack.up(o));
+  stack.workspace.envVars.PC_LABEL = "net-two";
+  const before = emulator.control.listRequests().length;
+  const preview = await run((o) => stack.preview({ ...o, diff: true }));
+  const previewWrites = emulator.control
+    .listRequests()
+    .slice(before)
+    .filter((r) => r.method !== "GET");
+  const destroy = await run((o) => stack.destroy(o));
+  return { up, preview, destroy, previewWrites };
+}
+
+const EXACT = { net: "update" };
+const PLAIN = { net: "update", stamp: "update" };
+
+test("the pinned host: exact previews with detailed diffs, and no warning", async () => {
+  const { up, preview, destroy, previewWrites } = await life(reshapedProject([]));
+  expect(preview.steps).toEqual(EXACT);
+  expect(preview.detailed).toBe(true);
+  expect([...up.said, ...preview.said, ...destroy.said]).toEqual([]);
+  expect(previewWrites).toEqual([]);
+});
+
+test.each(VARIANTS.map((v) => [v.missing, v.parts.join(" and "), v] as const))(
+  "%s: %s off, said once per run; preview, up and destroy succeed as plain Pulumi",
+  async (_missing, _parts, variant) => {
+    const { up, preview, destroy, previewWrites } = await life(reshapedProject(variant.edits));
+    for (const [name, ran] of Object.entries({ up, preview, destroy })) {
+      expect({ name, said: ran.said.length }).toEqual({ name, said: 1 });
+      const [said] = ran.said;
+      expect(said!.message).toContain(variant.missing);
+      for (const part of variant.parts) expect(said!.message).toContain(`${part}: `);
+      for (const part of variant.parts) expect(said!.message.replace(/\s+/g, " ")).toContain(LOSES[part].slice(1, 40));
+      // On the first resource's row when the host's requests could be followed; else for the run.
+      if (!variant.parts.includes("status lines")) expect(said!.urn).toMatch(/::pulumi-nodejs:dynamic\/compute:/);
+    }
+    expect(preview.steps).toEqual(variant.parts.includes("preview support") ? PLAIN : EXACT);
+    expect(preview.detailed).toBe(!variant.parts.includes("detailed diffs"));
+    expect(previewWrites).toEqual([]);
+  },
+);
+
+test.each([
+  ["PULUMI_DISABLE_PROVIDER_PREVIEW=true", {}, { PULUMI_DISABLE_PROVIDER_PREVIEW: "true" }],
+  ["compute:previewSupport false", { "compute:previewSupport": "false" }, {}],
+])("%s: Pulumi's plain previews, on purpose, without a warning", async (_name, config, env) => {
+  const { up, preview, destroy, previewWrites } = await life(reshapedProject([]), config, env);
+  expect(preview.steps).toEqual(PLAIN);
+  expect(preview.detailed).toBe(true);
+  expect([...up.said, ...preview.said, ...destroy.said]).toEqual([]);
+  expect(previewWrites).toEqual([]);
+});
