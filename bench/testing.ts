@@ -14,8 +14,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { spawn } from "node:child_process";
-import * as compute from "../provider";
 import { emulatedStack } from "../provider/testing";
+import { readmeInlineProgram } from "../test/support/readme-program";
 import type { BenchResult, Benchmark } from "./benchmark";
 
 const REPO_ROOT = path.resolve(__dirname, "../..");
@@ -70,20 +70,6 @@ function jestUnitRun(dir: string, cache: string): Promise<JestRun> {
   });
 }
 
-/** The README's program, inline. */
-async function readmeProgram() {
-  const vpc = new compute.Vpc("app", { label: "app-net", region: "us-iad" });
-  const data = new compute.VpcSubnet("data", { vpcId: vpc.id, label: "data", ipv4: "10.0.2.0/24" });
-  const db = new compute.MysqlDatabase("db", {
-    label: "app-db",
-    region: "us-iad",
-    type: "g6-nanode-1",
-    engineId: "mysql/8",
-    allowList: [data.ipv4],
-  });
-  return { dbHost: db.hosts.apply((h) => h.primary), dbPort: db.port, dbPassword: db.rootPassword };
-}
-
 async function run(): Promise<BenchResult> {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), "pc-bench-testing-"));
   try {
@@ -95,7 +81,7 @@ async function run(): Promise<BenchResult> {
     const started = performance.now();
     let upSeconds = 0;
     {
-      await using stack = await emulatedStack(readmeProgram);
+      await using stack = await emulatedStack(readmeInlineProgram);
       const upStarted = performance.now();
       await stack.up();
       upSeconds = (performance.now() - upStarted) / 1000;

@@ -92,3 +92,13 @@ test("the README's new-project steps confirm `up` and `destroy` themselves, so t
   expect(confirming.length).toBeGreaterThanOrEqual(3);
   for (const command of confirming) expect(command).toMatch(/\s--yes\b|--preview-only/);
 });
+
+test("the tests' copy of the README's program (test/support/readme-program.ts) declares what index.ts declares, line for line", () => {
+  const declarations = template("index.ts")
+    .split("\n")
+    .filter((line) => line.trim() && !/^(import|export)\b/.test(line));
+  const copy = read("test/support/readme-program.ts");
+  for (const line of declarations) expect(copy).toContain(`  ${line}`);
+  // And it answers the same outputs.
+  for (const [, name] of template("index.ts").matchAll(/^export const (\w+)/gm)) expect(copy).toContain(`${name}:`);
+});

@@ -11,37 +11,25 @@ import * as path from "node:path";
 import * as compute from "../../provider";
 import { emulatedStack, type EmulatedStack } from "../../provider/testing";
 import { MARKER_ENV, processesOf } from "../../provider/testing/marked";
+import { PLUGINS_YAML } from "../../provider/project/plugins";
 import { REPO_ROOT } from "../support/engine";
+import { readmeInlineProgram } from "../support/readme-program";
 
 // Each test drives the engine and a provider process; a database is provisioned at the emulator's fast clock.
 jest.setTimeout(300_000);
-
-/** The README's program, returning its outputs. */
-async function readmeProgram() {
-  const vpc = new compute.Vpc("app", { label: "app-net", region: "us-iad" });
-  const data = new compute.VpcSubnet("data", { vpcId: vpc.id, label: "data", ipv4: "10.0.2.0/24" });
-  const db = new compute.MysqlDatabase("db", {
-    label: "app-db",
-    region: "us-iad",
-    type: "g6-nanode-1",
-    engineId: "mysql/8",
-    allowList: [data.ipv4],
-  });
-  return { dbHost: db.hosts.apply((h) => h.primary), dbPassword: db.rootPassword };
-}
 
 /** The stack's folder, from the environment it gives every process it starts. */
 const folderOf = (stack: EmulatedStack) => (stack.stack.workspace.envVars as Record<string, string>)[MARKER_ENV]!;
 
 test("the README's program: up, the cloud as it is, drift made through the sdk client and repaired, destroy leaves nothing", async () => {
-  const stack = await emulatedStack(readmeProgram);
+  const stack = await emulatedStack(readmeInlineProgram);
   const folder = folderOf(stack);
   try {
     const up = await stack.up();
     expect(up.summary.resourceChanges).toEqual({ create: 4 });
     const [db] = await stack.client.databases.mysql.listAll();
     expect(db).toMatchObject({ label: "app-db", status: "active", allow_list: ["10.0.2.0/24"] });
-    expect(await stack.outputs()).toEqual({ dbHost: db!.hosts.primary, dbPassword: expect.any(String) });
+    expect(await stack.outputs()).toEqual({ dbHost: db!.hosts.primary, dbPort: 3306, dbPassword: expect.any(String) });
     expect(up.outputs.dbPassword!.secret).toBe(true);
 
     const [vpc] = await stack.client.vpcs.listAll();
@@ -72,18 +60,7 @@ test("a project folder runs from a workspace of its own, its plugin declaration 
   try {
     fs.writeFileSync(
       path.join(project, "Pulumi.yaml"),
-      [
-        "name: folder-project",
-        "runtime:",
-        "  name: nodejs",
-        "  options:",
-        "    typescript: false",
-        "plugins:",
-        "  providers:",
-        "    - name: pulumi-nodejs",
-        "      path: node_modules/pulumi-compute/plugins",
-        "",
-      ].join("\n"),
+      `name: folder-project\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n${PLUGINS_YAML}`,
     );
     fs.writeFileSync(
       path.join(project, "index.js"),
@@ -118,7 +95,7 @@ test("faults injected through the control API are ridden out, and their hits cou
 
 test("dispose in the middle of an up stops it: no process and no file of the stack is left", async () => {
   // Real timing: the database provisions for minutes, so the up is surely running when dispose comes.
-  const stack = await emulatedStack(readmeProgram, { timeScale: 1 });
+  const stack = await emulatedStack(readmeInlineProgram, { timeScale: 1 });
   const folder = folderOf(stack);
   const up = stack.up();
   // Until the provider process has started (the engine, the program, the plugin are all up).

@@ -8,6 +8,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as compute from "../../../provider";
 import { VPC_REASONS } from "../../../sdk/resources/vpcs";
+import { readmeProgram } from "../../support/readme-program";
 import {
   computeMocks,
   demoEnvironment,
@@ -28,23 +29,10 @@ async function useMocks(options: ComputeMocksOptions = {}, preview = false): Pro
 
 afterEach(() => mocks?.dispose());
 
-/** The README's program. */
-function readmeProgram() {
-  const vpc = new compute.Vpc("app", { label: "app-net", region: "us-iad" });
-  const data = new compute.VpcSubnet("data", { vpcId: vpc.id, label: "data", ipv4: "10.0.2.0/24" });
-  const db = new compute.MysqlDatabase("db", {
-    label: "app-db",
-    region: "us-iad",
-    type: "g6-nanode-1",
-    engineId: "mysql/8",
-    allowList: [data.ipv4],
-  });
-  return { vpc, data, db, dbHost: db.hosts.apply((h) => h.primary), dbPassword: db.rootPassword };
-}
-
 test("the README's program reads the outputs an up records: hosts.primary, port by engine, status after the wait, ids, secrets", async () => {
   await useMocks();
-  const { vpc, data, db, dbHost, dbPassword } = readmeProgram();
+  const { vpc, data, db, outputs } = readmeProgram();
+  const { dbHost, dbPassword } = outputs;
 
   expect(await outputValue(dbHost)).toMatch(/^\S+\.\S+$/);
   expect(await outputValue(db.port)).toBe(3306);

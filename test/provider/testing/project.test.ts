@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { pulumiCommand } from "../../../provider/automation";
+import { PLUGINS_YAML } from "../../../provider/project/plugins";
 import { folderProject, inlineProgramMain, inlineProject, packageRoot } from "../../../provider/testing/project";
 import { REPO_ROOT } from "../../support/engine";
 
@@ -17,19 +18,7 @@ afterEach(() => fs.rmSync(folder, { recursive: true, force: true }));
 test("a folder's settings, with main and plugin paths absolute and the stack's backend; the folder is left as it was", async () => {
   fs.writeFileSync(
     path.join(folder, "Pulumi.yaml"),
-    [
-      "name: my-infra",
-      "runtime:",
-      "  name: nodejs",
-      "  options:",
-      "    typescript: false",
-      "main: src",
-      "plugins:",
-      "  providers:",
-      "    - name: pulumi-nodejs",
-      "      path: node_modules/pulumi-compute/plugins",
-      "",
-    ].join("\n"),
+    `name: my-infra\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: src\n${PLUGINS_YAML}`,
   );
   const before = fs.readdirSync(folder);
   const settings = await folderProject(folder, await pulumiCommand(), "file:///state");
