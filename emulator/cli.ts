@@ -126,10 +126,10 @@ export async function runCli(
   if (demoEnvironment) printDemoEnvironment(running, out);
   if (!handleSignals) return running;
   let closing = false;
-  const stop = (signal: string) => {
+  const stop = (why: string) => {
     if (closing) return;
     closing = true;
-    out(`received ${signal}, closing`);
+    out(`${why}, closing`);
     running.close().then(
       () => process.exit(0),
       (error: unknown) => {
@@ -138,9 +138,38 @@ export async function runCli(
       },
     );
   };
-  process.once("SIGINT", () => stop("SIGINT"));
-  process.once("SIGTERM", () => stop("SIGTERM"));
+  process.once("SIGINT", () => stop("received SIGINT"));
+  process.once("SIGTERM", () => stop("received SIGTERM"));
+  if (startedByNpm()) followParent(() => stop("npm, which started it, has ended"));
   return running;
+}
+
+/**
+ * Whether `npx`, `npm exec` or `npm run` started this process: npm runs a package's command as its
+ * child and, stopped with a signal (`kill %1` of `npx compute-emulator &`), ends without passing
+ * the signal on, which would leave the emulator serving on its port with nothing to stop it.
+ */
+export function startedByNpm(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.npm_command !== undefined;
+}
+
+/** How often the process checks that its parent is still there. */
+const PARENT_CHECK_MS = 250;
+
+/** The process that started this one, as it was when this module loaded. */
+const STARTED_BY = process.ppid;
+
+/**
+ * Calls `gone` once the process that started this one has ended (this one is then handed to
+ * another parent, and `process.ppid` changes). The check never keeps the process alive.
+ */
+export function followParent(gone: () => void, parent = STARTED_BY): void {
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    gone();
+  }, PARENT_CHECK_MS);
+  timer.unref();
 }
 
 /** The banner's line when strict mode is on, which answers differently from the API. */

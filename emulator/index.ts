@@ -3,6 +3,7 @@
  * status codes, envelopes, pagination and rules, state per account, an injectable clock, fault
  * injection and a control API. See `emulator/README.md`.
  */
+import type { Server } from "node:http";
 import type { FastifyInstance } from "fastify";
 import { Emulator, type EmulatorOptions } from "./emulator";
 import type { EmulatorControl } from "./control/control";
@@ -49,6 +50,8 @@ export interface RunningEmulator {
   control: EmulatorControl;
   /** The emulator itself (state, clock, faults), for advanced in-process use. */
   emulator: Emulator;
+  /** The listening server (to `unref` it, or watch its connections). */
+  server: Server;
   /** Stops listening and releases the clock's timer. */
   close(): Promise<void>;
 }
@@ -80,6 +83,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     token: app.emulator.token,
     control: app.emulator.control,
     emulator: app.emulator,
+    server: app.server,
     close: async () => {
       await app.close();
     },

@@ -25,9 +25,15 @@ export function pulumiCommand(): Promise<PulumiCommand> {
   return PulumiCommand.get({ root: path.dirname(engineBin()) });
 }
 
+/**
+ * A managed field of one resource that differs between state and the cloud: `field` (the input),
+ * `state` (its value in state) and `cloud` (its value now); or an object gone (`field` is `(the
+ * object)`, `cloud` is `gone`).
+ */
 export interface ResourceDrift extends DriftEntry {
   /** The resource's name in the program. */
   resource: string;
+  /** The resource's kind: `Vpc`, `MysqlDatabase`. */
   type: string;
 }
 

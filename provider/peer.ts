@@ -125,7 +125,7 @@ export function assertProviderPluginLoadable(directory = providerPluginDirectory
 }
 
 /** The project folder holding an installed package: the parent of its node_modules, else the folder itself. */
-function projectOf(directory: string): string {
+export function projectOf(directory: string): string {
   const parts = directory.split(path.sep);
   const index = parts.lastIndexOf("node_modules");
   return index > 0 ? parts.slice(0, index).join(path.sep) : directory;

@@ -67,9 +67,11 @@ proof<Same<DatabaseAllowListEntryArgs, ArgsOf<typeof databaseAllowListEntrySpec>
  * are.
  *
  * ```ts
+ * // A database whose allow list is not its own (no `allowList`); often another stack's.
+ * const shared = new compute.MysqlDatabase("shared", { label: "shared-db", region: "us-iad", type: "g6-nanode-1", engineId: "mysql/8" });
  * new compute.DatabaseAllowListEntry("app-to-db", {
  * engine: "mysql",
- * databaseId: data.requireOutput("databaseId"),
+ * databaseId: shared.id,
  * address: "203.0.113.7",
  * });
  * ```
@@ -427,13 +429,17 @@ proof<Same<FirewallArgs, ArgsOf<typeof firewallSpec>>>();
  * A Cloud Firewall: ordered inbound and outbound rules with default policies, assigned to compute instances and nodebalancers.
  *
  * ```ts
+ * // The first of the account's instances with a public IPv4 address.
+ * const frontend = compute.getIpsOutput({ type: "ipv4", public: true }).apply((ips) => ips[0]!.computeId!);
  * const fw = new compute.Firewall("web", {
  * label: "web-fw",
  * inboundPolicy: "DROP",
  * outboundPolicy: "ACCEPT",
- * inbound: [{ action: "ACCEPT", protocol: "TCP", ports: "22, 443", addresses: { ipv4: ["0.0.0.0/0"], ipv6: ["::/0"] }, label: "ssh-https"
- * }],
- * devices: { computes: [12345] },
+ * inbound: [
+ * { action: "ACCEPT", protocol: "TCP", ports: "443", addresses: { ipv4: ["0.0.0.0/0"], ipv6: ["::/0"] }, label: "https" },
+ * { action: "ACCEPT", protocol: "TCP", ports: "22", addresses: { ipv4: ["203.0.113.0/24"] }, label: "ssh-office" },
+ * ],
+ * devices: { computes: [frontend] },
  * });
  * ```
  */
@@ -512,7 +518,10 @@ proof<Same<FirewallDeviceArgs, ArgsOf<typeof firewallDeviceSpec>>>();
  * Assigns a firewall to one compute instance or nodebalancer.
  *
  * ```ts
- * new compute.FirewallDevice("web-1", { firewallId: fw.id, entityId: 12345, entityType: "compute" });
+ * // A firewall whose devices are not its own list (no `devices`), and an instance of the account.
+ * const edge = new compute.Firewall("edge", { label: "edge-fw", inboundPolicy: "DROP", outboundPolicy: "ACCEPT" });
+ * const web1 = compute.getIpsOutput({ address: "198.51.100.10" }).apply((ips) => ips[0]!.computeId!);
+ * new compute.FirewallDevice("web-1", { firewallId: edge.id, entityId: web1, entityType: "compute" });
  * ```
  */
 export class FirewallDevice extends pulumi.CustomResource {
@@ -591,8 +600,9 @@ proof<Same<FirewallRuleArgs, ArgsOf<typeof firewallRuleSpec>>>();
  * exactly as they are.
  *
  * ```ts
+ * // `edge`: a firewall whose rule lists are not its own (no `inbound`, `outbound`); often another stack's.
  * new compute.FirewallRule("https-from-lb", {
- * firewallId: network.requireOutput("firewallId"),
+ * firewallId: edge.id,
  * direction: "inbound",
  * label: "app-https",
  * action: "ACCEPT",
@@ -673,7 +683,9 @@ proof<Same<ImageArgs, Omit<ArgsOf<typeof imageSpec>, "fileHash">>>();
  * A private image: a captured disk, or an uploaded gzip-compressed raw disk image.
  *
  * ```ts
- * const golden = new compute.Image("golden", { diskId: 108889104, label: "golden", cloudInit: true });
+ * // A disk of one of the account's instances, from the stack's config (`compute-emulator --demo-environment` prints it).
+ * const examples = new pulumi.Config("compute-examples");
+ * const golden = new compute.Image("golden", { diskId: examples.requireNumber("diskId"), label: "golden", cloudInit: true });
  * const custom = new compute.Image("custom", { filePath: "build/disk.img.gz", region: "us-iad", label: "custom" });
  * ```
  */
@@ -778,7 +790,7 @@ proof<Same<Ipv6RangeArgs, ArgsOf<typeof ipv6RangeSpec>>>();
  * the records and rules that use it, are kept).
  *
  * ```ts
- * const range = new compute.Ipv6Range("v6", { prefixLength: 64, computeId: 12345 });
+ * const range = new compute.Ipv6Range("v6", { prefixLength: 64, computeId: web1 });
  * export const block = pulumi.interpolate`${range.range}/${range.prefixLength}`;
  * ```
  */
@@ -1117,8 +1129,9 @@ proof<Same<ReverseDnsArgs, ArgsOf<typeof reverseDnsSpec>>>();
  * of the name to resolve.
  *
  * ```ts
- * const www = new compute.DomainRecord("www", { domainId: zone.id, type: "A", name: "www", target: "203.0.113.10" });
- * new compute.ReverseDns("www", { address: "203.0.113.10", rdns: "www.example.com" }, { dependsOn: www });
+ * // 198.51.100.10: an address of one of the account's instances.
+ * const www = new compute.DomainRecord("www", { domainId: zone.id, type: "A", name: "www", target: "198.51.100.10" });
+ * new compute.ReverseDns("www", { address: "198.51.100.10", rdns: "www.example.com" }, { dependsOn: www });
  * ```
  */
 export class ReverseDns extends pulumi.CustomResource {

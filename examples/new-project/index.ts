@@ -11,4 +11,5 @@ const db = new compute.MysqlDatabase("db", {
 });
 
 export const dbHost = db.hosts.apply((h) => h.primary);
+export const dbPort = db.port;
 export const dbPassword = db.rootPassword; // a secret

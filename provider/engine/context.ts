@@ -9,6 +9,7 @@ import { Coalescer } from "../../sdk/core/coalesce";
 import { rowLog } from "../host/row-log";
 import { scopesLogger } from "../scopes-log";
 import { paceText, retryText } from "./status";
+import { REAL_TIME, type ProviderTime } from "./time";
 
 /**
  * Retries of one request in the provider. Every operation runs under its deadline (the sdk's
@@ -127,11 +128,13 @@ export class ProviderContext {
   /**
    * `print` takes the lines that have no resource row to go to (outside Pulumi's host): stdout by
    * default, which the engine shows as the stack's diagnostics; a command whose stdout carries its
-   * report passes stderr.
+   * report passes stderr. `time` is what waits and deadlines run on (`time.ts`): real time unless
+   * a stand-in for the API with a clock of its own gives its own.
    */
   constructor(
     private readonly config: ConfigSource = () => undefined,
     private readonly print: (line: string) => void = (line) => console.log(line),
+    readonly time: ProviderTime = REAL_TIME,
   ) {}
 
   private session(): Session {
@@ -145,6 +148,8 @@ export class ProviderContext {
         token: credentials.token,
         pacing,
         ...PROVIDER_CLIENT_OPTIONS,
+        // A retry's delay passes on the same time as every other wait.
+        sleep: this.time.sleep,
         // A slow step says why, on the row of the resource whose request it is.
         onRetry: (event) => this.status(retryText(event)),
         onPace: (event) => this.status(paceText(event)),

@@ -172,7 +172,7 @@ export async function checkAndDerive(
     ctx,
     inputs,
     olds: withoutProvider(olds),
-    signal: AbortSignal.timeout(timeoutFor(spec, inputs, "update")),
+    signal: ctx.time.deadline(timeoutFor(spec, inputs, "update")),
   });
   return failures.length === 0 ? checked : { inputs: checked.inputs, failures: inProgramWords(spec, inputs, failures) };
 }
@@ -364,8 +364,14 @@ export class GaveUpWaiting extends Error {
 }
 
 /** Runs `work` under the operation's deadline, with an error that says which deadline passed. */
-async function withDeadline<T>(spec: AnySpec, op: string, ms: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const signal = AbortSignal.timeout(ms);
+async function withDeadline<T>(
+  spec: AnySpec,
+  ctx: ProviderContext,
+  op: string,
+  ms: number,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const signal = ctx.time.deadline(ms);
   try {
     return await work(signal);
   } catch (error) {
@@ -435,7 +441,7 @@ async function create(spec: AnySpec, ctx: ProviderContext, raw: Inputs): Promise
 async function createObject(spec: AnySpec, ctx: ProviderContext, raw: Inputs, inputs: Inputs): Promise<pulumi.dynamic.CreateResult> {
   const ms = timeoutFor(spec, inputs, "create");
   let accepted: ApiObject | undefined;
-  const settled = await withDeadline(spec, "create", ms, async (signal) => {
+  const settled = await withDeadline(spec, ctx, "create", ms, async (signal) => {
     accepted = await createOrAdopt(spec, ctx, inputs, signal);
     return settle(spec, ctx, accepted, inputs, signal);
   }).catch(async (error: unknown) => {
@@ -477,7 +483,7 @@ const readHook = (spec: AnySpec, ctx: ProviderContext, id: string, state: Values
 /** A fresh read with its own short deadline (the operation's may have passed); the given object on any failure. */
 async function readQuietly(spec: AnySpec, ctx: ProviderContext, object: ApiObject, inputs: Inputs): Promise<ApiObject> {
   try {
-    const fresh = await readHook(spec, ctx, String(object.id), toOutputs(spec, object, inputs), AbortSignal.timeout(30_000));
+    const fresh = await readHook(spec, ctx, String(object.id), toOutputs(spec, object, inputs), ctx.time.deadline(30_000));
     return fresh ?? object;
   } catch {
     return object;
@@ -564,7 +570,9 @@ function coalescedRead(
  */
 export async function readObject(spec: AnySpec, ctx: ProviderContext, id: string, state: Values): Promise<ApiObject | undefined> {
   try {
-    return await withDeadline(spec, "read", timeoutFor(spec, state, "update"), (signal) => coalescedRead(spec, ctx, id, state, signal));
+    return await withDeadline(spec, ctx, "read", timeoutFor(spec, state, "update"), (signal) =>
+      coalescedRead(spec, ctx, id, state, signal),
+    );
   } catch (error) {
     if (isNotFound(error)) return undefined;
     throw explain(spec, "read", error);
@@ -598,7 +606,7 @@ async function updateObject(
 ): Promise<pulumi.dynamic.UpdateResult> {
   const { changed } = changedFields(spec, olds, news);
   const ms = timeoutFor(spec, news, "update");
-  const object = await withDeadline(spec, "update", ms, async (signal) => {
+  const object = await withDeadline(spec, ctx, "update", ms, async (signal) => {
     // Nothing to change, but Pulumi retries an object with init errors by updating it: settle it.
     const current =
       changed.length === 0
@@ -649,7 +657,7 @@ export function previewUpdate(spec: AnySpec, olds: Outputs, raw: Inputs): Output
 async function remove(spec: AnySpec, ctx: ProviderContext, id: string, props: Outputs): Promise<void> {
   const state = withoutProvider(props);
   const ms = timeoutFor(spec, state, "delete");
-  await withDeadline(spec, "delete", ms, async (signal) => {
+  await withDeadline(spec, ctx, "delete", ms, async (signal) => {
     try {
       await spec.hooks.delete({ ctx, signal, id, state });
     } catch (error) {

@@ -13,7 +13,6 @@
  * Refusals that certainly did not act (429, 503, a refused connection) never get here: the sdk
  * repeats those for any method.
  */
-import { setTimeout as delay } from "node:timers/promises";
 import { ApiError, ConnectionError, TimeoutError } from "../../sdk/core/errors";
 import { backoffDelay, decideRetry } from "../../sdk/core/retry";
 import { forget } from "./collections";
@@ -203,7 +202,7 @@ async function lookup(spec: AnySpec, ctx: ProviderContext, inputs: Inputs, signa
       const transient = decideRetry(error, 1, { idempotent: true }).retry;
       if (transient && !signal.aborted) {
         try {
-          await delay(backoffDelay(attempt, LOOKUP_BACKOFF), undefined, { signal });
+          await ctx.time.sleep(backoffDelay(attempt, LOOKUP_BACKOFF), signal);
           continue;
         } catch {
           // the deadline passed while waiting: reported below

@@ -47,11 +47,12 @@ type ValueOf<F> = F extends { schema: infer Z extends z.ZodType } ? z.input<Z> :
 
 /**
  * An input at any depth: Pulumi resolves Outputs nested in arrays and objects of a resource's
- * props, so `allowList: [subnet.ipv4]` is as valid as `allowList: subnet.ipv4.apply((c) => [c])`.
+ * props, so `allowList: [subnet.ipv4]` is as valid as `allowList: subnet.ipv4.apply((c) => [c])`,
+ * and an object declared as an interface (`devices: { computes: ids }`) takes them as a type literal does.
  */
 export type DeepInput<T> = T extends readonly (infer U)[]
   ? pulumi.Input<DeepInput<U>[]>
-  : T extends Record<string, unknown>
+  : T extends object
     ? pulumi.Input<{ [K in keyof T]: DeepInput<T[K]> }>
     : pulumi.Input<T>;
 

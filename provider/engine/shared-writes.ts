@@ -28,10 +28,11 @@
  * parts. What remains (`docs/guides/firewall-rules-from-several-stacks.md`): a stale write that lands
  * after another writer's last check erases that writer's part until its next `up` or refresh.
  */
-import { setTimeout as delay } from "node:timers/promises";
 import { ApiError } from "../../sdk/core/errors";
+import type { Sleep } from "../../sdk/core/http";
 import type { ProviderContext } from "./context";
 import { isAmbiguous } from "./natural-key";
+import { REAL_TIME } from "./time";
 
 /** One shared document: how to read and replace it, and how to tell its versions apart. */
 export interface SharedDocument<Doc> {
@@ -117,9 +118,11 @@ export class SharedWrites {
   private readonly queues = new Map<string, Queue<unknown>>();
   readonly stats: SharedWriteStats = { reads: 0, writes: 0, interleaved: 0, rewrites: 0, busy: 0 };
 
+  /** `sleep`: the pauses of gathering and confirming, on the provider's time (`ProviderContext.time`). */
   constructor(
     private readonly progress: (line: string) => void = () => {},
     private readonly timing: ConvergeTiming = DEFAULT_TIMING,
+    private readonly sleep: Sleep = REAL_TIME.sleep,
   ) {}
 
   /**
@@ -141,7 +144,7 @@ export class SharedWrites {
   private async drain<Doc>(key: string, queue: Queue<Doc>): Promise<void> {
     queue.running = true;
     try {
-      await delay(this.timing.gatherMs);
+      await this.sleep(this.timing.gatherMs);
       while (queue.pending.length > 0) {
         const batch = live(queue.pending.splice(0));
         if (batch.length > 0) await this.round(queue, batch);
@@ -240,7 +243,7 @@ export class SharedWrites {
       }
       // Confirm: a randomized wait (so concurrent writers do not keep colliding), then reads until
       // two in a row agree and hold every change.
-      await delay(this.wait(), undefined, { signal });
+      await this.sleep(this.wait(), signal);
       const first = await this.read(doc, signal);
       join();
       admit(first);
@@ -248,7 +251,7 @@ export class SharedWrites {
         current = first;
         continue;
       }
-      await delay(this.wait(), undefined, { signal });
+      await this.sleep(this.wait(), signal);
       const second = await this.read(doc, signal);
       if (holdsAll(second) && doc.same(first, second)) return second;
       current = second;
@@ -295,7 +298,7 @@ export class SharedWrites {
  * one document goes through the same queue. `timing` counts only for the first call (tests).
  */
 export function sharedWritesOf(ctx: ProviderContext, timing?: ConvergeTiming): SharedWrites {
-  return ctx.shared("shared writes", () => new SharedWrites((line) => ctx.progress(line), timing));
+  return ctx.shared("shared writes", () => new SharedWrites((line) => ctx.progress(line), timing, ctx.time.sleep));
 }
 
 function describe<Doc>(changes: Array<SharedChange<Doc>>, doc: Doc): string {

@@ -1,13 +1,15 @@
 /**
  * Data functions run in the program process, not the provider process. They use the same
  * credentials: stack config `compute:token` / `compute:apiUrl`, then `COMPUTE_TOKEN` /
- * `COMPUTE_API_URL`, unless the caller passes them. Each `getX` has a `getXOutput` form
- * (`outputForm`) that takes Inputs and returns an Output.
+ * `COMPUTE_API_URL`, unless the caller passes them. Under Pulumi's mocks that hold an API of their
+ * own (`MOCKED_API`: `pulumi-compute/testing`'s `computeMocks`), they ask that API instead of the
+ * config and the environment. Each `getX` has a `getXOutput` form (`outputForm`) that takes
+ * Inputs and returns an Output.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { ComputeClient } from "../../sdk/client";
 import { ApiError } from "../../sdk/core/errors";
-import { resolveCredentials } from "../engine/context";
+import { resolveCredentials, type Credentials } from "../engine/context";
 import { scopeRefusal } from "../engine/oauth-scopes";
 import { scopesLogger } from "../scopes-log";
 
@@ -17,6 +19,31 @@ export interface FunctionOptions {
   apiUrl?: string;
   /** API token; defaults to the stack config or environment. */
   token?: string;
+}
+
+/**
+ * The key under which mocks given to `pulumi.runtime.setMocks` offer the program's data functions
+ * an API of their own: `{ connect(): Promise<Credentials> }`, which resolves once that API
+ * answers. Found through the runtime's own record of the mocks, so nothing else in the process
+ * changes, and a unit test whose shell holds a `COMPUTE_TOKEN` never reaches the real API.
+ */
+export const MOCKED_API = Symbol.for("pulumi-compute.mockedApi");
+
+/** What mocks offer under `MOCKED_API`. */
+export interface MockedApi {
+  connect(): Promise<Credentials>;
+}
+
+/** The API of the mocks the program runs under, if they offer one. */
+function mockedApi(): MockedApi | undefined {
+  let monitor: unknown;
+  try {
+    monitor = pulumi.runtime.getMonitor();
+  } catch {
+    return undefined; // outside a Pulumi program
+  }
+  const mocks = (monitor as { mocks?: Partial<Record<typeof MOCKED_API, MockedApi>> } | undefined)?.mocks;
+  return mocks?.[MOCKED_API];
 }
 
 function stackConfig(key: string): string | undefined {
@@ -32,9 +59,10 @@ function stackConfig(key: string): string | undefined {
  * want of an OAuth scope is said in the program's terms: which function, which scope, what to do.
  */
 export async function withClient<T>(name: string, options: FunctionOptions, work: (client: ComputeClient) => Promise<T>): Promise<T> {
+  const mocked = options.token || options.apiUrl ? undefined : await mockedApi()?.connect();
   const credentials = resolveCredentials((key) => {
-    if (key === "compute:token" && options.token) return options.token;
-    if (key === "compute:apiUrl" && options.apiUrl) return options.apiUrl;
+    if (key === "compute:token") return options.token || mocked?.token || stackConfig(key);
+    if (key === "compute:apiUrl") return options.apiUrl || mocked?.apiUrl || stackConfig(key);
     return stackConfig(key);
   });
   const client = new ComputeClient({ baseUrl: credentials.apiUrl, token: credentials.token, onCall: scopesLogger() });

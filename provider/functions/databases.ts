@@ -113,7 +113,9 @@ export function getDatabases(
  *
  * @example
  * ```ts
- * const db = compute.getMysqlDatabaseOutput({ label: "shared-db" });
+ * // A database another stack owns (made here, so the example runs on its own); found once it exists.
+ * const shared = new compute.MysqlDatabase("shared", { label: "shared-db", region: "us-iad", type: "g6-nanode-1", engineId: "mysql/8" });
+ * const db = compute.getMysqlDatabaseOutput({ label: shared.label });
  * export const dbHost = db.hosts.primary;
  * export const dbPassword = db.rootPassword; // a secret, as the whole result is
  * ```
@@ -127,7 +129,8 @@ export function getMysqlDatabase(args: GetDatabaseArgs, options: FunctionOptions
  *
  * @example
  * ```ts
- * export const reportsPort = compute.getPostgresqlDatabaseOutput({ id: 12345 }).port;
+ * const reports = new compute.PostgresqlDatabase("reports", { label: "reports-db", region: "us-iad", type: "g6-nanode-1", engineId: "postgresql/16" });
+ * export const reportsPort = compute.getPostgresqlDatabaseOutput({ id: reports.id }).port;
  * ```
  */
 export function getPostgresqlDatabase(args: GetDatabaseArgs, options: FunctionOptions = {}): Promise<DatabaseWithSecretsResult> {
@@ -175,7 +178,8 @@ async function getDatabase(
  *
  * @example
  * ```ts
- * export const latestBackup = compute.getDatabaseBackupsOutput({ engine: "mysql", databaseId: 12345, latest: true });
+ * const db = new compute.MysqlDatabase("app", { label: "app-db", region: "us-iad", type: "g6-nanode-1", engineId: "mysql/8" });
+ * export const latestBackup = compute.getDatabaseBackupsOutput({ engine: "mysql", databaseId: db.id, latest: true });
  * ```
  */
 export async function getDatabaseBackups(args: GetDatabaseBackupsArgs, options: FunctionOptions = {}): Promise<DatabaseBackupResult[]> {

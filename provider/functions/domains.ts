@@ -42,7 +42,9 @@ export interface DomainZoneFileResult {
  *
  * @example
  * ```ts
- * const zone = compute.getDomainOutput({ domain: "example.com" });
+ * // A zone another stack owns (made here, so the example runs on its own); found once it exists.
+ * const owned = new compute.Domain("zone", { domain: "example.com", type: "master", soaEmail: "admin@example.com" });
+ * const zone = compute.getDomainOutput({ domain: owned.domain });
  * new compute.DomainRecord("www", { domainId: zone.id, type: "A", name: "www", target: "203.0.113.10" });
  * ```
  */
@@ -84,7 +86,10 @@ export function getDomains(
  *
  * @example
  * ```ts
- * export const wwwTarget = compute.getDomainRecordOutput({ domainId: 12345, name: "www", type: "A" }).apply((r) => r.target);
+ * const zone = new compute.Domain("zone", { domain: "example.com", type: "master", soaEmail: "admin@example.com" });
+ * const www = new compute.DomainRecord("www", { domainId: zone.id, type: "A", name: "www", target: "203.0.113.10" });
+ * // `www.domainId`: looked up once the record exists.
+ * export const wwwTarget = compute.getDomainRecordOutput({ domainId: www.domainId, name: "www", type: "A" }).apply((r) => r.target);
  * ```
  */
 export async function getDomainRecord(args: GetDomainRecordArgs, options: FunctionOptions = {}): Promise<DomainRecordResult> {
@@ -112,7 +117,9 @@ export async function getDomainRecord(args: GetDomainRecordArgs, options: Functi
  *
  * @example
  * ```ts
- * export const mx = compute.getDomainRecordsOutput({ domainId: 12345, type: "MX" });
+ * const zone = new compute.Domain("zone", { domain: "example.com", type: "master", soaEmail: "admin@example.com" });
+ * const mail = new compute.DomainRecord("mx", { domainId: zone.id, type: "MX", name: "@", target: "mail.example.com.", priority: 10 });
+ * export const mx = compute.getDomainRecordsOutput({ domainId: mail.domainId, type: "MX" });
  * ```
  */
 export function getDomainRecords(args: GetDomainRecordsArgs, options: FunctionOptions = {}): Promise<DomainRecordResult[]> {
@@ -134,7 +141,8 @@ export function getDomainRecords(args: GetDomainRecordsArgs, options: FunctionOp
  *
  * @example
  * ```ts
- * export const zoneFile = compute.getDomainZoneFileOutput({ domainId: 12345 }).apply((z) => z.zoneFile.join("\n"));
+ * const zone = new compute.Domain("zone", { domain: "example.com", type: "master", soaEmail: "admin@example.com" });
+ * export const zoneFile = compute.getDomainZoneFileOutput({ domainId: zone.id }).apply((z) => z.zoneFile.join("\n"));
  * ```
  */
 export function getDomainZoneFile(args: { domainId: string | number }, options: FunctionOptions = {}): Promise<DomainZoneFileResult> {

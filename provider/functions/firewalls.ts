@@ -62,8 +62,11 @@ export function getFirewalls(args: GetFirewallsArgs = {}, options: FunctionOptio
  *
  * @example
  * ```ts
- * const edge = compute.getFirewallOutput({ label: "edge-fw" });
- * new compute.FirewallDevice("web-1", { firewallId: edge.id, entityId: 12345, entityType: "compute" });
+ * // A firewall another stack owns (made here, so the example runs on its own); found once it exists.
+ * const owned = new compute.Firewall("edge", { label: "edge-fw", inboundPolicy: "DROP", outboundPolicy: "ACCEPT" });
+ * const edge = compute.getFirewallOutput({ label: owned.label });
+ * const web1 = compute.getIpsOutput({ address: "198.51.100.10" }).apply((ips) => ips[0]!.computeId!); // an instance of the account
+ * new compute.FirewallDevice("web-1", { firewallId: edge.id, entityId: web1, entityType: "compute" });
  * ```
  */
 export async function getFirewall(args: GetFirewallArgs, options: FunctionOptions = {}): Promise<FirewallWithDevicesResult> {

@@ -93,7 +93,9 @@ export function getIpv6Ranges(args: { region?: string } = {}, options: FunctionO
  *
  * @example
  * ```ts
- * export const shared = compute.getIpv6RangeOutput({ range: "2600:3c00:e000:100::" }).apply((r) => r.isBgp);
+ * const web1 = compute.getIpsOutput({ address: "198.51.100.10" }).apply((ips) => ips[0]!.computeId!); // an instance of the account
+ * const v6 = new compute.Ipv6Range("v6", { prefixLength: 64, computeId: web1 });
+ * export const shared = compute.getIpv6RangeOutput({ range: v6.range }).apply((r) => r.isBgp);
  * ```
  */
 export async function getIpv6Range(args: { range: string }, options: FunctionOptions = {}): Promise<Ipv6RangeViewResult> {

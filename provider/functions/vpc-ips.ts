@@ -14,7 +14,8 @@ export type VpcIpResult = Camelized<VpcIp>;
  *
  * @example
  * ```ts
- * export const vpcAddresses = compute.getVpcIpsOutput({ vpcId: 12345 }).apply((ips) => ips.map((ip) => ip.address));
+ * const vpc = new compute.Vpc("app", { label: "app-net", region: "us-iad" });
+ * export const vpcAddresses = compute.getVpcIpsOutput({ vpcId: vpc.id }).apply((ips) => ips.map((ip) => ip.address));
  * ```
  */
 export function getVpcIps(args: { vpcId?: string | number } = {}, options: FunctionOptions = {}): Promise<VpcIpResult[]> {

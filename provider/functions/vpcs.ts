@@ -27,7 +27,9 @@ const subnetOf = (vpcId: number) => ({ one: `subnet of VPC ${vpcId}`, many: `sub
  *
  * @example
  * ```ts
- * const shared = compute.getVpcOutput({ label: "shared-net" });
+ * // A VPC another stack owns (made here, so the example runs on its own); found once it exists.
+ * const owned = new compute.Vpc("shared", { label: "shared-net", region: "us-iad" });
+ * const shared = compute.getVpcOutput({ label: owned.label });
  * new compute.VpcSubnet("app", { vpcId: shared.id, label: "app", ipv4: "10.0.3.0/24" });
  * ```
  */
@@ -65,7 +67,9 @@ export function getVpcs(args: { label?: string; region?: string } = {}, options:
  * @example
  * ```ts
  * const vpc = new compute.Vpc("app", { label: "app-net", region: "us-iad" });
- * export const webRange = compute.getVpcSubnetOutput({ vpcId: vpc.id, label: "web" }).apply((s) => s.ipv4);
+ * const web = new compute.VpcSubnet("web", { vpcId: vpc.id, label: "web", ipv4: "10.0.1.0/24" });
+ * // `web.vpcId`: looked up once the subnet exists.
+ * export const webRange = compute.getVpcSubnetOutput({ vpcId: web.vpcId, label: "web" }).apply((s) => s.ipv4);
  * ```
  */
 export async function getVpcSubnet(args: GetVpcSubnetArgs, options: FunctionOptions = {}): Promise<VpcSubnetResult> {
@@ -94,7 +98,9 @@ export async function getVpcSubnet(args: GetVpcSubnetArgs, options: FunctionOpti
  *
  * @example
  * ```ts
- * export const subnets = compute.getVpcSubnetsOutput({ vpcId: 12345 }).apply((ss) => ss.map((s) => s.ipv4));
+ * const vpc = new compute.Vpc("app", { label: "app-net", region: "us-iad" });
+ * const web = new compute.VpcSubnet("web", { vpcId: vpc.id, label: "web", ipv4: "10.0.1.0/24" });
+ * export const subnets = compute.getVpcSubnetsOutput({ vpcId: web.vpcId }).apply((ss) => ss.map((s) => s.ipv4));
  * ```
  */
 export function getVpcSubnets(args: { vpcId: string | number }, options: FunctionOptions = {}): Promise<VpcSubnetResult[]> {

@@ -170,9 +170,11 @@ export const databaseAllowListEntrySpec = resourceSpec<AllowListEntryObject>()({
     "One address of a managed database's allow list that other stacks or people may also change; the other addresses are left exactly as they are.",
   adoptIdForm: { example: '"mysql:12345:203.0.113.7/32"', what: "`<engine>:<databaseId>:<address as CIDR>`" },
   example: [
+    "// A database whose allow list is not its own (no `allowList`); often another stack's.",
+    'const shared = new compute.MysqlDatabase("shared", { label: "shared-db", region: "us-iad", type: "g6-nanode-1", engineId: "mysql/8" });',
     'new compute.DatabaseAllowListEntry("app-to-db", {',
     '  engine: "mysql",',
-    '  databaseId: data.requireOutput("databaseId"),',
+    "  databaseId: shared.id,",
     '  address: "203.0.113.7",',
     "});",
   ].join("\n"),

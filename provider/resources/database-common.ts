@@ -309,6 +309,8 @@ export async function waitUntil(
       failOn,
       timeoutMs: WAIT_CEILING_MS,
       signal,
+      sleep: ctx.time.sleep,
+      now: ctx.time.now,
       progress: (db, elapsed) => {
         if (!until.includes(db.status) && failOn.includes(db.status)) return; // the error tells it
         report ??= waitReporter(

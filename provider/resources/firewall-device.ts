@@ -18,7 +18,12 @@ export const firewallDeviceSpec = resourceSpec<FirewallDevice, FirewallDeviceCre
   name: "FirewallDevice",
   noun: "firewall device",
   description: "Assigns a firewall to one compute instance or nodebalancer.",
-  example: 'new compute.FirewallDevice("web-1", { firewallId: fw.id, entityId: 12345, entityType: "compute" });',
+  example: [
+    "// A firewall whose devices are not its own list (no `devices`), and an instance of the account.",
+    'const edge = new compute.Firewall("edge", { label: "edge-fw", inboundPolicy: "DROP", outboundPolicy: "ACCEPT" });',
+    'const web1 = compute.getIpsOutput({ address: "198.51.100.10" }).apply((ips) => ips[0]!.computeId!);',
+    'new compute.FirewallDevice("web-1", { firewallId: edge.id, entityId: web1, entityType: "compute" });',
+  ].join("\n"),
   inputs: {
     firewallId: {
       ...idField("firewallId"),

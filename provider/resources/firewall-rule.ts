@@ -200,8 +200,9 @@ export const firewallRuleSpec = resourceSpec<FirewallRuleObject>()({
     "One rule of a firewall that other stacks or people may also change, keyed by its label within its direction; the other rules are left exactly as they are.",
   adoptIdForm: { example: '"12345:inbound:app-https"', what: "`<firewallId>:<direction>:<label>`" },
   example: [
+    "// `edge`: a firewall whose rule lists are not its own (no `inbound`, `outbound`); often another stack's.",
     'new compute.FirewallRule("https-from-lb", {',
-    '  firewallId: network.requireOutput("firewallId"),',
+    "  firewallId: edge.id,",
     '  direction: "inbound",',
     '  label: "app-https",',
     '  action: "ACCEPT",',

@@ -38,7 +38,7 @@ import { resourceSpec, type Failure } from "../engine/spec";
 import type { ProviderContext } from "../engine/context";
 import { postExactlyOnce } from "../engine/natural-key";
 import { Declarations } from "../engine/declarations";
-import { SharedWrites, type SharedChange, type SharedDocument } from "../engine/shared-writes";
+import { sharedWritesOf, type SharedChange, type SharedDocument } from "../engine/shared-writes";
 import { isNotFound } from "../../sdk/core/errors";
 import { isRecord, isUnknown, type Camelized } from "../engine/values";
 import { MINUTE, apiId, normalizeId, timestamps } from "./common";
@@ -287,8 +287,7 @@ function rulesDocument(ctx: ProviderContext, firewallId: number): SharedDocument
  * with the converged rules.
  */
 export function changeFirewallRules(ctx: ProviderContext, firewallId: number, change: SharedChange<FirewallRules>, signal: AbortSignal) {
-  const writes = ctx.shared("shared writes", () => new SharedWrites((line) => ctx.progress(line)));
-  return writes.submit(`firewall ${firewallId} rules`, rulesDocument(ctx, firewallId), change, signal);
+  return sharedWritesOf(ctx).submit(`firewall ${firewallId} rules`, rulesDocument(ctx, firewallId), change, signal);
 }
 
 /**
@@ -327,12 +326,17 @@ export const firewallSpec = resourceSpec<FirewallWithDevices, FirewallCreateRequ
   description:
     "A Cloud Firewall: ordered inbound and outbound rules with default policies, assigned to compute instances and nodebalancers.",
   example: [
+    "// The first of the account's instances with a public IPv4 address.",
+    'const frontend = compute.getIpsOutput({ type: "ipv4", public: true }).apply((ips) => ips[0]!.computeId!);',
     'const fw = new compute.Firewall("web", {',
     '  label: "web-fw",',
     '  inboundPolicy: "DROP",',
     '  outboundPolicy: "ACCEPT",',
-    '  inbound: [{ action: "ACCEPT", protocol: "TCP", ports: "22, 443", addresses: { ipv4: ["0.0.0.0/0"], ipv6: ["::/0"] }, label: "ssh-https" }],',
-    "  devices: { computes: [12345] },",
+    "  inbound: [",
+    '    { action: "ACCEPT", protocol: "TCP", ports: "443", addresses: { ipv4: ["0.0.0.0/0"], ipv6: ["::/0"] }, label: "https" },',
+    '    { action: "ACCEPT", protocol: "TCP", ports: "22", addresses: { ipv4: ["203.0.113.0/24"] }, label: "ssh-office" },',
+    "  ],",
+    "  devices: { computes: [frontend] },",
     "});",
   ].join("\n"),
   inputs: {

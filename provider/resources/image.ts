@@ -63,7 +63,9 @@ export const imageSpec = resourceSpec<ImageWithUpload, ImageCreate, ImageUpdateR
   noun: "image",
   description: "A private image: a captured disk, or an uploaded gzip-compressed raw disk image.",
   example: [
-    'const golden = new compute.Image("golden", { diskId: 108889104, label: "golden", cloudInit: true });',
+    "// A disk of one of the account's instances, from the stack's config (`compute-emulator --demo-environment` prints it).",
+    'const examples = new pulumi.Config("compute-examples");',
+    'const golden = new compute.Image("golden", { diskId: examples.requireNumber("diskId"), label: "golden", cloudInit: true });',
     'const custom = new compute.Image("custom", { filePath: "build/disk.img.gz", region: "us-iad", label: "custom" });',
   ].join("\n"),
   inputs: {
@@ -175,9 +177,13 @@ export const imageSpec = resourceSpec<ImageWithUpload, ImageCreate, ImageUpdateR
     settle: async ({ ctx, record, inputs, signal }) => {
       const id = record.id;
       const uploadedHash = record.status === "pending_upload" ? await uploadData(ctx, record, inputs, signal) : undefined;
-      const image = await ctx
-        .client()
-        .images.waitForStatus(id, "available", { signal, intervalMs: POLL_INTERVAL_MS, progress: statusReporter(ctx, id, inputs.label) });
+      const image = await ctx.client().images.waitForStatus(id, "available", {
+        signal,
+        intervalMs: POLL_INTERVAL_MS,
+        progress: statusReporter(ctx, id, inputs.label),
+        sleep: ctx.time.sleep,
+        now: ctx.time.now,
+      });
       return uploadedHash === undefined ? image : { ...image, file_hash: uploadedHash };
     },
     read: ({ ctx, id, signal }) => ctx.client().images.get(id, { signal }),

@@ -93,7 +93,7 @@ export const ipv6RangeSpec = resourceSpec<RoutedRange, Ipv6RangeCreateRequest>()
     "An IPv6 range (/56 or /64) routed to one compute instance's SLAAC address. A new target moves the same range in place (its address, and the records and rules that use it, are kept).",
   adoptIdForm: { example: '"2600:3c00:e000:100::"', what: "the range's first address, without the prefix length" },
   example: [
-    'const range = new compute.Ipv6Range("v6", { prefixLength: 64, computeId: 12345 });',
+    'const range = new compute.Ipv6Range("v6", { prefixLength: 64, computeId: web1 });',
     "export const block = pulumi.interpolate`${range.range}/${range.prefixLength}`;",
   ].join("\n"),
   inputs: {

@@ -11,7 +11,6 @@
  * `www.example.com` for `WWW.Example.com.`), addresses in canonical form (`2001:DB8::1` is
  * `2001:db8::1`).
  */
-import { setTimeout as delay } from "node:timers/promises";
 import { IP_REASONS, IpAddressText, Rdns, canonicalRdns, type IpAddress, type IpUpdateRequest } from "../../sdk/resources/ips";
 import { ApiError } from "../../sdk/core/errors";
 import { canonicalIp } from "../../sdk/core/net";
@@ -29,16 +28,16 @@ const FORWARD_DNS_RETRY_MS = 3_000;
  * made that does not resolve yet); any other refusal fails at once.
  */
 async function putRdns(ctx: ProviderContext, op: string, address: string, body: IpUpdateRequest, signal: AbortSignal): Promise<IpAddress> {
-  const started = Date.now();
+  const started = ctx.time.now();
   for (;;) {
     try {
       return await ctx.client().networking.ips.update(address, body, { signal });
     } catch (error) {
       if (!(error instanceof ApiError && error.status === 400 && error.hasReason(IP_REASONS.rdnsNoForward))) throw error;
       const wait = { what: `reverse DNS of ${address}`, until: "forward DNS" };
-      ctx.status(waitingText(wait, `${String(body.rdns)} does not resolve to ${address} yet`, Date.now() - started), wait.what);
+      ctx.status(waitingText(wait, `${String(body.rdns)} does not resolve to ${address} yet`, ctx.time.now() - started), wait.what);
       try {
-        await delay(FORWARD_DNS_RETRY_MS, undefined, { signal });
+        await ctx.time.sleep(FORWARD_DNS_RETRY_MS, signal);
       } catch {
         throw new GaveUpWaiting(explain(reverseDnsSpec, op, error).message, { cause: error });
       }
@@ -58,10 +57,11 @@ export const reverseDnsSpec = resourceSpec<AddressWithId, IpUpdateRequest, IpUpd
   noun: "reverse DNS",
   description:
     "The reverse DNS name of an IP address; deleting it restores the platform default. Waits, within its `timeouts`, for a new A/AAAA record of the name to resolve.",
-  adoptIdForm: { example: '"203.0.113.10"', what: "the IP address" },
+  adoptIdForm: { example: '"198.51.100.10"', what: "the IP address" },
   example: [
-    'const www = new compute.DomainRecord("www", { domainId: zone.id, type: "A", name: "www", target: "203.0.113.10" });',
-    'new compute.ReverseDns("www", { address: "203.0.113.10", rdns: "www.example.com" }, { dependsOn: www });',
+    "// 198.51.100.10: an address of one of the account's instances.",
+    'const www = new compute.DomainRecord("www", { domainId: zone.id, type: "A", name: "www", target: "198.51.100.10" });',
+    'new compute.ReverseDns("www", { address: "198.51.100.10", rdns: "www.example.com" }, { dependsOn: www });',
   ].join("\n"),
   inputs: {
     address: {

@@ -34,15 +34,15 @@ export interface FunctionDoc {
   example: string;
 }
 
-/** The package as the checker reads it from its sources: every export of `provider/index.ts`, aliases resolved. */
+/** What a module of the package exports, read with the checker from its sources: each symbol as declared (aliases followed), in order. */
 export interface PackageProgram {
   checker: ts.TypeChecker;
   exported: ts.Symbol[];
 }
 
-/** Reads the package's sources (`provider/index.ts` and what it imports) with the TypeScript checker. */
-export function packageProgram(root: string): PackageProgram {
-  const entry = path.join(root, "provider/index.ts");
+/** Reads `file` of the package (and what it imports) with the TypeScript checker. */
+export function moduleExports(root: string, file: string): PackageProgram {
+  const entry = path.join(root, file);
   const program = ts.createProgram([entry], {
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
@@ -58,6 +58,9 @@ export function packageProgram(root: string): PackageProgram {
   return { checker, exported };
 }
 
+/** The package's face: every export of `provider/index.ts`. */
+export const packageProgram = (root: string): PackageProgram => moduleExports(root, "provider/index.ts");
+
 /** A symbol's TSDoc on one line, without its tags. */
 export function docOf(symbol: ts.Symbol, checker: ts.TypeChecker): string {
   return ts
@@ -67,7 +70,7 @@ export function docOf(symbol: ts.Symbol, checker: ts.TypeChecker): string {
 }
 
 /** A function's `@example`: a short program in a fenced block, type-checked with every other example of the docs. */
-function exampleOf(symbol: ts.Symbol, checker: ts.TypeChecker): string | undefined {
+export function exampleOf(symbol: ts.Symbol, checker: ts.TypeChecker): string | undefined {
   const tag = symbol.getJsDocTags(checker).find((t) => t.name === "example");
   if (!tag) return undefined;
   const text = ts.displayPartsToString(tag.text).trim();

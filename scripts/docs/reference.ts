@@ -1,8 +1,8 @@
 /**
  * The reference pages of `docs/reference/`, generated: one per resource, from its spec (inputs,
  * outputs, what replaces, drift, an example, adoption, timeouts and OAuth scopes), one per data
- * function, from the package's types (`functions.ts`), the policy pack's (`policy.ts`), and their
- * index (`README.md`).
+ * function, from the package's types (`functions.ts`), the policy pack's (`policy.ts`), the testing
+ * module's (`testing.ts`), and their index (`README.md`).
  * `test/docs/reference.test.ts` fails when a page is out of date (`npm run generate` rewrites
  * them) and type-checks every example with the rest of the docs (`test/docs/examples.test.ts`).
  */
@@ -12,6 +12,7 @@ import { formatDuration } from "../../provider/engine/values";
 import { leastScopes } from "../../provider/engine/oauth-scopes";
 import { dynamicType, packageType } from "../../provider/engine/type-tokens";
 import { type FunctionDoc, findFunctions } from "./functions";
+import { type ExportDoc, findTestingExports } from "./testing";
 import { findSpecs } from "./resources";
 import { type ListResult, yamlProgram, yamlText } from "./yaml";
 import { policyPage } from "./policy";
@@ -137,7 +138,12 @@ function replaceSection(spec: AnySpec): string[] {
     ? [
         `A change to any of these replaces the ${spec.noun}: ${replacing.map(([name]) => code(name)).join(", ")}. Every other input changes in place.`,
       ]
-    : [`Nothing replaces it: every input changes in place.`];
+    : [`No input replaces it: every input changes in place.`];
+  // Where nothing the program changes replaces it, a replacement is one the person asks for.
+  const replacement =
+    replacing.length || spec.replaceBroken
+      ? "A replacement"
+      : "It is replaced only when you ask for it (`pulumi up --replace`); that replacement";
   if (spec.uniqueInputs?.length || spec.deleteFirst) {
     const why = [
       ...(spec.uniqueInputs?.length ? [`its ${spec.uniqueInputs.map(code).join(", ")} is unique and unchanged`] : []),
@@ -145,10 +151,10 @@ function replaceSection(spec: AnySpec): string[] {
     ];
     lines.push(
       "",
-      `A replacement creates the new ${spec.noun} before deleting the old one, except when ${why.join(", or ")}: then the old one is deleted first.`,
+      `${replacement} creates the new ${spec.noun} before deleting the old one, except when ${why.join(", or ")}: then the old one is deleted first.`,
     );
   } else {
-    lines.push("", `A replacement creates the new ${spec.noun} before deleting the old one.`);
+    lines.push("", `${replacement} creates the new ${spec.noun} before deleting the old one.`);
   }
   if (spec.replaceBroken) {
     lines.push("", `A ${spec.noun} whose provisioning failed cannot be repaired: the next \`up\` replaces it, with no input changed.`);
@@ -312,6 +318,51 @@ function functionPage(fn: FunctionDoc, isList: ListResult): string {
   ].join("\n");
 }
 
+/** The page of `pulumi-compute/testing`: each export, in the module's order, with its members and example. */
+function testingPage(docs: ExportDoc[]): string {
+  const values = docs.filter((e) => e.kind === "function" || e.kind === "constant" || e.kind === "class").map((e) => e.name);
+  const kinds: Record<ExportDoc["kind"], string> = {
+    function: "function",
+    class: "class",
+    interface: "interface",
+    type: "type",
+    constant: "constant",
+  };
+  const section = (e: ExportDoc): string[] => [
+    `## ${e.name}`,
+    "",
+    `${kinds[e.kind]}${e.extends.length ? `, extends ${e.extends.map(code).join(", ")}` : ""}${e.signature ? `: ${code(e.signature)}` : ""}`,
+    "",
+    e.description,
+    ...(e.members.length
+      ? [
+          "",
+          "| member | type | description |",
+          "|---|---|---|",
+          ...e.members.map((m) => `| ${code(m.name)} | ${code(escape(m.type))} | ${escape(m.description)} |`),
+        ]
+      : []),
+    ...(e.example ? ["", "```ts", e.example, "```"] : []),
+    "",
+  ];
+  return [
+    HEADER,
+    "",
+    "# pulumi-compute/testing",
+    "",
+    "What a project's own tests use, with jest or any other runner: `computeMocks()`, Pulumi mocks that answer as an `up` against the API would,",
+    "for unit tests of a program's plan; `emulatedStack()`, the program through the Pulumi engine on an emulated account, for the cloud after",
+    "`up`, drift and failures. Both run this package's emulator in the test's process. [Testing your program](../guides/testing.md) shows",
+    "which kind of test answers which question.",
+    "",
+    "```text",
+    `import { ${values.join(", ")} } from "pulumi-compute/testing";`,
+    "```",
+    "",
+    ...docs.flatMap(section),
+  ].join("\n");
+}
+
 function indexPage(specs: AnySpec[], functions: FunctionDoc[]): string {
   const firstSentence = (text: string) => /^[\s\S]*?\.(?=\s|$)/.exec(text)?.[0] ?? text;
   return [
@@ -340,6 +391,10 @@ function indexPage(specs: AnySpec[], functions: FunctionDoc[]): string {
     "",
     `[${code(POLICY_PACK)}](${POLICY_PACK}.md): guardrails for these resources, enforced at preview (\`pulumi preview --policy-pack\`).`,
     "",
+    "## Testing",
+    "",
+    "[`pulumi-compute/testing`](testing.md): `computeMocks()` for unit tests of a program's plan, `emulatedStack()` for tests through the engine on an emulated account.",
+    "",
   ].join("\n");
 }
 
@@ -348,8 +403,9 @@ export function referencePages(
   root: string,
   specs: AnySpec[] = findSpecs().map((s) => s.spec),
   functions = findFunctions(root),
+  testing = findTestingExports(root),
 ): Record<string, string> {
-  const pages: Record<string, string> = { "README.md": indexPage(specs, functions) };
+  const pages: Record<string, string> = { "README.md": indexPage(specs, functions), "testing.md": testingPage(testing) };
   const isList: ListResult = (name) => functions.find((f) => f.name === name)?.returnsList ?? false;
   for (const spec of specs) pages[`${pageName(spec.name)}.md`] = resourcePage(spec, specs, isList);
   for (const fn of functions) pages[`${pageName(fn.name)}.md`] = functionPage(fn, isList);

@@ -8,9 +8,11 @@
  * | `new compute.Vpc("app", {…}, { dependsOn: x })` | a resource `app` of type `compute:index:Vpc`, `options: { dependsOn: [${x}] }` |
  * | `compute.getVpcOutput({…})` (or `getVpc`) | a variable with `fn::invoke` of `compute:index:getVpc` (a list's result is its `items`) |
  * | `vpc.id`, `db.hosts.apply((h) => h.primary)` | `${app.id}`, `${app.hosts.primary}` |
+ * | `const web1 = compute.getIpsOutput({…}).apply((ips) => ips[0]!.computeId!)` | a variable `web1` with `fn::invoke`; `web1` reads `${web1[0].computeId}` |
  * | `pulumi.interpolate` a template | the template, with `${…}` for each value |
  * | `net.requireOutput("firewallId")` | a `pulumi:pulumi:StackReference` resource `net`, `${net.outputs["firewallId"]}` |
  * | `export const host = …` | an output `host` |
+ * | `new pulumi.Config("ns").requireNumber("diskId")` | the program's config `diskId: {type: integer}`, `${diskId}` |
  *
  * YAML has no functions: an `apply` keeps the property path its callback reads
  * (`(r) => r.zoneFile.join("\n")` gives `zoneFile`; `(rs) => rs.map(…)` the whole list). Anything
@@ -23,13 +25,19 @@ import { packageType } from "../../provider/engine/type-tokens";
 
 /** A Pulumi YAML program, as the object the YAML text is written from. */
 export interface YamlProgram {
+  /** Config the program reads (`new pulumi.Config(…).requireNumber("diskId")`), by key, with its type. */
+  config: Record<string, { type: "string" | "integer" | "boolean" }>;
   resources: Record<string, { type: string; name?: string; properties: Record<string, unknown>; options?: Record<string, unknown> }>;
   variables: Record<string, { "fn::invoke": { function: string; arguments: Record<string, unknown>; return?: string } }>;
   outputs: Record<string, unknown>;
 }
 
-/** What a name of the TypeScript refers to in the YAML: a resource or variable key, or a stack reference. */
-type Binding = { key: string; stackReference?: boolean };
+/**
+ * What a name of the TypeScript refers to in the YAML: a resource or variable key, or a stack
+ * reference; `path` is what of it the name stands for (`const web1 = compute.getIpsOutput(…).apply((ips) => ips[0]!.computeId!)`:
+ * `[0].computeId` of the variable).
+ */
+type Binding = { key: string; stackReference?: boolean; path?: string };
 
 /** Whether a data function's result is a list (its invoke answers `items`). */
 export type ListResult = (fn: string) => boolean;
@@ -48,12 +56,14 @@ export function yamlText(program: YamlProgram): string {
 /** The YAML program of a TypeScript example (a whole program: every name it uses declared in it). */
 export function yamlProgram(example: string, isList: ListResult): YamlProgram {
   const source = ts.createSourceFile("example.ts", example, ts.ScriptTarget.ES2023, true);
-  const program: YamlProgram = { resources: {}, variables: {}, outputs: {} };
+  const program: YamlProgram = { config: {}, resources: {}, variables: {}, outputs: {} };
+  /** Names bound to `new pulumi.Config(…)`: their reads are config values of the YAML program. */
+  const configs = new Set<string>();
   const bindings = new Map<string, Binding>();
   const fail = (node: ts.Node, what: string): never => {
     throw new Error(`the example cannot be written in YAML: ${what}: ${node.getText(source)}`);
   };
-  const ref = (binding: Binding, path: string) => `\${${binding.key}${path}}`;
+  const ref = (binding: Binding, path: string) => `\${${binding.key}${binding.path ?? ""}${path}}`;
 
   /** A unique key for a resource named `name` of `kind` (a second `www` of another kind: `wwwReverseDns`). */
   const resourceKey = (name: string, kind: string) => (name in program.resources || name in program.variables ? `${name}${kind}` : name);
@@ -79,12 +89,20 @@ export function yamlProgram(example: string, isList: ListResult): YamlProgram {
     node.expression.expression.text === "compute" &&
     /^get[A-Z]/.test(node.expression.name.text);
 
+  /** `compute.getX(…).apply(cb)`. */
+  const isAppliedComputeCall = (node: ts.Node): node is ts.CallExpression =>
+    ts.isCallExpression(node) &&
+    ts.isPropertyAccessExpression(node.expression) &&
+    node.expression.name.text === "apply" &&
+    isComputeCall(node.expression.expression);
+
   /** The name a data function's result read in place gets (`compute.getImageOutput({…}).size`): the output's it stands in. */
   let naming = "result";
 
   /** The binding and property path (`.hosts.primary`) an expression reads. */
   const reference = (node: ts.Expression): [Binding, string] => {
-    if (isComputeCall(node)) return [invoke(node, naming in program.variables ? `${naming}Result` : naming), ""];
+    if (isComputeCall(node))
+      return [invoke(node, naming in program.variables || naming in program.resources ? `${naming}Result` : naming), ""];
     if (ts.isIdentifier(node)) {
       const binding = bindings.get(node.text);
       if (!binding) return fail(node, "a name the example does not declare");
@@ -96,6 +114,14 @@ export function yamlProgram(example: string, isList: ListResult): YamlProgram {
     }
     if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
       const method = node.expression.name.text;
+      const target = node.expression.expression;
+      const key = node.arguments[0];
+      if (ts.isIdentifier(target) && configs.has(target.text) && key && ts.isStringLiteral(key)) {
+        // The YAML program's own config key of that name (`${diskId}`), typed as the read says.
+        const type = /Number$/.test(method) ? "integer" : /Boolean$/.test(method) ? "boolean" : "string";
+        program.config[key.text] = { type };
+        return [{ key: key.text }, ""];
+      }
       if (method === "apply") {
         const [binding, path] = reference(node.expression.expression);
         return [binding, path + appliedPath(node.arguments[0])];
@@ -118,21 +144,26 @@ export function yamlProgram(example: string, isList: ListResult): YamlProgram {
     const param = (callback.parameters[0]!.name as ts.Identifier).text;
     const path: string[] = [];
     let body = callback.body as ts.Expression;
-    // The leading property chain on the argument; the calls after it (`.join`, `.map`) are YAML's to skip.
+    // The leading property chain on the argument (`.a`, `[0]`, `!` skipped); the calls after it (`.join`, `.map`) are YAML's to skip.
     for (;;) {
       if (ts.isCallExpression(body)) {
         // A method call and what follows it: dropped, with the method's name.
         path.length = 0;
         body = ts.isPropertyAccessExpression(body.expression) ? body.expression.expression : body.expression;
       } else if (ts.isPropertyAccessExpression(body)) {
-        path.unshift(body.name.text);
+        path.unshift(`.${body.name.text}`);
+        body = body.expression;
+      } else if (ts.isElementAccessExpression(body) && ts.isNumericLiteral(body.argumentExpression)) {
+        path.unshift(`[${body.argumentExpression.text}]`);
+        body = body.expression;
+      } else if (ts.isNonNullExpression(body)) {
         body = body.expression;
       } else {
         break;
       }
     }
     if (!ts.isIdentifier(body) || body.text !== param) return fail(callback, "an apply that does not read its argument");
-    return path.map((p) => `.${p}`).join("");
+    return path.join("");
   };
 
   /** A value: a literal, a list or object of values, or a reference (`${app.id}`). */
@@ -203,10 +234,16 @@ export function yamlProgram(example: string, isList: ListResult): YamlProgram {
           init.expression.getText(source).startsWith("pulumi.StackReference")
         ) {
           stackReference(name);
+        } else if (ts.isNewExpression(init) && init.expression.getText(source) === "pulumi.Config") {
+          configs.add(name);
         } else if (ts.isNewExpression(init)) {
           bindings.set(name, resource(init));
         } else if (isComputeCall(init) && !exported) {
           bindings.set(name, invoke(init, name));
+        } else if (isAppliedComputeCall(init) && !exported) {
+          // A data function's result read through an apply: the invoke, and what of it the name stands for.
+          const call = (init.expression as ts.PropertyAccessExpression).expression as ts.CallExpression;
+          bindings.set(name, { ...invoke(call, name), path: appliedPath(init.arguments[0]) });
         } else if (exported) {
           naming = name;
           program.outputs[name] = value(init);

@@ -17,7 +17,7 @@ test("no source file takes part in an import cycle", () => {
   expect(cycles(graph).map((group) => group.join(" ↔ "))).toEqual([]);
 });
 
-test("the layers point down: sdk ← emulator, sdk ← provider, and nothing upward", () => {
+test("the layers point down: sdk ← emulator, sdk ← provider, both ← provider/testing, and nothing upward", () => {
   expect(layerViolations(graph)).toEqual([]);
 });
 
@@ -56,5 +56,15 @@ describe("the checker itself", () => {
       ["examples/y.ts", ["emulator/b.ts", "provider/x.ts"]],
     ]);
     expect(layerViolations(g)).toEqual(["emulator/b.ts → provider/x.ts", "sdk/a.ts → provider/x.ts"]);
+  });
+
+  test("a folder named as a layer of its own: the testing door may use the provider and the emulator, nothing below it may use it", () => {
+    const g: ImportGraph = new Map([
+      ["provider/testing/mocks.ts", ["provider/engine/engine.ts", "emulator/index.ts", "sdk/client.ts"]],
+      ["provider/engine/engine.ts", ["provider/testing/mocks.ts"]],
+      ["emulator/index.ts", []],
+      ["sdk/client.ts", []],
+    ]);
+    expect(layerViolations(g)).toEqual(["provider/engine/engine.ts → provider/testing/mocks.ts"]);
   });
 });

@@ -55,9 +55,24 @@ test("the new-project template asks for the versions this package is built and t
     "pulumi-compute": `^${repoPackage.version}`,
   });
   expect(pkg.devDependencies).toEqual({
+    "@jest/globals": repoPackage.devDependencies.jest,
     "@types/node": repoPackage.devDependencies["@types/node"],
+    jest: repoPackage.devDependencies.jest,
+    "ts-jest": repoPackage.devDependencies["ts-jest"],
     typescript: repoPackage.devDependencies.typescript,
   });
+  // Its own tests, run by its own jest.
+  expect(pkg.scripts).toEqual({ test: "jest" });
+  expect(fs.existsSync(path.join(REPO_ROOT, "examples/new-project/index.test.ts"))).toBe(true);
+});
+
+test("the README's new-project steps run the project's tests, give the emulator its token, and stop it", () => {
+  const steps = newProjectBlock();
+  expect(steps).toMatch(/^npm test\b/m);
+  const token = /--token (\S+) &/.exec(steps)?.[1];
+  expect(token).toBeDefined();
+  expect(steps).toContain(`pulumi config set --secret compute:token ${token}`);
+  expect(steps.trimEnd().split("\n").pop()).toMatch(/^kill %1\s/);
 });
 
 test("the README's new-project steps install the tarball `npm pack` writes for this version", () => {
@@ -76,4 +91,14 @@ test("the README's new-project steps confirm `up` and `destroy` themselves, so t
   const confirming = commands.filter((command) => /^pulumi (up|destroy|refresh|import)\b/.test(command));
   expect(confirming.length).toBeGreaterThanOrEqual(3);
   for (const command of confirming) expect(command).toMatch(/\s--yes\b|--preview-only/);
+});
+
+test("the tests' copy of the README's program (test/support/readme-program.ts) declares what index.ts declares, line for line", () => {
+  const declarations = template("index.ts")
+    .split("\n")
+    .filter((line) => line.trim() && !/^(import|export)\b/.test(line));
+  const copy = read("test/support/readme-program.ts");
+  for (const line of declarations) expect(copy).toContain(`  ${line}`);
+  // And it answers the same outputs.
+  for (const [, name] of template("index.ts").matchAll(/^export const (\w+)/gm)) expect(copy).toContain(`${name}:`);
 });

@@ -8,6 +8,7 @@ import { REPO_ROOT } from "../../scripts/coverage/table";
 import { HEADER, REFERENCE_DIR, pageName, referencePages } from "../../scripts/docs/reference";
 import { RESOURCE_SPECS } from "../../provider/specs";
 import * as compute from "../../provider";
+import * as testing from "../../provider/testing";
 
 // The data functions are read with the TypeScript checker from the sources.
 jest.setTimeout(300_000);
@@ -46,5 +47,27 @@ test("every data function the package exports has a page with its TSDoc example,
     expect(page).toContain(`# ${name}\n`);
     expect(page).toMatch(new RegExp(`## Example\\n\\n\`\`\`ts\\n[\\s\\S]*compute\\.${name}Output\\(`));
     expect(pages["README.md"]).toContain(`](${pageName(name)}.md)`);
+  }
+});
+
+test("the testing module has a page: every export, with its members and examples, linked from the index", () => {
+  const page = pages["testing.md"]!;
+  for (const name of Object.keys(testing)) expect(page).toContain(`\n## ${name}\n`);
+  for (const member of ["up", "drift", "client", "control", "dispose", "seed?", "fallback?", "timeScale?"])
+    expect(page).toContain(`| \`${member}\` |`);
+  expect(page).toMatch(/```ts\nimport \{ emulatedStack \} from "pulumi-compute\/testing";/);
+  expect(pages["README.md"]).toContain("](testing.md)");
+});
+
+test("a resource no input replaces says when it is replaced after all: only when asked", () => {
+  for (const spec of Object.values(RESOURCE_SPECS)) {
+    const page = pages[`${pageName(spec.name)}.md`]!;
+    const replacing = Object.values(spec.inputs).some((f) => f.replaceOnChange);
+    expect(page).not.toContain("Nothing replaces it");
+    if (!replacing) {
+      expect(page).toContain("No input replaces it: every input changes in place.");
+      expect(page).toContain("It is replaced only when you ask for it (`pulumi up --replace`)");
+      expect(page).not.toMatch(/^A replacement creates/m);
+    }
   }
 });

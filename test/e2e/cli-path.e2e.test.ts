@@ -5,8 +5,11 @@
  * outside the repository and the tarball installed there, the emulator started from the package's
  * `compute-emulator` (its clock at its default), and the `pulumi` CLI run from a shell for every
  * step, after `eval "$(npm run -s env)"`, `up` and `destroy` confirmed by the block's own `--yes`.
- * A change made behind Pulumi's back before the README's refresh. Last, the same project without
- * its `@pulumi/pulumi` (a peer dependency), as a package manager that skips peers leaves it.
+ * The project's own tests (`npm test`: its jest, a unit test under `computeMocks` and an
+ * integration test on an emulated stack) pass and leave nothing in the user's temporary folder. A
+ * change made behind Pulumi's back before the README's refresh. The block's `kill %1` stops the
+ * emulator `npx` started. Last, the same project without its `@pulumi/pulumi` (a peer dependency),
+ * as a package manager that skips peers leaves it.
  */
 import * as fs from "node:fs";
 import * as net from "node:net";
@@ -26,6 +29,7 @@ jest.setTimeout(900_000);
 const repoPackage = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"));
 let base: string;
 let project: string;
+let userTmp: string;
 let user: UserShell;
 let emulator: ChildProcess | undefined;
 let client: ComputeClient;
@@ -53,14 +57,13 @@ function freePort(): Promise<number> {
 /**
  * Runs the README's steps in the user's shell as a user types them, one after another, from this
  * checkout, with no terminal (stdin and stdout are pipes). Only what a reader fills in differs:
- * `~` is the test's folder, `4010` a free port, `<the token it printed>` the token the emulator
- * printed. A line ending in `&` starts the emulator, which the test stops at the end. Each step
- * must exit 0.
+ * `~` is the test's folder, `4010` a free port. A line ending in `&` starts the emulator in the
+ * background, and `kill %1` sends that job's process (the `npx` the line started, alone: a shell
+ * without job control signals no group) the shell's default signal, SIGTERM. Each step must exit 0.
  */
 class ReadmeSteps {
   private readonly steps = newProjectSteps();
   private cwd = REPO_ROOT;
-  private token = "";
   private port = 0;
   /** Each step run, with its output and how long it took (real time, ms). */
   readonly ran: Array<{ step: string; out: string; ms: number }> = [];
@@ -74,8 +77,12 @@ class ReadmeSteps {
       const started = Date.now();
       if (line.endsWith("&")) {
         const output = await startInBackground(line.slice(0, -1).trim(), this.cwd);
-        this.token = /token:\s+(\S+)/.exec(output)![1]!;
         this.ran.push({ step, out: output, ms: Date.now() - started });
+        continue;
+      }
+      if (line === "kill %1") {
+        process.kill(emulator!.pid!, "SIGTERM");
+        this.ran.push({ step, out: await portClosed(this.port), ms: Date.now() - started });
         continue;
       }
       const result = await user.run(`${line}\ncode=$?; printf '\\n[cwd] %s\\n' "$PWD"; exit $code`, this.cwd, {
@@ -83,6 +90,8 @@ class ReadmeSteps {
           npm_config_prefer_offline: "true",
           npm_config_audit: "false",
           npm_config_fund: "false",
+          // The user's own temporary folder, to see what the project's tests leave there.
+          TMPDIR: userTmp,
         },
         timeoutMs: 600_000,
       });
@@ -98,14 +107,24 @@ class ReadmeSteps {
   }
 
   private filled(step: string): string {
-    return step
-      .replace(/(^|\s)~(?=[/\s]|$)/g, `$1${base}`)
-      .replaceAll("4010", String(this.port))
-      .replaceAll("<the token it printed>", this.token);
+    return step.replace(/(^|\s)~(?=[/\s]|$)/g, `$1${base}`).replaceAll("4010", String(this.port));
   }
 }
 
-/** A README line that ends in `&`: started in its own process group; its output once it printed its token. */
+/** Resolves once nothing answers on `port` any more (the emulator has closed); what it saw. */
+async function portClosed(port: number): Promise<string> {
+  for (let i = 0; i < 100; i++) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, "127.0.0.1", () => (socket.destroy(), resolve(true)));
+      socket.on("error", () => resolve(false));
+    });
+    if (!open) return `port ${port} closed`;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the emulator still listens on port ${port} after \`kill %1\``);
+}
+
+/** A README line that ends in `&`: started in its own process group; its output once it printed its banner. */
 function startInBackground(command: string, cwd: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn("bash", ["-c", `eval "$PC_EXPORTS" && exec ${command}`], {
@@ -118,7 +137,8 @@ function startInBackground(command: string, cwd: string): Promise<string> {
     const timer = setTimeout(() => reject(new Error(`\`${command}\` printed no token:\n${out}`)), 120_000);
     const onData = (chunk: Buffer) => {
       out += chunk;
-      if (/token:\s+\S+/.test(out)) {
+      // The whole banner: the token, then how fast time runs.
+      if (/token:\s+\S+\n[\s\S]*time:.*\n/.test(out)) {
         clearTimeout(timer);
         resolve(out);
       }
@@ -136,11 +156,14 @@ beforeAll(async () => {
   user = new UserShell(base);
   await user.init();
   project = path.join(base, "my-infra");
+  userTmp = path.join(base, "tmp");
+  fs.mkdirSync(userTmp);
 });
 
 afterAll(async () => {
   await client?.close();
-  if (emulator && emulator.exitCode === null) {
+  // Still running when a step before the block's `kill %1` failed.
+  if (emulator && emulator.exitCode === null && emulator.signalCode === null) {
     // `npx` runs the emulator as its child: the whole group goes.
     const exited = new Promise((resolve) => emulator!.once("exit", resolve));
     process.kill(-emulator.pid!, "SIGTERM");
@@ -187,6 +210,9 @@ test("the README's new-project steps as written: pack, install the tarball, the 
   const installed = JSON.parse(fs.readFileSync(path.join(project, "package.json"), "utf8"));
   expect(installed.dependencies["pulumi-compute"]).toBe(`file:../pulumi-compute-${repoPackage.version}.tgz`);
   expect(fs.existsSync(path.join(project, "node_modules/pulumi-compute/package.json"))).toBe(true);
+  // The project's own tests pass, both kinds, and leave no emulated stack behind.
+  expect(readme.output("npm test")).toMatch(/Tests:\s+2 passed, 2 total/);
+  expect(fs.readdirSync(userTmp).filter((entry) => entry.startsWith("pulumi-compute-stack-"))).toEqual([]);
 
   await readme.runUntil("pulumi preview");
   // The standalone emulator runs fast by default, and its banner says how fast.
@@ -215,7 +241,7 @@ test("the README's new-project steps as written: pack, install the tarball, the 
   expect(db).toMatchObject({ label: "app-db", status: "active", allow_list: ["10.0.2.0/24"] });
   const outputs = await pulumi("stack output --json --show-secrets");
   expectExit(outputs, 0);
-  expect(JSON.parse(outputs.stdout)).toEqual({ dbHost: db!.hosts.primary, dbPassword: expect.any(String) });
+  expect(JSON.parse(outputs.stdout)).toEqual({ dbHost: db!.hosts.primary, dbPort: 3306, dbPassword: expect.any(String) });
 
   const statePath = path.join(base, "state/.pulumi/stacks/my-infra/dev.json");
   const state = fs.readFileSync(statePath, "utf8");
@@ -239,9 +265,12 @@ test("the README's new-project steps as written: pack, install the tarball, the 
   expectExit(await shell("npx pulumi-compute drift"), 0);
   expectExit(await pulumi("preview --expect-no-changes"), 0);
 
-  await readme.runUntil();
+  await readme.runUntil("kill %1");
   expect(readme.output("pulumi destroy")).toMatch(/- 4 deleted/);
   expect({ vpcs: await client.vpcs.listAll(), databases: await client.databases.mysql.listAll() }).toEqual({ vpcs: [], databases: [] });
+  // `kill %1` stops the job, which is the `npx` process: the emulator it started ends with it.
+  await readme.runUntil();
+  expect(readme.output("kill %1")).toMatch(/closed/);
 
   // Every line of the README ran; the language host sits beside `pulumi`: no run warned that it came from elsewhere on PATH.
   expect(readme.ran.map((r) => r.step)).toEqual(newProjectSteps());

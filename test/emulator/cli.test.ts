@@ -2,6 +2,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { spawn } from "node:child_process";
 import { CLI_TIME_SCALE, parseCliArgs, runCli, STRICT_LINE, timeLines, USAGE } from "../../emulator/cli";
 import { STRICT_ENV } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
@@ -201,5 +202,52 @@ describe("time scale", () => {
       await client.close();
       await running.close();
     }
+  });
+});
+
+describe("started by npm (npx compute-emulator &), the command ends with the npm process a shell's kill stops", () => {
+  let logs: string;
+  beforeAll(() => (logs = fs.mkdtempSync(path.join(os.tmpdir(), "pc-cli-parent-"))));
+  afterAll(() => fs.rmSync(logs, { recursive: true, force: true }));
+
+  /** Starts the built command in the background of a shell that ends once it listens; the emulator's pid. */
+  async function startOrphaned(env: NodeJS.ProcessEnv): Promise<number> {
+    const cli = path.join(__dirname, "../../dist/emulator/cli.js");
+    const log = path.join(logs, `out-${Math.random()}`);
+    const script = `"${process.execPath}" "${cli}" --port 0 >"${log}" 2>&1 & echo $!; until grep -q listening "${log}"; do sleep 0.1; done`;
+    const shell = spawn("sh", ["-c", script], { env });
+    const pid = Number((await new Promise<string>((resolve) => shell.stdout.once("data", (d) => resolve(String(d))))).trim());
+    await new Promise((resolve) => shell.once("exit", resolve));
+    return pid;
+  }
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const waitWhile = async (condition: () => boolean) => {
+    for (let i = 0; i < 100 && condition(); i++) await new Promise((r) => setTimeout(r, 100));
+  };
+
+  test("its parent gone, an emulator npm started closes", async () => {
+    const pid = await startOrphaned({ ...process.env, npm_command: "exec" });
+    await waitWhile(() => alive(pid));
+    expect(alive(pid)).toBe(false);
+  });
+
+  test("one started otherwise keeps running without its parent, as a command does", async () => {
+    const env = { ...process.env };
+    delete env.npm_command;
+    const pid = await startOrphaned(env);
+    try {
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect(alive(pid)).toBe(true);
+    } finally {
+      process.kill(pid, "SIGTERM");
+    }
+    await waitWhile(() => alive(pid));
   });
 });

@@ -3,6 +3,7 @@ import { BadRequestError } from "../../../sdk/core/errors";
 import { VPC_REASONS } from "../../../sdk/resources/vpcs";
 import { ResourceInitError, check, diff, explain, makeProvider } from "../../../provider/engine/engine";
 import { UNKNOWN } from "../../../provider/engine/values";
+import { REAL_TIME } from "../../../provider/engine/time";
 import { vpcSpec } from "../../../provider/resources/vpc";
 import { vpcSubnetSpec } from "../../../provider/resources/vpc-subnet";
 import { domainSpec } from "../../../provider/resources/domain";
@@ -186,7 +187,7 @@ describe("argument types derived from the spec", () => {
 });
 
 describe("settle after create", () => {
-  const ctx = { progress: () => undefined } as never;
+  const ctx = { progress: () => undefined, time: REAL_TIME } as never;
   const base = {
     ...vpcSpec,
     naturalKey: undefined,

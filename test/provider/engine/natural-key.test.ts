@@ -14,6 +14,7 @@ import {
 } from "../../../provider/engine/natural-key";
 import type { AnySpec, ApiObject } from "../../../provider/engine/spec";
 import type { ProviderContext } from "../../../provider/engine/context";
+import { REAL_TIME } from "../../../provider/engine/time";
 
 const POST = { method: "POST", path: "/things" };
 const reset = () => new ConnectionError(POST, "ECONNRESET", true);
@@ -47,7 +48,7 @@ function world(options: { exclusive?: boolean; adoptable?: (o: ApiObject) => boo
       },
     },
   } as unknown as AnySpec;
-  const ctx = { progress: (line: string) => lines.push(line) } as unknown as ProviderContext;
+  const ctx = { progress: (line: string) => lines.push(line), time: REAL_TIME } as unknown as ProviderContext;
   let nextId = 1;
   const make = (status = "ok") => {
     const object = { id: nextId++, label: "x", status };

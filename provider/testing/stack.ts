@@ -1,0 +1,258 @@
+/**
+ * `emulatedStack()`: a program through the real Pulumi engine (the Automation API and the `pulumi`
+ * CLI) against an emulator in the test's process — for what only a real run shows: the cloud after
+ * `up`, drift and its repair, failures and retries. Everything it makes lives in one temporary
+ * folder (a `file://` backend, the workspace, Pulumi's home and temporary files) with a passphrase
+ * of its own; the emulator listens on a free loopback port and its clock runs fast, so a database
+ * is active within seconds. Parallel test processes share nothing. `dispose()` (and `await using`)
+ * stops any operation still running, ends every process it started, removes the folder and stops
+ * the emulator (`leftovers.ts`), also when the test failed.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import {
+  LocalWorkspace,
+  type DestroyOptions,
+  type DestroyResult,
+  type EngineEvent,
+  type PreviewOptions,
+  type PreviewResult,
+  type PulumiCommand,
+  type PulumiFn,
+  type RefreshOptions,
+  type RefreshResult,
+  type Stack,
+  type UpOptions,
+  type UpResult,
+} from "@pulumi/pulumi/automation";
+import { CLI_TIME_SCALE } from "../../emulator/cli";
+import type { EmulatorControl } from "../../emulator";
+import type { ComputeClient } from "../../sdk/client";
+import { pulumiCommand as pulumiOnPath, refreshFindings, type ResourceDrift } from "../automation";
+import { CONFIG_API_URL, CONFIG_TOKEN } from "../engine/context";
+import { release, track } from "./leftovers";
+import { MARKER_ENV, clearNow, clearProcesses } from "./marked";
+import { LocalApi, type Seed } from "./local-api";
+import { folderProject, inlineProject } from "./project";
+
+/** Options of `emulatedStack`. */
+export interface EmulatedStackOptions {
+  /** The stack's name (default `test`). */
+  stackName?: string;
+  /** An inline program's project name (default `emulated`); a folder's comes from its `Pulumi.yaml`. */
+  projectName?: string;
+  /** Objects the account holds before the first `up`: `demoEnvironment`, or `({ control, client }) => …`. */
+  seed?: Seed;
+  /**
+   * Emulated milliseconds per real millisecond (default 300, as `compute-emulator`: a MySQL
+   * database is active in 3–6 s); 1 keeps the API's real timing.
+   */
+  timeScale?: number;
+  /** More stack config, by full key (`my-infra:size`); `compute:apiUrl` and `compute:token` point at the emulator. */
+  config?: Record<string, string | { value: string; secret?: boolean }>;
+  /** Refuse request fields an endpoint does not know (default: as `COMPUTE_EMULATOR_STRICT=1` says, else off). */
+  strict?: boolean;
+  /** The Pulumi CLI to run (default: the `pulumi` on `PATH`). */
+  pulumiCommand?: PulumiCommand;
+  /** More environment for the CLI and the processes it starts. */
+  envVars?: Record<string, string>;
+}
+
+/** A stack on an emulated account. */
+export interface EmulatedStack extends AsyncDisposable {
+  /** The Automation API's stack, for anything the methods below do not cover. */
+  readonly stack: Stack;
+  /** The typed client of the emulated account, with its unrestricted token: the cloud as it is. */
+  readonly client: ComputeClient;
+  /** The emulator's control operations: faults (`addFault`), latency, the clock, seeded objects, the request log. */
+  readonly control: EmulatorControl;
+  /** The API's URL, as the stack's config has it (`compute:apiUrl`). */
+  readonly apiUrl: string;
+  /** The account's unrestricted token, as the stack's config has it (`compute:token`, a secret). */
+  readonly token: string;
+  /** `pulumi up`: the Automation API's, with its options (`onEvent`, `refresh`, `target`…). */
+  up(options?: UpOptions): Promise<UpResult>;
+  /** `pulumi preview`: exact, through the package's launcher (`changeSummary`). */
+  preview(options?: PreviewOptions): Promise<PreviewResult>;
+  /** `pulumi refresh`: reads every object and records what it finds (`summary.resourceChanges.update` counts the drifted). */
+  refresh(options?: RefreshOptions): Promise<RefreshResult>;
+  /** `pulumi destroy`. */
+  destroy(options?: DestroyOptions): Promise<DestroyResult>;
+  /** The stack's outputs, plain values (secrets shown). */
+  outputs(): Promise<Record<string, unknown>>;
+  /** What a refresh would find changed behind Pulumi's back (managed fields, objects gone), without writing state. */
+  drift(): Promise<ResourceDrift[]>;
+  /** Stops everything and removes every file the stack made. */
+  dispose(): Promise<void>;
+}
+
+/** The passphrase of every emulated stack's secrets: the state is thrown away with the stack. */
+const PASSPHRASE = "pulumi-compute-emulated-stack";
+/** How long a stopped operation gets to report its end (its processes are killed at once where they can be found). */
+const STOP_GRACE_MS = 10_000;
+
+/**
+ * A stack of `program` — the folder of a Pulumi project, or an inline function — through the real
+ * Pulumi engine (the Automation API and the `pulumi` CLI) against an emulated account of its own,
+ * in this process, its clock fast (`timeScale`). Everything lives in one temporary folder (a
+ * `file://` backend, the workspace, Pulumi's home and temporary files); nothing is written into the
+ * project. `dispose()`, or `await using`, stops what still runs and removes it all.
+ *
+ * @example
+ * ```ts
+ * import { emulatedStack } from "pulumi-compute/testing";
+ *
+ * async function upAndDown(projectFolder: string): Promise<void> {
+ *   await using stack = await emulatedStack(projectFolder);
+ *   await stack.up();
+ *   console.log(await stack.client.vpcs.listAll());
+ *   await stack.destroy();
+ * }
+ * ```
+ */
+export async function emulatedStack(program: PulumiFn | string, options: EmulatedStackOptions = {}): Promise<EmulatedStack> {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-compute-stack-"));
+  track(folder);
+  let api: LocalApi | undefined;
+  try {
+    for (const dir of ["state", "work", "home", "tmp"]) fs.mkdirSync(path.join(folder, dir));
+    api = await LocalApi.start({ timeScale: options.timeScale ?? CLI_TIME_SCALE, seed: options.seed, strict: options.strict });
+    const stack = await createStack(program, folder, options);
+    await stack.setAllConfig({
+      [CONFIG_API_URL]: { value: api.url },
+      [CONFIG_TOKEN]: { value: api.token, secret: true },
+      ...Object.fromEntries(Object.entries(options.config ?? {}).map(([k, v]) => [k, typeof v === "string" ? { value: v } : v])),
+    });
+    return new RunningStack(stack, api, folder);
+  } catch (error) {
+    await api?.close();
+    clearNow(folder);
+    release(folder);
+    throw error;
+  }
+}
+
+async function createStack(program: PulumiFn | string, folder: string, options: EmulatedStackOptions): Promise<Stack> {
+  const command = options.pulumiCommand ?? (await pulumiOnPath());
+  const backend = `file://${path.join(folder, "state")}`;
+  const stackName = options.stackName ?? "test";
+  const workspace = {
+    workDir: path.join(folder, "work"),
+    pulumiHome: path.join(folder, "home"),
+    pulumiCommand: command,
+    envVars: {
+      PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      // What the CLI, its language host and the provider plugin write for themselves goes with the stack.
+      TMPDIR: path.join(folder, "tmp"),
+      ...options.envVars,
+      [MARKER_ENV]: folder,
+    },
+  };
+  if (typeof program === "string") {
+    const projectSettings = await folderProject(program, command, backend);
+    return LocalWorkspace.createOrSelectStack({ stackName, workDir: workspace.workDir }, { ...workspace, projectSettings });
+  }
+  const projectName = options.projectName ?? "emulated";
+  const projectSettings = inlineProject(projectName, backend);
+  return LocalWorkspace.createOrSelectStack({ stackName, projectName, program }, { ...workspace, projectSettings });
+}
+
+/** An emulated stack while it lives: every operation can be stopped by `dispose`. */
+class RunningStack implements EmulatedStack {
+  private readonly stopping = new AbortController();
+  private readonly running = new Set<Promise<unknown>>();
+  private disposed: Promise<void> | undefined;
+
+  constructor(
+    readonly stack: Stack,
+    private readonly api: LocalApi,
+    private readonly folder: string,
+  ) {}
+
+  get client(): ComputeClient {
+    return this.api.client;
+  }
+
+  get control(): EmulatorControl {
+    return this.api.control;
+  }
+
+  get apiUrl(): string {
+    return this.api.url;
+  }
+
+  get token(): string {
+    return this.api.token;
+  }
+
+  up(options: UpOptions = {}): Promise<UpResult> {
+    return this.run((signal) => this.stack.up({ ...options, signal }), options.signal);
+  }
+
+  preview(options: PreviewOptions = {}): Promise<PreviewResult> {
+    return this.run((signal) => this.stack.preview({ ...options, signal }), options.signal);
+  }
+
+  refresh(options: RefreshOptions = {}): Promise<RefreshResult> {
+    return this.run((signal) => this.stack.refresh({ ...options, signal }), options.signal);
+  }
+
+  destroy(options: DestroyOptions = {}): Promise<DestroyResult> {
+    return this.run((signal) => this.stack.destroy({ ...options, signal }), options.signal);
+  }
+
+  async outputs(): Promise<Record<string, unknown>> {
+    const outputs = await this.run(() => this.stack.outputs());
+    return Object.fromEntries(Object.entries(outputs).map(([key, output]) => [key, output.value]));
+  }
+
+  async drift(): Promise<ResourceDrift[]> {
+    const events: EngineEvent[] = [];
+    await this.run((signal) => this.stack.previewRefresh({ onEvent: (e) => events.push(e), signal }));
+    return refreshFindings(events).drift;
+  }
+
+  /** Runs one operation, which `dispose` stops (as Ctrl-C would) when it is still running. */
+  private run<T>(operation: (signal: AbortSignal) => Promise<T>, own?: AbortSignal): Promise<T> {
+    if (this.disposed) return Promise.reject(new Error("pulumi-compute/testing: this emulated stack was disposed"));
+    const signal = own ? AbortSignal.any([own, this.stopping.signal]) : this.stopping.signal;
+    const result = operation(signal);
+    const settled = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.running.add(settled);
+    void settled.then(() => this.running.delete(settled));
+    return result;
+  }
+
+  dispose(): Promise<void> {
+    this.disposed ??= this.stop();
+    return this.disposed;
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.dispose();
+  }
+
+  private async stop(): Promise<void> {
+    try {
+      if (this.running.size > 0) {
+        // The state goes with the folder, so nothing is worth a graceful stop: Ctrl-C, then every
+        // process of the stack is killed (where they can be found; elsewhere the CLI stops them).
+        this.stopping.abort();
+        clearProcesses(this.folder);
+        const grace = new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref());
+        await Promise.race([Promise.all(this.running), grace]);
+      }
+    } finally {
+      // Whatever is left (an orphan of a CLI that stopped) is killed; the folder goes.
+      clearNow(this.folder);
+      release(this.folder);
+      await this.api.close();
+    }
+  }
+}

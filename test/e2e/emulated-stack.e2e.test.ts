@@ -1,0 +1,108 @@
+/**
+ * `emulatedStack` through the real engine: the README's program made, changed behind Pulumi's back
+ * through the sdk client, the drift seen and repaired, destroyed, leaving nothing in the emulator;
+ * a project folder run from a workspace of its own (the folder left as it was); faults injected
+ * through the control API and ridden out; `dispose` in the middle of an `up` stops it, and no
+ * process or file of the stack is left.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import * as compute from "../../provider";
+import { emulatedStack, type EmulatedStack } from "../../provider/testing";
+import { MARKER_ENV, processesOf } from "../../provider/testing/marked";
+import { PLUGINS_YAML } from "../../provider/project/plugins";
+import { REPO_ROOT } from "../support/engine";
+import { readmeInlineProgram } from "../support/readme-program";
+
+// Each test drives the engine and a provider process; a database is provisioned at the emulator's fast clock.
+jest.setTimeout(300_000);
+
+/** The stack's folder, from the environment it gives every process it starts. */
+const folderOf = (stack: EmulatedStack) => (stack.stack.workspace.envVars as Record<string, string>)[MARKER_ENV]!;
+
+test("the README's program: up, the cloud as it is, drift made through the sdk client and repaired, destroy leaves nothing", async () => {
+  const stack = await emulatedStack(readmeInlineProgram);
+  const folder = folderOf(stack);
+  try {
+    const up = await stack.up();
+    expect(up.summary.resourceChanges).toEqual({ create: 4 });
+    const [db] = await stack.client.databases.mysql.listAll();
+    expect(db).toMatchObject({ label: "app-db", status: "active", allow_list: ["10.0.2.0/24"] });
+    expect(await stack.outputs()).toEqual({ dbHost: db!.hosts.primary, dbPort: 3306, dbPassword: expect.any(String) });
+    expect(up.outputs.dbPassword!.secret).toBe(true);
+
+    const [vpc] = await stack.client.vpcs.listAll();
+    await stack.client.vpcs.update(vpc!.id, { label: "changed-by-hand" });
+    expect(await stack.drift()).toEqual([{ resource: "app", type: "Vpc", field: "label", state: "app-net", cloud: "changed-by-hand" }]);
+    const refresh = await stack.refresh();
+    expect(refresh.summary.resourceChanges).toMatchObject({ update: 1 });
+    const repair = await stack.up();
+    expect(repair.summary.resourceChanges).toMatchObject({ update: 1 });
+    expect((await stack.client.vpcs.get(vpc!.id)).label).toBe("app-net");
+    expect(await stack.drift()).toEqual([]);
+
+    await stack.destroy();
+    expect({ vpcs: await stack.client.vpcs.listAll(), databases: await stack.client.databases.mysql.listAll() }).toEqual({
+      vpcs: [],
+      databases: [],
+    });
+  } finally {
+    await stack.dispose();
+  }
+  expect(fs.existsSync(folder)).toBe(false);
+  expect(processesOf(folder)).toEqual([]);
+  await expect(stack.up()).rejects.toThrow(/disposed/);
+});
+
+test("a project folder runs from a workspace of its own, its plugin declaration honoured, the folder left as it was", async () => {
+  const project = fs.mkdtempSync(path.join(os.tmpdir(), "pc-folder-project-"));
+  try {
+    fs.writeFileSync(
+      path.join(project, "Pulumi.yaml"),
+      `name: folder-project\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n${PLUGINS_YAML}`,
+    );
+    fs.writeFileSync(
+      path.join(project, "index.js"),
+      'const compute = require("pulumi-compute");\nconst vpc = new compute.Vpc("app", { label: "folder-net", region: "us-iad" });\nexports.vpcId = vpc.id;\n',
+    );
+    fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(project, "node_modules"));
+    const before = fs.readdirSync(project).sort();
+
+    await using stack = await emulatedStack(project, { stackName: "dev" });
+    const up = await stack.up();
+    const [vpc] = await stack.client.vpcs.listAll();
+    expect(up.outputs.vpcId!.value).toBe(String(vpc!.id));
+    expect(vpc!.label).toBe("folder-net");
+    // A preview right after the up changes nothing: exact, through the package's launcher.
+    expect((await stack.preview()).changeSummary).toEqual({ same: 2 });
+    await stack.destroy();
+    expect(fs.readdirSync(project).sort()).toEqual(before);
+  } finally {
+    fs.rmSync(project, { recursive: true, force: true });
+  }
+});
+
+test("faults injected through the control API are ridden out, and their hits counted", async () => {
+  await using stack = await emulatedStack(async () => {
+    new compute.Vpc("app", { label: "app-net", region: "us-iad" });
+  });
+  const fault = stack.control.addFault({ pathPattern: "/v4/vpcs", method: "POST", kind: "503", count: 2 });
+  await stack.up();
+  expect(stack.control.listFaults().find((f) => f.id === fault.id)).toMatchObject({ fired: 2 });
+  expect((await stack.client.vpcs.listAll()).map((v) => v.label)).toEqual(["app-net"]);
+});
+
+test("dispose in the middle of an up stops it: no process and no file of the stack is left", async () => {
+  // Real timing: the database provisions for minutes, so the up is surely running when dispose comes.
+  const stack = await emulatedStack(readmeInlineProgram, { timeScale: 1 });
+  const folder = folderOf(stack);
+  const up = stack.up();
+  // Until the provider process has started (the engine, the program, the plugin are all up).
+  for (let i = 0; i < 600 && (await stack.client.databases.mysql.listAll()).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+  expect(processesOf(folder).length).toBeGreaterThanOrEqual(2);
+  await stack.dispose();
+  await expect(up).rejects.toThrow();
+  expect(processesOf(folder)).toEqual([]);
+  expect(fs.existsSync(folder)).toBe(false);
+});
