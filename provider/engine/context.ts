@@ -7,6 +7,7 @@
 import { ComputeClient } from "../../sdk/client";
 import { Coalescer } from "../../sdk/core/coalesce";
 import { rowLog } from "../host/row-log";
+import { CONFIG_PREVIEW_SUPPORT } from "../host/preview";
 import { scopesLogger } from "../scopes-log";
 import { paceText, retryText } from "./status";
 import { REAL_TIME, type ProviderTime } from "./time";
@@ -31,8 +32,8 @@ export const ENV_PACING = "COMPUTE_PACING";
 export interface ConfigVariable {
   /** The stack config key (`compute:token`). */
   key: string;
-  /** The environment variable read when the stack config has none. */
-  env: string;
+  /** The environment variable read when the stack config has none, if any. */
+  env?: string;
   secret?: boolean;
   description: string;
 }
@@ -53,6 +54,11 @@ export const CONFIG_VARIABLES: Record<string, ConfigVariable> = {
     key: CONFIG_API_URL,
     env: ENV_API_URL,
     description: `The API's base URL including \`/v4\` (an emulator's, say); \`${ENV_API_URL}\`, else \`${DEFAULT_API_URL}\`, when unset.`,
+  },
+  previewSupport: {
+    key: CONFIG_PREVIEW_SUPPORT,
+    description:
+      "`false` turns preview support off: previews of in-place updates then show output-only properties as unknown, as Pulumi's plain previews do. `PULUMI_DISABLE_PROVIDER_PREVIEW=true` turns it off for one run. On by default.",
   },
   pacing: {
     key: CONFIG_PACING,

@@ -24,6 +24,8 @@ import { specOf } from "../registry";
 import { invoke } from "./functions";
 import type { Protocol } from "./protocol";
 import { structValues, unwrapSecret, type Values } from "./values";
+import { previewWanted } from "../host/preview";
+import { previewOffByEnvironment } from "../host/notice";
 
 type Callback<R> = (error: grpc.ServiceError | Partial<grpc.StatusObject> | null, response?: R | null, metadata?: grpc.Metadata) => void;
 type Call<Q> = { request: Q };
@@ -125,7 +127,9 @@ export function providerService(protocol: Protocol, options: ServiceOptions): Re
         const value = unwrapSecret(args[key]) ?? variables.get(`${TYPE_MODULE}:config:${key}`);
         if (value !== undefined && value !== null) config.set(variable.key, String(value));
       }
-      return new proto.ConfigureResponse().setAcceptsecrets(false).setAcceptresources(false).setSupportspreview(true);
+      // Preview support, as the dynamic door has it: off by `compute:previewSupport: false` or PULUMI_DISABLE_PROVIDER_PREVIEW.
+      const previews = previewWanted((key) => config.get(key)) && !previewOffByEnvironment();
+      return new proto.ConfigureResponse().setAcceptsecrets(false).setAcceptresources(false).setSupportspreview(previews);
     }),
     check: serve(async (request: InstanceType<typeof proto.CheckRequest>) => {
       const { methods, secrets } = resource(request.getType(), request.getUrn());

@@ -71,8 +71,22 @@ test("the configuration: the token comes back secret, a key the package lacks is
   const checked = await call<proto.CheckResponse>(client.checkConfig, request);
   expect(checked.getInputs()!.toJavaScript()).toEqual({ token: { ...SECRET, value: "t0ken" }, apiUrl: emulator.url, colour: "blue" });
   expect(checked.getFailuresList().map((f) => [f.getProperty(), f.getReason()])).toEqual([
-    ["colour", "compute:colour is not a configuration variable of pulumi-compute; its variables: token, apiUrl, pacing"],
+    ["colour", "compute:colour is not a configuration variable of pulumi-compute; its variables: token, apiUrl, previewSupport, pacing"],
   ]);
+});
+
+test("compute:previewSupport false turns preview support off, as for the dynamic resources; the configuration is then restored", async () => {
+  const configureWith = async (extra: Values) =>
+    (
+      await call<proto.ConfigureResponse>(
+        client.configure,
+        new proto.ConfigureRequest().setArgs(
+          struct({ token: { ...SECRET, value: emulator.token }, apiUrl: emulator.url, pacing: "off", ...extra }),
+        ),
+      )
+    ).getSupportspreview();
+  expect(await configureWith({ previewSupport: "false" })).toBe(false);
+  expect(await configureWith({})).toBe(true);
 });
 
 test("check refuses bad input in the program's words, before any request", async () => {
