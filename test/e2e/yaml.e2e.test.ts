@@ -176,7 +176,9 @@ test("data functions through the plugin, secrets kept secret both ways, the toke
   await ok(project, "pulumi config set compute:colour blue");
   const refused = await project.shell("pulumi preview --non-interactive");
   expectExit(refused, "fails");
-  expect(refused.out).toContain("compute:colour is not a configuration variable of pulumi-compute; its variables: token, apiUrl, previewSupport, pacing");
+  expect(refused.out).toContain(
+    "compute:colour is not a configuration variable of pulumi-compute; its variables: token, apiUrl, previewSupport, pacing",
+  );
   await ok(project, "pulumi config rm compute:colour");
 
   await ok(project, "pulumi up --yes --skip-preview --non-interactive");
