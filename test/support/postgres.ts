@@ -62,6 +62,12 @@ export function freePort(): Promise<number> {
 
 const isRoot = () => process.getuid?.() === 0;
 
+/** `runuser`, from PATH or the sbin folders util-linux installs it in (a root shell's PATH may lack them). */
+const runuser = (): string =>
+  [...(process.env.PATH ?? "").split(":"), "/usr/sbin", "/sbin"]
+    .map((dir) => path.join(dir, "runuser"))
+    .find((file) => fs.existsSync(file)) ?? "runuser";
+
 export async function startPostgres(): Promise<RunningPostgres> {
   const bin = findPostgresBin();
   if (!bin) throw new Error(POSTGRES_MISSING);
@@ -69,7 +75,7 @@ export async function startPostgres(): Promise<RunningPostgres> {
   const data = path.join(base, "data");
   // As root: the `postgres` user owns the folder and runs every server tool.
   const asServerUser = (tool: string, args: string[]) =>
-    isRoot() ? (["runuser", ["-u", "postgres", "--", path.join(bin, tool), ...args]] as const) : ([path.join(bin, tool), args] as const);
+    isRoot() ? ([runuser(), ["-u", "postgres", "--", path.join(bin, tool), ...args]] as const) : ([path.join(bin, tool), args] as const);
   const run = async (tool: string, args: string[]) => {
     const [command, argv] = asServerUser(tool, args);
     const result = await runProcess(command, [...argv], { timeoutMs: 120_000 });
