@@ -24,6 +24,34 @@ export type DetailedDiff = Record<string, { kind: DiffKind; inputDiff: boolean }
  */
 export type DiffResult = pulumi.dynamic.DiffResult & { diffs: string[]; detailedDiff: DetailedDiff };
 
+/** Every kind, in the order of Pulumi's `PropertyDiff.Kind`. */
+export const DIFF_KINDS: readonly DiffKind[] = ["add", "add-replace", "delete", "delete-replace", "update", "update-replace"];
+
+/** A kind as the protocol's enum spells it: `update-replace` → `UPDATE_REPLACE`. */
+export const protocolKind = (kind: DiffKind): string => kind.replace("-", "_").toUpperCase();
+
+/** What of Pulumi's `DiffResponse` a detailed diff is written into (the host's copy of the protocol, or the plugin's). */
+export interface DiffResponseMessage {
+  setDiffsList(keys: string[]): unknown;
+  setHasdetaileddiff(has: boolean): unknown;
+  getDetaileddiffMap(): { set(path: string, value: unknown): unknown };
+}
+/** The protocol's `PropertyDiff` message and its `Kind` enum. */
+export interface PropertyDiffMessages {
+  PropertyDiff: new () => { setKind(kind: number): { setInputdiff(input: boolean): unknown } };
+  kinds: Record<string, number>;
+}
+
+/** Writes a result's changed keys and detailed diff into a `DiffResponse`, as both doors answer the engine. */
+export function writeDetailedDiff(response: DiffResponseMessage, result: DiffResult, { PropertyDiff, kinds }: PropertyDiffMessages): void {
+  response.setDiffsList(result.diffs);
+  response.setHasdetaileddiff(true);
+  const map = response.getDetaileddiffMap();
+  for (const [path, { kind, inputDiff }] of Object.entries(result.detailedDiff)) {
+    map.set(path, new PropertyDiff().setKind(kinds[protocolKind(kind)]!).setInputdiff(inputDiff));
+  }
+}
+
 /** One element of a keyed list that differs: present only in `news` (add), only in `olds` (delete), or in both. */
 export interface ElementChange {
   key: string;

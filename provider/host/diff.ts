@@ -14,7 +14,14 @@
  * a project without this package's plugin declaration gets) the first diff decides. Anywhere else
  * (tests, a program) the result goes back unchanged and nothing is patched.
  */
-import type { DiffKind, DiffResult } from "../engine/detailed-diff";
+import {
+  DIFF_KINDS,
+  protocolKind,
+  writeDetailedDiff,
+  type DiffResponseMessage,
+  type DiffResult,
+  type PropertyDiffMessages,
+} from "../engine/detailed-diff";
 import { HOST_ENTRY } from "./entry";
 import { hostModules, missingMethod, type ProtoModule } from "./modules";
 
@@ -31,19 +38,10 @@ const STATE = Symbol.for("pulumi-compute.detailed-diff");
 const state = (): DiffState | undefined => (globalThis as Record<symbol, DiffState | undefined>)[STATE];
 const decide = (decided: DiffState): DiffState => ((globalThis as Record<symbol, DiffState>)[STATE] = decided);
 
-/** The kinds of a property diff the engine's `detailed-diff.ts` produces, as the protocol spells them. */
-const KINDS = ["ADD", "ADD_REPLACE", "DELETE", "DELETE_REPLACE", "UPDATE", "UPDATE_REPLACE"] as const;
-
-interface DiffResponseMessage {
-  setChanges(changes: number): DiffResponseMessage;
-  setDiffsList(keys: string[]): DiffResponseMessage;
-  setHasdetaileddiff(has: boolean): DiffResponseMessage;
-  getDetaileddiffMap(): { set?(key: string, value: unknown): unknown } | undefined;
-}
-interface PropertyDiffMessage {
-  setKind(kind: number): PropertyDiffMessage;
-  setInputdiff(input: boolean): PropertyDiffMessage;
-}
+type HostDiffResponse = Omit<DiffResponseMessage, "getDetaileddiffMap"> & {
+  setChanges(changes: number): HostDiffResponse;
+  getDetaileddiffMap(): Partial<ReturnType<DiffResponseMessage["getDetaileddiffMap"]>> | undefined;
+};
 
 /** Why the protocol cannot carry detailed diffs as this module writes them, or undefined when it can. */
 export function undiffable(proto: ProtoModule): string | undefined {
@@ -59,7 +57,7 @@ export function undiffable(proto: ProtoModule): string | undefined {
   const changes = proto.DiffResponse!.DiffChanges as Record<string, unknown> | undefined;
   if (typeof changes?.DIFF_SOME !== "number") return "the protocol has no DiffResponse.DiffChanges.DIFF_SOME";
   const kinds = proto.PropertyDiff!.Kind as Record<string, unknown> | undefined;
-  const kind = KINDS.find((k) => typeof kinds?.[k] !== "number");
+  const kind = DIFF_KINDS.map(protocolKind).find((k) => typeof kinds?.[k] !== "number");
   return kind && `the protocol has no PropertyDiff.Kind.${kind}`;
 }
 
@@ -73,30 +71,21 @@ export function installDetailedDiff(proto: ProtoModule): string | undefined {
   const reason = undiffable(proto);
   if (reason) return decide({ patched: false, reason }).reason;
   const response = proto.DiffResponse!;
-  const PropertyDiff = proto.PropertyDiff as unknown as new () => PropertyDiffMessage;
+  const messages = { PropertyDiff: proto.PropertyDiff, kinds: proto.PropertyDiff!.Kind } as unknown as PropertyDiffMessages;
   const some = (response.DiffChanges as Record<string, number>).DIFF_SOME!;
-  const kinds = proto.PropertyDiff!.Kind as Record<string, number>;
-  const setChanges = response.prototype.setChanges as DiffResponseMessage["setChanges"];
+  const setChanges = response.prototype.setChanges as HostDiffResponse["setChanges"];
   const shared = decide({ patched: true });
-  response.prototype.setChanges = function (this: DiffResponseMessage, changes: number) {
+  response.prototype.setChanges = function (this: HostDiffResponse, changes: number) {
     const result = shared.reading;
     shared.reading = undefined;
     setChanges.call(this, changes);
     const map = result && changes === some ? this.getDetaileddiffMap() : undefined;
     // A map without `set` (a reshaped message) keeps the response as the host made it.
-    if (result && typeof map?.set === "function") {
-      this.setDiffsList(result.diffs);
-      this.setHasdetaileddiff(true);
-      for (const [path, { kind, inputDiff }] of Object.entries(result.detailedDiff)) {
-        map.set(path, new PropertyDiff().setKind(kinds[kindName(kind)]!).setInputdiff(inputDiff));
-      }
-    }
+    if (result && typeof map?.set === "function") writeDetailedDiff(this as unknown as DiffResponseMessage, result, messages);
     return this;
   };
   return undefined;
 }
-
-const kindName = (kind: DiffKind): string => kind.replace("-", "_").toUpperCase();
 
 /**
  * Decides under a launcher that did not preload this package: when this process runs the host,

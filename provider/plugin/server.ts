@@ -15,7 +15,7 @@
 import type * as grpc from "@grpc/grpc-js";
 import { SDK_VERSION } from "../../sdk/version";
 import { CONFIG_VARIABLES, ProviderContext, resolveCredentials } from "../engine/context";
-import type { DiffKind, DiffResult } from "../engine/detailed-diff";
+import { writeDetailedDiff, type DiffResult } from "../engine/detailed-diff";
 import { makeProvider, previewUpdate } from "../engine/engine";
 import { importRead } from "../engine/import-inputs";
 import { secretKeys, type AnySpec } from "../engine/spec";
@@ -147,13 +147,11 @@ export function providerService(protocol: Protocol, options: ServiceOptions): Re
       const response = new proto.DiffResponse()
         .setChanges(result.changes ? DIFF_SOME : DIFF_NONE)
         .setReplacesList(result.replaces ?? [])
-        .setDeletebeforereplace(result.deleteBeforeReplace ?? false)
-        .setDiffsList(result.diffs)
-        .setHasdetaileddiff(true);
-      const detailed = response.getDetaileddiffMap();
-      for (const [path, { kind, inputDiff }] of Object.entries(result.detailedDiff)) {
-        detailed.set(path, new proto.PropertyDiff().setKind(diffKind(proto, kind)).setInputdiff(inputDiff));
-      }
+        .setDeletebeforereplace(result.deleteBeforeReplace ?? false);
+      writeDetailedDiff(response, result, {
+        PropertyDiff: proto.PropertyDiff,
+        kinds: proto.PropertyDiff.Kind as unknown as Record<string, number>,
+      });
       return response;
     }),
     create: serve(async (request: InstanceType<typeof proto.CreateRequest>) => {
@@ -211,10 +209,6 @@ export function providerService(protocol: Protocol, options: ServiceOptions): Re
     attach: serve(async () => new protocol.empty.Empty()),
   };
 }
-
-/** `update-replace` → `PropertyDiff.Kind.UPDATE_REPLACE`. */
-const diffKind = (proto: Protocol["provider"], kind: DiffKind): number =>
-  proto.PropertyDiff.Kind[kind.replace("-", "_").toUpperCase() as keyof typeof proto.PropertyDiff.Kind];
 
 /**
  * An error as gRPC answers it. A failure after the API created the object (an init error: it did
