@@ -48,8 +48,9 @@ export function installHostChanges(
     return true;
   }
   const engine = engineModules(modules.engine);
+  const log = hostLog(engine, engineAddress);
   const logWhy = unloggable(engine, engineAddress) ?? missingMethod(modules.proto, REQUESTS_WITH_URN);
-  const notice = new HostNotice(warner(hostLog(engine, engineAddress)), modules.version);
+  const notice = new HostNotice(warner(log), modules.version);
   notice.stepAside("detailed diffs", installDetailedDiff(modules.proto));
   notice.stepAside("status lines", logWhy);
   const previewOff = previewOffByEnvironment(env);
@@ -66,7 +67,7 @@ export function installHostChanges(
       notice.stepAside("preview support", previewWhy);
       // Each request in its resource's context: the row's lines, and the row the warning goes on.
       let wrapped: object = host;
-      if (logWhy === undefined) wrapped = withRowLog(hostLog(engine, engineAddress)!, host, notice.served);
+      if (logWhy === undefined) wrapped = withRowLog(log!, host, notice.served);
       else notice.now();
       if (!previewOff && previewWhy === undefined) {
         wrapped = withPreview(modules, wrapped as HostService, (...args) => previewOf()(...args));

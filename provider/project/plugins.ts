@@ -32,24 +32,25 @@ export const PROVIDER_PLUGIN = "compute";
 /** The provider plugin's launcher in the plugins folder. */
 export const PROVIDER_LAUNCHER = `pulumi-resource-${PROVIDER_PLUGIN}`;
 
-/**
- * The package's plugin folder, absolute: `plugins/` at the package's root, the nearest folder
- * above this file that has it (this file runs from `dist/provider/project/`, or from its source).
- */
-export const PLUGINS_DIR = pluginsDir(__dirname);
-
-function pluginsDir(from: string): string {
+/** This package's root folder: the nearest folder above `from` with its `package.json` (this file runs from `dist/provider/project/`, or from its source). */
+export function packageRoot(from = __dirname): string {
   for (let dir = from; ; dir = path.dirname(dir)) {
-    if (fs.existsSync(path.join(dir, "plugins", DYNAMIC_LAUNCHER))) return path.join(dir, "plugins");
-    if (path.dirname(dir) === dir) throw new Error(`pulumi-compute's plugins/ folder is missing above ${from}: reinstall the package`);
+    const manifest = path.join(dir, "package.json");
+    if (fs.existsSync(manifest) && (JSON.parse(fs.readFileSync(manifest, "utf8")) as { name?: string }).name === "pulumi-compute")
+      return dir;
+    if (path.dirname(dir) === dir)
+      throw new Error(`pulumi-compute: no package.json of pulumi-compute above ${from}; reinstall the package`);
   }
 }
+
+/** The package's plugin folder, absolute: `plugins/` at the package's root. */
+export const PLUGINS_DIR = path.join(packageRoot(), "plugins");
 
 /** The policy pack this package ships (`provider/policy/`), as a project names it to `--policy-pack`. */
 export const GUARDRAILS_PATH = "node_modules/pulumi-compute/policy/compute-guardrails";
 
 /** That pack's launcher, absolute (for the Automation API's `policyPacks`). */
-export const GUARDRAILS = path.join(PLUGINS_DIR, "..", "policy", "compute-guardrails");
+export const GUARDRAILS = path.join(packageRoot(), "policy", "compute-guardrails");
 
 /** One entry of `Pulumi.yaml`'s `plugins: providers:`. */
 export interface PluginDeclaration {

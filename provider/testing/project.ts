@@ -8,16 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { LocalWorkspace, type PulumiCommand, type ProjectSettings } from "@pulumi/pulumi/automation";
 import { projectOf } from "../peer";
-import { withComputePlugins, type PluginDeclaration, type ProjectSettingsWithPlugins } from "../project/plugins";
-
-/** This package's root folder: the nearest folder above this module with its `package.json`. */
-export function packageRoot(from = __dirname): string {
-  for (let dir = from; ; dir = path.dirname(dir)) {
-    const manifest = path.join(dir, "package.json");
-    if (fs.existsSync(manifest) && JSON.parse(fs.readFileSync(manifest, "utf8")).name === "pulumi-compute") return dir;
-    if (path.dirname(dir) === dir) throw new Error(`pulumi-compute: no package.json of pulumi-compute above ${from}`);
-  }
-}
+import { packageRoot, withComputePlugins, type PluginDeclaration, type ProjectSettingsWithPlugins } from "../project/plugins";
 
 /**
  * The folder an inline program's provider plugin starts in (its `main`): the project that has this

@@ -8,7 +8,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { pulumiCommand } from "../../../provider/automation";
 import { PLUGINS_YAML } from "../../../provider/project/plugins";
-import { folderProject, inlineProgramMain, inlineProject, packageRoot } from "../../../provider/testing/project";
+import { folderProject, inlineProgramMain, inlineProject } from "../../../provider/testing/project";
+import { packageRoot } from "../../../provider/project/plugins";
 import { REPO_ROOT } from "../../support/engine";
 
 let folder: string;
