@@ -18,6 +18,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import * as zlib from "node:zlib";
 
 export interface LockHolder {
   username?: string;
@@ -37,6 +38,69 @@ export function backendUrlOf(projectDir: string, env: NodeJS.ProcessEnv = proces
   const file = ["Pulumi.yaml", "Pulumi.yml"].map((f) => path.join(projectDir, f)).find((f) => fs.existsSync(f));
   if (!file) return undefined;
   return /^backend:\s*\n\s+url:\s*["']?([^"'\s]+)/m.exec(fs.readFileSync(file, "utf8"))?.[1];
+}
+
+/**
+ * The backend the engine serving this process likely uses, as the CLI picks it: `PULUMI_BACKEND_URL`,
+ * else the project's `backend.url` (the provider runs in the project's folder, or in its `main`),
+ * else the login in `$PULUMI_HOME/credentials.json` (`current`). A caller checks that it holds the
+ * stack it serves before trusting it: an Automation API program whose `main` is elsewhere and whose
+ * backend is in its project settings only cannot be found this way.
+ */
+export function currentBackendUrl(projectDir: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (env.PULUMI_BACKEND_URL) return env.PULUMI_BACKEND_URL;
+  // The project's folder, or one above it when the program's `main` is a subfolder.
+  for (let dir = path.resolve(projectDir); ; dir = path.dirname(dir)) {
+    if (["Pulumi.yaml", "Pulumi.yml"].some((f) => fs.existsSync(path.join(dir, f)))) {
+      const own = backendUrlOf(dir, env);
+      if (own) return own;
+      break;
+    }
+    if (path.dirname(dir) === dir) break;
+  }
+  try {
+    const home = env.PULUMI_HOME || path.join(os.homedir(), ".pulumi");
+    const current = (JSON.parse(fs.readFileSync(path.join(home, "credentials.json"), "utf8")) as { current?: unknown }).current;
+    return typeof current === "string" && current !== "" ? current : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A resource as a stack's checkpoint records it (the fields the owner lookup reads). */
+export interface StateEntry {
+  urn: string;
+  type: string;
+  id?: string;
+}
+
+/**
+ * The resources of `stack` (`organization/<project>/<stack>`) as its latest checkpoint records
+ * them; `undefined` for a backend this cannot read, `[]` for a stack that has none. A file
+ * backend's checkpoint may be gzipped (`PULUMI_DIY_BACKEND_GZIP`).
+ */
+export async function readStackResources(url: string, stack: string): Promise<StateEntry[] | undefined> {
+  const key = `.pulumi/stacks/${stack.replace(/^organization\//, "")}.json`;
+  const resources = (text: string): StateEntry[] => {
+    const file = JSON.parse(text) as { checkpoint?: { latest?: { resources?: StateEntry[] } } };
+    return (file.checkpoint?.latest?.resources ?? []).map(({ urn, type, id }) => ({ urn, type, id }));
+  };
+  if (url.startsWith("file://")) {
+    const file = path.join(fileRoot(url), key);
+    if (fs.existsSync(file)) return resources(fs.readFileSync(file, "utf8"));
+    if (fs.existsSync(`${file}.gz`)) return resources(zlib.gunzipSync(fs.readFileSync(`${file}.gz`)).toString("utf8"));
+    return [];
+  }
+  if (isPostgres(url)) {
+    const rows = await withPostgres(url, async (sql, table, prefix) => {
+      const found = await sql`SELECT data::text AS data FROM ${sql(table)} WHERE key = ${prefix + key}`;
+      return found.map((row) => row.data as string);
+    });
+    if (rows.length === 0) return [];
+    const blob = (JSON.parse(rows[0]!) as { data?: unknown }).data;
+    return resources(typeof blob === "string" ? Buffer.from(blob, "base64").toString("utf8") : rows[0]!);
+  }
+  return undefined;
 }
 
 /** The engine's words, so a busy stack reads the same whether the engine or this module found it. */

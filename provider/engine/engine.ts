@@ -15,11 +15,12 @@ import { collectionKeyOf, invalidate } from "./collections";
 import { CONFIG_TOKEN, type ProviderContext } from "./context";
 import { fieldDiff, keyedChanges, type DetailedDiff, type DiffResult } from "./detailed-diff";
 import { forHost } from "../host/diff";
-import { servedResource } from "../host/row-log";
+import { servedResource, servedUrn } from "../host/row-log";
 import { dataFunctionText, excerpt, programNames, programText, wirePath } from "./names";
 import { leastScopes, scopeRefusal } from "./oauth-scopes";
 import { unsetKnown, unsetKnownMessage } from "./known";
-import { UnresolvedCreateError, createExactlyOnce } from "./natural-key";
+import { UnresolvedCreateError, adoptClash, createExactlyOnce, keyClash } from "./natural-key";
+import { holdings } from "./ownership";
 import {
   META_INPUTS,
   type AnySpec,
@@ -48,7 +49,10 @@ import {
   valueAt,
 } from "./values";
 
-type DynamicProvider = Required<Pick<pulumi.dynamic.ResourceProvider, "check" | "diff" | "create" | "read" | "update" | "delete">>;
+type DynamicProvider = Required<Pick<pulumi.dynamic.ResourceProvider, "check" | "diff" | "create" | "update" | "delete">> & {
+  /** `inputs`: the recorded inputs, where the door has them (the plugin's ReadRequest); else the outputs stand in. */
+  read(id: string, props?: Outputs, inputs?: Inputs): Promise<pulumi.dynamic.ReadResult>;
+};
 
 /** Builds the provider methods of one resource type. */
 export function makeProvider(spec: AnySpec, context: () => ProviderContext): DynamicProvider {
@@ -63,7 +67,7 @@ export function makeProvider(spec: AnySpec, context: () => ProviderContext): Dyn
       spec.declare?.({ ctx: context(), id: created.id, inputs: withoutProvider(inputs) });
       return created;
     },
-    read: (id, props) => read(spec, context(), id, props ?? {}),
+    read: (id, props, inputs?: Inputs) => read(spec, context(), id, props ?? {}, inputs),
     update: async (id, olds, news) => {
       const updated = await update(spec, context(), id, olds, news);
       spec.declare?.({ ctx: context(), id, inputs: withoutProvider(news) });
@@ -163,18 +167,37 @@ export async function checkAndDerive(
   context?: () => ProviderContext,
 ): Promise<pulumi.dynamic.CheckResult> {
   const checked = await checkOwn(spec, olds, news);
-  if (checked.failures?.length || !context || (!spec.declare && !spec.checkShared)) return checked;
+  if (checked.failures?.length || !context) return checked;
   const ctx = context();
   const inputs = withoutProvider(checked.inputs ?? news);
+  const prior = withoutProvider(olds);
   spec.declare?.({ ctx, inputs });
-  if (!spec.checkShared || Object.values(inputs).some(isUnknown)) return checked;
-  const failures = await spec.checkShared({
-    ctx,
-    inputs,
-    olds: withoutProvider(olds),
-    signal: ctx.time.deadline(timeoutFor(spec, inputs, "update")),
-  });
+  // What the program adopts is held by it in this run: no other resource's delete removes it.
+  if (inputs.adoptId !== undefined && !isUnknown(inputs.adoptId)) holdings(ctx).hold(spec, String(inputs.adoptId), servedResource());
+  const signal = () => ctx.time.deadline(timeoutFor(spec, inputs, "update"));
+  const failures =
+    spec.checkShared && !Object.values(inputs).some(isUnknown)
+      ? await spec.checkShared({ ctx, inputs, olds: prior, signal: signal() })
+      : [];
+  if (failures.length === 0) failures.push(...(await ownershipFailures(spec, ctx, prior, inputs, signal)));
   return failures.length === 0 ? checked : { inputs: checked.inputs, failures: inProgramWords(spec, inputs, failures) };
+}
+
+/** A unique key another object holds, or an adoptId of another stack's object (`natural-key.ts`), in the program's words. */
+async function ownershipFailures(
+  spec: AnySpec,
+  ctx: ProviderContext,
+  olds: Inputs,
+  inputs: Inputs,
+  signal: () => AbortSignal,
+): Promise<Failure[]> {
+  if (!spec.naturalKey) return [];
+  const urn = servedUrn();
+  try {
+    return [...(await keyClash(spec, ctx, olds, inputs, urn, signal())), ...(await adoptClash(spec, ctx, olds, inputs, urn))];
+  } catch (error) {
+    throw explain(spec, "read", error);
+  }
 }
 
 async function checkOwn(spec: AnySpec, olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckResult> {
@@ -579,12 +602,47 @@ export async function readObject(spec: AnySpec, ctx: ProviderContext, id: string
   }
 }
 
-async function read(spec: AnySpec, ctx: ProviderContext, id: string, props: Outputs): Promise<pulumi.dynamic.ReadResult> {
+async function read(
+  spec: AnySpec,
+  ctx: ProviderContext,
+  id: string,
+  props: Outputs,
+  recorded?: Inputs,
+): Promise<pulumi.dynamic.ReadResult> {
   const state = withoutProvider(props);
   const object = await readObject(spec, ctx, id, state);
   // No id tells the engine the object is gone: refresh drops it from state.
   if (!object) return {};
-  return { id, props: toOutputs(spec, object, state) };
+  const outs = toOutputs(spec, object, state);
+  return {
+    id,
+    props: outs,
+    inputs: refreshedInputs(spec, outs, recorded === undefined ? inputsOf(spec, state) : withoutProvider(recorded)),
+  };
+}
+
+/**
+ * The recorded inputs with each one the API now holds otherwise replaced by the API's value, as
+ * Pulumi's `ReadResponse.inputs` intends: the engine keeps them as the resource's inputs, so
+ * `ignoreChanges` keeps a value changed by hand after `refresh`, while `up` still restores every
+ * other field (its diff compares the outputs with the program). An input the API holds the same
+ * keeps its recorded spelling, so a refresh without drift changes nothing.
+ */
+export function refreshedInputs(spec: AnySpec, outs: Outputs, recorded: Inputs): Inputs {
+  const inputs: Inputs = {};
+  for (const [key, given] of Object.entries(recorded)) {
+    const field = spec.inputs[key];
+    const now = field ? outs[key] : undefined;
+    inputs[key] = now === undefined || isUnknown(given) || sameValue(field!, given, now, outs) ? given : now;
+  }
+  return inputs;
+}
+
+/** The inputs as the outputs record them, where a door hands the read no inputs (the dynamic host): every input field and meta input. */
+function inputsOf(spec: AnySpec, state: Outputs): Inputs {
+  const inputs: Inputs = {};
+  for (const key of [...Object.keys(spec.inputs), ...META_INPUTS]) if (state[key] !== undefined) inputs[key] = state[key];
+  return inputs;
 }
 
 async function update(spec: AnySpec, ctx: ProviderContext, id: string, olds: Outputs, raw: Inputs): Promise<pulumi.dynamic.UpdateResult> {
@@ -656,6 +714,14 @@ export function previewUpdate(spec: AnySpec, olds: Outputs, raw: Inputs): Output
 
 async function remove(spec: AnySpec, ctx: ProviderContext, id: string, props: Outputs): Promise<void> {
   const state = withoutProvider(props);
+  // Another resource of this run created or adopted the object (a rename followed by adoptId):
+  // deleting it would take it from that resource. This one leaves state; the object stays.
+  const holder = holdings(ctx).holder(spec, id);
+  if (holder !== undefined) {
+    const by = holder === "" ? "another resource of this program" : `resource "${holder}"`;
+    ctx.progress(`${spec.noun} ${id} is managed by ${by} now: this resource is dropped from state only, and the ${spec.noun} stays`);
+    return;
+  }
   const ms = timeoutFor(spec, state, "delete");
   await withDeadline(spec, ctx, "delete", ms, async (signal) => {
     try {

@@ -17,7 +17,9 @@ import { ApiError, ConnectionError, TimeoutError } from "../../sdk/core/errors";
 import { backoffDelay, decideRetry } from "../../sdk/core/retry";
 import { forget } from "./collections";
 import type { ProviderContext } from "./context";
-import type { AnySpec, ApiObject, Inputs } from "./spec";
+import { aliasFor, holderOf, type Holder } from "./ownership";
+import type { AnySpec, ApiObject, Failure, Inputs } from "./spec";
+import { canonicalJson, isUnknown } from "./values";
 
 /** How many times one create request is sent when each attempt failed ambiguously and did not land. */
 export const MAX_CREATE_ATTEMPTS = 5;
@@ -99,7 +101,7 @@ export async function createExactlyOnce(
   const key = spec.naturalKey;
   if (!key) return post();
   const what = `${spec.noun} with ${key.describe(inputs)}`;
-  const before = await lookup(spec, ctx, inputs, signal, undefined);
+  const before = (await checkedLookup(spec, ctx, inputs)) ?? (await lookup(spec, ctx, inputs, signal, undefined));
   if (key.exclusive && before.length > 0) throw new UnresolvedCreateError(takenMessage(spec, what, before, before.some(equalsInputs)));
   const known = new Set(before.map(idOf));
   for (let attempt = 1; ; attempt++) {
@@ -129,6 +131,129 @@ export async function createExactlyOnce(
       ctx.progress(`${spec.noun} create failed (${cause}) and no new ${what} exists: it did not land; sending it again`);
     }
   }
+}
+
+/** How long a lookup made by `check` stands in for the one before the create that follows it. */
+const CHECKED_LOOKUP_MS = 30_000;
+
+interface CheckedLookup {
+  at: number;
+  found: ApiObject[];
+}
+
+const checkedLookups = (ctx: ProviderContext) => ctx.shared("checked-lookups", () => new Map<string, CheckedLookup>());
+const lookupKey = (spec: AnySpec, inputs: Inputs) => `${spec.name}\n${canonicalJson(inputs)}`;
+
+/**
+ * The lookup `keyClash` made for these very inputs moments ago, taken once: `up` checks a resource
+ * right before creating it, and one listing serves both. Only a lookup that found nothing is
+ * taken (a found one fails the check); a key taken since is refused by the API or by the lookups
+ * after an ambiguous create, as before.
+ */
+async function checkedLookup(spec: AnySpec, ctx: ProviderContext, inputs: Inputs): Promise<ApiObject[] | undefined> {
+  const lookups = checkedLookups(ctx);
+  const key = lookupKey(spec, inputs);
+  const made = lookups.get(key);
+  lookups.delete(key);
+  return made && ctx.time.now() - made.at <= CHECKED_LOOKUP_MS ? made.found : undefined;
+}
+
+/**
+ * A unique key that is taken, found by `check` (a read, which a preview may send): the failure
+ * names the field, the object's id, and what to do — by who manages that object (`holderOf`):
+ * this stack under another name (a rename or a move: `aliases`, or `pulumi state rename`), another
+ * stack (never `adoptId`: a label per stack, or a lookup), or nobody (made by hand: `adoptId`).
+ * Runs for keys that declare their `inputs`, once those are known and differ from the recorded
+ * ones, and not for a resource that adopts (`adoptId`).
+ */
+export async function keyClash(
+  spec: AnySpec,
+  ctx: ProviderContext,
+  olds: Inputs,
+  inputs: Inputs,
+  urn: string | undefined,
+  signal: AbortSignal,
+): Promise<Failure[]> {
+  const key = spec.naturalKey;
+  if (!key?.exclusive || !key.inputs || inputs.adoptId !== undefined) return [];
+  const fields = key.inputs;
+  if (fields.some((f) => inputs[f] === undefined || isUnknown(inputs[f]))) return [];
+  if (fields.every((f) => canonicalJson(olds[f] ?? null) === canonicalJson(inputs[f]))) return [];
+  const found = await lookup(spec, ctx, inputs, signal, undefined);
+  if (found.length === 0) {
+    checkedLookups(ctx).set(lookupKey(spec, inputs), { at: ctx.time.now(), found });
+    return [];
+  }
+  const id = idOf(found[0]!);
+  const holder = await holderOf(spec, ctx, id, urn);
+  const field = fields[fields.length - 1]!;
+  return [{ property: field, reason: clashMessage(spec, key.describe(inputs), field, id, holder, urn) }];
+}
+
+/** Where the guide on renames, moves, stacks and adoption lives, for messages. */
+export const REFACTORING_GUIDE = "node_modules/pulumi-compute/docs/guides/refactoring.md";
+
+/** What to do about a taken key, by who holds the object. */
+export function clashMessage(spec: AnySpec, key: string, field: string, id: string, holder: Holder, urn: string | undefined): string {
+  const taken = `${key} is taken by ${spec.noun} ${id}`;
+  const name = urn?.slice(urn.lastIndexOf("::") + 2);
+  const rename = (oldUrn: string, resource: string) => {
+    const keep = `add ${aliasFor(oldUrn, urn)} to this resource's options`;
+    const stateRename =
+      name !== undefined && aliasFor(oldUrn, urn).includes("name:") ? ` (or run \`pulumi state rename '${oldUrn}' ${name}\`)` : "";
+    return `if this resource is "${resource}" renamed or moved, ${keep}${stateRename}: the ${spec.noun} stays and the next preview plans no create and no delete`;
+  };
+  const perStack =
+    "give each stack its own value (`${pulumi.getStack()}` in it), or read that object with a data function instead of declaring it";
+  const byHand = `if it was made by hand, set adoptId: ${adoptIdText(id)} on this resource to manage it`;
+  const guide = `(${REFACTORING_GUIDE})`;
+  switch (holder.where) {
+    case "this stack":
+      return `${taken}, which this stack manages as resource "${holder.resource}". ${cap(rename(holder.urn, holder.resource))}; otherwise change this resource's ${field} ${guide}.`;
+    case "another stack":
+      return (
+        `${taken}, which stack "${holder.stack}" manages as resource "${holder.resource}". Do not set adoptId to it: two stacks would ` +
+        `manage one ${spec.noun}, and destroying either would delete it. Instead ${perStack} ${guide}.`
+      );
+    case "no stack":
+      return `${taken}, which no stack of this project manages: ${byHand} (then \`pulumi up\`), or change this resource's ${field} ${guide}.`;
+    case "unknown":
+      return (
+        `${taken} (who manages it is not known: ${holder.why}). If this stack manages it under another name (a rename, or a move into ` +
+        `or out of a component), add aliases with its old name to this resource's options, or run \`pulumi state rename\`; if another ` +
+        `stack manages it, never set adoptId: ${perStack}; only ${byHand.slice(3)} ${guide}.`
+      );
+  }
+}
+
+const cap = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
+ * Refuses an `adoptId` of an object another stack of the project manages (two stacks owning one
+ * object: destroying either deletes it). An object this stack manages under another name may be
+ * adopted: the run's holdings keep the other resource's delete from removing it (`ownership.ts`).
+ */
+export async function adoptClash(
+  spec: AnySpec,
+  ctx: ProviderContext,
+  olds: Inputs,
+  inputs: Inputs,
+  urn: string | undefined,
+): Promise<Failure[]> {
+  const adoptId = inputs.adoptId;
+  if (adoptId === undefined || isUnknown(adoptId) || canonicalJson(olds.adoptId ?? null) === canonicalJson(adoptId)) return [];
+  const holder = await holderOf(spec, ctx, String(adoptId), urn);
+  if (holder.where !== "another stack") return [];
+  return [
+    {
+      property: "adoptId",
+      reason:
+        `${spec.noun} ${String(adoptId)} is managed by stack "${holder.stack}" as resource "${holder.resource}": two stacks must not manage ` +
+        `one ${spec.noun} (destroying either would delete it). Remove adoptId and give this stack its own ${spec.noun} ` +
+        "(a value per stack: `${pulumi.getStack()}`), or read that one with a data function " +
+        `(${REFACTORING_GUIDE}).`,
+    },
+  ];
 }
 
 /**
@@ -239,7 +364,8 @@ function takenMessage(spec: AnySpec, what: string, found: ApiObject[], equal: bo
   return (
     `${article(what)} already exists (id ${found.map(idOf).join(", ")}). If it is the one this resource should manage ` +
     `(a run that lost the create's answer may have made it), set adoptId: ${adoptIdText(id)} on the resource and run \`pulumi up\` again; ` +
-    `otherwise change the key or delete that ${spec.noun}.`
+    `otherwise change the key or delete that ${spec.noun}. If this stack manages it under another name, use aliases instead; ` +
+    `if another stack manages it, never adoptId (${REFACTORING_GUIDE}).`
   );
 }
 

@@ -332,6 +332,12 @@ export interface NaturalKey<In, Api> {
    * only a match that appeared during this create is taken as its result.
    */
   exclusive: boolean;
+  /**
+   * The inputs the key reads (`["vpcId", "label"]`). Given, with an exclusive key, `check` looks
+   * the key up once they are all known, so a preview finds a taken label that `up` would hit, and
+   * says who holds it (`ownership.ts`).
+   */
+  inputs?: readonly string[];
   /** Every object that has the key of these inputs (usually a filtered listing). */
   find(call: Call & { inputs: In }): Promise<Api[]>;
   /**

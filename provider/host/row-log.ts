@@ -28,9 +28,14 @@ export function rowLog(): RowLog | undefined {
   return (globalThis as Record<symbol, RowLog | undefined>)[SINK];
 }
 
+/** The URN of the resource whose request is being served, where the host change knows it. */
+export function servedUrn(): string | undefined {
+  return (globalThis as Record<symbol, (() => string | undefined) | undefined>)[SERVING]?.() || undefined;
+}
+
 /** The program's name of the resource whose request is being served (`app-net` of its URN), where the host change knows it. */
 export function servedResource(): string | undefined {
-  const urn = (globalThis as Record<symbol, (() => string | undefined) | undefined>)[SERVING]?.();
+  const urn = servedUrn();
   return urn?.slice(urn.lastIndexOf("::") + 2) || undefined;
 }
 

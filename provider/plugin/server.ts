@@ -179,10 +179,12 @@ export function providerService(protocol: Protocol, options: ServiceOptions): Re
         if (!imported) return response;
         return response.setId(imported.id).setProperties(toStruct(imported.props, secrets)).setInputs(toStruct(imported.inputs, secrets));
       }
-      const read = await methods.read(request.getId(), state);
+      const read = await methods.read(request.getId(), state, fromStruct(request.getInputs()));
       // No id: the object is gone, and a refresh drops it from state.
       if (!read.id) return response;
-      return response.setId(read.id).setProperties(toStruct((read.props as Values | undefined) ?? {}, secrets));
+      response.setId(read.id).setProperties(toStruct((read.props as Values | undefined) ?? {}, secrets));
+      // The recorded inputs as the API now holds them (`refreshedInputs`): `ignoreChanges` keeps a change made by hand.
+      return read.inputs ? response.setInputs(toStruct(read.inputs as Values, secrets)) : response;
     }),
     update: serve(async (request: InstanceType<typeof proto.UpdateRequest>) => {
       const { spec, methods, secrets } = resource(request.getType(), request.getUrn());

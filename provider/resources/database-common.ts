@@ -477,6 +477,7 @@ export function databaseSpec<C extends z.ZodType, R extends Fields>(kind: Databa
     naturalKey: {
       describe: (inputs) => `label ${JSON.stringify(inputs.label)}`,
       exclusive: true,
+      inputs: ["label"],
       find: async ({ ctx, inputs, signal }) =>
         (await kind.api(ctx.client()).listAll({ filter: { label: inputs.label }, signal })).filter((d) => d.label === inputs.label),
     },

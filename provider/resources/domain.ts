@@ -117,6 +117,7 @@ export const domainSpec = resourceSpec<Domain, DomainCreateRequest, DomainUpdate
   naturalKey: {
     describe: (inputs) => `name ${JSON.stringify(inputs.domain)}`,
     exclusive: true,
+    inputs: ["domain"],
     find: async ({ ctx, inputs, signal }) => {
       const name = inputs.domain.toLowerCase();
       return (await ctx.client().domains.listAll({ filter: { domain: name }, signal })).filter((d) => d.domain.toLowerCase() === name);

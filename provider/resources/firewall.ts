@@ -414,6 +414,7 @@ export const firewallSpec = resourceSpec<FirewallWithDevices, FirewallCreateRequ
   naturalKey: {
     describe: (inputs) => `label ${JSON.stringify(inputs.label)}`,
     exclusive: true,
+    inputs: ["label"],
     find: async ({ ctx, inputs, signal }) =>
       (await ctx.client().networking.firewalls.listAll({ filter: { label: inputs.label }, signal })).filter(
         (f) => f.label === inputs.label,

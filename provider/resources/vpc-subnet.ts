@@ -56,6 +56,7 @@ export const vpcSubnetSpec = resourceSpec<Subnet, SubnetCreateRequest, SubnetUpd
   naturalKey: {
     describe: (inputs) => `label ${JSON.stringify(inputs.label)} in VPC ${String(inputs.vpcId)}`,
     exclusive: true,
+    inputs: ["vpcId", "label"],
     find: async ({ ctx, inputs, signal }) =>
       (await ctx.client().vpcs.subnets.listAll(apiId(inputs.vpcId), { signal })).filter((s) => s.label === inputs.label),
   },

@@ -40,6 +40,7 @@ export const vpcSpec = resourceSpec<Vpc, VpcCreateRequest, VpcUpdateRequest>()({
   naturalKey: {
     describe: (inputs) => `label ${JSON.stringify(inputs.label)}`,
     exclusive: true,
+    inputs: ["label"],
     find: async ({ ctx, inputs, signal }) =>
       (await ctx.client().vpcs.listAll({ filter: { label: inputs.label }, signal })).filter((v) => v.label === inputs.label),
   },

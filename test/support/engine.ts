@@ -31,6 +31,11 @@ export interface TestStackOptions {
    * user's project holds its program and its `node_modules`.
    */
   baseDir?: string;
+  /**
+   * Another stack of the same project in the same backend: `dev` beside `staging`, as a team
+   * deploys one program twice in one account.
+   */
+  besides?: TestStack;
 }
 
 export interface TestStack {
@@ -43,6 +48,9 @@ export interface TestStack {
   resources(): StateResource[];
   /** Removes the temporary folders (the stack should be destroyed first). */
   cleanup(): void;
+  /** The project's name and its `file://` backend's folder, which a stack `besides` this one shares. */
+  project: string;
+  stateDir: string;
 }
 
 export interface StateResource {
@@ -56,12 +64,15 @@ export interface StateResource {
 export async function createTestStack(options: TestStackOptions): Promise<TestStack> {
   if (options.baseDir) fs.mkdirSync(options.baseDir, { recursive: true });
   const base = fs.mkdtempSync(path.join(options.baseDir ?? os.tmpdir(), `pc-e2e-${options.name}-`));
-  const stateDir = path.join(base, "state");
+  const stateDir = options.besides?.stateDir ?? path.join(base, "state");
   const workDir = path.join(base, "work");
-  fs.mkdirSync(stateDir);
+  fs.mkdirSync(stateDir, { recursive: true });
   fs.mkdirSync(workDir);
-  const project = `e2e-${options.name}`;
+  const project = options.besides?.project ?? `e2e-${options.name}`;
   const envVars: Record<string, string> = {
+    // The program's `main` is this repository, where the provider process starts: the backend
+    // named here is how it finds the stacks (`provider/engine/ownership.ts`), as a shell's is.
+    PULUMI_BACKEND_URL: `file://${stateDir}`,
     PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
@@ -93,6 +104,8 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
     stateText,
     resources: () => (JSON.parse(stateText()).checkpoint.latest.resources ?? []) as StateResource[],
     cleanup: () => fs.rmSync(base, { recursive: true, force: true }),
+    project,
+    stateDir,
   };
 }
 

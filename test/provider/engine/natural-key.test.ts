@@ -48,7 +48,9 @@ function world(options: { exclusive?: boolean; adoptable?: (o: ApiObject) => boo
       },
     },
   } as unknown as AnySpec;
-  const ctx = { progress: (line: string) => lines.push(line), time: REAL_TIME } as unknown as ProviderContext;
+  const kept = new Map<string, unknown>();
+  const shared = (key: string, make: () => unknown) => (kept.has(key) ? kept.get(key) : kept.set(key, make()).get(key));
+  const ctx = { progress: (line: string) => lines.push(line), time: REAL_TIME, shared } as unknown as ProviderContext;
   let nextId = 1;
   const make = (status = "ok") => {
     const object = { id: nextId++, label: "x", status };
@@ -144,7 +146,9 @@ test("an exclusive key already taken fails before any create, naming the object 
   expect(posts).toBe(0);
   expect((error as Error).message).toBe(
     'a thing with label "x" already exists (id 1). If it is the one this resource should manage (a run that lost the ' +
-      "create's answer may have made it), set adoptId: 1 on the resource and run `pulumi up` again; otherwise change the key or delete that thing.",
+      "create's answer may have made it), set adoptId: 1 on the resource and run `pulumi up` again; otherwise change the key or delete that thing. " +
+      "If this stack manages it under another name, use aliases instead; if another stack manages it, never adoptId " +
+      "(node_modules/pulumi-compute/docs/guides/refactoring.md).",
   );
 });
 

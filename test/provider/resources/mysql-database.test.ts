@@ -166,9 +166,15 @@ describe("engine ids: the major alone (today's form) or a full version (the 4.17
     const mark = harness.emulator.control.listRequests().length;
     expect((await mysql.check!({ ...base, engineId: "mysql/8.0.99" }, { ...base, engineId: "mysql/8.0.99" })).failures ?? []).toEqual([]);
     expect(harness.emulator.control.listRequests().slice(mark)).toEqual([]);
-    // Reads only: the listing once per process, each full version once.
+    // Reads only: the listing once per process, each full version once, and the label's lookups of the inputs that pass.
     const requests = harness.emulator.control.listRequests().map((r) => `${r.method} ${r.path}`);
-    expect(requests.every((r) => r.startsWith("GET /v4/databases/engines") || r.startsWith("GET /v4/regions"))).toBe(true);
+    const reads = [
+      "GET /v4/databases/engines",
+      "GET /v4/regions",
+      "GET /v4/databases/mysql/instances",
+      "GET /v4/databases/postgresql/instances",
+    ];
+    expect(requests.every((r) => reads.some((read) => r.startsWith(read)))).toBe(true);
     expect(requests.filter((r) => /^GET \/v4\/databases\/engines(\?.*)?$/.test(r))).toHaveLength(1);
   });
 

@@ -20,8 +20,8 @@ test("a VPC's region must offer VPCs: the API's list says which do", async () =>
     { property: "region", reason: "region mars-1 is not one of the API's regions; getRegions lists them" },
   ]);
   expect(writes()).toEqual([]);
-  // The list is read once per process.
-  expect(harness.emulator.control.listRequests().map((r) => r.path.replace(/\?.*/, ""))).toEqual(["/v4/regions"]);
+  // The list is read once per process; the inputs that pass have their label looked up (a taken one is found at preview).
+  expect(harness.emulator.control.listRequests().map((r) => r.path.replace(/\?.*/, ""))).toEqual(["/v4/regions", "/v4/vpcs"]);
 });
 
 test("a database's region must offer Managed Databases", async () => {

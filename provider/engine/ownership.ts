@@ -1,0 +1,125 @@
+/**
+ * Who holds an object, so that nothing the product says or does loses one on day two.
+ *
+ * Two questions, answered in two places:
+ *
+ * - **Within one deployment** (`Holdings`): the provider process serves every resource of a run,
+ *   so it knows which existing objects the program's resources claim (`adoptId`, seen at check,
+ *   which runs for every resource of the program before any delete). A delete of an object that
+ *   a resource of the run claims drops the deleted resource from state only: a rename that was
+ *   followed by `adoptId` keeps its object, also in the run after one killed between the adopt and
+ *   the delete. An object a create makes is new, so no other resource's state can hold its id.
+ * - **Across the backend's stacks** (`holderOf`): the checkpoints of the project's stacks, read
+ *   from a diy backend (`file://`, `postgres://`) as `drift --all` and `recover` read them, say
+ *   whether an object is managed by this stack under another name (a rename or a move), by another
+ *   stack (the same program deployed as `dev` and `staging`), or by none (made by hand). A clash on
+ *   a unique key found at check, and an `adoptId`, are judged by it (`engine.ts`).
+ */
+import { currentBackendUrl, readStackResources, readStacks, type StateEntry } from "../backend-store";
+import type { ProviderContext } from "./context";
+import type { AnySpec } from "./spec";
+import { kindOfType } from "./type-tokens";
+
+/** The objects the resources of this run claim with `adoptId`, by kind and id: the resource's name, `""` when unknown. */
+export class Holdings {
+  private readonly held = new Map<string, string>();
+
+  hold(spec: AnySpec, id: string, resource: string | undefined): void {
+    this.held.set(`${spec.name} ${id}`, resource ?? "");
+  }
+
+  /** The name of the resource that holds the object (`""` when not known), or undefined when none does. */
+  holder(spec: AnySpec, id: string): string | undefined {
+    return this.held.get(`${spec.name} ${id}`);
+  }
+}
+
+/** The process's holdings: every resource it serves shares them. */
+export const holdings = (ctx: ProviderContext): Holdings => ctx.shared("holdings", () => new Holdings());
+
+/** Who manages an object, as the backend's checkpoints say. */
+export type Holder =
+  | { where: "this stack"; urn: string; resource: string }
+  | { where: "another stack"; stack: string; urn: string; resource: string }
+  | { where: "no stack" }
+  | { where: "unknown"; why: string };
+
+/** The parts of a URN: `urn:pulumi:<stack>::<project>::<type chain>::<name>`. */
+export interface UrnParts {
+  stack: string;
+  project: string;
+  /** The parent types and the type, `$`-joined. */
+  types: string;
+  name: string;
+}
+
+export function parseUrn(urn: string): UrnParts | undefined {
+  const match = /^urn:pulumi:([^:]+)::([^:]+)::(.+)::([^:]*)$/.exec(urn);
+  if (!match) return undefined;
+  return { stack: match[1]!, project: match[2]!, types: match[3]!, name: match[4]! };
+}
+
+/**
+ * Who manages `spec`'s object `id` among the stacks of the project of `urn` (the resource asking,
+ * which is left out). Each stack's checkpoint is read once per process: what matters is the state
+ * the run started from.
+ */
+export async function holderOf(spec: AnySpec, ctx: ProviderContext, id: string, urn: string | undefined): Promise<Holder> {
+  const own = urn === undefined ? undefined : parseUrn(urn);
+  if (!own) return { where: "unknown", why: "the resource's URN is not known to the provider" };
+  const url = currentBackendUrl();
+  if (!url) return { where: "unknown", why: "the stack's backend is not known to the provider" };
+  let stacks: string[] | undefined;
+  try {
+    stacks = await stacksOf(ctx, url);
+  } catch (error) {
+    return { where: "unknown", why: `reading the backend failed (${(error as Error).message})` };
+  }
+  if (!stacks) return { where: "unknown", why: "the backend is not one the provider can read (file:// and postgres:// are)" };
+  const prefix = `organization/${own.project}/`;
+  // A login or a setting that is not this run's backend would answer for other stacks.
+  if (!stacks.includes(prefix + own.stack)) return { where: "unknown", why: "the backend the provider found does not hold this stack" };
+  // This stack first: a rename is the likelier story, and its message keeps the object.
+  const ordered = stacks
+    .filter((s) => s.startsWith(prefix))
+    .sort((a, b) => Number(b === prefix + own.stack) - Number(a === prefix + own.stack));
+  for (const stack of ordered) {
+    let entries: StateEntry[] | undefined;
+    try {
+      entries = await resourcesOf(ctx, url, stack);
+    } catch (error) {
+      return { where: "unknown", why: `reading stack ${stack.slice(prefix.length)} failed (${(error as Error).message})` };
+    }
+    const found = entries?.find((e) => e.id === id && e.urn !== urn && kindOfType(e.type) === spec.name);
+    if (!found) continue;
+    const resource = parseUrn(found.urn)?.name ?? found.urn;
+    const name = stack.slice(prefix.length);
+    if (name === own.stack) return { where: "this stack", urn: found.urn, resource };
+    return { where: "another stack", stack: name, urn: found.urn, resource };
+  }
+  return { where: "no stack" };
+}
+
+function stacksOf(ctx: ProviderContext, url: string): Promise<string[] | undefined> {
+  const cache = ctx.shared("backend-stacks", () => new Map<string, Promise<string[] | undefined>>());
+  if (!cache.has(url)) cache.set(url, readStacks(url));
+  return cache.get(url)!;
+}
+
+function resourcesOf(ctx: ProviderContext, url: string, stack: string): Promise<StateEntry[] | undefined> {
+  const cache = ctx.shared("backend-states", () => new Map<string, Promise<StateEntry[] | undefined>>());
+  const key = `${url}\n${stack}`;
+  if (!cache.has(key)) cache.set(key, readStackResources(url, stack));
+  return cache.get(key)!;
+}
+
+/**
+ * The resource option that keeps an object through a rename or a move: the old name alone when
+ * only the name changed, else the old URN (a move into or out of a component changes its parents).
+ */
+export function aliasFor(oldUrn: string, newUrn: string | undefined): string {
+  const old = parseUrn(oldUrn);
+  const now = newUrn === undefined ? undefined : parseUrn(newUrn);
+  if (old && now && old.types === now.types) return `aliases: [{ name: ${JSON.stringify(old.name)} }]`;
+  return `aliases: [${JSON.stringify(oldUrn)}]`;
+}

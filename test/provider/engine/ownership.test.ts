@@ -1,0 +1,148 @@
+/**
+ * Who holds an object (`provider/engine/ownership.ts`): the stacks of a `file://` backend read as
+ * checkpoints, the answer for this stack, another stack and nobody, a backend that does not hold
+ * the stack being served, and the aliases a rename or a move needs; the messages built on them.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { ProviderContext } from "../../../provider/engine/context";
+import { adoptClash, clashMessage } from "../../../provider/engine/natural-key";
+import { aliasFor, holderOf, parseUrn } from "../../../provider/engine/ownership";
+import { currentBackendUrl, readStackResources } from "../../../provider/backend-store";
+import { specOf } from "../../../provider/registry";
+
+const vpc = specOf("Vpc");
+const urn = (stack: string, name: string, types = "pulumi-nodejs:dynamic/compute:Vpc") => `urn:pulumi:${stack}::app::${types}::${name}`;
+
+let dir: string;
+const saved = process.env.PULUMI_BACKEND_URL;
+
+/** A diy backend holding project `app`'s stacks, each with the given resources. */
+function backend(stacks: Record<string, Array<{ urn: string; type: string; id?: string }>>): string {
+  for (const [stack, resources] of Object.entries(stacks)) {
+    const file = path.join(dir, ".pulumi/stacks/app", `${stack}.json`);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, JSON.stringify({ version: 3, checkpoint: { stack, latest: { resources } } }));
+  }
+  return `file://${dir}`;
+}
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "pc-ownership-"));
+});
+afterEach(() => {
+  fs.rmSync(dir, { recursive: true, force: true });
+  if (saved === undefined) delete process.env.PULUMI_BACKEND_URL;
+  else process.env.PULUMI_BACKEND_URL = saved;
+});
+
+test("URNs: stack, project, types and name", () => {
+  expect(parseUrn("urn:pulumi:dev::app::acme:Net$pulumi-nodejs:dynamic/compute:Vpc::app")).toEqual({
+    stack: "dev",
+    project: "app",
+    types: "acme:Net$pulumi-nodejs:dynamic/compute:Vpc",
+    name: "app",
+  });
+  expect(parseUrn("not a urn")).toBeUndefined();
+});
+
+test("the alias of a rename is the old name; of a move, the old URN", () => {
+  expect(aliasFor(urn("dev", "app"), urn("dev", "network"))).toBe('aliases: [{ name: "app" }]');
+  const moved = urn("dev", "app", "acme:Net$pulumi-nodejs:dynamic/compute:Vpc");
+  expect(aliasFor(urn("dev", "app"), moved)).toBe(`aliases: [${JSON.stringify(urn("dev", "app"))}]`);
+});
+
+test("who manages an object: this stack under another name, another stack, nobody; the asking resource is left out", async () => {
+  process.env.PULUMI_BACKEND_URL = backend({
+    dev: [
+      { urn: urn("dev", "app"), type: "pulumi-nodejs:dynamic/compute:Vpc", id: "10" },
+      { urn: urn("dev", "zone"), type: "compute:index:Domain", id: "20" },
+    ],
+    staging: [{ urn: urn("staging", "app"), type: "compute:index:Vpc", id: "30" }],
+  });
+  const ctx = new ProviderContext();
+  expect(await holderOf(vpc, ctx, "10", urn("dev", "network"))).toEqual({ where: "this stack", urn: urn("dev", "app"), resource: "app" });
+  expect(await holderOf(vpc, ctx, "30", urn("dev", "app"))).toEqual({
+    where: "another stack",
+    stack: "staging",
+    urn: urn("staging", "app"),
+    resource: "app",
+  });
+  // A Domain's id 20 is no VPC's; the resource itself is not its own holder.
+  expect(await holderOf(vpc, ctx, "20", urn("dev", "network"))).toEqual({ where: "no stack" });
+  expect(await holderOf(vpc, ctx, "10", urn("dev", "app"))).toEqual({ where: "no stack" });
+});
+
+test("unknown, said why: no URN, no backend, a backend that does not hold this stack", async () => {
+  const ctx = new ProviderContext();
+  expect(await holderOf(vpc, ctx, "10", undefined)).toMatchObject({ where: "unknown", why: expect.stringContaining("URN") });
+  process.env.PULUMI_BACKEND_URL = backend({ other: [] });
+  expect(await holderOf(vpc, ctx, "10", urn("dev", "app"))).toEqual({
+    where: "unknown",
+    why: "the backend the provider found does not hold this stack",
+  });
+  process.env.PULUMI_BACKEND_URL = "s3://bucket";
+  expect(await holderOf(vpc, new ProviderContext(), "10", urn("dev", "app"))).toMatchObject({ where: "unknown" });
+});
+
+test("the backend as the CLI finds it: the variable, the project's backend.url (from a subfolder too), the login", async () => {
+  const project = path.join(dir, "project");
+  fs.mkdirSync(path.join(project, "src"), { recursive: true });
+  fs.writeFileSync(path.join(project, "Pulumi.yaml"), "name: app\nruntime: nodejs\nbackend:\n  url: file:///srv/state\n");
+  expect(currentBackendUrl(path.join(project, "src"), { PULUMI_BACKEND_URL: "file:///env" })).toBe("file:///env");
+  expect(currentBackendUrl(path.join(project, "src"), {})).toBe("file:///srv/state");
+  const home = path.join(dir, "home");
+  fs.mkdirSync(home);
+  fs.writeFileSync(path.join(home, "credentials.json"), JSON.stringify({ current: "file:///logged-in" }));
+  expect(currentBackendUrl(home, { PULUMI_HOME: home })).toBe("file:///logged-in");
+  expect(await readStackResources(`file://${dir}`, "organization/app/none")).toEqual([]);
+});
+
+test("the clash's message by who holds the object, in the order the issue asks", () => {
+  const key = 'label "app-net"';
+  const here = clashMessage(
+    vpc,
+    key,
+    "label",
+    "10",
+    { where: "this stack", urn: urn("dev", "app"), resource: "app" },
+    urn("dev", "network"),
+  );
+  expect(here).toBe(
+    'label "app-net" is taken by VPC 10, which this stack manages as resource "app". If this resource is "app" renamed or moved, ' +
+      `add aliases: [{ name: "app" }] to this resource's options (or run \`pulumi state rename '${urn("dev", "app")}' network\`): ` +
+      "the VPC stays and the next preview plans no create and no delete; otherwise change this resource's label " +
+      "(node_modules/pulumi-compute/docs/guides/refactoring.md).",
+  );
+  const other = clashMessage(
+    vpc,
+    key,
+    "label",
+    "10",
+    { where: "another stack", stack: "dev", urn: urn("dev", "app"), resource: "app" },
+    urn("staging", "app"),
+  );
+  expect(other).toContain('which stack "dev" manages as resource "app". Do not set adoptId to it');
+  expect(other).toContain("${pulumi.getStack()}");
+  expect(other).not.toMatch(/adoptId: 10/);
+  expect(clashMessage(vpc, key, "label", "10", { where: "no stack" }, urn("dev", "app"))).toContain("set adoptId: 10 on this resource");
+  const unknown = clashMessage(vpc, key, "label", "10", { where: "unknown", why: "no backend" }, undefined);
+  // All three, the ones that keep an object first.
+  expect(unknown.indexOf("aliases")).toBeLessThan(unknown.indexOf("never set adoptId"));
+  expect(unknown.indexOf("never set adoptId")).toBeLessThan(unknown.indexOf("set adoptId: 10"));
+});
+
+test("an adoptId of another stack's object is refused; of this stack's or nobody's, taken", async () => {
+  process.env.PULUMI_BACKEND_URL = backend({
+    dev: [{ urn: urn("dev", "app"), type: "pulumi-nodejs:dynamic/compute:Vpc", id: "10" }],
+    staging: [{ urn: urn("staging", "old"), type: "pulumi-nodejs:dynamic/compute:Vpc", id: "11" }],
+  });
+  const ctx = new ProviderContext();
+  const refused = await adoptClash(vpc, ctx, {}, { label: "x", region: "us-iad", adoptId: 10 }, urn("staging", "app"));
+  expect(refused).toEqual([{ property: "adoptId", reason: expect.stringContaining('VPC 10 is managed by stack "dev" as resource "app"') }]);
+  expect(await adoptClash(vpc, ctx, {}, { label: "x", region: "us-iad", adoptId: 11 }, urn("staging", "app"))).toEqual([]);
+  expect(await adoptClash(vpc, ctx, {}, { label: "x", region: "us-iad", adoptId: 12 }, urn("staging", "app"))).toEqual([]);
+  // Already adopted: not read again.
+  expect(await adoptClash(vpc, ctx, { adoptId: 10 }, { label: "x", region: "us-iad", adoptId: 10 }, urn("staging", "app"))).toEqual([]);
+});
