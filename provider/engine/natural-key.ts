@@ -216,7 +216,7 @@ export function clashMessage(spec: AnySpec, key: string, field: string, id: stri
         `manage one ${spec.noun}, and destroying either would delete it. Instead ${perStack} ${guide}.`
       );
     case "no stack":
-      return `${taken}, which no stack of this project manages: ${byHand} (then \`pulumi up\`), or change this resource's ${field} ${guide}.`;
+      return `${taken}, which no stack of this backend manages: ${byHand} (then \`pulumi up\`), or change this resource's ${field} ${guide}.`;
     case "unknown":
       return (
         `${taken} (who manages it is not known: ${holder.why}). If this stack manages it under another name (a rename, or a move into ` +
