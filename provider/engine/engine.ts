@@ -614,11 +614,14 @@ async function read(
   // No id tells the engine the object is gone: refresh drops it from state.
   if (!object) return {};
   const outs = toOutputs(spec, object, state);
-  return {
-    id,
-    props: outs,
-    inputs: refreshedInputs(spec, outs, recorded === undefined ? inputsOf(spec, state) : withoutProvider(recorded)),
-  };
+  if (recorded !== undefined) return { id, props: outs, inputs: refreshedInputs(spec, outs, withoutProvider(recorded)) };
+  // The dynamic host hands over the outputs only. Without drift in an input field, no inputs are
+  // returned and the engine keeps the recorded ones as they are; with drift, the outputs' input
+  // fields stand in for them (each in the API's spelling, which compares equal).
+  const drifted = Object.entries(spec.inputs).some(
+    ([key, field]) => state[key] !== undefined && outs[key] !== undefined && !sameValue(field, state[key], outs[key], outs),
+  );
+  return drifted ? { id, props: outs, inputs: refreshedInputs(spec, outs, inputsOf(spec, state)) } : { id, props: outs };
 }
 
 /**
