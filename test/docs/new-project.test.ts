@@ -10,7 +10,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { codeBlocks } from "../../scripts/docs/examples";
-import { newProjectBlock } from "../support/new-project";
+import { newProjectBlock, templateCopy } from "../support/new-project";
 import { REPO_ROOT } from "../support/engine";
 import { runProcess } from "../support/process";
 
@@ -106,16 +106,9 @@ test("the tests' copy of the README's program (test/support/readme-program.ts) d
 });
 
 test("getting started's claim holds: `npx tsc --noEmit` in a copy of the template checks a file the user adds, and fails on a wrong client call", async () => {
-  // The copy's node_modules as `npm install` leaves it, from this checkout: pulumi-compute is the
-  // built package, the rest the versions the template asks for (the repository's own).
   const project = fs.mkdtempSync(path.join(os.tmpdir(), "pc-template-tsc-"));
   try {
-    fs.cpSync(path.join(REPO_ROOT, "examples/new-project"), project, { recursive: true });
-    const modules = path.join(project, "node_modules");
-    fs.mkdirSync(modules);
-    fs.symlinkSync(REPO_ROOT, path.join(modules, "pulumi-compute"));
-    for (const scope of ["@pulumi", "@jest", "@types"])
-      fs.symlinkSync(path.join(REPO_ROOT, "node_modules", scope), path.join(modules, scope));
+    templateCopy(project);
     fs.writeFileSync(
       path.join(project, "vpc-label.test.ts"),
       [
