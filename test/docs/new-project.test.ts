@@ -115,7 +115,9 @@ test("getting started's claim holds: `npx tsc --noEmit` in a copy of the templat
         'import { ComputeClient } from "pulumi-compute";',
         "",
         'const client = new ComputeClient({ baseUrl: "http://127.0.0.1:4010/v4", token: "dev-token" });',
-        'export const renamed = client.vpcs.update(1, { lable: "changed-by-hand" });',
+        // Over two lines, so the coverage table does not count this file as a test of the endpoint.
+        "export const renamed = client.vpcs",
+        '  .update(1, { lable: "changed-by-hand" });',
         "",
       ].join("\n"),
     );
@@ -125,7 +127,7 @@ test("getting started's claim holds: `npx tsc --noEmit` in a copy of the templat
     expect(tsc.code).not.toBe(0);
     // The one error is the added file's: the template's own index.ts and index.test.ts type-check.
     const errors = tsc.out.split("\n").filter((line) => /error TS\d+/.test(line));
-    expect(errors).toEqual([expect.stringMatching(/^vpc-label\.test\.ts\(4,\d+\): error TS\d+: .*'lable' does not exist/)]);
+    expect(errors).toEqual([expect.stringMatching(/^vpc-label\.test\.ts\(5,\d+\): error TS\d+: .*'lable' does not exist/)]);
   } finally {
     fs.rmSync(project, { recursive: true, force: true });
   }
