@@ -7,6 +7,7 @@ const db = new compute.MysqlDatabase("db", {
   region: "us-iad",
   type: "g6-nanode-1",
   engineId: "mysql/8",
+  sslConnection: true, // TLS only (the API records an absent value as false; changing it later replaces the database)
   allowList: [data.ipv4],
 });
 

@@ -5,6 +5,7 @@ import { MissingPulumiError, assertPulumiLoadable } from "../peer";
 import { EXIT } from "./exit";
 import { AREA_NAMES } from "./import/account";
 import { DEFAULT_PARALLEL } from "./fleet-constants";
+import { installedVersion } from "./version";
 
 const DRIFT_USAGE = `usage: pulumi-compute drift [--stack <name>] [--cwd <project dir>] [--json]
        pulumi-compute drift --all | --stacks <a,b,…> [--parallel <n>] [--cwd <dir>] [--json] [--junit <file>]
@@ -77,7 +78,7 @@ commands:
   recover  bring a stack back after an interrupted run (then \`pulumi up\`)
   scopes   print the least-privilege OAuth scopes a stack's token needs
 
-\`pulumi-compute <command> --help\` describes a command's options.`;
+\`pulumi-compute <command> --help\` describes a command's options; \`pulumi-compute --version\` prints the installed version.`;
 
 type Parsed<T> = { values: T } | { code: number };
 
@@ -110,6 +111,10 @@ function pulumiMissing(): boolean {
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === "--version" || command === "-v") {
+    console.log(installedVersion());
+    return EXIT.clean;
+  }
   if ((command === "drift" || command === "import" || command === "recover" || command === "scopes") && pulumiMissing()) return EXIT.error;
   if (command === "scopes") {
     const parsed = parse<{ stack?: string; cwd?: string; json?: boolean }>(

@@ -1,4 +1,5 @@
 /**
+ * How generated files are written. The reference pages write code and table cells one way.
  * Generated TypeScript goes through the project's formatter, so a generated file reads like a
  * written one and `prettier --check` holds for the whole tree. Prettier runs as a child process:
  * its API is ESM-only inside, which jest's CommonJS sandbox cannot load.
@@ -14,3 +15,12 @@ export function formatSource(text: string, root: string, file: string): string {
     encoding: "utf8",
   });
 }
+
+/** Text as inline code. */
+export const code = (text: string) => `\`${text}\``;
+
+/** Text fit for a Markdown table's cell: no bar, no line break. */
+export const escape = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+
+/** A description's first sentence, for an index's row. */
+export const firstSentence = (text: string) => /^[\s\S]*?\.(?=\s|$)/.exec(text)?.[0] ?? text;

@@ -6,9 +6,7 @@
 import { COMPUTE_POLICIES, POLICY_PACK } from "../../provider/policy";
 import type { ComputePolicy, Setting } from "../../provider/policy";
 import { GUARDRAILS_PATH } from "../../provider/project/plugins";
-
-const code = (text: string) => `\`${text}\``;
-const escape = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+import { code, escape } from "./format";
 
 /** `list of integers (1–65535)`, `integer (at least 1)`, `list of strings`. */
 function typeOf(schema: Record<string, unknown>): string {

@@ -792,10 +792,12 @@ export class Databases {
 export class DatabaseEngines {
   constructor(private readonly http: HttpClient) {}
 
+  /** Iterates the engine versions new databases can use. */
   list(options?: ListOptions): Paginator<DatabaseEngine> {
     return this.http.paginate(DATABASE_ENDPOINTS.engines.list, {}, options);
   }
 
+  /** Every engine version, collected. */
   listAll(options?: ListOptions): Promise<DatabaseEngine[]> {
     return this.list(options).all();
   }
@@ -810,14 +812,17 @@ export class DatabaseEngines {
 export class DatabaseTypes {
   constructor(private readonly http: HttpClient) {}
 
+  /** Iterates the node types a create's `type` may name. */
   list(options?: ListOptions): Paginator<DatabaseType> {
     return this.http.paginate(DATABASE_ENDPOINTS.types.list, {}, options);
   }
 
+  /** Every node type, collected. */
   listAll(options?: ListOptions): Promise<DatabaseType[]> {
     return this.list(options).all();
   }
 
+  /** One node type. */
   get(typeId: string, options: CallOptions = {}): Promise<DatabaseType> {
     return this.http.call(DATABASE_ENDPOINTS.types.get, { typeId }, undefined, options);
   }
@@ -827,10 +832,12 @@ export class DatabaseTypes {
 export class DatabaseInstances {
   constructor(private readonly http: HttpClient) {}
 
+  /** Iterates every accessible database of any engine. */
   list(options?: ListOptions): Paginator<DatabaseInstance> {
     return this.http.paginate(DATABASE_ENDPOINTS.instances.list, {}, options);
   }
 
+  /** Every database of any engine, collected. */
   listAll(options?: ListOptions): Promise<DatabaseInstance[]> {
     return this.list(options).all();
   }
@@ -857,14 +864,17 @@ export class EngineDatabases<C extends z.ZodType> {
     this.endpoints = own as DatabaseEngineEndpoints<DatabaseEngineType, C>;
   }
 
+  /** Iterates this engine's databases. */
   list(options?: ListOptions): Paginator<Database> {
     return this.http.paginate(this.endpoints.list, {}, options);
   }
 
+  /** Every database of this engine, collected. */
   listAll(options?: ListOptions): Promise<Database[]> {
     return this.list(options).all();
   }
 
+  /** One database of this engine. */
   get(id: number, options: CallOptions = {}): Promise<Database> {
     return this.http.call(this.endpoints.get, { instanceId: id }, undefined, options);
   }
@@ -925,14 +935,17 @@ export class DatabaseBackups {
     this.endpoints = DATABASE_ENDPOINTS[engine].backups;
   }
 
+  /** Iterates a database's backups. */
   list(databaseId: number, options?: ListOptions): Paginator<DatabaseBackup> {
     return this.http.paginate(this.endpoints.list, { instanceId: databaseId }, options);
   }
 
+  /** Every backup of a database, collected. */
   listAll(databaseId: number, options?: ListOptions): Promise<DatabaseBackup[]> {
     return this.list(databaseId, options).all();
   }
 
+  /** One backup of a database. */
   get(databaseId: number, backupId: number, options: CallOptions = {}): Promise<DatabaseBackup> {
     return this.http.call(this.endpoints.get, { instanceId: databaseId, backupId }, undefined, options);
   }
@@ -942,6 +955,7 @@ export class DatabaseBackups {
     await this.http.call(this.endpoints.create, { instanceId: databaseId }, body, options);
   }
 
+  /** Deletes a snapshot. */
   async delete(databaseId: number, backupId: number, options: CallOptions = {}): Promise<void> {
     await this.http.call(this.endpoints.delete, { instanceId: databaseId, backupId }, undefined, options);
   }

@@ -213,7 +213,7 @@ export const TICKET_ENDPOINTS = {
   },
 };
 
-/** `client.support.tickets`. */
+/** `/support/tickets`: the account's support tickets, with their replies (`tickets.replies`). */
 export class Tickets {
   readonly replies: TicketReplies;
 
@@ -226,6 +226,7 @@ export class Tickets {
     return this.http.paginate(TICKET_ENDPOINTS.list, {}, options);
   }
 
+  /** Every ticket, collected. */
   listAll(options?: ListOptions): Promise<Ticket[]> {
     return this.list(options).all();
   }
@@ -262,7 +263,7 @@ export class Tickets {
   }
 }
 
-/** `client.support.tickets.replies`. */
+/** `/support/tickets/{ticketId}/replies`. */
 export class TicketReplies {
   constructor(private readonly http: HttpClient) {}
 
@@ -271,6 +272,7 @@ export class TicketReplies {
     return this.http.paginate(TICKET_ENDPOINTS.replies.list, { ticketId }, options);
   }
 
+  /** Every reply of a ticket, collected. */
   listAll(ticketId: number, options?: ListOptions): Promise<TicketReply[]> {
     return this.list(ticketId, options).all();
   }

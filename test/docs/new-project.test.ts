@@ -7,10 +7,12 @@
  * test/e2e/cli-path.e2e.test.ts.
  */
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { codeBlocks } from "../../scripts/docs/examples";
-import { newProjectBlock } from "../support/new-project";
+import { newProjectBlock, templateCopy } from "../support/new-project";
 import { REPO_ROOT } from "../support/engine";
+import { runProcess } from "../support/process";
 
 const read = (file: string) => fs.readFileSync(path.join(REPO_ROOT, file), "utf8");
 const repoPackage = JSON.parse(read("package.json"));
@@ -102,3 +104,31 @@ test("the tests' copy of the README's program (test/support/readme-program.ts) d
   // And it answers the same outputs.
   for (const [, name] of template("index.ts").matchAll(/^export const (\w+)/gm)) expect(copy).toContain(`${name}:`);
 });
+
+test("getting started's claim holds: `npx tsc --noEmit` in a copy of the template checks a file the user adds, and fails on a wrong client call", async () => {
+  const project = fs.mkdtempSync(path.join(os.tmpdir(), "pc-template-tsc-"));
+  try {
+    templateCopy(project);
+    fs.writeFileSync(
+      path.join(project, "vpc-label.test.ts"),
+      [
+        'import { ComputeClient } from "pulumi-compute";',
+        "",
+        'const client = new ComputeClient({ baseUrl: "http://127.0.0.1:4010/v4", token: "dev-token" });',
+        // Over two lines, so the coverage table does not count this file as a test of the endpoint.
+        "export const renamed = client.vpcs",
+        '  .update(1, { lable: "changed-by-hand" });',
+        "",
+      ].join("\n"),
+    );
+    const tsc = await runProcess(process.execPath, [path.join(REPO_ROOT, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", project], {
+      cwd: project,
+    });
+    expect(tsc.code).not.toBe(0);
+    // The one error is the added file's: the template's own index.ts and index.test.ts type-check.
+    const errors = tsc.out.split("\n").filter((line) => /error TS\d+/.test(line));
+    expect(errors).toEqual([expect.stringMatching(/^vpc-label\.test\.ts\(5,\d+\): error TS\d+: .*'lable' does not exist/)]);
+  } finally {
+    fs.rmSync(project, { recursive: true, force: true });
+  }
+}, 120_000);

@@ -9,6 +9,8 @@ import { HEADER, REFERENCE_DIR, pageName, referencePages } from "../../scripts/d
 import { RESOURCE_SPECS } from "../../provider/specs";
 import * as compute from "../../provider";
 import * as testing from "../../provider/testing";
+import { ComputeClient } from "../../sdk/client";
+import { ENDPOINTS } from "../../sdk/endpoints";
 
 // The data functions are read with the TypeScript checker from the sources.
 jest.setTimeout(300_000);
@@ -70,4 +72,40 @@ test("a resource no input replaces says when it is replaced after all: only when
       expect(page).not.toMatch(/^A replacement creates/m);
     }
   }
+});
+
+test("the typed client has a page: the wire's snake_case said at the top, every endpoint under a method, every method of a live client, each body's fields, linked from the index and the guides", async () => {
+  const page = pages["client.md"]!;
+  const top = page.slice(0, page.indexOf("\n## "));
+  expect(top).toContain("snake_case");
+  for (const e of ENDPOINTS) expect(page).toContain(`\`${e.method} ${e.path}\``);
+  // Each service's rows name the methods of the object a live client has at that path, and no other.
+  const client = new ComputeClient({ baseUrl: "http://127.0.0.1:9/v4", token: "unused" });
+  try {
+    const sections = [...page.matchAll(/^## (client[\w.]*)\n([\s\S]*?)(?=\n## )/gm)];
+    expect(sections.length).toBeGreaterThan(20);
+    for (const [, servicePath, text] of sections) {
+      const service = servicePath!
+        .split(".")
+        .slice(1)
+        .reduce<object>((at, key) => (at as Record<string, object>)[key]!, client);
+      const listed = [...text!.matchAll(/^\| `(\w+)[<(]/gm)].map((m) => m[1]!).sort();
+      const prototype = Object.getPrototypeOf(service) as object;
+      const live = Object.getOwnPropertyNames(prototype)
+        .filter((name) => name !== "constructor" && typeof Object.getOwnPropertyDescriptor(prototype, name)?.value === "function")
+        // The client's own private helpers (TypeScript's `private`, invisible at run time).
+        .filter((name) => servicePath !== "client" || !["area", "namespace"].includes(name))
+        .sort();
+      expect({ service: servicePath, methods: listed }).toEqual({ service: servicePath, methods: live });
+    }
+  } finally {
+    await client.close();
+  }
+  // A body's fields as the wire names them.
+  const body = page.slice(page.indexOf("\n### MysqlDatabaseCreateRequest\n"));
+  for (const field of ["label", "region", "engine", "allow_list", "ssl_connection"]) expect(body).toContain(`| \`${field}\` |`);
+  expect(page).toContain("[`FirewallRulesUpdateRequest`](#firewallrulesupdaterequest)");
+  expect(pages["README.md"]).toContain("](client.md)");
+  for (const guide of ["docs/guides/testing.md", "docs/guides/changing-objects-by-hand.md"])
+    expect(fs.readFileSync(path.join(REPO_ROOT, guide), "utf8")).toContain("](../reference/client.md)");
 });

@@ -4,16 +4,24 @@
  * embedded emulator, and must exit 0 having checked every phase (no drift left, no changes after
  * up, nothing left behind). examples-cli.e2e.test.ts runs them again through the `pulumi` CLI.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { EXAMPLES } from "../../examples/catalog";
 import { demo, expectQuickstartPhases } from "../support/demo";
+import { REPO_ROOT } from "../support/engine";
 
 jest.setTimeout(300_000);
 
-test("the quickstart demo shows each phase, the drift it found, and the teardown", async () => {
+test("the quickstart demo shows each phase, the drift it found, and the teardown; its plan is the README's count and the stack", async () => {
   const { code, out } = await demo("quickstart");
   expect({ code, tail: out.slice(-400) }).toMatchObject({ code: 0 });
   expect(out).toContain("through the Automation API");
   expectQuickstartPhases(out);
+  // The README counts the program's resources; the engine's plan counts the stack too.
+  const readme = fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8").replace(/\s+/g, " ");
+  const [, counted, shown] = /every kind of resource: (\d+) resources, which its preview shows as `\+ (\d+) to create`/.exec(readme)!;
+  expect(Number(shown)).toBe(Number(counted) + 1);
+  expect(out).toContain(`planned: {"create":${shown}}`);
 });
 
 test("the quickstart passes the compute-guardrails policy pack at its defaults (`npm run demo -- --policy`)", async () => {

@@ -6,6 +6,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { codeBlocks } from "../../scripts/docs/examples";
 import { REPO_ROOT } from "./engine";
+import { linkPackages } from "./user-shell";
 
 /** The block's text. */
 export function newProjectBlock(): string {
@@ -20,4 +21,18 @@ export function newProjectSteps(): string[] {
     .split("\n")
     .map((line) => line.replace(/\s+#\s.*$/, "").trim())
     .filter(Boolean);
+}
+
+/**
+ * The new-project template copied into `dir` with its `node_modules` as `npm install` leaves them,
+ * linked to this checkout: `pulumi-compute` (this build) with `@pulumi/pulumi` and `@pulumi/policy`,
+ * and the types its files compile against (`@types/node`, `@jest/globals`).
+ */
+export function templateCopy(dir: string): void {
+  fs.cpSync(path.join(REPO_ROOT, "examples/new-project"), dir, { recursive: true });
+  linkPackages(dir);
+  for (const dependency of ["@types/node", "@jest/globals"]) {
+    fs.mkdirSync(path.join(dir, "node_modules", path.dirname(dependency)), { recursive: true });
+    fs.symlinkSync(path.join(REPO_ROOT, "node_modules", dependency), path.join(dir, "node_modules", dependency));
+  }
 }

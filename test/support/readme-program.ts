@@ -13,6 +13,7 @@ export function readmeProgram() {
     region: "us-iad",
     type: "g6-nanode-1",
     engineId: "mysql/8",
+    sslConnection: true, // TLS only (the API records an absent value as false; changing it later replaces the database)
     allowList: [data.ipv4],
   });
   return { vpc, data, db, outputs: { dbHost: db.hosts.apply((h) => h.primary), dbPort: db.port, dbPassword: db.rootPassword } };
