@@ -102,9 +102,9 @@ const STOP_GRACE_MS = 10_000;
 /**
  * A stack of `program` — the folder of a Pulumi project, or an inline function — through the real
  * Pulumi engine (the Automation API and the `pulumi` CLI) against an emulated account of its own,
- * in this process, its clock fast (`timeScale`). Everything lives in one temporary folder (a
- * `file://` backend, the workspace, Pulumi's home and temporary files); nothing is written into the
- * project. `dispose()`, or `await using`, stops what still runs and removes it all.
+ * in this process, its clock fast and jumping while the provider waits (`timeScale`). Everything
+ * lives in one temporary folder (a `file://` backend, the workspace, Pulumi's home and temporary
+ * files); nothing is written into the project. `dispose()`, or `await using`, stops what still runs and removes it all.
  *
  * @example
  * ```ts
