@@ -165,6 +165,9 @@ async function createStack(
       // after every step, and no backup copy of it.
       PULUMI_SKIP_CHECKPOINTS: "true",
       PULUMI_DISABLE_CHECKPOINT_BACKUPS: "true",
+      // A TypeScript program is transpiled, not type-checked again on every run of the engine
+      // (the test runner or `tsc` checks it).
+      PULUMI_NODEJS_TRANSPILE_ONLY: "true",
       // What the CLI, its language host and the provider plugin write for themselves goes with the stack.
       TMPDIR: path.join(folder, "tmp"),
       ...options.envVars,
