@@ -28,16 +28,6 @@ test("a wait of the provider's moves the emulator's clock by what it waits, with
   expect(Date.now() - started).toBeLessThan(5_000);
 });
 
-test("work the emulator holds runs when a wait reaches it", async () => {
-  const time = jumpingTime(service.url);
-  const ran: number[] = [];
-  clock.after(90_000, () => ran.push(clock.nowMs()));
-  await time.sleep(60_000);
-  expect(ran).toEqual([]);
-  await time.sleep(60_000);
-  expect(ran).toEqual([START + 90_000]);
-});
-
 test("waits that overlap move the provider's time to the latest end, not the sum", async () => {
   const time = jumpingTime(service.url);
   const before = time.now();
