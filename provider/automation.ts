@@ -20,9 +20,18 @@ export function engineBin(): string {
   }
 }
 
-/** The Automation API's handle on that CLI. */
+const commands = new Map<string, Promise<PulumiCommand>>();
+
+/** The Automation API's handle on that CLI: one per CLI for the life of the process (getting one runs `pulumi version`). */
 export function pulumiCommand(): Promise<PulumiCommand> {
-  return PulumiCommand.get({ root: path.dirname(engineBin()) });
+  const root = path.dirname(engineBin());
+  let command = commands.get(root);
+  if (!command) {
+    command = PulumiCommand.get({ root });
+    commands.set(root, command);
+    command.catch(() => commands.delete(root));
+  }
+  return command;
 }
 
 /**

@@ -8,6 +8,7 @@ import { ProviderContext, type ConfigSource } from "./engine/context";
 import { makeProvider, previewUpdate } from "./engine/engine";
 import type { AnySpec } from "./engine/spec";
 import { RESOURCE_SPECS } from "./specs";
+import { processTime } from "./engine/time";
 import { withoutLauncher } from "./host/notice";
 import { previewWanted } from "./host/preview";
 
@@ -16,7 +17,7 @@ let context: ProviderContext | undefined;
 const providers = new Map<string, pulumi.dynamic.ResourceProvider>();
 
 function currentContext(): ProviderContext {
-  context ??= new ProviderContext((key) => config(key));
+  context ??= new ProviderContext((key) => config(key), undefined, processTime());
   return context;
 }
 

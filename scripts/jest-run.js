@@ -1,20 +1,51 @@
 // Runs jest and ends with one plain summary line (`tests: N passed, N failed, N skipped`),
-// which CI reads; jest's own summary stays above it. The exit code is jest's.
+// which CI reads; jest's own summary stays above it. Before it: the ten slowest test files and
+// the run's time against its budget (25 minutes on two cores, docs/toolchain.md; another with
+// PULUMI_COMPUTE_JEST_BUDGET_MINUTES). A run over budget fails, so the suite cannot drift back.
+// The exit code is jest's, or 1 when jest passed but took longer than the budget.
 const { spawnSync } = require("node:child_process");
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
 
 const root = path.resolve(__dirname, "..");
+const DEFAULT_BUDGET_MINUTES = 25;
+const budgetMinutes = Number(process.env.PULUMI_COMPUTE_JEST_BUDGET_MINUTES || DEFAULT_BUDGET_MINUTES);
+if (!(budgetMinutes > 0)) {
+  console.error(
+    `PULUMI_COMPUTE_JEST_BUDGET_MINUTES must be a positive number of minutes, not ${process.env.PULUMI_COMPUTE_JEST_BUDGET_MINUTES}`,
+  );
+  process.exit(64);
+}
+const SLOWEST = 10;
+
 const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "jest-")), "report.json");
+const started = Date.now();
 const result = spawnSync(
   process.execPath,
   [path.join(root, "node_modules/jest/bin/jest.js"), "--json", `--outputFile=${report}`, ...process.argv.slice(2)],
   { cwd: root, stdio: "inherit" },
 );
+const elapsedMs = Date.now() - started;
 let code = result.status ?? 1;
+
+const minutes = (ms) => `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+
 try {
   const r = JSON.parse(fs.readFileSync(report, "utf8"));
+  const files = r.testResults
+    .map((t) => ({ file: path.relative(root, t.name), ms: t.endTime - t.startTime, tests: t.assertionResults.length }))
+    .sort((a, b) => b.ms - a.ms);
+  console.log(`slowest test files (${Math.min(SLOWEST, files.length)} of ${files.length}):`);
+  for (const f of files.slice(0, SLOWEST)) console.log(`  ${(f.ms / 1000).toFixed(1).padStart(7)} s  ${f.file} (${f.tests} tests)`);
+  const over = elapsedMs > budgetMinutes * 60_000;
+  console.log(`jest took ${minutes(elapsedMs)} (budget ${budgetMinutes} min)${over ? ": OVER BUDGET" : ""}`);
+  if (over) {
+    console.error(
+      `the jest run took ${minutes(elapsedMs)}, over its budget of ${budgetMinutes} min: make the slowest files above faster (docs/toolchain.md, Tests)`,
+    );
+    code = code || 1;
+  }
   const skipped = r.numPendingTests + r.numTodoTests;
   console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`);
   if (r.numTotalTests === 0) {

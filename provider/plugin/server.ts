@@ -17,6 +17,7 @@ import { SDK_VERSION } from "../../sdk/version";
 import { CONFIG_VARIABLES, ProviderContext, resolveCredentials } from "../engine/context";
 import { writeDetailedDiff, type DiffResult } from "../engine/detailed-diff";
 import { makeProvider, previewUpdate } from "../engine/engine";
+import { processTime } from "../engine/time";
 import { importRead } from "../engine/import-inputs";
 import { secretKeys, type AnySpec } from "../engine/spec";
 import { TYPE_MODULE, kindOfType } from "../engine/type-tokens";
@@ -50,7 +51,7 @@ const isInitFailure = (error: unknown): error is InitFailure =>
 export function providerService(protocol: Protocol, options: ServiceOptions): Record<string, unknown> {
   const { provider: proto, struct } = protocol;
   const config = new Map<string, string>();
-  const ctx = new ProviderContext((key) => config.get(key), options.print);
+  const ctx = new ProviderContext((key) => config.get(key), options.print, processTime());
   const providers = new Map<string, ReturnType<typeof makeProvider>>();
 
   const toStruct = (values: Values, secrets: readonly string[] = []) => struct.Struct.fromJavaScript(structValues(values, secrets));

@@ -3,8 +3,10 @@
  * CLI) against an emulator in the test's process — for what only a real run shows: the cloud after
  * `up`, drift and its repair, failures and retries. Everything it makes lives in one temporary
  * folder (a `file://` backend, the workspace, Pulumi's home and temporary files) with a passphrase
- * of its own; the emulator listens on a free loopback port and its clock runs fast, so a database
- * is active within seconds. Parallel test processes share nothing. `dispose()` (and `await using`)
+ * of its own; the emulator listens on a free loopback port and its clock runs fast and jumps
+ * while the provider waits (`clock-service.ts`), so a database is active without real waiting. An
+ * ephemeral stack's state is written once per operation, not checkpointed after every step.
+ * Parallel test processes share nothing. `dispose()` (and `await using`)
  * stops any operation still running, ends every process it started, removes the folder and stops
  * the emulator (`leftovers.ts`), also when the test failed.
  */
@@ -34,6 +36,8 @@ import { CONFIG_API_URL, CONFIG_TOKEN } from "../engine/context";
 import { release, track } from "./leftovers";
 import { MARKER_ENV, clearNow, clearProcesses } from "./marked";
 import { LocalApi, type Seed } from "./local-api";
+import { startClockService, type ClockService } from "./clock-service";
+import { EMULATED_CLOCK_ENV } from "../engine/time";
 import { folderProject, inlineProject } from "./project";
 
 /** Options of `emulatedStack`. */
@@ -45,8 +49,11 @@ export interface EmulatedStackOptions {
   /** Objects the account holds before the first `up`: `demoEnvironment`, or `({ control, client }) => …`. */
   seed?: Seed;
   /**
-   * Emulated milliseconds per real millisecond (default 300, as `compute-emulator`: a MySQL
-   * database is active in 3–6 s); 1 keeps the API's real timing.
+   * Emulated milliseconds per real millisecond. By default the clock runs 300 times faster than
+   * real time (as `compute-emulator`'s) and jumps forward whenever the provider waits, by the time
+   * it waits (as `computeMocks`'), so a MySQL database is active after the polls its 15–30 minutes
+   * take and no real waiting. Given, the clock runs at that scale alone and the provider waits in
+   * real time: 1 keeps the API's real timing (a database provisions for minutes).
    */
   timeScale?: number;
   /** More stack config, by full key (`my-infra:size`); `compute:apiUrl` and `compute:token` point at the emulator. */
@@ -95,9 +102,9 @@ const STOP_GRACE_MS = 10_000;
 /**
  * A stack of `program` — the folder of a Pulumi project, or an inline function — through the real
  * Pulumi engine (the Automation API and the `pulumi` CLI) against an emulated account of its own,
- * in this process, its clock fast (`timeScale`). Everything lives in one temporary folder (a
- * `file://` backend, the workspace, Pulumi's home and temporary files); nothing is written into the
- * project. `dispose()`, or `await using`, stops what still runs and removes it all.
+ * in this process, its clock fast and jumping while the provider waits (`timeScale`). Everything
+ * lives in one temporary folder (a `file://` backend, the workspace, Pulumi's home and temporary
+ * files); nothing is written into the project. `dispose()`, or `await using`, stops what still runs and removes it all.
  *
  * @example
  * ```ts
@@ -115,17 +122,21 @@ export async function emulatedStack(program: PulumiFn | string, options: Emulate
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-compute-stack-"));
   track(folder);
   let api: LocalApi | undefined;
+  let clock: ClockService | undefined;
   try {
     for (const dir of ["state", "work", "home", "tmp"]) fs.mkdirSync(path.join(folder, dir));
     api = await LocalApi.start({ timeScale: options.timeScale ?? CLI_TIME_SCALE, seed: options.seed, strict: options.strict });
-    const stack = await createStack(program, folder, options);
+    // The provider process waits on the emulator's clock, which jumps (unless the test set the scale).
+    if (options.timeScale === undefined) clock = await startClockService(api.emulator.clock);
+    const stack = await createStack(program, folder, options, clock);
     await stack.setAllConfig({
       [CONFIG_API_URL]: { value: api.url },
       [CONFIG_TOKEN]: { value: api.token, secret: true },
       ...Object.fromEntries(Object.entries(options.config ?? {}).map(([k, v]) => [k, typeof v === "string" ? { value: v } : v])),
     });
-    return new RunningStack(stack, api, folder);
+    return new RunningStack(stack, api, folder, clock);
   } catch (error) {
+    await clock?.close();
     await api?.close();
     clearNow(folder);
     release(folder);
@@ -133,7 +144,12 @@ export async function emulatedStack(program: PulumiFn | string, options: Emulate
   }
 }
 
-async function createStack(program: PulumiFn | string, folder: string, options: EmulatedStackOptions): Promise<Stack> {
+async function createStack(
+  program: PulumiFn | string,
+  folder: string,
+  options: EmulatedStackOptions,
+  clock?: ClockService,
+): Promise<Stack> {
   const command = options.pulumiCommand ?? (await pulumiOnPath());
   const backend = `file://${path.join(folder, "state")}`;
   const stackName = options.stackName ?? "test";
@@ -145,9 +161,17 @@ async function createStack(program: PulumiFn | string, folder: string, options: 
       PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
       PULUMI_SKIP_UPDATE_CHECK: "true",
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      // The state is thrown away with the stack: written once at the end of an operation, not
+      // after every step, and no backup copy of it.
+      PULUMI_SKIP_CHECKPOINTS: "true",
+      PULUMI_DISABLE_CHECKPOINT_BACKUPS: "true",
+      // A TypeScript program is transpiled, not type-checked again on every run of the engine
+      // (the test runner or `tsc` checks it).
+      PULUMI_NODEJS_TRANSPILE_ONLY: "true",
       // What the CLI, its language host and the provider plugin write for themselves goes with the stack.
       TMPDIR: path.join(folder, "tmp"),
       ...options.envVars,
+      ...(clock ? { [EMULATED_CLOCK_ENV]: clock.url } : {}),
       [MARKER_ENV]: folder,
     },
   };
@@ -170,6 +194,7 @@ class RunningStack implements EmulatedStack {
     readonly stack: Stack,
     private readonly api: LocalApi,
     private readonly folder: string,
+    private readonly clock: ClockService | undefined,
   ) {}
 
   get client(): ComputeClient {
@@ -252,6 +277,7 @@ class RunningStack implements EmulatedStack {
       // Whatever is left (an orphan of a CLI that stopped) is killed; the folder goes.
       clearNow(this.folder);
       release(this.folder);
+      await this.clock?.close();
       await this.api.close();
     }
   }

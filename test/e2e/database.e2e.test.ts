@@ -1,6 +1,7 @@
 /**
  * Managed databases end to end through the real Pulumi engine against the emulator over HTTP, at
- * time scale 300 (provisioning takes 3–6 seconds instead of 15–30 minutes):
+ * time scale 300 and with the provider's waits jumping its clock (provisioning takes the polls of
+ * its 15–30 minutes and no real waiting), the stacks ephemeral (no checkpoint after every step):
  * - a MySQL and a PostgreSQL database: `up` waits until both are active with hosts → the state
  *   file holds the root passwords only as ciphertext → an allow-list change updates in place and a
  *   type change resizes in place → a region change previews a replacement → an allow list changed
@@ -58,6 +59,7 @@ test("a MySQL and a PostgreSQL database go through their whole life", async () =
     name: "databases",
     apiUrl: emulator.url,
     token: emulator.token,
+    ephemeral: { checkpoints: false, clock: emulator.emulator.clock },
     program: async () => {
       const mysql = new MysqlDatabase("mysql", mysqlArgs);
       const pg = new PostgresqlDatabase("pg", pgArgs);
@@ -145,6 +147,7 @@ test("a provisioning forced to end failed: up fails fast, the database stays in 
     name: "database-failure",
     apiUrl: emulator.url,
     token: emulator.token,
+    ephemeral: { checkpoints: false, clock: emulator.emulator.clock },
     program: async () => {
       const db = new MysqlDatabase("doomed", { label: "e2e-doomed", region: "us-iad", type: "g6-nanode-1", engineId: "mysql/8.0.30" });
       return { id: db.id, status: db.status };

@@ -10,6 +10,9 @@ import * as path from "node:path";
 import { LocalWorkspace, type PulumiFn, type Stack, type EngineEvent } from "@pulumi/pulumi/automation";
 import { pulumiCommand } from "../../provider/automation";
 import { withComputePlugins } from "../../provider/project/plugins";
+import { EMULATED_CLOCK_ENV } from "../../provider/engine/time";
+import { startClockService } from "../../provider/testing/clock-service";
+import type { Clock } from "../../emulator/core/clock";
 
 export const REPO_ROOT = path.resolve(__dirname, "../..");
 export const PASSPHRASE = "e2e-test-passphrase";
@@ -36,6 +39,14 @@ export interface TestStackOptions {
    * deploys one program twice in one account.
    */
   besides?: TestStack;
+  /**
+   * What an ephemeral stack skips, as `emulatedStack` does (opt-in, file by file):
+   * `checkpoints: false` writes the state once per operation instead of after every step
+   * (`PULUMI_SKIP_CHECKPOINTS`; not for a test of what a kill or a crash leaves in state), and
+   * `clock`, the clock of the emulator in this process, makes the provider's waits jump it instead
+   * of sleeping (its clock service, `provider/testing/clock-service.ts`).
+   */
+  ephemeral?: { checkpoints?: false; clock?: Clock };
 }
 
 export interface TestStack {
@@ -78,6 +89,12 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     PULUMI_HOME: process.env.PULUMI_HOME ?? path.join(base, "home"),
   };
+  if (options.ephemeral?.checkpoints === false) {
+    envVars.PULUMI_SKIP_CHECKPOINTS = "true";
+    envVars.PULUMI_DISABLE_CHECKPOINT_BACKUPS = "true";
+  }
+  const clock = options.ephemeral?.clock ? await startClockService(options.ephemeral.clock) : undefined;
+  if (clock) envVars[EMULATED_CLOCK_ENV] = clock.url;
   if (options.credentials === "env") {
     envVars.COMPUTE_TOKEN = options.token;
     envVars.COMPUTE_API_URL = options.apiUrl;
@@ -103,7 +120,10 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
     statePath,
     stateText,
     resources: () => (JSON.parse(stateText()).checkpoint.latest.resources ?? []) as StateResource[],
-    cleanup: () => fs.rmSync(base, { recursive: true, force: true }),
+    cleanup: () => {
+      void clock?.close();
+      fs.rmSync(base, { recursive: true, force: true });
+    },
     project,
     stateDir,
   };
