@@ -1,9 +1,10 @@
 /**
  * Upgrading the package is day two too: a stack made, refreshed and left by the previous release
- * (0.1.0, the commit below, built from this repository's history into a folder of its own, with
- * its own provider process, host changes and plugins) is taken over by this release with no
- * write and no change: an empty preview, an `up` that sends nothing, a refresh that finds nothing,
- * and the inputs the refresh now records equal to what the program gives.
+ * (0.1.0 of CHANGELOG.md, the commit below, built from this repository's history into a folder of
+ * its own, whose provider process the engine starts with the launcher beside `pulumi`, as 0.1.0's
+ * projects declared none) is taken over by this release, declared as the changelog's Upgrading
+ * part says, with no write and no change: an empty preview, an `up` that sends nothing, a refresh
+ * that finds nothing, and every input the program gave kept as it was.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -16,8 +17,8 @@ import { Domain, DomainRecord, MysqlDatabase, Vpc, VpcSubnet } from "../../provi
 import { REPO_ROOT, createTestStack, type TestStack } from "../support/engine";
 import { writesSince } from "../support/requests";
 
-/** The previous release: 0.1.0 as it stood before this one. */
-const PREVIOUS_RELEASE = "b0ffaef608c52fe4fcf4b037c16869a0ca638e84";
+/** The previous release: 0.1.0 (CHANGELOG.md), never tagged. */
+const PREVIOUS_RELEASE = "acac6b45ff777a2c7da8334fc08e5691075fbce3";
 
 jest.setTimeout(900_000);
 
@@ -28,26 +29,10 @@ let s: TestStack | undefined;
 
 /** The previous release's package in `dir`: its sources from git, this checkout's dependencies, compiled. */
 function buildPrevious(dir: string): void {
-  const archive = spawnSync(
-    "git",
-    [
-      "-C",
-      REPO_ROOT,
-      "archive",
-      "--format=tar",
-      PREVIOUS_RELEASE,
-      "sdk",
-      "emulator",
-      "provider",
-      "plugins",
-      "registry.js",
-      "package.json",
-      "tsconfig.json",
-    ],
-    {
-      maxBuffer: 256 * 1024 * 1024,
-    },
-  );
+  const parts = ["sdk", "emulator", "provider", "registry.js", "package.json", "tsconfig.json"];
+  const archive = spawnSync("git", ["-C", REPO_ROOT, "archive", "--format=tar", PREVIOUS_RELEASE, ...parts], {
+    maxBuffer: 256 * 1024 * 1024,
+  });
   if (archive.status !== 0)
     throw new Error(`git archive ${PREVIOUS_RELEASE} failed (a clone with its history is needed): ${String(archive.stderr)}`);
   const untar = spawnSync("tar", ["-x", "-C", dir], { input: archive.stdout });
@@ -105,25 +90,28 @@ async function program() {
   return { dbPort: db.port };
 }
 
-/** The project's packages: the previous release's folder (its main and plugins), or this checkout's. */
-async function useRelease(stack: TestStack, root: string): Promise<void> {
+/**
+ * The project's package: the previous release's folder as its main, with no plugin declared (0.1.0
+ * had none to declare); or this checkout, declared by `withComputePlugins` (the settings the stack
+ * was made with).
+ */
+async function useRelease(stack: TestStack, settings: ProjectSettings, root: string): Promise<void> {
   const workspace = stack.stack.workspace as LocalWorkspace;
-  const settings = (await workspace.projectSettings()) as ProjectSettings & {
-    plugins?: { providers?: Array<{ name: string; path: string }> };
-  };
-  const plugins = settings.plugins?.providers?.map((p) => ({ ...p, path: path.join(root, "plugins") }));
-  await workspace.saveProjectSettings({ ...settings, main: root, plugins: { ...settings.plugins, providers: plugins } } as ProjectSettings);
+  if (root === REPO_ROOT) return workspace.saveProjectSettings(settings);
+  const { plugins: _, ...rest } = settings as ProjectSettings & { plugins?: unknown };
+  await workspace.saveProjectSettings({ ...rest, main: root });
 }
 
 test("a stack made and refreshed by the previous release: an empty preview, an up and a refresh that write and change nothing", async () => {
   s = await createTestStack({ name: "upgrade", program, apiUrl: emulator.url, token: emulator.token });
-  await useRelease(s, previous);
+  const current = await (s.stack.workspace as LocalWorkspace).projectSettings();
+  await useRelease(s, current, previous);
   const made = await s.stack.up();
   expect(made.summary.resourceChanges).toEqual({ create: 6 });
   await s.stack.refresh();
   const before = new Map(s.resources().map((r) => [r.urn, r.inputs ?? {}]));
 
-  await useRelease(s, REPO_ROOT);
+  await useRelease(s, current, REPO_ROOT);
   const mark = emulator.control.listRequests().length;
   const preview = await s.stack.preview();
   expect(preview.changeSummary).toEqual({ same: 6 });
