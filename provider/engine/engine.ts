@@ -194,7 +194,8 @@ async function ownershipFailures(
   if (!spec.naturalKey) return [];
   const urn = servedUrn();
   try {
-    return [...(await keyClash(spec, ctx, olds, inputs, urn, signal())), ...(await adoptClash(spec, ctx, olds, inputs, urn))];
+    const clash = await keyClash(spec, ctx, olds, inputs, urn, signal(), equalsInputs(spec, inputs));
+    return [...clash, ...(await adoptClash(spec, ctx, olds, inputs, urn))];
   } catch (error) {
     throw explain(spec, "read", error);
   }
@@ -518,14 +519,18 @@ async function createOrAdopt(spec: AnySpec, ctx: ProviderContext, inputs: Inputs
   const body = createBody(spec, inputs);
   const post = () => spec.hooks.create({ ctx, signal, body, inputs, bodyOf: (keys) => updateBody(spec, inputs, keys) });
   // The API has no idempotency keys: a create whose answer was lost is resolved by its natural key.
-  const equalsInputs = (object: ApiObject) => {
-    const { changed, replaces } = changedFields(spec, toOutputs(spec, object, inputs), inputs);
-    return changed.length + replaces.length === 0;
-  };
-  return createExactlyOnce(spec, ctx, inputs, signal, post, equalsInputs).catch((error: unknown) => {
+  return createExactlyOnce(spec, ctx, inputs, signal, post, equalsInputs(spec, inputs)).catch((error: unknown) => {
     throw explain(spec, "create", error);
   });
 }
+
+/** Whether an object is exactly what the inputs declare (as an interrupted run's create leaves it). */
+const equalsInputs =
+  (spec: AnySpec, inputs: Inputs) =>
+  (object: ApiObject): boolean => {
+    const { changed, replaces } = changedFields(spec, toOutputs(spec, object, inputs), inputs);
+    return changed.length + replaces.length === 0;
+  };
 
 /** `adoptId`: takes over an existing object and brings its in-place fields to the inputs. */
 async function adopt(spec: AnySpec, ctx: ProviderContext, inputs: Inputs, signal: AbortSignal): Promise<ApiObject> {

@@ -173,6 +173,7 @@ export async function keyClash(
   inputs: Inputs,
   urn: string | undefined,
   signal: AbortSignal,
+  equalsInputs: (object: ApiObject) => boolean = () => false,
 ): Promise<Failure[]> {
   const key = spec.naturalKey;
   if (!key?.exclusive || !key.inputs || inputs.adoptId !== undefined) return [];
@@ -187,14 +188,26 @@ export async function keyClash(
   const id = idOf(found[0]!);
   const holder = await holderOf(spec, ctx, id, urn);
   const field = fields[fields.length - 1]!;
-  return [{ property: field, reason: clashMessage(spec, key.describe(inputs), field, id, holder, urn) }];
+  const equal = found.some(equalsInputs);
+  return [{ property: field, reason: clashMessage(spec, key.describe(inputs), field, id, holder, urn, equal) }];
 }
 
 /** Where the guide on renames, moves, stacks and adoption lives, for messages. */
 export const REFACTORING_GUIDE = "node_modules/pulumi-compute/docs/guides/refactoring.md";
 
-/** What to do about a taken key, by who holds the object. */
-export function clashMessage(spec: AnySpec, key: string, field: string, id: string, holder: Holder, urn: string | undefined): string {
+/**
+ * What to do about a taken key, by who holds the object. `equal`: the object is exactly what the
+ * inputs declare, as a create of an interrupted run leaves it, which `recover` hands to the stack.
+ */
+export function clashMessage(
+  spec: AnySpec,
+  key: string,
+  field: string,
+  id: string,
+  holder: Holder,
+  urn: string | undefined,
+  equal = false,
+): string {
   const taken = `${key} is taken by ${spec.noun} ${id}`;
   const name = urn?.slice(urn.lastIndexOf("::") + 2);
   const rename = (oldUrn: string, resource: string) => {
@@ -207,6 +220,10 @@ export function clashMessage(spec: AnySpec, key: string, field: string, id: stri
     "give each stack its own value (`${pulumi.getStack()}` in it), or read that object with a data function instead of declaring it";
   const byHand = `if it was made by hand, set adoptId: ${adoptIdText(id)} on this resource to manage it`;
   const guide = `(${REFACTORING_GUIDE})`;
+  const interrupted = equal
+    ? "It equals this resource's inputs: if an earlier run was interrupted, run `npx pulumi-compute recover` (it hands the objects " +
+      "that run created to the stack), then `pulumi up` again. Otherwise, "
+    : "";
   switch (holder.where) {
     case "this stack":
       return `${taken}, which this stack manages as resource "${holder.resource}". ${cap(rename(holder.urn, holder.resource))}; otherwise change this resource's ${field} ${guide}.`;
@@ -216,12 +233,12 @@ export function clashMessage(spec: AnySpec, key: string, field: string, id: stri
         `manage one ${spec.noun}, and destroying either would delete it. Instead ${perStack} ${guide}.`
       );
     case "no stack":
-      return `${taken}, which no stack of this backend manages: ${byHand} (then \`pulumi up\`), or change this resource's ${field} ${guide}.`;
+      return `${taken}, which no stack of this backend manages. ${interrupted}${interrupted ? byHand : cap(byHand)} (then \`pulumi up\`), or change this resource's ${field} ${guide}.`;
     case "unknown":
       return (
         `${taken} (who manages it is not known: ${holder.why}). If this stack manages it under another name (a rename, or a move into ` +
         `or out of a component), add aliases with its old name to this resource's options, or run \`pulumi state rename\`; if another ` +
-        `stack manages it, never set adoptId: ${perStack}; only ${byHand.slice(3)} ${guide}.`
+        `stack manages it, never set adoptId: ${perStack}. ${interrupted}Only ${byHand.slice(3)} ${guide}.`
       );
   }
 }

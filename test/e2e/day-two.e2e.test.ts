@@ -21,38 +21,20 @@
  */
 import type { LocalWorkspace, PulumiFn } from "@pulumi/pulumi/automation";
 import * as pulumi from "@pulumi/pulumi";
-import { startEmulator, type RunningEmulator } from "../../emulator";
-import { ComputeClient } from "../../sdk/client";
 import { Vpc, VpcSubnet } from "../../provider";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { PROVIDER_PLUGIN_YAML } from "../../provider/project/plugins";
-import { createTestStack, eventRecorder, stepsByName, type TestStack } from "../support/engine";
+import { useEmulatedAccount } from "../support/account";
+import { eventRecorder, stepsByName, type TestStack } from "../support/engine";
 import { writesSince } from "../support/requests";
 import { expectExit } from "../support/user-shell";
 import { yamlProject, type YamlProject } from "../support/yaml-project";
 
 jest.setTimeout(600_000);
 
-let emulator: RunningEmulator;
-let client: ComputeClient;
-const stacks: TestStack[] = [];
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-  client = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });
-});
-
-afterAll(async () => {
-  for (const s of stacks.reverse()) {
-    await s.stack.destroy().catch(() => undefined);
-    s.cleanup();
-  }
-  await client?.close();
-  await emulator?.close();
-});
-
+const account = useEmulatedAccount();
 /** The quickstart's network: a VPC and a subnet that reads its id. */
 function network(name: string, label = "app-net", opts?: pulumi.CustomResourceOptions, adoptId?: number) {
   return async () => {
@@ -76,7 +58,7 @@ class Net extends pulumi.ComponentResource {
 }
 
 const setProgram = (s: TestStack, program: PulumiFn) => ((s.stack.workspace as LocalWorkspace).program = program);
-const mark = () => emulator.control.listRequests().length;
+const mark = () => account.emulator.control.listRequests().length;
 
 /** A preview that must fail: its message, after asserting it sent no write. */
 async function refusedPreview(s: TestStack): Promise<string> {
@@ -86,21 +68,20 @@ async function refusedPreview(s: TestStack): Promise<string> {
     (e: unknown) => e as Error,
   );
   expect(error).toBeDefined();
-  expect(writesSince(emulator, before)).toEqual([]);
+  expect(writesSince(account.emulator, before)).toEqual([]);
   return error!.message.replace(/\s+/g, " ");
 }
 
 /** Both objects in the cloud, and a refresh that finds no drift. */
 async function intact(s: TestStack, vpcId: number, label: string): Promise<void> {
-  expect((await client.vpcs.get(vpcId)).label).toBe(label);
-  expect((await client.vpcs.subnets.listAll(vpcId)).map((x) => x.label)).toEqual(["data"]);
+  expect((await account.client.vpcs.get(vpcId)).label).toBe(label);
+  expect((await account.client.vpcs.subnets.listAll(vpcId)).map((x) => x.label)).toEqual(["data"]);
   const refresh = await s.stack.previewRefresh();
   expect(Object.keys(refresh.changeSummary)).toEqual(["same"]);
 }
 
 test("a rename: the preview names the old resource and the aliases that keep the VPC; following it changes nothing", async () => {
-  const s = await createTestStack({ name: "rename", program: network("app"), apiUrl: emulator.url, token: emulator.token });
-  stacks.push(s);
+  const s = await account.stack({ name: "rename", program: network("app") });
   const up = await s.stack.up();
   const vpcId = Number(up.outputs.vpcId!.value);
 
@@ -118,19 +99,16 @@ test("a rename: the preview names the old resource and the aliases that keep the
   const before = mark();
   const again = await s.stack.up();
   expect(again.summary.resourceChanges).toEqual({ same: 3 });
-  expect(writesSince(emulator, before)).toEqual([]);
+  expect(writesSince(account.emulator, before)).toEqual([]);
   expect(s.resources().map((r) => r.urn.split("::").pop())).toEqual(expect.arrayContaining(["network", "data"]));
   await intact(s, vpcId, "app-net");
 });
 
 test("adoptId followed anyway: the new name adopts the VPC, the old name's delete drops it from state only, also in the run after a cut", async () => {
-  const s = await createTestStack({
+  const s = await account.stack({
     name: "adopt-rename",
     program: network("app", "adopt-net"),
-    apiUrl: emulator.url,
-    token: emulator.token,
   });
-  stacks.push(s);
   const vpcId = Number((await s.stack.up()).outputs.vpcId!.value);
   const appUrn = s.resources().find((r) => r.urn.endsWith("::app"))!.urn;
   const networkUrn = appUrn.replace(/::app$/, "::network");
@@ -152,7 +130,7 @@ test("adoptId followed anyway: the new name adopts the VPC, the old name's delet
   const events = eventRecorder();
   const next = await s.stack.up({ onEvent: events.onEvent });
   expect(next.summary.resourceChanges).toMatchObject({ delete: 1 });
-  expect(writesSince(emulator, before)).toEqual([]);
+  expect(writesSince(account.emulator, before)).toEqual([]);
   expect(events.diagnostics()).toContain(`VPC ${vpcId} is managed by resource "network" now: this resource is dropped from state only`);
   expect(
     s
@@ -165,8 +143,7 @@ test("adoptId followed anyway: the new name adopts the VPC, the old name's delet
 });
 
 test("a move into a component: the preview names the alias by the old URN; following it changes nothing", async () => {
-  const s = await createTestStack({ name: "move", program: network("app", "move-net"), apiUrl: emulator.url, token: emulator.token });
-  stacks.push(s);
+  const s = await account.stack({ name: "move", program: network("app", "move-net") });
   const vpcId = Number((await s.stack.up()).outputs.vpcId!.value);
   const oldUrn = s.resources().find((r) => r.urn.endsWith("::app"))!.urn;
 
@@ -184,29 +161,23 @@ test("a move into a component: the preview names the alias by the old URN; follo
   expect(preview.changeSummary).toEqual({ create: 1, same: 3 }); // the component alone is new
   const before = mark();
   await s.stack.up();
-  expect(writesSince(emulator, before)).toEqual([]);
+  expect(writesSince(account.emulator, before)).toEqual([]);
   await intact(s, vpcId, "move-net");
 });
 
 test("a second stack of the same program never takes the first's VPC, whatever it follows", async () => {
-  const dev = await createTestStack({
+  const dev = await account.stack({
     name: "stacks",
     stackName: "dev",
     program: network("app", "shared-net"),
-    apiUrl: emulator.url,
-    token: emulator.token,
   });
-  stacks.push(dev);
   const vpcId = Number((await dev.stack.up()).outputs.vpcId!.value);
-  const staging = await createTestStack({
+  const staging = await account.stack({
     name: "stacks",
     stackName: "staging",
     besides: dev,
     program: network("app", "shared-net"),
-    apiUrl: emulator.url,
-    token: emulator.token,
   });
-  stacks.push(staging);
 
   const message = await refusedPreview(staging);
   expect(message).toContain(`label "shared-net" is taken by VPC ${vpcId}, which stack "dev" manages as resource "app"`);
@@ -222,7 +193,7 @@ test("a second stack of the same program never takes the first's VPC, whatever i
   // And at up, which checks again before anything is written.
   const before = mark();
   await expect(staging.stack.up()).rejects.toThrow(/managed by stack "dev"/);
-  expect(writesSince(emulator, before)).toEqual([]);
+  expect(writesSince(account.emulator, before)).toEqual([]);
 
   // A label per stack, as the message says: deployed, then destroyed, and dev's VPC stays.
   setProgram(staging, async () => network("app", `shared-net-${pulumi.getStack()}`)());
@@ -236,10 +207,9 @@ test("ignoreChanges holds after a refresh; up still restores the other fields", 
     const vpc = new Vpc("app", { label: "kept-net", region: "us-iad", description: "the program's" }, { ignoreChanges: ["description"] });
     return { vpcId: vpc.id };
   };
-  const s = await createTestStack({ name: "ignore", program, apiUrl: emulator.url, token: emulator.token });
-  stacks.push(s);
+  const s = await account.stack({ name: "ignore", program });
   const vpcId = Number((await s.stack.up()).outputs.vpcId!.value);
-  await client.vpcs.update(vpcId, { description: "set by hand", label: "renamed-by-hand" });
+  await account.client.vpcs.update(vpcId, { description: "set by hand", label: "renamed-by-hand" });
 
   const refreshed = await s.stack.refresh();
   expect(refreshed.summary.resourceChanges).toMatchObject({ update: 1 });
@@ -250,9 +220,9 @@ test("ignoreChanges holds after a refresh; up still restores the other fields", 
   const before = mark();
   await s.stack.up({ onEvent: events.onEvent });
   // The label is restored, the description is left as it was set by hand.
-  expect(writesSince(emulator, before)).toEqual([`PUT /v4/vpcs/${vpcId}`]);
+  expect(writesSince(account.emulator, before)).toEqual([`PUT /v4/vpcs/${vpcId}`]);
   expect(stepsByName(events.events).get("app")?.op).toBe("update");
-  const vpc = await client.vpcs.get(vpcId);
+  const vpc = await account.client.vpcs.get(vpcId);
   expect([vpc.label, vpc.description]).toEqual(["kept-net", "set by hand"]);
   expect(Object.keys((await s.stack.preview()).changeSummary)).toEqual(["same"]);
 });
@@ -286,8 +256,8 @@ test("through the provider plugin: a rename refused at preview and kept by `pulu
       return result;
     };
     await ok("pulumi stack init dev --non-interactive");
-    await ok(`pulumi config set compute:apiUrl ${emulator.url}`);
-    await ok(`pulumi config set --secret compute:token ${emulator.token}`);
+    await ok(`pulumi config set compute:apiUrl ${account.emulator.url}`);
+    await ok(`pulumi config set --secret compute:token ${account.emulator.token}`);
     await ok("pulumi up --yes --skip-preview --non-interactive");
     const vpcId = Number(JSON.parse((await ok("pulumi stack output --json")).stdout).vpcId);
 
@@ -295,7 +265,7 @@ test("through the provider plugin: a rename refused at preview and kept by `pulu
     let before = mark();
     const refused = await project.shell("pulumi preview --non-interactive");
     expect(refused.code).not.toBe(0);
-    expect(writesSince(emulator, before)).toEqual([]);
+    expect(writesSince(account.emulator, before)).toEqual([]);
     expect(refused.out.replace(/\s+/g, " ")).toContain(
       `label "yaml-day-two" is taken by VPC ${vpcId}, which this stack manages as resource "app"`,
     );
@@ -303,20 +273,20 @@ test("through the provider plugin: a rename refused at preview and kept by `pulu
     await ok(`pulumi state rename --yes '${urn}' network`);
     before = mark();
     await ok("pulumi preview --expect-no-changes --non-interactive");
-    expect(writesSince(emulator, before)).toEqual([]);
+    expect(writesSince(account.emulator, before)).toEqual([]);
 
     fs.writeFileSync(path.join(project.dir, "Pulumi.yaml"), yamlNetwork("network", ["description"]));
     await ok("pulumi up --yes --skip-preview --non-interactive");
-    await client.vpcs.update(vpcId, { description: "set by hand", label: "renamed-by-hand" });
+    await account.client.vpcs.update(vpcId, { description: "set by hand", label: "renamed-by-hand" });
     await ok("pulumi refresh --yes --skip-preview --non-interactive");
     before = mark();
     await ok("pulumi up --yes --skip-preview --non-interactive");
-    expect(writesSince(emulator, before)).toEqual([`PUT /v4/vpcs/${vpcId}`]);
-    const vpc = await client.vpcs.get(vpcId);
+    expect(writesSince(account.emulator, before)).toEqual([`PUT /v4/vpcs/${vpcId}`]);
+    const vpc = await account.client.vpcs.get(vpcId);
     expect([vpc.label, vpc.description]).toEqual(["yaml-day-two", "set by hand"]);
     await ok("pulumi preview --expect-no-changes --non-interactive");
     await ok("pulumi destroy --yes --skip-preview --non-interactive");
-    expect(await client.vpcs.listAll({ filter: { label: "yaml-day-two" } })).toEqual([]);
+    expect(await account.client.vpcs.listAll({ filter: { label: "yaml-day-two" } })).toEqual([]);
   } finally {
     fs.rmSync(base, { recursive: true, force: true });
   }

@@ -127,6 +127,10 @@ test("the clash's message by who holds the object, in the order the issue asks",
   expect(other).toContain("${pulumi.getStack()}");
   expect(other).not.toMatch(/adoptId: 10/);
   expect(clashMessage(vpc, key, "label", "10", { where: "no stack" }, urn("dev", "app"))).toContain("set adoptId: 10 on this resource");
+  // An object exactly as the inputs declare it, nobody's: an interrupted run's create, which recover hands to the stack.
+  const interrupted = clashMessage(vpc, key, "label", "10", { where: "no stack" }, urn("dev", "app"), true);
+  expect(interrupted.indexOf("run `npx pulumi-compute recover`")).toBeGreaterThan(0);
+  expect(interrupted.indexOf("run `npx pulumi-compute recover`")).toBeLessThan(interrupted.indexOf("set adoptId: 10"));
   const unknown = clashMessage(vpc, key, "label", "10", { where: "unknown", why: "no backend" }, undefined);
   // All three, the ones that keep an object first.
   expect(unknown.indexOf("aliases")).toBeLessThan(unknown.indexOf("never set adoptId"));
