@@ -18,8 +18,15 @@ import schema from "./schema.json";
 /** The schema's text, as `pulumi package get-schema` prints it. */
 const schemaText = () => JSON.stringify(schema, null, 2);
 
-/** Serves the plugin on a free loopback port; `args` end with the engine's address, when there is an engine. */
+/**
+ * Serves the plugin on a free loopback port; `args` end with the engine's address, when there is an
+ * engine. With `--mocks` it serves an emulated account of its own instead of the configured one
+ * (`mocks.ts`), for the mocks of Python and Go programs.
+ */
 export async function serve(args: string[]): Promise<{ port: number; server: { forceShutdown(): void } }> {
+  // Loaded only for the mocks: a plugin an engine starts never loads the emulator.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use; the types come with the require
+  const account = args.includes("--mocks") ? await (require("./mocks") as typeof import("./mocks")).mockedAccount() : undefined;
   const engineAddress = args.length > 0 && !args[args.length - 1]!.startsWith("-") ? args[args.length - 1] : undefined;
   const protocol: Protocol = loadProtocol();
   const modules: EngineModules = {
@@ -32,7 +39,7 @@ export async function serve(args: string[]): Promise<{ port: number; server: { f
   // Without an engine to send lines to (a test), they go to stderr.
   const log = unloggable(modules, engineAddress) === undefined ? engineLog(modules, engineAddress!) : undefined;
   const print = log ? (line: string) => log("info", line, "", false) : (line: string) => console.error(line);
-  const service = providerService(protocol, { schema: schemaText, print });
+  const service = providerService(protocol, { schema: schemaText, print, ...(account ? { account } : {}) });
   const served = log ? withRowLog(log, service) : service;
   const server = new protocol.grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
   server.addService(protocol.service, served as never);
@@ -46,7 +53,11 @@ export async function serve(args: string[]): Promise<{ port: number; server: { f
 if (require.main === module) {
   serve(process.argv.slice(2)).then(
     // The engine reads the port from the first line; the server keeps the process alive.
-    ({ port }) => console.log(String(port)),
+    ({ port }) => {
+      console.log(String(port));
+      // The mocks' plugin ends with the test that started it: when its stdin closes.
+      if (process.argv.includes("--mocks")) process.stdin.on("end", () => process.exit(0)).resume();
+    },
     (error: unknown) => {
       console.error(`pulumi-resource-compute: ${error instanceof Error ? error.message : String(error)}`);
       process.exit(1);
