@@ -12,7 +12,7 @@
  */
 import { engineLog, unloggable, withRowLog, type EngineModules } from "../host/row-log";
 import { loadProtocol, type Protocol } from "./protocol";
-import { providerService } from "./server";
+import { providerService, type ServiceOptions } from "./server";
 import schema from "./schema.json";
 
 /** The schema's text, as `pulumi package get-schema` prints it. */
@@ -20,13 +20,13 @@ const schemaText = () => JSON.stringify(schema, null, 2);
 
 /**
  * Serves the plugin on a free loopback port; `args` end with the engine's address, when there is an
- * engine. With `--mocks` it serves an emulated account of its own instead of the configured one
- * (`mocks.ts`), for the mocks of Python and Go programs.
+ * engine. `account` fixes the account served whatever Configure says (`testing/plugin-mocks.ts`,
+ * the emulated account of the mocks of Python and Go programs).
  */
-export async function serve(args: string[]): Promise<{ port: number; server: { forceShutdown(): void } }> {
-  // Loaded only for the mocks: a plugin an engine starts never loads the emulator.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use; the types come with the require
-  const account = args.includes("--mocks") ? await (require("./mocks") as typeof import("./mocks")).mockedAccount() : undefined;
+export async function serve(
+  args: string[],
+  { account }: Pick<ServiceOptions, "account"> = {},
+): Promise<{ port: number; server: { forceShutdown(): void } }> {
   const engineAddress = args.length > 0 && !args[args.length - 1]!.startsWith("-") ? args[args.length - 1] : undefined;
   const protocol: Protocol = loadProtocol();
   const modules: EngineModules = {
@@ -53,11 +53,7 @@ export async function serve(args: string[]): Promise<{ port: number; server: { f
 if (require.main === module) {
   serve(process.argv.slice(2)).then(
     // The engine reads the port from the first line; the server keeps the process alive.
-    ({ port }) => {
-      console.log(String(port));
-      // The mocks' plugin ends with the test that started it: when its stdin closes.
-      if (process.argv.includes("--mocks")) process.stdin.on("end", () => process.exit(0)).resume();
-    },
+    ({ port }) => console.log(String(port)),
     (error: unknown) => {
       console.error(`pulumi-resource-compute: ${error instanceof Error ? error.message : String(error)}`);
       process.exit(1);

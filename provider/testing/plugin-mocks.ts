@@ -1,0 +1,41 @@
+/**
+ * `pulumi-resource-compute --mocks` (the launcher runs this file): the provider plugin
+ * (`plugin/main.ts`) serving an emulated account of its own, for the unit tests of programs in
+ * other languages. Python's and Go's mocks (`pulumi_compute.testing`,
+ * the Go SDK's `compute/testing`) start the plugin this way and send each of the package's
+ * resources through its Check and Create, and each data function through its Invoke, so a test
+ * sees what an `up` records — ids in the API's form, `hosts.primary`, `port`, the API's refusals —
+ * from the same engine as every other door. The account is `computeMocks`'s: the emulator in
+ * this process, seeded with the demo environment, on a clock that only the provider's waits move
+ * (`testing/emulated-time.ts`), so a database is ready without waiting in real time.
+ */
+import { CONFIG_API_URL, CONFIG_PACING, CONFIG_TOKEN } from "../engine/context";
+import { serve } from "../plugin/main";
+import { emulatedTime } from "./emulated-time";
+import { demoEnvironment, LocalApi } from "./local-api";
+
+/** Serves the plugin on an emulated account; the port is the first line, as the plugin's own. */
+async function serveMocked(): Promise<number> {
+  const api = await LocalApi.start({ timeScale: 0, seed: demoEnvironment });
+  const account = {
+    config: { [CONFIG_API_URL]: api.url, [CONFIG_TOKEN]: api.token, [CONFIG_PACING]: "off" },
+    time: emulatedTime(api.emulator.clock),
+  };
+  // No engine address: lines about resources (a database's wait) go to stderr.
+  const { port } = await serve([], { account });
+  return port;
+}
+
+if (require.main === module) {
+  serveMocked().then(
+    (port) => {
+      console.log(String(port));
+      // The plugin ends with the test that started it: when its stdin closes.
+      process.stdin.on("end", () => process.exit(0)).resume();
+    },
+    (error: unknown) => {
+      console.error(`pulumi-resource-compute --mocks: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    },
+  );
+}
