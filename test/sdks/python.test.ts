@@ -7,6 +7,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { codeBlocks } from "../../scripts/docs/examples";
 import { REPO_ROOT } from "../support/engine";
 import { runProcess } from "../support/process";
 import { passed, required, sdkTestEnv } from "./languages";
@@ -64,4 +65,13 @@ test("the wheel installs into a fresh virtual environment and its tests pass und
   });
   if (result.code !== 0) throw new Error(`pytest failed (${result.code}):\n${result.out}`);
   expect(passed(result.out, /^PASSED [^\n]*::(\w+)/gm)).toEqual(PYTHON_TESTS);
+});
+
+test("the Python guide's program is the one the suite runs under mocks", () => {
+  const guide = path.join(REPO_ROOT, "docs", "guides", "python.md");
+  const blocks = codeBlocks("docs/guides/python.md", fs.readFileSync(guide, "utf8")).filter((b) => b.lang === "python");
+  const program = fs.readFileSync(path.join(SDK_DIR, "tests", "program.py"), "utf8");
+  // The program's module docstring is the file's own; the code after it is the guide's.
+  const code = program.slice(program.indexOf('"""', 3) + 3).trim();
+  expect(blocks.map((b) => b.code.trim())).toContain(code);
 });
