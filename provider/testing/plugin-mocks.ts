@@ -16,6 +16,8 @@ import { demoEnvironment, LocalApi } from "./local-api";
 
 /** Serves the plugin on an emulated account; the port is the first line, as the plugin's own. */
 async function serveMocked(): Promise<number> {
+  const major = Number(process.versions.node.split(".")[0]);
+  if (major < 24) throw new Error(`the plugin needs Node.js 24 or later; the node on PATH is ${process.version}`);
   const api = await LocalApi.start({ timeScale: 0, seed: demoEnvironment });
   const account = {
     config: { [CONFIG_API_URL]: api.url, [CONFIG_TOKEN]: api.token, [CONFIG_PACING]: "off" },
