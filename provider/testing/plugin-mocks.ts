@@ -9,22 +9,17 @@
  * this process, seeded with the demo environment, on a clock that only the provider's waits move
  * (`testing/emulated-time.ts`), so a database is ready without waiting in real time.
  */
-import { CONFIG_API_URL, CONFIG_PACING, CONFIG_TOKEN } from "../engine/context";
 import { serve } from "../plugin/main";
-import { emulatedTime } from "./emulated-time";
 import { demoEnvironment, LocalApi } from "./local-api";
+import { mockedAccount } from "./mocks";
 
 /** Serves the plugin on an emulated account; the port is the first line, as the plugin's own. */
 async function serveMocked(): Promise<number> {
   const major = Number(process.versions.node.split(".")[0]);
   if (major < 24) throw new Error(`the plugin needs Node.js 24 or later; the node on PATH is ${process.version}`);
   const api = await LocalApi.start({ timeScale: 0, seed: demoEnvironment });
-  const account = {
-    config: { [CONFIG_API_URL]: api.url, [CONFIG_TOKEN]: api.token, [CONFIG_PACING]: "off" },
-    time: emulatedTime(api.emulator.clock),
-  };
   // No engine address: lines about resources (a database's wait) go to stderr.
-  const { port } = await serve([], { account });
+  const { port } = await serve([], { account: mockedAccount(api) });
   return port;
 }
 

@@ -18,12 +18,13 @@ export function required(command: string, neededFor: string): string {
 /**
  * The environment of a language's tests: this process's (Node 24 first on PATH, as the setup
  * puts it), the plugins/ folder of this checkout for the mocks (`PULUMI_COMPUTE_PLUGINS`, as a
- * project's Pulumi.yaml would name node_modules/pulumi-compute/plugins), and nothing of the
- * caller's Pulumi account.
+ * project's Pulumi.yaml would name node_modules/pulumi-compute/plugins), and no credentials or
+ * stack configuration of the caller's.
  */
 export function sdkTestEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, PULUMI_COMPUTE_PLUGINS: path.join(REPO_ROOT, "plugins"), ...extra };
-  for (const name of Object.keys(env)) if (name.startsWith("COMPUTE_") || name === "PULUMI_CONFIG") delete env[name];
+  // The emulator's strictness stays as the test run has it (test/support/strict-emulator.ts).
+  for (const name of Object.keys(env)) if (/^COMPUTE_(TOKEN|API_URL)$|^PULUMI_CONFIG$/.test(name)) delete env[name];
   return env;
 }
 
