@@ -9,24 +9,30 @@
  * this process, seeded with the demo environment, on a clock that only the provider's waits move
  * (`testing/emulated-time.ts`), so a database is ready without waiting in real time.
  */
+import { seedDemoEnvironment, type DemoEnvironment } from "../../emulator/control/demo-environment";
 import { serve } from "../plugin/main";
-import { demoEnvironment, LocalApi } from "./local-api";
+import { LocalApi } from "./local-api";
 import { mockedAccount } from "./mocks";
 
-/** Serves the plugin on an emulated account; the port is the first line, as the plugin's own. */
-async function serveMocked(): Promise<number> {
+/**
+ * Serves the plugin on an emulated account. Its first line is the port, as the plugin's own; the
+ * second what the account holds, for the tests (`{"environment": {computeIds, nodebalancerId, diskId}}`).
+ */
+async function serveMocked(): Promise<{ port: number; environment: DemoEnvironment }> {
   const major = Number(process.versions.node.split(".")[0]);
   if (major < 24) throw new Error(`the plugin needs Node.js 24 or later; the node on PATH is ${process.version}`);
-  const api = await LocalApi.start({ timeScale: 0, seed: demoEnvironment });
+  let environment: DemoEnvironment | undefined;
+  const api = await LocalApi.start({ timeScale: 0, seed: ({ control }) => void (environment = seedDemoEnvironment(control)) });
   // No engine address: lines about resources (a database's wait) go to stderr.
   const { port } = await serve([], { account: mockedAccount(api) });
-  return port;
+  return { port, environment: environment! };
 }
 
 if (require.main === module) {
   serveMocked().then(
-    (port) => {
+    ({ port, environment }) => {
       console.log(String(port));
+      console.log(JSON.stringify({ environment }));
       // The plugin ends with the test that started it: when its stdin closes.
       process.stdin.on("end", () => process.exit(0)).resume();
     },

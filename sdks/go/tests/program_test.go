@@ -152,6 +152,10 @@ func TestARefusedInputIsRefused(t *testing.T) {
 }
 
 func TestDataFunctionsAskTheSameAccount(t *testing.T) {
+	m := mocks(t)
+	if len(m.Environment.ComputeIDs) != 2 || m.Environment.DiskID == 0 {
+		t.Errorf("the account's environment: %+v", m.Environment)
+	}
 	err := pulumi.RunErr(func(ctx *pulumi.Context) error {
 		regions, err := compute.GetRegions(ctx, &compute.GetRegionsArgs{})
 		if err != nil {
@@ -164,7 +168,7 @@ func TestDataFunctionsAskTheSameAccount(t *testing.T) {
 		}
 		t.Errorf("us-iad not among %d regions", len(regions.Items))
 		return nil
-	}, pulumi.WithMocks("my-infra", "test", mocks(t)))
+	}, pulumi.WithMocks("my-infra", "test", m))
 	if err != nil {
 		t.Fatal(err)
 	}

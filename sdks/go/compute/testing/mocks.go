@@ -20,6 +20,7 @@ package testing
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -56,12 +57,25 @@ type Options struct {
 	Preview bool
 }
 
+// Environment is what the emulated account holds besides what the program makes, as
+// `compute-emulator --demo-environment` seeds it.
+type Environment struct {
+	// ComputeIDs are two instances with public addresses in us-iad.
+	ComputeIDs []int `json:"computeIds"`
+	// NodebalancerID is a nodebalancer in us-iad.
+	NodebalancerID int `json:"nodebalancerId"`
+	// DiskID is the first instance's disk.
+	DiskID int `json:"diskId"`
+}
+
 // Mocks answer through pulumi-compute's provider plugin against an emulated account.
 type Mocks struct {
-	options Options
-	process *exec.Cmd
-	conn    *grpc.ClientConn
-	client  pulumirpc.ResourceProviderClient
+	// Environment is what the account holds before the program runs.
+	Environment Environment
+	options     Options
+	process     *exec.Cmd
+	conn        *grpc.ClientConn
+	client      pulumirpc.ResourceProviderClient
 }
 
 // CheckFailedError is the plugin's Check refusing a resource's inputs, as `pulumi preview` does.
@@ -117,18 +131,31 @@ func NewMocks(options Options) (*Mocks, error) {
 	}
 	// The plugin keeps its stdin open while it should run; closing it (Close, or the test's end) stops it.
 	_ = stdin
-	port, err := bufio.NewReader(stdout).ReadString('\n')
+	lines := bufio.NewReader(stdout)
+	port, err := lines.ReadString('\n')
 	port = strings.TrimSpace(port)
 	if err != nil || port == "" {
 		_ = cmd.Wait()
 		return nil, fmt.Errorf("%s --mocks did not start: %s", launcher, strings.TrimSpace(stderr.String()))
+	}
+	// The second line: what the account holds.
+	var held struct {
+		Environment Environment `json:"environment"`
+	}
+	line, err := lines.ReadString('\n')
+	if err == nil {
+		err = json.Unmarshal([]byte(line), &held)
+	}
+	if err != nil {
+		_ = cmd.Process.Kill()
+		return nil, fmt.Errorf("%s --mocks: reading its account: %w", launcher, err)
 	}
 	conn, err := grpc.NewClient("127.0.0.1:"+port, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
 		_ = cmd.Process.Kill()
 		return nil, err
 	}
-	return &Mocks{options: options, process: cmd, conn: conn, client: pulumirpc.NewResourceProviderClient(conn)}, nil
+	return &Mocks{Environment: held.Environment, options: options, process: cmd, conn: conn, client: pulumirpc.NewResourceProviderClient(conn)}, nil
 }
 
 // Close stops the plugin.

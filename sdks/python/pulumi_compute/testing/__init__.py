@@ -24,6 +24,7 @@ Example::
 from __future__ import annotations
 
 import atexit
+import json
 import os
 import shutil
 import subprocess
@@ -118,6 +119,8 @@ class _Plugin:
             self._process.wait(timeout=10)
             self._log.seek(0)
             raise RuntimeError(f"{_LAUNCHER} --mocks did not start: {self._log.read().decode().strip()}")
+        # The second line: what the account holds (the instances, nodebalancer and disk it was seeded with).
+        self.environment = json.loads(self._process.stdout.readline().decode())["environment"]
         self.channel = grpc.insecure_channel(f"127.0.0.1:{line}")
         self.stub = provider_pb2_grpc.ResourceProviderStub(self.channel)
         atexit.register(self.close)
@@ -154,6 +157,13 @@ class ComputeMocks(pulumi.runtime.Mocks):
     def __init__(self, plugins: Optional[str] = None, fallback: Optional[pulumi.runtime.Mocks] = None):
         self._plugin = _Plugin(Path(plugins) if plugins else find_plugins())
         self._fallback = fallback or _DocumentedMocks()
+
+    @property
+    def environment(self) -> dict:
+        """What the emulated account holds besides what the program makes: ``computeIds`` (two
+        instances with public addresses in ``us-iad``), ``nodebalancerId`` and ``diskId`` (the
+        first instance's disk), as ``compute-emulator --demo-environment`` seeds them."""
+        return self._plugin.environment
 
     def close(self) -> None:
         """Stops the plugin (it stops by itself when the test process ends)."""
