@@ -20,7 +20,7 @@ import pytest
 import yaml
 
 import pulumi_compute as compute
-from pulumi_compute.testing import ComputeMocks
+from pulumi_compute.testing import CheckFailedError, ComputeMocks
 
 _REFERENCE = os.environ.get("PULUMI_COMPUTE_REFERENCE", "")
 
@@ -152,3 +152,36 @@ def _check(values, resources):
         assert id_ and isinstance(id_, str), (resource, id_)
     for key, value in outputs.items():
         assert value is not None, key
+
+
+def test_a_preview_creates_nothing_and_refuses_what_up_would_refuse():
+    mocks = ComputeMocks(preview=True)
+    try:
+        pulumi.runtime.set_mocks(mocks, project="preview", stack="test", preview=True)
+
+        @pulumi.runtime.test
+        def plan():
+            vpc = compute.Vpc("app", label="app-net", region="us-iad")
+
+            async def seen():
+                # The checked inputs are shown; the id only the API gives is unknown until `up`.
+                return await vpc.id.is_known(), await vpc.label.future()
+
+            return pulumi.Output.from_input(seen()).apply(lambda v: _equal(v, (False, "app-net")))
+
+        plan()
+
+        @pulumi.runtime.test
+        def bad_plan():
+            bad = compute.Vpc("bad", label="a label with spaces", region="us-iad")
+            return bad.urn
+
+        with pytest.raises(CheckFailedError) as refused:
+            bad_plan()
+        assert [prop for prop, _ in refused.value.failures] == ["label"]
+    finally:
+        mocks.close()
+
+
+def _equal(a, b):
+    assert a == b, (a, b)

@@ -152,11 +152,17 @@ class ComputeMocks(pulumi.runtime.Mocks):
     :param plugins: the ``plugins/`` folder of the installed ``pulumi-compute`` npm package
         (default: ``find_plugins()``).
     :param fallback: the mocks of every other provider (default: Pulumi's documented example mocks).
+    :param preview: answer as a preview does (a create shows its checked inputs, the id and what
+        only the API computes unknown, nothing created); give the same as to ``set_mocks``, since
+        Pulumi calls the mocks on a thread of its own, where ``is_dry_run()`` does not reach.
     """
 
-    def __init__(self, plugins: Optional[str] = None, fallback: Optional[pulumi.runtime.Mocks] = None):
+    def __init__(
+        self, plugins: Optional[str] = None, fallback: Optional[pulumi.runtime.Mocks] = None, preview: bool = False
+    ):
         self._plugin = _Plugin(Path(plugins) if plugins else find_plugins())
         self._fallback = fallback or _DocumentedMocks()
+        self._preview = preview
 
     @property
     def environment(self) -> dict:
@@ -173,7 +179,8 @@ class ComputeMocks(pulumi.runtime.Mocks):
         if not args.custom or not args.typ.startswith(_PREFIX):
             return self._fallback.new_resource(args)
         stub = self._plugin.stub
-        urn = f"urn:pulumi:{pulumi.get_stack()}::{pulumi.get_project()}::{args.typ}::{args.name}"
+        # The plugin reads the type and the name of a URN, not its stack or project.
+        urn = f"urn:pulumi:test::test::{args.typ}::{args.name}"
         values, secrets = _program_inputs(args.inputs)
         if args.resource_id:
             # `Vpc.get(name, id)`: a read of an existing object, as the engine's read step makes it.
@@ -187,7 +194,7 @@ class ComputeMocks(pulumi.runtime.Mocks):
         )
         if checked.failures:
             raise CheckFailedError(args.typ, args.name, [(f.property, f.reason) for f in checked.failures])
-        if pulumi.runtime.is_dry_run():
+        if self._preview:
             # A preview's create shows the checked inputs; what only the API computes is unknown until `up`.
             return None, _state(checked.inputs, secrets)
         created = _rpc(stub.Create, provider_pb2.CreateRequest(urn=urn, type=args.typ, name=args.name, properties=checked.inputs))
