@@ -59,7 +59,9 @@ test("the wheel installs into a fresh virtual environment and its tests pass und
   const wheels = path.join(work, "wheels");
   await run(path.join(bin, "pip"), ["wheel", "--quiet", "--no-deps", "--wheel-dir", wheels, source]);
   const wheel = fs.readdirSync(wheels).find((f) => f.endsWith(".whl"));
-  expect(wheel).toMatch(/^pulumi_compute-0\.1\.0-py3-none-any\.whl$/);
+  // The package's version is the schema's, the plugin's.
+  const { version } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "provider", "plugin", "schema.json"), "utf8")) as { version: string };
+  expect(wheel).toBe(`pulumi_compute-${version}-py3-none-any.whl`);
   const requirements = path.join(SDK_DIR, "tests", "requirements.txt");
   await run(path.join(bin, "pip"), ["install", "--quiet", path.join(wheels, wheel!), "-r", requirements]);
 
