@@ -47,16 +47,24 @@ case "$task" in
     exec node "$ROOT/dist/scripts/coverage/main.js" "$@" ;;
   generate)
     # Everything generated from the code: the coverage table, the emulator's spec endpoint list,
-    # the provider's generated files, the provider plugin's schema and the reference pages of docs/reference/.
+    # the provider's generated files, the provider plugin's schema, the reference pages of
+    # docs/reference/ and the Python and Go SDKs of sdks/.
     build_ts
     node "$ROOT/dist/scripts/coverage/main.js"
     node "$ROOT/dist/scripts/docs/main.js"
     # After the docs part, which rewrites the classes the schema's types are read from.
-    exec node "$ROOT/dist/scripts/schema/main.js" ;;
+    node "$ROOT/dist/scripts/schema/main.js"
+    # The Python and Go SDKs, from the schema just written (tools/sdkgen).
+    ensure_sdkgen
+    exec "$SDKGEN" "$ROOT/provider/plugin/schema.json" "$ROOT/sdks/python" "$ROOT/sdks/go" ;;
+  sdkgen)
+    # The SDK generator with the given arguments; the SDK tests run `sdkgen --check …`.
+    ensure_sdkgen
+    exec "$SDKGEN" "$@" ;;
   emulator)
     build_ts
     exec node "$ROOT/dist/emulator/cli.js" "$@" ;;
   *)
-    echo "usage: scripts/run.sh {test|demo|env|build|bench|emulator|jest|coverage|generate} [args…]" >&2
+    echo "usage: scripts/run.sh {test|demo|env|build|bench|emulator|jest|coverage|generate|sdkgen} [args…]" >&2
     exit 64 ;;
 esac

@@ -110,9 +110,33 @@ ensure_postgres() {
   fi
 }
 
-# Names the engine build: a change to any tools module (pins or the wrapper's source) builds anew.
+# The tools modules the engine folder is built from (build_engine); tools/sdkgen is not one of them.
+ENGINE_MODULES=(pulumi-engine pulumi-language-nodejs pulumi-language-yaml)
+
+# Names the engine build: a change to any of its modules (pins or the wrapper's source) builds anew.
+# The same files in the same order as the glob over every tools module hashed before tools/sdkgen
+# was added, so the name, and every engine already built, stays what it was.
 engine_hash() {
-  (cd "$ROOT/tools" && cat */go.mod */go.sum */*.go) | sha256sum | cut -c1-12
+  (cd "$ROOT/tools" && cat "${ENGINE_MODULES[@]/%//go.mod}" "${ENGINE_MODULES[@]/%//go.sum}" &&
+    for m in "${ENGINE_MODULES[@]}"; do cat "$m"/*.go; done) | sha256sum | cut -c1-12
+}
+
+# The SDK generator (tools/sdkgen: Pulumi's Python and Go code generators at the engine's pkg/v3
+# version), built once into $CACHE/sdkgen-<hash>/ and named by its own module's files; sets SDKGEN.
+# Only `npm run generate` and the SDK tests need it, so only they build it.
+ensure_sdkgen() {
+  local hash dir
+  hash=$(cd "$ROOT/tools/sdkgen" && cat go.mod go.sum ./*.go | sha256sum | cut -c1-12)
+  dir="$CACHE/sdkgen-$hash"
+  if [ ! -x "$dir/sdkgen" ]; then
+    command -v go >/dev/null || die "Go is needed to build the SDK generator tools/sdkgen (none on PATH)"
+    say "building the SDK generator (tools/sdkgen; about 3 minutes of CPU with a cold Go build cache)"
+    mkdir -p "$dir.tmp.$$"
+    (cd "$ROOT/tools/sdkgen" && CGO_ENABLED=0 go build -mod=readonly -trimpath -ldflags "-s -w" -o "$dir.tmp.$$/sdkgen" .) >&2 ||
+      { rm -rf "$dir.tmp.$$"; die "building tools/sdkgen failed"; }
+    rm -rf "$dir" && mv "$dir.tmp.$$" "$dir"
+  fi
+  SDKGEN="$dir/sdkgen"
 }
 
 # Builds into "$dir.tmp.<pid>" and renames it when everything is there, so an interrupted build

@@ -12,14 +12,21 @@
  */
 import { engineLog, unloggable, withRowLog, type EngineModules } from "../host/row-log";
 import { loadProtocol, type Protocol } from "./protocol";
-import { providerService } from "./server";
+import { providerService, type ServiceOptions } from "./server";
 import schema from "./schema.json";
 
 /** The schema's text, as `pulumi package get-schema` prints it. */
 const schemaText = () => JSON.stringify(schema, null, 2);
 
-/** Serves the plugin on a free loopback port; `args` end with the engine's address, when there is an engine. */
-export async function serve(args: string[]): Promise<{ port: number; server: { forceShutdown(): void } }> {
+/**
+ * Serves the plugin on a free loopback port; `args` end with the engine's address, when there is an
+ * engine. `account` fixes the account served whatever Configure says (`testing/plugin-mocks.ts`,
+ * the emulated account of the mocks of Python and Go programs).
+ */
+export async function serve(
+  args: string[],
+  { account }: Pick<ServiceOptions, "account"> = {},
+): Promise<{ port: number; server: { forceShutdown(): void } }> {
   const engineAddress = args.length > 0 && !args[args.length - 1]!.startsWith("-") ? args[args.length - 1] : undefined;
   const protocol: Protocol = loadProtocol();
   const modules: EngineModules = {
@@ -32,7 +39,7 @@ export async function serve(args: string[]): Promise<{ port: number; server: { f
   // Without an engine to send lines to (a test), they go to stderr.
   const log = unloggable(modules, engineAddress) === undefined ? engineLog(modules, engineAddress!) : undefined;
   const print = log ? (line: string) => log("info", line, "", false) : (line: string) => console.error(line);
-  const service = providerService(protocol, { schema: schemaText, print });
+  const service = providerService(protocol, { schema: schemaText, print, ...(account ? { account } : {}) });
   const served = log ? withRowLog(log, service) : service;
   const server = new protocol.grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
   server.addService(protocol.service, served as never);

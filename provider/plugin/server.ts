@@ -17,9 +17,9 @@ import { SDK_VERSION } from "../../sdk/version";
 import { CONFIG_VARIABLES, ProviderContext, resolveCredentials } from "../engine/context";
 import { writeDetailedDiff, type DiffResult } from "../engine/detailed-diff";
 import { makeProvider, previewUpdate } from "../engine/engine";
-import { processTime } from "../engine/time";
 import { importRead } from "../engine/import-inputs";
 import { secretKeys, type AnySpec } from "../engine/spec";
+import { processTime, type ProviderTime } from "../engine/time";
 import { TYPE_MODULE, kindOfType } from "../engine/type-tokens";
 import { specOf } from "../registry";
 import { invoke } from "./functions";
@@ -35,6 +35,11 @@ type Call<Q> = { request: Q };
 export interface ServiceOptions {
   schema: () => string;
   print: (line: string) => void;
+  /**
+   * The account served whatever Configure says (`--mocks`: an emulated one, `mocks.ts`): its
+   * configuration variables and the provider's clock.
+   */
+  account?: { config: Record<string, string>; time: ProviderTime };
 }
 
 /** A failure that carries an object the API did create (the engine's `ResourceInitError`): Pulumi keeps it in state. */
@@ -50,8 +55,9 @@ const isInitFailure = (error: unknown): error is InitFailure =>
 /** The ResourceProvider service's methods, bound to one provider process. */
 export function providerService(protocol: Protocol, options: ServiceOptions): Record<string, unknown> {
   const { provider: proto, struct } = protocol;
-  const config = new Map<string, string>();
-  const ctx = new ProviderContext((key) => config.get(key), options.print, processTime());
+  const fixed = options.account?.config;
+  const config = new Map<string, string>(Object.entries(fixed ?? {}));
+  const ctx = new ProviderContext((key) => config.get(key), options.print, options.account?.time ?? processTime());
   const providers = new Map<string, ReturnType<typeof makeProvider>>();
 
   const toStruct = (values: Values, secrets: readonly string[] = []) => struct.Struct.fromJavaScript(structValues(values, secrets));
@@ -121,6 +127,7 @@ export function providerService(protocol: Protocol, options: ServiceOptions): Re
     }),
     configure: serve(async (request: InstanceType<typeof proto.ConfigureRequest>) => {
       const args = fromStruct(request.getArgs());
+      if (fixed) return new proto.ConfigureResponse().setAcceptsecrets(false).setAcceptresources(false).setSupportspreview(true);
       // `variables` (`compute:config:token`) is what an engine older than `args` sends.
       const variables = request.getVariablesMap();
       config.clear();

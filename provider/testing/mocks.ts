@@ -13,12 +13,12 @@
  * resources and functions go to the `fallback` the test gives.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { Credentials } from "../engine/context";
-import { ProviderContext } from "../engine/context";
+import { CONFIG_API_URL, CONFIG_PACING, CONFIG_TOKEN, ProviderContext, type Credentials } from "../engine/context";
 import { specForType } from "../engine/drift";
 import { makeProvider } from "../engine/engine";
 import { resourceOptions } from "../engine/resource";
 import type { AnySpec, Failure, Inputs, Outputs } from "../engine/spec";
+import type { ProviderTime } from "../engine/time";
 import { UNKNOWN } from "../engine/values";
 import { MOCKED_API, type MockedApi } from "../functions/client";
 import { PROVIDER_KEY } from "../shim";
@@ -118,12 +118,12 @@ export function computeMocks(options: ComputeMocksOptions = {}): ComputeMocks {
   let ready: Promise<{ api: LocalApi; context: ProviderContext }> | undefined;
   const account = () =>
     (ready ??= started.then((api) => {
-      const config: Record<string, string> = { "compute:apiUrl": api.url, "compute:token": api.token, "compute:pacing": "off" };
+      const { config, time } = mockedAccount(api);
       // Progress lines have no row to go to and no one to read them in a unit test.
       const context = new ProviderContext(
         (key) => config[key],
         () => {},
-        emulatedTime(api.emulator.clock),
+        time,
       );
       return { api, context };
     }));
@@ -171,6 +171,18 @@ export function computeMocks(options: ComputeMocksOptions = {}): ComputeMocks {
     [Symbol.asyncDispose]: () => mocks.dispose(),
   };
   return mocks;
+}
+
+/**
+ * How the mocks' provider reaches their account (`api`): its URL and token as the stack's
+ * configuration, pacing off, and the emulator's clock as the provider's time, which only the
+ * provider's waits move. `computeMocks` and the plugin's `--mocks` (`plugin-mocks.ts`) share it.
+ */
+export function mockedAccount(api: LocalApi): { config: Record<string, string>; time: ProviderTime } {
+  return {
+    config: { [CONFIG_API_URL]: api.url, [CONFIG_TOKEN]: api.token, [CONFIG_PACING]: "off" },
+    time: emulatedTime(api.emulator.clock),
+  };
 }
 
 /**

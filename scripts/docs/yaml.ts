@@ -68,6 +68,12 @@ export function yamlProgram(example: string, isList: ListResult): YamlProgram {
   /** A unique key for a resource named `name` of `kind` (a second `www` of another kind: `wwwReverseDns`). */
   const resourceKey = (name: string, kind: string) => (name in program.resources || name in program.variables ? `${name}${kind}` : name);
 
+  /**
+   * A unique key for a variable named `name`: a program's resources and variables share one
+   * namespace (`const zone = compute.getDomainOutput(…)` beside a resource named `zone`: `zoneResult`).
+   */
+  const variableKey = (name: string) => (name in program.resources || name in program.variables ? `${name}Result` : name);
+
   /** `compute.getX(…)` / `compute.getXOutput(…)` as a variable named `name`; its binding. */
   const invoke = (call: ts.CallExpression, name: string): Binding => {
     const fn = (call.expression as ts.PropertyAccessExpression).name.text.replace(/Output$/, "");
@@ -101,8 +107,7 @@ export function yamlProgram(example: string, isList: ListResult): YamlProgram {
 
   /** The binding and property path (`.hosts.primary`) an expression reads. */
   const reference = (node: ts.Expression): [Binding, string] => {
-    if (isComputeCall(node))
-      return [invoke(node, naming in program.variables || naming in program.resources ? `${naming}Result` : naming), ""];
+    if (isComputeCall(node)) return [invoke(node, variableKey(naming)), ""];
     if (ts.isIdentifier(node)) {
       const binding = bindings.get(node.text);
       if (!binding) return fail(node, "a name the example does not declare");
@@ -239,11 +244,11 @@ export function yamlProgram(example: string, isList: ListResult): YamlProgram {
         } else if (ts.isNewExpression(init)) {
           bindings.set(name, resource(init));
         } else if (isComputeCall(init) && !exported) {
-          bindings.set(name, invoke(init, name));
+          bindings.set(name, invoke(init, variableKey(name)));
         } else if (isAppliedComputeCall(init) && !exported) {
           // A data function's result read through an apply: the invoke, and what of it the name stands for.
           const call = (init.expression as ts.PropertyAccessExpression).expression as ts.CallExpression;
-          bindings.set(name, { ...invoke(call, name), path: appliedPath(init.arguments[0]) });
+          bindings.set(name, { ...invoke(call, variableKey(name)), path: appliedPath(init.arguments[0]) });
         } else if (exported) {
           naming = name;
           program.outputs[name] = value(init);

@@ -151,8 +151,8 @@ export function toolsModules(root: string): GoModule[] {
     .map((name) => readModule(root, `tools/${name}`));
 }
 
-/** Go modules outside `tools/` that `npm test` builds: the contract test with the official Go client. */
-export const TEST_GO_MODULES = ["test/contract"] as const;
+/** Go modules outside `tools/` that `npm test` builds: the contract test with the official Go client, and the Go SDK. */
+export const TEST_GO_MODULES = ["test/contract", "sdks/go"] as const;
 
 /** Every Go module `npm test` needs from the proxy: the tools modules, then the test modules. */
 export function goModules(root: string): GoModule[] {
