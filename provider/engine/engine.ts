@@ -197,7 +197,8 @@ async function ownershipFailures(
     const clash = await keyClash(spec, ctx, olds, inputs, urn, signal(), equalsInputs(spec, inputs));
     return [...clash, ...(await adoptClash(spec, ctx, olds, inputs, urn))];
   } catch (error) {
-    throw explain(spec, "read", error);
+    // The lookup is the create's own (it runs again right before the POST): refused, it names what the create needs.
+    throw explain(spec, "create", error);
   }
 }
 

@@ -17,7 +17,7 @@ import { ApiError, ConnectionError, TimeoutError } from "../../sdk/core/errors";
 import { backoffDelay, decideRetry } from "../../sdk/core/retry";
 import { forget } from "./collections";
 import type { ProviderContext } from "./context";
-import { aliasFor, holderOf, type Holder } from "./ownership";
+import { aliasFor, holderOf, holdings, type Holder } from "./ownership";
 import type { AnySpec, ApiObject, Failure, Inputs } from "./spec";
 import { canonicalJson, isUnknown } from "./values";
 
@@ -101,7 +101,7 @@ export async function createExactlyOnce(
   const key = spec.naturalKey;
   if (!key) return post();
   const what = `${spec.noun} with ${key.describe(inputs)}`;
-  const before = (await checkedLookup(spec, ctx, inputs)) ?? (await lookup(spec, ctx, inputs, signal, undefined));
+  const before = await lookup(spec, ctx, inputs, signal, undefined);
   if (key.exclusive && before.length > 0) throw new UnresolvedCreateError(takenMessage(spec, what, before, before.some(equalsInputs)));
   const known = new Set(before.map(idOf));
   for (let attempt = 1; ; attempt++) {
@@ -133,31 +133,6 @@ export async function createExactlyOnce(
   }
 }
 
-/** How long a lookup made by `check` stands in for the one before the create that follows it. */
-const CHECKED_LOOKUP_MS = 30_000;
-
-interface CheckedLookup {
-  at: number;
-  found: ApiObject[];
-}
-
-const checkedLookups = (ctx: ProviderContext) => ctx.shared("checked-lookups", () => new Map<string, CheckedLookup>());
-const lookupKey = (spec: AnySpec, inputs: Inputs) => `${spec.name}\n${canonicalJson(inputs)}`;
-
-/**
- * The lookup `keyClash` made for these very inputs moments ago, taken once: `up` checks a resource
- * right before creating it, and one listing serves both. Only a lookup that found nothing is
- * taken (a found one fails the check); a key taken since is refused by the API or by the lookups
- * after an ambiguous create, as before.
- */
-async function checkedLookup(spec: AnySpec, ctx: ProviderContext, inputs: Inputs): Promise<ApiObject[] | undefined> {
-  const lookups = checkedLookups(ctx);
-  const key = lookupKey(spec, inputs);
-  const made = lookups.get(key);
-  lookups.delete(key);
-  return made && ctx.time.now() - made.at <= CHECKED_LOOKUP_MS ? made.found : undefined;
-}
-
 /**
  * A unique key that is taken, found by `check` (a read, which a preview may send): the failure
  * names the field, the object's id, and what to do — by who manages that object (`holderOf`):
@@ -179,12 +154,14 @@ export async function keyClash(
   if (!key?.exclusive || !key.inputs || inputs.adoptId !== undefined) return [];
   const fields = key.inputs;
   if (fields.some((f) => inputs[f] === undefined || isUnknown(inputs[f]))) return [];
-  if (fields.every((f) => canonicalJson(olds[f] ?? null) === canonicalJson(inputs[f]))) return [];
+  const keyOf = (values: Inputs) => canonicalJson(fields.map((f) => values[f] ?? null));
+  const run = holdings(ctx);
+  if (fields.every((f) => olds[f] !== undefined)) run.exists(spec, urn, keyOf(olds));
+  if (keyOf(olds) === keyOf(inputs) || run.isOwn(spec, urn, keyOf(inputs))) return [];
+  // The create in `up` looks again right before it posts: between the two, a run may be killed
+  // or another runner may take the key, and `recover` and the messages rely on that lookup.
   const found = await lookup(spec, ctx, inputs, signal, undefined);
-  if (found.length === 0) {
-    checkedLookups(ctx).set(lookupKey(spec, inputs), { at: ctx.time.now(), found });
-    return [];
-  }
+  if (found.length === 0) return [];
   const id = idOf(found[0]!);
   const holder = await holderOf(spec, ctx, id, urn);
   const field = fields[fields.length - 1]!;

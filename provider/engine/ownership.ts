@@ -32,6 +32,23 @@ export class Holdings {
   holder(spec: AnySpec, id: string): string | undefined {
     return this.held.get(`${spec.name} ${id}`);
   }
+
+  /** The unique keys the run's existing resources were checked with, by URN (or by the key alone where no URN is known). */
+  private readonly keys = new Set<string>();
+
+  /** Notes that the resource `urn` exists with `key` (a check with its recorded inputs). */
+  exists(spec: AnySpec, urn: string | undefined, key: string): void {
+    this.keys.add(`${spec.name}\n${urn ?? ""}\n${key}`);
+  }
+
+  /**
+   * Whether a check without recorded inputs is the resource's own again: Pulumi checks a
+   * replacement a second time without its olds, and then its unchanged key is its own object's,
+   * which `diff` has the engine delete first.
+   */
+  isOwn(spec: AnySpec, urn: string | undefined, key: string): boolean {
+    return this.keys.has(`${spec.name}\n${urn ?? ""}\n${key}`);
+  }
 }
 
 /** The process's holdings: every resource it serves shares them. */

@@ -109,7 +109,10 @@ test("import, install, up adopts everything and changes nothing, previews clean 
   expect(drift.out).toMatch(/DomainRecord example-com-a-www\s+target\s+"198\.51\.100\.10"\s+"203\.0\.113\.99"/);
 
   // --record-sets: the same zones as one DomainRecordSet each, in a second stack of the same
-  // project. Its first up adopts the domains and takes every record over: still no write.
+  // project. Its first up adopts the domains and takes every record over: still no write. The
+  // objects move: `dev` lets go of them first (`stack rm --force` keeps them in the cloud), as a
+  // second stack may never adopt what another stack manages.
+  await pulumi("stack rm dev --force --yes");
   const setsImport = await user.run(`${cli} import --api-url ${emulator.url} --only domains --record-sets --out infra-sets`, base, {
     env: { COMPUTE_TOKEN: emulator.token },
   });

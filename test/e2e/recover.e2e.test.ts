@@ -175,8 +175,8 @@ const hold = (method: string, pathPattern: string) =>
   emulator.control.addFault({ method, pathPattern, kind: "latency", latencyMs: HOLD_MS });
 
 test("killed before the first create request leaves: the pending create is cleared", async () => {
-  hold("GET", "/v4/vpcs"); // the lookup before the create
-  await killedRun("up --yes --skip-preview", "vpc", (log) => arrived(log, "GET", /^\/v4\/vpcs$/).length >= 1);
+  hold("GET", "/v4/vpcs"); // the check's label lookup, then the create's lookup right before it posts
+  await killedRun("up --yes --skip-preview", "vpc", (log) => arrived(log, "GET", /^\/v4\/vpcs$/).length >= 2);
   expect(arrived(emulator.control.listRequests(), "POST", /^\/v4\/vpcs$/)).toEqual([]);
 
   // `drift` would be refused by the lock, and skip the pending create: it says what to run instead.

@@ -47,3 +47,15 @@ test("read hands back the inputs, each the API now holds otherwise replaced, whe
   const again = await vpcs.read!(created.id, read.props);
   expect(again.inputs).toBeUndefined();
 });
+
+test("a replacement's second check, without its recorded inputs, does not take its own unchanged label for a clash", async () => {
+  await harness.client.vpcs.create({ label: "own", region: "us-iad" });
+  const inputs = { label: "own", region: "us-iad" };
+  // A new resource with that label: the clash.
+  expect((await vpcs.check!({}, inputs)).failures).toEqual([
+    { property: "label", reason: expect.stringContaining('label "own" is taken') },
+  ]);
+  // The existing resource's check (its recorded inputs), then Pulumi's check of its replacement (none): its own object.
+  expect((await vpcs.check!(inputs, { ...inputs, region: "us-ord" })).failures ?? []).toEqual([]);
+  expect((await vpcs.check!({}, { ...inputs, region: "us-ord" })).failures ?? []).toEqual([]);
+});
