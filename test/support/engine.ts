@@ -10,6 +10,7 @@ import * as path from "node:path";
 import { LocalWorkspace, type PulumiFn, type Stack, type EngineEvent } from "@pulumi/pulumi/automation";
 import { pulumiCommand } from "../../provider/automation";
 import { withComputePlugins } from "../../provider/project/plugins";
+import { runProcess, type ProcessResult } from "./process";
 
 export const REPO_ROOT = path.resolve(__dirname, "../..");
 export const PASSPHRASE = "e2e-test-passphrase";
@@ -31,6 +32,8 @@ export interface TestStackOptions {
    * user's project holds its program and its `node_modules`.
    */
   baseDir?: string;
+  /** Another test stack whose backend this one shares (for `pulumi state move` between stacks); its `cleanup` removes the backend. */
+  backendOf?: TestStack;
 }
 
 export interface TestStack {
@@ -41,6 +44,14 @@ export interface TestStack {
   stateText(): string;
   /** Resources of the state file. */
   resources(): StateResource[];
+  /** The project folder (Pulumi.yaml), where `pulumi` and `pulumi-compute` commands of this stack run. */
+  workDir: string;
+  /** The `file://` backend's folder. */
+  stateDir: string;
+  /** The environment the stack's commands run with (passphrase, Pulumi home, no update check). */
+  env: Record<string, string>;
+  /** A `pulumi` command line of this stack's project (`--stack` is the caller's), run by the project's engine. */
+  cli(args: string[]): Promise<ProcessResult>;
   /** Removes the temporary folders (the stack should be destroyed first). */
   cleanup(): void;
 }
@@ -56,9 +67,9 @@ export interface StateResource {
 export async function createTestStack(options: TestStackOptions): Promise<TestStack> {
   if (options.baseDir) fs.mkdirSync(options.baseDir, { recursive: true });
   const base = fs.mkdtempSync(path.join(options.baseDir ?? os.tmpdir(), `pc-e2e-${options.name}-`));
-  const stateDir = path.join(base, "state");
+  const stateDir = options.backendOf?.stateDir ?? path.join(base, "state");
   const workDir = path.join(base, "work");
-  fs.mkdirSync(stateDir);
+  if (!options.backendOf) fs.mkdirSync(stateDir);
   fs.mkdirSync(workDir);
   const project = `e2e-${options.name}`;
   const envVars: Record<string, string> = {
@@ -71,11 +82,12 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
     envVars.COMPUTE_TOKEN = options.token;
     envVars.COMPUTE_API_URL = options.apiUrl;
   }
+  const command = await pulumiCommand();
   const stack = await LocalWorkspace.createOrSelectStack(
     { stackName: options.stackName ?? "test", projectName: project, program: options.program },
     {
       workDir,
-      pulumiCommand: await pulumiCommand(),
+      pulumiCommand: command,
       envVars,
       // The provider process starts in `main`; from there `pulumi-compute` resolves to this repo.
       projectSettings: withComputePlugins({ name: project, runtime: "nodejs", main: REPO_ROOT, backend: { url: `file://${stateDir}` } }),
@@ -90,6 +102,15 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
   return {
     stack,
     statePath,
+    workDir,
+    stateDir,
+    env: envVars,
+    cli: (args) =>
+      runProcess(command.command, [...args, "--non-interactive"], {
+        cwd: workDir,
+        env: { ...process.env, ...envVars },
+        timeoutMs: 300_000,
+      }),
     stateText,
     resources: () => (JSON.parse(stateText()).checkpoint.latest.resources ?? []) as StateResource[],
     cleanup: () => fs.rmSync(base, { recursive: true, force: true }),
