@@ -6,8 +6,9 @@
  *    adopts a VPC made by hand without a write; the next preview is empty.
  * 2. a rename with `aliases`, a move into a component with `aliases`, `ignoreChanges` (no refresh),
  *    `replaceOnChanges`, `deleteBeforeReplace`, and replacements that keep a unique label (a
- *    database's region, a VPC's region with its subnet): exactly the planned steps, the writes of
- *    the replacements alone, one object per label at the end.
+ *    database's region; another's engine version and cluster size; a VPC's region with its
+ *    subnet): exactly the planned steps, the writes of the replacements alone, one object per
+ *    label at the end.
  * 3. `protect`: removing the resource fails at preview, without a write.
  * 4. the move back out of the component, `protect` lifted, a `retainOnDelete` resource removed:
  *    three changes, no write, the retained VPC still in the cloud.
@@ -123,6 +124,14 @@ describe.each(DOORS)("through the %s", (door) => {
       type: "g6-nanode-1",
       engineId: "mysql/8",
     });
+    // A new engine version and cluster size keep the label: the old database goes first.
+    make("PostgresqlDatabase", "pg", {
+      label: "app-pg",
+      region: REGION,
+      type: "g6-nanode-1",
+      engineId: s.round === 0 ? "postgresql/16" : "postgresql/17",
+      clusterSize: s.round === 0 ? 1 : 3,
+    });
     make("Firewall", "after", { label: "after", inboundPolicy: "DROP", outboundPolicy: "ACCEPT" }, { dependsOn: [db] });
     const regional = vpc("regional", { region: s.round === 0 ? REGION : OTHER });
     make("VpcSubnet", "regional-web", { vpcId: regional.id, label: "web", ipv4: "10.0.2.0/24" });
@@ -174,8 +183,9 @@ describe.each(DOORS)("through the %s", (door) => {
     // One create each, the subnets' included; nothing for the imported VPC.
     expect(sent.filter((w) => w === "POST /v4/vpcs")).toHaveLength(10);
     expect(sent.filter((w) => w === "POST /v4/vpcs/{id}/subnets")).toHaveLength(2);
-    expect(sent.filter((w) => !/^POST \/v4\/vpcs/.test(w))).toEqual([
+    expect(sent.filter((w) => !/^POST \/v4\/vpcs/.test(w)).sort()).toEqual([
       "POST /v4/databases/mysql/instances",
+      "POST /v4/databases/postgresql/instances",
       "POST /v4/networking/firewalls",
     ]);
     // dependsOn: the firewall's step starts once the database's create has finished (its wait for `active` included).
@@ -200,13 +210,13 @@ describe.each(DOORS)("through the %s", (door) => {
     shape = { ...shape, appName: "network", moved: "group", round: 1 };
     const plan = await preview();
     // The rename and the move are no steps of their own (an alias keeps the object); `ign` changes nothing.
-    expect(plan).toEqual({ roc: "replace", dbr: "replace", db: "replace", regional: "replace", "regional-web": "replace" });
+    expect(plan).toEqual({ roc: "replace", dbr: "replace", db: "replace", pg: "replace", regional: "replace", "regional-web": "replace" });
 
     const events = eventRecorder();
     const mark = emulator.control.listRequests().length;
     const up = await testStack.stack.up({ onEvent: events.onEvent });
     expect(up.summary.result).toBe("succeeded");
-    expect(up.summary.resourceChanges).toMatchObject({ replace: 5 });
+    expect(up.summary.resourceChanges).toMatchObject({ replace: 6 });
     expect(writes(mark).sort()).toEqual(
       [
         ...["POST /v4/vpcs", "DELETE /v4/vpcs/{id}"].flatMap((w) => [w, w, w]), // roc, dbr, regional
@@ -214,13 +224,15 @@ describe.each(DOORS)("through the %s", (door) => {
         "DELETE /v4/vpcs/{id}/subnets/{id}",
         "POST /v4/databases/mysql/instances",
         "DELETE /v4/databases/mysql/instances/{id}",
+        "POST /v4/databases/postgresql/instances",
+        "DELETE /v4/databases/postgresql/instances/{id}",
       ].sort(),
     );
     const steps = done(events.events);
     // deleteBeforeReplace: the old VPC goes first, though its label changes too.
     expect(steps.dbr).toEqual(["delete-replaced", "replace", "create-replacement"]);
     // A unique label the replacement keeps: the old object goes first, so the new one can take it.
-    for (const name of ["roc", "db", "regional"])
+    for (const name of ["roc", "db", "pg", "regional"])
       expect({ name, steps: steps[name] }).toEqual({ name, steps: ["delete-replaced", "replace", "create-replacement"] });
 
     const after = await client.vpcs.listAll();
@@ -235,6 +247,8 @@ describe.each(DOORS)("through the %s", (door) => {
     expect(after.some((v) => v.label === "dbr-0")).toBe(false);
     const dbs = await client.databases.mysql.listAll({ filter: { label: "app-db" } });
     expect(dbs.map((d) => d.region)).toEqual([OTHER]);
+    const pgs = await client.databases.postgresql.listAll({ filter: { label: "app-pg" } });
+    expect(pgs.map((d) => [d.version.split(".")[0], d.cluster_size])).toEqual([["17", 3]]);
     const [subnet] = await client.vpcs.subnets.listAll(after.find((v) => v.label === "regional")!.id);
     expect(subnet).toMatchObject({ label: "web", ipv4: "10.0.2.0/24" });
     expect(testStack.resources().some((r) => r.urn.includes("test:index:Group$") && r.urn.endsWith("::moved"))).toBe(true);
