@@ -252,8 +252,9 @@ export function diff(spec: AnySpec, olds: Outputs, news: Inputs): DiffResult {
   const unsettled = broken.length > 0 ? [] : [...new Set(unsetKnown(spec, olds).map((path) => path.split(".")[0]!))];
   // A replacement is created before the old object is deleted, unless an unchanged unique input
   // (a label the API wants unique) would collide; then the old one goes first. Said whether or not
-  // the spec replaces: Pulumi also replaces for `replaceOnChanges` and `--replace`, in the order
-  // this answer gives (a twin created first would be refused, its label taken).
+  // the spec replaces: Pulumi also replaces for `replaceOnChanges`, in the order this answer gives
+  // (a twin created first would be refused, its label taken). `--replace` asks no diff: there only
+  // the `deleteBeforeReplace` option orders it.
   const collides = (spec.uniqueInputs ?? []).some((k) => !changed.includes(k)) || (spec.deleteFirst?.(olds, news) ?? false);
   const detailedDiff: DetailedDiff = {};
   for (const key of changed) {

@@ -12,7 +12,8 @@
  * 3. `protect`: removing the resource fails at preview, without a write.
  * 4. the move back out of the component, `protect` lifted, a `retainOnDelete` resource removed:
  *    three changes, no write, the retained VPC still in the cloud.
- * 5. `--target` and `--exclude`: one write each, the rest left for the next up.
+ * 5. `--target` and `--exclude`: one write each, the rest left for the next up; `--replace` of a
+ *    VPC with `deleteBeforeReplace` deletes first.
  * Beside it: `import` in a TypeScript class refused at preview naming `adoptId`, and `customTimeouts`
  * (honoured by the plugin in its requests' deadlines; the classes warn on the resource's row).
  */
@@ -284,11 +285,11 @@ describe.each(DOORS)("through the %s", (door) => {
     await client.vpcs.delete(kept.id);
   });
 
-  test("--target and --exclude: each up writes only what it may, and leaves the rest to the next", async () => {
+  test("--target and --exclude: each up writes only what it may, and leaves the rest to the next; --replace with deleteBeforeReplace deletes first", async () => {
     // Three changes pending: `guarded` removed, `t1` and `t2` with new descriptions.
     shape = { ...shape, guarded: "gone", t1: "two", t2: "two" };
     /** An up with `options`: the steps it made, and its writes. */
-    const upWith = async (options: { target?: string[]; exclude?: string[] }) => {
+    const upWith = async (options: { target?: string[]; exclude?: string[]; replace?: string[] }) => {
       const events = eventRecorder();
       const mark = emulator.control.listRequests().length;
       const up = await testStack.stack.up({ ...options, onEvent: events.onEvent });
@@ -299,6 +300,11 @@ describe.each(DOORS)("through the %s", (door) => {
     expect(await upWith({ exclude: [urnOf("t2")] })).toEqual({ steps: { guarded: ["delete"] }, writes: ["DELETE /v4/vpcs/{id}"] });
     // What both left is the next up's.
     expect(await upWith({})).toEqual({ steps: { t2: ["update"] }, writes: ["PUT /v4/vpcs/{id}"] });
+    // `--replace` asks the provider no diff: the `deleteBeforeReplace` option orders it, the old VPC first.
+    expect(await upWith({ replace: [urnOf("dbr")] })).toEqual({
+      steps: { dbr: ["delete-replaced", "replace", "create-replacement"] },
+      writes: ["DELETE /v4/vpcs/{id}", "POST /v4/vpcs"],
+    });
     const descriptions = Object.fromEntries((await client.vpcs.listAll()).map((v) => [v.label, v.description]));
     expect(descriptions).toMatchObject({ t1: "two", t2: "two" });
     expect(descriptions).not.toHaveProperty("guarded");
