@@ -91,7 +91,7 @@ describe.each(DOORS)("through the %s", (door) => {
         if (shape.moving) pair();
       },
     });
-    other = await createTestStack({ name, stackName: "other", backendOf: dev, apiUrl: emulator.url, token, program: async () => pair() });
+    other = await createTestStack({ name, stackName: "other", besides: dev, apiUrl: emulator.url, token, program: async () => pair() });
     const up = await dev.stack.up();
     expect(up.summary.resourceChanges).toMatchObject({ create: 6 });
   });

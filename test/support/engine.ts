@@ -32,8 +32,11 @@ export interface TestStackOptions {
    * user's project holds its program and its `node_modules`.
    */
   baseDir?: string;
-  /** Another test stack whose backend this one shares (for `pulumi state move` between stacks); its `cleanup` removes the backend. */
-  backendOf?: TestStack;
+  /**
+   * Another stack of the same project in the same backend: `dev` beside `staging`, as a team
+   * deploys one program twice in one account.
+   */
+  besides?: TestStack;
 }
 
 export interface TestStack {
@@ -46,14 +49,15 @@ export interface TestStack {
   resources(): StateResource[];
   /** The project folder (Pulumi.yaml), where `pulumi` and `pulumi-compute` commands of this stack run. */
   workDir: string;
-  /** The `file://` backend's folder. */
-  stateDir: string;
   /** The environment the stack's commands run with (passphrase, Pulumi home, no update check). */
   env: Record<string, string>;
   /** A `pulumi` command line of this stack's project (`--stack` is the caller's), run by the project's engine. */
   cli(args: string[]): Promise<ProcessResult>;
   /** Removes the temporary folders (the stack should be destroyed first). */
   cleanup(): void;
+  /** The project's name and its `file://` backend's folder, which a stack `besides` this one shares. */
+  project: string;
+  stateDir: string;
 }
 
 export interface StateResource {
@@ -67,11 +71,11 @@ export interface StateResource {
 export async function createTestStack(options: TestStackOptions): Promise<TestStack> {
   if (options.baseDir) fs.mkdirSync(options.baseDir, { recursive: true });
   const base = fs.mkdtempSync(path.join(options.baseDir ?? os.tmpdir(), `pc-e2e-${options.name}-`));
-  const stateDir = options.backendOf?.stateDir ?? path.join(base, "state");
+  const stateDir = options.besides?.stateDir ?? path.join(base, "state");
   const workDir = path.join(base, "work");
-  if (!options.backendOf) fs.mkdirSync(stateDir);
+  fs.mkdirSync(stateDir, { recursive: true });
   fs.mkdirSync(workDir);
-  const project = `e2e-${options.name}`;
+  const project = options.besides?.project ?? `e2e-${options.name}`;
   const envVars: Record<string, string> = {
     PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
     PULUMI_SKIP_UPDATE_CHECK: "true",
@@ -103,7 +107,6 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
     stack,
     statePath,
     workDir,
-    stateDir,
     env: envVars,
     cli: (args) =>
       runProcess(command.command, [...args, "--non-interactive"], {
@@ -114,6 +117,8 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
     stateText,
     resources: () => (JSON.parse(stateText()).checkpoint.latest.resources ?? []) as StateResource[],
     cleanup: () => fs.rmSync(base, { recursive: true, force: true }),
+    project,
+    stateDir,
   };
 }
 
