@@ -334,7 +334,9 @@ describe("import and customTimeouts, door by door", () => {
       token,
       program: async () => {
         try {
-          resourceThrough("dynamic resources", "Vpc", "net", { label: "made-by-hand", region: REGION }, options);
+          // The import's object, or a label of its own (a taken one is refused at preview).
+          const label = options.import === undefined ? "timed-net" : "made-by-hand";
+          resourceThrough("dynamic resources", "Vpc", "net", { label, region: REGION }, options);
         } catch (error) {
           // A program run by the CLI stops on the error with this message; an inline program's would
           // also surface in the test's process (Pulumi's automation server rethrows it), so it is logged.
