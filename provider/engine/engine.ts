@@ -276,9 +276,11 @@ export function diff(spec: AnySpec, olds: Outputs, news: Inputs): DiffResult {
   // updated, which settles it: no program reads it unset (`engine/known.ts`). A broken one is replaced anyway.
   const unsettled = broken.length > 0 ? [] : [...new Set(unsetKnown(spec, olds).map((path) => path.split(".")[0]!))];
   // A replacement is created before the old object is deleted, unless an unchanged unique input
-  // (a label the API wants unique) would collide; then the old one goes first.
-  const collides =
-    replaces.length > 0 && ((spec.uniqueInputs ?? []).some((k) => !changed.includes(k)) || (spec.deleteFirst?.(olds, news) ?? false));
+  // (a label the API wants unique) would collide; then the old one goes first. Said whether or not
+  // the spec replaces: Pulumi also replaces for `replaceOnChanges`, in the order this answer gives
+  // (a twin created first would be refused, its label taken). `--replace` asks no diff: there only
+  // the `deleteBeforeReplace` option orders it.
+  const collides = (spec.uniqueInputs ?? []).some((k) => !changed.includes(k)) || (spec.deleteFirst?.(olds, news) ?? false);
   const detailedDiff: DetailedDiff = {};
   for (const key of changed) {
     const field = spec.inputs[key]!;

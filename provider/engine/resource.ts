@@ -169,8 +169,42 @@ export function dynamicResource(
 ): [type: string, name: string, props: pulumi.Inputs, opts: pulumi.CustomResourceOptions] {
   const props = dynamicProps(spec, args);
   if (PROVIDER_KEY in args) throw new Error(`${PROVIDER_KEY} is not an input of ${spec.name}`);
+  refuseImport(spec, name, opts);
+  warnCustomTimeouts(spec, name, opts);
   props[PROVIDER_KEY] = providerText(spec.name);
   return [dynamicType(spec.name), name, props as pulumi.Inputs, resourceOptions(spec, opts)];
+}
+
+/**
+ * Pulumi's `import` option reads the object by its id alone, which a dynamic resource cannot answer
+ * (its provider travels in the state the import lacks): the program stops before any request, with
+ * the input that does the same. The provider plugin's `compute:index:<Kind>` takes `import` as is.
+ */
+function refuseImport(spec: AnySpec, name: string, opts: pulumi.CustomResourceOptions | undefined): void {
+  const id = opts?.import;
+  if (id === undefined) return;
+  const shown = typeof id === "string" ? id : "<id>";
+  throw new pulumi.RunError(
+    `${spec.name} "${name}": the \`import\` resource option does not work for the TypeScript classes; ` +
+      `remove it and set \`adoptId: ${/^\d+$/.test(shown) ? shown : JSON.stringify(shown)}\` in its arguments, which manages the existing object as import would ` +
+      `(its in-place fields are brought to the program's values at the next up)`,
+  );
+}
+
+/**
+ * Pulumi sends `customTimeouts` in each create, update and delete request, which the dynamic
+ * provider host drops: the resource's row says so at preview and names the input that is honoured.
+ */
+function warnCustomTimeouts(spec: AnySpec, name: string, opts: pulumi.CustomResourceOptions | undefined): void {
+  const custom = opts?.customTimeouts;
+  if (!custom || Object.values(custom).every((v) => v === undefined)) return;
+  const given = Object.entries(custom).flatMap(([op, value]) => (value === undefined ? [] : [`${op}: ${JSON.stringify(value)}`]));
+  const row = { urn: pulumi.createUrn(name, dynamicType(spec.name), opts?.parent) } as pulumi.Resource;
+  void pulumi.log.warn(
+    `customTimeouts is not honoured by the TypeScript classes; set the input \`timeouts: { ${given.join(", ")} }\` instead ` +
+      `(the same durations; the provider plugin's compute:index:${spec.name} honours customTimeouts)`,
+    row,
+  );
 }
 
 /**

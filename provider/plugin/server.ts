@@ -167,8 +167,8 @@ export function providerService(protocol: Protocol, options: ServiceOptions): Re
       const inputs = fromStruct(request.getProperties());
       // A previewed create shows its inputs, as the dynamic resources' does; nothing is sent.
       if (request.getPreview()) return new proto.CreateResponse().setProperties(toStruct(inputs, secrets));
-      const created = await methods.create(inputs);
-      return new proto.CreateResponse().setId(created.id).setProperties(toStruct(created.outs ?? {}, secrets));
+      const created = await methods.create(withCustomTimeout(inputs, "create", request.getTimeout()));
+      return new proto.CreateResponse().setId(created.id).setProperties(toStruct(ownTimeouts(created.outs ?? {}, inputs), secrets));
     }, secretsOfRequest),
     read: serve(async (request: InstanceType<typeof proto.ReadRequest>) => {
       const { spec, methods, secrets } = resource(request.getType(), request.getUrn());
@@ -200,12 +200,12 @@ export function providerService(protocol: Protocol, options: ServiceOptions): Re
       const news = fromStruct(request.getNews());
       // A previewed update shows what the engine knows it will record; nothing is sent.
       if (request.getPreview()) return new proto.UpdateResponse().setProperties(toStruct(previewUpdate(spec, olds, news), secrets));
-      const updated = await methods.update(request.getId(), olds, news);
-      return new proto.UpdateResponse().setProperties(toStruct((updated.outs as Values | undefined) ?? {}, secrets));
+      const updated = await methods.update(request.getId(), olds, withCustomTimeout(news, "update", request.getTimeout()));
+      return new proto.UpdateResponse().setProperties(toStruct(ownTimeouts((updated.outs as Values | undefined) ?? {}, news), secrets));
     }, secretsOfRequest),
     delete: serve(async (request: InstanceType<typeof proto.DeleteRequest>) => {
       const { methods } = resource(request.getType(), request.getUrn());
-      await methods.delete(request.getId(), fromStruct(request.getProperties()));
+      await methods.delete(request.getId(), withCustomTimeout(fromStruct(request.getProperties()), "delete", request.getTimeout()));
       return new protocol.empty.Empty();
     }),
     invoke: serve(async (request: InstanceType<typeof proto.InvokeRequest>) => {
@@ -218,6 +218,23 @@ export function providerService(protocol: Protocol, options: ServiceOptions): Re
     cancel: serve(async () => new protocol.empty.Empty()),
     attach: serve(async () => new protocol.empty.Empty()),
   };
+}
+
+/**
+ * Pulumi's `customTimeouts` as the engine's `timeouts` input of one operation: the engine sends the
+ * option in each create, update and delete request (seconds; 0 when the program sets none), and it
+ * overrides the program's `timeouts` for that operation, as the option does for Pulumi's own providers.
+ */
+function withCustomTimeout(values: Values, op: "create" | "update" | "delete", seconds: number): Values {
+  if (!(seconds > 0)) return values;
+  const own = values.timeouts !== null && typeof values.timeouts === "object" ? (values.timeouts as Values) : {};
+  return { ...values, timeouts: { ...own, [op]: `${Math.ceil(seconds)}s` } };
+}
+
+/** Outputs recording the program's own `timeouts` input (or none), never the operation's `customTimeouts`. */
+function ownTimeouts(outs: Values, given: Values): Values {
+  const { timeouts: _sent, ...rest } = outs;
+  return given.timeouts === undefined ? rest : { ...rest, timeouts: given.timeouts };
 }
 
 /**

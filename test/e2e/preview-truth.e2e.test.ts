@@ -26,12 +26,11 @@ import * as pulumi from "@pulumi/pulumi";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
-import * as compute from "../../provider";
 import { RESOURCE_SPECS } from "../../provider/specs";
 import type { AnySpec } from "../../provider/engine/spec";
 import { exampleImageFile } from "../../examples/support/files";
 import { createTestStack, eventRecorder, type TestStack } from "../support/engine";
-import { pluginResource } from "../support/plugin-resource";
+import { DOORS, resourceThrough, type Door } from "../support/plugin-resource";
 import { writesSince } from "../support/requests";
 
 jest.setTimeout(900_000);
@@ -252,16 +251,7 @@ let emulator: RunningEmulator;
 let client: ComputeClient;
 let round = 0;
 
-/** The two doors to the engine: the generated classes (dynamic resources), or `compute:index:<Kind>` through the provider plugin. */
-type Door = "dynamic resources" | "provider plugin";
-const DOORS: Door[] = ["dynamic resources", "provider plugin"];
-
-/** A resource of `kind` through `door`, with `id` and every output a property. */
-function make(door: Door, kind: string, name: string, args: Args): pulumi.CustomResource {
-  if (door === "provider plugin") return pluginResource(kind, name, args);
-  const Kind = (compute as unknown as Record<string, new (n: string, a: Args) => pulumi.CustomResource>)[kind]!;
-  return new Kind(name, args);
-}
+const make = (door: Door, kind: string, name: string, args: Args): pulumi.CustomResource => resourceThrough(door, kind, name, args);
 
 /** A stack of `program` through `door`: its project names the plugin for the plugin's door. */
 const stackThrough = (door: Door, name: string, program: () => Promise<Record<string, unknown>>) =>

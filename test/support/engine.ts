@@ -13,6 +13,7 @@ import { withComputePlugins } from "../../provider/project/plugins";
 import { EMULATED_CLOCK_ENV } from "../../provider/engine/time";
 import { startClockService } from "../../provider/testing/clock-service";
 import type { Clock } from "../../emulator/core/clock";
+import { runProcess, type ProcessResult } from "./process";
 
 export const REPO_ROOT = path.resolve(__dirname, "../..");
 export const PASSPHRASE = "e2e-test-passphrase";
@@ -57,6 +58,12 @@ export interface TestStack {
   stateText(): string;
   /** Resources of the state file. */
   resources(): StateResource[];
+  /** The project folder (Pulumi.yaml), where `pulumi` and `pulumi-compute` commands of this stack run. */
+  workDir: string;
+  /** The environment the stack's commands run with (passphrase, Pulumi home, no update check). */
+  env: Record<string, string>;
+  /** A `pulumi` command line of this stack's project (`--stack` is the caller's), run by the project's engine. */
+  cli(args: string[]): Promise<ProcessResult>;
   /** Removes the temporary folders (the stack should be destroyed first). */
   cleanup(): void;
   /** The project's name and its `file://` backend's folder, which a stack `besides` this one shares. */
@@ -99,11 +106,12 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
     envVars.COMPUTE_TOKEN = options.token;
     envVars.COMPUTE_API_URL = options.apiUrl;
   }
+  const command = await pulumiCommand();
   const stack = await LocalWorkspace.createOrSelectStack(
     { stackName: options.stackName ?? "test", projectName: project, program: options.program },
     {
       workDir,
-      pulumiCommand: await pulumiCommand(),
+      pulumiCommand: command,
       envVars,
       // The provider process starts in `main`; from there `pulumi-compute` resolves to this repo.
       projectSettings: withComputePlugins({ name: project, runtime: "nodejs", main: REPO_ROOT, backend: { url: `file://${stateDir}` } }),
@@ -118,6 +126,14 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
   return {
     stack,
     statePath,
+    workDir,
+    env: envVars,
+    cli: (args) =>
+      runProcess(command.command, [...args, "--non-interactive"], {
+        cwd: workDir,
+        env: { ...process.env, ...envVars },
+        timeoutMs: 300_000,
+      }),
     stateText,
     resources: () => (JSON.parse(stateText()).checkpoint.latest.resources ?? []) as StateResource[],
     cleanup: () => {

@@ -9,6 +9,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { dynamicProps, unrecordedOutputs } from "../../provider/engine/resource";
 import { packageType } from "../../provider/engine/type-tokens";
 import { RESOURCE_SPECS } from "../../provider/specs";
+import * as compute from "../../provider";
 
 /** Any kind's resource, registered by token. */
 class PluginResource extends pulumi.CustomResource {}
@@ -19,4 +20,24 @@ export function pluginResource(kind: string, name: string, args: object, opts?: 
   const resource = new PluginResource(packageType(kind), name, dynamicProps(spec, args) as pulumi.Inputs, opts);
   unrecordedOutputs(resource, spec, args);
   return resource;
+}
+
+/** The two doors to the engine: the generated classes (dynamic resources), or `compute:index:<Kind>` through the provider plugin. */
+export type Door = "dynamic resources" | "provider plugin";
+export const DOORS: Door[] = ["dynamic resources", "provider plugin"];
+
+/** A resource of `kind` through `door`, with `id` and every output a property. */
+export function resourceThrough(
+  door: Door,
+  kind: string,
+  name: string,
+  args: object,
+  opts?: pulumi.CustomResourceOptions,
+): pulumi.CustomResource {
+  if (door === "provider plugin") return pluginResource(kind, name, args, opts);
+  const classes = compute as unknown as Record<
+    string,
+    new (n: string, a: object, o?: pulumi.CustomResourceOptions) => pulumi.CustomResource
+  >;
+  return new classes[kind]!(name, args, opts);
 }

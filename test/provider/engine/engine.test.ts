@@ -80,9 +80,11 @@ describe("check", () => {
 describe("diff", () => {
   const olds = { ...PROVIDER, label: "app-net", region: "us-iad", description: "", subnets: [], created: "t", updated: "t" };
 
+  // `deleteBeforeReplace` says the order of a replacement Pulumi may make of any diff (for
+  // `replaceOnChanges`): true wherever an unchanged unique label would collide.
   test("no change when only __provider and output-only fields differ", () => {
     const news = { __provider: "something else entirely", label: "app-net", region: "us-iad" };
-    expect(diff(vpcSpec, { ...olds, updated: "later" }, news)).toMatchObject({ changes: false, replaces: [], deleteBeforeReplace: false });
+    expect(diff(vpcSpec, { ...olds, updated: "later" }, news)).toMatchObject({ changes: false, replaces: [], deleteBeforeReplace: true });
   });
 
   test("a label change updates in place", () => {

@@ -2,7 +2,8 @@
  * The provider plugin's gRPC service, called as the engine calls it (Pulumi's own client of the
  * ResourceProvider protocol, from `@pulumi/pulumi`), against the emulator over HTTP: what it
  * declares, its configuration, check in the program's words, previews that send nothing, the
- * detailed diff, the life of a VPC, an import by id (and one it cannot make), a data function.
+ * detailed diff, the life of a VPC, an import by id (and one it cannot make), customTimeouts as
+ * deadlines, a data function.
  * The engine's end-to-end runs are `test/e2e/yaml.e2e.test.ts` and the preview-truth test.
  */
 import * as grpc from "@grpc/grpc-js";
@@ -202,6 +203,36 @@ test("an import reads an object by id alone, with the inputs that manage it; a s
   );
   await api.vpcs.subnets.delete(vpc.id, subnet.id);
   await api.vpcs.delete(vpc.id);
+});
+
+test("customTimeouts: the request's timeout is the operation's deadline; state keeps the program's own timeouts only", async () => {
+  const create = (type: string, urn: string, inputs: Values, seconds: number) =>
+    call<proto.CreateResponse>(
+      client.create,
+      new proto.CreateRequest().setUrn(urn).setType(type).setProperties(struct(inputs)).setTimeout(seconds),
+    );
+  const vpcUrn = "urn:pulumi:dev::p::compute:index:Vpc::timed";
+  const plain = await create("compute:index:Vpc", vpcUrn, { label: "timed-a", region: "us-iad" }, 600);
+  expect(plain.getProperties()!.toJavaScript()).not.toHaveProperty("timeouts");
+  const own = await create("compute:index:Vpc", vpcUrn, { label: "timed-b", region: "us-iad", timeouts: { create: "5m" } }, 600);
+  expect(own.getProperties()!.toJavaScript()).toMatchObject({ timeouts: { create: "5m" } });
+
+  // The wait's first read answers after 3 s: past a 1 s customTimeouts, far inside the default.
+  const fault = emulator.control.addFault({
+    pathPattern: "^/v4/databases/mysql/instances/\\d+$",
+    method: "GET",
+    kind: "latency",
+    latencyMs: 3000,
+    count: 1,
+  });
+  try {
+    const args = { label: "timed-db", region: "us-iad", type: "g6-nanode-1", engineId: "mysql/8" };
+    await expect(create("compute:index:MysqlDatabase", "urn:pulumi:dev::p::compute:index:MysqlDatabase::db", args, 1)).rejects.toThrow(
+      /MySQL database create did not finish within 1s/,
+    );
+  } finally {
+    emulator.control.removeFault(fault.id);
+  }
 });
 
 test("a data function: compute:index:getVpcs answers its list as items", async () => {

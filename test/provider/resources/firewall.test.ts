@@ -154,7 +154,7 @@ describe("normalization and diff", () => {
         },
       ],
     };
-    expect(diff(firewallSpec, stored, news)).toMatchObject({ changes: false, replaces: [], deleteBeforeReplace: false });
+    expect(diff(firewallSpec, stored, news)).toMatchObject({ changes: false, replaces: [], deleteBeforeReplace: true });
   });
 
   test("rule order is significant, a changed rule is a change, never a replacement", () => {
@@ -167,7 +167,7 @@ describe("normalization and diff", () => {
     ).toMatchObject({
       changes: true,
       replaces: [],
-      deleteBeforeReplace: false,
+      deleteBeforeReplace: true,
     });
   });
 

@@ -62,7 +62,7 @@ describe("diff", () => {
     expect(await ranges.diff!("r", olds, { prefixLength: 64, routeTarget: "2001:DB8:4:0:F03C:91FF:FE00:1" })).toMatchObject({
       changes: false,
       replaces: [],
-      deleteBeforeReplace: false,
+      deleteBeforeReplace: true,
     });
     expect(await ranges.diff!("r", olds, { prefixLength: 56, routeTarget: olds.routeTarget })).toMatchObject({
       changes: true,

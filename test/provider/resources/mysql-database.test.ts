@@ -91,7 +91,7 @@ describe("diff", () => {
     expect(diff(mysqlDatabaseSpec, recorded, { ...base, allowList: ["192.0.2.0/24", "203.0.113.1/32"], updates: window })).toMatchObject({
       changes: false,
       replaces: [],
-      deleteBeforeReplace: false,
+      deleteBeforeReplace: true,
     });
   });
 
