@@ -164,6 +164,7 @@ export async function keyClash(
   if (found.length === 0) return [];
   const id = idOf(found[0]!);
   const holder = await holderOf(spec, ctx, id, urn);
+  if (holder.where === "this resource") return []; // a replacement's own object: `diff` has it deleted first
   const field = fields[fields.length - 1]!;
   const equal = found.some(equalsInputs);
   return [{ property: field, reason: clashMessage(spec, key.describe(inputs), field, id, holder, urn, equal) }];
@@ -202,6 +203,8 @@ export function clashMessage(
       "that run created to the stack), then `pulumi up` again. Otherwise, "
     : "";
   switch (holder.where) {
+    case "this resource":
+      return `${taken}, which this resource manages: replace it with deleteBeforeReplace: true in its options, or change its ${field} in the same change ${guide}.`;
     case "this stack":
       return `${taken}, which this stack manages as resource "${holder.resource}". ${cap(rename(holder.urn, holder.resource))}; otherwise change this resource's ${field} ${guide}.`;
     case "another stack":

@@ -12,7 +12,8 @@
  * - **Across the backend's stacks** (`holderOf`): the checkpoints of the project's stacks, read
  *   from a diy backend (`file://`, `postgres://`) as `drift --all` and `recover` read them, say
  *   whether an object is managed by this stack under another name (a rename or a move), by another
- *   stack (the same program deployed as `dev` and `staging`), or by none (made by hand). A clash on
+ *   stack (the same program deployed as `dev` and `staging`, or another program), or by none
+ *   (made by hand). A clash on
  *   a unique key found at check, and an `adoptId`, are judged by it (`engine.ts`).
  */
 import { currentBackendUrl, readStackResources, readStacks, type StateEntry } from "../backend-store";
@@ -56,6 +57,7 @@ export const holdings = (ctx: ProviderContext): Holdings => ctx.shared("holdings
 
 /** Who manages an object, as the backend's checkpoints say. */
 export type Holder =
+  | { where: "this resource" }
   | { where: "this stack"; urn: string; resource: string }
   | { where: "another stack"; stack: string; urn: string; resource: string }
   | { where: "no stack" }
@@ -77,9 +79,9 @@ export function parseUrn(urn: string): UrnParts | undefined {
 }
 
 /**
- * Who manages `spec`'s object `id` among the stacks of the project of `urn` (the resource asking,
- * which is left out). Each stack's checkpoint is read once per process: what matters is the state
- * the run started from.
+ * Who manages `spec`'s object `id` among the backend's stacks, as seen from the resource of `urn`:
+ * that resource itself, another of its stack, another stack (of any project), or none. Each
+ * stack's checkpoint is read once per process: what matters is the state the run started from.
  */
 export async function holderOf(spec: AnySpec, ctx: ProviderContext, id: string, urn: string | undefined): Promise<Holder> {
   const own = urn === undefined ? undefined : parseUrn(urn);
@@ -94,24 +96,28 @@ export async function holderOf(spec: AnySpec, ctx: ProviderContext, id: string, 
   }
   if (!stacks) return { where: "unknown", why: "the backend is not one the provider can read (file:// and postgres:// are)" };
   const prefix = `organization/${own.project}/`;
+  const self = prefix + own.stack;
   // A login or a setting that is not this run's backend would answer for other stacks.
-  if (!stacks.includes(prefix + own.stack)) return { where: "unknown", why: "the backend the provider found does not hold this stack" };
-  // This stack first: a rename is the likelier story, and its message keeps the object.
-  const ordered = stacks
-    .filter((s) => s.startsWith(prefix))
-    .sort((a, b) => Number(b === prefix + own.stack) - Number(a === prefix + own.stack));
-  for (const stack of ordered) {
+  if (!stacks.includes(self)) return { where: "unknown", why: "the backend the provider found does not hold this stack" };
+  // This stack first (a rename is the likelier story, and its message keeps the object), then
+  // the project's other stacks, then other projects' (one account serves many programs).
+  const rank = (stack: string) => (stack === self ? 0 : stack.startsWith(prefix) ? 1 : 2);
+  for (const stack of [...stacks].sort((a, b) => rank(a) - rank(b))) {
     let entries: StateEntry[] | undefined;
     try {
       entries = await resourcesOf(ctx, url, stack);
     } catch (error) {
-      return { where: "unknown", why: `reading stack ${stack.slice(prefix.length)} failed (${(error as Error).message})` };
+      return { where: "unknown", why: `reading stack ${stack} failed (${(error as Error).message})` };
     }
-    const found = entries?.find((e) => e.id === id && e.urn !== urn && kindOfType(e.type) === spec.name);
+    const holding = entries?.filter((e) => e.id === id && kindOfType(e.type) === spec.name) ?? [];
+    // Its own object: Pulumi checks a replacement (`--replace`, `replaceOnChanges`) again without its recorded inputs.
+    if (stack === self && holding.some((e) => e.urn === urn)) return { where: "this resource" };
+    const found = holding.find((e) => e.urn !== urn);
     if (!found) continue;
     const resource = parseUrn(found.urn)?.name ?? found.urn;
-    const name = stack.slice(prefix.length);
-    if (name === own.stack) return { where: "this stack", urn: found.urn, resource };
+    if (stack === self) return { where: "this stack", urn: found.urn, resource };
+    // Another stack of this project by its name; of another project, as `project/stack`.
+    const name = stack.startsWith(prefix) ? stack.slice(prefix.length) : stack.replace(/^organization\//, "");
     return { where: "another stack", stack: name, urn: found.urn, resource };
   }
   return { where: "no stack" };

@@ -53,7 +53,7 @@ test("the alias of a rename is the old name; of a move, the old URN", () => {
   expect(aliasFor(urn("dev", "app"), moved)).toBe(`aliases: [${JSON.stringify(urn("dev", "app"))}]`);
 });
 
-test("who manages an object: this stack under another name, another stack, nobody; the asking resource is left out", async () => {
+test("who manages an object: the asking resource itself, this stack under another name, another stack, nobody", async () => {
   process.env.PULUMI_BACKEND_URL = backend({
     dev: [
       { urn: urn("dev", "app"), type: "pulumi-nodejs:dynamic/compute:Vpc", id: "10" },
@@ -69,9 +69,9 @@ test("who manages an object: this stack under another name, another stack, nobod
     urn: urn("staging", "app"),
     resource: "app",
   });
-  // A Domain's id 20 is no VPC's; the resource itself is not its own holder.
+  // A Domain's id 20 is no VPC's; the resource that holds it is told so (a replacement checked again).
   expect(await holderOf(vpc, ctx, "20", urn("dev", "network"))).toEqual({ where: "no stack" });
-  expect(await holderOf(vpc, ctx, "10", urn("dev", "app"))).toEqual({ where: "no stack" });
+  expect(await holderOf(vpc, ctx, "10", urn("dev", "app"))).toEqual({ where: "this resource" });
 });
 
 test("unknown, said why: no URN, no backend, a backend that does not hold this stack", async () => {
@@ -149,4 +149,18 @@ test("an adoptId of another stack's object is refused; of this stack's or nobody
   expect(await adoptClash(vpc, ctx, {}, { label: "x", region: "us-iad", adoptId: 12 }, urn("staging", "app"))).toEqual([]);
   // Already adopted: not read again.
   expect(await adoptClash(vpc, ctx, { adoptId: 10 }, { label: "x", region: "us-iad", adoptId: 10 }, urn("staging", "app"))).toEqual([]);
+});
+
+test("another program's stack in the same backend manages it: named as project/stack", async () => {
+  process.env.PULUMI_BACKEND_URL = backend({ dev: [] });
+  const file = path.join(dir, ".pulumi/stacks/billing/prod.json");
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const other = "urn:pulumi:prod::billing::compute:index:Vpc::net";
+  fs.writeFileSync(file, JSON.stringify({ checkpoint: { latest: { resources: [{ urn: other, type: "compute:index:Vpc", id: "40" }] } } }));
+  expect(await holderOf(vpc, new ProviderContext(), "40", urn("dev", "app"))).toEqual({
+    where: "another stack",
+    stack: "billing/prod",
+    urn: other,
+    resource: "net",
+  });
 });
