@@ -218,7 +218,7 @@ export function clashMessage(
       return (
         `${taken} (who manages it is not known: ${holder.why}). If this stack manages it under another name (a rename, or a move into ` +
         `or out of a component), add aliases with its old name to this resource's options, or run \`pulumi state rename\`; if another ` +
-        `stack manages it, never set adoptId: ${perStack}. ${interrupted}Only ${byHand.slice(3)} ${guide}.`
+        `stack manages it, never set adoptId: ${perStack}. ${interrupted}${interrupted ? "only" : "Only"} ${byHand} ${guide}.`
       );
   }
 }

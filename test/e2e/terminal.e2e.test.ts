@@ -118,7 +118,8 @@ test("pulumi up in a 120-column terminal: the database's wait on its own row, an
 
 test("a project without the plugin declaration: the preview's one warning, in a terminal, shows the entry to add", async () => {
   const plain = path.join(base, "plain");
-  linkedProject(plain, { name: "plain", backendUrl: `file://${base}/state`, program: PROGRAM });
+  // Its own labels: the first project's database still holds "term-db", and a taken label is refused at preview.
+  linkedProject(plain, { name: "plain", backendUrl: `file://${base}/state`, program: PROGRAM.replace(/term-/g, "plain-") });
   const yaml = fs.readFileSync(path.join(plain, "Pulumi.yaml"), "utf8");
   fs.writeFileSync(path.join(plain, "Pulumi.yaml"), yaml.slice(0, yaml.indexOf("plugins:")));
   const pulumi = (args: string[]) => runProcess("pulumi", args, { cwd: plain, env, timeoutMs: 120_000 });
