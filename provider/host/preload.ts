@@ -18,12 +18,14 @@
  *
  * Loaded anywhere else (a test, a program, another script), it does nothing.
  */
+import * as path from "node:path";
 import { HOST_ENTRY } from "./entry";
 import { installDetailedDiff } from "./diff";
 import { hostModules, missingMethod, type HostModules } from "./modules";
 import { HostNotice, hostLog, markLaunched, previewOffByEnvironment, warner } from "./notice";
 import { hostUnpatchable, previewUnpatchable, withPreview, type HostService, type PreviewOf } from "./preview";
 import { REQUESTS_WITH_URN, engineModules, unloggable, withRowLog } from "./row-log";
+import { saySlowStart, startQuickly } from "./quick-start";
 
 /**
  * Installs the changes when `hostFile` is Pulumi's dynamic provider host; returns whether it is.
@@ -37,6 +39,8 @@ export function installHostChanges(
 ): boolean {
   if (!hostFile || !HOST_ENTRY.test(hostFile)) return false;
   markLaunched();
+  // Before the host's first line loads `@pulumi/pulumi`: the host is `<package>/cmd/dynamic-provider/index.js`.
+  const slowStart = startQuickly(path.resolve(hostFile, "../../../package.json"));
   let modules: HostModules;
   try {
     modules = hostModules(hostFile);
@@ -49,6 +53,7 @@ export function installHostChanges(
   }
   const engine = engineModules(modules.engine);
   const log = hostLog(engine, engineAddress);
+  saySlowStart(slowStart, (line) => (log ? log("info", line, "", false) : console.error(line)));
   const logWhy = unloggable(engine, engineAddress) ?? missingMethod(modules.proto, REQUESTS_WITH_URN);
   const notice = new HostNotice(warner(log), modules.version);
   notice.stepAside("detailed diffs", installDetailedDiff(modules.proto));

@@ -11,6 +11,7 @@
  * The engine shows nothing a provider plugin prints after its port.
  */
 import { engineLog, unloggable, withRowLog, type EngineModules } from "../host/row-log";
+import { recordedSlowStart, saySlowStart } from "../host/quick-start";
 import { loadProtocol, type Protocol } from "./protocol";
 import { providerService, type ServiceOptions } from "./server";
 import schema from "./schema.json";
@@ -39,6 +40,7 @@ export async function serve(
   // Without an engine to send lines to (a test), they go to stderr.
   const log = unloggable(modules, engineAddress) === undefined ? engineLog(modules, engineAddress!) : undefined;
   const print = log ? (line: string) => log("info", line, "", false) : (line: string) => console.error(line);
+  saySlowStart(recordedSlowStart(), print);
   const service = providerService(protocol, { schema: schemaText, print, ...(account ? { account } : {}) });
   const served = log ? withRowLog(log, service) : service;
   const server = new protocol.grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });

@@ -27,6 +27,7 @@ import {
   type Stack,
   type UpOptions,
   type UpResult,
+  type UpdateSummary,
 } from "@pulumi/pulumi/automation";
 import { CLI_TIME_SCALE } from "../../emulator/cli";
 import type { EmulatorControl } from "../../emulator";
@@ -125,16 +126,23 @@ export async function emulatedStack(program: PulumiFn | string, options: Emulate
   let clock: ClockService | undefined;
   try {
     for (const dir of ["state", "work", "home", "tmp"]) fs.mkdirSync(path.join(folder, dir));
-    api = await LocalApi.start({ timeScale: options.timeScale ?? CLI_TIME_SCALE, seed: options.seed, strict: options.strict });
+    // The emulator starts while the CLI makes the stack (`pulumi stack init`, a CLI start and a key derivation).
+    const starting = LocalApi.start({ timeScale: options.timeScale ?? CLI_TIME_SCALE, seed: options.seed, strict: options.strict });
+    const [started, stack] = await Promise.allSettled([starting, createStack(program, folder, options)]);
+    if (started.status === "fulfilled") api = started.value;
+    if (started.status === "rejected") throw started.reason;
+    if (stack.status === "rejected") throw stack.reason;
     // The provider process waits on the emulator's clock, which jumps (unless the test set the scale).
-    if (options.timeScale === undefined) clock = await startClockService(api.emulator.clock);
-    const stack = await createStack(program, folder, options, clock);
-    await stack.setAllConfig({
-      [CONFIG_API_URL]: { value: api.url },
-      [CONFIG_TOKEN]: { value: api.token, secret: true },
+    if (options.timeScale === undefined) {
+      clock = await startClockService(api!.emulator.clock);
+      stack.value.workspace.envVars[EMULATED_CLOCK_ENV] = clock.url;
+    }
+    await stack.value.setAllConfig({
+      [CONFIG_API_URL]: { value: api!.url },
+      [CONFIG_TOKEN]: { value: api!.token, secret: true },
       ...Object.fromEntries(Object.entries(options.config ?? {}).map(([k, v]) => [k, typeof v === "string" ? { value: v } : v])),
     });
-    return new RunningStack(stack, api, folder, clock);
+    return new RunningStack(stack.value, api!, folder, clock);
   } catch (error) {
     await clock?.close();
     await api?.close();
@@ -144,12 +152,8 @@ export async function emulatedStack(program: PulumiFn | string, options: Emulate
   }
 }
 
-async function createStack(
-  program: PulumiFn | string,
-  folder: string,
-  options: EmulatedStackOptions,
-  clock?: ClockService,
-): Promise<Stack> {
+/** The stack, in its new folder: created (`pulumi stack init`), as no stack can be there to select. */
+async function createStack(program: PulumiFn | string, folder: string, options: EmulatedStackOptions): Promise<Stack> {
   const command = options.pulumiCommand ?? (await pulumiOnPath());
   const backend = `file://${path.join(folder, "state")}`;
   const stackName = options.stackName ?? "test";
@@ -171,17 +175,55 @@ async function createStack(
       // What the CLI, its language host and the provider plugin write for themselves goes with the stack.
       TMPDIR: path.join(folder, "tmp"),
       ...options.envVars,
-      ...(clock ? { [EMULATED_CLOCK_ENV]: clock.url } : {}),
       [MARKER_ENV]: folder,
     },
   };
   if (typeof program === "string") {
     const projectSettings = await folderProject(program, command, backend);
-    return LocalWorkspace.createOrSelectStack({ stackName, workDir: workspace.workDir }, { ...workspace, projectSettings });
+    return LocalWorkspace.createStack({ stackName, workDir: workspace.workDir }, { ...workspace, projectSettings });
   }
   const projectName = options.projectName ?? "emulated";
   const projectSettings = inlineProject(projectName, backend);
-  return LocalWorkspace.createOrSelectStack({ stackName, projectName, program }, { ...workspace, projectSettings });
+  return LocalWorkspace.createStack({ stackName, projectName, program }, { ...workspace, projectSettings });
+}
+
+/**
+ * After `up`, the Automation API asks the CLI for the stack's outputs (masked, then shown) and then
+ * for the update's summary (`stack history`), one process after another, each deriving the stack's
+ * key again. During an `up` (`during`), `outputs()` starts the summary's read beside its own, and
+ * the `info()` that follows takes it: each answer is still the CLI's own. (Reads only: the file
+ * backend locks nothing for them.)
+ */
+function summaryBesideOutputs(stack: Stack): { during<T>(up: () => Promise<T>): Promise<T> } {
+  const outputs = stack.outputs.bind(stack);
+  const info = stack.info.bind(stack);
+  const history = stack.history.bind(stack);
+  let upRunning = false;
+  let summary: Promise<UpdateSummary | undefined> | undefined;
+  stack.outputs = () => {
+    if (upRunning) {
+      // As `info()` reads it by default: the last update, its config's secrets shown.
+      summary = history(1, undefined, true).then((updates) => updates[0]);
+      summary.catch(() => undefined); // its error is the info()'s that takes it
+    }
+    return outputs();
+  };
+  stack.info = (showSecrets?: boolean) => {
+    const started = summary;
+    summary = undefined;
+    return started && showSecrets !== false ? started : info(showSecrets);
+  };
+  return {
+    async during(up) {
+      upRunning = true;
+      try {
+        return await up();
+      } finally {
+        upRunning = false;
+        summary = undefined;
+      }
+    },
+  };
 }
 
 /** An emulated stack while it lives: every operation can be stopped by `dispose`. */
@@ -189,13 +231,16 @@ class RunningStack implements EmulatedStack {
   private readonly stopping = new AbortController();
   private readonly running = new Set<Promise<unknown>>();
   private disposed: Promise<void> | undefined;
+  private readonly reads: ReturnType<typeof summaryBesideOutputs>;
 
   constructor(
     readonly stack: Stack,
     private readonly api: LocalApi,
     private readonly folder: string,
     private readonly clock: ClockService | undefined,
-  ) {}
+  ) {
+    this.reads = summaryBesideOutputs(stack);
+  }
 
   get client(): ComputeClient {
     return this.api.client;
@@ -214,7 +259,7 @@ class RunningStack implements EmulatedStack {
   }
 
   up(options: UpOptions = {}): Promise<UpResult> {
-    return this.run((signal) => this.stack.up({ ...options, signal }), options.signal);
+    return this.run((signal) => this.reads.during(() => this.stack.up({ ...options, signal })), options.signal);
   }
 
   preview(options: PreviewOptions = {}): Promise<PreviewResult> {

@@ -1,0 +1,144 @@
+/**
+ * What a provider process (Pulumi's dynamic provider host, `preload.ts`; the provider plugin,
+ * `plugin/preload.ts`) does before `@pulumi/pulumi` loads, so that it starts in about half the
+ * time. The engine starts such a process for every run (`up`, `preview`, `refresh`, `destroy`),
+ * so its start is paid by every run of every user.
+ *
+ * - **Modules it never uses load when first touched.** `@pulumi/pulumi`'s runtime loads its closure
+ *   serializer at once, and with it TypeScript's compiler (to parse functions) and npm's
+ *   `@npmcli/arborist` (to find a function's packages): about 0.4 s of a 0.7 s start. A provider
+ *   process deserializes providers, it never serializes one. Each of the two is given a stand-in
+ *   in `require.cache` (Node's documented module cache) that loads the real module at its first
+ *   touch, so whatever does use them still gets them, unchanged.
+ * - **Compiled code is cached** (Node's compile cache, `module.enableCompileCache`) in the
+ *   project's `node_modules/.cache/pulumi-compute/compile`, next to the `@pulumi/pulumi` it
+ *   serves; `NODE_DISABLE_COMPILE_CACHE=1` turns it off, as for any Node process.
+ *
+ * It fails closed: a module that cannot be found where `@pulumi/pulumi` looks for it, or is loaded
+ * already, keeps its own way of loading; the start is then only slower, and `deferUnused` says
+ * which (`test/provider/host/quick-start.test.ts` fails when the pinned `@pulumi/pulumi` stops
+ * loading them this way).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import Module, { createRequire } from "node:module";
+import { NOTICE_PREFIX } from "./notice";
+
+/** The modules deferred, each by the file of `@pulumi/pulumi` that requires it (relative to its package). */
+export const DEFERRED: ReadonlyArray<{ id: string; from: string }> = [
+  { id: "typescript", from: "typescript-shim.js" },
+  { id: "@npmcli/arborist", from: "runtime/closure/codePaths.js" },
+];
+
+/**
+ * A stand-in for the module at `file`: it loads it at the first touch (through `load`) and is
+ * then the module itself. It says it is an ES module (`__esModule`) without loading, so that
+ * TypeScript's `__importStar` keeps it as it is instead of copying the module's members at once.
+ */
+function standIn(file: string, load: () => unknown): object {
+  let real: object | undefined;
+  const target = (): object => {
+    if (!real) {
+      delete require.cache[file];
+      real = Object(load()) as object;
+    }
+    return real;
+  };
+  return new Proxy(Object.create(null) as object, {
+    get: (_, key) => (key === "__esModule" ? true : Reflect.get(target(), key)),
+    has: (_, key) => key === "__esModule" || Reflect.has(target(), key),
+    set: (_, key, value) => Reflect.set(target(), key, value),
+    ownKeys: () => Reflect.ownKeys(target()),
+    getOwnPropertyDescriptor: (_, key) => {
+      const descriptor = Reflect.getOwnPropertyDescriptor(target(), key);
+      // A proxy may not report as configurable what its (empty, extensible) target lacks.
+      return descriptor && { ...descriptor, configurable: true };
+    },
+  });
+}
+
+/**
+ * Gives each module of `DEFERRED` a stand-in, for the `@pulumi/pulumi` whose `package.json` is
+ * `pulumiPackage`; returns why a module keeps its own way of loading, one line each (empty when
+ * none does).
+ */
+export function deferUnused(pulumiPackage: string): string[] {
+  const skipped: string[] = [];
+  const root = path.dirname(pulumiPackage);
+  for (const { id, from } of DEFERRED) {
+    let file: string;
+    try {
+      file = createRequire(path.join(root, from)).resolve(id);
+    } catch {
+      skipped.push(`${id} cannot be found from @pulumi/pulumi/${from}`);
+      continue;
+    }
+    if (require.cache[file]) {
+      skipped.push(`${id} is loaded already`);
+      continue;
+    }
+    const module = new Module(file);
+    module.filename = file;
+    module.loaded = true;
+    module.exports = standIn(file, () => createRequire(path.join(root, from))(id));
+    require.cache[file] = module;
+  }
+  return skipped;
+}
+
+/** When, after the start, compiled code is written again (ms). */
+const FLUSH_AFTER_MS = [200, 500, 1_000, 3_000];
+
+/** Where compiled code is cached: the `node_modules` that holds `@pulumi/pulumi`; undefined outside one. */
+export function compileCacheDir(pulumiPackage: string): string | undefined {
+  const nodeModules = path.resolve(path.dirname(pulumiPackage), "../..");
+  return path.basename(nodeModules) === "node_modules" ? path.join(nodeModules, ".cache/pulumi-compute/compile") : undefined;
+}
+
+/**
+ * Turns Node's compile cache on for this process (unless the environment says otherwise or it is
+ * on already), and writes what it compiled once the process has started: the engine may end a
+ * provider process without letting it exit, and Node writes the cache only at exit.
+ */
+export function cacheCompiledCode(pulumiPackage: string): void {
+  const dir = compileCacheDir(pulumiPackage);
+  const { enableCompileCache, flushCompileCache } = Module as unknown as {
+    enableCompileCache?: (dir: string) => unknown;
+    flushCompileCache?: () => void;
+  };
+  if (!dir || typeof enableCompileCache !== "function" || typeof flushCompileCache !== "function") return;
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    enableCompileCache(dir);
+  } catch {
+    return; // a read-only node_modules: the process starts as it always did
+  }
+  // The engine ends a provider process without letting it exit (where Node would write the cache),
+  // often within a second: written once the process's own modules have loaded, then as the first
+  // requests load the provider's (each write adds only what is new).
+  setImmediate(() => flushCompileCache()).unref();
+  for (const ms of FLUSH_AFTER_MS) setTimeout(() => flushCompileCache(), ms).unref();
+}
+
+/** What `startQuickly` could not defer in this process, shared by every copy of the package. */
+const SKIPPED = Symbol.for("pulumi-compute.slow-start");
+const slot = globalThis as Record<symbol, readonly string[] | undefined>;
+
+/** Both, for the `@pulumi/pulumi` at `pulumiPackage`; returns (and records) what `deferUnused` skipped. */
+export function startQuickly(pulumiPackage: string): readonly string[] {
+  cacheCompiledCode(pulumiPackage);
+  return (slot[SKIPPED] = deferUnused(pulumiPackage));
+}
+
+/** What `startQuickly` skipped in this process; empty when it did not run. */
+export function recordedSlowStart(): readonly string[] {
+  return slot[SKIPPED] ?? [];
+}
+
+/** Says, once at the start (an info line of the engine's log), which modules load at once after all, and what that costs. */
+export function saySlowStart(skipped: readonly string[], say: (line: string) => void): void {
+  if (skipped.length === 0) return;
+  say(
+    `${NOTICE_PREFIX}this provider process starts about 0.4 s slower than it could: ${skipped.join("; ")}, so it loads at once instead of when first used`,
+  );
+}
