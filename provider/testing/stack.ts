@@ -2,8 +2,8 @@
  * `emulatedStack()`: a program through the real Pulumi engine (the Automation API and the `pulumi`
  * CLI) against an emulator in the test's process — for what only a real run shows: the cloud after
  * `up`, drift and its repair, failures and retries. Everything it makes lives in one temporary
- * folder (a `file://` backend, the workspace, Pulumi's home and temporary files) with a passphrase
- * of its own; the emulator listens on a free loopback port and its clock runs fast and jumps
+ * folder (a `file://` backend, the workspace, Pulumi's home and temporary files), its secrets under
+ * a key of the test's process (`key-service.ts`); the emulator listens on a free loopback port and its clock runs fast and jumps
  * while the provider waits (`clock-service.ts`), so a database is active without real waiting. An
  * ephemeral stack's state is written once per operation, not checkpointed after every step.
  * Parallel test processes share nothing. `dispose()` (and `await using`)
@@ -38,6 +38,8 @@ import { release, track } from "./leftovers";
 import { MARKER_ENV, clearNow, clearProcesses } from "./marked";
 import { LocalApi, type Seed } from "./local-api";
 import { startClockService, type ClockService } from "./clock-service";
+import { startKeyService, type KeyService } from "./key-service";
+import type { LoopbackService } from "./loopback";
 import { EMULATED_CLOCK_ENV } from "../engine/time";
 import { folderProject, inlineProject } from "./project";
 
@@ -95,8 +97,6 @@ export interface EmulatedStack extends AsyncDisposable {
   dispose(): Promise<void>;
 }
 
-/** The passphrase of every emulated stack's secrets: the state is thrown away with the stack. */
-const PASSPHRASE = "pulumi-compute-emulated-stack";
 /** How long a stopped operation gets to report its end (its processes are killed at once where they can be found). */
 const STOP_GRACE_MS = 10_000;
 
@@ -124,11 +124,13 @@ export async function emulatedStack(program: PulumiFn | string, options: Emulate
   track(folder);
   let api: LocalApi | undefined;
   let clock: ClockService | undefined;
+  let keys: KeyService | undefined;
   try {
     for (const dir of ["state", "work", "home", "tmp"]) fs.mkdirSync(path.join(folder, dir));
     // The emulator starts while the CLI makes the stack (`pulumi stack init`, a CLI start and a key derivation).
     const starting = LocalApi.start({ timeScale: options.timeScale ?? CLI_TIME_SCALE, seed: options.seed, strict: options.strict });
-    const [started, stack] = await Promise.allSettled([starting, createStack(program, folder, options)]);
+    keys = await startKeyService();
+    const [started, stack] = await Promise.allSettled([starting, createStack(program, folder, options, keys)]);
     if (started.status === "fulfilled") api = started.value;
     if (started.status === "rejected") throw started.reason;
     if (stack.status === "rejected") throw stack.reason;
@@ -142,9 +144,10 @@ export async function emulatedStack(program: PulumiFn | string, options: Emulate
       [CONFIG_TOKEN]: { value: api!.token, secret: true },
       ...Object.fromEntries(Object.entries(options.config ?? {}).map(([k, v]) => [k, typeof v === "string" ? { value: v } : v])),
     });
-    return new RunningStack(stack.value, api!, folder, clock);
+    return new RunningStack(stack.value, api!, folder, [clock, keys]);
   } catch (error) {
     await clock?.close();
+    await keys?.close();
     await api?.close();
     clearNow(folder);
     release(folder);
@@ -153,7 +156,7 @@ export async function emulatedStack(program: PulumiFn | string, options: Emulate
 }
 
 /** The stack, in its new folder: created (`pulumi stack init`), as no stack can be there to select. */
-async function createStack(program: PulumiFn | string, folder: string, options: EmulatedStackOptions): Promise<Stack> {
+async function createStack(program: PulumiFn | string, folder: string, options: EmulatedStackOptions, keys: KeyService): Promise<Stack> {
   const command = options.pulumiCommand ?? (await pulumiOnPath());
   const backend = `file://${path.join(folder, "state")}`;
   const stackName = options.stackName ?? "test";
@@ -161,8 +164,11 @@ async function createStack(program: PulumiFn | string, folder: string, options: 
     workDir: path.join(folder, "work"),
     pulumiHome: path.join(folder, "home"),
     pulumiCommand: command,
+    // Its secrets under a key of the test's process, which a CLI call asks in a millisecond (a
+    // passphrase costs each call a key derivation).
+    secretsProvider: keys.secretsProvider,
     envVars: {
-      PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+      ...keys.env,
       PULUMI_SKIP_UPDATE_CHECK: "true",
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
       // The state is thrown away with the stack: written once at the end of an operation, not
@@ -237,7 +243,8 @@ class RunningStack implements EmulatedStack {
     readonly stack: Stack,
     private readonly api: LocalApi,
     private readonly folder: string,
-    private readonly clock: ClockService | undefined,
+    /** The stack's services in the test's process (its clock, its key), closed with it. */
+    private readonly services: ReadonlyArray<LoopbackService | undefined>,
   ) {
     this.reads = summaryBesideOutputs(stack);
   }
@@ -322,7 +329,7 @@ class RunningStack implements EmulatedStack {
       // Whatever is left (an orphan of a CLI that stopped) is killed; the folder goes.
       clearNow(this.folder);
       release(this.folder);
-      await this.clock?.close();
+      for (const service of this.services) await service?.close();
       await this.api.close();
     }
   }

@@ -31,6 +31,17 @@ test("the README's program: up, the cloud as it is, drift made through the sdk c
     expect(db).toMatchObject({ label: "app-db", status: "active", allow_list: ["10.0.2.0/24"] });
     expect(await stack.outputs()).toEqual({ dbHost: db!.hosts.primary, dbPort: 3306, dbPassword: expect.any(String) });
     expect(up.outputs.dbPassword!.secret).toBe(true);
+    expect(up.summary.result).toBe("succeeded");
+    // Secrets are encrypted in what the stack writes, under the key service's key: the token and
+    // the password appear in neither the state nor the config, as ciphertexts only.
+    const written = [
+      fs.readFileSync(path.join(folder, "state/.pulumi/stacks/emulated/test.json"), "utf8"),
+      fs.readFileSync(path.join(folder, "work/Pulumi.test.yaml"), "utf8"),
+    ].join("\n");
+    expect(written).toContain("hashivault://emulated-stack");
+    expect(written).toContain("ciphertext");
+    expect(written).not.toContain(stack.token);
+    expect(written).not.toContain(String((await stack.outputs()).dbPassword));
 
     const [vpc] = await stack.client.vpcs.listAll();
     await stack.client.vpcs.update(vpc!.id, { label: "changed-by-hand" });
