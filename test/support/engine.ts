@@ -1,8 +1,10 @@
 /**
  * Runs Pulumi programs through the real engine for end-to-end tests: the CLI built by the
  * project's setup (scripts/run.sh puts it on PATH and in PULUMI_COMPUTE_ENGINE_BIN), the
- * Automation API with an inline program, a `file://` backend in a temporary folder, and
- * passphrase secrets. Nothing here fakes the engine or the HTTP layer.
+ * Automation API with an inline program, a `file://` backend in a temporary folder, and secrets
+ * under the key of a key service in the test's process (`provider/testing/key-service.ts`, as
+ * `emulatedStack`'s: a passphrase costs every CLI call a key derivation of 0.3 s of CPU). Nothing
+ * here fakes the engine or the HTTP layer.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -12,11 +14,22 @@ import { pulumiCommand } from "../../provider/automation";
 import { withComputePlugins } from "../../provider/project/plugins";
 import { EMULATED_CLOCK_ENV } from "../../provider/engine/time";
 import { startClockService } from "../../provider/testing/clock-service";
+import { startKeyService, type KeyService } from "../../provider/testing/key-service";
 import type { Clock } from "../../emulator/core/clock";
 import { runProcess, type ProcessResult } from "./process";
 
 export const REPO_ROOT = path.resolve(__dirname, "../..");
 export const PASSPHRASE = "e2e-test-passphrase";
+
+let keyService: Promise<KeyService> | undefined;
+/**
+ * The key service of this test process, the secrets provider of every stack `createTestStack`
+ * makes: one for all, so that stacks of one backend can read each other's secrets (`pulumi state
+ * move`). It lives as long as the process (it keeps the process from nothing).
+ */
+export function sharedKeyService(): Promise<KeyService> {
+  return (keyService ??= startKeyService());
+}
 
 export interface TestStackOptions {
   /** Short name, used for the project and folders. */
@@ -60,7 +73,7 @@ export interface TestStack {
   resources(): StateResource[];
   /** The project folder (Pulumi.yaml), where `pulumi` and `pulumi-compute` commands of this stack run. */
   workDir: string;
-  /** The environment the stack's commands run with (passphrase, Pulumi home, no update check). */
+  /** The environment the stack's commands run with (the key service, Pulumi home, no update check). */
   env: Record<string, string>;
   /** A `pulumi` command line of this stack's project (`--stack` is the caller's), run by the project's engine. */
   cli(args: string[]): Promise<ProcessResult>;
@@ -100,6 +113,8 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
     envVars.PULUMI_SKIP_CHECKPOINTS = "true";
     envVars.PULUMI_DISABLE_CHECKPOINT_BACKUPS = "true";
   }
+  const keys = await sharedKeyService();
+  Object.assign(envVars, keys.env);
   const clock = options.ephemeral?.clock ? await startClockService(options.ephemeral.clock) : undefined;
   if (clock) envVars[EMULATED_CLOCK_ENV] = clock.url;
   if (options.credentials === "env") {
@@ -113,6 +128,7 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
       workDir,
       pulumiCommand: command,
       envVars,
+      secretsProvider: keys.secretsProvider,
       // The provider process starts in `main`; from there `pulumi-compute` resolves to this repo.
       projectSettings: withComputePlugins({ name: project, runtime: "nodejs", main: REPO_ROOT, backend: { url: `file://${stateDir}` } }),
     },
