@@ -91,6 +91,7 @@ async function stackFor(name: string, program: () => void, stackName = "dev"): P
     program: async () => program(),
     apiUrl: emulator.url,
     token: emulator.token,
+    ephemeral: { checkpoints: false, clock: emulator.emulator.clock },
   });
   stacks.push(made);
   return made;

@@ -255,7 +255,13 @@ const make = (door: Door, kind: string, name: string, args: Args): pulumi.Custom
 
 /** A stack of `program` through `door`: its project names the plugin for the plugin's door. */
 const stackThrough = (door: Door, name: string, program: () => Promise<Record<string, unknown>>) =>
-  createTestStack({ name, apiUrl: emulator.url, token: emulator.token, program });
+  createTestStack({
+    name,
+    apiUrl: emulator.url,
+    token: emulator.token,
+    program,
+    ephemeral: { checkpoints: false, clock: emulator.emulator.clock },
+  });
 
 type Outputs = Record<string, pulumi.Output<unknown>>;
 

@@ -19,7 +19,7 @@ import * as compute from "../../provider";
 import { RESOURCE_SPECS } from "../../provider/specs";
 import { codeBlocks } from "../../scripts/docs/examples";
 import { pageName } from "../../scripts/docs/reference";
-import { PASSPHRASE, REPO_ROOT } from "../support/engine";
+import { REPO_ROOT, sharedKeyService } from "../support/engine";
 import { startProcess } from "../support/process";
 
 // One engine run per page (about forty), each against an emulator of its own.
@@ -85,12 +85,14 @@ test.each(pages)("%s: its example runs as written against a fresh compute-emulat
     /pulumi config set compute-examples:diskId \d+/,
   );
   try {
-    const stack = await LocalWorkspace.createOrSelectStack(
+    const keys = await sharedKeyService();
+    const stack = await LocalWorkspace.createStack(
       { stackName: "test", workDir: project },
       {
         pulumiCommand: await pulumiCommand(),
+        secretsProvider: keys.secretsProvider,
         envVars: {
-          PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+          ...keys.env,
           PULUMI_SKIP_UPDATE_CHECK: "true",
           PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
           PULUMI_HOME: path.join(base, "home"),

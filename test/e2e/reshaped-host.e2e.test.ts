@@ -22,7 +22,7 @@ import { LocalWorkspace, type EngineEvent } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { pulumiCommand } from "../../provider/automation";
 import { LOSES, type StepAside } from "../../provider/host/notice";
-import { PASSPHRASE, REPO_ROOT } from "../support/engine";
+import { REPO_ROOT, sharedKeyService } from "../support/engine";
 import { UserShell, expectExit, packPackage, useTarball } from "../support/user-shell";
 import { runProcess } from "../support/process";
 
@@ -243,12 +243,14 @@ function operation(events: EngineEvent[]): Operation {
 async function life(project: string, config: Record<string, string> = {}, env: Record<string, string> = {}) {
   const zone = `v${++serial}.example.com`;
   fs.mkdirSync(path.join(project, ".state"), { recursive: true });
-  const stack = await LocalWorkspace.createOrSelectStack(
+  const keys = await sharedKeyService();
+  const stack = await LocalWorkspace.createStack(
     { stackName: "dev", workDir: project },
     {
       pulumiCommand: await pulumiCommand(),
+      secretsProvider: keys.secretsProvider,
       envVars: {
-        PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+        ...keys.env,
         PULUMI_BACKEND_URL: `file://${path.join(project, ".state")}`,
         PC_ZONE: zone,
         PC_LABEL: "net-one",
@@ -256,9 +258,11 @@ async function life(project: string, config: Record<string, string> = {}, env: R
       },
     },
   );
-  await stack.setConfig("compute:apiUrl", { value: emulator.url });
-  await stack.setConfig("compute:token", { value: emulator.token, secret: true });
-  for (const [key, value] of Object.entries(config)) await stack.setConfig(key, { value });
+  await stack.setAllConfig({
+    "compute:apiUrl": { value: emulator.url },
+    "compute:token": { value: emulator.token, secret: true },
+    ...Object.fromEntries(Object.entries(config).map(([key, value]) => [key, { value }])),
+  });
   const run = async (op: (o: { onEvent: (e: EngineEvent) => void }) => Promise<unknown>) => {
     const events: EngineEvent[] = [];
     await op({ onEvent: (e) => events.push(e) });

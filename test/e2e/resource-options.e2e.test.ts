@@ -164,6 +164,7 @@ describe.each(DOORS)("through the %s", (door) => {
       apiUrl: emulator.url,
       token: account.token,
       program,
+      ephemeral: { checkpoints: false, clock: emulator.emulator.clock },
     });
   });
 

@@ -3,6 +3,9 @@
  * before the file's tests; after them, every stack made with `stack()` destroyed (the newest
  * first, so a stack that reads another's objects goes before it) and its folders removed, then
  * the client and the emulator closed. One preamble for the files that used to repeat it.
+ *
+ * Its stacks are ephemeral unless a test says otherwise: the provider's waits jump the emulator's
+ * clock, and the state is written once per operation (`TestStackOptions.ephemeral`).
  */
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
@@ -43,7 +46,8 @@ export function useEmulatedAccount(options: Omit<EmulatorOptions, "port"> = {}):
     },
     async stack(stackOptions) {
       const { emulator } = started();
-      const s = await createTestStack({ ...stackOptions, apiUrl: emulator.url, token: emulator.token });
+      const ephemeral = { checkpoints: false, clock: emulator.emulator.clock } as const;
+      const s = await createTestStack({ ephemeral, ...stackOptions, apiUrl: emulator.url, token: emulator.token });
       stacks.push(s);
       return s;
     },
