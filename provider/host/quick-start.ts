@@ -1,8 +1,9 @@
 /**
- * What a provider process (Pulumi's dynamic provider host, `preload.ts`; the provider plugin,
- * `plugin/preload.ts`) does before `@pulumi/pulumi` loads, so that it starts in about half the
- * time. The engine starts such a process for every run (`up`, `preview`, `refresh`, `destroy`),
- * so its start is paid by every run of every user.
+ * What a process the engine starts for this package (Pulumi's dynamic provider host, through
+ * `host/preload.ts`; the provider plugin and the policy pack, through `provider/preload.ts`) does
+ * before `@pulumi/pulumi` loads, so that it starts in about half the time. The engine starts such a
+ * process for every run (`up`, `preview`, `refresh`, `destroy`), so its start is paid by every run
+ * of every user.
  *
  * - **Modules it never uses load when first touched.** `@pulumi/pulumi`'s runtime loads its closure
  *   serializer at once, and with it TypeScript's compiler (to parse functions) and npm's

@@ -4,6 +4,9 @@
  * folder, where `@pulumi/policy` reads the pack's version from `package.json`.
  */
 import { PolicyPack } from "@pulumi/policy";
+import { recordedSlowStart, saySlowStart } from "../host/quick-start";
 import { COMPUTE_POLICIES, POLICY_PACK } from "./index";
+
+saySlowStart(recordedSlowStart(), (line) => console.error(line));
 
 new PolicyPack(POLICY_PACK, { policies: COMPUTE_POLICIES });
