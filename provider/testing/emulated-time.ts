@@ -36,7 +36,9 @@ export function emulatedTime(clock: Clock): ProviderTime {
     turning = false;
     const next = waits.sort((a, b) => a.at - b.at).shift();
     if (!next) return;
-    if (next.at > clock.nowMs()) clock.advance(next.at - clock.nowMs());
+    // Read once: a scaled emulator's clock runs between two readings, and could pass the wait's end.
+    const now = clock.nowMs();
+    if (next.at > now) clock.advance(next.at - now);
     passDeadlines();
     next.end();
     schedule();

@@ -44,3 +44,13 @@ test("a deadline passes once the waits reach it, and a wait on its signal then f
   expect(deadline.aborted).toBe(true);
   expect((deadline.reason as Error).name).toBe("TimeoutError");
 });
+
+test("on a clock that runs (a scaled emulator's), a wait that real time almost reached ends without moving the clock back", async () => {
+  // Each reading of the clock is a millisecond later in real time, as on a busy machine: the wait
+  // ends half a millisecond after the turn's first reading and before its second.
+  let real = 0;
+  const clock = new Clock({ scale: 1, startMs: START, tickMs: 0, realNow: () => real++ });
+  const time = emulatedTime(clock);
+  await time.sleep(1.5);
+  expect(time.now()).toBeGreaterThan(START + 1.5);
+});
