@@ -382,21 +382,22 @@ async function measure(
 }
 
 /**
- * `--profile[=dir]`: one round of the floor and of DomainRecord at N with the phases `phases`
- * profiled in the engine, the dynamic provider host and the program (`profile.ts`); returns the
+ * `--profile[=dir]`: one round of the floor, of DomainRecord and of DomainRecord through the
+ * provider plugin at N with the phases `phases` profiled in the engine, the provider process (the
+ * dynamic provider host, or the plugin) and the program (`profile.ts`); returns the
  * CPU split of each as table rows. The files stay in `dir` for `go tool pprof` and Chrome's profiler.
  */
 async function profileSplit(n: number, dir: string, phases: readonly Phase[], emulator: RunningEmulator): Promise<string[]> {
   rmSync(dir, { recursive: true, force: true });
   const rows = ["| variant | phase | process | part | CPU ms | share of the process |", "|---|---|---|---|---|---|"];
-  for (const variant of ["floor", "DomainRecord"] as const) {
+  for (const variant of ["floor", "DomainRecord", PLUGIN] as const) {
     const run = await runVariant(variant, n, emulator, { dir, phases });
     for (const phase of phases) {
       const at = path.join(dir, variant, phase);
       const prefix = `| ${variant} | ${phase} (${run.seconds[phase].toFixed(2)} s)`;
       const processes: Array<[string, Map<string, number>]> = [
         ["engine", goSplit(at)],
-        ["provider host", nodeSplitOfFolder(path.join(at, "host"))],
+        [variant === PLUGIN ? "provider plugin" : "provider host", nodeSplitOfFolder(path.join(at, "host"))],
         ["program (and the emulator)", nodeSplit(path.join(at, "program.cpuprofile"))],
       ];
       for (const [name, split] of processes) rows.push(...splitRows(name, split).map((row) => `${prefix} ${row}`));
@@ -425,8 +426,8 @@ export const benchmark: Benchmark = {
     try {
       if (profile) {
         const dir = given("profile") ?? path.join(REPO_ROOT, ".bench-profiles");
-        const table = await profileSplit(sizes[0]!, dir, ["preview", "destroy"], emulator);
-        return { table, summary: `CPU split of preview and destroy at N=${sizes[0]}, one run each; profiles in ${dir}`, metrics, failures };
+        const table = await profileSplit(sizes[0]!, dir, ["preview", "refresh", "destroy"], emulator);
+        return { table, summary: `CPU split of preview, refresh and destroy at N=${sizes[0]}, one run each; profiles in ${dir}`, metrics, failures };
       }
       const table = [...TABLE_HEAD];
       for (const n of sizes) {

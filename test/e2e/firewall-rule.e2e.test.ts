@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
 import { Firewall, FirewallRule } from "../../provider";
-import { PASSPHRASE, REPO_ROOT, createTestStack, type TestStack } from "../support/engine";
+import { REPO_ROOT, createTestStack, type TestStack } from "../support/engine";
 import { runProcess } from "../support/process";
 
 jest.setTimeout(600_000);
@@ -54,12 +54,8 @@ const labels = async (firewallId: number) => (await client.networking.firewalls.
 /** `pulumi-compute drift --json` on a stack's project folder, as a child process. */
 async function drift(s: TestStack) {
   const cwd = s.stack.workspace.workDir;
-  const env = {
-    ...process.env,
-    PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-  };
+  // The stack's own environment: its secrets' key service, its backend, no update check.
+  const env = { ...process.env, ...s.env };
   const cli = path.join(REPO_ROOT, "dist/provider/cli/main.js");
   return runProcess(process.execPath, [cli, "drift", "--cwd", cwd, "--stack", "test", "--json"], { env, timeoutMs: 240_000 });
 }
