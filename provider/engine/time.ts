@@ -80,10 +80,12 @@ export function jumpingTime(url: string): ProviderTime {
     now,
     sleep: async function sleep(ms, signal): Promise<void> {
       signal?.throwIfAborted();
-      const end = now() + Math.max(0, ms);
+      // Read once: real time runs on between two readings, and the wait asked for must be `ms`.
+      const start = now();
+      const end = start + Math.max(0, ms);
       // A deadline that passes before the end ends this pause there, as it would in real time.
       const until = Math.min(end, ...[...deadlines].map((d) => d.at));
-      await wait(Math.max(0, until - now()), signal);
+      await wait(Math.max(0, until - start), signal);
       // Overlapping pauses move this process's time once, to the latest end.
       ahead += Math.max(0, until - now());
       passDeadlines();

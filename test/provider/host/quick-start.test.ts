@@ -39,7 +39,11 @@ function inProcess(script: string): Report {
     const loaded = () => DEFERRED.filter((d) => { const m = require.cache[fileOf(d)]; return m !== undefined && !require("node:util").types.isProxy(m.exports); }).map((d) => d.id);
     const report = (r) => process.stdout.write(JSON.stringify(r));
   `;
-  const run = spawnSync(process.execPath, ["-e", prelude + script], { encoding: "utf8", cwd: ROOT, env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: "1" } });
+  const run = spawnSync(process.execPath, ["-e", prelude + script], {
+    encoding: "utf8",
+    cwd: ROOT,
+    env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: "1" },
+  });
   if (run.status !== 0) throw new Error(`the process failed:\n${run.stderr}`);
   return JSON.parse(run.stdout) as Report;
 }

@@ -70,3 +70,16 @@ test("a clock that is gone fails the wait, saying so; without the variable the p
   expect(processTime({})).toBe(REAL_TIME);
   expect(processTime({ [EMULATED_CLOCK_ENV]: service.url })).not.toBe(REAL_TIME);
 });
+
+test("a wait asks the clock for exactly what it waits, however much real time passes while it asks", async () => {
+  // Each reading of real time a millisecond later, as on a busy machine.
+  const realNow = Date.now.bind(Date);
+  let readings = 0;
+  const spy = jest.spyOn(Date, "now").mockImplementation(() => realNow() + readings++);
+  try {
+    await jumpingTime(service.url).sleep(20 * 60_000);
+  } finally {
+    spy.mockRestore();
+  }
+  expect(clock.nowMs()).toBe(START + 20 * 60_000);
+});
