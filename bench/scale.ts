@@ -427,7 +427,12 @@ export const benchmark: Benchmark = {
       if (profile) {
         const dir = given("profile") ?? path.join(REPO_ROOT, ".bench-profiles");
         const table = await profileSplit(sizes[0]!, dir, ["preview", "refresh", "destroy"], emulator);
-        return { table, summary: `CPU split of preview, refresh and destroy at N=${sizes[0]}, one run each; profiles in ${dir}`, metrics, failures };
+        return {
+          table,
+          summary: `CPU split of preview, refresh and destroy at N=${sizes[0]}, one run each; profiles in ${dir}`,
+          metrics,
+          failures,
+        };
       }
       const table = [...TABLE_HEAD];
       for (const n of sizes) {
