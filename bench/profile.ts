@@ -53,7 +53,9 @@ export function phaseProfiler(stack: Stack, dir: string): PhaseProfiler {
       // exits: the preloaded module turns the signal into an exit.
       const exitOnSignal = path.join(dir, "exit-on-signal.js");
       writeFileSync(exitOnSignal, 'for (const s of ["SIGINT", "SIGTERM"]) process.on(s, () => process.exit(0));\n');
-      stack.workspace.envVars.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${path.join(dir, "host")} --require=${exitOnSignal}`;
+      // Quoted: a variant's folder has spaces ("DomainRecord (plugin)"), and Node splits NODE_OPTIONS
+      // at spaces outside quotes, which left the plugin unprofiled.
+      stack.workspace.envVars.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir ${nodeOptionQuoted(path.join(dir, "host"))} --require ${nodeOptionQuoted(exitOnSignal)}`;
       session = new Session();
       session.connect();
       await session.post("Profiler.enable");
@@ -68,6 +70,11 @@ export function phaseProfiler(stack: Stack, dir: string): PhaseProfiler {
       writeFileSync(path.join(dir, "program.cpuprofile"), JSON.stringify(profile));
     },
   };
+}
+
+/** A value in `NODE_OPTIONS`, which Node splits at spaces outside double quotes (and reads `\\` and `\"` inside them). */
+export function nodeOptionQuoted(value: string): string {
+  return `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 }
 
 // ---------------------------------------------------------------------------------------------
