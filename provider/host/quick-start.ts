@@ -10,7 +10,9 @@
  *   `@npmcli/arborist` (to find a function's packages): about 0.4 s of a 0.7 s start. A provider
  *   process deserializes providers, it never serializes one. Each of the two is given a stand-in
  *   in `require.cache` (Node's documented module cache) that loads the real module at its first
- *   touch, so whatever does use them still gets them, unchanged.
+ *   touch, so whatever does use them still gets them, unchanged. Its Automation API (which
+ *   `@pulumi/pulumi`'s index loads at once, with execa and js-yaml: about 60 ms more) is deferred
+ *   the same way; a provider process never drives a stack.
  * - **Compiled code is cached** (Node's compile cache, `module.enableCompileCache`) in the
  *   project's `node_modules/.cache/pulumi-compute/compile`, next to the `@pulumi/pulumi` it
  *   serves; `NODE_DISABLE_COMPILE_CACHE=1` turns it off, as for any Node process.
@@ -29,6 +31,7 @@ import { NOTICE_PREFIX } from "./notice";
 export const DEFERRED: ReadonlyArray<{ id: string; from: string }> = [
   { id: "typescript", from: "typescript-shim.js" },
   { id: "@npmcli/arborist", from: "runtime/closure/codePaths.js" },
+  { id: "@pulumi/pulumi/automation", from: "index.js" },
 ];
 
 /**

@@ -2,10 +2,11 @@
  * A provider process's quick start (`provider/host/quick-start.ts`), on the pinned `@pulumi/pulumi`,
  * each case in a Node process of its own (as the launchers start one):
  *
- * - the pinned runtime loads TypeScript and `@npmcli/arborist` at once (when it stops, this fails
- *   loudly: the deferral is then moot, or must follow where they moved);
- * - deferred, the runtime loads without either, and what uses them gets the real modules
- *   (`serializeFunction` parses a function with TypeScript; arborist's `Arborist` is the real class);
+ * - the pinned runtime loads TypeScript and `@npmcli/arborist` at once, and its index the Automation
+ *   API (when it stops, this fails loudly: the deferral is then moot, or must follow where they moved);
+ * - deferred, the SDK loads without any of them, and what uses them gets the real modules
+ *   (`serializeFunction` parses a function with TypeScript; arborist's `Arborist` is the real class;
+ *   `pulumi.automation.LocalWorkspace` is the real class);
  * - a module that is loaded already keeps its own way of loading, and the process says so once;
  * - the compile cache goes into the `node_modules` that holds `@pulumi/pulumi`, never outside one.
  */
@@ -24,6 +25,7 @@ interface Report {
   serialized?: string;
   loadedAfterUse?: string[];
   arboristIsReal?: boolean;
+  automationIsReal?: boolean;
 }
 
 /** Runs `script` (which sees `qs`, `PULUMI`, `real(id)`, `loaded()`) in a fresh Node process and returns what it reports. */
@@ -49,23 +51,25 @@ function inProcess(script: string): Report {
 }
 
 describe("a provider process's quick start", () => {
-  it("is needed: the pinned runtime loads TypeScript and arborist at once", () => {
+  it("is needed: the pinned SDK loads TypeScript, arborist and the Automation API at once", () => {
     const report = inProcess(`
-      require(path.join(PULUMI, "runtime"));
+      require(PULUMI);
       report({ skipped: [], loadedWithRuntime: loaded() });
     `);
     expect(report.loadedWithRuntime.sort()).toEqual(DEFERRED.map((d) => d.id).sort());
   });
 
-  it("defers both, and whatever uses them gets the real modules", () => {
+  it("defers them, and whatever uses them gets the real modules", () => {
     const report = inProcess(`
       const skipped = qs.deferUnused(path.join(PULUMI, "package.json"));
-      const runtime = require(path.join(PULUMI, "runtime"));
+      const pulumi = require(PULUMI);
       const loadedWithRuntime = loaded();
-      runtime.serializeFunction(() => 6 * 7).then((closure) => {
+      pulumi.runtime.serializeFunction(() => 6 * 7).then((closure) => {
         const arborist = require.cache[fileOf(DEFERRED[1])].exports;
         const real = createRequire(path.join(PULUMI, DEFERRED[1].from))(DEFERRED[1].id);
-        report({ skipped, loadedWithRuntime, serialized: closure.text, loadedAfterUse: loaded(), arboristIsReal: arborist.Arborist === real.Arborist && typeof real.Arborist === "function" });
+        const loadedAfterUse = loaded();
+        const automationIsReal = typeof pulumi.automation.LocalWorkspace === "function" && pulumi.automation.LocalWorkspace === require(path.join(PULUMI, "automation")).LocalWorkspace;
+        report({ skipped, loadedWithRuntime, serialized: closure.text, loadedAfterUse, arboristIsReal: arborist.Arborist === real.Arborist && typeof real.Arborist === "function", automationIsReal });
       });
     `);
     expect(report.skipped).toEqual([]);
@@ -73,6 +77,7 @@ describe("a provider process's quick start", () => {
     expect(report.serialized).toContain("6 * 7");
     expect(report.loadedAfterUse).toEqual(["typescript"]);
     expect(report.arboristIsReal).toBe(true);
+    expect(report.automationIsReal).toBe(true);
   });
 
   it("leaves a module loaded already as it is, and says so once", () => {
