@@ -24,10 +24,14 @@ const SERVER = JSON.stringify(path.join(REPO_ROOT, "dist/provider/plugin/server.
 
 test("the plugin's server loads Pulumi's protocol, not its SDK or Automation API", () => {
   const loaded = pulumiModulesAfter(`require(${SERVER})`);
-  expect(loaded.filter((f) => /^@pulumi\/pulumi\/(index|automation\/|runtime\/index)\.js$/.test(f) || f.includes("/automation/"))).toEqual([]);
+  expect(loaded.filter((f) => /^@pulumi\/pulumi\/(index|automation\/|runtime\/index)\.js$/.test(f) || f.includes("/automation/"))).toEqual(
+    [],
+  );
 });
 
 test("a data function's answer loads the SDK when it needs it", () => {
-  const loaded = pulumiModulesAfter(`const f = require(${JSON.stringify(path.join(REPO_ROOT, "dist/provider/plugin/functions.js"))}); f.dataFunctions()`);
+  const loaded = pulumiModulesAfter(
+    `const f = require(${JSON.stringify(path.join(REPO_ROOT, "dist/provider/plugin/functions.js"))}); f.dataFunctions()`,
+  );
   expect(loaded).toContain("@pulumi/pulumi/index.js");
 });
