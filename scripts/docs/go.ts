@@ -149,7 +149,9 @@ export function goProgram(program: YamlProgram, schema: Schema): string {
       return [`${nameOf(d.key)} := config.${method}(ctx, ${JSON.stringify(d.key)})`];
     }
     if (d.kind === "variable") {
-      const fn = pascal(d.call.function.split(":").pop()!);
+      // Pulumi's Go generator names a function `getX` of a resource `X` `LookupX`: `GetX` reads the resource's state.
+      const name = d.call.function.split(":").pop()!;
+      const fn = schema.resources[d.call.function.replace(/:get(\w+)$/, ":$1")] ? `Lookup${name.slice(3)}` : pascal(name);
       const inputs = schema.functions[d.call.function]?.inputs;
       const args: Doc = {
         head: `compute.${fn}OutputArgs{`,
