@@ -57,7 +57,10 @@ export function goProgram(program: YamlProgram, schema: Schema): string {
   const read = readNames(program);
   const names = new Map<string, string>();
   const imports = new Set([SDK, "github.com/pulumi/pulumi/sdk/v3/go/pulumi"]);
+  // Only what the program reads is kept in a variable (Go refuses one never read): `web-1` made and
+  // never read leaves `web1` to the data function's result of that name.
   for (const key of [...Object.keys(program.config), ...Object.keys(program.resources), ...Object.keys(program.variables)]) {
+    if (!read.has(key) && !program.config[key]) continue;
     let name = goName(key);
     while (KEYWORDS.has(name) || [...names.values()].includes(name)) name = `${name}Value`;
     names.set(key, name);
