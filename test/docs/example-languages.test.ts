@@ -19,7 +19,9 @@ const program = (lines: string[]): YamlProgram => ({
   outputs: {},
   ...(jsYaml().load(lines.join("\n")) as Partial<YamlProgram>),
 });
-const VPC = ["resources:", "  app:", "    type: compute:index:Vpc", "    properties: { label: app-net, region: us-iad }"];
+/** A resource of the YAML program: its key, type and properties (a flow mapping). */
+const resource = (key: string, type: string, properties: string) => [`  ${key}:`, `    type: ${type}`, `    properties: ${properties}`];
+const VPC = ["resources:", ...resource("app", "compute:index:Vpc", "{ label: app-net, region: us-iad }")];
 const IPS = (key: string) => [
   "variables:",
   `  ${key}:`,
@@ -35,9 +37,7 @@ test("literal braces and percent signs of an interpolation stay text in Python a
 test("a number in an interpolation is written as YAML writes it (64, not 64.0)", () => {
   const p = program([
     "resources:",
-    "  v6:",
-    "    type: compute:index:Ipv6Range",
-    "    properties: { prefixLength: 64, computeId: 1 }",
+    ...resource("v6", "compute:index:Ipv6Range", "{ prefixLength: 64, computeId: 1 }"),
     "outputs:",
     '  block: "${v6.range}/${v6.prefixLength}"',
   ]);
@@ -47,12 +47,8 @@ test("a number in an interpolation is written as YAML writes it (64, not 64.0)",
 test("Go gives a value that may be absent where one is required as its Elem()", () => {
   const p = program([
     "resources:",
-    "  zone:",
-    "    type: compute:index:Domain",
-    "    properties: { domain: example.com, type: master, soaEmail: admin@example.com }",
-    "  www:",
-    "    type: compute:index:DomainRecord",
-    '    properties: { domainId: "${zone.id}", type: CNAME, name: www, target: "${rdns[0].rdns}" }',
+    ...resource("zone", "compute:index:Domain", "{ domain: example.com, type: master, soaEmail: admin@example.com }"),
+    ...resource("www", "compute:index:DomainRecord", '{ domainId: "${zone.id}", type: CNAME, name: www, target: "${rdns[0].rdns}" }'),
     ...IPS("rdns"),
   ]);
   const go = goProgram(p, schema);
@@ -64,12 +60,12 @@ test("Go gives a value that may be absent where one is required as its Elem()", 
 test("a program's names become each language's, and an unread resource is no variable", () => {
   const p = program([
     "resources:",
-    "  edge:",
-    "    type: compute:index:Firewall",
-    "    properties: { label: edge-fw, inboundPolicy: DROP, outboundPolicy: ACCEPT }",
-    "  web-1:",
-    "    type: compute:index:FirewallDevice",
-    '    properties: { firewallId: "${edge.id}", entityId: "${web1[0].computeId}", entityType: compute }',
+    ...resource("edge", "compute:index:Firewall", "{ label: edge-fw, inboundPolicy: DROP, outboundPolicy: ACCEPT }"),
+    ...resource(
+      "web-1",
+      "compute:index:FirewallDevice",
+      '{ firewallId: "${edge.id}", entityId: "${web1[0].computeId}", entityType: compute }',
+    ),
     ...IPS("web1"),
   ]);
   const python = pythonProgram(p, schema);
@@ -83,9 +79,7 @@ test("a program's names become each language's, and an unread resource is no var
 test("a stack reference has no Python or Go form yet: the generator says so rather than write a wrong one", () => {
   const p = program([
     "resources:",
-    "  net:",
-    "    type: pulumi:pulumi:StackReference",
-    "    properties: { name: organization/net/prod }",
+    ...resource("net", "pulumi:pulumi:StackReference", "{ name: organization/net/prod }"),
     "outputs:",
     '  fw: "${net.outputs[\\"firewallId\\"]}"',
   ]);
