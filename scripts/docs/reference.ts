@@ -15,6 +15,9 @@ import { type FunctionDoc, findFunctions } from "./functions";
 import { type ExportDoc, findTestingExports } from "./testing";
 import { findSpecs } from "./resources";
 import { type ListResult, yamlProgram, yamlText } from "./yaml";
+import { type Schema, readSchema } from "./program";
+import { pythonProgram } from "./python";
+import { goProgram } from "./go";
 import { policyPage } from "./policy";
 import { POLICY_PACK } from "../../provider/policy";
 import { code, escape, firstSentence } from "./format";
@@ -209,8 +212,12 @@ function adoptSection(spec: AnySpec, specs: AnySpec[]): string[] {
   return lines;
 }
 
-/** The example in TypeScript, and the same program in Pulumi YAML through the provider plugin. */
-function exampleSection(program: string, isList: ListResult): string[] {
+/**
+ * The example in TypeScript, and the same program in Pulumi YAML, Python and Go: the last three
+ * written from one `YamlProgram`, the YAML form of the TypeScript's syntax tree.
+ */
+function exampleSection(program: string, isList: ListResult, schema: Schema): string[] {
+  const yaml = yamlProgram(program, isList);
   return [
     "```ts",
     program,
@@ -219,12 +226,24 @@ function exampleSection(program: string, isList: ListResult): string[] {
     "In Pulumi YAML, through the package's provider plugin ([Pulumi YAML](../guides/yaml.md)):",
     "",
     "```yaml",
-    yamlText(yamlProgram(program, isList)),
+    yamlText(yaml),
+    "```",
+    "",
+    "In Python, with the `pulumi_compute` package ([Python](../guides/python.md)):",
+    "",
+    "```python",
+    pythonProgram(yaml, schema),
+    "```",
+    "",
+    "In Go, with the `compute` package of the Go SDK ([Go](../guides/go.md)):",
+    "",
+    "```go",
+    goProgram(yaml, schema),
     "```",
   ];
 }
 
-function resourcePage(spec: AnySpec, specs: AnySpec[], isList: ListResult): string {
+function resourcePage(spec: AnySpec, specs: AnySpec[], isList: ListResult, schema: Schema): string {
   const t = spec.timeouts;
   const list = (scopes: string[]) => (scopes.length === 0 ? "none" : scopes.map(code).join(", "));
   const up = leastScopes([...spec.endpoints.read, ...spec.endpoints.write]);
@@ -246,7 +265,7 @@ function resourcePage(spec: AnySpec, specs: AnySpec[], isList: ListResult): stri
     "",
     "## Example",
     "",
-    ...exampleSection(completeExample(spec, specs), isList),
+    ...exampleSection(completeExample(spec, specs), isList, schema),
     "",
     "## Inputs",
     "",
@@ -281,7 +300,7 @@ function fieldRows(fields: FunctionDoc["args"]): string[] {
   return fields.map((f) => `| ${code(f.name)} | ${code(escape(f.type))}${f.optional ? ", optional" : ""} | ${escape(f.description)} |`);
 }
 
-function functionPage(fn: FunctionDoc, isList: ListResult): string {
+function functionPage(fn: FunctionDoc, isList: ListResult, schema: Schema): string {
   const wayText = fn.ways.length
     ? `Give exactly one of: ${fn.ways.map((w) => w.map(code).join(" and ")).join(", or ")}; none or several matching objects are refused, naming them.`
     : "";
@@ -300,7 +319,7 @@ function functionPage(fn: FunctionDoc, isList: ListResult): string {
     "",
     "## Example",
     "",
-    ...exampleSection(withImports(fn.example), isList),
+    ...exampleSection(withImports(fn.example), isList, schema),
     "",
     "## Arguments",
     "",
@@ -370,8 +389,10 @@ function indexPage(specs: AnySpec[], functions: FunctionDoc[]): string {
     "",
     "One page per resource and per data function. Every resource also accepts `adoptId` (manage an existing object) and `timeouts`;",
     "every input is also an output of the same name. Data functions run in the program; each has an `…Output` form taking Inputs.",
-    "Each page shows its example in TypeScript and in Pulumi YAML, where the resource is `compute:index:<Kind>` and the function",
-    "`compute:index:<name>` of the package's provider plugin ([Pulumi YAML](../guides/yaml.md)).",
+    "Each page shows its example in four languages, one program: TypeScript; Pulumi YAML, where the resource is `compute:index:<Kind>`",
+    "and the function `compute:index:<name>` of the package's provider plugin ([Pulumi YAML](../guides/yaml.md)); and Python and Go,",
+    "with the SDKs generated from the plugin's schema ([Python](../guides/python.md), [Go](../guides/go.md)). Running a Python or Go",
+    "program needs a Pulumi installation with that language's host (`pulumi-language-python`, `pulumi-language-go`).",
     "",
     "## Resources",
     "",
@@ -407,6 +428,7 @@ export function referencePages(
   functions = findFunctions(root),
   testing = findTestingExports(root),
   client: ClientDocs = findClientDocs(root),
+  schema: Schema = readSchema(root),
 ): Record<string, string> {
   const pages: Record<string, string> = {
     "README.md": indexPage(specs, functions),
@@ -414,8 +436,8 @@ export function referencePages(
     "client.md": clientPage(HEADER, client),
   };
   const isList: ListResult = (name) => functions.find((f) => f.name === name)?.returnsList ?? false;
-  for (const spec of specs) pages[`${pageName(spec.name)}.md`] = resourcePage(spec, specs, isList);
-  for (const fn of functions) pages[`${pageName(fn.name)}.md`] = functionPage(fn, isList);
+  for (const spec of specs) pages[`${pageName(spec.name)}.md`] = resourcePage(spec, specs, isList, schema);
+  for (const fn of functions) pages[`${pageName(fn.name)}.md`] = functionPage(fn, isList, schema);
   pages[`${POLICY_PACK}.md`] = policyPage(HEADER);
   return pages;
 }

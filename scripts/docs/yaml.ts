@@ -1,7 +1,8 @@
 /**
  * The YAML form of a TypeScript example, for the reference pages: the same program in Pulumi YAML
- * through the provider plugin, read from the example's syntax tree, so each page's two examples
- * are one example. What an example may use, and what it becomes:
+ * through the provider plugin, read from the example's syntax tree, so each page's examples are
+ * one example (the Python and Go forms are written from the same `YamlProgram`: `python.ts`,
+ * `go.ts`). What an example may use, and what it becomes:
  *
  * | TypeScript | Pulumi YAML |
  * |---|---|

@@ -36,6 +36,9 @@ test("every resource has a page with its inputs, what replaces, drift, an exampl
       expect(page).toMatch(new RegExp(`\\| \`${name}\` \\| [^|]*${field.replaceOnChange ? "\\*\\*replaces\\*\\*" : "in place"}`));
     }
     expect(page).toContain(`new compute.${spec.name}(`);
+    // The same example in Python and Go, each run under its language's mocks (test/sdks/).
+    expect(page).toMatch(new RegExp(`\`\`\`python\\n[\\s\\S]*compute\\.${spec.name}\\(`));
+    expect(page).toMatch(new RegExp(`\`\`\`go\\n[\\s\\S]*compute\\.New${spec.name}\\(ctx, `));
     expect(page).toMatch(/adoptId: [^\n]*/);
     expect(pages["README.md"]).toContain(`](${pageName(spec.name)}.md)`);
   }
@@ -48,6 +51,9 @@ test("every data function the package exports has a page with its TSDoc example,
     const page = pages[`${pageName(name)}.md`]!;
     expect(page).toContain(`# ${name}\n`);
     expect(page).toMatch(new RegExp(`## Example\\n\\n\`\`\`ts\\n[\\s\\S]*compute\\.${name}Output\\(`));
+    const snake = name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    expect(page).toMatch(new RegExp(`\`\`\`python\\n[\\s\\S]*compute\\.${snake}_output\\(`));
+    expect(page).toMatch(new RegExp(`\`\`\`go\\n[\\s\\S]*compute\\.(Get|Lookup)${name.slice(3)}Output\\(ctx, `));
     expect(pages["README.md"]).toContain(`](${pageName(name)}.md)`);
   }
 });

@@ -2,11 +2,13 @@
  * The Go SDK as a Go team meets it: the module sdks/go (`github.com/pulumi/pulumi/sdk/v3` from the
  * module proxy, exactly as go.mod and go.sum pin it) passes `go vet`, and its test program passes
  * `go test` under Pulumi's mocks (`pulumi.WithMocks`) with the SDK's `compute/testing` mocks, which
- * answer through this checkout's provider plugin.
+ * answer through this checkout's provider plugin; and every reference page's ```go example, as
+ * the page has it, compiled and run under the same mocks (test/sdks/reference-examples/).
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import * as zlib from "node:zlib";
 import { codeBlocks } from "../../scripts/docs/examples";
 import { REPO_ROOT } from "../support/engine";
 import { runProcess } from "../support/process";
@@ -22,7 +24,7 @@ const GO_TESTS = [
 ];
 
 // Cold (empty Go build cache) vet and the test binary compile Pulumi's Go SDK and gRPC: minutes on
-// two shared cores; warm, seconds.
+// two shared cores; warm, seconds. The reference pages' examples start the plugin once per page.
 jest.setTimeout(20 * 60_000);
 
 // -mod=readonly: exactly the pins of go.mod and go.sum, never another version the proxy might refuse.
@@ -41,25 +43,82 @@ test("the Go test program passes under Pulumi's mocks", async () => {
   expect(passed(result.out, /^--- PASS: (\w+)/gm)).toEqual(GO_TESTS);
 });
 
+/** A module in `dir` of a project's shape: its go.mod requires the SDK through a replace, with the SDK's own pins. */
+function projectModule(dir: string, module: string) {
+  const sdkMod = fs.readFileSync(path.join(SDK_DIR, "go.mod"), "utf8");
+  const requires = sdkMod.slice(sdkMod.indexOf("require"));
+  fs.writeFileSync(
+    path.join(dir, "go.mod"),
+    `module ${module}\n\ngo 1.26.0\n\nrequire github.com/pulumi-compute/pulumi-compute/sdks/go v0.1.0\n\n${requires}\n` +
+      `replace github.com/pulumi-compute/pulumi-compute/sdks/go => ${SDK_DIR}\n`,
+  );
+  fs.copyFileSync(path.join(SDK_DIR, "go.sum"), path.join(dir, "go.sum"));
+}
+
 test("the Go guide's program builds against the SDK (go vet)", async () => {
   const go = required("go", "the Go SDK's tests (sdks/go)");
   const markdown = fs.readFileSync(path.join(REPO_ROOT, "docs", "guides", "go.md"), "utf8");
   const main = codeBlocks("docs/guides/go.md", markdown).find((b) => b.lang === "go" && b.code.startsWith("package main"));
   expect(main).toBeDefined();
-  // A project of the guide's shape: its go.mod requires the SDK through a replace, with the SDK's own pins.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-compute-go-guide-"));
   try {
-    const sdkMod = fs.readFileSync(path.join(SDK_DIR, "go.mod"), "utf8");
-    const requires = sdkMod.slice(sdkMod.indexOf("require"));
-    fs.writeFileSync(
-      path.join(dir, "go.mod"),
-      `module my-infra\n\ngo 1.26.0\n\nrequire github.com/pulumi-compute/pulumi-compute/sdks/go v0.1.0\n\n${requires}\n` +
-        `replace github.com/pulumi-compute/pulumi-compute/sdks/go => ${SDK_DIR}\n`,
-    );
-    fs.copyFileSync(path.join(SDK_DIR, "go.sum"), path.join(dir, "go.sum"));
+    projectModule(dir, "my-infra");
     fs.writeFileSync(path.join(dir, "main.go"), main!.code + "\n");
     const result = await runProcess(go, ["vet", "."], { cwd: dir, env: env(), timeoutMs: 15 * 60_000 });
     expect({ code: result.code, out: result.out }).toEqual({ code: 0, out: "" });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** The reference pages with a program (resources and data functions), and their ```go block. */
+const REFERENCE_DIR = path.join(REPO_ROOT, "docs", "reference");
+const PAGES = fs
+  .readdirSync(REFERENCE_DIR)
+  .map((file) => {
+    const blocks = codeBlocks(`docs/reference/${file}`, fs.readFileSync(path.join(REFERENCE_DIR, file), "utf8"));
+    return { name: file.replace(/\.md$/, ""), yaml: blocks.some((b) => b.lang === "yaml"), go: blocks.find((b) => b.lang === "go") };
+  })
+  .filter((p) => p.yaml);
+
+/**
+ * A page's program as a file of the examples package: the block as the page has it, but for
+ * `package main`, `func main()` and `pulumi.Run(`, each there exactly once.
+ */
+function examplesFile(name: string, code: string, fn: string): string {
+  const swaps: Array<[string, string]> = [
+    ["package main\n", "package examples\n"],
+    ["\nfunc main() {\n", `\nfunc ${fn}() {\n`],
+    ["\tpulumi.Run(func(ctx *pulumi.Context) error {\n", "\trun(func(ctx *pulumi.Context) error {\n"],
+  ];
+  for (const [from, to] of swaps) {
+    if (code.split(from).length !== 2) throw new Error(`docs/reference/${name}.md: its Go program has not one ${JSON.stringify(from)}`);
+    code = code.replace(from, to);
+  }
+  return code + "\n";
+}
+
+test("every reference page's Go example compiles and runs under the Go mocks, answered by the plugin", async () => {
+  const go = required("go", "the Go SDK's tests (sdks/go)");
+  expect(PAGES.length).toBeGreaterThanOrEqual(41);
+  for (const p of PAGES) expect({ page: p.name, go: p.go !== undefined }).toEqual({ page: p.name, go: true });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-compute-go-examples-"));
+  try {
+    projectModule(dir, "examples");
+    fs.copyFileSync(path.join(REPO_ROOT, "test", "sdks", "reference-examples", "harness_test.go"), path.join(dir, "harness_test.go"));
+    const rows = PAGES.map((p) => {
+      const fn = `${p.name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())}Page`;
+      fs.writeFileSync(path.join(dir, `${p.name}.go`), examplesFile(p.name, p.go!.code, fn));
+      const resources = (p.go!.code.match(/compute\.New[A-Z]\w*\(/g) ?? []).length;
+      return `\t{${JSON.stringify(p.name)}, ${fn}, ${resources}},`;
+    });
+    fs.writeFileSync(path.join(dir, "pages_test.go"), ["package examples", "", "var pages = []page{", ...rows, "}", ""].join("\n"));
+    // An image a page uploads from a file (`build/disk.img.gz`), beside the test, where the plugin runs.
+    fs.mkdirSync(path.join(dir, "build"));
+    fs.writeFileSync(path.join(dir, "build", "disk.img.gz"), zlib.gzipSync(Buffer.alloc(4096)));
+    const result = await runProcess(go, ["test", "-count=1", "-v", "-timeout=15m", "."], { cwd: dir, env: env(), timeoutMs: 18 * 60_000 });
+    if (result.code !== 0) throw new Error(`go test failed (${result.code}):\n${result.out}`);
+    expect(passed(result.out, /^\s*--- PASS: TestReferenceExamples\/(\S+)/gm)).toEqual(PAGES.map((p) => p.name).sort());
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

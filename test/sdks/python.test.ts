@@ -24,7 +24,10 @@ const PYTHON_TESTS = [
   "test_root_password_is_secret",
   "test_the_package_is_the_installed_wheel",
 ];
-/** And each reference page's example (`tests/test_reference_examples.py`): every page with a Pulumi YAML program. */
+/**
+ * And each reference page's ```python example, run as the page has it (`tests/test_reference_examples.py`):
+ * every page with a Pulumi YAML program has one.
+ */
 const REFERENCE_DIR = path.join(REPO_ROOT, "docs", "reference");
 const PAGE_TESTS = fs
   .readdirSync(REFERENCE_DIR)
