@@ -22,6 +22,7 @@ import {
   type PreviewResult,
   type PulumiCommand,
   type PulumiFn,
+  type OutputMap,
   type RefreshOptions,
   type RefreshResult,
   type Stack,
@@ -195,12 +196,14 @@ async function createStack(program: PulumiFn | string, folder: string, options: 
 
 /**
  * After `up`, the Automation API asks the CLI for the stack's outputs (masked, then shown) and then
- * for the update's summary (`stack history`), one process after another, each deriving the stack's
- * key again. During an `up` (`during`), `outputs()` starts the summary's read beside its own, and
- * the `info()` that follows takes it: each answer is still the CLI's own. (Reads only: the file
- * backend locks nothing for them.)
+ * for the update's summary (`stack history`), one process after another. Here the three run side
+ * by side: the two reads of the outputs always (`outputsSideBySide`), and during an `up`
+ * (`during`) `outputs()` starts the summary's read beside its own, which the `info()` that follows
+ * takes. Each answer is still the CLI's own. (Reads only: the file backend locks nothing for them,
+ * and the stack's secrets provider is set when it is made, so no read writes its settings.)
  */
 function summaryBesideOutputs(stack: Stack): { during<T>(up: () => Promise<T>): Promise<T> } {
+  outputsSideBySide(stack.workspace as LocalWorkspace);
   const outputs = stack.outputs.bind(stack);
   const info = stack.info.bind(stack);
   const history = stack.history.bind(stack);
@@ -229,6 +232,35 @@ function summaryBesideOutputs(stack: Stack): { during<T>(up: () => Promise<T>): 
         summary = undefined;
       }
     },
+  };
+}
+
+/** How the Automation API runs a CLI command (`PulumiCommand.run`, which its typings leave out). */
+type RunCommand = (args: string[], cwd: string, env: Record<string, string>) => Promise<{ stdout: string }>;
+
+/**
+ * The workspace's `stackOutputs`, its two CLI reads (the outputs masked, which says which are
+ * secret, and shown) at once instead of one after the other, combined as the Automation API does.
+ * A `@pulumi/pulumi` whose command has no `run` keeps its own.
+ */
+function outputsSideBySide(workspace: LocalWorkspace): void {
+  const command = workspace.pulumiCommand as unknown as { run?: RunCommand };
+  if (typeof command.run !== "function") return;
+  const env = (): Record<string, string> => ({
+    ...(workspace.pulumiHome ? { PULUMI_HOME: workspace.pulumiHome } : {}),
+    ...workspace.envVars,
+  });
+  const read = (args: string[]) => command.run!.call(command, args, workspace.workDir, env());
+  workspace.stackOutputs = async (stackName: string): Promise<OutputMap> => {
+    const args = ["stack", "output", "--json", "--stack", stackName];
+    const [masked, shown] = await Promise.all([read(args), read([...args, "--show-secrets"])]);
+    const secret = JSON.parse(masked.stdout) as Record<string, unknown>;
+    return Object.fromEntries(
+      Object.entries(JSON.parse(shown.stdout) as Record<string, unknown>).map(([key, value]) => [
+        key,
+        { value, secret: secret[key] === "[secret]" },
+      ]),
+    );
   };
 }
 
