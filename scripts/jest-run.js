@@ -32,6 +32,22 @@ let code = result.status ?? 1;
 
 const minutes = (ms) => `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 
+/**
+ * The CPU time (ms) of this process's waited-for children (jest, its workers, and what they ran
+ * and waited for: the engine, its plugins), from /proc/self/stat's cutime and cstime; undefined
+ * where there is no /proc. Beside the wall time it says whether the cores were busy all along, or
+ * whether the run waited (then more jest workers would help, where more tests on busy cores would not).
+ */
+function childrenCpuMs() {
+  try {
+    const fields = fs.readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
+    const ticks = Number(fields[13]) + Number(fields[14]); // cutime, cstime (fields 16 and 17 of stat)
+    return (ticks * 1000) / 100; // Linux reports them in USER_HZ, 100 per second
+  } catch {
+    return undefined;
+  }
+}
+
 try {
   const r = JSON.parse(fs.readFileSync(report, "utf8"));
   const files = r.testResults
@@ -41,6 +57,12 @@ try {
   for (const f of files.slice(0, SLOWEST)) console.log(`  ${(f.ms / 1000).toFixed(1).padStart(7)} s  ${f.file} (${f.tests} tests)`);
   const over = elapsedMs > budgetMinutes * 60_000;
   console.log(`jest took ${minutes(elapsedMs)} (budget ${budgetMinutes} min)${over ? ": OVER BUDGET" : ""}`);
+  const cpuMs = childrenCpuMs();
+  if (cpuMs !== undefined) {
+    const cores = os.availableParallelism();
+    const busy = Math.round((100 * cpuMs) / (elapsedMs * cores));
+    console.log(`CPU used: ${minutes(cpuMs)} on ${cores} cores, ${busy}% of what they could give in that time`);
+  }
   if (over) {
     console.error(
       `the jest run took ${minutes(elapsedMs)}, over its budget of ${budgetMinutes} min: make the slowest files above faster (docs/toolchain.md, Tests)`,
