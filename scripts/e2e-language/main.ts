@@ -5,9 +5,10 @@
  * under mocks only; whoever has a host runs this to see the whole path: the project's engine, the
  * host, the package's provider plugin named in the project's Pulumi.yaml, and the emulator over
  * HTTP. Steps: preview (plans the creates, sends no write), up (creates them; the record points at
- * the database's primary host), a change of the program (one update), refresh (no drift), destroy
- * (deletes all; the emulator ends empty). Everything goes into one temporary folder (project,
- * virtual environment, state, PULUMI_HOME), removed at the end; pip's cache is the project's.
+ * the database's primary host), a change of the program (one update), refresh (no drift), a preview
+ * with nothing to do, destroy (deletes all; the emulator ends empty). Everything goes into one
+ * temporary folder (project, virtual environment, state, PULUMI_HOME), removed at the end; pip's
+ * cache is the project's.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -193,6 +194,8 @@ async function runLanguage(name: string, language: Language, hosts: string, keep
       if (state.includes(emulator.token)) failures.push("the token is in the state");
       const { password } = await client.databases.mysql.credentials(db.id);
       if (state.includes(password)) failures.push("the database's root password is in the state in plain text");
+      const shown = (await must("pulumi", ["stack", "output", "dbPassword", "--show-secrets"], { cwd: project, env })).stdout.trim();
+      if (shown !== password) failures.push("the secret output dbPassword is not the API's root password");
       console.log(
         `   outputs ${JSON.stringify(outputs)}; the record: db CNAME ${record?.target}; allow list ${JSON.stringify(db.allow_list)}`,
       );
@@ -218,6 +221,13 @@ async function runLanguage(name: string, language: Language, hosts: string, keep
     await step("refresh", ["refresh", "--yes", "--skip-preview", "--expect-no-changes"], (r) => [
       ...expectText(r.out, new RegExp(`${COUNT} unchanged`), `finds all ${COUNT} unchanged`),
       ...writesSince(mark).map((w) => `the refresh sent a write: ${w}`),
+    ]);
+
+    // No perpetual diff: the program, as changed, against what refresh read.
+    mark = emulator.control.listRequests().length;
+    await step("an empty preview", ["preview", "--expect-no-changes"], (r) => [
+      ...expectText(r.out, new RegExp(`${COUNT} unchanged`), `finds all ${COUNT} unchanged`),
+      ...writesSince(mark).map((w) => `the preview sent a write: ${w}`),
     ]);
 
     await step("destroy", ["destroy", "--yes", "--skip-preview"], async (r) => {
