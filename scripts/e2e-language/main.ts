@@ -6,7 +6,8 @@
  * host, the package's provider plugin named in the project's Pulumi.yaml, and the emulator over
  * HTTP. Steps: preview (plans the creates, sends no write), up (creates them; the record points at
  * the database's primary host), a change of the program (one update), refresh (no drift), a preview
- * with nothing to do, destroy (deletes all; the emulator ends empty). Everything goes into one
+ * with nothing to do, destroy (deletes all; the emulator ends empty), and a preview of bad input
+ * (refused, naming the resource and field, with no write). Everything goes into one
  * temporary folder (project, virtual environment, state, PULUMI_HOME), removed at the end; pip's
  * cache is the project's.
  */
@@ -134,14 +135,19 @@ async function runLanguage(name: string, language: Language, hosts: string, keep
       .map((r) => `${r.method} ${r.path}`);
 
   /** Runs `pulumi <args>` in the project, prints what it showed, and fails on any of `checks`' complaints. */
-  const step = async (label: string, args: string[], checks: (result: ProcessResult) => Promise<string[]> | string[]) => {
+  const step = async (
+    label: string,
+    args: string[],
+    checks: (result: ProcessResult) => Promise<string[]> | string[],
+    { fails = false }: { fails?: boolean } = {},
+  ) => {
     const started = Date.now();
     const result = await runProcess("pulumi", [...args, "--non-interactive"], { cwd: project, env, timeoutMs: 15 * 60_000 });
     const seconds = (Date.now() - started) / 1000;
     const shown = summary(result.out);
     console.log(`== ${name}: ${label} (pulumi ${args.join(" ")}): ${seconds.toFixed(1)} s`);
     for (const line of shown) console.log(`   ${line}`);
-    const failures = result.code === 0 ? await checks(result) : [`exit code ${result.code}`];
+    const failures = (result.code === 0) === fails ? [`exit code ${result.code}`] : await checks(result);
     if (failures.length > 0) {
       throw new Failure(`${name}: ${label} did not show what it should:\n- ${failures.join("\n- ")}\nits output:\n${result.out}`);
     }
@@ -242,6 +248,24 @@ async function runLanguage(name: string, language: Language, hosts: string, keep
         ...(Object.values(left).every((n) => n === 0) ? [] : [`the emulator is not empty: ${JSON.stringify(left)}`]),
       ];
     });
+
+    // Bad input is refused at preview, in the program's terms, before any write.
+    const valid = fs.readFileSync(file, "utf8");
+    fs.writeFileSync(file, valid.replace('"10.0.2.0/24"', '"10.0.2.0/33"'));
+    mark = emulator.control.listRequests().length;
+    await step(
+      "a refused input",
+      ["preview"],
+      (r) => [
+        ...expectText(
+          r.out,
+          /VpcSubnet resource 'data': property ipv4 value \{10\.0\.2\.0\/33\} has a problem/,
+          "names the subnet and its ipv4",
+        ),
+        ...writesSince(mark).map((w) => `the preview sent a write: ${w}`),
+      ],
+      { fails: true },
+    );
     return records;
   } finally {
     await client.close();
