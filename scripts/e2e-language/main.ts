@@ -9,7 +9,7 @@
  * with nothing to do, destroy (deletes all; the emulator ends empty), and a preview of bad input
  * (refused, naming the resource and field, with no write). Everything goes into one
  * temporary folder (project, virtual environment, state, PULUMI_HOME), removed at the end; pip's
- * cache is the project's.
+ * downloads and Go's builds are cached in the project's cache.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -119,6 +119,8 @@ async function runLanguage(name: string, language: Language, hosts: string, keep
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     PIP_CACHE_DIR: path.join(cache, "pip"),
+    // The Go program's builds; its modules come from Go's module cache, as the Go SDK's tests' do.
+    GOCACHE: path.join(cache, "go-build"),
     PIP_DISABLE_PIP_VERSION_CHECK: "1",
     PYTHONDONTWRITEBYTECODE: "1",
   });
