@@ -4,8 +4,8 @@
 # DIR holds pulumi-language-python (with pulumi-language-python-exec beside it) and/or
 # pulumi-language-go, e.g. a Pulumi installation's ~/.pulumi/bin. The run uses the project's own
 # engine, the package's provider plugin (plugins/) and an emulator in the driver's process, and
-# writes only into one temporary folder and the project's cache (pip's downloads); the Go program
-# builds with Go's own caches, as the SDK tests do. See docs/guides/python.md, go.md.
+# writes only into one temporary folder and the project's cache (pip's downloads, the Go program's
+# builds). See docs/guides/python.md, go.md and docs/toolchain.md.
 # It needs a set-up checkout (npm run build): it sets up nothing in the working tree itself.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
