@@ -17,6 +17,7 @@ import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
 import { runProcess, type ProcessResult } from "../../test/support/process";
+import { writesSince as writesSinceMark } from "../../test/support/requests";
 import { REPO_ROOT, goProgram, pinnedPythonPulumi, pythonProgram, writeGoProject } from "./projects";
 
 const USAGE = `usage: scripts/e2e-language.sh [--hosts DIR] [--keep] [python] [go]
@@ -97,7 +98,6 @@ function summary(out: string): string[] {
 interface StepRecord {
   name: string;
   seconds: number;
-  summary: string[];
 }
 
 async function runLanguage(name: string, language: Language, hosts: string, keep: boolean): Promise<StepRecord[]> {
@@ -129,12 +129,7 @@ async function runLanguage(name: string, language: Language, hosts: string, keep
   const emulator: RunningEmulator = await startEmulator({ port: 0, timeScale: 600 });
   const client = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });
   const records: StepRecord[] = [];
-  const writesSince = (mark: number) =>
-    emulator.control
-      .listRequests()
-      .slice(mark)
-      .filter((r) => r.method !== "GET")
-      .map((r) => `${r.method} ${r.path}`);
+  const writesSince = (mark: number) => writesSinceMark(emulator, mark);
 
   /** Runs `pulumi <args>` in the project, prints what it showed, and fails on any of `checks`' complaints. */
   const step = async (
@@ -153,7 +148,7 @@ async function runLanguage(name: string, language: Language, hosts: string, keep
     if (failures.length > 0) {
       throw new Failure(`${name}: ${label} did not show what it should:\n- ${failures.join("\n- ")}\nits output:\n${result.out}`);
     }
-    records.push({ name: label, seconds, summary: shown });
+    records.push({ name: label, seconds });
     return result;
   };
   const expectText = (out: string, pattern: RegExp, what: string): string[] => (pattern.test(out) ? [] : [`${what} (${pattern})`]);
