@@ -10,6 +10,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as zlib from "node:zlib";
 import { codeBlocks } from "../../scripts/docs/examples";
+import { goProgram, writeGoModule, writeGoProject } from "../../scripts/e2e-language/projects";
 import { REPO_ROOT } from "../support/engine";
 import { runProcess } from "../support/process";
 import { passed, required, sdkTestEnv } from "./languages";
@@ -43,27 +44,12 @@ test("the Go test program passes under Pulumi's mocks", async () => {
   expect(passed(result.out, /^--- PASS: (\w+)/gm)).toEqual(GO_TESTS);
 });
 
-/** A module in `dir` of a project's shape: its go.mod requires the SDK through a replace, with the SDK's own pins. */
-function projectModule(dir: string, module: string) {
-  const sdkMod = fs.readFileSync(path.join(SDK_DIR, "go.mod"), "utf8");
-  const requires = sdkMod.slice(sdkMod.indexOf("require"));
-  fs.writeFileSync(
-    path.join(dir, "go.mod"),
-    `module ${module}\n\ngo 1.26.0\n\nrequire github.com/pulumi-compute/pulumi-compute/sdks/go v0.1.0\n\n${requires}\n` +
-      `replace github.com/pulumi-compute/pulumi-compute/sdks/go => ${SDK_DIR}\n`,
-  );
-  fs.copyFileSync(path.join(SDK_DIR, "go.sum"), path.join(dir, "go.sum"));
-}
-
 test("the Go guide's program builds against the SDK (go vet)", async () => {
   const go = required("go", "the Go SDK's tests (sdks/go)");
-  const markdown = fs.readFileSync(path.join(REPO_ROOT, "docs", "guides", "go.md"), "utf8");
-  const main = codeBlocks("docs/guides/go.md", markdown).find((b) => b.lang === "go" && b.code.startsWith("package main"));
-  expect(main).toBeDefined();
+  // A project of the guide's shape: its go.mod requires the SDK through a replace, with the SDK's own pins.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-compute-go-guide-"));
   try {
-    projectModule(dir, "my-infra");
-    fs.writeFileSync(path.join(dir, "main.go"), main!.code + "\n");
+    writeGoProject(dir, goProgram());
     const result = await runProcess(go, ["vet", "."], { cwd: dir, env: env(), timeoutMs: 15 * 60_000 });
     expect({ code: result.code, out: result.out }).toEqual({ code: 0, out: "" });
   } finally {
@@ -104,7 +90,7 @@ test("every reference page's Go example compiles and runs under the Go mocks, an
   for (const p of PAGES) expect({ page: p.name, go: p.go !== undefined }).toEqual({ page: p.name, go: true });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-compute-go-examples-"));
   try {
-    projectModule(dir, "examples");
+    writeGoModule(dir, "examples");
     fs.copyFileSync(path.join(REPO_ROOT, "test", "sdks", "reference-examples", "harness_test.go"), path.join(dir, "harness_test.go"));
     const rows = PAGES.map((p) => {
       const fn = `${p.name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())}Page`;
