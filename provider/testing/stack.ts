@@ -43,6 +43,7 @@ import { startKeyService, type KeyService } from "./key-service";
 import type { LoopbackService } from "./loopback";
 import { EMULATED_CLOCK_ENV } from "../engine/time";
 import { folderProject, inlineProject } from "./project";
+import { compileCacheDir } from "../host/quick-start";
 
 /** Options of `emulatedStack`. */
 export interface EmulatedStackOptions {
@@ -106,7 +107,8 @@ const STOP_GRACE_MS = 10_000;
  * Pulumi engine (the Automation API and the `pulumi` CLI) against an emulated account of its own,
  * in this process, its clock fast and jumping while the provider waits (`timeScale`). Everything
  * lives in one temporary folder (a `file://` backend, the workspace, Pulumi's home and temporary
- * files); nothing is written into the project. `dispose()`, or `await using`, stops what still runs and removes it all.
+ * files); nothing is written into the project but Node's compile cache, in its `node_modules/.cache`
+ * (as the package's provider processes keep theirs). `dispose()`, or `await using`, stops what still runs and removes it all.
  *
  * @example
  * ```ts
@@ -181,6 +183,7 @@ async function createStack(program: PulumiFn | string, folder: string, options: 
       PULUMI_NODEJS_TRANSPILE_ONLY: "true",
       // What the CLI, its language host and the provider plugin write for themselves goes with the stack.
       TMPDIR: path.join(folder, "tmp"),
+      ...programCompileCache(program),
       ...options.envVars,
       [MARKER_ENV]: folder,
     },
@@ -192,6 +195,26 @@ async function createStack(program: PulumiFn | string, folder: string, options: 
   const projectName = options.projectName ?? "emulated";
   const projectSettings = inlineProject(projectName, backend);
   return LocalWorkspace.createStack({ stackName, projectName, program }, { ...workspace, projectSettings });
+}
+
+/**
+ * Node's compile cache for the processes the engine starts in Node (a folder's program, through
+ * ts-node; the provider processes), in the `node_modules` that holds the program's `@pulumi/pulumi`
+ * (`compileCacheDir`, where those provider processes keep theirs): a program run loads TypeScript
+ * and Pulumi's SDK again on every `up` and `preview`, and compiled once they load faster (about
+ * 0.3 s a run on two cores). Nothing where no `node_modules` holds it; the test's own
+ * `NODE_COMPILE_CACHE` or `NODE_DISABLE_COMPILE_CACHE` (or `envVars`) has the last word.
+ */
+function programCompileCache(program: PulumiFn | string): Record<string, string> {
+  if (process.env.NODE_COMPILE_CACHE || process.env.NODE_DISABLE_COMPILE_CACHE) return {};
+  let pulumiPackage: string;
+  try {
+    pulumiPackage = require.resolve("@pulumi/pulumi/package.json", typeof program === "string" ? { paths: [program] } : undefined);
+  } catch {
+    return {};
+  }
+  const dir = compileCacheDir(pulumiPackage);
+  return dir ? { NODE_COMPILE_CACHE: dir } : {};
 }
 
 /**

@@ -75,7 +75,7 @@ test("a project folder runs from a workspace of its own, its plugin declaration 
     );
     fs.writeFileSync(
       path.join(project, "index.js"),
-      'const compute = require("pulumi-compute");\nconst vpc = new compute.Vpc("app", { label: "folder-net", region: "us-iad" });\nexports.vpcId = vpc.id;\n',
+      'const compute = require("pulumi-compute");\nconst vpc = new compute.Vpc("app", { label: "folder-net", region: "us-iad" });\nexports.vpcId = vpc.id;\nexports.compileCache = process.env.NODE_COMPILE_CACHE;\n',
     );
     fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(project, "node_modules"));
     const before = fs.readdirSync(project).sort();
@@ -85,6 +85,8 @@ test("a project folder runs from a workspace of its own, its plugin declaration 
     const [vpc] = await stack.client.vpcs.listAll();
     expect(up.outputs.vpcId!.value).toBe(String(vpc!.id));
     expect(vpc!.label).toBe("folder-net");
+    // The program's process compiles through Node's cache, in the node_modules that holds its @pulumi/pulumi.
+    expect(up.outputs.compileCache!.value).toBe(path.join(REPO_ROOT, "node_modules/.cache/pulumi-compute/compile"));
     // A preview right after the up changes nothing: exact, through the package's launcher.
     expect((await stack.preview()).changeSummary).toEqual({ same: 2 });
     await stack.destroy();
