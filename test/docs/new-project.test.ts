@@ -63,8 +63,8 @@ test("the new-project template asks for the versions this package is built and t
     "ts-jest": repoPackage.devDependencies["ts-jest"],
     typescript: repoPackage.devDependencies.typescript,
   });
-  // Its own tests, run by its own jest.
-  expect(pkg.scripts).toEqual({ test: "jest" });
+  // Its own tests: the program's types checked (its jest transpiles only), then its own jest.
+  expect(pkg.scripts).toEqual({ test: "tsc --noEmit && jest" });
   expect(fs.existsSync(path.join(REPO_ROOT, "examples/new-project/index.test.ts"))).toBe(true);
 });
 
