@@ -67,6 +67,7 @@ test("the README's program: up, the cloud as it is, drift made through the sdk c
 });
 
 test("a project folder runs from a workspace of its own, its plugin declaration honoured, the folder left as it was", async () => {
+  const suiteCompileCache = process.env.NODE_COMPILE_CACHE;
   const project = fs.mkdtempSync(path.join(os.tmpdir(), "pc-folder-project-"));
   try {
     fs.writeFileSync(
@@ -79,6 +80,9 @@ test("a project folder runs from a workspace of its own, its plugin declaration 
     );
     fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(project, "node_modules"));
     const before = fs.readdirSync(project).sort();
+    // The suite gives every process Node's compile cache (scripts/run.sh): here, as in a user's
+    // project, only emulatedStack's own choice reaches the program.
+    delete process.env.NODE_COMPILE_CACHE;
 
     await using stack = await emulatedStack(project, { stackName: "dev" });
     const up = await stack.up();
@@ -92,6 +96,7 @@ test("a project folder runs from a workspace of its own, its plugin declaration 
     await stack.destroy();
     expect(fs.readdirSync(project).sort()).toEqual(before);
   } finally {
+    if (suiteCompileCache !== undefined) process.env.NODE_COMPILE_CACHE = suiteCompileCache;
     fs.rmSync(project, { recursive: true, force: true });
   }
 });
