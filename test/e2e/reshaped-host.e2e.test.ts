@@ -22,7 +22,7 @@ import { LocalWorkspace, type EngineEvent } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { pulumiCommand } from "../../provider/automation";
 import { LOSES, type StepAside } from "../../provider/host/notice";
-import { REPO_ROOT, sharedKeyService } from "../support/engine";
+import { REPO_ROOT, sharedKeyService, skipReads } from "../support/engine";
 import { UserShell, expectExit, packPackage, useTarball } from "../support/user-shell";
 import { runProcess } from "../support/process";
 
@@ -244,19 +244,23 @@ async function life(project: string, config: Record<string, string> = {}, env: R
   const zone = `v${++serial}.example.com`;
   fs.mkdirSync(path.join(project, ".state"), { recursive: true });
   const keys = await sharedKeyService();
-  const stack = await LocalWorkspace.createStack(
-    { stackName: "dev", workDir: project },
-    {
-      pulumiCommand: await pulumiCommand(),
-      secretsProvider: keys.secretsProvider,
-      envVars: {
-        ...keys.env,
-        PULUMI_BACKEND_URL: `file://${path.join(project, ".state")}`,
-        PC_ZONE: zone,
-        PC_LABEL: "net-one",
-        ...env,
+  // Every check reads the operations' events: their outputs and summaries are not read.
+  const stack = skipReads(
+    await LocalWorkspace.createStack(
+      { stackName: "dev", workDir: project },
+      {
+        pulumiCommand: await pulumiCommand(),
+        secretsProvider: keys.secretsProvider,
+        envVars: {
+          ...keys.env,
+          PULUMI_BACKEND_URL: `file://${path.join(project, ".state")}`,
+          PC_ZONE: zone,
+          PC_LABEL: "net-one",
+          ...env,
+        },
       },
-    },
+    ),
+    { outputs: true, summary: true },
   );
   await stack.setAllConfig({
     "compute:apiUrl": { value: emulator.url },
