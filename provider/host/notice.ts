@@ -12,10 +12,12 @@
  * Turning preview support off on purpose (`PULUMI_DISABLE_PROVIDER_PREVIEW`, `compute:previewSupport`)
  * is not warned about.
  */
+import { previewOffByEnvironment } from "../serve/config";
 import { HOST_ENTRY, HOST_PINNED } from "./entry";
 import { detailedDiffInHost } from "./diff";
 import { hostModules } from "./modules";
-import { engineLog, engineModules, unloggable, type EngineLog, type EngineModules } from "./row-log";
+import { engineLog, unloggable, type EngineLog, type EngineModules } from "../serve/row-log";
+import { engineModules } from "./row-log";
 import { DYNAMIC_PLUGIN, PLUGINS_PATH } from "../project/plugins";
 
 /** A change to the host that is off in this run. */
@@ -172,9 +174,4 @@ export function withoutLauncher(previewWanted: boolean, env: NodeJS.ProcessEnv =
     }
     warner(log)(noLauncherText(diffWhy));
   });
-}
-
-/** `PULUMI_DISABLE_PROVIDER_PREVIEW`, as the engine reads it (a Go boolean): the engine then asks no provider for previews. */
-export function previewOffByEnvironment(env: NodeJS.ProcessEnv = process.env): boolean {
-  return /^(1|t|true)$/i.test(env.PULUMI_DISABLE_PROVIDER_PREVIEW ?? "");
 }

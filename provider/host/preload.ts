@@ -22,9 +22,11 @@ import * as path from "node:path";
 import { HOST_ENTRY } from "./entry";
 import { installDetailedDiff } from "./diff";
 import { hostModules, missingMethod, type HostModules } from "./modules";
-import { HostNotice, hostLog, markLaunched, previewOffByEnvironment, warner } from "./notice";
+import { previewOffByEnvironment } from "../serve/config";
+import { HostNotice, hostLog, markLaunched, warner } from "./notice";
 import { hostUnpatchable, previewUnpatchable, withPreview, type HostService, type PreviewOf } from "./preview";
-import { REQUESTS_WITH_URN, engineModules, unloggable, withRowLog } from "./row-log";
+import { unloggable, withRowLog } from "../serve/row-log";
+import { REQUESTS_WITH_URN, engineModules } from "./row-log";
 import { saySlowStart, startQuickly } from "./quick-start";
 
 /**
