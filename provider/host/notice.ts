@@ -16,7 +16,7 @@ import { previewOffByEnvironment } from "../serve/config";
 import { HOST_ENTRY, HOST_PINNED } from "./entry";
 import { detailedDiffInHost } from "./diff";
 import { hostModules } from "./modules";
-import { engineLog, unloggable, type EngineLog, type EngineModules } from "../serve/row-log";
+import { NOTICE_PREFIX, engineLog, unloggable, type EngineLog, type EngineModules } from "../serve/row-log";
 import { engineModules } from "./row-log";
 import { DYNAMIC_PLUGIN, PLUGINS_PATH } from "../project/plugins";
 
@@ -35,8 +35,7 @@ export const LOSES: Record<StepAside["part"], string> = {
   "status lines": "progress (waits, retries) is printed under the stack instead of on each resource's row",
 };
 
-/** How every warning of this module begins (`pulumi-compute drift` passes them on). */
-export const NOTICE_PREFIX = "pulumi-compute: ";
+export { NOTICE_PREFIX };
 
 /** Where the docs explain turning preview support on and what the checks compare. */
 const DOCS = "pulumi-compute's docs/getting-started.md#preview-support";

@@ -27,7 +27,7 @@ import { HostNotice, hostLog, markLaunched, warner } from "./notice";
 import { hostUnpatchable, previewUnpatchable, withPreview, type HostService, type PreviewOf } from "./preview";
 import { unloggable, withRowLog } from "../serve/row-log";
 import { REQUESTS_WITH_URN, engineModules } from "./row-log";
-import { saySlowStart, startQuickly } from "./quick-start";
+import { saySlowStart, startQuickly } from "../serve/quick-start";
 
 /**
  * Installs the changes when `hostFile` is Pulumi's dynamic provider host; returns whether it is.

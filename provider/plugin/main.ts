@@ -11,7 +11,7 @@
  * The engine shows nothing a provider plugin prints after its port.
  */
 import { engineLog, unloggable, withRowLog, type EngineModules } from "../serve/row-log";
-import { recordedSlowStart, saySlowStart } from "../host/quick-start";
+import { recordedSlowStart, saySlowStart } from "../serve/quick-start";
 import { loadProtocol, type Protocol } from "./protocol";
 import { providerService, type ServiceOptions } from "./server";
 import schema from "./schema.json";
