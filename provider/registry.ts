@@ -47,11 +47,3 @@ export function provider(kind: string): pulumi.dynamic.ResourceProvider {
     },
   };
 }
-
-/**
- * The outputs a previewed in-place update of a `kind` shows (`previewUpdate`): called by the
- * host's preview support (`host/preview.ts`) in place of `update`. Reads no config and sends nothing.
- */
-export function previewOf(kind: string, olds: Record<string, unknown>, news: Record<string, unknown>): Record<string, unknown> {
-  return serving.kind(kind).previewUpdate(olds, news);
-}

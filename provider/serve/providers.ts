@@ -14,6 +14,14 @@ import { makeProvider, previewUpdate } from "../engine/engine";
 import { secretKeys, type AnySpec, type Inputs, type Outputs } from "../engine/spec";
 import { specOf } from "./specs";
 
+/**
+ * The outputs a previewed in-place update of a `kind` shows (`previewUpdate`): reads no config and
+ * sends nothing. The dynamic host's preview support (`host/preview.ts`) calls it in place of `update`.
+ */
+export function previewOf(kind: string, olds: Outputs, news: Inputs): Outputs {
+  return previewUpdate(specOf(kind), olds, news);
+}
+
 /** The engine's provider methods of one kind (`makeProvider`). */
 export type EngineProvider = ReturnType<typeof makeProvider>;
 
@@ -26,8 +34,6 @@ export interface Served {
   secrets: string[];
   /** A create; previewed, the inputs as the state, no id, and nothing sent. */
   create(inputs: Inputs, preview: boolean): Promise<{ id?: string; outs: Outputs }>;
-  /** The outputs a previewed in-place update shows (`previewUpdate`): reads no config and sends nothing. */
-  previewUpdate(olds: Outputs, news: Inputs): Outputs;
   /** An in-place update; previewed, the outputs it will record as far as they are known (`previewUpdate`), and nothing sent. */
   update(id: string, olds: Outputs, news: Inputs, preview: boolean): Promise<{ outs: Outputs }>;
 }
@@ -64,7 +70,6 @@ function serve(spec: AnySpec, methods: EngineProvider): Served {
       const created = await methods.create(inputs);
       return { id: created.id, outs: (created.outs ?? {}) as Outputs };
     },
-    previewUpdate: (olds, news) => previewUpdate(spec, olds, news),
     update: async (id, olds, news, preview) => {
       if (preview) return { outs: previewUpdate(spec, olds, news) };
       const updated = await methods.update(id, olds, news);
