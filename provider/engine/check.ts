@@ -12,7 +12,7 @@ import { timeoutFor } from "./lifecycle";
 import { dataFunctionText, excerpt, programNames, programText, wirePath } from "./names";
 import { adoptClash, keyClash } from "./natural-key";
 import { holdings } from "./ownership";
-import { servedResource, servedUrn } from "./ports";
+import { servedResource } from "./ports";
 import { META_INPUTS, withoutProvider, type AnySpec, type Failure, type Inputs, type Values } from "./spec";
 import { isUnknown, parseDuration, toSnake } from "./values";
 import { equalsInputs } from "./wire";
@@ -110,7 +110,7 @@ export async function checkAndDerive(
   const prior = withoutProvider(olds);
   spec.declare?.({ ctx, inputs });
   // What the program adopts is held by it in this run: no other resource's delete removes it.
-  if (inputs.adoptId !== undefined && !isUnknown(inputs.adoptId)) holdings(ctx).hold(spec, String(inputs.adoptId), servedResource());
+  if (inputs.adoptId !== undefined && !isUnknown(inputs.adoptId)) holdings(ctx).hold(spec, String(inputs.adoptId), servedResource(ctx.log));
   const signal = () => ctx.time.deadline(timeoutFor(spec, inputs, "update"));
   const failures =
     spec.checkShared && !Object.values(inputs).some(isUnknown)
@@ -129,7 +129,7 @@ async function ownershipFailures(
   signal: () => AbortSignal,
 ): Promise<Failure[]> {
   if (!spec.naturalKey) return [];
-  const urn = servedUrn();
+  const urn = ctx.log.urn();
   try {
     const clash = await keyClash(spec, ctx, olds, inputs, urn, signal(), equalsInputs(spec, inputs));
     return [...clash, ...(await adoptClash(spec, ctx, olds, inputs, urn))];

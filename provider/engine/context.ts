@@ -6,7 +6,7 @@
  */
 import { ComputeClient } from "../../sdk/client";
 import { Coalescer } from "../../sdk/core/coalesce";
-import { rowLog, type ContextPorts } from "./ports";
+import { PROCESS_LOG, type ContextPorts, type LogPort } from "./ports";
 import { paceText, retryText } from "./status";
 import { REAL_TIME, type ProviderTime } from "./time";
 
@@ -104,6 +104,11 @@ export class ProviderContext {
     readonly ports: ContextPorts = {},
   ) {}
 
+  /** The log port (`ports.ts`): the resource being served, and its row. */
+  get log(): LogPort {
+    return this.ports.log ?? PROCESS_LOG;
+  }
+
   private session(): Session {
     const credentials = resolveCredentials(this.config);
     const pacing = resolvePacing(this.config);
@@ -177,7 +182,7 @@ export class ProviderContext {
    * engine passes the dynamic provider's stdout through as the stack's diagnostics.
    */
   progress(message: string): void {
-    if (!rowLog()?.(message, false)) this.print(message);
+    if (!this.log.row(message, false)) this.print(message);
   }
 
   /**
@@ -186,6 +191,6 @@ export class ProviderContext {
    * is, after the name of the object it is `about`, as there is no row to name it.
    */
   status(text: string, about?: string): void {
-    if (!rowLog()?.(text, true)) this.print(about === undefined ? text : `${about}: ${text}`);
+    if (!this.log.row(text, true)) this.print(about === undefined ? text : `${about}: ${text}`);
   }
 }

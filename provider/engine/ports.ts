@@ -4,9 +4,10 @@
  * the backend, and who hears each API call. The engine defines these ports and never fills them:
  * the serving layer (`provider/serve/`) does, for every door alike.
  *
- * The log port is process-wide, under global symbols rather than a module's state, because the
- * code that fills it (the preloaded change to Pulumi's dynamic provider host) and the engine that
- * reads it may be two copies of this package in one process.
+ * The log port a context is given by default is the process's (`PROCESS_LOG`): slots under global
+ * symbols rather than a module's state, because the code that fills them (the preloaded change to
+ * Pulumi's dynamic provider host) and the engine that reads them may be two copies of this package
+ * in one process. `explain`, which has no context at hand, names the resource being served from it.
  */
 import type { AnyEndpoint } from "../../sdk/core/endpoint";
 
@@ -30,9 +31,20 @@ export function servedUrn(): string | undefined {
   return (slots[SERVING_SLOT] as (() => string | undefined) | undefined)?.() || undefined;
 }
 
+/** Where a served resource's lines go, and which resource is being served. */
+export interface LogPort {
+  /** Sends one line to the row of the resource being served (a status when `ephemeral`); false when there is none. */
+  row(message: string, ephemeral: boolean): boolean;
+  /** The URN of the resource whose request is being served, where the door knows it. */
+  urn(): string | undefined;
+}
+
+/** The process's log port: the slots a door fills while it serves. */
+export const PROCESS_LOG: LogPort = { row: (message, ephemeral) => rowLog()?.(message, ephemeral) ?? false, urn: servedUrn };
+
 /** The program's name of the resource whose request is being served (`app-net` of its URN), where the door knows it. */
-export function servedResource(): string | undefined {
-  const urn = servedUrn();
+export function servedResource(log: LogPort = PROCESS_LOG): string | undefined {
+  const urn = log.urn();
   return urn?.slice(urn.lastIndexOf("::") + 2) || undefined;
 }
 
@@ -53,8 +65,10 @@ export interface BackendReader {
   resources(url: string, stack: string): Promise<StateEntry[] | undefined>;
 }
 
-/** The ports a context is given; each one absent is a house without it (no backend, no call log). */
+/** The ports a context is given; each one absent is a house without it (no backend, no call log; the process's log port). */
 export interface ContextPorts {
+  /** Where the lines of `progress` and `status` go, and which resource is served; the process's (`PROCESS_LOG`) when absent. */
+  log?: LogPort;
   backend?: BackendReader;
   /** The `onCall` of each client the context builds (made when the client is). */
   onCall?: () => ((endpoint: AnyEndpoint) => void) | undefined;
