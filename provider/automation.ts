@@ -7,7 +7,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { execFileSync } from "node:child_process";
 import { PulumiCommand, type EngineEvent } from "@pulumi/pulumi/automation";
-import { managedDrift, specForType, type DriftEntry } from "./engine/drift";
+import { managedDrift, type DriftEntry } from "./engine/drift";
+import { specForType } from "./serve/specs";
 
 /** The directory holding `pulumi` (and `pulumi-resource-pulumi-nodejs` beside it). */
 export function engineBin(): string {

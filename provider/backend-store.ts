@@ -19,6 +19,9 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as zlib from "node:zlib";
+import type { StateEntry } from "./engine/ports";
+
+export type { StateEntry };
 
 export interface LockHolder {
   username?: string;
@@ -65,13 +68,6 @@ export function currentBackendUrl(projectDir: string = process.cwd(), env: NodeJ
   } catch {
     return undefined;
   }
-}
-
-/** A resource as a stack's checkpoint records it (the fields the owner lookup reads). */
-export interface StateEntry {
-  urn: string;
-  type: string;
-  id?: string;
 }
 
 /**

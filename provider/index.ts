@@ -106,7 +106,7 @@ export {
 export { getVlans, getVlansOutput, type VlanResult } from "./functions/vlans";
 export { getImages, getImagesOutput, getImage, getImageOutput, type GetImagesArgs, type ImageResult } from "./functions/images";
 export type { FunctionOptions, InputArgs, OutputFunction } from "./functions/client";
-export type { MetaArgs, TimeoutsArgs } from "./engine/resource";
+export type { MetaArgs, TimeoutsArgs } from "./program/resource";
 export { ComputeClient } from "../sdk/client";
 // The Automation API's project settings with this package's plugin declared (preview support).
 export { withComputePlugins, PLUGINS_PATH, type ProjectSettingsWithPlugins } from "./project/plugins";

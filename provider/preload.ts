@@ -1,9 +1,9 @@
 /**
  * Preloaded (`node -r`) by the launchers of this package's own processes, the provider plugin
  * (`plugins/pulumi-resource-compute`) and the policy pack (`policy/compute-guardrails`), before
- * they load `@pulumi/pulumi`, so that each starts quickly (`host/quick-start.ts`); each says what
+ * they load `@pulumi/pulumi`, so that each starts quickly (`serve/quick-start.ts`); each says what
  * could not be deferred (`saySlowStart`).
  */
-import { startQuickly } from "./host/quick-start";
+import { startQuickly } from "./serve/quick-start";
 
 startQuickly(require.resolve("@pulumi/pulumi/package.json"));

@@ -16,8 +16,9 @@ import { spawn } from "node:child_process";
 import * as os from "node:os";
 import * as readline from "node:readline/promises";
 import type { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
-import { ProviderContext } from "./engine/context";
-import { specForType } from "./engine/drift";
+import type { ProviderContext } from "./engine/context";
+import { servingContext } from "./serve/context";
+import { specForType } from "./serve/specs";
 import { resolvePendingCreate } from "./engine/natural-key";
 import { PROVIDER_KEY } from "./shim";
 import { readLockEntries, removeLockEntries, type LockEntry } from "./backend-store";
@@ -212,7 +213,7 @@ export function settleCreates(deployment: ExportedDeployment, lines: RecoverLine
 async function contextFor(stack: Stack): Promise<ProviderContext> {
   const config = await stack.getAllConfig();
   // stdout carries the report
-  return new ProviderContext(
+  return servingContext(
     (key) => config[key]?.value,
     (line) => process.stderr.write(`${line}\n`),
   );

@@ -1,23 +1,27 @@
 /**
- * Loaded in the provider process by the shim: maps a resource kind to the provider methods the
- * engine derives from its spec. The process holds one `ProviderContext` (credentials from the
- * stack config that `configure` receives, one API client).
+ * Loaded in the provider process by the shim: the dynamic door. It maps a resource kind to the
+ * provider methods the serving layer serves (`serve/providers.ts`), adapted to Pulumi's dynamic
+ * provider host: `configure` keeps the stack config, and a diff goes through the host's detailed
+ * diff (`host/diff.ts`). The process holds one `ProviderContext` (credentials from the stack config
+ * that `configure` receives, one API client).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { ProviderContext, type ConfigSource } from "./engine/context";
-import { makeProvider, previewUpdate } from "./engine/engine";
-import type { AnySpec } from "./engine/spec";
-import { RESOURCE_SPECS } from "./specs";
+import type { ConfigSource, ProviderContext } from "./engine/context";
 import { processTime } from "./engine/time";
+import { forHost } from "./host/diff";
 import { withoutLauncher } from "./host/notice";
-import { previewWanted } from "./host/preview";
+import { previewWanted } from "./serve/config";
+import { servingContext } from "./serve/context";
+import { Serving } from "./serve/providers";
+
+export { specOf } from "./serve/specs";
 
 let config: ConfigSource = () => undefined;
 let context: ProviderContext | undefined;
-const providers = new Map<string, pulumi.dynamic.ResourceProvider>();
+const serving = new Serving(currentContext);
 
 function currentContext(): ProviderContext {
-  context ??= new ProviderContext((key) => config(key), undefined, processTime());
+  context ??= servingContext((key) => config(key), undefined, processTime());
   return context;
 }
 
@@ -32,32 +36,14 @@ export function forgetSessions(): void {
 
 /** The provider methods for `kind`. */
 export function provider(kind: string): pulumi.dynamic.ResourceProvider {
-  let methods = providers.get(kind);
-  if (!methods) {
-    methods = {
-      ...makeProvider(specOf(kind), currentContext),
-      configure: async (req: pulumi.dynamic.ConfigureRequest) => {
-        config = (key) => req.config.get(key);
-        // Under Pulumi's own launcher (a project without this package's plugin declaration), once: previews are plain.
-        withoutLauncher(previewWanted(config));
-      },
-    };
-    providers.set(kind, methods);
-  }
-  return methods;
-}
-
-/**
- * The outputs a previewed in-place update of a `kind` shows (`previewUpdate`): called by the
- * host's preview support (`host/preview.ts`) in place of `update`. Reads no config and sends nothing.
- */
-export function previewOf(kind: string, olds: Record<string, unknown>, news: Record<string, unknown>): Record<string, unknown> {
-  return previewUpdate(specOf(kind), olds, news);
-}
-
-/** The spec of a resource kind; throws naming the kind when this package has none. */
-export function specOf(kind: string): AnySpec {
-  const spec: AnySpec | undefined = RESOURCE_SPECS[kind];
-  if (!spec) throw new Error(`pulumi-compute has no resource type ${kind}; is the installed package older than the program?`);
-  return spec;
+  const { methods } = serving.kind(kind);
+  return {
+    ...methods,
+    diff: async (id, olds, news) => forHost(await methods.diff(id, olds, news)),
+    configure: async (req: pulumi.dynamic.ConfigureRequest) => {
+      config = (key) => req.config.get(key);
+      // Under Pulumi's own launcher (a project without this package's plugin declaration), once: previews are plain.
+      withoutLauncher(previewWanted(config));
+    },
+  };
 }

@@ -15,7 +15,7 @@ import {
   type MetaArgs,
   type OutputOf,
   type TimeoutsArgs,
-} from "./engine/resource";
+} from "./program/resource";
 import { RESOURCE_SPECS } from "./specs";
 import type { databaseAllowListEntrySpec } from "./resources/database-allow-list-entry";
 import type { domainSpec } from "./resources/domain";

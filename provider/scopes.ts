@@ -16,9 +16,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
-import { specForType } from "./engine/drift";
 import { leastScopes } from "./engine/oauth-scopes";
-import { specOf } from "./registry";
+import { specForType, specOf } from "./serve/specs";
 import { SCOPES_LOG_ENV } from "./scopes-log";
 
 /** The scopes a stack needs, split by what runs with them. */

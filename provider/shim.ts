@@ -19,10 +19,11 @@
  * resource carries, and both reach `provider(kind)`.
  */
 
+import { PROVIDER_KEY } from "./engine/spec";
 import { assertProviderPluginLoadable } from "./peer";
 
 /** The key under which a dynamic resource carries its provider's code (in inputs and outputs). */
-export const PROVIDER_KEY = "__provider";
+export { PROVIDER_KEY };
 
 /** The registry module the text loads; it lives at the package root so the text stays short. */
 export const REGISTRY_MODULE = "pulumi-compute/registry";

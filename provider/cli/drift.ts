@@ -8,7 +8,7 @@ import { refreshFindings, type ResourceDrift } from "../automation";
 import { interruptedRun } from "../recover";
 import { EXIT } from "./exit";
 import { projectStack } from "./project-stack";
-import { NOTICE_PREFIX } from "../host/notice";
+import { NOTICE_PREFIX } from "../serve/row-log";
 
 export interface DriftOptions {
   /** The project directory (holding Pulumi.yaml); default the working directory. */

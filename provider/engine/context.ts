@@ -6,9 +6,7 @@
  */
 import { ComputeClient } from "../../sdk/client";
 import { Coalescer } from "../../sdk/core/coalesce";
-import { rowLog } from "../host/row-log";
-import { CONFIG_PREVIEW_SUPPORT } from "../host/preview";
-import { scopesLogger } from "../scopes-log";
+import { PROCESS_LOG, type ContextPorts, type LogPort } from "./ports";
 import { paceText, retryText } from "./status";
 import { REAL_TIME, type ProviderTime } from "./time";
 
@@ -27,45 +25,6 @@ export const ENV_TOKEN = "COMPUTE_TOKEN";
 export const ENV_API_URL = "COMPUTE_API_URL";
 export const CONFIG_PACING = "compute:pacing";
 export const ENV_PACING = "COMPUTE_PACING";
-
-/** One configuration variable of the package, as both doors read it and the schema declares it. */
-export interface ConfigVariable {
-  /** The stack config key (`compute:token`). */
-  key: string;
-  /** The environment variable read when the stack config has none, if any. */
-  env?: string;
-  secret?: boolean;
-  description: string;
-}
-
-/**
- * The package's configuration, by the variable's name in its namespace: what the dynamic
- * resources' `configure` and the provider plugin's `Configure` read (`resolveCredentials`,
- * `resolvePacing`), and what the plugin's schema declares (`config.variables`).
- */
-export const CONFIG_VARIABLES: Record<string, ConfigVariable> = {
-  token: {
-    key: CONFIG_TOKEN,
-    env: ENV_TOKEN,
-    secret: true,
-    description: `The API token (a personal access token or an OAuth token); \`${ENV_TOKEN}\` when unset. Set it with \`pulumi config set --secret ${CONFIG_TOKEN} <token>\`.`,
-  },
-  apiUrl: {
-    key: CONFIG_API_URL,
-    env: ENV_API_URL,
-    description: `The API's base URL including \`/v4\` (an emulator's, say); \`${ENV_API_URL}\`, else \`${DEFAULT_API_URL}\`, when unset.`,
-  },
-  previewSupport: {
-    key: CONFIG_PREVIEW_SUPPORT,
-    description:
-      "`false` turns preview support off: previews of in-place updates then show output-only properties as unknown, as Pulumi's plain previews do. `PULUMI_DISABLE_PROVIDER_PREVIEW=true` turns it off for one run. On by default.",
-  },
-  pacing: {
-    key: CONFIG_PACING,
-    env: ENV_PACING,
-    description: `\`off\` stops the client from pacing itself by the API's rate-limit headers (for an emulator whose limits are off); \`${ENV_PACING}\` when unset. On by default.`,
-  },
-};
 
 /** Reads one configuration value; `configure` supplies stack config, else nothing. */
 export type ConfigSource = (key: string) => string | undefined;
@@ -141,7 +100,14 @@ export class ProviderContext {
     private readonly config: ConfigSource = () => undefined,
     private readonly print: (line: string) => void = (line) => console.log(line),
     readonly time: ProviderTime = REAL_TIME,
+    /** What the serving layer hands in (`ports.ts`): the backend's stacks, who hears each call. */
+    readonly ports: ContextPorts = {},
   ) {}
+
+  /** The log port (`ports.ts`): the resource being served, and its row. */
+  get log(): LogPort {
+    return this.ports.log ?? PROCESS_LOG;
+  }
 
   private session(): Session {
     const credentials = resolveCredentials(this.config);
@@ -159,7 +125,7 @@ export class ProviderContext {
         // A slow step says why, on the row of the resource whose request it is.
         onRetry: (event) => this.status(retryText(event)),
         onPace: (event) => this.status(paceText(event)),
-        onCall: scopesLogger(),
+        onCall: this.ports.onCall?.(),
       });
       session = { client, reads: new Coalescer(), memo: new Map() };
       this.sessions.set(key, session);
@@ -212,11 +178,11 @@ export class ProviderContext {
   /**
    * A line for the person running `pulumi up` that is worth keeping (an adopted object, a write
    * repeated after someone else's): listed under the resource's Diagnostics. Sent to the engine
-   * for the resource being served (`host/row-log.ts`); without Pulumi's host, printed, and the
+   * for the resource being served (the log port, `ports.ts`); without Pulumi's host, printed, and the
    * engine passes the dynamic provider's stdout through as the stack's diagnostics.
    */
   progress(message: string): void {
-    if (!rowLog()?.(message, false)) this.print(message);
+    if (!this.log.row(message, false)) this.print(message);
   }
 
   /**
@@ -225,6 +191,6 @@ export class ProviderContext {
    * is, after the name of the object it is `about`, as there is no row to name it.
    */
   status(text: string, about?: string): void {
-    if (!rowLog()?.(text, true)) this.print(about === undefined ? text : `${about}: ${text}`);
+    if (!this.log.row(text, true)) this.print(about === undefined ? text : `${about}: ${text}`);
   }
 }

@@ -2,10 +2,8 @@
  * Drift: managed fields whose value in the cloud differs from the value recorded in state.
  * Output-only fields (timestamps, computed lists) change on their own and are not drift.
  */
-import { RESOURCE_SPECS } from "../specs";
-import { sameValue } from "./engine";
+import { sameValue } from "./diff";
 import type { AnySpec, Outputs } from "./spec";
-import { kindOfType } from "./type-tokens";
 
 export interface DriftEntry {
   field: string;
@@ -29,10 +27,4 @@ export function managedDrift(spec: AnySpec, recorded: Outputs, actual: Outputs, 
     if (!sameValue(input, recorded[field], actual[field], recorded)) drift.push({ field, state: recorded[field], cloud: actual[field] });
   }
   return drift;
-}
-
-/** The spec of a Pulumi type token, through either door (`pulumi-nodejs:dynamic/compute:Vpc`, `compute:index:Vpc`). */
-export function specForType(type: string): AnySpec | undefined {
-  const kind = kindOfType(type);
-  return kind === undefined ? undefined : RESOURCE_SPECS[kind];
 }

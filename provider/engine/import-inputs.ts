@@ -12,7 +12,10 @@
  * import of an object by id with them (`importRead`).
  */
 import type { ProviderContext } from "./context";
-import { check, readObject, sameValue, toOutputs } from "./engine";
+import { check } from "./check";
+import { sameValue } from "./diff";
+import { readObject } from "./lifecycle";
+import { toOutputs } from "./wire";
 import type { AnySpec, ApiObject, Values } from "./spec";
 
 /** Drops `null`s from objects at any depth: the API's "not set" inside a value (a rule's `label: null`). */

@@ -14,10 +14,12 @@
  *   whether an object is managed by this stack under another name (a rename or a move), by another
  *   stack (the same program deployed as `dev` and `staging`, or another program), or by none
  *   (made by hand). A clash on
- *   a unique key found at check, and an `adoptId`, are judged by it (`engine.ts`).
+ *   a unique key found at check, and an `adoptId`, are judged by it (`engine.ts`). The
+ *   checkpoints come through the context's backend port (`ports.ts`), which the serving layer
+ *   fills from `backend-store.ts`.
  */
-import { currentBackendUrl, readStackResources, readStacks, type StateEntry } from "../backend-store";
 import type { ProviderContext } from "./context";
+import type { StateEntry } from "./ports";
 import type { AnySpec } from "./spec";
 import { kindOfType } from "./type-tokens";
 
@@ -86,7 +88,7 @@ export function parseUrn(urn: string): UrnParts | undefined {
 export async function holderOf(spec: AnySpec, ctx: ProviderContext, id: string, urn: string | undefined): Promise<Holder> {
   const own = urn === undefined ? undefined : parseUrn(urn);
   if (!own) return { where: "unknown", why: "the resource's URN is not known to the provider" };
-  const url = currentBackendUrl();
+  const url = ctx.ports.backend?.url();
   if (!url) return { where: "unknown", why: "the stack's backend is not known to the provider" };
   let stacks: string[] | undefined;
   try {
@@ -125,14 +127,14 @@ export async function holderOf(spec: AnySpec, ctx: ProviderContext, id: string, 
 
 function stacksOf(ctx: ProviderContext, url: string): Promise<string[] | undefined> {
   const cache = ctx.shared("backend-stacks", () => new Map<string, Promise<string[] | undefined>>());
-  if (!cache.has(url)) cache.set(url, readStacks(url));
+  if (!cache.has(url)) cache.set(url, ctx.ports.backend!.stacks(url));
   return cache.get(url)!;
 }
 
 function resourcesOf(ctx: ProviderContext, url: string, stack: string): Promise<StateEntry[] | undefined> {
   const cache = ctx.shared("backend-states", () => new Map<string, Promise<StateEntry[] | undefined>>());
   const key = `${url}\n${stack}`;
-  if (!cache.has(key)) cache.set(key, readStackResources(url, stack));
+  if (!cache.has(key)) cache.set(key, ctx.ports.backend!.resources(url, stack));
   return cache.get(key)!;
 }
 

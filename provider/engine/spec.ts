@@ -274,7 +274,7 @@ export interface ResourceSpec<
    * Outputs that a resource with these constructor arguments (values as the program gave them:
    * plain values or Outputs) never records, such as a DNS record's fields of other record types.
    * A key the program gives is never left out. The class registers without them and has them as
-   * Outputs of `undefined` (`engine/resource.ts`, `unrecordedOutputs`): Pulumi makes four promises
+   * Outputs of `undefined` (`program/resource.ts`, `unrecordedOutputs`): Pulumi makes four promises
    * for each property a resource registers. Meta inputs the program does not give are left out
    * for every resource. Default: no others.
    */
@@ -388,6 +388,19 @@ export function secretKeys(spec: AnySpec): string[] {
   return Object.entries<{ secret?: boolean }>({ ...spec.inputs, ...spec.outputs })
     .filter(([, field]) => field.secret)
     .map(([key]) => key);
+}
+
+/**
+ * The key under which a dynamic resource carries its provider's code (in inputs and outputs,
+ * `shim.ts`): never an input of the resource, and kept out of every comparison and request.
+ */
+export const PROVIDER_KEY = "__provider";
+
+/** The values without the provider's code (`PROVIDER_KEY`). */
+export function withoutProvider<T extends Record<string, unknown>>(values: T): T {
+  if (!(PROVIDER_KEY in values)) return values;
+  const { [PROVIDER_KEY]: _, ...rest } = values;
+  return rest as T;
 }
 
 /** Inputs every resource accepts besides its own fields. */

@@ -12,10 +12,12 @@
  * Turning preview support off on purpose (`PULUMI_DISABLE_PROVIDER_PREVIEW`, `compute:previewSupport`)
  * is not warned about.
  */
+import { previewOffByEnvironment } from "../serve/config";
 import { HOST_ENTRY, HOST_PINNED } from "./entry";
 import { detailedDiffInHost } from "./diff";
 import { hostModules } from "./modules";
-import { engineLog, engineModules, unloggable, type EngineLog, type EngineModules } from "./row-log";
+import { NOTICE_PREFIX, engineLog, unloggable, type EngineLog, type EngineModules } from "../serve/row-log";
+import { engineModules } from "./row-log";
 import { DYNAMIC_PLUGIN, PLUGINS_PATH } from "../project/plugins";
 
 /** A change to the host that is off in this run. */
@@ -33,8 +35,7 @@ export const LOSES: Record<StepAside["part"], string> = {
   "status lines": "progress (waits, retries) is printed under the stack instead of on each resource's row",
 };
 
-/** How every warning of this module begins (`pulumi-compute drift` passes them on). */
-export const NOTICE_PREFIX = "pulumi-compute: ";
+export { NOTICE_PREFIX };
 
 /** Where the docs explain turning preview support on and what the checks compare. */
 const DOCS = "pulumi-compute's docs/getting-started.md#preview-support";
@@ -172,9 +173,4 @@ export function withoutLauncher(previewWanted: boolean, env: NodeJS.ProcessEnv =
     }
     warner(log)(noLauncherText(diffWhy));
   });
-}
-
-/** `PULUMI_DISABLE_PROVIDER_PREVIEW`, as the engine reads it (a Go boolean): the engine then asks no provider for previews. */
-export function previewOffByEnvironment(env: NodeJS.ProcessEnv = process.env): boolean {
-  return /^(1|t|true)$/i.test(env.PULUMI_DISABLE_PROVIDER_PREVIEW ?? "");
 }

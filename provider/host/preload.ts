@@ -22,14 +22,16 @@ import * as path from "node:path";
 import { HOST_ENTRY } from "./entry";
 import { installDetailedDiff } from "./diff";
 import { hostModules, missingMethod, type HostModules } from "./modules";
-import { HostNotice, hostLog, markLaunched, previewOffByEnvironment, warner } from "./notice";
+import { previewOffByEnvironment } from "../serve/config";
+import { HostNotice, hostLog, markLaunched, warner } from "./notice";
 import { hostUnpatchable, previewUnpatchable, withPreview, type HostService, type PreviewOf } from "./preview";
-import { REQUESTS_WITH_URN, engineModules, unloggable, withRowLog } from "./row-log";
-import { saySlowStart, startQuickly } from "./quick-start";
+import { unloggable, withRowLog } from "../serve/row-log";
+import { REQUESTS_WITH_URN, engineModules } from "./row-log";
+import { saySlowStart, startQuickly } from "../serve/quick-start";
 
 /**
  * Installs the changes when `hostFile` is Pulumi's dynamic provider host; returns whether it is.
- * `engineAddress` is the host's first argument; `previewOf` loads the registry at the first preview.
+ * `engineAddress` is the host's first argument; `previewOf` loads the serving layer's (`serve/providers.ts`) at the first preview.
  */
 export function installHostChanges(
   hostFile: string | undefined,
@@ -92,6 +94,8 @@ export function installHostChanges(
 }
 
 // Preloaded into the host (`node -r`), the host's file is the script being run and its first
-// argument the engine's address (its `main(process.argv.slice(2))`). The registry loads at the first preview.
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use; the type comes with it
-installHostChanges(process.argv[1], process.argv[2], () => (require("../registry") as typeof import("../registry")).previewOf);
+// argument the engine's address (its `main(process.argv.slice(2))`). The serving layer loads at the first preview.
+const previewOf = () =>
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use; the type comes with it
+  (require("../serve/providers") as typeof import("../serve/providers")).previewOf;
+installHostChanges(process.argv[1], process.argv[2], previewOf);

@@ -23,16 +23,8 @@
  * newer `@pulumi/pulumi` whose host still has every part is patched; `test/provider/host/preview.test.ts`
  * pins the host's code they were written against and fails, naming what to re-read, when it changes.
  */
+import { previewWanted } from "../serve/config";
 import { missingMethod, type HostModules } from "./modules";
-
-/** The stack setting that turns preview support off (`false`); Pulumi's `PULUMI_DISABLE_PROVIDER_PREVIEW` does too. */
-export const CONFIG_PREVIEW_SUPPORT = "compute:previewSupport";
-
-/** Whether the stack's config (as `configure` receives it) leaves preview support on. */
-export const previewWanted = (config: (key: string) => unknown): boolean =>
-  String(config(CONFIG_PREVIEW_SUPPORT) ?? "")
-    .trim()
-    .toLowerCase() !== "false";
 
 /** This package's provider text (`shim.ts`); older serialized closures are not matched, and preview as before. */
 const SHIM = /^exports\.handler=\(\)=>require\('pulumi-compute\/registry'\)\.provider\('([A-Za-z][A-Za-z0-9]*)'\)$/;

@@ -6,12 +6,12 @@
  * line, as every plugin does.
  *
  * A resource's lines (waits, retries, an adopted object) go to the engine's `Log` for the URN of
- * the request being served, as a status of the resource's own row (`host/row-log.ts`, the same
+ * the request being served, as a status of the resource's own row (`serve/row-log.ts`, the same
  * mechanism as the dynamic host's); lines about no resource go to the engine's `Log` without one.
  * The engine shows nothing a provider plugin prints after its port.
  */
-import { engineLog, unloggable, withRowLog, type EngineModules } from "../host/row-log";
-import { recordedSlowStart, saySlowStart } from "../host/quick-start";
+import { engineLog, unloggable, withRowLog, type EngineModules } from "../serve/row-log";
+import { recordedSlowStart, saySlowStart } from "../serve/quick-start";
 import { loadProtocol, type Protocol } from "./protocol";
 import { providerService, type ServiceOptions } from "./server";
 import schema from "./schema.json";

@@ -14,19 +14,17 @@
  */
 import type * as grpc from "@grpc/grpc-js";
 import { SDK_VERSION } from "../../sdk/version";
-import { CONFIG_VARIABLES, ProviderContext, resolveCredentials } from "../engine/context";
+import { resolveCredentials } from "../engine/context";
 import { writeDetailedDiff, type DiffResult } from "../engine/detailed-diff";
-import { makeProvider, previewUpdate } from "../engine/engine";
 import { importRead } from "../engine/import-inputs";
-import { secretKeys, type AnySpec } from "../engine/spec";
 import { processTime, type ProviderTime } from "../engine/time";
 import { TYPE_MODULE, kindOfType } from "../engine/type-tokens";
-import { specOf } from "../registry";
+import { CONFIG_VARIABLES, previewOffByEnvironment, previewWanted } from "../serve/config";
+import { servingContext } from "../serve/context";
+import { Serving, type Served } from "../serve/providers";
 import { invoke } from "./functions";
 import type { Protocol } from "./protocol";
 import { structValues, unwrapSecret, type Values } from "./values";
-import { previewWanted } from "../host/preview";
-import { previewOffByEnvironment } from "../host/notice";
 
 type Callback<R> = (error: grpc.ServiceError | Partial<grpc.StatusObject> | null, response?: R | null, metadata?: grpc.Metadata) => void;
 type Call<Q> = { request: Q };
@@ -57,22 +55,19 @@ export function providerService(protocol: Protocol, options: ServiceOptions): Re
   const { provider: proto, struct } = protocol;
   const fixed = options.account?.config;
   const config = new Map<string, string>(Object.entries(fixed ?? {}));
-  const ctx = new ProviderContext((key) => config.get(key), options.print, options.account?.time ?? processTime());
-  const providers = new Map<string, ReturnType<typeof makeProvider>>();
+  const ctx = servingContext((key) => config.get(key), options.print, options.account?.time ?? processTime());
+  const serving = new Serving(() => ctx);
 
   const toStruct = (values: Values, secrets: readonly string[] = []) => struct.Struct.fromJavaScript(structValues(values, secrets));
   const fromStruct = (value: { toJavaScript(): Values } | undefined): Values => value?.toJavaScript() ?? {};
 
   /** The spec and provider methods of a request's resource type (`compute:index:Vpc`). */
-  const resource = (type: string, urn: string): { spec: AnySpec; methods: ReturnType<typeof makeProvider>; secrets: string[] } => {
+  const resource = (type: string, urn: string): Served => {
     // The URN's type is the parent's and the resource's, `$`-joined, when it has a parent.
     const token = type || urn.split("::")[2]?.split("$").pop() || "";
     const kind = kindOfType(token);
     if (kind === undefined) throw new Error(`pulumi-resource-compute serves compute:index:<Kind> resources, not ${token}`);
-    const spec = specOf(kind);
-    let methods = providers.get(kind);
-    if (!methods) providers.set(kind, (methods = makeProvider(spec, () => ctx)));
-    return { spec, methods, secrets: secretKeys(spec) };
+    return serving.kind(kind);
   };
 
   /** Runs an async handler, answering its result or its error (a created object's init error with its details). */
@@ -163,12 +158,11 @@ export function providerService(protocol: Protocol, options: ServiceOptions): Re
       return response;
     }),
     create: serve(async (request: InstanceType<typeof proto.CreateRequest>) => {
-      const { methods, secrets } = resource(request.getType(), request.getUrn());
+      const { create, secrets } = resource(request.getType(), request.getUrn());
       const inputs = fromStruct(request.getProperties());
-      // A previewed create shows its inputs, as the dynamic resources' does; nothing is sent.
-      if (request.getPreview()) return new proto.CreateResponse().setProperties(toStruct(inputs, secrets));
-      const created = await methods.create(withCustomTimeout(inputs, "create", request.getTimeout()));
-      return new proto.CreateResponse().setId(created.id).setProperties(toStruct(ownTimeouts(created.outs ?? {}, inputs), secrets));
+      const created = await create(withCustomTimeout(inputs, "create", request.getTimeout()), request.getPreview());
+      const response = new proto.CreateResponse().setProperties(toStruct(ownTimeouts(created.outs, inputs), secrets));
+      return created.id === undefined ? response : response.setId(created.id);
     }, secretsOfRequest),
     read: serve(async (request: InstanceType<typeof proto.ReadRequest>) => {
       const { spec, methods, secrets } = resource(request.getType(), request.getUrn());
@@ -195,13 +189,11 @@ export function providerService(protocol: Protocol, options: ServiceOptions): Re
       return read.inputs ? response.setInputs(toStruct(read.inputs as Values, secrets)) : response;
     }),
     update: serve(async (request: InstanceType<typeof proto.UpdateRequest>) => {
-      const { spec, methods, secrets } = resource(request.getType(), request.getUrn());
+      const { update, secrets } = resource(request.getType(), request.getUrn());
       const olds = fromStruct(request.getOlds());
       const news = fromStruct(request.getNews());
-      // A previewed update shows what the engine knows it will record; nothing is sent.
-      if (request.getPreview()) return new proto.UpdateResponse().setProperties(toStruct(previewUpdate(spec, olds, news), secrets));
-      const updated = await methods.update(request.getId(), olds, withCustomTimeout(news, "update", request.getTimeout()));
-      return new proto.UpdateResponse().setProperties(toStruct(ownTimeouts((updated.outs as Values | undefined) ?? {}, news), secrets));
+      const updated = await update(request.getId(), olds, withCustomTimeout(news, "update", request.getTimeout()), request.getPreview());
+      return new proto.UpdateResponse().setProperties(toStruct(ownTimeouts(updated.outs, news), secrets));
     }, secretsOfRequest),
     delete: serve(async (request: InstanceType<typeof proto.DeleteRequest>) => {
       const { methods } = resource(request.getType(), request.getUrn());

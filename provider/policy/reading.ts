@@ -11,7 +11,7 @@
  */
 import * as policy from "@pulumi/policy";
 import type { ReportViolation, ResourceValidationArgs } from "@pulumi/policy";
-import { specForType } from "../engine/drift";
+import { specForType } from "../serve/specs";
 import type { AnySpec } from "../engine/spec";
 import { UNKNOWN } from "../engine/values";
 

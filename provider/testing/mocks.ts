@@ -13,15 +13,14 @@
  * resources and functions go to the `fallback` the test gives.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { CONFIG_API_URL, CONFIG_PACING, CONFIG_TOKEN, ProviderContext, type Credentials } from "../engine/context";
-import { specForType } from "../engine/drift";
-import { makeProvider } from "../engine/engine";
-import { resourceOptions } from "../engine/resource";
-import type { AnySpec, Failure, Inputs, Outputs } from "../engine/spec";
+import { CONFIG_API_URL, CONFIG_PACING, CONFIG_TOKEN, type Credentials } from "../engine/context";
+import { PROVIDER_KEY, type Failure, type Inputs, type Outputs } from "../engine/spec";
 import type { ProviderTime } from "../engine/time";
 import { UNKNOWN } from "../engine/values";
 import { MOCKED_API, type MockedApi } from "../functions/client";
-import { PROVIDER_KEY } from "../shim";
+import { servingContext } from "../serve/context";
+import { Serving } from "../serve/providers";
+import { specForType } from "../serve/specs";
 import { emulatedTime } from "./emulated-time";
 import { LocalApi, type Seed } from "./local-api";
 
@@ -115,24 +114,18 @@ export function computeMocks(options: ComputeMocksOptions = {}): ComputeMocks {
   const started = LocalApi.start({ timeScale: 0, seed: options.seed, strict: options.strict });
   // A test that never asks for its mocks' API must not see an unhandled rejection: the first use reports it.
   started.catch(() => undefined);
-  let ready: Promise<{ api: LocalApi; context: ProviderContext }> | undefined;
+  let ready: Promise<{ api: LocalApi; serving: Serving }> | undefined;
   const account = () =>
     (ready ??= started.then((api) => {
       const { config, time } = mockedAccount(api);
       // Progress lines have no row to go to and no one to read them in a unit test.
-      const context = new ProviderContext(
+      const context = servingContext(
         (key) => config[key],
         () => {},
         time,
       );
-      return { api, context };
+      return { api, serving: new Serving(() => context) };
     }));
-  const providers = new Map<AnySpec, ReturnType<typeof makeProvider>>();
-  const providerOf = (spec: AnySpec, context: ProviderContext) => {
-    let methods = providers.get(spec);
-    if (!methods) providers.set(spec, (methods = makeProvider(spec, () => context)));
-    return methods;
-  };
   const mockedApi: MockedApi = {
     connect: async (): Promise<Credentials> => {
       const { api } = await account();
@@ -145,22 +138,23 @@ export function computeMocks(options: ComputeMocksOptions = {}): ComputeMocks {
     async newResource(args) {
       const spec = args.custom === false ? undefined : specForType(args.type);
       if (!spec) return fallback.newResource(args);
-      const { context } = await account();
-      const methods = providerOf(spec, context);
+      const { serving } = await account();
+      const served = serving.kind(spec.name);
+      const { methods, create } = served;
       const { values, secrets } = programInputs(args.inputs);
       if (args.id) {
         // `opts.id`: a read of an existing object, as the engine's read step makes it.
         const read = await methods.read(args.id, values);
         if (!read.id) throw new Error(`${args.type} resource '${args.name}': no ${spec.noun} ${args.id}`);
-        return { id: read.id, state: withSecrets(spec, read.props ?? {}, secrets) };
+        return { id: read.id, state: withSecrets(served.secrets, read.props ?? {}, secrets) };
       }
       const checked = await methods.check({}, values);
       if (checked.failures?.length) throw new CheckFailedError(args.type, args.name, checked.failures, values);
       const inputs = checked.inputs ?? values;
-      // A preview's create shows the inputs; what only the API computes is unknown until `up`.
-      if (pulumi.runtime.isDryRun()) return { id: undefined, state: withSecrets(spec, inputs, secrets) };
-      const created = await methods.create(inputs);
-      return { id: created.id, state: withSecrets(spec, { ...created.outs, [PROVIDER_KEY]: inputs[PROVIDER_KEY] }, secrets) };
+      // A preview's create shows the inputs (no id); what only the API computes is unknown until `up`.
+      const created = await create(inputs, pulumi.runtime.isDryRun());
+      if (created.id === undefined) return { id: undefined, state: withSecrets(served.secrets, created.outs, secrets) };
+      return { id: created.id, state: withSecrets(served.secrets, { ...created.outs, [PROVIDER_KEY]: inputs[PROVIDER_KEY] }, secrets) };
     },
     call: (args) => fallback.call(args),
     api: async () => (await account()).api,
@@ -207,11 +201,12 @@ function plain(value: unknown): unknown {
 }
 
 /**
- * Outputs as the engine records them: the spec's secret fields (`additionalSecretOutputs`) and
- * every output named like an input the program gave as a secret, secret.
+ * Outputs as the engine records them: the spec's secret fields (the served kind's `secrets`, which
+ * the program's resources give as `additionalSecretOutputs`) and every output named like an input
+ * the program gave as a secret, secret.
  */
-function withSecrets(spec: AnySpec, outputs: Outputs, secretInputs: Set<string>): Record<string, unknown> {
-  const secret = new Set([...(resourceOptions(spec).additionalSecretOutputs ?? []), ...secretInputs]);
+function withSecrets(specSecrets: readonly string[], outputs: Outputs, secretInputs: Set<string>): Record<string, unknown> {
+  const secret = new Set([...specSecrets, ...secretInputs]);
   return Object.fromEntries(
     Object.entries(outputs).map(([key, value]) => [key, secret.has(key) && value !== undefined ? pulumi.secret(value) : value]),
   );

@@ -43,7 +43,7 @@ import { startKeyService, type KeyService } from "./key-service";
 import type { LoopbackService } from "./loopback";
 import { EMULATED_CLOCK_ENV } from "../engine/time";
 import { folderProject, inlineProject } from "./project";
-import { compileCacheDir } from "../host/quick-start";
+import { compileCacheDir } from "../serve/quick-start";
 
 /** Options of `emulatedStack`. */
 export interface EmulatedStackOptions {

@@ -2,7 +2,8 @@
  * The import graph of the project's TypeScript sources: every `import`/`export … from`, type-only
  * ones included (a type cycle still ties the files together), `import("…")` types and `require`
  * calls of relative paths. Used by the tests that keep the tree free of cycles and keep the
- * layers pointing down: the sdk at the bottom, the emulator and the provider above it.
+ * layers pointing down: the sdk at the bottom, the emulator and the provider above it, and inside
+ * the provider the engine at the bottom, the serving layer above it, the doors on top.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -24,6 +25,22 @@ export const LAYERS: Record<string, readonly string[]> = {
   provider: ["sdk"],
   "provider/testing": ["sdk", "emulator", "provider"],
 };
+
+/**
+ * The provider's inner layers, lowest first: a file may import its own layer and those below it,
+ * never one above. The engine knows no door and no spec table: it is handed both (`ProviderContext`'s
+ * ports, a spec per call). Above it, what it is handed: the resources' specs and the generated
+ * table of them, and the stores the serving layer reads for it (the backend's checkpoints, the
+ * scopes log). Then the serving layer (`provider/serve`), which every door shares. Every other
+ * file of the provider is a door or stands beside the doors (the dynamic door's `registry.ts`,
+ * `shim.ts` and `host/`, `plugin/`, `testing/`, `policy/`, the CLI, the program side): the top.
+ * An entry is a folder, or a file named with its `.ts`.
+ */
+export const PROVIDER_LAYERS: ReadonlyArray<readonly string[]> = [
+  ["provider/engine"],
+  ["provider/resources", "provider/specs.ts", "provider/backend-store.ts", "provider/scopes-log.ts"],
+  ["provider/serve"],
+];
 
 /** File → the project files it imports (paths relative to the root, with `/`). */
 export type ImportGraph = Map<string, string[]>;
@@ -132,8 +149,39 @@ export function cycles(graph: ImportGraph): string[][] {
   return groups.sort((a, b) => a[0]!.localeCompare(b[0]!));
 }
 
-/** Imports that point the wrong way between layers: `emulator/x.ts → provider/y.ts`. */
-export function layerViolations(graph: ImportGraph, layers: Record<string, readonly string[]> = LAYERS): string[] {
+/**
+ * Imports that point the wrong way between layers, `emulator/x.ts → provider/y.ts`, or up the
+ * provider's inner layers, `provider/engine/x.ts → provider/serve/y.ts`.
+ */
+export function layerViolations(
+  graph: ImportGraph,
+  layers: Record<string, readonly string[]> = LAYERS,
+  inner: ReadonlyArray<readonly string[]> = PROVIDER_LAYERS,
+): string[] {
+  return [...new Set([...outerViolations(graph, layers), ...innerViolations(graph, inner)])].sort();
+}
+
+/** The rank of a provider file among the inner layers (`inner.length` for the doors), or undefined outside the provider. */
+function innerRank(file: string, inner: ReadonlyArray<readonly string[]>): number | undefined {
+  if (!file.startsWith("provider/")) return undefined;
+  const rank = inner.findIndex((group) => group.some((entry) => file === entry || file.startsWith(`${entry}/`)));
+  return rank === -1 ? inner.length : rank;
+}
+
+function innerViolations(graph: ImportGraph, inner: ReadonlyArray<readonly string[]>): string[] {
+  const violations: string[] = [];
+  for (const [file, targets] of graph) {
+    const from = innerRank(file, inner);
+    if (from === undefined) continue;
+    for (const target of targets) {
+      const to = innerRank(target, inner);
+      if (to !== undefined && to > from) violations.push(`${file} → ${target}`);
+    }
+  }
+  return violations;
+}
+
+function outerViolations(graph: ImportGraph, layers: Record<string, readonly string[]>): string[] {
   // The longest layer that holds the file: `provider/testing/x.ts` is in `provider/testing`.
   const named = Object.keys(layers).sort((a, b) => b.length - a.length);
   const layerOf = (file: string) => named.find((layer) => file.startsWith(`${layer}/`)) ?? file.split("/")[0]!;

@@ -190,7 +190,7 @@ export function renderResourcesModule(specs: SpecExport[], publicTypes: Array<{ 
     " */",
     'import * as pulumi from "@pulumi/pulumi";',
     'import type { z } from "zod";',
-    'import { dynamicResource, isOfKind, quietStacks, unrecordedOutputs, type ArgsOf, type DeepInput, type MetaArgs, type OutputOf, type TimeoutsArgs } from "./engine/resource";',
+    'import { dynamicResource, isOfKind, quietStacks, unrecordedOutputs, type ArgsOf, type DeepInput, type MetaArgs, type OutputOf, type TimeoutsArgs } from "./program/resource";',
     'import { RESOURCE_SPECS } from "./specs";',
     ...modules.map(
       (m) =>

@@ -10,7 +10,7 @@
  * has Pulumi's own checker (`pulumi schema check`) validate it.
  */
 import ts from "typescript";
-import { CONFIG_VARIABLES } from "../../provider/engine/context";
+import { CONFIG_VARIABLES } from "../../provider/serve/config";
 import { META_INPUTS, type AnySpec } from "../../provider/engine/spec";
 import { TYPE_MODULE, packageType } from "../../provider/engine/type-tokens";
 import { LIST_RESULT } from "../../provider/plugin/functions";

@@ -1,6 +1,8 @@
 /**
  * The tree's imports: no cycles anywhere (type-only imports included), and the layers point down —
- * the sdk imports no other layer, the emulator and the provider import the sdk and never each other.
+ * the sdk imports no other layer, the emulator and the provider import the sdk and never each other;
+ * inside the provider, the engine imports no door, no serving layer and no spec table, and the
+ * serving layer no door.
  */
 import { cycles, importGraph, layerViolations, specifiersOf, type ImportGraph } from "../../scripts/checks/imports";
 import { REPO_ROOT } from "../support/engine";
@@ -10,7 +12,8 @@ const graph = importGraph(REPO_ROOT);
 test("the import graph covers every layer", () => {
   const layers = new Set([...graph.keys()].map((file) => file.split("/")[0]));
   expect([...layers].sort()).toEqual(["bench", "emulator", "examples", "provider", "scripts", "sdk", "test"]);
-  expect(graph.get("provider/registry.ts")).toContain("provider/engine/engine.ts");
+  expect(graph.get("provider/registry.ts")).toContain("provider/serve/providers.ts");
+  expect(graph.get("provider/serve/providers.ts")).toContain("provider/engine/engine.ts");
 });
 
 test("no source file takes part in an import cycle", () => {
@@ -19,6 +22,15 @@ test("no source file takes part in an import cycle", () => {
 
 test("the layers point down: sdk ← emulator, sdk ← provider, both ← provider/testing, and nothing upward", () => {
   expect(layerViolations(graph)).toEqual([]);
+});
+
+test("inside the provider: engine ← specs and stores ← serving layer ← doors, and the engine imports only itself and the sdk", () => {
+  const engine = [...graph].filter(([file]) => file.startsWith("provider/engine/"));
+  expect(engine.length).toBeGreaterThan(10);
+  const outside = engine.flatMap(([file, targets]) =>
+    targets.filter((t) => !t.startsWith("provider/engine/") && !t.startsWith("sdk/")).map((t) => `${file} → ${t}`),
+  );
+  expect(outside).toEqual([]);
 });
 
 describe("the checker itself", () => {
@@ -66,5 +78,39 @@ describe("the checker itself", () => {
       ["sdk/client.ts", []],
     ]);
     expect(layerViolations(g)).toEqual(["provider/engine/engine.ts → provider/testing/mocks.ts"]);
+  });
+
+  test("the provider's inner layers: an import up from the engine, the specs or the serving layer is named", () => {
+    const g: ImportGraph = new Map([
+      // upward: each one is named
+      ["provider/engine/engine.ts", ["provider/host/diff.ts", "provider/serve/row-log.ts", "provider/engine/spec.ts"]],
+      ["provider/engine/drift.ts", ["provider/specs.ts"]],
+      ["provider/engine/ownership.ts", ["provider/backend-store.ts"]],
+      ["provider/resources/vpc.ts", ["provider/serve/config.ts", "provider/engine/spec.ts"]],
+      [
+        "provider/serve/providers.ts",
+        ["provider/registry.ts", "provider/plugin/server.ts", "provider/specs.ts", "provider/engine/engine.ts"],
+      ],
+      // downward or level: allowed
+      ["provider/specs.ts", ["provider/resources/vpc.ts", "provider/engine/spec.ts"]],
+      ["provider/registry.ts", ["provider/serve/providers.ts", "provider/host/diff.ts", "provider/engine/engine.ts"]],
+      ["provider/plugin/server.ts", ["provider/serve/providers.ts"]],
+      ["provider/host/diff.ts", ["provider/engine/detailed-diff.ts"]],
+      ["provider/serve/row-log.ts", ["provider/engine/ports.ts"]],
+      ["provider/engine/spec.ts", []],
+      ["provider/engine/detailed-diff.ts", []],
+      ["provider/engine/ports.ts", []],
+      ["provider/serve/config.ts", []],
+      ["provider/backend-store.ts", ["provider/engine/ports.ts"]],
+    ]);
+    expect(layerViolations(g)).toEqual([
+      "provider/engine/drift.ts → provider/specs.ts",
+      "provider/engine/engine.ts → provider/host/diff.ts",
+      "provider/engine/engine.ts → provider/serve/row-log.ts",
+      "provider/engine/ownership.ts → provider/backend-store.ts",
+      "provider/resources/vpc.ts → provider/serve/config.ts",
+      "provider/serve/providers.ts → provider/plugin/server.ts",
+      "provider/serve/providers.ts → provider/registry.ts",
+    ]);
   });
 });

@@ -6,7 +6,7 @@
  * `createTestStack`'s stacks do). For tests that run one program through both doors.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { dynamicProps, unrecordedOutputs } from "../../provider/engine/resource";
+import { dynamicProps, unrecordedOutputs } from "../../provider/program/resource";
 import { packageType } from "../../provider/engine/type-tokens";
 import { RESOURCE_SPECS } from "../../provider/specs";
 import * as compute from "../../provider";

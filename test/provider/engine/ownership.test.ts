@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { ProviderContext } from "../../../provider/engine/context";
+import { servingContext } from "../../../provider/serve/context";
 import { adoptClash, clashMessage } from "../../../provider/engine/natural-key";
 import { aliasFor, holderOf, parseUrn } from "../../../provider/engine/ownership";
 import { currentBackendUrl, readStackResources } from "../../../provider/backend-store";
@@ -61,7 +61,7 @@ test("who manages an object: the asking resource itself, this stack under anothe
     ],
     staging: [{ urn: urn("staging", "app"), type: "compute:index:Vpc", id: "30" }],
   });
-  const ctx = new ProviderContext();
+  const ctx = servingContext();
   expect(await holderOf(vpc, ctx, "10", urn("dev", "network"))).toEqual({ where: "this stack", urn: urn("dev", "app"), resource: "app" });
   expect(await holderOf(vpc, ctx, "30", urn("dev", "app"))).toEqual({
     where: "another stack",
@@ -75,7 +75,7 @@ test("who manages an object: the asking resource itself, this stack under anothe
 });
 
 test("unknown, said why: no URN, no backend, a backend that does not hold this stack", async () => {
-  const ctx = new ProviderContext();
+  const ctx = servingContext();
   expect(await holderOf(vpc, ctx, "10", undefined)).toMatchObject({ where: "unknown", why: expect.stringContaining("URN") });
   process.env.PULUMI_BACKEND_URL = backend({ other: [] });
   expect(await holderOf(vpc, ctx, "10", urn("dev", "app"))).toEqual({
@@ -83,7 +83,7 @@ test("unknown, said why: no URN, no backend, a backend that does not hold this s
     why: "the backend the provider found does not hold this stack",
   });
   process.env.PULUMI_BACKEND_URL = "s3://bucket";
-  expect(await holderOf(vpc, new ProviderContext(), "10", urn("dev", "app"))).toMatchObject({ where: "unknown" });
+  expect(await holderOf(vpc, servingContext(), "10", urn("dev", "app"))).toMatchObject({ where: "unknown" });
 });
 
 test("the backend as the CLI finds it: the variable, the project's backend.url (from a subfolder too), the login", async () => {
@@ -142,7 +142,7 @@ test("an adoptId of another stack's object is refused; of this stack's or nobody
     dev: [{ urn: urn("dev", "app"), type: "pulumi-nodejs:dynamic/compute:Vpc", id: "10" }],
     staging: [{ urn: urn("staging", "old"), type: "pulumi-nodejs:dynamic/compute:Vpc", id: "11" }],
   });
-  const ctx = new ProviderContext();
+  const ctx = servingContext();
   const refused = await adoptClash(vpc, ctx, {}, { label: "x", region: "us-iad", adoptId: 10 }, urn("staging", "app"));
   expect(refused).toEqual([{ property: "adoptId", reason: expect.stringContaining('VPC 10 is managed by stack "dev" as resource "app"') }]);
   expect(await adoptClash(vpc, ctx, {}, { label: "x", region: "us-iad", adoptId: 11 }, urn("staging", "app"))).toEqual([]);
@@ -157,7 +157,7 @@ test("another program's stack in the same backend manages it: named as project/s
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const other = "urn:pulumi:prod::billing::compute:index:Vpc::net";
   fs.writeFileSync(file, JSON.stringify({ checkpoint: { latest: { resources: [{ urn: other, type: "compute:index:Vpc", id: "40" }] } } }));
-  expect(await holderOf(vpc, new ProviderContext(), "40", urn("dev", "app"))).toEqual({
+  expect(await holderOf(vpc, servingContext(), "40", urn("dev", "app"))).toEqual({
     where: "another stack",
     stack: "billing/prod",
     urn: other,

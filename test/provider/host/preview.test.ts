@@ -24,7 +24,7 @@ import { hostUnpatchable, kindOf, previewUnpatchable } from "../../../provider/h
 import { hostModules } from "../../../provider/host/modules";
 import { undiffable } from "../../../provider/host/diff";
 import { HOST_PINNED } from "../../../provider/host/entry";
-import { unloggable, type EngineModules } from "../../../provider/host/row-log";
+import { unloggable, type EngineModules } from "../../../provider/serve/row-log";
 import { UNKNOWN } from "../../../provider/engine/values";
 
 jest.setTimeout(60_000);

@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { engineBin } from "../../../provider/automation";
-import { CONFIG_VARIABLES } from "../../../provider/engine/context";
+import { CONFIG_VARIABLES } from "../../../provider/serve/config";
 import { META_INPUTS, type AnySpec } from "../../../provider/engine/spec";
 import { packageType } from "../../../provider/engine/type-tokens";
 import { dataFunctions } from "../../../provider/plugin/functions";

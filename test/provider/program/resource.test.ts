@@ -1,5 +1,5 @@
 /**
- * The program side of a resource (`provider/engine/resource.ts`): `quietStacks`, which the
+ * The program side of a resource (`provider/program/resource.ts`): `quietStacks`, which the
  * generated classes call around their registration so Pulumi's per-property promises format no
  * stack traces, restores the program's own limit whatever the registration does, and the resource
  * still gets every output of its spec: registered, or (`unrecordedOutputs`) an Output of
@@ -8,7 +8,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { DomainRecord } from "../../../provider";
 import { PROVIDER_KEY } from "../../../provider/shim";
-import { dynamicProps, quietStacks, unrecordedKeys } from "../../../provider/engine/resource";
+import { dynamicProps, quietStacks, unrecordedKeys } from "../../../provider/program/resource";
 import { domainRecordSpec } from "../../../provider/resources/domain-record";
 
 const registered: Array<{ type: string; name: string; inputs: Record<string, unknown> }> = [];

@@ -6,12 +6,12 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { PROVIDER_KEY, providerText } from "../shim";
-import { META_INPUTS, secretKeys, type AnySpec, type ResourceSpec, type Values } from "./spec";
-import type { KnownOutput } from "./known";
-import type { Camelized } from "./values";
-import { dynamicType, kindOfType } from "./type-tokens";
+import { META_INPUTS, secretKeys, type AnySpec, type ResourceSpec, type Values } from "../engine/spec";
+import type { KnownOutput } from "../engine/known";
+import type { Camelized } from "../engine/values";
+import { dynamicType, kindOfType } from "../engine/type-tokens";
 
-export { TYPE_MODULE } from "./type-tokens";
+export { TYPE_MODULE } from "../engine/type-tokens";
 
 /**
  * Whether `obj` is a resource of `kind`: its Pulumi type (`__pulumiType`, which a resource and a

@@ -1,5 +1,5 @@
 /**
- * A provider process's quick start (`provider/host/quick-start.ts`), on the pinned `@pulumi/pulumi`,
+ * A provider process's quick start (`provider/serve/quick-start.ts`), on the pinned `@pulumi/pulumi`,
  * each case in a Node process of its own (as the launchers start one):
  *
  * - the pinned runtime loads TypeScript and `@npmcli/arborist` at once, and its index the Automation
@@ -12,11 +12,11 @@
  */
 import { spawnSync } from "node:child_process";
 import * as path from "node:path";
-import { DEFERRED, compileCacheDir, saySlowStart } from "../../../provider/host/quick-start";
+import { DEFERRED, compileCacheDir, saySlowStart } from "../../../provider/serve/quick-start";
 
 const ROOT = path.resolve(__dirname, "../../..");
 const PULUMI = path.join(ROOT, "node_modules/@pulumi/pulumi");
-const QUICK_START = path.join(ROOT, "dist/provider/host/quick-start.js");
+const QUICK_START = path.join(ROOT, "dist/provider/serve/quick-start.js");
 
 interface Report {
   skipped: string[];

@@ -25,7 +25,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import Module, { createRequire } from "node:module";
-import { NOTICE_PREFIX } from "./notice";
+import { NOTICE_PREFIX } from "./row-log";
 
 /** The modules deferred, each by the file of `@pulumi/pulumi` that requires it (relative to its package). */
 export const DEFERRED: ReadonlyArray<{ id: string; from: string }> = [

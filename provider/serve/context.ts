@@ -1,0 +1,24 @@
+/**
+ * The engine's context as every door serves it: the engine's `ProviderContext` with the ports the
+ * house fills (`engine/ports.ts`): the row log that `withRowLog` fills (`row-log.ts`), the
+ * backend's checkpoints as `drift --all` and `recover` read them (`backend-store.ts`), and the
+ * scopes log of a preview's calls (`scopes-log.ts`).
+ */
+import { currentBackendUrl, readStackResources, readStacks } from "../backend-store";
+import { ProviderContext, type ConfigSource } from "../engine/context";
+import { PROCESS_LOG, type ContextPorts } from "../engine/ports";
+import type { ProviderTime } from "../engine/time";
+import { scopesLogger } from "../scopes-log";
+
+/** The ports of a served context. */
+export const SERVING_PORTS: ContextPorts = {
+  // Filled while a door serves a request (`row-log.ts`).
+  log: PROCESS_LOG,
+  backend: { url: () => currentBackendUrl(), stacks: readStacks, resources: readStackResources },
+  onCall: () => scopesLogger(),
+};
+
+/** A context with the house's ports: `print` and `time` as `ProviderContext` takes them. */
+export function servingContext(config?: ConfigSource, print?: (line: string) => void, time?: ProviderTime): ProviderContext {
+  return new ProviderContext(config, print, time, SERVING_PORTS);
+}
