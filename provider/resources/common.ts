@@ -35,6 +35,28 @@ export const optionalId = (value: unknown): number | undefined => (value === und
 export const idField = (field: string) => ({ schema: idReference(field), normalize: normalizeId, toWire: normalizeId });
 
 /**
+ * The input naming the parent an object lives under (a record's domain, a rule's firewall): an id
+ * reference that goes in the request's path, never in a body, and that no update can change.
+ * `onChange` says in the reference what a new parent does (`"replaces the record"`).
+ */
+export const parentIdField = (field: string, parent: string, onChange: string) => ({
+  ...idField(field),
+  send: "never" as const,
+  required: true as const,
+  replaceOnChange: true as const,
+  description: `Id of the ${parent}. Changing it ${onChange}.`,
+});
+
+/**
+ * The `computed` output of a parent id the API's record does not name: the id the program gave
+ * (or state recorded), kept as a number so reads can find the object again.
+ */
+export const givenParentId =
+  (field: string) =>
+  (_record: unknown, given: Values): number =>
+    apiId(given[field]);
+
+/**
  * Preview's check of a region against the API's list (`GET /regions`, read once per process): it
  * must be a region, and offer `capability` when one is given, as the create will require. Reads
  * only, and only for a region new to the object (an existing one keeps its region).

@@ -31,7 +31,7 @@ import { MissingCredentialsError, type ProviderContext } from "../engine/context
 import { sharedWritesOf, type SharedChange, type SharedDocument } from "../engine/shared-writes";
 import { resourceSpec, type Failure, type Values } from "../engine/spec";
 import { isUnknown } from "../engine/values";
-import { MINUTE, apiId, idField, normalizeId } from "./common";
+import { MINUTE, apiId, normalizeId, parentIdField } from "./common";
 import { DATABASE_NOUNS, allowListDeclarations, databaseKey, refusedNotActive, waitUntil, type DatabaseAccess } from "./database-common";
 
 /** An entry as the hooks return it: the address as the list has it, and where it is. */
@@ -186,13 +186,7 @@ export const databaseAllowListEntrySpec = resourceSpec<AllowListEntryObject>()({
       replaceOnChange: true,
       description: "`mysql` or `postgresql`: the engine of the database (ids are per engine). Changing it replaces the entry.",
     },
-    databaseId: {
-      ...idField("databaseId"),
-      send: "never",
-      required: true,
-      replaceOnChange: true,
-      description: "Id of the database. Changing it moves the address (removed from the old database's list, added to the new one's).",
-    },
+    databaseId: parentIdField("databaseId", "database", "moves the address (removed from the old database's list, added to the new one's)"),
     address: {
       schema: DatabaseAllowListEntry,
       send: "never",

@@ -29,7 +29,7 @@ import { resourceSpec, type Failure, type Values } from "../engine/spec";
 import { viaWire } from "../engine/schemas";
 import type { SharedChange } from "../engine/shared-writes";
 import { isUnknown } from "../engine/values";
-import { MINUTE, apiId, idField, normalizeId } from "./common";
+import { MINUTE, apiId, normalizeId, parentIdField } from "./common";
 import { canonicalRule, changeFirewallRules, firewallDeclarations, wirePorts, wireRule } from "./firewall";
 
 export const RULE_DIRECTIONS = ["inbound", "outbound"] as const;
@@ -212,13 +212,7 @@ export const firewallRuleSpec = resourceSpec<FirewallRuleObject>()({
     "});",
   ].join("\n"),
   inputs: {
-    firewallId: {
-      ...idField("firewallId"),
-      send: "never",
-      required: true,
-      replaceOnChange: true,
-      description: "Id of the firewall. Changing it moves the rule (removed from the old firewall, added to the new).",
-    },
+    firewallId: parentIdField("firewallId", "firewall", "moves the rule (removed from the old firewall, added to the new)"),
     direction: {
       schema: z.enum(RULE_DIRECTIONS, { error: "direction must be inbound or outbound" }),
       send: "never",
