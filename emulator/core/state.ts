@@ -10,6 +10,7 @@
  * `accounts[id].vpcs`, `counters.vpc` — so state files written by any earlier emulator load.
  */
 import { randomBytes } from "node:crypto";
+import type { z } from "zod";
 
 export type GrantPermission = "read_only" | "read_write";
 
@@ -83,6 +84,18 @@ export function accountSlice<T>(key: string, initial: () => T, load?: (stored: T
     },
   };
 }
+
+/**
+ * A record as a service stores it, from the sdk's response schema `S` (the contract the emulator
+ * answers): the fields the schema declares (without the unknown keys a response schema tolerates),
+ * less those the service renders from other state (`Rendered`: a subnet's `computes`), with those
+ * it keeps in its own form (`Own`: nested records as stored, a timestamp the emulator always sets).
+ */
+export type StoredShape<S extends z.ZodObject, Rendered extends string = never, Own extends object = object> = Omit<
+  z.output<z.ZodObject<S["shape"]>>,
+  Rendered | keyof Own
+> &
+  Own;
 
 /** An id sequence: `kind` names it in `counters`, `start` is its first id (a realistic magnitude, like the recordings). */
 export interface IdCounter {
