@@ -7,7 +7,7 @@
  * provider's `check` derives from them.
  */
 import { z } from "zod";
-import { Empty, Timestamp, requiredInt } from "../core/schema";
+import { Empty, Timestamp, filterable, requiredInt } from "../core/schema";
 import type { CallOptions, HttpClient } from "../core/http";
 import type { ListOptions, Paginator } from "../core/pagination";
 import { endpoint } from "../core/endpoint";
@@ -349,14 +349,14 @@ export type Firewall = z.infer<typeof Firewall>;
 
 /** A device record (api-facts P2-4): the assignment of a firewall to one entity. */
 export const FirewallDevice = z.looseObject({
-  id: z.number().int(),
-  created: Timestamp,
-  updated: Timestamp.nullable(),
+  id: filterable(z.number().int()),
+  created: filterable(Timestamp),
+  updated: filterable(Timestamp.nullable()),
   entity: z.looseObject({
-    id: z.number().int(),
+    id: filterable(z.number().int()),
     /** `compute` or `nodebalancer`. */
-    type: z.string(),
-    label: z.string().nullable(),
+    type: filterable(z.string()),
+    label: filterable(z.string().nullable()),
     /** `/v4/compute/instances/<id>` or `/v4/nodebalancers/<id>`. */
     url: z.string(),
   }),
