@@ -1,7 +1,8 @@
 /** Small helpers shared by resource files. */
 import { z } from "zod";
-import type { ProviderContext } from "../engine/context";
-import type { Call, Failure, Listing, Values } from "../engine/spec";
+import { isNotFound } from "../../sdk/core/errors";
+import { MissingCredentialsError, type ProviderContext } from "../engine/context";
+import type { Call, Failure, Listing, NaturalKey, Values } from "../engine/spec";
 
 export const MINUTE = 60_000;
 
@@ -91,6 +92,37 @@ export const timestamps = (noun: string, { updatedNullable = false } = {}) => ({
     }),
   },
 });
+
+/**
+ * The natural key of an object whose label is unique among the account's objects of its kind
+ * (VPCs, firewalls, databases): exclusive, looked up at check once the label is known, and found
+ * with one listing filtered by the label (the filter narrows; the exact comparison decides).
+ */
+export function uniqueLabel<Api extends { label: string }>(
+  listAll: (ctx: ProviderContext, filter: { label: string }, signal: AbortSignal) => Promise<Api[]>,
+): NaturalKey<{ label: string }, Api> {
+  return {
+    describe: (inputs) => `label ${JSON.stringify(inputs.label)}`,
+    exclusive: true,
+    inputs: ["label"],
+    find: async ({ ctx, inputs, signal }) => (await listAll(ctx, { label: inputs.label }, signal)).filter((o) => o.label === inputs.label),
+  };
+}
+
+/**
+ * A parent as check sees it (a rule's firewall, an entry's database), read once per process under
+ * `key`: `"gone"` when the API has none, `undefined` without credentials (a unit test's check: only
+ * the program's declarations count).
+ */
+export async function parentAtCheck<T>(ctx: ProviderContext, key: string, read: () => Promise<T>): Promise<T | "gone" | undefined> {
+  try {
+    return await ctx.memo(key, read);
+  } catch (error) {
+    if (error instanceof MissingCredentialsError) return undefined;
+    if (isNotFound(error)) return "gone";
+    throw error;
+  }
+}
 
 /** A string from state or inputs, when it is one. */
 export const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
