@@ -97,6 +97,14 @@ export type StoredShape<S extends z.ZodObject, Rendered extends string = never, 
 > &
   Own;
 
+/** Removes one stored object from a list slice of the account (a deleted VPC, domain, image …). */
+export function removeStored<T>(slice: AccountSlice<T[]>, account: AccountState, item: T): void {
+  slice.set(
+    account,
+    slice.of(account).filter((stored) => stored !== item),
+  );
+}
+
 /** An id sequence: `kind` names it in `counters`, `start` is its first id (a realistic magnitude, like the recordings). */
 export interface IdCounter {
   readonly kind: string;
