@@ -10,6 +10,7 @@
  * `accounts[id].vpcs`, `counters.vpc` — so state files written by any earlier emulator load.
  */
 import { randomBytes } from "node:crypto";
+import type { z } from "zod";
 
 export type GrantPermission = "read_only" | "read_write";
 
@@ -82,6 +83,26 @@ export function accountSlice<T>(key: string, initial: () => T, load?: (stored: T
       account[key] = value;
     },
   };
+}
+
+/**
+ * A record as a service stores it, from the sdk's response schema `S` (the contract the emulator
+ * answers): the fields the schema declares (without the unknown keys a response schema tolerates),
+ * less those the service renders from other state (`Rendered`: a subnet's `computes`), with those
+ * it keeps in its own form (`Own`: nested records as stored, a timestamp the emulator always sets).
+ */
+export type StoredShape<S extends z.ZodObject, Rendered extends string = never, Own extends object = object> = Omit<
+  z.output<z.ZodObject<S["shape"]>>,
+  Rendered | keyof Own
+> &
+  Own;
+
+/** Removes one stored object from a list slice of the account (a deleted VPC, domain, image …). */
+export function removeStored<T>(slice: AccountSlice<T[]>, account: AccountState, item: T): void {
+  slice.set(
+    account,
+    slice.of(account).filter((stored) => stored !== item),
+  );
 }
 
 /** An id sequence: `kind` names it in `counters`, `start` is its first id (a realistic magnitude, like the recordings). */

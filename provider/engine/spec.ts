@@ -292,8 +292,11 @@ export interface ResourceSpec<
    * inputs the object was last checked with (`{}` when it is new).
    */
   checkShared?(call: Call & { inputs: Values; olds: Values }): Promise<Failure[]>;
-  /** How an object this resource creates is found again; see `NaturalKey`. */
-  naturalKey?: NaturalKey<In, Api>;
+  /**
+   * How an object this resource creates is found again; see `NaturalKey`. Not a source of `In`:
+   * a shared key (`uniqueLabel`) reads fewer inputs than the hooks see.
+   */
+  naturalKey?: NaturalKey<NoInfer<In>, Api>;
   hooks: Hooks<In, Api, Create, Update>;
   /** Reads coalesced into listings of the object's collection (see `Listing`). */
   listing?: Listing<Api>;

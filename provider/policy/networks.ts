@@ -2,10 +2,10 @@
  * Sources and ports as the API reads them, for the exposure policies. A source admits everyone
  * when it contains a whole network the settings name (`0.0.0.0/0`, `::/0` by default), in any
  * spelling the API accepts: `::/0`, `0:0:0:0:0:0:0:0/0`, `0000::/0`, `1.2.3.4/0`. The sdk's
- * parsers are the ones the API's rules are checked with.
+ * parsers (networks, port ranges) are the ones the API's rules are checked with.
  */
 import { ipNetworkWithin, parseIpNetwork, type IpNetwork } from "../../sdk/core/net";
-import { PORTLESS_PROTOCOLS } from "../../sdk/resources/firewalls";
+import { PORTLESS_PROTOCOLS, portRanges } from "../../sdk/resources/firewalls";
 import type { Setting } from "./define";
 
 /** The networks that stand for "everyone" unless the settings say otherwise. */
@@ -37,12 +37,7 @@ export function admitsAll(source: string, networks: readonly IpNetwork[]): boole
 export function portsOf(protocol: unknown, ports: unknown): "all" | Array<[number, number]> {
   if (typeof protocol === "string" && PORTLESS_PROTOCOLS.includes(protocol.toUpperCase())) return "all";
   if (ports === undefined || ports === null || ports === "") return "all";
-  return String(ports)
-    .split(/\s*,\s*/)
-    .map((piece) => {
-      const [from, to = from] = piece.split(/\s*-\s*/).map(Number);
-      return [from!, to!] as [number, number];
-    });
+  return portRanges(String(ports));
 }
 
 /** The ports of `watched` that `covered` includes. */

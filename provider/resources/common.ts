@@ -1,7 +1,8 @@
 /** Small helpers shared by resource files. */
 import { z } from "zod";
-import type { ProviderContext } from "../engine/context";
-import type { Call, Failure, Listing, Values } from "../engine/spec";
+import { isNotFound } from "../../sdk/core/errors";
+import { MissingCredentialsError, type ProviderContext } from "../engine/context";
+import type { Call, Failure, Listing, NaturalKey, Values } from "../engine/spec";
 
 export const MINUTE = 60_000;
 
@@ -33,6 +34,28 @@ export const optionalId = (value: unknown): number | undefined => (value === und
  * the integer the API wants.
  */
 export const idField = (field: string) => ({ schema: idReference(field), normalize: normalizeId, toWire: normalizeId });
+
+/**
+ * The input naming the parent an object lives under (a record's domain, a rule's firewall): an id
+ * reference that goes in the request's path, never in a body, and that no update can change.
+ * `onChange` says in the reference what a new parent does (`"replaces the record"`).
+ */
+export const parentIdField = (field: string, parent: string, onChange: string) => ({
+  ...idField(field),
+  send: "never" as const,
+  required: true as const,
+  replaceOnChange: true as const,
+  description: `Id of the ${parent}. Changing it ${onChange}.`,
+});
+
+/**
+ * The `computed` output of a parent id the API's record does not name: the id the program gave
+ * (or state recorded), kept as a number so reads can find the object again.
+ */
+export const givenParentId =
+  (field: string) =>
+  (_record: unknown, given: Values): number =>
+    apiId(given[field]);
 
 /**
  * Preview's check of a region against the API's list (`GET /regions`, read once per process): it
@@ -69,6 +92,37 @@ export const timestamps = (noun: string, { updatedNullable = false } = {}) => ({
     }),
   },
 });
+
+/**
+ * The natural key of an object whose label is unique among the account's objects of its kind
+ * (VPCs, firewalls, databases): exclusive, looked up at check once the label is known, and found
+ * with one listing filtered by the label (the filter narrows; the exact comparison decides).
+ */
+export function uniqueLabel<Api extends { label: string }>(
+  listAll: (ctx: ProviderContext, filter: { label: string }, signal: AbortSignal) => Promise<Api[]>,
+): NaturalKey<{ label: string }, Api> {
+  return {
+    describe: (inputs) => `label ${JSON.stringify(inputs.label)}`,
+    exclusive: true,
+    inputs: ["label"],
+    find: async ({ ctx, inputs, signal }) => (await listAll(ctx, { label: inputs.label }, signal)).filter((o) => o.label === inputs.label),
+  };
+}
+
+/**
+ * A parent as check sees it (a rule's firewall, an entry's database), read once per process under
+ * `key`: `"gone"` when the API has none, `undefined` without credentials (a unit test's check: only
+ * the program's declarations count).
+ */
+export async function parentAtCheck<T>(ctx: ProviderContext, key: string, read: () => Promise<T>): Promise<T | "gone" | undefined> {
+  try {
+    return await ctx.memo(key, read);
+  } catch (error) {
+    if (error instanceof MissingCredentialsError) return undefined;
+    if (isNotFound(error)) return "gone";
+    throw error;
+  }
+}
 
 /** A string from state or inputs, when it is one. */
 export const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);

@@ -27,11 +27,11 @@ import {
   type Database,
   type DatabaseEngineType,
 } from "../../sdk/resources/databases";
-import { MissingCredentialsError, type ProviderContext } from "../engine/context";
+import type { ProviderContext } from "../engine/context";
 import { sharedWritesOf, type SharedChange, type SharedDocument } from "../engine/shared-writes";
 import { resourceSpec, type Failure, type Values } from "../engine/spec";
 import { isUnknown } from "../engine/values";
-import { MINUTE, apiId, idField, normalizeId } from "./common";
+import { MINUTE, apiId, normalizeId, parentAtCheck, parentIdField } from "./common";
 import { DATABASE_NOUNS, allowListDeclarations, databaseKey, refusedNotActive, waitUntil, type DatabaseAccess } from "./database-common";
 
 /** An entry as the hooks return it: the address as the list has it, and where it is. */
@@ -121,19 +121,9 @@ function databaseKeyOf(inputs: Values): string | undefined {
   return databaseKey(engine, Number(normalizeId(databaseId)));
 }
 
-/**
- * The database as check sees it, read once per process: `gone` when there is none of this engine
- * with this id, `undefined` without credentials (a unit test's check: only the declarations count).
- */
-async function databaseAtCheck(ctx: ProviderContext, engine: DatabaseEngineType, id: number, signal: AbortSignal) {
-  try {
-    return await ctx.memo(`${engine} database ${id} at check`, () => ctx.client().databases.of(engine).get(id, { signal }));
-  } catch (error) {
-    if (error instanceof MissingCredentialsError) return undefined;
-    if (isNotFound(error)) return "gone";
-    throw error;
-  }
-}
+/** The database as check sees it (`parentAtCheck`): `gone` when there is none of this engine with this id. */
+const databaseAtCheck = (ctx: ProviderContext, engine: DatabaseEngineType, id: number, signal: AbortSignal) =>
+  parentAtCheck(ctx, `${engine} database ${id} at check`, () => ctx.client().databases.of(engine).get(id, { signal }));
 
 /** What only the program as a whole gets wrong: its database resource owns this list (gives `allowList`); and a database that is not there. */
 async function sharedFailures({ ctx, inputs, signal }: { ctx: ProviderContext; inputs: Values; signal: AbortSignal }): Promise<Failure[]> {
@@ -186,13 +176,7 @@ export const databaseAllowListEntrySpec = resourceSpec<AllowListEntryObject>()({
       replaceOnChange: true,
       description: "`mysql` or `postgresql`: the engine of the database (ids are per engine). Changing it replaces the entry.",
     },
-    databaseId: {
-      ...idField("databaseId"),
-      send: "never",
-      required: true,
-      replaceOnChange: true,
-      description: "Id of the database. Changing it moves the address (removed from the old database's list, added to the new one's).",
-    },
+    databaseId: parentIdField("databaseId", "database", "moves the address (removed from the old database's list, added to the new one's)"),
     address: {
       schema: DatabaseAllowListEntry,
       send: "never",

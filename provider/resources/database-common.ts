@@ -43,7 +43,7 @@ import { camelCased } from "../engine/schemas";
 import { resourceSpec, type Call, type Failure, type Fields, type Hooks, type InputsOf, type Values } from "../engine/spec";
 import { waitReporter } from "../engine/status";
 import { camelText, canonicalJson, camelizeDeep, isRecord, type Camelized } from "../engine/values";
-import { MINUTE, apiId, regionOnOffer, text, timestamps } from "./common";
+import { MINUTE, apiId, regionOnOffer, text, timestamps, uniqueLabel } from "./common";
 
 // ---------------------------------------------------------------------------------------------
 // The maintenance window, as a program writes it (camelCase of the API's `updates`)
@@ -474,13 +474,7 @@ export function databaseSpec<C extends z.ZodType, R extends Fields>(kind: Databa
     },
     uniqueInputs: ["label"],
     // Labels are unique among the account's databases (one of the other engine is refused by the API).
-    naturalKey: {
-      describe: (inputs) => `label ${JSON.stringify(inputs.label)}`,
-      exclusive: true,
-      inputs: ["label"],
-      find: async ({ ctx, inputs, signal }) =>
-        (await kind.api(ctx.client()).listAll({ filter: { label: inputs.label }, signal })).filter((d) => d.label === inputs.label),
-    },
+    naturalKey: uniqueLabel((ctx, filter, signal) => kind.api(ctx.client()).listAll({ filter, signal })),
     validate: (inputs) => [...engineIdFailures(kind.engine, inputs.engineId), ...validateReplication(inputs)],
     checkShared: async (call) => [...(await regionOnOffer(DATABASE_CAPABILITY)(call)), ...(await engineOnOffer(call))],
     // Tells the program's DatabaseAllowListEntry resources when this database's allow list is owned here.

@@ -25,7 +25,7 @@ import { resourceSpec, type Failure, type InputField, type Outputs, type Values 
 import { camelizeDeep, canonicalJson, isRecord, isUnknown, toSnake } from "../engine/values";
 import type { ProviderContext } from "../engine/context";
 import { postExactlyOnce } from "../engine/natural-key";
-import { MINUTE, apiId, idField } from "./common";
+import { MINUTE, apiId, parentIdField } from "./common";
 import { RECORD_FIELDS } from "./record-common";
 
 /** How many record requests one set keeps in flight: well under the API's per-operation limits, enough to hide latency. */
@@ -352,13 +352,7 @@ export const domainRecordSetSpec = resourceSpec<RecordSetState>()({
     "});",
   ].join("\n"),
   inputs: {
-    domainId: {
-      ...idField("domainId"),
-      send: "never",
-      required: true,
-      replaceOnChange: true,
-      description: "Id of the domain. Changing it replaces the set (its records move to the new domain).",
-    },
+    domainId: parentIdField("domainId", "domain", "replaces the set (its records move to the new domain)"),
     records: RECORDS_FIELD,
     exclusive: {
       schema: z.boolean({ error: () => "exclusive must be true or false" }),

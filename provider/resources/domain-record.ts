@@ -20,7 +20,7 @@ import { collectionKeyOf } from "../engine/collections";
 import type { ProviderContext } from "../engine/context";
 import { resourceSpec, type Inputs, type Values } from "../engine/spec";
 import { zoneName } from "./domain";
-import { MINUTE, apiId, byParent, idField } from "./common";
+import { MINUTE, apiId, byParent, givenParentId, parentIdField } from "./common";
 import { RECORD_FIELDS, TYPE_SPECIFIC, appliesTo, recordedFor } from "./record-common";
 
 /** The record with the zone's name (`domain`) and the full name (`fqdn`), which normalization and programs use. */
@@ -81,13 +81,7 @@ export const domainRecordSpec = resourceSpec<RecordWithZone, RecordCreateRequest
     'new compute.DomainRecord("mx", { domainId: zone.id, type: "MX", name: "@", target: "mail.example.com.", priority: 10 });',
   ].join("\n"),
   inputs: {
-    domainId: {
-      ...idField("domainId"),
-      send: "never",
-      required: true,
-      replaceOnChange: true,
-      description: "Id of the domain. Changing it replaces the record.",
-    },
+    domainId: parentIdField("domainId", "domain", "replaces the record"),
     ...RECORD_FIELDS,
   },
   outputs: {
@@ -98,7 +92,7 @@ export const domainRecordSpec = resourceSpec<RecordWithZone, RecordCreateRequest
   },
   // The record does not name its domain; keep the id (as a number) so reads can find it.
   computed: {
-    domainId: (_record, given) => apiId(given.domainId),
+    domainId: givenParentId("domainId"),
     priority: recordedFor("priority"),
     weight: recordedFor("weight"),
     port: recordedFor("port"),

@@ -7,7 +7,7 @@
 import { FirewallDeviceCreateRequest, type FirewallDevice } from "../../sdk/resources/firewalls";
 import type { ProviderContext } from "../engine/context";
 import { resourceSpec } from "../engine/spec";
-import { MINUTE, apiId, byParent, idField, normalizeId, timestamps } from "./common";
+import { MINUTE, apiId, byParent, givenParentId, idField, normalizeId, parentIdField, timestamps } from "./common";
 
 const devicesApi = (ctx: ProviderContext) => ctx.client().networking.firewalls.devices;
 
@@ -25,13 +25,7 @@ export const firewallDeviceSpec = resourceSpec<FirewallDevice, FirewallDeviceCre
     'new compute.FirewallDevice("web-1", { firewallId: edge.id, entityId: web1, entityType: "compute" });',
   ].join("\n"),
   inputs: {
-    firewallId: {
-      ...idField("firewallId"),
-      send: "never",
-      required: true,
-      replaceOnChange: true,
-      description: "Id of the firewall. Changing it replaces the device.",
-    },
+    firewallId: parentIdField("firewallId", "firewall", "replaces the device"),
     entityId: {
       ...idField("entityId"),
       wire: "id",
@@ -56,7 +50,7 @@ export const firewallDeviceSpec = resourceSpec<FirewallDevice, FirewallDeviceCre
   },
   computed: {
     // The device record does not name its firewall; keep the id (a number) so reads can find it.
-    firewallId: (_device, given) => apiId(given.firewallId),
+    firewallId: givenParentId("firewallId"),
     entityId: (device) => device.entity.id,
     entityType: (device) => device.entity.type,
   },

@@ -24,12 +24,12 @@ import {
   type FirewallRules,
 } from "../../sdk/resources/firewalls";
 import { isNotFound } from "../../sdk/core/errors";
-import { MissingCredentialsError, type ProviderContext } from "../engine/context";
+import type { ProviderContext } from "../engine/context";
 import { resourceSpec, type Failure, type Values } from "../engine/spec";
 import { viaWire } from "../engine/schemas";
 import type { SharedChange } from "../engine/shared-writes";
 import { isUnknown } from "../engine/values";
-import { MINUTE, apiId, idField, normalizeId } from "./common";
+import { MINUTE, apiId, normalizeId, parentAtCheck, parentIdField } from "./common";
 import { canonicalRule, changeFirewallRules, firewallDeclarations, wirePorts, wireRule } from "./firewall";
 
 export const RULE_DIRECTIONS = ["inbound", "outbound"] as const;
@@ -142,21 +142,9 @@ const firewallKey = (inputs: Values): string | undefined =>
   inputs.firewallId === undefined || isUnknown(inputs.firewallId) ? undefined : String(normalizeId(inputs.firewallId));
 const memberKey = (direction: unknown, label: unknown) => `rule ${String(direction)} ${String(label)}`;
 
-/**
- * The firewall's rules as check sees them, read once per process: `gone` when the firewall does
- * not exist, `undefined` without credentials (a unit test's check: only the declarations count).
- */
-async function rulesAtCheck(ctx: ProviderContext, firewallId: number, signal: AbortSignal): Promise<FirewallRules | "gone" | undefined> {
-  try {
-    return await ctx.memo(`firewall ${firewallId} rules at check`, () =>
-      ctx.client().networking.firewalls.rules.get(firewallId, { signal }),
-    );
-  } catch (error) {
-    if (error instanceof MissingCredentialsError) return undefined;
-    if (isNotFound(error)) return "gone";
-    throw error;
-  }
-}
+/** The firewall's rules as check sees them (`parentAtCheck`): `gone` when the firewall does not exist. */
+const rulesAtCheck = (ctx: ProviderContext, firewallId: number, signal: AbortSignal): Promise<FirewallRules | "gone" | undefined> =>
+  parentAtCheck(ctx, `firewall ${firewallId} rules at check`, () => ctx.client().networking.firewalls.rules.get(firewallId, { signal }));
 
 /**
  * What only the program as a whole gets wrong: its `Firewall` owns this firewall's rule lists, or
@@ -212,13 +200,7 @@ export const firewallRuleSpec = resourceSpec<FirewallRuleObject>()({
     "});",
   ].join("\n"),
   inputs: {
-    firewallId: {
-      ...idField("firewallId"),
-      send: "never",
-      required: true,
-      replaceOnChange: true,
-      description: "Id of the firewall. Changing it moves the rule (removed from the old firewall, added to the new).",
-    },
+    firewallId: parentIdField("firewallId", "firewall", "moves the rule (removed from the old firewall, added to the new)"),
     direction: {
       schema: z.enum(RULE_DIRECTIONS, { error: "direction must be inbound or outbound" }),
       send: "never",

@@ -41,7 +41,7 @@ import { Declarations } from "../engine/declarations";
 import { sharedWritesOf, type SharedChange, type SharedDocument } from "../engine/shared-writes";
 import { isNotFound } from "../../sdk/core/errors";
 import { isRecord, isUnknown, type Camelized } from "../engine/values";
-import { MINUTE, apiId, normalizeId, timestamps } from "./common";
+import { MINUTE, apiId, normalizeId, timestamps, uniqueLabel } from "./common";
 
 const fields = FirewallCreateRequest.shape;
 
@@ -411,15 +411,7 @@ export const firewallSpec = resourceSpec<FirewallWithDevices, FirewallCreateRequ
   },
   uniqueInputs: ["label"],
   // Labels are unique among the account's firewalls.
-  naturalKey: {
-    describe: (inputs) => `label ${JSON.stringify(inputs.label)}`,
-    exclusive: true,
-    inputs: ["label"],
-    find: async ({ ctx, inputs, signal }) =>
-      (await ctx.client().networking.firewalls.listAll({ filter: { label: inputs.label }, signal })).filter(
-        (f) => f.label === inputs.label,
-      ),
-  },
+  naturalKey: uniqueLabel((ctx, filter, signal) => ctx.client().networking.firewalls.listAll({ filter, signal })),
   // At most 25 rules across both rulesets: the sdk's rule, named on the ruleset where the 26th lands.
   validate: (inputs) => {
     const parsed = FirewallRulesUpdateRequest.safeParse({

@@ -6,7 +6,7 @@
 import { parseIpv4Cidr, ipv4RangesOverlap } from "../../sdk/core/net";
 import { SubnetCreateRequest, type Subnet, type SubnetUpdateRequest } from "../../sdk/resources/vpcs";
 import { resourceSpec } from "../engine/spec";
-import { MINUTE, apiId, byParent, idField, timestamps } from "./common";
+import { MINUTE, apiId, byParent, givenParentId, parentIdField, timestamps } from "./common";
 
 const fields = SubnetCreateRequest.shape;
 
@@ -22,13 +22,7 @@ export const vpcSubnetSpec = resourceSpec<Subnet, SubnetCreateRequest, SubnetUpd
   description: "A VPC subnet: an IPv4 range (RFC 1918, canonical CIDR, /1–/29) inside a VPC.",
   example: 'const subnet = new compute.VpcSubnet("web", { vpcId: vpc.id, label: "web", ipv4: "10.0.1.0/24" });',
   inputs: {
-    vpcId: {
-      ...idField("vpcId"),
-      send: "never",
-      required: true,
-      replaceOnChange: true,
-      description: "Id of the VPC. Changing it replaces the subnet.",
-    },
+    vpcId: parentIdField("vpcId", "VPC", "replaces the subnet"),
     label: { schema: fields.label, required: true, description: "1–64 ASCII letters, digits and single dashes; unique within the VPC." },
     ipv4: {
       schema: fields.ipv4,
@@ -42,7 +36,7 @@ export const vpcSubnetSpec = resourceSpec<Subnet, SubnetCreateRequest, SubnetUpd
     ...timestamps("subnet", { updatedNullable: true }),
   },
   // The subnet record does not name its VPC; keep the id (as a number) so reads can find it.
-  computed: { vpcId: (_subnet, given) => apiId(given.vpcId) },
+  computed: { vpcId: givenParentId("vpcId") },
   timeouts: { create: 5 * MINUTE, update: 5 * MINUTE, delete: 10 * MINUTE },
   endpoints: {
     read: ["vpcs.subnets.list", "vpcs.subnets.get"],

@@ -6,7 +6,7 @@
  */
 import { VPC_CAPABILITY, VpcCreateRequest, type Vpc, type VpcUpdateRequest } from "../../sdk/resources/vpcs";
 import { resourceSpec } from "../engine/spec";
-import { MINUTE, apiId, regionOnOffer, timestamps } from "./common";
+import { MINUTE, apiId, regionOnOffer, timestamps, uniqueLabel } from "./common";
 
 const fields = VpcCreateRequest.shape;
 
@@ -37,13 +37,7 @@ export const vpcSpec = resourceSpec<Vpc, VpcCreateRequest, VpcUpdateRequest>()({
   uniqueInputs: ["label"],
   checkShared: regionOnOffer(VPC_CAPABILITY),
   // Labels are unique among the account's VPCs.
-  naturalKey: {
-    describe: (inputs) => `label ${JSON.stringify(inputs.label)}`,
-    exclusive: true,
-    inputs: ["label"],
-    find: async ({ ctx, inputs, signal }) =>
-      (await ctx.client().vpcs.listAll({ filter: { label: inputs.label }, signal })).filter((v) => v.label === inputs.label),
-  },
+  naturalKey: uniqueLabel((ctx, filter, signal) => ctx.client().vpcs.listAll({ filter, signal })),
   hooks: {
     create: ({ ctx, body, signal }) => ctx.client().vpcs.create(body, { signal }),
     read: ({ ctx, id, signal }) => ctx.client().vpcs.get(apiId(id), { signal }),

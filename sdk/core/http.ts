@@ -18,6 +18,7 @@ import {
   AbortError,
   ApiError,
   ClientValidationError,
+  ComputeError,
   ConnectionError,
   ResponseValidationError,
   TimeoutError,
@@ -317,11 +318,7 @@ export class HttpClient {
       const text = await response.body.text();
       return { status: response.statusCode, headers: flattenHeaders(response.headers), text };
     } catch (error) {
-      const cause = sanitizeCause(error, this.redact);
-      if (options.signal?.aborted) throw new AbortError(`${info.method} ${info.path}: aborted`, { cause });
-      const code = errorCode(error);
-      if (TIMEOUT_CODES.has(code ?? "")) throw new TimeoutError(info, UNDICI_IDLE_TIMEOUT_MS, cause);
-      throw new ConnectionError(info, code, !NOT_SENT_CODES.has(code ?? ""), cause);
+      throw this.sendFailure(error, info, options.signal, UNDICI_IDLE_TIMEOUT_MS);
     } finally {
       // A failed attempt may leave its source open (an unread file); never leak it.
       closeBody(body);
@@ -380,14 +377,29 @@ export class HttpClient {
       const text = await response.body.text();
       return { status: response.statusCode, headers: flattenHeaders(response.headers), text };
     } catch (error) {
-      const cause = sanitizeCause(error, this.redact);
-      if (options.signal?.aborted) throw new AbortError(`${info.method} ${info.path}: aborted`, { cause });
-      const code = errorCode(error);
-      if (deadline.signal.aborted || TIMEOUT_CODES.has(code ?? "")) throw new TimeoutError(info, timeoutMs, cause);
-      throw new ConnectionError(info, code, !NOT_SENT_CODES.has(code ?? ""), cause);
+      throw this.sendFailure(error, info, options.signal, timeoutMs, deadline.signal.aborted);
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * What an attempt that got no answer raises, with its cause redacted: an `AbortError` when the
+   * caller aborted, a `TimeoutError` when the deadline passed (`timedOut`, or undici's own timeout
+   * codes) after `timeoutMs`, else a `ConnectionError` that says whether the request may have left.
+   */
+  private sendFailure(
+    error: unknown,
+    info: RequestInfo,
+    signal: AbortSignal | undefined,
+    timeoutMs: number,
+    timedOut = false,
+  ): ComputeError {
+    const cause = sanitizeCause(error, this.redact);
+    if (signal?.aborted) return new AbortError(`${info.method} ${info.path}: aborted`, { cause });
+    const code = errorCode(error);
+    if (timedOut || TIMEOUT_CODES.has(code ?? "")) return new TimeoutError(info, timeoutMs, cause);
+    return new ConnectionError(info, code, !NOT_SENT_CODES.has(code ?? ""), cause);
   }
 
   /** Builds the `ApiError` of a ≥400 answer; tolerates bodies that are not the JSON envelope. */

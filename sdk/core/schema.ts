@@ -34,6 +34,34 @@ export const Empty = z.looseObject({});
 /** API timestamps: ISO 8601 without a zone (`2018-01-02T03:04:05`), UTC by convention. */
 export const Timestamp = z.string().min(1);
 
+/** The fields of response schemas marked `filterable`; a mark is on its own copy of the field's schema. */
+const FILTERABLE = new WeakSet<z.ZodType>();
+
+/**
+ * Marks a field of a response schema that `X-Filter` may name, as the spec marks it
+ * (`x-linode-filterable`): a collection's filterable fields are part of the API's contract, so
+ * they are declared with the record, and the emulator reads them from it (`filterableFields`).
+ * The mark goes on a copy, so a shared schema (`Timestamp`) stays unmarked elsewhere.
+ */
+export function filterable<T extends z.ZodType>(field: T): T {
+  const marked = field.clone();
+  FILTERABLE.add(marked);
+  return marked;
+}
+
+/**
+ * The fields of a record schema marked `filterable`, in the schema's order; those of a nested
+ * object by their dotted path (`entity.id`), as `X-Filter` names them.
+ */
+export function filterableFields(record: z.ZodObject): string[] {
+  return Object.entries(record.shape).flatMap(([key, field]: [string, z.ZodType]) => {
+    if (FILTERABLE.has(field)) return [key];
+    let inner: z.ZodType = field;
+    while (inner instanceof z.ZodNullable || inner instanceof z.ZodOptional) inner = inner.unwrap() as z.ZodType;
+    return inner instanceof z.ZodObject ? filterableFields(inner).map((path) => `${key}.${path}`) : [];
+  });
+}
+
 /**
  * Turns a zod error into API-style error entries. Paths are written the way the API writes them:
  * `label`, `subnets[0].ipv4`, `rules.inbound[2].ports`.

@@ -12,7 +12,7 @@
  */
 import { setTimeout as delay } from "node:timers/promises";
 import { z } from "zod";
-import { Empty, Timestamp, requiredString } from "../core/schema";
+import { Empty, Timestamp, filterable, requiredString } from "../core/schema";
 import type { CallOptions, HttpClient, Sleep } from "../core/http";
 import type { ListOptions, Paginator } from "../core/pagination";
 import { endpoint } from "../core/endpoint";
@@ -396,9 +396,9 @@ export type DatabaseBackupCreateRequest = z.infer<typeof DatabaseBackupCreateReq
 
 /** An engine version. `total_disk_size_gb`/`used_disk_size_gb` were absent in 4.174 (feature-flagged). */
 export const DatabaseEngine = z.looseObject({
-  id: z.string(),
-  engine: z.string(),
-  version: z.string(),
+  id: filterable(z.string()),
+  engine: filterable(z.string()),
+  version: filterable(z.string()),
   total_disk_size_gb: z.number().nullable().optional(),
   used_disk_size_gb: z.number().nullable().optional(),
 });
@@ -413,16 +413,17 @@ export const DatabaseTypeOffer = z.looseObject({
 /**
  * A node type a database can run on (`GET /databases/types`): in the OpenAPI description of
  * 4.174, not in the spec's tables. `disk` and `memory` are in MB; `engines` prices each engine per
- * cluster size.
+ * cluster size. `deprecated` is filterable in that description; `class` and the sizes too, as on
+ * the compute types.
  */
 export const DatabaseType = z.looseObject({
-  id: z.string(),
-  label: z.string(),
-  class: z.string(),
-  disk: z.number().int(),
-  memory: z.number().int(),
-  vcpus: z.number().int(),
-  deprecated: z.boolean(),
+  id: filterable(z.string()),
+  label: filterable(z.string()),
+  class: filterable(z.string()),
+  disk: filterable(z.number().int()),
+  memory: filterable(z.number().int()),
+  vcpus: filterable(z.number().int()),
+  deprecated: filterable(z.boolean()),
   engines: z.looseObject({ mysql: z.array(DatabaseTypeOffer), postgresql: z.array(DatabaseTypeOffer) }),
 });
 export type DatabaseType = z.infer<typeof DatabaseType>;

@@ -7,7 +7,7 @@
  */
 import { isIPv6 } from "node:net";
 import { z } from "zod";
-import { Empty, Timestamp, type ErrorEntry } from "../core/schema";
+import { Empty, Timestamp, filterable, type ErrorEntry } from "../core/schema";
 import { parseIpv4 } from "../core/net";
 import type { CallOptions, HttpClient } from "../core/http";
 import type { ListOptions, Paginator } from "../core/pagination";
@@ -453,20 +453,20 @@ export type Domain = z.infer<typeof Domain>;
 
 /** A domain record as the API returns it. */
 export const DomainRecord = z.looseObject({
-  id: z.number().int(),
-  type: RecordType,
-  name: z.string(),
-  target: z.string(),
+  id: filterable(z.number().int()),
+  type: filterable(RecordType),
+  name: filterable(z.string()),
+  target: filterable(z.string()),
   priority: z.number().int(),
   weight: z.number().int(),
   port: z.number().int(),
   service: z.string().nullable(),
   protocol: z.string().nullable(),
   ttl_sec: z.number().int(),
-  tag: z.string().nullable(),
+  tag: filterable(z.string().nullable()),
   /** Absent from the 2018 recordings. */
-  created: Timestamp.optional(),
-  updated: Timestamp.optional(),
+  created: filterable(Timestamp.optional()),
+  updated: filterable(Timestamp.optional()),
 });
 export type DomainRecord = z.infer<typeof DomainRecord>;
 

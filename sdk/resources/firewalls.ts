@@ -7,7 +7,7 @@
  * provider's `check` derives from them.
  */
 import { z } from "zod";
-import { Empty, Timestamp, requiredInt } from "../core/schema";
+import { Empty, Timestamp, filterable, requiredInt } from "../core/schema";
 import type { CallOptions, HttpClient } from "../core/http";
 import type { ListOptions, Paginator } from "../core/pagination";
 import { endpoint } from "../core/endpoint";
@@ -116,6 +116,13 @@ export const FirewallProtocol = enumOf(
 export const PORTLESS_PROTOCOLS: readonly string[] = ["ICMP", "IPENCAP"];
 
 /**
+ * The pieces of a `ports` string, each as its one or two ends as written (`"22, 8000-8080"` →
+ * `[["22"], ["8000", "8080"]]`). White space around the commas and dashes is passed over, so the
+ * same reading serves a program's spelling (`8000 - 8080`) and the API's.
+ */
+const portEnds = (text: string): string[][] => text.split(/\s*,\s*/).map((piece) => piece.split(/\s*-\s*/));
+
+/**
  * The first problem of a `ports` string, if any: single ports and inclusive ranges, separated by
  * commas with at most one space after each; 1..65535 without leading zeroes; a range's end above
  * its start; at most 15 pieces, a range counting 2.
@@ -123,8 +130,7 @@ export const PORTLESS_PROTOCOLS: readonly string[] = ["ICMP", "IPENCAP"];
 export function portsProblem(text: string): string | undefined {
   if (!/^\d+(-\d+)?(, ?\d+(-\d+)?)*$/.test(text)) return FIREWALL_REASONS.portsFormat;
   let pieces = 0;
-  for (const piece of text.split(/, ?/)) {
-    const ends = piece.split("-");
+  for (const ends of portEnds(text)) {
     for (const end of ends) {
       if (/^0\d/.test(end)) return FIREWALL_REASONS.portsLeadingZero;
       const port = Number(end);
@@ -138,7 +144,15 @@ export function portsProblem(text: string): string | undefined {
 
 /** Counts the pieces of a valid `ports` string (a range counts 2). */
 export function portPieces(text: string): number {
-  return text.split(/, ?/).reduce((n, piece) => n + piece.split("-").length, 0);
+  return portEnds(text).reduce((n, ends) => n + ends.length, 0);
+}
+
+/** The inclusive ranges of a `ports` string: `"22, 8000-8080"` → `[[22, 22], [8000, 8080]]`. */
+export function portRanges(text: string): Array<[number, number]> {
+  return portEnds(text).map((ends) => {
+    const [from, to = from] = ends.map(Number);
+    return [from!, to!];
+  });
 }
 
 /** A rule's ports: a port, a range or a comma list of both (1–65535, at most 15 pieces). */
@@ -335,14 +349,14 @@ export type Firewall = z.infer<typeof Firewall>;
 
 /** A device record (api-facts P2-4): the assignment of a firewall to one entity. */
 export const FirewallDevice = z.looseObject({
-  id: z.number().int(),
-  created: Timestamp,
-  updated: Timestamp.nullable(),
+  id: filterable(z.number().int()),
+  created: filterable(Timestamp),
+  updated: filterable(Timestamp.nullable()),
   entity: z.looseObject({
-    id: z.number().int(),
+    id: filterable(z.number().int()),
     /** `compute` or `nodebalancer`. */
-    type: z.string(),
-    label: z.string().nullable(),
+    type: filterable(z.string()),
+    label: filterable(z.string().nullable()),
     /** `/v4/compute/instances/<id>` or `/v4/nodebalancers/<id>`. */
     url: z.string(),
   }),

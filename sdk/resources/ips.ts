@@ -6,7 +6,7 @@
  * them. Response schemas are tolerant: unknown keys pass, `vpc_nat_1_1` may be absent.
  */
 import { z } from "zod";
-import { Empty, requiredInt, requiredString } from "../core/schema";
+import { Empty, filterable, requiredInt, requiredString } from "../core/schema";
 import type { CallOptions, HttpClient } from "../core/http";
 import type { ListOptions, Paginator } from "../core/pagination";
 import { endpoint } from "../core/endpoint";
@@ -221,19 +221,19 @@ export type IpAddress = z.infer<typeof IpAddress>;
 
 /** An IPv6 pool of a region. The hand-written recordings omit `prefix`; the API documents it. */
 export const Ipv6Pool = z.looseObject({
-  range: z.string(),
-  prefix: z.number().int().optional(),
-  region: z.string(),
-  route_target: z.string().nullable(),
+  range: filterable(z.string()),
+  prefix: filterable(z.number().int().optional()),
+  region: filterable(z.string()),
+  route_target: filterable(z.string().nullable()),
 });
 export type Ipv6Pool = z.infer<typeof Ipv6Pool>;
 
 /** An IPv6 range as listed: `range` is the address without its prefix length. */
 export const Ipv6Range = z.looseObject({
-  range: z.string(),
-  prefix: z.number().int(),
-  region: z.string(),
-  route_target: z.string().nullable(),
+  range: filterable(z.string()),
+  prefix: filterable(z.number().int()),
+  region: filterable(z.string()),
+  route_target: filterable(z.string().nullable()),
 });
 export type Ipv6Range = z.infer<typeof Ipv6Range>;
 

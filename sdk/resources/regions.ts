@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { CallOptions, HttpClient } from "../core/http";
 import type { ListOptions, Paginator } from "../core/pagination";
 import { endpoint } from "../core/endpoint";
+import { filterable } from "../core/schema";
 
 /** A region's status: `ok` or `outage`. */
 export const RegionStatus = z.enum(["ok", "outage"]);
@@ -23,9 +24,9 @@ export type Region = z.infer<typeof Region>;
 
 /** Whether a plan is available in a region. */
 export const RegionAvailability = z.looseObject({
-  region: z.string(),
-  plan: z.string(),
-  available: z.boolean(),
+  region: filterable(z.string()),
+  plan: filterable(z.string()),
+  available: filterable(z.boolean()),
 });
 export type RegionAvailability = z.infer<typeof RegionAvailability>;
 

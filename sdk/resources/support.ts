@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { undici } from "../core/undici";
-import { Empty, Timestamp, requiredString } from "../core/schema";
+import { Empty, Timestamp, filterable, requiredString } from "../core/schema";
 import type { CallOptions, HttpClient } from "../core/http";
 import type { ListOptions, Paginator } from "../core/pagination";
 import { ClientValidationError } from "../core/errors";
@@ -119,9 +119,9 @@ export type Ticket = z.infer<typeof Ticket>;
 
 /** A reply to a support ticket. */
 export const TicketReply = z.looseObject({
-  id: z.number().int(),
-  created: Timestamp,
-  created_by: z.string(),
+  id: filterable(z.number().int()),
+  created: filterable(Timestamp),
+  created_by: filterable(z.string()),
   description: z.string(),
   /** True when written by the provider's staff. */
   from_compute: z.boolean(),

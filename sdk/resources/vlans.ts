@@ -3,15 +3,15 @@
  * configuration profile interface of purpose `vlan` names it; the API only lists them.
  */
 import { z } from "zod";
-import { Timestamp } from "../core/schema";
+import { Timestamp, filterable } from "../core/schema";
 import type { HttpClient } from "../core/http";
 import type { ListOptions, Paginator } from "../core/pagination";
 import { endpoint } from "../core/endpoint";
 
 /** A VLAN: its label, region, the instances attached to it, and when it appeared. */
 export const Vlan = z.looseObject({
-  label: z.string(),
-  region: z.string(),
+  label: filterable(z.string()),
+  region: filterable(z.string()),
   computes: z.array(z.number().int()),
   created: Timestamp,
 });

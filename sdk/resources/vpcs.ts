@@ -5,7 +5,7 @@
  * from them.
  */
 import { z } from "zod";
-import { Empty, Timestamp, requiredString } from "../core/schema";
+import { Empty, Timestamp, filterable, requiredString } from "../core/schema";
 import type { CallOptions, HttpClient } from "../core/http";
 import type { ListOptions, Paginator } from "../core/pagination";
 import { endpoint } from "../core/endpoint";
@@ -96,28 +96,28 @@ export const SubnetCompute = z.looseObject({
   interfaces: z.array(z.looseObject({ id: z.number().int(), active: z.boolean() })),
 });
 
-/** A VPC subnet as the API returns it. */
+/** A VPC subnet as the API returns it; `filterable`: what `X-Filter` may name in a listing. */
 export const Subnet = z.looseObject({
-  id: z.number().int(),
-  label: z.string(),
-  ipv4: z.string(),
+  id: filterable(z.number().int()),
+  label: filterable(z.string()),
+  ipv4: filterable(z.string()),
   /** Not in the spec; every recording carries `"ipv6": null`. */
   ipv6: z.unknown().optional(),
   computes: z.array(SubnetCompute),
-  created: Timestamp,
-  updated: Timestamp.nullable(),
+  created: filterable(Timestamp),
+  updated: filterable(Timestamp.nullable()),
 });
 export type Subnet = z.infer<typeof Subnet>;
 
-/** A VPC as the API returns it, with its subnets. */
+/** A VPC as the API returns it, with its subnets; `filterable`: what `X-Filter` may name in a listing. */
 export const Vpc = z.looseObject({
-  id: z.number().int(),
-  label: z.string(),
-  description: z.string(),
-  region: z.string(),
+  id: filterable(z.number().int()),
+  label: filterable(z.string()),
+  description: filterable(z.string()),
+  region: filterable(z.string()),
   subnets: z.array(Subnet),
-  created: Timestamp,
-  updated: Timestamp.nullable(),
+  created: filterable(Timestamp),
+  updated: filterable(Timestamp.nullable()),
 });
 export type Vpc = z.infer<typeof Vpc>;
 

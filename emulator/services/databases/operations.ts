@@ -14,6 +14,7 @@ import type {
 } from "../../../sdk/resources/databases";
 import type { EventEntity } from "../../../sdk/resources/events";
 import type { Actor } from "../../core/runtime";
+import { removeStored } from "../../core/state";
 import { eventEntity, recordEvent } from "../events/operations";
 import { ENGINE_TRAITS, findEngine } from "./catalog";
 import { DATABASE_DURATIONS, provisioningMs, startJob } from "./machine";
@@ -137,10 +138,7 @@ export function mergeEngineConfig(stored: EngineConfig, change: EngineConfig): E
 }
 
 export function deleteDatabase(actor: Actor, db: StoredDatabase): void {
-  DATABASES.set(
-    actor.account,
-    DATABASES.of(actor.account).filter((d) => d !== db),
-  );
+  removeStored(DATABASES, actor.account, db);
   databaseEvent(actor, "database_delete", db);
 }
 

@@ -6,7 +6,14 @@
  * credentials reset are for unrestricted users only, whatever the scopes (403 `Unauthorized`).
  * Both engines get the same table, generated per engine.
  */
-import { DATABASE_ENDPOINTS, DATABASE_ENGINES, type DatabaseEngineType } from "../../../sdk/resources/databases";
+import { filterableFields } from "../../../sdk/core/schema";
+import {
+  DATABASE_ENDPOINTS,
+  DATABASE_ENGINES,
+  DatabaseEngine,
+  DatabaseType,
+  type DatabaseEngineType,
+} from "../../../sdk/resources/databases";
 import { grantCreator } from "../../core/auth";
 import { forbidden, found, throwIfAny } from "../../core/errors";
 import { globalGrant, objectGrant, route } from "../../core/route-table";
@@ -28,8 +35,7 @@ import {
 import { checkDatabaseCreate, checkDatabaseUpdate, checkSnapshotCreate, requireStatus } from "./rules";
 import { createCaCertificate } from "./ssl";
 
-/** `deprecated` is filterable in the description of 4.174; `class` and the sizes too, as on the compute types. */
-export const TYPE_FILTERABLE = ["id", "label", "class", "disk", "memory", "vcpus", "deprecated"] as const;
+export const TYPE_FILTERABLE = filterableFields(DatabaseType);
 
 export const DATABASE_FILTERABLE = [
   "id",
@@ -43,7 +49,7 @@ export const DATABASE_FILTERABLE = [
   "created",
   "updated",
 ] as const;
-export const ENGINE_FILTERABLE = ["id", "engine", "version"] as const;
+export const ENGINE_FILTERABLE = filterableFields(DatabaseEngine);
 export const BACKUP_FILTERABLE = ["id", "label", "type", "created"] as const;
 
 /** Restricted users may not call it, whatever their grants and scopes (spec "Authentication"). */

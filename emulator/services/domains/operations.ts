@@ -6,6 +6,7 @@
 import type { DomainCreateRequest, DomainUpdateRequest } from "../../../sdk/resources/domains";
 import { roundUpDomainSeconds } from "../../../sdk/resources/domains";
 import type { Actor } from "../../core/runtime";
+import { removeStored } from "../../core/state";
 import { eventEntity, recordEvent } from "../events/operations";
 import {
   DOMAINS,
@@ -89,10 +90,7 @@ export function updateDomain(actor: Actor, domain: StoredDomain, input: DomainUp
 
 /** `DELETE /domains/{id}`: the domain and its records; event `dns_zone_delete`. */
 export function deleteDomain(actor: Actor, domain: StoredDomain): void {
-  DOMAINS.set(
-    actor.account,
-    DOMAINS.of(actor.account).filter((d) => d !== domain),
-  );
+  removeStored(DOMAINS, actor.account, domain);
   event(actor, "dns_zone_delete", domain);
 }
 

@@ -5,7 +5,8 @@
  * a real zone transfer (AXFR over TCP) from `remote_nameserver`, on port 53 unless the emulator's
  * `zoneTransferPort` option says otherwise.
  */
-import { DOMAIN_ENDPOINTS, DOMAIN_REASONS } from "../../../sdk/resources/domains";
+import { filterableFields } from "../../../sdk/core/schema";
+import { DOMAIN_ENDPOINTS, DOMAIN_REASONS, DomainRecord } from "../../../sdk/resources/domains";
 import { ApiFailure, entry, found, throwIfAny } from "../../core/errors";
 import { route } from "../../core/route-table";
 import type { RouteContext, RouteSpec } from "../../core/routes";
@@ -26,7 +27,7 @@ import { checkDomainName, checkDomainUpdate, checkImportSize, checkRecordCreate,
 import { settleRender } from "./zone-file";
 
 export const DOMAIN_FILTERABLE = ["id", "domain", "type", "status", "group", "tags", "created", "updated"] as const;
-export const RECORD_FILTERABLE = ["id", "type", "name", "target", "tag", "created", "updated"] as const;
+export const RECORD_FILTERABLE = filterableFields(DomainRecord);
 
 /** The DNS port: where zone transfers go unless `zoneTransferPort` is set. */
 export const DNS_PORT = 53;

@@ -9,7 +9,7 @@
  * each with `domain` (the zone name, lower case) and `records`, each record with `type`, `name`
  * (relative to the zone, `""` for the apex) and `target` (no trailing period).
  */
-import type { DomainType, RecordFields, RecordType, RecordUpdateRequest } from "../../../sdk/resources/domains";
+import type { DomainRecord, DomainType, RecordFields, RecordUpdateRequest } from "../../../sdk/resources/domains";
 import {
   roundRecordTtl,
   relativeRecordName,
@@ -18,25 +18,15 @@ import {
   srvRecordName,
   storedRecordTarget,
 } from "../../../sdk/resources/domains";
-import { type AccountState, type EmulatorState, accountSlice, idCounter } from "../../core/state";
+import { type AccountState, type EmulatorState, type StoredShape, accountSlice, idCounter } from "../../core/state";
 
-export interface StoredRecord {
-  id: number;
-  type: RecordType;
-  /** Relative to the zone, lower case; `""` is the apex. SRV names include the generated `_service._protocol`. */
-  name: string;
-  /** Without a trailing period; host names lower case and fully qualified. */
-  target: string;
-  priority: number;
-  weight: number;
-  port: number;
-  service: string | null;
-  protocol: string | null;
-  ttl_sec: number;
-  tag: string | null;
-  created: string;
-  updated: string;
-}
+/**
+ * A record as stored: the sdk's `DomainRecord`, in the API's spelling (`recordFields`): `name`
+ * relative to the zone, lower case, `""` for the apex, SRV names with the generated
+ * `_service._protocol`; `target` without a trailing period, host names lower case and fully
+ * qualified. `created` and `updated` are stamped on create (only the 2018 recordings lack them).
+ */
+export type StoredRecord = StoredShape<typeof DomainRecord, never, { created: string; updated: string }>;
 
 export interface StoredDomain {
   id: number;

@@ -12,7 +12,7 @@ import type {
 } from "../../../sdk/resources/firewalls";
 import { canonicalIpv6 } from "../../../sdk/core/net";
 import type { Actor } from "../../core/runtime";
-import type { AccountState } from "../../core/state";
+import { type AccountState, removeStored } from "../../core/state";
 import { eventEntity, recordEvent } from "../events/operations";
 import {
   type EntityRef,
@@ -140,10 +140,7 @@ export function replaceRules(actor: Actor, firewall: StoredFirewall, input: Fire
 
 /** Deletes the firewall with its devices, so its rules leave every assigned service; event `firewall_delete`. */
 export function deleteFirewall(actor: Actor, firewall: StoredFirewall): void {
-  FIREWALLS.set(
-    actor.account,
-    FIREWALLS.of(actor.account).filter((f) => f !== firewall),
-  );
+  removeStored(FIREWALLS, actor.account, firewall);
   event(actor, "firewall_delete", firewall);
 }
 

@@ -3,7 +3,8 @@
  * `firewall:read_write`. A restricted user sees and changes only firewalls it has a grant on (its
  * own creations get read_write), and needs read_write grants on every device entity it assigns.
  */
-import { FIREWALL_ENDPOINTS } from "../../../sdk/resources/firewalls";
+import { filterableFields } from "../../../sdk/core/schema";
+import { FIREWALL_ENDPOINTS, FirewallDevice } from "../../../sdk/resources/firewalls";
 import { grantCreator } from "../../core/auth";
 import { found, throwIfAny } from "../../core/errors";
 import { objectGrant, route } from "../../core/route-table";
@@ -23,7 +24,7 @@ import {
 } from "./rules";
 
 export const FIREWALL_FILTERABLE = ["id", "label", "status", "tags", "created", "updated"] as const;
-export const FIREWALL_DEVICE_FILTERABLE = ["id", "created", "updated", "entity.id", "entity.type", "entity.label"] as const;
+export const FIREWALL_DEVICE_FILTERABLE = filterableFields(FirewallDevice);
 
 const { read_only: readGrant, read_write: writeGrant } = objectGrant("firewall", "firewallId", findFirewall);
 const reading = { grant: readGrant };

@@ -4,7 +4,7 @@
  */
 import type { DueSource } from "../../core/clock";
 import type { EmulatorRuntime } from "../../core/runtime";
-import type { AccountState } from "../../core/state";
+import { type AccountState, removeStored } from "../../core/state";
 import { closeEvents } from "../events/operations";
 import { IMAGES, type ImageTransition, type StoredImage } from "./store";
 
@@ -23,10 +23,7 @@ function applyTransition(runtime: EmulatorRuntime, account: AccountState, image:
     return;
   }
   // No data within the upload window: the upload is canceled and the image deleted.
-  IMAGES.set(
-    account,
-    IMAGES.of(account).filter((i) => i !== image),
-  );
+  removeStored(IMAGES, account, image);
   endJob(account, image, "failed", transition.at, "No image data was uploaded within 24 hours; the image was deleted.");
 }
 

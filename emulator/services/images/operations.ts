@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { CLOUD_INIT_CAPABILITY } from "../../../sdk/resources/images";
 import type { ImageCreateRequest, ImageUpdateRequest, ImageUploadRequest } from "../../../sdk/resources/images";
 import type { Actor, EmulatorRuntime } from "../../core/runtime";
-import type { AccountState } from "../../core/state";
+import { type AccountState, removeStored } from "../../core/state";
 import { computeUrl, type StoredCompute, type StoredDisk } from "../computes/store";
 import { eventEntity, recordEvent } from "../events/operations";
 import { findEvent } from "../events/store";
@@ -124,9 +124,6 @@ export function updateImage(actor: Actor, image: StoredImage, input: ImageUpdate
 
 /** Deletes a private image (irreversible); event `image_delete`. A pending upload URL stops working. */
 export function deleteImage(actor: Actor, image: StoredImage): void {
-  IMAGES.set(
-    actor.account,
-    IMAGES.of(actor.account).filter((i) => i !== image),
-  );
+  removeStored(IMAGES, actor.account, image);
   recordEvent(actor, { action: "image_delete", entity: imageEntity(image) });
 }

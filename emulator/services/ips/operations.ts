@@ -1,7 +1,7 @@
 /** What the IP endpoints do to the state, with their events (api-facts P6-2). */
 import { formatIpv6, parseIpv6Cidr } from "../../../sdk/core/net";
 import type { Actor } from "../../core/runtime";
-import type { AccountState } from "../../core/state";
+import { type AccountState, removeStored } from "../../core/state";
 import { allInterfaces, computeUrl, everyCompute, type StoredCompute } from "../computes/store";
 import { eventEntity, recordEvent } from "../events/operations";
 import { allocateRangeBlock, defaultRdns, nextPrivateIpv4, nextPublicIpv4 } from "./address-plan";
@@ -112,9 +112,6 @@ export function createRange(actor: Actor, compute: StoredCompute, prefix: number
 /** Deletes a range (callers check it is not shared); event `ipv6pool_delete`. */
 export function deleteRange(actor: Actor, range: StoredIpv6Range): void {
   const owner = rangeOwner(actor.account, range);
-  IPV6_RANGES.set(
-    actor.account,
-    IPV6_RANGES.of(actor.account).filter((r) => r !== range),
-  );
+  removeStored(IPV6_RANGES, actor.account, range);
   event(actor, "ipv6pool_delete", owner ? computeEntity(owner) : null, `${range.range}/${range.prefix} removed`);
 }

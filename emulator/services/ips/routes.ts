@@ -5,7 +5,8 @@
  * Restricted users act on an address through their grant on the instance holding it.
  */
 import type { IncomingMessage } from "node:http";
-import { IP_ENDPOINTS, IP_REASONS, IPV6_ENDPOINTS } from "../../../sdk/resources/ips";
+import { filterableFields } from "../../../sdk/core/schema";
+import { IP_ENDPOINTS, IP_REASONS, IPV6_ENDPOINTS, Ipv6Pool, Ipv6Range } from "../../../sdk/resources/ips";
 import { ApiFailure, REASONS, badRequest, forbidden, found } from "../../core/errors";
 import { route } from "../../core/route-table";
 import type { RouteContext, RouteSpec } from "../../core/routes";
@@ -17,8 +18,8 @@ import { checkAllocate, checkRangeCreate, checkRangeDelete, checkRdns, resolveAs
 import { requireRead, requireReadWrite } from "./rules";
 
 export const IP_FILTERABLE = ["address", "compute_id", "public", "rdns", "region", "type"] as const;
-export const IPV6_POOL_FILTERABLE = ["range", "prefix", "region", "route_target"] as const;
-export const IPV6_RANGE_FILTERABLE = ["range", "prefix", "region", "route_target"] as const;
+export const IPV6_POOL_FILTERABLE = filterableFields(Ipv6Pool);
+export const IPV6_RANGE_FILTERABLE = filterableFields(Ipv6Range);
 
 /** The address of the path, or 404. */
 const addressOf = (ctx: RouteContext) => found(findAddress(ctx.account, ctx.param("address")));

@@ -1,5 +1,6 @@
 /** `/regions*`: no authorization is listed for these endpoints (spec "Regions"). */
-import { REGION_ENDPOINTS } from "../../../sdk/resources/regions";
+import { filterableFields } from "../../../sdk/core/schema";
+import { REGION_ENDPOINTS, RegionAvailability } from "../../../sdk/resources/regions";
 import { found } from "../../core/errors";
 import { route } from "../../core/route-table";
 import type { RouteSpec } from "../../core/routes";
@@ -7,7 +8,7 @@ import { REGION_CATALOG, findRegion } from "./catalog";
 import { buildAvailabilityList } from "./availability";
 
 export const REGION_FILTERABLE = ["id", "label", "country", "status", "site_type", "capabilities"] as const;
-export const AVAILABILITY_FILTERABLE = ["region", "plan", "available"] as const;
+export const AVAILABILITY_FILTERABLE = filterableFields(RegionAvailability);
 
 /** Built once per process: it is a pure function of the static catalog. */
 const AVAILABILITY = buildAvailabilityList();

@@ -4,7 +4,8 @@
  * never buffered: only their name and size are kept.
  */
 import "@fastify/multipart";
-import { SUPPORT_REASONS, TICKET_ENDPOINTS, isAllowedAttachment } from "../../../sdk/resources/support";
+import { filterableFields } from "../../../sdk/core/schema";
+import { SUPPORT_REASONS, TICKET_ENDPOINTS, TicketReply, isAllowedAttachment } from "../../../sdk/resources/support";
 import { badRequest, throwIfAny } from "../../core/errors";
 import { route } from "../../core/route-table";
 import type { RouteContext, RouteSpec } from "../../core/routes";
@@ -18,7 +19,7 @@ export const MAX_ATTACHMENT_BYTES = 5 * 1024 * 1024;
 
 export const TICKET_FILTERABLE = ["id", "summary", "status", "opened", "opened_by", "updated", "closed"] as const;
 
-export const REPLY_FILTERABLE = ["id", "created", "created_by"] as const;
+export const REPLY_FILTERABLE = filterableFields(TicketReply);
 
 const ticketOf = (ctx: RouteContext) => ctx.lookup("ticketId", findTicket);
 

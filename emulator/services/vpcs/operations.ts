@@ -1,6 +1,7 @@
 /** What the VPC endpoints do to the state, with their events (`vpc_*`, `subnet_*`, api-facts P6-2). */
 import type { SubnetCreateRequest, SubnetUpdateRequest, VpcCreateRequest, VpcUpdateRequest } from "../../../sdk/resources/vpcs";
 import type { Actor } from "../../core/runtime";
+import { removeStored } from "../../core/state";
 import { eventEntity, recordEvent } from "../events/operations";
 import { SUBNET_ID, type StoredSubnet, type StoredVpc, VPCS, VPC_ID, subnetUrl, vpcUrl } from "./store";
 
@@ -47,10 +48,7 @@ export function updateVpc(actor: Actor, vpc: StoredVpc, input: VpcUpdateRequest)
 /** Deletes a VPC and its subnets (callers check deletability first): `subnet_delete` per subnet, then `vpc_delete`. */
 export function deleteVpc(actor: Actor, vpc: StoredVpc): void {
   for (const subnet of vpc.subnets) event(actor, "subnet_delete", subnetEntity(vpc, subnet));
-  VPCS.set(
-    actor.account,
-    VPCS.of(actor.account).filter((v) => v !== vpc),
-  );
+  removeStored(VPCS, actor.account, vpc);
   event(actor, "vpc_delete", vpcEntity(vpc));
 }
 

@@ -3,7 +3,8 @@
  * the IP lists need `ips:read_only`, writes `vpc:read_write`. Restricted users need `add_vpc` to
  * create and a read_write grant on the VPC to change it or its subnets.
  */
-import { VPC_ENDPOINTS } from "../../../sdk/resources/vpcs";
+import { filterableFields } from "../../../sdk/core/schema";
+import { Subnet, VPC_ENDPOINTS, Vpc } from "../../../sdk/resources/vpcs";
 import { grantCreator } from "../../core/auth";
 import { found, throwIfAny } from "../../core/errors";
 import { globalGrant, objectGrant, route } from "../../core/route-table";
@@ -14,8 +15,8 @@ import { createSubnet, createVpc, deleteSubnet, deleteVpc, updateSubnet, updateV
 import { checkSubnetCreate, checkSubnetDelete, checkSubnetUpdate, checkVpcCreate, checkVpcDelete, checkVpcUpdate } from "./rules";
 import { VPC_IP_FILTERABLE, vpcIpRecords } from "./vpc-ips";
 
-export const VPC_FILTERABLE = ["id", "label", "description", "region", "created", "updated"] as const;
-export const SUBNET_FILTERABLE = ["id", "label", "ipv4", "created", "updated"] as const;
+export const VPC_FILTERABLE = filterableFields(Vpc);
+export const SUBNET_FILTERABLE = filterableFields(Subnet);
 
 const vpcGrant = objectGrant("vpc", "vpcId", findVpc);
 const vpcIps = { filterable: VPC_IP_FILTERABLE };

@@ -3,26 +3,18 @@
  * sdk schemas (`sdk/resources/vpcs.ts`); the rules that need state live in `rules.ts`, the wire
  * rendering in `render.ts`, the mutations with their events in `operations.ts`.
  */
-import { type AccountState, type UserRecord, accountSlice, idCounter } from "../../core/state";
+import type { Subnet, Vpc } from "../../../sdk/resources/vpcs";
+import { type AccountState, type StoredShape, type UserRecord, accountSlice, idCounter } from "../../core/state";
 import { canSee } from "../../core/auth";
 
-export interface StoredSubnet {
-  id: number;
-  label: string;
-  ipv4: string;
-  created: string;
-  updated: string;
-}
+/**
+ * A subnet as stored: the sdk's `Subnet` but `computes` (the instances' interfaces on it, rendered)
+ * and `ipv6` (always null); `updated` is stamped on create.
+ */
+export type StoredSubnet = StoredShape<typeof Subnet, "computes" | "ipv6", { updated: string }>;
 
-export interface StoredVpc {
-  id: number;
-  label: string;
-  description: string;
-  region: string;
-  subnets: StoredSubnet[];
-  created: string;
-  updated: string;
-}
+/** A VPC as stored: the sdk's `Vpc`, with its subnets as stored; `updated` is stamped on create. */
+export type StoredVpc = StoredShape<typeof Vpc, never, { subnets: StoredSubnet[]; updated: string }>;
 
 /** `accounts[id].vpcs`, each with its subnets. */
 export const VPCS = accountSlice("vpcs", (): StoredVpc[] => []);

@@ -12,6 +12,7 @@ import {
   FirewallPorts,
   FirewallRulesUpdateRequest,
   portPieces,
+  portRanges,
   portsProblem,
 } from "../../../sdk/resources/firewalls";
 import { JSON_HEADERS, harness, netError, serveFixture } from "../helpers";
@@ -155,6 +156,19 @@ describe("request schemas", () => {
   test("port pieces: a range counts 2", () => {
     expect(portPieces("22")).toBe(1);
     expect(portPieces("22, 80-90,443")).toBe(4);
+  });
+
+  test("port ranges: each piece inclusive, a single port its own range, white space passed over", () => {
+    expect(portRanges("22")).toEqual([[22, 22]]);
+    expect(portRanges("22, 80-90,443")).toEqual([
+      [22, 22],
+      [80, 90],
+      [443, 443],
+    ]);
+    expect(portRanges(" 8000 - 8080 , 443")).toEqual([
+      [8000, 8080],
+      [443, 443],
+    ]);
   });
 
   test.each([
