@@ -10,8 +10,8 @@ import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
 import { ProviderContext } from "../../provider/engine/context";
-import { readLockEntries } from "../../provider/backend-store";
-import { formatLine, judgeLock, planPending, settleCreates, type PendingOperation } from "../../provider/recover";
+import { readLockEntries } from "../../provider/stack/backend-store";
+import { formatLine, judgeLock, planPending, settleCreates, type PendingOperation } from "../../provider/stack/recovery";
 
 let emulator: RunningEmulator;
 let client: ComputeClient;

@@ -7,8 +7,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { execFileSync } from "node:child_process";
 import { PulumiCommand, type EngineEvent } from "@pulumi/pulumi/automation";
-import { managedDrift, type DriftEntry } from "./engine/drift";
-import { specForType } from "./serve/specs";
+import { managedDrift, type DriftEntry } from "../engine/managed-drift";
+import { specForType } from "../serve/specs";
 
 /** The directory holding `pulumi` (and `pulumi-resource-pulumi-nodejs` beside it). */
 export function engineBin(): string {
@@ -106,7 +106,3 @@ export function driftBetween(
   const resource = urn.split("::").pop()!;
   return managedDrift(spec, recorded, actual, given).map((entry) => ({ resource, type: spec.name, ...entry }));
 }
-
-// Recovery after an interrupted run, for Automation API programs (`pulumi-compute recover` is the same).
-export { recover, type RecoverLine, type RecoverOptions, type RecoverReport } from "./recover";
-export { stackScopes, scopesOf, type StackScopes } from "./scopes";
