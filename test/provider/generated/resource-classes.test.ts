@@ -5,7 +5,7 @@
  * accepted. The compiler checks it (`npm run build` type-checks the tests); the test counts the checks.
  */
 import type { Input, OutputInstance } from "@pulumi/pulumi";
-import type * as compute from "../../provider";
+import type * as compute from "../../../provider";
 
 type Value<O> = O extends OutputInstance<infer T> ? T : never;
 /** Compiles only when `A` is assignable to `B`. */

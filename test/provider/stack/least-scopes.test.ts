@@ -4,10 +4,10 @@
  * and writes are told apart. The whole path, a stack run with tokens of exactly those scopes, is
  * `test/e2e/scopes.e2e.test.ts`.
  */
-import { RESOURCE_SPECS } from "../../provider/generated/spec-table";
-import { endpointNamed, leastScopes, scopesOf } from "../../provider/stack/least-scopes";
-import { dataFunctionText } from "../../provider/engine/names";
-import { DATABASE_REASONS } from "../../sdk/resources/databases";
+import { RESOURCE_SPECS } from "../../../provider/generated/spec-table";
+import { endpointNamed, leastScopes, scopesOf } from "../../../provider/stack/least-scopes";
+import { dataFunctionText } from "../../../provider/engine/names";
+import { DATABASE_REASONS } from "../../../sdk/resources/databases";
 
 const kinds = Object.keys(RESOURCE_SPECS);
 
