@@ -107,7 +107,7 @@ export function selectStacks(all: FleetStack[], wanted?: string[]): FleetStack[]
 
 /**
  * Every stack of the backend the projects under `root` use, with its project's folder: read from
- * the backend's store where `backend-store.ts` can (file://, postgres://), else `pulumi stack ls --all`.
+ * the backend's store where `stack/backend-store.ts` can (file://, postgres://), else `pulumi stack ls --all`.
  */
 export async function listFleet(root: string): Promise<FleetStack[]> {
   const projects = findProjects(root);
