@@ -13,7 +13,7 @@ import * as path from "node:path";
 import * as zlib from "node:zlib";
 import ts from "typescript";
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
-import { pulumiCommand } from "../../provider/stack/automation";
+import { pulumiCommand } from "../../provider/process/pulumi-cli";
 import { PLUGINS_YAML } from "../../provider/project/plugins";
 import * as compute from "../../provider";
 import { RESOURCE_SPECS } from "../../provider/generated/spec-table";

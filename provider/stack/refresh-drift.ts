@@ -1,39 +1,10 @@
 /**
- * Helpers for driving stacks through Pulumi's Automation API: locating the engine, and turning a
- * refresh's events into a drift report (managed fields only). Used by the demo, the tests and
- * the drift command.
+ * A refresh's events turned into a drift report (managed fields only), for stacks driven through
+ * Pulumi's Automation API. Used by the demo, the tests and the drift command.
  */
-import * as fs from "node:fs";
-import * as path from "node:path";
-import { execFileSync } from "node:child_process";
-import { PulumiCommand, type EngineEvent } from "@pulumi/pulumi/automation";
+import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { managedDrift, type DriftEntry } from "../engine/managed-drift";
 import { specForType } from "../serve/specs";
-
-/** The directory holding `pulumi` (and `pulumi-resource-pulumi-nodejs` beside it). */
-export function engineBin(): string {
-  const fromSetup = process.env.PULUMI_COMPUTE_ENGINE_BIN;
-  if (fromSetup && fs.existsSync(path.join(fromSetup, "pulumi"))) return fromSetup;
-  try {
-    return path.dirname(execFileSync("sh", ["-c", "command -v pulumi"], { encoding: "utf8" }).trim());
-  } catch {
-    throw new Error("the Pulumi CLI is not on PATH: run through `npm test` / `npm run demo`, which build it, or install it");
-  }
-}
-
-const commands = new Map<string, Promise<PulumiCommand>>();
-
-/** The Automation API's handle on that CLI: one per CLI for the life of the process (getting one runs `pulumi version`). */
-export function pulumiCommand(): Promise<PulumiCommand> {
-  const root = path.dirname(engineBin());
-  let command = commands.get(root);
-  if (!command) {
-    command = PulumiCommand.get({ root });
-    commands.set(root, command);
-    command.catch(() => commands.delete(root));
-  }
-  return command;
-}
 
 /**
  * A managed field of one resource that differs between state and the cloud: `field` (the input),
