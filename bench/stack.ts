@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { LocalWorkspace, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
 import type { RunningEmulator } from "../emulator";
-import { pulumiCommand } from "../provider/automation";
+import { pulumiCommand } from "../provider/process/pulumi-cli";
 import { withComputePlugins } from "../provider/project/plugins";
 
 export const REPO_ROOT = path.resolve(__dirname, "../..");

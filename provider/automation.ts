@@ -1,112 +1,12 @@
 /**
- * Helpers for driving stacks through Pulumi's Automation API: locating the engine, and turning a
- * refresh's events into a drift report (managed fields only). Used by the demo, the tests and
- * the drift command.
+ * `pulumi-compute/dist/provider/automation`: what an Automation API program calls to drive its
+ * stacks (docs/guides/crash-recovery.md, docs/guides/least-privilege-tokens.md). A face: the
+ * operations themselves live in `stack/` and `process/`; this path stays put because programs
+ * import it.
  */
-import * as fs from "node:fs";
-import * as path from "node:path";
-import { execFileSync } from "node:child_process";
-import { PulumiCommand, type EngineEvent } from "@pulumi/pulumi/automation";
-import { managedDrift, type DriftEntry } from "./engine/drift";
-import { specForType } from "./serve/specs";
-
-/** The directory holding `pulumi` (and `pulumi-resource-pulumi-nodejs` beside it). */
-export function engineBin(): string {
-  const fromSetup = process.env.PULUMI_COMPUTE_ENGINE_BIN;
-  if (fromSetup && fs.existsSync(path.join(fromSetup, "pulumi"))) return fromSetup;
-  try {
-    return path.dirname(execFileSync("sh", ["-c", "command -v pulumi"], { encoding: "utf8" }).trim());
-  } catch {
-    throw new Error("the Pulumi CLI is not on PATH: run through `npm test` / `npm run demo`, which build it, or install it");
-  }
-}
-
-const commands = new Map<string, Promise<PulumiCommand>>();
-
-/** The Automation API's handle on that CLI: one per CLI for the life of the process (getting one runs `pulumi version`). */
-export function pulumiCommand(): Promise<PulumiCommand> {
-  const root = path.dirname(engineBin());
-  let command = commands.get(root);
-  if (!command) {
-    command = PulumiCommand.get({ root });
-    commands.set(root, command);
-    command.catch(() => commands.delete(root));
-  }
-  return command;
-}
-
-/**
- * A managed field of one resource that differs between state and the cloud: `field` (the input),
- * `state` (its value in state) and `cloud` (its value now); or an object gone (`field` is `(the
- * object)`, `cloud` is `gone`).
- */
-export interface ResourceDrift extends DriftEntry {
-  /** The resource's name in the program. */
-  resource: string;
-  /** The resource's kind: `Vpc`, `MysqlDatabase`. */
-  type: string;
-}
-
-/** The stack itself and providers are the engine's own, not resources of the program. */
-export function isProgramResource(type: string): boolean {
-  return !type.startsWith("pulumi:");
-}
-
-/** What a refresh (or a refresh preview) read and found changed, from its engine events. */
-export function refreshFindings(events: EngineEvent[]): { resources: number; drift: ResourceDrift[] } {
-  const resources = events.filter((e) => e.resourcePreEvent && isProgramResource(e.resourcePreEvent.metadata.type)).length;
-  return { resources, drift: driftFromEvents(events) };
-}
-
-/** What the drift report says of an object that a refresh found deleted outside Pulumi. */
-export const GONE = { field: "(the object)", cloud: "gone" } as const;
-
-/**
- * Managed fields that a refresh found changed, from that refresh's engine events, and objects it
- * found gone (a refresh deletes them from state; a refresh preview plans that delete).
- */
-export function driftFromEvents(events: EngineEvent[]): ResourceDrift[] {
-  const gone = new Set<string>();
-  return events.flatMap((event) => {
-    const meta = event.resOutputsEvent?.metadata ?? event.resourcePreEvent?.metadata;
-    if (!meta) return [];
-    if (meta.op === "delete") {
-      const spec = specForType(meta.type);
-      if (!spec || gone.has(meta.urn)) return [];
-      gone.add(meta.urn);
-      return [
-        {
-          resource: meta.urn.split("::").pop()!,
-          type: spec.name,
-          field: GONE.field,
-          state: `id ${String(meta.old?.id ?? "?")}`,
-          cloud: GONE.cloud,
-        },
-      ];
-    }
-    if (!event.resOutputsEvent || meta.op !== "update" || !meta.old || !meta.new) return [];
-    return driftBetween(meta.type, meta.urn, meta.old.outputs, meta.new.outputs, meta.old.inputs);
-  });
-}
-
-/**
- * Managed fields of one resource whose value differs between two records of its outputs (state
- * before and after a refresh), counting only the fields the program gave (`given`, the state's
- * inputs); none for types that are not this package's.
- */
-export function driftBetween(
-  type: string,
-  urn: string,
-  recorded: Record<string, unknown>,
-  actual: Record<string, unknown>,
-  given?: Record<string, unknown>,
-): ResourceDrift[] {
-  const spec = specForType(type);
-  if (!spec) return [];
-  const resource = urn.split("::").pop()!;
-  return managedDrift(spec, recorded, actual, given).map((entry) => ({ resource, type: spec.name, ...entry }));
-}
-
-// Recovery after an interrupted run, for Automation API programs (`pulumi-compute recover` is the same).
-export { recover, type RecoverLine, type RecoverOptions, type RecoverReport } from "./recover";
-export { stackScopes, scopesOf, type StackScopes } from "./scopes";
+export { engineBin, pulumiCommand } from "./process/pulumi-cli";
+export * from "./stack/refresh-drift";
+// Recovery after an interrupted run (`pulumi-compute recover` is the same).
+export { recover, type RecoverLine, type RecoverOptions, type RecoverReport } from "./stack/recovery";
+// The least-privilege scopes of a stack (`pulumi-compute scopes` is the same).
+export { stackScopes, scopesOf, type StackScopes } from "./stack/least-scopes";

@@ -6,15 +6,15 @@
  * const vpc = new compute.Vpc("app", { label: "app-net", region: "us-east" });
  * ```
  */
-import { assertPulumiLoadable, watchInlinePrograms } from "./peer";
+import { assertPulumiLoadable, watchInlinePrograms } from "./process/peer";
 
 // Before anything loads @pulumi/pulumi (a peer dependency): without it, one line saying what to install.
 assertPulumiLoadable();
-// Before an Automation API program runs: where its engine starts the provider plugin (see peer.ts).
+// Before an Automation API program runs: where its engine starts the provider plugin (see process/peer.ts).
 watchInlinePrograms();
 
 // Every resource class, its `Args`, and the input and output types its file offers (generated from the specs).
-export * from "./resources.generated";
+export * from "./generated/resource-classes";
 // Data functions, each with its `…Output` form (Inputs in, an Output out).
 export {
   getDatabaseEngines,

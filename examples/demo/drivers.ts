@@ -11,7 +11,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { spawn } from "node:child_process";
 import { LocalWorkspace, type EngineEvent, type Stack } from "@pulumi/pulumi/automation";
-import { driftBetween, engineBin, isProgramResource, pulumiCommand, refreshFindings } from "../../provider/automation";
+import { engineBin, pulumiCommand } from "../../provider/process/pulumi-cli";
+import { driftBetween, isProgramResource, refreshFindings } from "../../provider/stack/refresh-drift";
 import type { Example } from "../catalog";
 import { withComputePlugins } from "../../provider/project/plugins";
 

@@ -4,8 +4,8 @@
  * the value in state. Exit code 0 without drift, 2 with drift, 1 on error.
  */
 import type { EngineEvent } from "@pulumi/pulumi/automation";
-import { refreshFindings, type ResourceDrift } from "../automation";
-import { interruptedRun } from "../recover";
+import { refreshFindings, type ResourceDrift } from "../stack/refresh-drift";
+import { interruptedRun } from "../stack/recovery";
 import { EXIT } from "./exit";
 import { projectStack } from "./project-stack";
 import { NOTICE_PREFIX } from "../serve/row-log";

@@ -3,7 +3,7 @@
  * `drift.ts`), a summary table, the report as JSON, and JUnit XML with one test case per stack,
  * which CI systems display. Pure functions of the results, so each form is tested without a stack.
  */
-import type { ResourceDrift } from "../automation";
+import type { ResourceDrift } from "../stack/refresh-drift";
 import { EXIT } from "./exit";
 import { formatReport, table } from "./drift";
 

@@ -1,9 +1,9 @@
 /**
- * `pulumi-compute recover`: the command over `recover` (`provider/recover.ts`) for a project
+ * `pulumi-compute recover`: the command over `recover` (`provider/stack/recovery.ts`) for a project
  * directory and stack. Exit 0 when the stack was recovered or had nothing to recover, 1 on an
  * error, a refusal, or a declined plan.
  */
-import { recover } from "../recover";
+import { recover } from "../stack/recovery";
 import { EXIT } from "./exit";
 import { projectStack } from "./project-stack";
 

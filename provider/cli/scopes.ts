@@ -1,9 +1,9 @@
 /**
- * `pulumi-compute scopes`: the least-privilege OAuth scopes a stack needs (`provider/scopes.ts`),
+ * `pulumi-compute scopes`: the least-privilege OAuth scopes a stack needs (`provider/stack/least-scopes.ts`),
  * from a preview of it (no writes): what `up` and `destroy` need, and what `preview`, `refresh`
  * and `drift` need.
  */
-import { stackScopes, type StackScopes } from "../scopes";
+import { stackScopes, type StackScopes } from "../stack/least-scopes";
 import { CONFIG_TOKEN } from "../engine/context";
 import { EXIT } from "./exit";
 import { projectStack } from "./project-stack";

@@ -1,6 +1,6 @@
 /**
  * OAuth scopes as the sdk's endpoint table records them: the fewest that cover a set of endpoints,
- * and whether a token's scopes cover one. Shared by the least-privilege report (`../scopes.ts`)
+ * and whether a token's scopes cover one. Shared by the least-privilege report (`../stack/least-scopes.ts`)
  * and the errors that name a missing scope (`engine.ts`).
  */
 import type { AnyEndpoint } from "../../sdk/core/endpoint";

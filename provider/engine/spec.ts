@@ -3,7 +3,7 @@
  * which are inputs, how each goes on the wire, which force replacement, which are sets, how values
  * normalize, what the API defaults to — plus thin hooks that call the sdk; `engine.ts` derives
  * `check`, `diff`, the request bodies, the outputs and the Pulumi provider methods from it, and
- * `npm run generate` derives the program-facing classes (`provider/resources.generated.ts`).
+ * `npm run generate` derives the program-facing classes (`provider/generated/resource-classes.ts`).
  */
 import type { z } from "zod";
 import type { ErrorEntry } from "../../sdk/core/schema";
@@ -304,7 +304,7 @@ export interface ResourceSpec<
 
 /**
  * The endpoints (names in the sdk's endpoint table, `sdk/endpoints.ts`) a resource's life sends,
- * from which the least-privilege OAuth scopes of a stack derive (`provider/scopes.ts`): `read`
+ * from which the least-privilege OAuth scopes of a stack derive (`provider/stack/least-scopes.ts`): `read`
  * is what `preview`, `refresh` and `drift` send (the check's lookups, reads, natural-key
  * listings), `write` what `up` and `destroy` send besides (creates, updates, deletes, and the
  * reads of their waits). A test holds every name to the table, and the scopes e2e runs a stack
@@ -372,7 +372,7 @@ export function resourceSpec<Api extends { id: string | number }, Create = Body,
 
 /**
  * The specs by kind, each loaded by its loader the first time it is read (then kept): the
- * registry (`provider/specs.ts`) is built with it, so a process that serves or declares one kind
+ * registry (`provider/generated/spec-table.ts`) is built with it, so a process that serves or declares one kind
  * builds that kind's schemas, not every kind's. Enumerating it loads them all.
  */
 export function specsLoadedOnUse<L extends Record<string, () => AnySpec>>(
@@ -395,7 +395,7 @@ export function secretKeys(spec: AnySpec): string[] {
 
 /**
  * The key under which a dynamic resource carries its provider's code (in inputs and outputs,
- * `shim.ts`): never an input of the resource, and kept out of every comparison and request.
+ * `program/shim.ts`): never an input of the resource, and kept out of every comparison and request.
  */
 export const PROVIDER_KEY = "__provider";
 

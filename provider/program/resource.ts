@@ -1,11 +1,11 @@
 /**
- * The program side of a resource: the types the generated classes (`provider/resources.generated.ts`)
+ * The program side of a resource: the types the generated classes (`provider/generated/resource-classes.ts`)
  * take from a spec — constructor arguments and outputs — and the base class that registers a spec's
  * props and options as a dynamic resource.
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { PROVIDER_KEY, providerText } from "../shim";
+import { PROVIDER_KEY, providerText } from "./shim";
 import { META_INPUTS, secretKeys, type AnySpec, type ResourceSpec, type Values } from "../engine/spec";
 import type { KnownOutput } from "../engine/known";
 import type { Camelized } from "../engine/values";

@@ -1,6 +1,6 @@
 /**
  * What a process the engine starts for this package (Pulumi's dynamic provider host, through
- * `host/preload.ts`; the provider plugin and the policy pack, through `provider/preload.ts`) does
+ * `host/preload.ts`; the provider plugin and the policy pack, through `provider/process/launcher-preload.ts`) does
  * before `@pulumi/pulumi` loads, so that it starts in about half the time. The engine starts such a
  * process for every run (`up`, `preview`, `refresh`, `destroy`), so its start is paid by every run
  * of every user.

@@ -4,7 +4,7 @@
  */
 import type { AnySpec } from "../engine/spec";
 import { kindOfType } from "../engine/type-tokens";
-import { RESOURCE_SPECS } from "../specs";
+import { RESOURCE_SPECS } from "../generated/spec-table";
 
 /** The spec of a resource kind; throws naming the kind when this package has none. */
 export function specOf(kind: string): AnySpec {

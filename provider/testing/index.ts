@@ -14,4 +14,4 @@ export { computeMocks, CheckFailedError, type ComputeMocks, type ComputeMocksOpt
 export { emulatedStack, type EmulatedStack, type EmulatedStackOptions } from "./stack";
 export { demoEnvironment, LocalApi, type LocalApiOptions, type Seed, type SeedContext } from "./local-api";
 export { outputValue, refusalOf } from "./outputs";
-export type { ResourceDrift } from "../automation";
+export type { ResourceDrift } from "../stack/refresh-drift";

@@ -7,7 +7,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { LocalWorkspace, type PulumiCommand, type ProjectSettings } from "@pulumi/pulumi/automation";
-import { projectOf } from "../peer";
+import { projectOf } from "../process/peer";
 import { packageRoot, withComputePlugins, type PluginDeclaration, type ProjectSettingsWithPlugins } from "../project/plugins";
 
 /**

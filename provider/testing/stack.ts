@@ -33,7 +33,8 @@ import {
 import { CLI_TIME_SCALE } from "../../emulator/cli";
 import type { EmulatorControl } from "../../emulator";
 import type { ComputeClient } from "../../sdk/client";
-import { pulumiCommand as pulumiOnPath, refreshFindings, type ResourceDrift } from "../automation";
+import { pulumiCommand as pulumiOnPath } from "../process/pulumi-cli";
+import { refreshFindings, type ResourceDrift } from "../stack/refresh-drift";
 import { CONFIG_API_URL, CONFIG_TOKEN } from "../engine/context";
 import { release, track } from "./leftovers";
 import { MARKER_ENV, clearNow, clearProcesses } from "./marked";

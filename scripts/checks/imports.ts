@@ -30,15 +30,16 @@ export const LAYERS: Record<string, readonly string[]> = {
  * The provider's inner layers, lowest first: a file may import its own layer and those below it,
  * never one above. The engine knows no door and no spec table: it is handed both (`ProviderContext`'s
  * ports, a spec per call). Above it, what it is handed: the resources' specs and the generated
- * table of them, and the stores the serving layer reads for it (the backend's checkpoints, the
- * scopes log). Then the serving layer (`provider/serve`), which every door shares. Every other
- * file of the provider is a door or stands beside the doors (the dynamic door's `registry.ts`,
- * `shim.ts` and `host/`, `plugin/`, `testing/`, `policy/`, the CLI, the program side): the top.
+ * table of them (`generated/spec-table.ts`), and the stores the serving layer reads for it (the
+ * backend's checkpoints, the scopes log, in `stack/`). Then the serving layer (`provider/serve`),
+ * which every door shares. Every other file of the provider is a door or stands beside the doors
+ * (the dynamic door's `registry.ts`, `program/shim.ts` and `host/`, `plugin/`, `testing/`,
+ * `policy/`, the CLI, the program side, the rest of `stack/`): the top.
  * An entry is a folder, or a file named with its `.ts`.
  */
 export const PROVIDER_LAYERS: ReadonlyArray<readonly string[]> = [
   ["provider/engine"],
-  ["provider/resources", "provider/specs.ts", "provider/backend-store.ts", "provider/scopes-log.ts"],
+  ["provider/resources", "provider/generated/spec-table.ts", "provider/stack/backend-store.ts", "provider/stack/scopes-log.ts"],
   ["provider/serve"],
 ];
 

@@ -1,9 +1,9 @@
 /**
  * The program-facing surface of the provider, generated from the resource specs:
- * - `provider/resources.generated.ts`: per resource its `Args` interface (each input documented,
+ * - `provider/generated/resource-classes.ts`: per resource its `Args` interface (each input documented,
  *   typed by its schema, proven equal to the type the engine derives) and its class (each output
  *   a documented `declare readonly` property typed from the spec and the sdk's response type);
- * - `provider/specs.ts`: the registry of specs by kind, each loaded on first use, which the provider
+ * - `provider/generated/spec-table.ts`: the table of specs by kind, each loaded on first use, which the provider
  *   process serves and the classes declare.
  * Specs are found by loading `provider/resources/*`: a resource is a file exporting its spec, and
  * nothing else needs a line for it. `test/docs/generated.test.ts` fails when a file is out of date.
@@ -176,7 +176,7 @@ function renderResource({ exportName, spec }: SpecExport): string[] {
   return lines;
 }
 
-/** `provider/resources.generated.ts`. */
+/** `provider/generated/resource-classes.ts`. */
 export function renderResourcesModule(specs: SpecExport[], publicTypes: Array<{ module: string; names: string[] }>): string {
   const classes = new Set(specs.flatMap((s) => [s.spec.name, `${s.spec.name}Args`]));
   const clash = publicTypes.flatMap((t) => t.names).filter((n) => classes.has(n));
@@ -190,17 +190,17 @@ export function renderResourcesModule(specs: SpecExport[], publicTypes: Array<{ 
     " */",
     'import * as pulumi from "@pulumi/pulumi";',
     'import type { z } from "zod";',
-    'import { dynamicResource, isOfKind, quietStacks, unrecordedOutputs, type ArgsOf, type DeepInput, type MetaArgs, type OutputOf, type TimeoutsArgs } from "./program/resource";',
-    'import { RESOURCE_SPECS } from "./specs";',
+    'import { dynamicResource, isOfKind, quietStacks, unrecordedOutputs, type ArgsOf, type DeepInput, type MetaArgs, type OutputOf, type TimeoutsArgs } from "../program/resource";',
+    'import { RESOURCE_SPECS } from "./spec-table";',
     ...modules.map(
       (m) =>
         `import type { ${specs
           .filter((s) => s.module === m)
           .map((s) => s.exportName)
-          .join(", ")} } from "./${m}";`,
+          .join(", ")} } from "../${m}";`,
     ),
     "",
-    ...publicTypes.map((t) => `export type { ${t.names.join(", ")} } from "./${t.module}";`),
+    ...publicTypes.map((t) => `export type { ${t.names.join(", ")} } from "../${t.module}";`),
     "",
     "/** The input type of a spec field: its schema's input, Outputs allowed at any depth. */",
     "type In<F> = F extends { schema: infer Z extends z.ZodType } ? DeepInput<z.input<Z>> : never;",
@@ -212,7 +212,7 @@ export function renderResourcesModule(specs: SpecExport[], publicTypes: Array<{ 
   ].join("\n");
 }
 
-/** `provider/specs.ts`. */
+/** `provider/generated/spec-table.ts`. */
 export function renderSpecsModule(specs: SpecExport[]): string {
   return [
     HEADER,
@@ -221,10 +221,10 @@ export function renderSpecsModule(specs: SpecExport[]): string {
     " * them. Each kind's module is loaded the first time its spec is read (`specsLoadedOnUse`).",
     " */",
     "/* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use; the types come with each require */",
-    'import { specsLoadedOnUse } from "./engine/spec";',
+    'import { specsLoadedOnUse } from "../engine/spec";',
     "",
     "export const RESOURCE_SPECS = specsLoadedOnUse({",
-    ...specs.map((s) => `  ${s.spec.name}: () => (require("./${s.module}") as typeof import("./${s.module}")).${s.exportName},`),
+    ...specs.map((s) => `  ${s.spec.name}: () => (require("../${s.module}") as typeof import("../${s.module}")).${s.exportName},`),
     "});",
     "",
   ].join("\n");
@@ -234,8 +234,8 @@ export function renderSpecsModule(specs: SpecExport[]): string {
 export function renderProviderFiles(root: string): Record<string, string> {
   const specs = findSpecs();
   const files: Record<string, string> = {
-    "provider/resources.generated.ts": renderResourcesModule(specs, findPublicTypes(root)),
-    "provider/specs.ts": renderSpecsModule(specs),
+    "provider/generated/resource-classes.ts": renderResourcesModule(specs, findPublicTypes(root)),
+    "provider/generated/spec-table.ts": renderSpecsModule(specs),
   };
   return Object.fromEntries(Object.entries(files).map(([file, text]) => [file, formatSource(text, root, file)]));
 }

@@ -84,15 +84,15 @@ describe("the checker itself", () => {
     const g: ImportGraph = new Map([
       // upward: each one is named
       ["provider/engine/engine.ts", ["provider/host/diff.ts", "provider/serve/row-log.ts", "provider/engine/spec.ts"]],
-      ["provider/engine/drift.ts", ["provider/specs.ts"]],
-      ["provider/engine/ownership.ts", ["provider/backend-store.ts"]],
+      ["provider/engine/managed-drift.ts", ["provider/generated/spec-table.ts"]],
+      ["provider/engine/ownership.ts", ["provider/stack/backend-store.ts"]],
       ["provider/resources/vpc.ts", ["provider/serve/config.ts", "provider/engine/spec.ts"]],
       [
         "provider/serve/providers.ts",
-        ["provider/registry.ts", "provider/plugin/server.ts", "provider/specs.ts", "provider/engine/engine.ts"],
+        ["provider/registry.ts", "provider/plugin/server.ts", "provider/generated/spec-table.ts", "provider/engine/engine.ts"],
       ],
       // downward or level: allowed
-      ["provider/specs.ts", ["provider/resources/vpc.ts", "provider/engine/spec.ts"]],
+      ["provider/generated/spec-table.ts", ["provider/resources/vpc.ts", "provider/engine/spec.ts"]],
       ["provider/registry.ts", ["provider/serve/providers.ts", "provider/host/diff.ts", "provider/engine/engine.ts"]],
       ["provider/plugin/server.ts", ["provider/serve/providers.ts"]],
       ["provider/host/diff.ts", ["provider/engine/detailed-diff.ts"]],
@@ -101,13 +101,13 @@ describe("the checker itself", () => {
       ["provider/engine/detailed-diff.ts", []],
       ["provider/engine/ports.ts", []],
       ["provider/serve/config.ts", []],
-      ["provider/backend-store.ts", ["provider/engine/ports.ts"]],
+      ["provider/stack/backend-store.ts", ["provider/engine/ports.ts"]],
     ]);
     expect(layerViolations(g)).toEqual([
-      "provider/engine/drift.ts → provider/specs.ts",
       "provider/engine/engine.ts → provider/host/diff.ts",
       "provider/engine/engine.ts → provider/serve/row-log.ts",
-      "provider/engine/ownership.ts → provider/backend-store.ts",
+      "provider/engine/managed-drift.ts → provider/generated/spec-table.ts",
+      "provider/engine/ownership.ts → provider/stack/backend-store.ts",
       "provider/resources/vpc.ts → provider/serve/config.ts",
       "provider/serve/providers.ts → provider/plugin/server.ts",
       "provider/serve/providers.ts → provider/registry.ts",

@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { ENDPOINTS } from "../../sdk/endpoints";
 import { SERVICES } from "../../emulator/services";
-import { RESOURCE_SPECS } from "../../provider/specs";
+import { RESOURCE_SPECS } from "../../provider/generated/spec-table";
 import * as compute from "../../provider";
 import { REPO_ROOT } from "../support/engine";
 

@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { REPO_ROOT } from "../../scripts/coverage/table";
 import { HEADER, REFERENCE_DIR, pageName, referencePages } from "../../scripts/docs/reference";
-import { RESOURCE_SPECS } from "../../provider/specs";
+import { RESOURCE_SPECS } from "../../provider/generated/spec-table";
 import * as compute from "../../provider";
 import * as testing from "../../provider/testing";
 import { ComputeClient } from "../../sdk/client";

@@ -5,7 +5,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as compute from "../../provider";
-import { RESOURCE_SPECS } from "../../provider/specs";
+import { RESOURCE_SPECS } from "../../provider/generated/spec-table";
 import { REPO_ROOT } from "../../scripts/coverage/table";
 import { findSpecs, renderProviderFiles } from "../../scripts/docs/resources";
 

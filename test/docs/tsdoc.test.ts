@@ -1,13 +1,13 @@
 /**
  * TSDoc on the public API: every export of the provider package and of the sdk carries a doc
  * comment, so an editor explains each class, function, type and input. The docs of resource
- * arguments and outputs come from the specs (`provider/resources.generated.ts`, whose freshness
+ * arguments and outputs come from the specs (`provider/generated/resource-classes.ts`, whose freshness
  * `generated.test.ts` checks).
  */
 import * as path from "node:path";
 import ts from "typescript";
 import { REPO_ROOT } from "../../scripts/coverage/table";
-import { RESOURCE_SPECS } from "../../provider/specs";
+import { RESOURCE_SPECS } from "../../provider/generated/spec-table";
 
 function exportsOf(entry: string): { program: ts.Program; checker: ts.TypeChecker; symbols: ts.Symbol[] } {
   const program = ts.createProgram([entry], {
@@ -47,7 +47,7 @@ test("every export of the sdk has TSDoc", () => {
 });
 
 test("every argument and output of every resource has TSDoc", () => {
-  const file = path.join(REPO_ROOT, "provider/resources.generated.ts");
+  const file = path.join(REPO_ROOT, "provider/generated/resource-classes.ts");
   const { program } = exportsOf(file);
   const source = program.getSourceFile(file)!;
   const bare: string[] = [];

@@ -12,7 +12,7 @@ import * as path from "node:path";
 import { SCHEMA_FILE } from "../../scripts/schema/schema";
 import { REFERENCE_DIR, pageName } from "../../scripts/docs/reference";
 import { dataFunctions } from "../../provider/plugin/functions";
-import { RESOURCE_SPECS } from "../../provider/specs";
+import { RESOURCE_SPECS } from "../../provider/generated/spec-table";
 import { jsYaml } from "../../scripts/docs/yaml";
 import { PROVIDER_PLUGIN_YAML } from "../../provider/project/plugins";
 import { REPO_ROOT } from "../support/engine";

@@ -6,7 +6,7 @@
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
 import { Vpc, getVpcSubnets } from "../../provider";
-import { driftFromEvents } from "../../provider/automation";
+import { driftFromEvents } from "../../provider/stack/refresh-drift";
 import { createTestStack, eventRecorder, type TestStack } from "../support/engine";
 
 jest.setTimeout(240_000);

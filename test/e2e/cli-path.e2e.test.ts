@@ -17,7 +17,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { spawn, type ChildProcess } from "node:child_process";
 import { ComputeClient } from "../../sdk/client";
-import { MissingPulumiError } from "../../provider/peer";
+import { MissingPulumiError } from "../../provider/process/peer";
 import { REPO_ROOT } from "../support/engine";
 import { newProjectSteps } from "../support/new-project";
 import { type ProcessResult } from "../support/process";

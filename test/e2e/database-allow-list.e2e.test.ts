@@ -13,7 +13,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
 import { DatabaseAllowListEntry, MysqlDatabase } from "../../provider";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
-import { driftFromEvents } from "../../provider/automation";
+import { driftFromEvents } from "../../provider/stack/refresh-drift";
 import { createTestStack, type TestStack } from "../support/engine";
 
 jest.setTimeout(600_000);

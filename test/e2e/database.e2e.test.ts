@@ -12,7 +12,7 @@
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
 import { MysqlDatabase, PostgresqlDatabase, type MysqlDatabaseArgs, type PostgresqlDatabaseArgs } from "../../provider";
-import { driftFromEvents } from "../../provider/automation";
+import { driftFromEvents } from "../../provider/stack/refresh-drift";
 import { createTestStack, eventRecorder, stepsByName, type TestStack } from "../support/engine";
 
 jest.setTimeout(300_000);

@@ -8,7 +8,7 @@
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
 import { Domain, DomainRecord, type DomainRecordArgs } from "../../provider";
-import { driftFromEvents } from "../../provider/automation";
+import { driftFromEvents } from "../../provider/stack/refresh-drift";
 import { createTestStack, eventRecorder, type TestStack } from "../support/engine";
 
 jest.setTimeout(300_000);

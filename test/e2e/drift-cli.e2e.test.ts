@@ -9,7 +9,7 @@ import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
 import { Vpc } from "../../provider";
-import { pulumiCommand } from "../../provider/automation";
+import { pulumiCommand } from "../../provider/process/pulumi-cli";
 import { PASSPHRASE, REPO_ROOT } from "../support/engine";
 import { runProcess } from "../support/process";
 import { PLUGINS_DIR } from "../../provider/project/plugins";

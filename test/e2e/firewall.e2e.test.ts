@@ -10,7 +10,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
 import { FIREWALL_REASONS, type FirewallRuleInput } from "../../sdk/resources/firewalls";
 import { Firewall, FirewallDevice } from "../../provider";
-import { driftFromEvents } from "../../provider/automation";
+import { driftFromEvents } from "../../provider/stack/refresh-drift";
 import { createTestStack, eventRecorder, stepsByName, type TestStack } from "../support/engine";
 
 jest.setTimeout(300_000);

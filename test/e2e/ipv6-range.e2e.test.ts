@@ -10,7 +10,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
 import * as pulumi from "@pulumi/pulumi";
 import { Domain, DomainRecord, Ipv6Range } from "../../provider";
-import { driftFromEvents } from "../../provider/automation";
+import { driftFromEvents } from "../../provider/stack/refresh-drift";
 import { createTestStack, eventRecorder, type TestStack } from "../support/engine";
 
 jest.setTimeout(240_000);

@@ -14,7 +14,7 @@ import * as zlib from "node:zlib";
 import ts from "typescript";
 import * as pulumi from "@pulumi/pulumi";
 import * as compute from "../../provider";
-import { RESOURCE_SPECS } from "../../provider/specs";
+import { RESOURCE_SPECS } from "../../provider/generated/spec-table";
 import { META_INPUTS, type AnySpec } from "../../provider/engine/spec";
 import { computeMocks, emulatedStack, outputValue, type Seed } from "../../provider/testing";
 import { demoEnvironmentConfig, seedDemoEnvironment } from "../../emulator/control/demo-environment";

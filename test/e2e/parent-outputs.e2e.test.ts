@@ -9,7 +9,7 @@
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
 import { Domain, DomainRecord, Firewall, FirewallDevice, Vpc, VpcSubnet } from "../../provider";
-import { driftFromEvents } from "../../provider/automation";
+import { driftFromEvents } from "../../provider/stack/refresh-drift";
 import { createTestStack, eventRecorder, type TestStack } from "../support/engine";
 
 jest.setTimeout(300_000);

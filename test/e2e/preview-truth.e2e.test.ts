@@ -26,7 +26,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
-import { RESOURCE_SPECS } from "../../provider/specs";
+import { RESOURCE_SPECS } from "../../provider/generated/spec-table";
 import type { AnySpec } from "../../provider/engine/spec";
 import { exampleImageFile } from "../../examples/support/files";
 import { createTestStack, eventRecorder, type TestStack } from "../support/engine";

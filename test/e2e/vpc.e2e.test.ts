@@ -8,7 +8,7 @@
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
 import { Vpc, VpcSubnet } from "../../provider";
-import { driftFromEvents } from "../../provider/automation";
+import { driftFromEvents } from "../../provider/stack/refresh-drift";
 import { createTestStack, eventRecorder, stepsByName, type TestStack } from "../support/engine";
 
 jest.setTimeout(240_000);

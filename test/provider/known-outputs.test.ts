@@ -7,7 +7,7 @@ import { REPO_ROOT } from "../../scripts/coverage/table";
 import { typeCheck } from "../../scripts/docs/examples";
 import { diff } from "../../provider/engine/engine";
 import { outputText, unsetKnown } from "../../provider/engine/known";
-import { RESOURCE_SPECS } from "../../provider/specs";
+import { RESOURCE_SPECS } from "../../provider/generated/spec-table";
 
 jest.setTimeout(120_000);
 

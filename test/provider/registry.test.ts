@@ -22,17 +22,17 @@ console.log(JSON.stringify(ours.map((f) => f.slice(${path.join(REPO_ROOT, "dist"
 const kinds = (modules: string[], folder: string) => modules.filter((m) => m.startsWith(folder)).map((m) => m.slice(folder.length));
 
 test("a provider process serving DomainRecord loads that kind's spec and sdk area, no other", async () => {
-  const loaded = await loadedAfter(`require("./registry.js").provider("DomainRecord");`);
+  const loaded = await loadedAfter(`require("./registry").provider("DomainRecord");`);
   expect(kinds(loaded, "provider/resources/")).toEqual(["common.js", "domain-record.js", "domain.js", "record-common.js"]);
   expect(kinds(loaded, "sdk/resources/")).toEqual(["domains.js"]);
 });
 
 test("a program declaring a Vpc loads the Vpc's spec and sdk area, no other kind's", async () => {
-  const loaded = await loadedAfter(`require("./dist/provider/resources.generated.js").Vpc;`);
+  const loaded = await loadedAfter(`require("./dist/provider/generated/resource-classes.js").Vpc;`);
   expect(kinds(loaded, "provider/resources/")).toEqual([]);
   // The class is defined without its spec; the spec is read when a resource is declared.
   const declared = await loadedAfter(`
-const { RESOURCE_SPECS } = require("./dist/provider/specs.js");
+const { RESOURCE_SPECS } = require("./dist/provider/generated/spec-table.js");
 RESOURCE_SPECS.Vpc;`);
   expect(kinds(declared, "provider/resources/")).toEqual(["common.js", "vpc.js"]);
   expect(kinds(declared, "sdk/resources/")).toEqual(["vpcs.js"]);
@@ -40,7 +40,7 @@ RESOURCE_SPECS.Vpc;`);
 
 test("every kind is still there for whoever enumerates the registry", async () => {
   const loaded = await loadedAfter(`
-const { RESOURCE_SPECS } = require("./dist/provider/specs.js");
+const { RESOURCE_SPECS } = require("./dist/provider/generated/spec-table.js");
 if (Object.values(RESOURCE_SPECS).some((s) => !s.name)) process.exit(3);`);
   expect(kinds(loaded, "provider/resources/").length).toBeGreaterThanOrEqual(13);
 });

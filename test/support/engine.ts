@@ -10,7 +10,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, type PulumiFn, type Stack, type EngineEvent } from "@pulumi/pulumi/automation";
-import { pulumiCommand } from "../../provider/automation";
+import { pulumiCommand } from "../../provider/process/pulumi-cli";
 import { withComputePlugins } from "../../provider/project/plugins";
 import { EMULATED_CLOCK_ENV } from "../../provider/engine/time";
 import { startClockService } from "../../provider/testing/clock-service";

@@ -8,7 +8,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { dynamicProps, unrecordedOutputs } from "../../provider/program/resource";
 import { packageType } from "../../provider/engine/type-tokens";
-import { RESOURCE_SPECS } from "../../provider/specs";
+import { RESOURCE_SPECS } from "../../provider/generated/spec-table";
 import * as compute from "../../provider";
 
 /** Any kind's resource, registered by token. */

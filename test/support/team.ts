@@ -16,7 +16,7 @@ import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { LocalWorkspace, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
 import { Domain, DomainRecord, Firewall, Vpc, VpcSubnet } from "../../provider";
-import { pulumiCommand } from "../../provider/automation";
+import { pulumiCommand } from "../../provider/process/pulumi-cli";
 import { PASSPHRASE, REPO_ROOT } from "./engine";
 import { withComputePlugins } from "../../provider/project/plugins";
 

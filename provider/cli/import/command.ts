@@ -8,7 +8,7 @@
 import { ComputeClient } from "../../../sdk/client";
 import { ApiError, ConnectionError, TimeoutError } from "../../../sdk/core/errors";
 import { DEFAULT_API_URL, ENV_API_URL, ENV_TOKEN } from "../../engine/context";
-import { RESOURCE_SPECS } from "../../specs";
+import { RESOURCE_SPECS } from "../../generated/spec-table";
 import { AREAS, AREA_NAMES, type Area, type AreaContents } from "./account";
 import { buildProgram, renderProgram } from "./program";
 import { outProblem, projectFiles, projectName, writeProject } from "./project";

@@ -5,7 +5,7 @@
  */
 import { definePolicy } from "../define";
 import { UNKNOWN_PART, fieldPath, type Findings } from "../reading";
-import { RESOURCE_SPECS } from "../../specs";
+import { RESOURCE_SPECS } from "../../generated/spec-table";
 
 interface Settings extends Record<string, unknown> {
   min: number;

@@ -1,5 +1,5 @@
 /** The tags a team requires, on the kinds that carry tags (those whose spec has a `tags` input). */
-import { RESOURCE_SPECS } from "../../specs";
+import { RESOURCE_SPECS } from "../../generated/spec-table";
 import { definePolicy, listed } from "../define";
 import { UNKNOWN_PART } from "../reading";
 

@@ -14,7 +14,7 @@ import { startEmulator, type RunningEmulator } from "../../../emulator";
 import { ComputeClient } from "../../../sdk/client";
 import { changedFields, check, toOutputs } from "../../../provider/engine/engine";
 import type { AnySpec } from "../../../provider/engine/spec";
-import { RESOURCE_SPECS } from "../../../provider/specs";
+import { RESOURCE_SPECS } from "../../../provider/generated/spec-table";
 import { AREAS, type AreaContents } from "../../../provider/cli/import/account";
 import { filterByLabel, runImport, selectAreas } from "../../../provider/cli/import/command";
 import { programInputs } from "../../../provider/engine/import-inputs";

@@ -10,7 +10,7 @@ import { FIREWALL_REASONS } from "../../../sdk/resources/firewalls";
 import { check, explain } from "../../../provider/engine/engine";
 import { excerpt, programNames, programText } from "../../../provider/engine/names";
 import type { AnySpec, Failure } from "../../../provider/engine/spec";
-import { RESOURCE_SPECS } from "../../../provider/specs";
+import { RESOURCE_SPECS } from "../../../provider/generated/spec-table";
 import { args as firewallArgs, rule } from "../firewall-inputs";
 
 /** The sdk area whose reason texts each resource's failures can carry. */

@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { servingContext } from "../../../provider/serve/context";
 import { adoptClash, clashMessage } from "../../../provider/engine/natural-key";
 import { aliasFor, holderOf, parseUrn } from "../../../provider/engine/ownership";
-import { currentBackendUrl, readStackResources } from "../../../provider/backend-store";
+import { currentBackendUrl, readStackResources } from "../../../provider/stack/backend-store";
 import { specOf } from "../../../provider/registry";
 
 const vpc = specOf("Vpc");

@@ -4,7 +4,7 @@
  * unknown. Also the detailed diff's element paths for a set the API normalizes (sorted, /32).
  */
 import { diff, previewUpdate, UNKNOWN } from "../../../provider/engine/engine";
-import { RESOURCE_SPECS } from "../../../provider/specs";
+import { RESOURCE_SPECS } from "../../../provider/generated/spec-table";
 
 const { Vpc, DomainRecord, DomainRecordSet, MysqlDatabase } = RESOURCE_SPECS;
 

@@ -7,12 +7,12 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { engineBin } from "../../../provider/automation";
+import { engineBin } from "../../../provider/process/pulumi-cli";
 import { CONFIG_VARIABLES } from "../../../provider/serve/config";
 import { META_INPUTS, type AnySpec } from "../../../provider/engine/spec";
 import { packageType } from "../../../provider/engine/type-tokens";
 import { dataFunctions } from "../../../provider/plugin/functions";
-import { RESOURCE_SPECS } from "../../../provider/specs";
+import { RESOURCE_SPECS } from "../../../provider/generated/spec-table";
 import { SCHEMA_FILE, renderSchema } from "../../../scripts/schema/schema";
 import { REPO_ROOT } from "../../support/engine";
 import { runProcess } from "../../support/process";

@@ -7,7 +7,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { DomainRecord } from "../../../provider";
-import { PROVIDER_KEY } from "../../../provider/shim";
+import { PROVIDER_KEY } from "../../../provider/program/shim";
 import { dynamicProps, quietStacks, unrecordedKeys } from "../../../provider/program/resource";
 import { domainRecordSpec } from "../../../provider/resources/domain-record";
 

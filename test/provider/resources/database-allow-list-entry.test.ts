@@ -11,7 +11,7 @@
 import { DATABASE_REASONS } from "../../../sdk/resources/databases";
 import { checkAndDerive, diff, makeProvider } from "../../../provider/engine/engine";
 import { ProviderContext } from "../../../provider/engine/context";
-import { managedDrift } from "../../../provider/engine/drift";
+import { managedDrift } from "../../../provider/engine/managed-drift";
 import { sharedWritesOf } from "../../../provider/engine/shared-writes";
 import { UNKNOWN } from "../../../provider/engine/values";
 import { databaseAllowListEntrySpec } from "../../../provider/resources/database-allow-list-entry";

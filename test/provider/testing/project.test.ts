@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { pulumiCommand } from "../../../provider/automation";
+import { pulumiCommand } from "../../../provider/process/pulumi-cli";
 import { PLUGINS_YAML } from "../../../provider/project/plugins";
 import { folderProject, inlineProgramMain, inlineProject } from "../../../provider/testing/project";
 import { packageRoot } from "../../../provider/project/plugins";

@@ -19,13 +19,13 @@
  * resource carries, and both reach `provider(kind)`.
  */
 
-import { PROVIDER_KEY } from "./engine/spec";
-import { assertProviderPluginLoadable } from "./peer";
+import { PROVIDER_KEY } from "../engine/spec";
+import { assertProviderPluginLoadable } from "../process/peer";
 
 /** The key under which a dynamic resource carries its provider's code (in inputs and outputs). */
 export { PROVIDER_KEY };
 
-/** The registry module the text loads; it lives at the package root so the text stays short. */
+/** The registry module the text loads (`registry/` at the package root, a face of its own): short, and never moved. */
 export const REGISTRY_MODULE = "pulumi-compute/registry";
 
 /** The `__provider` text of a resource kind: the same for every resource of the kind. */

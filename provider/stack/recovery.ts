@@ -16,11 +16,11 @@ import { spawn } from "node:child_process";
 import * as os from "node:os";
 import * as readline from "node:readline/promises";
 import type { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
-import type { ProviderContext } from "./engine/context";
-import { servingContext } from "./serve/context";
-import { specForType } from "./serve/specs";
-import { resolvePendingCreate } from "./engine/natural-key";
-import { PROVIDER_KEY } from "./shim";
+import type { ProviderContext } from "../engine/context";
+import { servingContext } from "../serve/context";
+import { specForType } from "../serve/specs";
+import { resolvePendingCreate } from "../engine/natural-key";
+import { PROVIDER_KEY } from "../program/shim";
 import { readLockEntries, removeLockEntries, type LockEntry } from "./backend-store";
 
 /** How `recover` asks and reports. */

@@ -5,8 +5,15 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { backendUrlOf, describeLocks, readLockEntries, readLocks, readStacks, removeLockEntries } from "../../provider/backend-store";
-import { startPostgres, type RunningPostgres } from "../support/postgres";
+import {
+  backendUrlOf,
+  describeLocks,
+  readLockEntries,
+  readLocks,
+  readStacks,
+  removeLockEntries,
+} from "../../../provider/stack/backend-store";
+import { startPostgres, type RunningPostgres } from "../../support/postgres";
 
 jest.setTimeout(180_000);
 

@@ -1,11 +1,11 @@
 /**
- * The classes and their arguments are generated from the specs (`provider/resources.generated.ts`);
+ * The classes and their arguments are generated from the specs (`provider/generated/resource-classes.ts`);
  * this pins them to what programs compiled against when they were written by hand: every output's
  * type is assignable to the type it had (at least as precise), and every argument accepts what it
  * accepted. The compiler checks it (`npm run build` type-checks the tests); the test counts the checks.
  */
 import type { Input, OutputInstance } from "@pulumi/pulumi";
-import type * as compute from "../../provider";
+import type * as compute from "../../../provider";
 
 type Value<O> = O extends OutputInstance<infer T> ? T : never;
 /** Compiles only when `A` is assignable to `B`. */

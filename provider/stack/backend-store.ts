@@ -19,7 +19,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as zlib from "node:zlib";
-import type { StateEntry } from "./engine/ports";
+import type { StateEntry } from "../engine/ports";
 
 export type { StateEntry };
 

@@ -5,7 +5,7 @@
  * endpoint it calls to it. Otherwise nothing is recorded.
  */
 import * as fs from "node:fs";
-import type { AnyEndpoint } from "../sdk/core/endpoint";
+import type { AnyEndpoint } from "../../sdk/core/endpoint";
 
 /** Set in a preview's environment to a file; this package's clients append the endpoint names they call to it. */
 export const SCOPES_LOG_ENV = "PULUMI_COMPUTE_SCOPES_LOG";

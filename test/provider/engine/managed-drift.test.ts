@@ -2,7 +2,7 @@
  * Drift counts the fields the program manages: a field it leaves out (and that has no default) is
  * the cloud's to change, as in the engine's own diff.
  */
-import { managedDrift } from "../../../provider/engine/drift";
+import { managedDrift } from "../../../provider/engine/managed-drift";
 import { firewallSpec } from "../../../provider/resources/firewall";
 
 const rule = { action: "ACCEPT", protocol: "TCP", ports: "443", addresses: { ipv4: ["0.0.0.0/0"] }, label: "web" };

@@ -15,25 +15,25 @@ import {
   type MetaArgs,
   type OutputOf,
   type TimeoutsArgs,
-} from "./program/resource";
-import { RESOURCE_SPECS } from "./specs";
-import type { databaseAllowListEntrySpec } from "./resources/database-allow-list-entry";
-import type { domainSpec } from "./resources/domain";
-import type { domainRecordSpec } from "./resources/domain-record";
-import type { domainRecordSetSpec } from "./resources/domain-record-set";
-import type { firewallSpec } from "./resources/firewall";
-import type { firewallDeviceSpec } from "./resources/firewall-device";
-import type { firewallRuleSpec } from "./resources/firewall-rule";
-import type { imageSpec } from "./resources/image";
-import type { ipv6RangeSpec } from "./resources/ipv6-range";
-import type { mysqlDatabaseSpec } from "./resources/mysql-database";
-import type { postgresqlDatabaseSpec } from "./resources/postgresql-database";
-import type { reverseDnsSpec } from "./resources/reverse-dns";
-import type { vpcSpec } from "./resources/vpc";
-import type { vpcSubnetSpec } from "./resources/vpc-subnet";
+} from "../program/resource";
+import { RESOURCE_SPECS } from "./spec-table";
+import type { databaseAllowListEntrySpec } from "../resources/database-allow-list-entry";
+import type { domainSpec } from "../resources/domain";
+import type { domainRecordSpec } from "../resources/domain-record";
+import type { domainRecordSetSpec } from "../resources/domain-record-set";
+import type { firewallSpec } from "../resources/firewall";
+import type { firewallDeviceSpec } from "../resources/firewall-device";
+import type { firewallRuleSpec } from "../resources/firewall-rule";
+import type { imageSpec } from "../resources/image";
+import type { ipv6RangeSpec } from "../resources/ipv6-range";
+import type { mysqlDatabaseSpec } from "../resources/mysql-database";
+import type { postgresqlDatabaseSpec } from "../resources/postgresql-database";
+import type { reverseDnsSpec } from "../resources/reverse-dns";
+import type { vpcSpec } from "../resources/vpc";
+import type { vpcSubnetSpec } from "../resources/vpc-subnet";
 
-export type { MaintenanceWindowArgs } from "./resources/database-common";
-export type { FirewallDevicesArgs, FirewallRuleOutput } from "./resources/firewall";
+export type { MaintenanceWindowArgs } from "../resources/database-common";
+export type { FirewallDevicesArgs, FirewallRuleOutput } from "../resources/firewall";
 
 /** The input type of a spec field: its schema's input, Outputs allowed at any depth. */
 type In<F> = F extends { schema: infer Z extends z.ZodType } ? DeepInput<z.input<Z>> : never;

@@ -1,13 +1,13 @@
 /**
- * The least-privilege scopes of resource kinds (`provider/scopes.ts`): every endpoint a spec
+ * The least-privilege scopes of resource kinds (`provider/stack/least-scopes.ts`): every endpoint a spec
  * declares is in the sdk's endpoint table, the scopes are the fewest that cover them, and reads
  * and writes are told apart. The whole path, a stack run with tokens of exactly those scopes, is
  * `test/e2e/scopes.e2e.test.ts`.
  */
-import { RESOURCE_SPECS } from "../../provider/specs";
-import { endpointNamed, leastScopes, scopesOf } from "../../provider/scopes";
-import { dataFunctionText } from "../../provider/engine/names";
-import { DATABASE_REASONS } from "../../sdk/resources/databases";
+import { RESOURCE_SPECS } from "../../../provider/generated/spec-table";
+import { endpointNamed, leastScopes, scopesOf } from "../../../provider/stack/least-scopes";
+import { dataFunctionText } from "../../../provider/engine/names";
+import { DATABASE_REASONS } from "../../../sdk/resources/databases";
 
 const kinds = Object.keys(RESOURCE_SPECS);
 

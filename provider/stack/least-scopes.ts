@@ -16,8 +16,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
-import { leastScopes } from "./engine/oauth-scopes";
-import { specForType, specOf } from "./serve/specs";
+import { leastScopes } from "../engine/oauth-scopes";
+import { specForType, specOf } from "../serve/specs";
 import { SCOPES_LOG_ENV } from "./scopes-log";
 
 /** The scopes a stack needs, split by what runs with them. */
@@ -50,7 +50,7 @@ export function scopesOf(kinds: Iterable<string>, previewCalls: Iterable<string>
  * program or in state), and the endpoints its program called. For the Automation API and
  * `pulumi-compute scopes`.
  */
-export { endpointNamed, leastScopes } from "./engine/oauth-scopes";
+export { endpointNamed, leastScopes } from "../engine/oauth-scopes";
 
 export async function stackScopes(stack: Stack): Promise<StackScopes> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-compute-scopes-"));

@@ -1,2 +1,0 @@
-// The types of `pulumi-compute/testing` (see testing.js).
-export * from "./dist/provider/testing";

@@ -1,0 +1,2 @@
+// The types of `pulumi-compute/testing` (see index.js).
+export * from "../dist/provider/testing";
