@@ -2,16 +2,16 @@
  * Loaded in the provider process by the shim: the dynamic door. It maps a resource kind to the
  * provider methods the serving layer serves (`serve/providers.ts`), adapted to Pulumi's dynamic
  * provider host: `configure` keeps the stack config, and a diff goes through the host's detailed
- * diff (`host/diff.ts`). The process holds one `ProviderContext` (credentials from the stack config
+ * diff (`host/diff-response.ts`). The process holds one `ProviderContext` (credentials from the stack config
  * that `configure` receives, one API client).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { ConfigSource, ProviderContext } from "./engine/context";
 import { processTime } from "./engine/time";
-import { forHost } from "./host/diff";
+import { forHost } from "./host/diff-response";
 import { withoutLauncher } from "./host/notice";
 import { previewWanted } from "./serve/config";
-import { servingContext } from "./serve/context";
+import { servingContext } from "./serve/serving-context";
 import { Serving } from "./serve/providers";
 
 export { specOf } from "./serve/specs";

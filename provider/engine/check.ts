@@ -9,7 +9,7 @@ import { formatPath } from "../../sdk/core/schema";
 import type { ProviderContext } from "./context";
 import { explain, inputName } from "./errors";
 import { timeoutFor } from "./lifecycle";
-import { dataFunctionText, excerpt, programNames, programText, wirePath } from "./names";
+import { dataFunctionText, excerpt, programNames, programText, wirePath } from "./field-names";
 import { adoptClash, keyClash } from "./natural-key";
 import { holdings } from "./ownership";
 import { servedResource } from "./ports";

@@ -5,7 +5,7 @@
  */
 import { ApiError } from "../../sdk/core/errors";
 import { CONFIG_TOKEN } from "./context";
-import { programNames, programText, wirePath } from "./names";
+import { programNames, programText, wirePath } from "./field-names";
 import { leastScopes, scopeRefusal } from "./oauth-scopes";
 import { servedResource } from "./ports";
 import type { AnySpec, ApiObject, Outputs } from "./spec";

@@ -3,7 +3,7 @@
  * which body, wire form, defaults), and outputs from the API's record.
  */
 import { changedFields, sameValue } from "./diff";
-import { wirePath } from "./names";
+import { wirePath } from "./field-names";
 import {
   META_INPUTS,
   type AnySpec,

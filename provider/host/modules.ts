@@ -2,7 +2,7 @@
  * The modules of Pulumi's dynamic provider host that the changes in `host/` use, resolved from
  * the host's own file, so they are the very instances the host uses (its copy of the protocol,
  * of gRPC and of protobuf's `Struct`). Nothing here is trusted to be shaped as expected: each
- * change checks the members it uses (`preview.ts`, `diff.ts`, `row-log.ts`) and steps aside,
+ * change checks the members it uses (`preview.ts`, `diff-response.ts`, `engine-log.ts`) and steps aside,
  * saying why (`notice.ts`), when one is missing.
  */
 import { createRequire } from "node:module";

@@ -6,7 +6,7 @@
  *
  * Two cases reach it:
  * - the project's launcher preloaded this package (`preload.ts`), and a change stepped aside
- *   because the host lacks a part it uses (`preview.ts`, `diff.ts`, `row-log.ts`);
+ *   because the host lacks a part it uses (`preview.ts`, `diff-response.ts`, `engine-log.ts`);
  * - the project does not declare this package's plugin, so Pulumi's own launcher started the host
  *   and nothing was preloaded (`withoutLauncher`): previews are Pulumi's plain ones.
  * Turning preview support off on purpose (`PULUMI_DISABLE_PROVIDER_PREVIEW`, `compute:previewSupport`)
@@ -14,10 +14,10 @@
  */
 import { previewOffByEnvironment } from "../serve/config";
 import { HOST_ENTRY, HOST_PINNED } from "./entry";
-import { detailedDiffInHost } from "./diff";
+import { detailedDiffInHost } from "./diff-response";
 import { hostModules } from "./modules";
 import { NOTICE_PREFIX, engineLog, unloggable, type EngineLog, type EngineModules } from "../serve/row-log";
-import { engineModules } from "./row-log";
+import { engineModules } from "./engine-log";
 import { DYNAMIC_PLUGIN, PLUGINS_PATH } from "../project/plugins";
 
 /** A change to the host that is off in this run. */

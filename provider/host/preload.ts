@@ -6,9 +6,9 @@
  * (`node -r`): the engine's Configure call comes before any resource's code is loaded. Here, in
  * that process only:
  *
- * - detailed diffs (`diff.ts`) are patched into the host's protocol at once;
+ * - detailed diffs (`diff-response.ts`) are patched into the host's protocol at once;
  * - when the host adds its provider service, each request is served in the context of its
- *   resource (`row-log.ts`: lines on the resource's row), and previews are answered here
+ *   resource (`engine-log.ts`: lines on the resource's row), and previews are answered here
  *   (`preview.ts`);
  * - each change checks every part of the host it uses first; one that finds a part missing leaves
  *   the host as it is, and the first resource row of the run gets one warning saying why and what
@@ -20,13 +20,13 @@
  */
 import * as path from "node:path";
 import { HOST_ENTRY } from "./entry";
-import { installDetailedDiff } from "./diff";
+import { installDetailedDiff } from "./diff-response";
 import { hostModules, missingMethod, type HostModules } from "./modules";
 import { previewOffByEnvironment } from "../serve/config";
 import { HostNotice, hostLog, markLaunched, warner } from "./notice";
 import { hostUnpatchable, previewUnpatchable, withPreview, type HostService, type PreviewOf } from "./preview";
 import { unloggable, withRowLog } from "../serve/row-log";
-import { REQUESTS_WITH_URN, engineModules } from "./row-log";
+import { REQUESTS_WITH_URN, engineModules } from "./engine-log";
 import { saySlowStart, startQuickly } from "../serve/quick-start";
 
 /**

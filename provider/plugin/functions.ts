@@ -11,7 +11,7 @@ import * as path from "node:path";
 import type * as Pulumi from "@pulumi/pulumi";
 import type { FunctionOptions } from "../functions/client";
 import { isRecord } from "../engine/values";
-import type { Values } from "./values";
+import type { Values } from "./struct-values";
 
 /** The property under which a list result is answered. */
 export const LIST_RESULT = "items";

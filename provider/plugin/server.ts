@@ -20,11 +20,11 @@ import { importRead } from "../engine/import-inputs";
 import { processTime, type ProviderTime } from "../engine/time";
 import { TYPE_MODULE, kindOfType } from "../engine/type-tokens";
 import { CONFIG_VARIABLES, previewOffByEnvironment, previewWanted } from "../serve/config";
-import { servingContext } from "../serve/context";
+import { servingContext } from "../serve/serving-context";
 import { Serving, type Served } from "../serve/providers";
 import { invoke } from "./functions";
 import type { Protocol } from "./protocol";
-import { structValues, unwrapSecret, type Values } from "./values";
+import { structValues, unwrapSecret, type Values } from "./struct-values";
 
 type Callback<R> = (error: grpc.ServiceError | Partial<grpc.StatusObject> | null, response?: R | null, metadata?: grpc.Metadata) => void;
 type Call<Q> = { request: Q };

@@ -17,7 +17,7 @@ import * as os from "node:os";
 import * as readline from "node:readline/promises";
 import type { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import type { ProviderContext } from "../engine/context";
-import { servingContext } from "../serve/context";
+import { servingContext } from "../serve/serving-context";
 import { specForType } from "../serve/specs";
 import { resolvePendingCreate } from "../engine/natural-key";
 import { PROVIDER_KEY } from "../program/shim";

@@ -18,7 +18,7 @@ import { PROVIDER_KEY, type Failure, type Inputs, type Outputs } from "../engine
 import type { ProviderTime } from "../engine/time";
 import { UNKNOWN } from "../engine/values";
 import { MOCKED_API, type MockedApi } from "../functions/client";
-import { servingContext } from "../serve/context";
+import { servingContext } from "../serve/serving-context";
 import { Serving } from "../serve/providers";
 import { specForType } from "../serve/specs";
 import { emulatedTime } from "./emulated-time";

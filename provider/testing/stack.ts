@@ -43,7 +43,7 @@ import { startClockService, type ClockService } from "./clock-service";
 import { startKeyService, type KeyService } from "./key-service";
 import type { LoopbackService } from "./loopback";
 import { EMULATED_CLOCK_ENV } from "../engine/time";
-import { folderProject, inlineProject } from "./project";
+import { folderProject, inlineProject } from "./emulated-project";
 import { compileCacheDir } from "../serve/quick-start";
 
 /** Options of `emulatedStack`. */

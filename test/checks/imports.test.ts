@@ -83,7 +83,7 @@ describe("the checker itself", () => {
   test("the provider's inner layers: an import up from the engine, the specs or the serving layer is named", () => {
     const g: ImportGraph = new Map([
       // upward: each one is named
-      ["provider/engine/engine.ts", ["provider/host/diff.ts", "provider/serve/row-log.ts", "provider/engine/spec.ts"]],
+      ["provider/engine/engine.ts", ["provider/host/diff-response.ts", "provider/serve/row-log.ts", "provider/engine/spec.ts"]],
       ["provider/engine/managed-drift.ts", ["provider/generated/spec-table.ts"]],
       ["provider/engine/ownership.ts", ["provider/stack/backend-store.ts"]],
       ["provider/resources/vpc.ts", ["provider/serve/config.ts", "provider/engine/spec.ts"]],
@@ -93,9 +93,9 @@ describe("the checker itself", () => {
       ],
       // downward or level: allowed
       ["provider/generated/spec-table.ts", ["provider/resources/vpc.ts", "provider/engine/spec.ts"]],
-      ["provider/registry.ts", ["provider/serve/providers.ts", "provider/host/diff.ts", "provider/engine/engine.ts"]],
+      ["provider/registry.ts", ["provider/serve/providers.ts", "provider/host/diff-response.ts", "provider/engine/engine.ts"]],
       ["provider/plugin/server.ts", ["provider/serve/providers.ts"]],
-      ["provider/host/diff.ts", ["provider/engine/detailed-diff.ts"]],
+      ["provider/host/diff-response.ts", ["provider/engine/detailed-diff.ts"]],
       ["provider/serve/row-log.ts", ["provider/engine/ports.ts"]],
       ["provider/engine/spec.ts", []],
       ["provider/engine/detailed-diff.ts", []],
@@ -104,7 +104,7 @@ describe("the checker itself", () => {
       ["provider/stack/backend-store.ts", ["provider/engine/ports.ts"]],
     ]);
     expect(layerViolations(g)).toEqual([
-      "provider/engine/engine.ts → provider/host/diff.ts",
+      "provider/engine/engine.ts → provider/host/diff-response.ts",
       "provider/engine/engine.ts → provider/serve/row-log.ts",
       "provider/engine/managed-drift.ts → provider/generated/spec-table.ts",
       "provider/engine/ownership.ts → provider/stack/backend-store.ts",

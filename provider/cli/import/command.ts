@@ -11,7 +11,7 @@ import { DEFAULT_API_URL, ENV_API_URL, ENV_TOKEN } from "../../engine/context";
 import { RESOURCE_SPECS } from "../../generated/spec-table";
 import { AREAS, AREA_NAMES, type Area, type AreaContents } from "./account";
 import { buildProgram, renderProgram } from "./program";
-import { outProblem, projectFiles, projectName, writeProject } from "./project";
+import { outProblem, projectFiles, projectName, writeProject } from "./project-files";
 
 export interface ImportOptions {
   /** API root including `/v4`; default `COMPUTE_API_URL`, else the public API. */

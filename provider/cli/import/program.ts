@@ -1,14 +1,14 @@
 /**
  * The generated `index.ts`: one resource per object found, grouped by area; its inputs derived
  * from the resource's spec (`inputs.ts`), a parent's id written as a reference to the parent's
- * resource, `adoptId` on each, names derived from labels (`names.ts`), laid out as Prettier would
+ * resource, `adoptId` on each, names derived from labels (`program-names.ts`), laid out as Prettier would
  * (`literal.ts`). Pure: the same account gives the same text.
  */
 import type { AnySpec, Values } from "../../engine/spec";
 import type { Area, AreaContents, FoundObject } from "./account";
 import { programInputs } from "../../engine/import-inputs";
 import { Reference, WIDTH, layout } from "./literal";
-import { UniqueNames, identifier, identifiers, resourceNames, slug } from "./names";
+import { UniqueNames, identifier, identifiers, resourceNames, slug } from "./program-names";
 
 /** One resource of the program. */
 export interface ProgramResource {

@@ -19,7 +19,7 @@ import { AREAS, type AreaContents } from "../../../provider/cli/import/account";
 import { filterByLabel, runImport, selectAreas } from "../../../provider/cli/import/command";
 import { programInputs } from "../../../provider/engine/import-inputs";
 import { Reference, layout, stringLiteral } from "../../../provider/cli/import/literal";
-import { identifier, identifiers, resourceNames, slug } from "../../../provider/cli/import/names";
+import { identifier, identifiers, resourceNames, slug } from "../../../provider/cli/import/program-names";
 import { buildProgram, renderProgram, type Program } from "../../../provider/cli/import/program";
 import { seedImportAccount, type SeededAccount } from "../../support/import-account";
 

@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { servingContext } from "../../../provider/serve/context";
+import { servingContext } from "../../../provider/serve/serving-context";
 import { adoptClash, clashMessage } from "../../../provider/engine/natural-key";
 import { aliasFor, holderOf, parseUrn } from "../../../provider/engine/ownership";
 import { currentBackendUrl, readStackResources } from "../../../provider/stack/backend-store";

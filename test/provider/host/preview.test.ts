@@ -11,7 +11,7 @@
  *   provider: they answer the inputs, as the engine does for a host without preview support;
  * - a host that handles previews itself, or lacks a method, is left alone (fails closed);
  * - through the launcher, a provider's lines reach the engine's `Log` (a fake engine here) with the
- *   URN of the resource being served, as a row status or a kept line (`provider/host/row-log.ts`),
+ *   URN of the resource being served, as a row status or a kept line (`provider/host/engine-log.ts`),
  *   and the host's own state (the config `configure` keeps) is untouched by the wrapping.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -22,7 +22,7 @@ import * as path from "node:path";
 import { providerText } from "../../../provider/program/shim";
 import { hostUnpatchable, kindOf, previewUnpatchable } from "../../../provider/host/preview";
 import { hostModules } from "../../../provider/host/modules";
-import { undiffable } from "../../../provider/host/diff";
+import { undiffable } from "../../../provider/host/diff-response";
 import { HOST_PINNED } from "../../../provider/host/entry";
 import { unloggable, type EngineModules } from "../../../provider/serve/row-log";
 import { UNKNOWN } from "../../../provider/engine/values";
@@ -63,7 +63,7 @@ function hostParts(): Record<string, string> {
     update: sha(method("update")),
     diff: sha(method("diff")),
     addService: sha(/server\.addService\(provrpc\.ResourceProviderService, resourceProvider\);/.exec(source)?.[0] ?? "(missing)"),
-    // The engine's address is the host's first argument (`row-log.ts` reads process.argv[2]).
+    // The engine's address is the host's first argument (`engine-log.ts` reads process.argv[2]).
     engineArgument: sha(
       /if \(args\.length === 0\) \{[\s\S]*?\n\}\nexports\.main = main;\nmain\(process\.argv\.slice\(2\)\);/.exec(source)?.[0] ??
         "(missing)",

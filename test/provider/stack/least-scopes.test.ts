@@ -6,7 +6,7 @@
  */
 import { RESOURCE_SPECS } from "../../../provider/generated/spec-table";
 import { endpointNamed, leastScopes, scopesOf } from "../../../provider/stack/least-scopes";
-import { dataFunctionText } from "../../../provider/engine/names";
+import { dataFunctionText } from "../../../provider/engine/field-names";
 import { DATABASE_REASONS } from "../../../sdk/resources/databases";
 
 const kinds = Object.keys(RESOURCE_SPECS);

@@ -8,7 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { pulumiCommand } from "../../../provider/process/pulumi-cli";
 import { PLUGINS_YAML } from "../../../provider/project/plugins";
-import { folderProject, inlineProgramMain, inlineProject } from "../../../provider/testing/project";
+import { folderProject, inlineProgramMain, inlineProject } from "../../../provider/testing/emulated-project";
 import { packageRoot } from "../../../provider/project/plugins";
 import { REPO_ROOT } from "../../support/engine";
 

@@ -8,7 +8,7 @@ import { DOMAIN_REASONS, RECORD_REASONS } from "../../../sdk/resources/domains";
 import { DATABASE_REASONS } from "../../../sdk/resources/databases";
 import { FIREWALL_REASONS } from "../../../sdk/resources/firewalls";
 import { check, explain } from "../../../provider/engine/engine";
-import { excerpt, programNames, programText } from "../../../provider/engine/names";
+import { excerpt, programNames, programText } from "../../../provider/engine/field-names";
 import type { AnySpec, Failure } from "../../../provider/engine/spec";
 import { RESOURCE_SPECS } from "../../../provider/generated/spec-table";
 import { args as firewallArgs, rule } from "../firewall-inputs";
