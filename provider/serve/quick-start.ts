@@ -19,7 +19,7 @@
  *
  * It fails closed: a module that cannot be found where `@pulumi/pulumi` looks for it, or is loaded
  * already, keeps its own way of loading; the start is then only slower, and `deferUnused` says
- * which (`test/provider/host/quick-start.test.ts` fails when the pinned `@pulumi/pulumi` stops
+ * which (`test/provider/serve/quick-start.test.ts` fails when the pinned `@pulumi/pulumi` stops
  * loading them this way).
  */
 import * as fs from "node:fs";
