@@ -120,7 +120,7 @@ const PHASES = [
   "of which the database's create or delete",
   "end of the update (last step to summary)",
   "teardown (CLI exits)",
-  "outputs and history (CLI calls after)",
+  "outputs and summary (CLI reads after it: a secret output's only)",
 ] as const;
 
 /** Runs `operation` (`up` or `destroy`) with an event handler, and splits its time by what the engine reported. */

@@ -5,7 +5,8 @@
  * folder (a `file://` backend, the workspace, Pulumi's home and temporary files), its secrets under
  * a key of the test's process (`key-service.ts`); the emulator listens on a free loopback port and its clock runs fast and jumps
  * while the provider waits (`clock-service.ts`), so a database is active without real waiting. An
- * ephemeral stack's state is written once per operation, not checkpointed after every step.
+ * ephemeral stack's state is written once per operation, not checkpointed after every step, and an
+ * operation's summary and outputs come from its events, not from CLI reads after it (`event-results.ts`).
  * Parallel test processes share nothing. `dispose()` (and `await using`)
  * stops any operation still running, ends every process it started, removes the folder and stops
  * the emulator (`leftovers.ts`), also when the test failed.
@@ -28,7 +29,6 @@ import {
   type Stack,
   type UpOptions,
   type UpResult,
-  type UpdateSummary,
 } from "@pulumi/pulumi/automation";
 import { CLI_TIME_SCALE } from "../../emulator/cli";
 import type { EmulatorControl } from "../../emulator";
@@ -45,6 +45,7 @@ import type { LoopbackService } from "./loopback";
 import { EMULATED_CLOCK_ENV } from "../engine/time";
 import { folderProject, inlineProject } from "./emulated-project";
 import { compileCacheDir } from "../serve/quick-start";
+import { resultsFromEvents } from "./event-results";
 
 /** Options of `emulatedStack`. */
 export interface EmulatedStackOptions {
@@ -218,52 +219,12 @@ function programCompileCache(program: PulumiFn | string): Record<string, string>
   return dir ? { NODE_COMPILE_CACHE: dir } : {};
 }
 
-/**
- * After `up`, the Automation API asks the CLI for the stack's outputs (masked, then shown) and then
- * for the update's summary (`stack history`), one process after another. Here the three run side
- * by side: the two reads of the outputs always (`outputsSideBySide`), and during an `up`
- * (`during`) `outputs()` starts the summary's read beside its own, which the `info()` that follows
- * takes. Each answer is still the CLI's own. (Reads only: the file backend locks nothing for them,
- * and the stack's secrets provider is set when it is made, so no read writes its settings.)
- */
-function summaryBesideOutputs(stack: Stack): { during<T>(up: () => Promise<T>): Promise<T> } {
-  outputsSideBySide(stack.workspace as LocalWorkspace);
-  const outputs = stack.outputs.bind(stack);
-  const info = stack.info.bind(stack);
-  const history = stack.history.bind(stack);
-  let upRunning = false;
-  let summary: Promise<UpdateSummary | undefined> | undefined;
-  stack.outputs = () => {
-    if (upRunning) {
-      // As `info()` reads it by default: the last update, its config's secrets shown.
-      summary = history(1, undefined, true).then((updates) => updates[0]);
-      summary.catch(() => undefined); // its error is the info()'s that takes it
-    }
-    return outputs();
-  };
-  stack.info = (showSecrets?: boolean) => {
-    const started = summary;
-    summary = undefined;
-    return started && showSecrets !== false ? started : info(showSecrets);
-  };
-  return {
-    async during(up) {
-      upRunning = true;
-      try {
-        return await up();
-      } finally {
-        upRunning = false;
-        summary = undefined;
-      }
-    },
-  };
-}
-
 /** How the Automation API runs a CLI command (`PulumiCommand.run`, which its typings leave out). */
 type RunCommand = (args: string[], cwd: string, env: Record<string, string>) => Promise<{ stdout: string }>;
 
 /**
- * The workspace's `stackOutputs`, its two CLI reads (the outputs masked, which says which are
+ * Where the outputs are read from the CLI after all (a secret among them: `event-results.ts`), the
+ * workspace's `stackOutputs`, its two CLI reads (the outputs masked, which says which are
  * secret, and shown) at once instead of one after the other, combined as the Automation API does.
  * A `@pulumi/pulumi` whose command has no `run` keeps its own.
  */
@@ -293,7 +254,6 @@ class RunningStack implements EmulatedStack {
   private readonly stopping = new AbortController();
   private readonly running = new Set<Promise<unknown>>();
   private disposed: Promise<void> | undefined;
-  private readonly reads: ReturnType<typeof summaryBesideOutputs>;
 
   constructor(
     readonly stack: Stack,
@@ -302,7 +262,8 @@ class RunningStack implements EmulatedStack {
     /** The stack's services in the test's process (its clock, its key), closed with it. */
     private readonly services: ReadonlyArray<LoopbackService | undefined>,
   ) {
-    this.reads = summaryBesideOutputs(stack);
+    resultsFromEvents(stack);
+    outputsSideBySide(stack.workspace as LocalWorkspace);
   }
 
   get client(): ComputeClient {
@@ -322,7 +283,7 @@ class RunningStack implements EmulatedStack {
   }
 
   up(options: UpOptions = {}): Promise<UpResult> {
-    return this.run((signal) => this.reads.during(() => this.stack.up({ ...options, signal })), options.signal);
+    return this.run((signal) => this.stack.up({ ...options, signal }), options.signal);
   }
 
   preview(options: PreviewOptions = {}): Promise<PreviewResult> {

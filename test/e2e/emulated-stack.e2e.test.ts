@@ -3,12 +3,16 @@
  * through the sdk client, the drift seen and repaired, destroyed, leaving nothing in the emulator;
  * a project folder run from a workspace of its own (the folder left as it was); faults injected
  * through the control API and ridden out; `dispose` in the middle of an `up` stops it, and no
- * process or file of the stack is left.
+ * process or file of the stack is left; results taken from the engine's events, as the CLI's reads
+ * would give them.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import * as pulumi from "@pulumi/pulumi";
+import type { PulumiCommand, UpdateSummary } from "@pulumi/pulumi/automation";
 import * as compute from "../../provider";
+import { pulumiCommand } from "../../provider/process/pulumi-cli";
 import { emulatedStack, type EmulatedStack } from "../../provider/testing";
 import { MARKER_ENV, processesOf } from "../../provider/testing/marked";
 import { PLUGINS_YAML } from "../../provider/project/plugins";
@@ -123,4 +127,75 @@ test("dispose in the middle of an up stops it: no process and no file of the sta
   await expect(up).rejects.toThrow();
   expect(processesOf(folder)).toEqual([]);
   expect(fs.existsSync(folder)).toBe(false);
+});
+
+/** The CLI, each call's first two words (`up`, `stack output`) counted into `calls`. */
+function countedCommand(base: PulumiCommand, calls: string[]): PulumiCommand {
+  type Runner = { run(args: string[], ...rest: unknown[]): Promise<unknown> };
+  const counted = Object.create(base) as PulumiCommand & Runner;
+  counted.run = (args, ...rest) => {
+    calls.push(args[0] === "stack" ? args.slice(0, 2).join(" ") : args[0]!);
+    return (base as unknown as Runner).run.call(base, args, ...rest);
+  };
+  return counted;
+}
+
+test("results from the engine's events: the summaries and outputs the CLI's reads give, read only when an output is secret", async () => {
+  let label = "events-net";
+  let secret = false;
+  const calls: string[] = [];
+  await using stack = await emulatedStack(
+    async () => {
+      const vpc = new compute.Vpc("net", { label, region: "us-iad" });
+      return { vpcId: vpc.id, nested: { label: vpc.label, list: [1, 2] }, ...(secret ? { token: pulumi.secret("s3cret") } : {}) };
+    },
+    { pulumiCommand: countedCommand(await pulumiCommand(), calls) },
+  );
+  /** The parts of a summary the engine's events hold, which the CLI's last history entry must match. */
+  const said = (summary: UpdateSummary) => ({ kind: summary.kind, result: summary.result, resourceChanges: summary.resourceChanges });
+  const asTheCli = async (summary: UpdateSummary) => {
+    const [last] = await stack.stack.history(1);
+    expect(said(summary)).toEqual(said(last!));
+  };
+  const during = async <T>(operation: () => Promise<T>): Promise<{ result: T; calls: string[] }> => {
+    calls.length = 0;
+    const result = await operation();
+    return { result, calls: [...calls] };
+  };
+
+  const made = await during(() => stack.up());
+  expect(made.calls).toEqual(["up"]);
+  expect(made.result.summary.resourceChanges).toEqual({ create: 2 });
+  await asTheCli(made.result.summary);
+  expect(made.result.outputs).toEqual(await stack.stack.workspace.stackOutputs("test"));
+
+  const same = await during(() => stack.up());
+  expect(same.result.summary.resourceChanges).toEqual({ same: 2 });
+  await asTheCli(same.result.summary);
+
+  label = "events-net-two";
+  const updated = await during(() => stack.up());
+  expect(updated.result.summary.resourceChanges).toEqual({ same: 1, update: 1 });
+  await asTheCli(updated.result.summary);
+  expect(updated.result.outputs.nested!.value).toEqual({ label: "events-net-two", list: [1, 2] });
+  expect(updated.result.outputs).toEqual(await stack.stack.workspace.stackOutputs("test"));
+
+  const [vpc] = await stack.client.vpcs.listAll();
+  await stack.client.vpcs.update(vpc!.id, { label: "changed-by-hand" });
+  const refreshed = await during(() => stack.refresh());
+  expect(refreshed.calls).toEqual(["refresh"]);
+  expect(refreshed.result.summary.resourceChanges).toMatchObject({ update: 1 });
+  await asTheCli(refreshed.result.summary);
+
+  // A secret output: the events show it as [secret], so the outputs are the CLI's (masked and shown).
+  secret = true;
+  const withSecret = await during(() => stack.up());
+  expect(withSecret.calls.sort()).toEqual(["stack output", "stack output", "up"]);
+  expect(withSecret.result.outputs.token).toEqual({ value: "s3cret", secret: true });
+  await asTheCli(withSecret.result.summary);
+
+  const destroyed = await during(() => stack.destroy());
+  expect(destroyed.calls).toEqual(["destroy"]);
+  expect(destroyed.result.summary.resourceChanges).toEqual({ delete: 2 });
+  await asTheCli(destroyed.result.summary);
 });

@@ -15,6 +15,7 @@ import { withComputePlugins } from "../../provider/project/plugins";
 import { EMULATED_CLOCK_ENV } from "../../provider/engine/time";
 import { startClockService } from "../../provider/testing/clock-service";
 import { startKeyService, type KeyService } from "../../provider/testing/key-service";
+import { resultsFromEvents } from "../../provider/testing/event-results";
 import type { Clock } from "../../emulator/core/clock";
 import { runProcess, type ProcessResult } from "./process";
 
@@ -125,16 +126,20 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
   // A stack beside another's may exist already; a fresh state folder holds none (`createStack`
   // skips the `stack select` that would fail first: one CLI start less).
   const open = (options.besides ? LocalWorkspace.createOrSelectStack : LocalWorkspace.createStack).bind(LocalWorkspace);
-  const stack = await open(
-    { stackName: options.stackName ?? "test", projectName: project, program: options.program },
-    {
-      workDir,
-      pulumiCommand: command,
-      envVars,
-      secretsProvider: keys.secretsProvider,
-      // The provider process starts in `main`; from there `pulumi-compute` resolves to this repo.
-      projectSettings: withComputePlugins({ name: project, runtime: "nodejs", main: REPO_ROOT, backend: { url: `file://${stateDir}` } }),
-    },
+  // An operation's summary and outputs come from its events, as emulatedStack's do: up to three
+  // `pulumi` starts less per operation (`event-results.ts`).
+  const stack = resultsFromEvents(
+    await open(
+      { stackName: options.stackName ?? "test", projectName: project, program: options.program },
+      {
+        workDir,
+        pulumiCommand: command,
+        envVars,
+        secretsProvider: keys.secretsProvider,
+        // The provider process starts in `main`; from there `pulumi-compute` resolves to this repo.
+        projectSettings: withComputePlugins({ name: project, runtime: "nodejs", main: REPO_ROOT, backend: { url: `file://${stateDir}` } }),
+      },
+    ),
   );
   if (options.credentials !== "env") {
     // One CLI run for both keys: each `pulumi` start costs about 0.3 s of CPU.

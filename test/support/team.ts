@@ -16,6 +16,7 @@ import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { LocalWorkspace, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
 import { Domain, DomainRecord, Firewall, Vpc, VpcSubnet } from "../../provider";
+import { resultsFromEvents } from "../../provider/testing/event-results";
 import { pulumiCommand } from "../../provider/process/pulumi-cli";
 import { PASSPHRASE, REPO_ROOT } from "./engine";
 import { withComputePlugins } from "../../provider/project/plugins";
@@ -55,7 +56,8 @@ export function teamEnv(root: string, backendUrl: string, api: { url: string; to
 export async function teamStack(team: Team, project: string, program: PulumiFn): Promise<Stack> {
   const workDir = path.join(team.root, project);
   fs.mkdirSync(workDir, { recursive: true });
-  return LocalWorkspace.createOrSelectStack(
+  // Its operations' summaries and outputs come from their events (`event-results.ts`).
+  const stack = await LocalWorkspace.createOrSelectStack(
     { stackName: TEAM_STACK, projectName: project, program },
     {
       workDir,
@@ -65,6 +67,7 @@ export async function teamStack(team: Team, project: string, program: PulumiFn):
       projectSettings: withComputePlugins({ name: project, runtime: "nodejs", main: REPO_ROOT, backend: { url: team.backendUrl } }),
     },
   );
+  return resultsFromEvents(stack);
 }
 
 /** The network team's stack: the shared VPC, subnet, firewall and DNS zone, their ids exported. */
