@@ -14,8 +14,14 @@
  *   `@pulumi/pulumi`'s index loads at once, with execa and js-yaml: about 60 ms more) is deferred
  *   the same way; a provider process never drives a stack.
  * - **Compiled code is cached** (Node's compile cache, `module.enableCompileCache`) in the
- *   project's `node_modules/.cache/pulumi-compute/compile`, next to the `@pulumi/pulumi` it
- *   serves; `NODE_DISABLE_COMPILE_CACHE=1` turns it off, as for any Node process.
+ *   project's `node_modules/.cache/pulumi-compute/compile/provider`, next to the `@pulumi/pulumi`
+ *   it serves; `NODE_DISABLE_COMPILE_CACHE=1` turns it off, as for any Node process. The folder is
+ *   the provider processes' own (`PROVIDER_CACHE`): V8 rejects code cached under other V8 flags,
+ *   and Pulumi's closure serializer sets one (`--allow-natives-syntax`) in a program's process
+ *   halfway through its run, so a program and a provider process sharing one folder would each
+ *   find the other's code rejected and write their own again, on every run. Where
+ *   `NODE_COMPILE_CACHE` is set for all the engine's processes, the launchers in `plugins/` move
+ *   the provider's into the same subfolder of it.
  *
  * It fails closed: a module that cannot be found where `@pulumi/pulumi` looks for it, or is loaded
  * already, keeps its own way of loading; the start is then only slower, and `deferUnused` says
@@ -90,6 +96,9 @@ export function deferUnused(pulumiPackage: string): string[] {
   return skipped;
 }
 
+/** The subfolder of a compile cache that holds the provider processes' code (why: the module's comment). */
+export const PROVIDER_CACHE = "provider";
+
 /** When, after the start, compiled code is written again (ms). */
 const FLUSH_AFTER_MS = [200, 500, 1_000, 3_000];
 
@@ -112,8 +121,8 @@ export function cacheCompiledCode(pulumiPackage: string): void {
   };
   if (!dir || typeof enableCompileCache !== "function" || typeof flushCompileCache !== "function") return;
   try {
-    fs.mkdirSync(dir, { recursive: true });
-    enableCompileCache(dir);
+    fs.mkdirSync(path.join(dir, PROVIDER_CACHE), { recursive: true });
+    enableCompileCache(path.join(dir, PROVIDER_CACHE));
   } catch {
     return; // a read-only node_modules: the process starts as it always did
   }

@@ -8,15 +8,26 @@
  *   (`serializeFunction` parses a function with TypeScript; arborist's `Arborist` is the real class;
  *   `pulumi.automation.LocalWorkspace` is the real class);
  * - a module that is loaded already keeps its own way of loading, and the process says so once;
- * - the compile cache goes into the `node_modules` that holds `@pulumi/pulumi`, never outside one.
+ * - the compile cache goes into the `node_modules` that holds `@pulumi/pulumi`, never outside one;
+ *   the provider processes' code in a folder of their own, also where `NODE_COMPILE_CACHE` is set
+ *   for every process the engine starts (both launchers), since V8 rejects code cached under the
+ *   flag Pulumi's closure serializer sets in a program's process.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
-import { DEFERRED, compileCacheDir, saySlowStart } from "../../../provider/serve/quick-start";
+import { DEFERRED, PROVIDER_CACHE, compileCacheDir, saySlowStart } from "../../../provider/serve/quick-start";
 
 const ROOT = path.resolve(__dirname, "../../..");
 const PULUMI = path.join(ROOT, "node_modules/@pulumi/pulumi");
 const QUICK_START = path.join(ROOT, "dist/provider/serve/quick-start.js");
+
+/** This process's environment with Node's compile cache in `dir` (the suite may have turned it off). */
+function withCache(dir: string): NodeJS.ProcessEnv {
+  const { NODE_DISABLE_COMPILE_CACHE: _off, ...env } = process.env;
+  return { ...env, NODE_COMPILE_CACHE: dir };
+}
 
 interface Report {
   skipped: string[];
@@ -100,4 +111,63 @@ describe("a provider process's quick start", () => {
     expect(compileCacheDir(path.join(PULUMI, "package.json"))).toBe(path.join(ROOT, "node_modules/.cache/pulumi-compute/compile"));
     expect(compileCacheDir("/opt/pulumi/package.json")).toBeUndefined();
   });
+
+  it("needs a folder of its own: V8 rejects code cached before the flag Pulumi's closure serializer sets, and the other way round", () => {
+    // The flag and where the pinned SDK sets it (when a program first serializes a function).
+    const closure = fs.readFileSync(path.join(PULUMI, "runtime/closure/v8.js"), "utf8");
+    expect(closure).toContain('v8.setFlagsFromString("--allow-natives-syntax")');
+    const cache = fs.mkdtempSync(path.join(os.tmpdir(), "pc-compile-cache-"));
+    try {
+      const rejected = (flagFirst: boolean) => {
+        const script = `${flagFirst ? 'require("node:v8").setFlagsFromString("--allow-natives-syntax");' : ""} require("zod");`;
+        const run = spawnSync(process.execPath, ["-e", script], {
+          cwd: ROOT,
+          encoding: "utf8",
+          env: { ...withCache(cache), NODE_DEBUG_NATIVE: "COMPILE_CACHE" },
+        });
+        return run.stderr.split("\n").filter((line) => line.includes("was rejected")).length;
+      };
+      expect(rejected(false)).toBe(0); // writes the cache
+      expect(rejected(false)).toBe(0); // takes it
+      expect(rejected(true)).toBeGreaterThan(10); // a process under the flag rejects it, and writes its own
+      expect(rejected(false)).toBeGreaterThan(10); // which the next process without the flag rejects
+    } finally {
+      fs.rmSync(cache, { recursive: true, force: true });
+    }
+  });
+
+  it.each(["pulumi-resource-pulumi-nodejs", "pulumi-resource-compute"])(
+    "%s keeps the provider's compiled code in a folder of its own within a NODE_COMPILE_CACHE set for every process",
+    async (launcher) => {
+      const cache = fs.mkdtempSync(path.join(os.tmpdir(), "pc-compile-cache-"));
+      try {
+        // Started as the engine starts it: in the project's folder, with the engine's address; it
+        // answers with its port once it has loaded, and the cache is written soon after its start.
+        const child = spawn(path.join(ROOT, "plugins", launcher), ["127.0.0.1:1"], {
+          cwd: ROOT,
+          env: withCache(cache),
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        try {
+          await new Promise<void>((resolve, reject) => {
+            child.stdout.once("data", () => resolve());
+            child.once("exit", (code) => reject(new Error(`${launcher} exited ${code}`)));
+          });
+          const written = () => fs.readdirSync(path.join(cache, PROVIDER_CACHE)).filter((f) => f.startsWith("v")).length;
+          for (let i = 0; i < 100 && (!fs.existsSync(path.join(cache, PROVIDER_CACHE)) || written() === 0); i++) {
+            await new Promise((r) => setTimeout(r, 50));
+          }
+        } finally {
+          child.kill("SIGKILL");
+        }
+        const place = fs.readdirSync(cache);
+        expect(place).toEqual([PROVIDER_CACHE]);
+        const versions = fs.readdirSync(path.join(cache, PROVIDER_CACHE));
+        expect(versions).toEqual([expect.stringMatching(/^v24\./)]);
+        expect(fs.readdirSync(path.join(cache, PROVIDER_CACHE, versions[0]!)).length).toBeGreaterThan(50);
+      } finally {
+        fs.rmSync(cache, { recursive: true, force: true });
+      }
+    },
+  );
 });
