@@ -173,11 +173,12 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
 }
 
 /**
- * For a test that reads an operation's `outputs` or `summary` nowhere: after `up` the Automation
- * API asks the CLI for the stack's outputs (masked, then shown) and, after `up`, `refresh` and
- * `destroy`, for the update's summary (`stack history`), each a `pulumi` start of about 0.3 s of
- * CPU. What is skipped answers empty (`outputs` `{}`, `summary` undefined), so a test that reads it
- * after all fails at once rather than passing on nothing.
+ * For a test that reads an operation's `outputs` or `summary` nowhere. `createTestStack`'s stacks
+ * take both from the operation's events (`event-results.ts`), but a secret output is not in them,
+ * so the outputs of a program with one are read from the CLI (masked and shown, each a `pulumi`
+ * start of about 0.3 s of CPU); a stack made otherwise reads both from the CLI after every `up`
+ * (the summary also after `refresh` and `destroy`). What is skipped answers empty (`outputs` `{}`,
+ * `summary` undefined), so a test that reads it after all fails at once rather than passing on nothing.
  */
 export function skipReads(stack: Stack, skip: { outputs?: boolean; summary?: boolean }): Stack {
   if (skip.outputs) stack.outputs = async () => ({});
