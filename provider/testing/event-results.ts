@@ -7,9 +7,9 @@
  * stack's outputs (its `resOutputsEvent`).
  *
  * - The summary's `kind`, `result` and `resourceChanges` are the engine's; `startTime` and
- *   `endTime` are the operation's as this process saw them; `version` is 0, as the `file://`
- *   backend's history numbers every update; `message`, `environment` and `config`, which only the
- *   history holds, are empty (`stack.history()` reads them).
+ *   `endTime` are the operation's as this process saw them; `version` is 0, as the history of a
+ *   `file://` or other self-managed backend gives it; `message`, `environment` and `config`, which
+ *   only the history holds, are empty (`stack.history()` reads them).
  * - The outputs are the engine's when none is secret or special (an asset, a resource reference):
  *   the events show a secret as `[secret]`, so then the CLI is read as before, as it is when no
  *   outputs event came.

@@ -152,7 +152,12 @@ test("results from the engine's events: the summaries and outputs the CLI's read
     { pulumiCommand: countedCommand(await pulumiCommand(), calls) },
   );
   /** The parts of a summary the engine's events hold, which the CLI's last history entry must match. */
-  const said = (summary: UpdateSummary) => ({ kind: summary.kind, result: summary.result, resourceChanges: summary.resourceChanges });
+  const said = (summary: UpdateSummary) => ({
+    kind: summary.kind,
+    result: summary.result,
+    resourceChanges: summary.resourceChanges,
+    version: summary.version,
+  });
   const asTheCli = async (summary: UpdateSummary) => {
     const [last] = await stack.stack.history(1);
     expect(said(summary)).toEqual(said(last!));

@@ -17,6 +17,7 @@ import { pulumiCommand } from "../../provider/process/pulumi-cli";
 import { PLUGINS_YAML } from "../../provider/project/plugins";
 import * as compute from "../../provider";
 import { RESOURCE_SPECS } from "../../provider/generated/spec-table";
+import { resultsFromEvents } from "../../provider/testing/event-results";
 import { codeBlocks } from "../../scripts/docs/examples";
 import { pageName } from "../../scripts/docs/reference";
 import { REPO_ROOT, sharedKeyService, skipReads } from "../support/engine";
@@ -86,21 +87,23 @@ test.each(pages)("%s: its example runs as written against a fresh compute-emulat
   );
   try {
     const keys = await sharedKeyService();
-    // The check reads the update's summary, not its outputs.
+    // The check reads the update's summary (from its events), not its outputs.
     const stack = skipReads(
-      await LocalWorkspace.createStack(
-        { stackName: "test", workDir: project },
-        {
-          pulumiCommand: await pulumiCommand(),
-          secretsProvider: keys.secretsProvider,
-          envVars: {
-            ...keys.env,
-            PULUMI_SKIP_UPDATE_CHECK: "true",
-            PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-            PULUMI_HOME: path.join(base, "home"),
-            PULUMI_BACKEND_URL: `file://${project}`,
+      resultsFromEvents(
+        await LocalWorkspace.createStack(
+          { stackName: "test", workDir: project },
+          {
+            pulumiCommand: await pulumiCommand(),
+            secretsProvider: keys.secretsProvider,
+            envVars: {
+              ...keys.env,
+              PULUMI_SKIP_UPDATE_CHECK: "true",
+              PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+              PULUMI_HOME: path.join(base, "home"),
+              PULUMI_BACKEND_URL: `file://${project}`,
+            },
           },
-        },
+        ),
       ),
       { outputs: true },
     );
