@@ -121,8 +121,9 @@ export function cacheCompiledCode(pulumiPackage: string): void {
   };
   if (!dir || typeof enableCompileCache !== "function" || typeof flushCompileCache !== "function") return;
   try {
-    fs.mkdirSync(path.join(dir, PROVIDER_CACHE), { recursive: true });
-    enableCompileCache(path.join(dir, PROVIDER_CACHE));
+    const own = path.join(dir, PROVIDER_CACHE);
+    fs.mkdirSync(own, { recursive: true });
+    enableCompileCache(own);
   } catch {
     return; // a read-only node_modules: the process starts as it always did
   }

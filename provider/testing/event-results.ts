@@ -11,12 +11,13 @@
  *   `file://` or other self-managed backend gives it; `message`, `environment` and `config`, which
  *   only the history holds, are empty (`stack.history()` reads them).
  * - The outputs are the engine's when none is secret or special (an asset, a resource reference):
- *   the events show a secret as `[secret]`, so then the CLI is read as before, as it is when no
+ *   the events show a secret as `[secret]`, so then the CLI is read (its two reads side by side,
+ *   `outputsSideBySide`), as it is when no
  *   outputs event came.
  *
- * `test/e2e/event-results.e2e.test.ts` holds both to the CLI's own reads.
+ * `test/e2e/emulated-stack.e2e.test.ts` holds both to the CLI's own reads.
  */
-import type { EngineEvent, OutputMap, Stack, UpdateKind, UpdateResult, UpdateSummary } from "@pulumi/pulumi/automation";
+import type { EngineEvent, LocalWorkspace, OutputMap, Stack, UpdateKind, UpdateResult, UpdateSummary } from "@pulumi/pulumi/automation";
 
 /** The key with which Pulumi marks a secret, an asset or a resource reference in a property value. */
 const SPECIAL_SIG = "4dabf18193072939515e22adb298388d";
@@ -37,6 +38,7 @@ type WithEvents = { onEvent?: (event: EngineEvent) => void };
  * (the module's comment says which and when). A caller's `onEvent` still gets every event.
  */
 export function resultsFromEvents(stack: Stack): Stack {
+  outputsSideBySide(stack.workspace as LocalWorkspace);
   const cliOutputs = stack.outputs.bind(stack);
   const cliInfo = stack.info.bind(stack);
   let heard: Heard | undefined;
@@ -95,5 +97,35 @@ function summaryOf(heard: Heard): UpdateSummary | undefined {
     result: (heard.summary as { result?: UpdateResult }).result ?? "succeeded",
     resourceChanges: heard.summary.resourceChanges,
     version: 0,
+  };
+}
+
+/** How the Automation API runs a CLI command (`PulumiCommand.run`, which its typings leave out). */
+type RunCommand = (args: string[], cwd: string, env: Record<string, string>) => Promise<{ stdout: string }>;
+
+/**
+ * Where the outputs are read from the CLI after all (a secret among them), the workspace's
+ * `stackOutputs`, its two CLI reads (the outputs masked, which says which are
+ * secret, and shown) at once instead of one after the other, combined as the Automation API does.
+ * A `@pulumi/pulumi` whose command has no `run` keeps its own.
+ */
+function outputsSideBySide(workspace: LocalWorkspace): void {
+  const command = workspace.pulumiCommand as unknown as { run?: RunCommand };
+  if (typeof command.run !== "function") return;
+  const env = (): Record<string, string> => ({
+    ...(workspace.pulumiHome ? { PULUMI_HOME: workspace.pulumiHome } : {}),
+    ...workspace.envVars,
+  });
+  const read = (args: string[]) => command.run!.call(command, args, workspace.workDir, env());
+  workspace.stackOutputs = async (stackName: string): Promise<OutputMap> => {
+    const args = ["stack", "output", "--json", "--stack", stackName];
+    const [masked, shown] = await Promise.all([read(args), read([...args, "--show-secrets"])]);
+    const secret = JSON.parse(masked.stdout) as Record<string, unknown>;
+    return Object.fromEntries(
+      Object.entries(JSON.parse(shown.stdout) as Record<string, unknown>).map(([key, value]) => [
+        key,
+        { value, secret: secret[key] === "[secret]" },
+      ]),
+    );
   };
 }

@@ -23,7 +23,6 @@ import {
   type PreviewResult,
   type PulumiCommand,
   type PulumiFn,
-  type OutputMap,
   type RefreshOptions,
   type RefreshResult,
   type Stack,
@@ -219,36 +218,6 @@ function programCompileCache(program: PulumiFn | string): Record<string, string>
   return dir ? { NODE_COMPILE_CACHE: dir } : {};
 }
 
-/** How the Automation API runs a CLI command (`PulumiCommand.run`, which its typings leave out). */
-type RunCommand = (args: string[], cwd: string, env: Record<string, string>) => Promise<{ stdout: string }>;
-
-/**
- * Where the outputs are read from the CLI after all (a secret among them: `event-results.ts`), the
- * workspace's `stackOutputs`, its two CLI reads (the outputs masked, which says which are
- * secret, and shown) at once instead of one after the other, combined as the Automation API does.
- * A `@pulumi/pulumi` whose command has no `run` keeps its own.
- */
-function outputsSideBySide(workspace: LocalWorkspace): void {
-  const command = workspace.pulumiCommand as unknown as { run?: RunCommand };
-  if (typeof command.run !== "function") return;
-  const env = (): Record<string, string> => ({
-    ...(workspace.pulumiHome ? { PULUMI_HOME: workspace.pulumiHome } : {}),
-    ...workspace.envVars,
-  });
-  const read = (args: string[]) => command.run!.call(command, args, workspace.workDir, env());
-  workspace.stackOutputs = async (stackName: string): Promise<OutputMap> => {
-    const args = ["stack", "output", "--json", "--stack", stackName];
-    const [masked, shown] = await Promise.all([read(args), read([...args, "--show-secrets"])]);
-    const secret = JSON.parse(masked.stdout) as Record<string, unknown>;
-    return Object.fromEntries(
-      Object.entries(JSON.parse(shown.stdout) as Record<string, unknown>).map(([key, value]) => [
-        key,
-        { value, secret: secret[key] === "[secret]" },
-      ]),
-    );
-  };
-}
-
 /** An emulated stack while it lives: every operation can be stopped by `dispose`. */
 class RunningStack implements EmulatedStack {
   private readonly stopping = new AbortController();
@@ -263,7 +232,6 @@ class RunningStack implements EmulatedStack {
     private readonly services: ReadonlyArray<LoopbackService | undefined>,
   ) {
     resultsFromEvents(stack);
-    outputsSideBySide(stack.workspace as LocalWorkspace);
   }
 
   get client(): ComputeClient {
