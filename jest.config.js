@@ -4,7 +4,8 @@
 // Pulumi engine's provider process loads the compiled `dist/` tree.
 /** @type {import('jest').Config} */
 module.exports = {
-  testEnvironment: "node",
+  // Node's environment, which also writes down each file's CPU for scripts/jest-run.js.
+  testEnvironment: "<rootDir>/scripts/jest-cpu-environment.js",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
   // The emulator runs strict in every test (test/support/strict-emulator.ts).

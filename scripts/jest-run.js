@@ -20,12 +20,16 @@ if (!(budgetMinutes > 0)) {
 }
 const SLOWEST = 10;
 
-const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "jest-")), "report.json");
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "jest-"));
+const report = path.join(scratch, "report.json");
+// Each test file's CPU, written by the test environment (scripts/jest-cpu-environment.js).
+const cpuDir = path.join(scratch, "cpu");
+fs.mkdirSync(cpuDir);
 const started = Date.now();
 const result = spawnSync(
   process.execPath,
   [path.join(root, "node_modules/jest/bin/jest.js"), "--json", `--outputFile=${report}`, ...process.argv.slice(2)],
-  { cwd: root, stdio: "inherit" },
+  { cwd: root, stdio: "inherit", env: { ...process.env, PULUMI_COMPUTE_JEST_CPU_DIR: cpuDir } },
 );
 const elapsedMs = Date.now() - started;
 let code = result.status ?? 1;
@@ -48,13 +52,35 @@ function childrenCpuMs() {
   }
 }
 
+/** Each test file's CPU (ms, by its path from the root), as the test environment wrote it down. */
+function filesCpuMs() {
+  const cpu = new Map();
+  for (const name of fs.readdirSync(cpuDir)) {
+    for (const line of fs.readFileSync(path.join(cpuDir, name), "utf8").split("\n").filter(Boolean)) {
+      const { file, cpuMs } = JSON.parse(line);
+      cpu.set(path.relative(root, file), cpuMs);
+    }
+  }
+  return cpu;
+}
+
 try {
   const r = JSON.parse(fs.readFileSync(report, "utf8"));
   const files = r.testResults
     .map((t) => ({ file: path.relative(root, t.name), ms: t.endTime - t.startTime, tests: t.assertionResults.length }))
     .sort((a, b) => b.ms - a.ms);
+  const cpu = filesCpuMs();
+  const cpuOf = (f) => (cpu.has(f.file) ? `${(cpu.get(f.file) / 1000).toFixed(1).padStart(7)} s CPU` : "");
   console.log(`slowest test files (${Math.min(SLOWEST, files.length)} of ${files.length}):`);
-  for (const f of files.slice(0, SLOWEST)) console.log(`  ${(f.ms / 1000).toFixed(1).padStart(7)} s  ${f.file} (${f.tests} tests)`);
+  for (const f of files.slice(0, SLOWEST))
+    console.log(`  ${(f.ms / 1000).toFixed(1).padStart(7)} s  ${cpuOf(f)}  ${f.file} (${f.tests} tests)`);
+  // With several files at once, a file's wall time moves with its neighbours; its CPU does not.
+  const costliest = files.filter((f) => cpu.has(f.file)).sort((a, b) => cpu.get(b.file) - cpu.get(a.file));
+  if (costliest.length > 0) {
+    const total = [...cpu.values()].reduce((a, b) => a + b, 0);
+    console.log(`costliest test files by CPU (${Math.min(SLOWEST, costliest.length)} of ${costliest.length}, ${minutes(total)} in all):`);
+    for (const f of costliest.slice(0, SLOWEST)) console.log(`  ${cpuOf(f)}  ${(f.ms / 1000).toFixed(1).padStart(7)} s  ${f.file}`);
+  }
   const over = elapsedMs > budgetMinutes * 60_000;
   console.log(`jest took ${minutes(elapsedMs)} (budget ${budgetMinutes} min)${over ? ": OVER BUDGET" : ""}`);
   const cpuMs = childrenCpuMs();

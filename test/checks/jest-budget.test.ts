@@ -1,0 +1,38 @@
+/**
+ * The suite's budget holds itself (scripts/jest-run.js, which `npm test` runs): a jest run over
+ * its budget fails after its tests, naming the slowest and the costliest files, and a run within
+ * it passes with the same report. Run here on one small test file of the suite.
+ */
+import { spawnSync } from "node:child_process";
+import * as path from "node:path";
+import { REPO_ROOT } from "../support/engine";
+
+jest.setTimeout(120_000);
+
+const FILE = "test/sdk/core/redaction.test.ts";
+
+function jestRun(budgetMinutes: string) {
+  const result = spawnSync(process.execPath, [path.join(REPO_ROOT, "scripts/jest-run.js"), FILE], {
+    cwd: REPO_ROOT,
+    encoding: "utf8",
+    env: { ...process.env, PULUMI_COMPUTE_JEST_BUDGET_MINUTES: budgetMinutes },
+  });
+  return { code: result.status, out: `${result.stdout}${result.stderr}` };
+}
+
+test("a run within its budget passes, with the slowest and the costliest files by CPU", () => {
+  const { code, out } = jestRun("30");
+  expect({ code, tail: out.slice(-1500) }).toMatchObject({ code: 0 });
+  expect(out).toMatch(new RegExp(`slowest test files \\(1 of 1\\):\\n +[\\d.]+ s +[\\d.]+ s CPU  ${FILE} \\(\\d+ tests\\)`));
+  expect(out).toMatch(new RegExp(`costliest test files by CPU \\(1 of 1, 0 min \\d+ s in all\\):\\n +[\\d.]+ s CPU +[\\d.]+ s  ${FILE}`));
+  expect(out).toMatch(/jest took 0 min \d+ s \(budget 30 min\)\n/);
+  expect(out).toMatch(/\ntests: \d+ passed, 0 failed, 0 skipped\n/);
+});
+
+test("a run over its budget fails after its tests, saying so and what to do", () => {
+  const { code, out } = jestRun("0.0001");
+  expect(code).toBe(1);
+  expect(out).toContain("(budget 0.0001 min): OVER BUDGET");
+  expect(out).toMatch(/over its budget of 0\.0001 min: make the slowest files above faster/);
+  expect(out).toMatch(/\ntests: \d+ passed, 0 failed, 0 skipped\n/);
+});
