@@ -13,7 +13,8 @@ import { codeBlocks } from "../../scripts/docs/examples";
 import { goProgram, writeGoModule, writeGoProject } from "../../scripts/e2e-language/projects";
 import { REPO_ROOT } from "../support/engine";
 import { runProcess } from "../support/process";
-import { passed, required, sdkTestEnv } from "./languages";
+import { buildList } from "../../scripts/setup/module-proxy";
+import { ENGINE_GO_BUILD, passed, required, sdkTestEnv } from "./languages";
 
 const SDK_DIR = path.join(REPO_ROOT, "sdks", "go");
 /** Every Go test of sdks/go/tests; each must be reported as passed. */
@@ -28,8 +29,36 @@ const GO_TESTS = [
 // two shared cores; warm, seconds. The reference pages' examples start the plugin once per page.
 jest.setTimeout(20 * 60_000);
 
-// -mod=readonly: exactly the pins of go.mod and go.sum, never another version the proxy might refuse.
-const env = () => sdkTestEnv({ GOFLAGS: `${process.env.GOFLAGS ?? ""} -mod=readonly`.trim() });
+// -mod=readonly: exactly the pins of go.mod and go.sum, never another version the proxy might
+// refuse; and the engine build's settings, whose compiled packages then serve these builds.
+const env = () =>
+  sdkTestEnv({
+    CGO_ENABLED: ENGINE_GO_BUILD.CGO_ENABLED,
+    GOFLAGS: `${process.env.GOFLAGS ?? ""} -mod=readonly ${ENGINE_GO_BUILD.GOFLAGS}`.trim(),
+  });
+
+test("the Go SDK pins the engine's version of every module both use, and the tests build as the engine does", () => {
+  const pins = (dir: string) =>
+    new Map(buildList(fs.readFileSync(path.join(REPO_ROOT, dir, "go.mod"), "utf8")).map((m) => [m.path, m.version]));
+  const engine = pins("tools/pulumi-engine");
+  const sdk = pins("sdks/go");
+  const apart = [...sdk].filter(([mod, version]) => engine.has(mod) && engine.get(mod) !== version);
+  expect(apart.map(([mod, version]) => `${mod} ${version}, the engine ${engine.get(mod)}`)).toEqual([]);
+  expect(sdk.get("github.com/pulumi/pulumi/sdk/v3")).toBe(engine.get("github.com/pulumi/pulumi/sdk/v3"));
+  // The engine's build line has the same tags and flags (scripts/toolchain.sh, build_engine).
+  const toolchain = fs.readFileSync(path.join(REPO_ROOT, "scripts/toolchain.sh"), "utf8");
+  expect(toolchain).toMatch(/go_build=\(go build -mod=readonly -trimpath\)/);
+  expect(toolchain).toMatch(/CGO_ENABLED=0 "\$\{go_build\[@\]\}" -tags osusergo,grpcnotrace/);
+});
+
+// On a fresh machine the module cache lacks some of the SDK's pins (which ones depends on the Go
+// tests that ran before: the engine, sdkgen, the contract test), and `go vet` says "go: downloading
+// …" for each: the pins are fetched first, so that vet's output is vet's findings alone.
+beforeAll(async () => {
+  const go = required("go", "the Go SDK's tests (sdks/go)");
+  const result = await runProcess(go, ["mod", "download"], { cwd: SDK_DIR, env: env(), timeoutMs: 15 * 60_000 });
+  expect({ code: result.code, out: result.code ? result.out : "" }).toEqual({ code: 0, out: "" });
+});
 
 test("go vet accepts the Go SDK", async () => {
   const go = required("go", "the Go SDK's tests (sdks/go)");

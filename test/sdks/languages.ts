@@ -32,3 +32,14 @@ export function sdkTestEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 export function passed(output: string, pattern: RegExp): string[] {
   return [...output.matchAll(pattern)].map((m) => m[1]!).sort();
 }
+
+/**
+ * The Go build settings of the engine's build (`build_engine` in scripts/toolchain.sh: no cgo,
+ * `-trimpath`, the tags `osusergo,grpcnotrace`), for the Go SDK's tests. With them, and with the
+ * SDK pinning the engine's version of every module both use (sdks/go/go.mod), Go takes the
+ * packages the engine build compiled from its build cache instead of compiling them again: on a
+ * fresh machine that is most of the SDK's dependencies (Pulumi's Go SDK, gRPC, protobuf). What
+ * they change is how paths are recorded, the tags' tracing and user lookup, and cgo, none of which
+ * the SDK's programs under mocks reach.
+ */
+export const ENGINE_GO_BUILD = { CGO_ENABLED: "0", GOFLAGS: "-trimpath -tags=osusergo,grpcnotrace" } as const;
