@@ -15,6 +15,8 @@ import { engineBin, pulumiCommand } from "../../provider/process/pulumi-cli";
 import { driftBetween, isProgramResource, refreshFindings } from "../../provider/stack/refresh-drift";
 import type { Example } from "../catalog";
 import { withComputePlugins } from "../../provider/project/plugins";
+import { resultsFromEvents } from "../../provider/testing/event-results";
+import type { KeyService } from "../../provider/testing/key-service";
 
 export type DriverKind = "automation" | "cli";
 
@@ -50,12 +52,16 @@ export interface DriverOptions {
   onOutput: (text: string) => void;
   /** A policy pack every preview and up runs with (`--policy`: compute-guardrails). */
   policyPack?: string;
+  /**
+   * The key of the stack's secrets, in the demo's process (`hashivault://`, as emulated stacks
+   * have it): the stack lives as long as the demo does, and a passphrase would cost every CLI call
+   * that reads or writes a secret a key derivation of about 0.3 s of CPU.
+   */
+  keys: KeyService;
 }
 
 export const STACK = "demo";
-const PASSPHRASE = "demo-passphrase";
 const OFFLINE = {
-  PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
   PULUMI_SKIP_UPDATE_CHECK: "true",
   PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
 };
@@ -74,15 +80,20 @@ async function automationDriver(options: DriverOptions, stateDir: string, stateP
   const program = example.program;
   if (!program) throw new Error(`the example in ${example.folder} has no inline program: the pulumi CLI runs it (--cli)`);
   const policyPacks = options.policyPack ? [options.policyPack] : undefined;
-  const stack: Stack = await LocalWorkspace.createOrSelectStack(
-    { stackName: STACK, projectName: project, program },
-    {
-      workDir: options.base,
-      pulumiCommand: await pulumiCommand(),
-      // The demo's own backend, even when the user's shell names another (PULUMI_BACKEND_URL wins over Pulumi.yaml's).
-      envVars: { ...OFFLINE, PULUMI_BACKEND_URL: `file://${stateDir}` },
-      projectSettings: withComputePlugins({ name: project, runtime: "nodejs", main: REPO_ROOT, backend: { url: `file://${stateDir}` } }),
-    },
+  // A new stack in the demo's new folder (no `stack select` first), whose operations' summaries and
+  // plain outputs come from their events instead of CLI reads after them (`event-results.ts`).
+  const stack: Stack = resultsFromEvents(
+    await LocalWorkspace.createStack(
+      { stackName: STACK, projectName: project, program },
+      {
+        workDir: options.base,
+        pulumiCommand: await pulumiCommand(),
+        secretsProvider: options.keys.secretsProvider,
+        // The demo's own backend, even when the user's shell names another (PULUMI_BACKEND_URL wins over Pulumi.yaml's).
+        envVars: { ...OFFLINE, ...options.keys.env, PULUMI_BACKEND_URL: `file://${stateDir}` },
+        projectSettings: withComputePlugins({ name: project, runtime: "nodejs", main: REPO_ROOT, backend: { url: `file://${stateDir}` } }),
+      },
+    ),
   );
   await stack.setAllConfig(options.config);
   let lastOutputs: Record<string, { value: unknown; secret: boolean }> = {};
@@ -108,19 +119,19 @@ async function automationDriver(options: DriverOptions, stateDir: string, stateP
 
 /**
  * The CLI in the example's folder. `stack init` writes the stack's settings file
- * (`Pulumi.demo.yaml`, with the passphrase salt) beside Pulumi.yaml; it is moved into the
+ * (`Pulumi.demo.yaml`, with the stack's encrypted data key) beside Pulumi.yaml; it is moved into the
  * temporary folder at once and named by `--config-file` from then on, so the repository keeps no
  * trace of the run.
  */
 async function cliDriver(options: DriverOptions, stateDir: string, statePath: string): Promise<StackDriver> {
   const folder = path.join(REPO_ROOT, options.example.folder);
   const configFile = path.join(options.base, `Pulumi.${STACK}.yaml`);
-  const env = { ...process.env, ...OFFLINE, PULUMI_BACKEND_URL: `file://${stateDir}` };
+  const env = { ...process.env, ...OFFLINE, ...options.keys.env, PULUMI_BACKEND_URL: `file://${stateDir}` };
   const pulumi = (args: string[], show = true) => runPulumi(folder, args, env, show ? options.onOutput : () => undefined);
   const withStack = ["--stack", STACK, "--config-file", configFile];
   const withPolicy = options.policyPack ? ["--policy-pack", options.policyPack] : [];
 
-  await pulumi(["stack", "init", STACK, "--non-interactive"], false);
+  await pulumi(["stack", "init", STACK, "--secrets-provider", options.keys.secretsProvider, "--non-interactive"], false);
   fs.renameSync(path.join(folder, `Pulumi.${STACK}.yaml`), configFile);
   for (const [key, { value, secret }] of Object.entries(options.config)) {
     await pulumi(["config", "set", ...withStack, ...(secret ? ["--secret"] : []), key, "--", value], false);

@@ -26,6 +26,7 @@ import { formatReport } from "../../provider/cli/drift";
 import { EXAMPLES } from "../catalog";
 import { demoEnvironmentConfig, seedDemoEnvironment } from "../../emulator/control/demo-environment";
 import { createDriver, REPO_ROOT, STACK, type DriverKind } from "./drivers";
+import { startKeyService, type KeyService } from "../../provider/testing/key-service";
 import { GUARDRAILS } from "../../provider/project/plugins";
 
 /** Emulated time runs 300× faster: a database provisions in 3–6 s instead of 15–30 minutes. */
@@ -121,6 +122,7 @@ async function run(exampleName: string, kind: DriverKind, policy: boolean): Prom
   const base = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-compute-demo-"));
   let emulator: RunningEmulator | undefined;
   let client: ComputeClient | undefined;
+  let keys: KeyService | undefined;
   try {
     phase(`Start the embedded emulator (example: ${exampleName} — ${example.what})`);
     emulator = await startEmulator({ port: 0, timeScale: TIME_SCALE });
@@ -131,8 +133,10 @@ async function run(exampleName: string, kind: DriverKind, policy: boolean): Prom
       `   seeded: compute instances ${seeded.computeIds.join(", ")}, nodebalancer ${seeded.nodebalancerId}, disk ${seeded.diskId}`,
     );
 
+    keys = await startKeyService();
     const stack = await createDriver(kind, {
       example,
+      keys,
       project: example.project,
       base,
       onOutput: engineOutput,
@@ -193,6 +197,7 @@ async function run(exampleName: string, kind: DriverKind, policy: boolean): Prom
     console.log(`\n${bold(`Demo finished: every phase of "${exampleName}" succeeded.`)}`);
   } finally {
     await client?.close();
+    await keys?.close();
     await emulator?.close();
     fs.rmSync(base, { recursive: true, force: true });
   }
