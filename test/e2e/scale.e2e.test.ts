@@ -31,6 +31,8 @@ describe("coalesced refresh", () => {
       name: "coalesced",
       apiUrl: emulator.url,
       token: emulator.token,
+      // The checks read requests and the state after each operation, not a state left mid-way.
+      ephemeral: { checkpoints: false },
       program: async () => {
         const zone = new Domain("zone", { domain: "coalesced.example", type: "master", soaEmail: "admin@coalesced.example" });
         const records = Array.from(
@@ -115,6 +117,9 @@ describe("rate limits", () => {
       name: "paced",
       apiUrl: emulator.url,
       token: emulator.token,
+      // 302 resources, each step a save of the whole state with checkpoints: the checks read the
+      // requests, and without the saves the engine hands the creates to the provider faster.
+      ephemeral: { checkpoints: false },
       program: async () => {
         const zone = new Domain("zone", { domain: "paced.example", type: "master", soaEmail: "admin@paced.example" });
         for (let i = 0; i < N; i++) new DomainRecord(`r${i}`, { domainId: zone.id, type: "TXT", name: `t${i}`, target: `v${i}` });
