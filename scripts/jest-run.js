@@ -25,12 +25,17 @@ const report = path.join(scratch, "report.json");
 // Each test file's CPU, written by the test environment (scripts/jest-cpu-environment.js).
 const cpuDir = path.join(scratch, "cpu");
 fs.mkdirSync(cpuDir);
+// What the run's test files make once and share (the packed package, an installed project:
+// test/support/installed-project.ts), removed after the run.
+const runDir = path.join(scratch, "run");
+fs.mkdirSync(runDir);
 const started = Date.now();
 const result = spawnSync(
   process.execPath,
   [path.join(root, "node_modules/jest/bin/jest.js"), "--json", `--outputFile=${report}`, ...process.argv.slice(2)],
-  { cwd: root, stdio: "inherit", env: { ...process.env, PULUMI_COMPUTE_JEST_CPU_DIR: cpuDir } },
+  { cwd: root, stdio: "inherit", env: { ...process.env, PULUMI_COMPUTE_JEST_CPU_DIR: cpuDir, PULUMI_COMPUTE_TEST_RUN_DIR: runDir } },
 );
+fs.rmSync(runDir, { recursive: true, force: true });
 const elapsedMs = Date.now() - started;
 let code = result.status ?? 1;
 

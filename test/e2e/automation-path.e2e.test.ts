@@ -13,8 +13,8 @@ import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
 import { MissingPulumiError } from "../../provider/process/peer";
-import { REPO_ROOT } from "../support/engine";
-import { UserShell, expectExit, packPackage, useTarball } from "../support/user-shell";
+import { UserShell, expectExit } from "../support/user-shell";
+import { installedNewProject } from "../support/installed-project";
 
 // Packing, installing and three engine runs on two loaded cores.
 jest.setTimeout(900_000);
@@ -69,15 +69,12 @@ main().catch((error) => {
 beforeAll(async () => {
   base = fs.mkdtempSync(path.join(os.tmpdir(), "pc-automation-path-"));
   user = new UserShell(base);
-  const tarball = await packPackage(base);
   project = path.join(base, "deploy");
   elsewhere = path.join(base, "elsewhere");
-  fs.mkdirSync(project);
   fs.mkdirSync(elsewhere);
-  fs.copyFileSync(path.join(REPO_ROOT, "examples/new-project/package.json"), path.join(project, "package.json"));
-  useTarball(project, tarball);
+  // The README project's package.json and what npm installs for it, the packed package among them.
+  await installedNewProject(project, user.env);
   fs.writeFileSync(path.join(project, "deploy.js"), DEPLOY_JS);
-  await user.npmInstall(project);
   await user.init();
   emulator = await startEmulator({ port: 0 });
   client = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });

@@ -13,7 +13,8 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
 import { REPO_ROOT } from "../support/engine";
 import { seedImportAccount, type SeededAccount } from "../support/import-account";
-import { UserShell, expectExit, packPackage, useTarball } from "../support/user-shell";
+import { UserShell, expectExit, useTarball } from "../support/user-shell";
+import { packedPackage } from "../support/installed-project";
 import { PLUGINS_YAML } from "../../provider/project/plugins";
 
 jest.setTimeout(900_000);
@@ -29,7 +30,7 @@ let tarball: string;
 beforeAll(async () => {
   base = fs.mkdtempSync(path.join(os.tmpdir(), "pc-import-"));
   user = new UserShell(base);
-  tarball = await packPackage(base);
+  tarball = await packedPackage();
   await user.init();
   // Emulated time runs 300 times faster: databases are up, and the image captured, in seconds.
   emulator = await startEmulator({ port: 0, timeScale: 300 });

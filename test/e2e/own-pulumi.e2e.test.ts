@@ -20,7 +20,7 @@ import * as path from "node:path";
 import * as zlib from "node:zlib";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { REPO_ROOT } from "../support/engine";
-import { UserShell, expectExit, packPackage } from "../support/user-shell";
+import { UserShell, expectExit } from "../support/user-shell";
 import {
   READING_PROGRAM,
   folderSnapshot,
@@ -58,9 +58,8 @@ beforeAll(async () => {
   before = { install: folderSnapshot(own.install), links: folderSnapshot(own.links) };
   env = ownPulumiEnv(user, own);
   emulator = await startEmulator({ port: 0, timeScale: 300 });
-  const tarball = await packPackage(base);
   project = path.join(base, "my-infra");
-  await readmeProject(project, tarball, env);
+  await readmeProject(project, env);
   fs.writeFileSync(path.join(project, "index.ts"), `import * as compute from "pulumi-compute";\n\n${READING_PROGRAM}`);
   fs.writeFileSync(path.join(project, "disk.img.gz"), zlib.gzipSync(Buffer.alloc(3 * 1024 * 1024, 7)));
 });

@@ -23,8 +23,8 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { pulumiCommand } from "../../provider/process/pulumi-cli";
 import { LOSES, type StepAside } from "../../provider/host/notice";
 import { REPO_ROOT, sharedKeyService, skipReads } from "../support/engine";
-import { UserShell, expectExit, packPackage, useTarball } from "../support/user-shell";
-import { runProcess } from "../support/process";
+import { UserShell } from "../support/user-shell";
+import { installedNewProject } from "../support/installed-project";
 
 jest.setTimeout(1_800_000);
 
@@ -138,22 +138,9 @@ new compute.DomainRecord("stamp", { domainId: domain.id, type: "TXT", name: "sta
 beforeAll(async () => {
   base = fs.mkdtempSync(path.join(os.tmpdir(), "pc-reshaped-"));
   const user = new UserShell(base);
-  const tarball = await packPackage(base);
   installed = path.join(base, "installed");
   fs.cpSync(path.join(REPO_ROOT, "examples/new-project"), installed, { recursive: true });
-  useTarball(installed, tarball);
-  // No test runs in the project: without the project's test tools (jest, ts-jest and their types)
-  // npm installs the package, Pulumi's SDK and TypeScript (which Pulumi's SDK loads when it is used).
-  const manifest = JSON.parse(fs.readFileSync(path.join(installed, "package.json"), "utf8"));
-  manifest.devDependencies = { typescript: manifest.devDependencies.typescript };
-  fs.writeFileSync(path.join(installed, "package.json"), JSON.stringify(manifest, null, 2));
-  expectExit(
-    await runProcess("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], {
-      cwd: installed,
-      env: user.env,
-    }),
-    0,
-  );
+  await installedNewProject(installed, user.env);
   const yaml = fs.readFileSync(path.join(installed, "Pulumi.yaml"), "utf8");
   fs.writeFileSync(
     path.join(installed, "Pulumi.yaml"),

@@ -10,7 +10,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { REPO_ROOT } from "./engine";
 import { runProcess, type ProcessResult } from "./process";
-import { UserShell, expectExit, useTarball } from "./user-shell";
+import type { UserShell } from "./user-shell";
+import { installedNewProject } from "./installed-project";
 
 export interface OwnPulumi {
   /** The installation: `bin/pulumi`, its language host, Pulumi's launcher. */
@@ -79,12 +80,10 @@ export function ownShell(env: NodeJS.ProcessEnv, command: string, cwd: string, t
   return runProcess("bash", ["-c", command], { cwd, env, timeoutMs });
 }
 
-/** The README's project in `dir`: the new-project template with the packed package installed. */
-export async function readmeProject(dir: string, tarball: string, env: NodeJS.ProcessEnv): Promise<void> {
+/** The README's project in `dir`: the new-project template with the packed package installed (`installedNewProject`, run by `env`). */
+export async function readmeProject(dir: string, env: NodeJS.ProcessEnv): Promise<void> {
   fs.cpSync(path.join(REPO_ROOT, "examples/new-project"), dir, { recursive: true });
-  useTarball(dir, tarball);
-  const install = ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"];
-  expectExit(await runProcess("npm", install, { cwd: dir, env }), 0);
+  await installedNewProject(dir, env);
 }
 
 /**
