@@ -19,7 +19,7 @@ import * as path from "node:path";
 import { execFileSync } from "node:child_process";
 import { REPO_ROOT } from "./engine";
 import { expectExit, packPackage, useTarball } from "./user-shell";
-import { runProcess } from "./process";
+import { alive, runProcess } from "./process";
 
 /** The environment variable that names the run's shared folder. */
 export const TEST_RUN_DIR_ENV = "PULUMI_COMPUTE_TEST_RUN_DIR";
@@ -33,15 +33,6 @@ function runDir(): string {
 }
 
 const WAIT_MS = 200;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 /** `dir`, made by `make` (into the folder it is given) once for the run, whoever asks first. */
 export async function madeOnce(dir: string, make: (into: string) => Promise<void>): Promise<string> {
