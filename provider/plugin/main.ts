@@ -11,7 +11,7 @@
  * The engine shows nothing a provider plugin prints after its port.
  */
 import { engineLog, unloggable, withRowLog, type EngineModules } from "../serve/row-log";
-import { recordedSlowStart, saySlowStart } from "../serve/quick-start";
+import { recordedSlowStart, saySlowStart, writeCompiledCode } from "../serve/quick-start";
 import { serveUnary, unaryClient, type UnaryMethod } from "./grpc";
 import { ENGINE_LOG_PATH, loadProtocol, providerMethodPath, type Protocol } from "./protocol";
 import { providerService, type ServedMethod, type ServiceOptions } from "./server";
@@ -66,8 +66,13 @@ class EngineLogClient {
 
 if (require.main === module) {
   serve(process.argv.slice(2)).then(
-    // The engine reads the port from the first line; the server keeps the process alive.
-    ({ port }) => console.log(String(port)),
+    // The engine reads the port from the first line; the server keeps the process alive. What the
+    // start compiled is written first: an engine that needs no resource of the package ends the
+    // plugin at once, and the next start would compile it all again.
+    ({ port }) => {
+      writeCompiledCode();
+      console.log(String(port));
+    },
     (error: unknown) => {
       console.error(`pulumi-resource-compute: ${error instanceof Error ? error.message : String(error)}`);
       process.exit(1);
