@@ -15,6 +15,7 @@ import { recordedSlowStart, saySlowStart, writeCompiledCode } from "../serve/qui
 import { serveUnary, unaryClient, type UnaryMethod } from "./grpc";
 import { ENGINE_LOG_PATH, loadProtocol, providerMethodPath, type Protocol } from "./protocol";
 import { providerService, type ServedMethod, type ServiceOptions } from "./server";
+import { requestReader } from "./struct-values";
 import schema from "./schema.json";
 
 /** The schema's text, as `pulumi package get-schema` prints it. */
@@ -44,10 +45,11 @@ export async function serve(
   saySlowStart(recordedSlowStart(), print);
   const service = providerService(protocol, { schema: schemaText, print, ...(account ? { account } : {}) });
   const served = (log ? withRowLog(log, service) : service) as Record<string, ServedMethod>;
+  const read = requestReader({ Reader: protocol.binary.BinaryReader, Struct: protocol.struct.Struct });
   const methods = new Map<string, UnaryMethod>(
     Object.entries(service).map(([name, method]) => [
       providerMethodPath(name),
-      { decode: (bytes) => method.requestType.deserializeBinary(bytes), handle: (call, callback) => served[name]!(call, callback) },
+      { decode: (bytes) => read(method.requestType, bytes), handle: (call, callback) => served[name]!(call, callback) },
     ]),
   );
   return serveUnary(methods);

@@ -6,6 +6,7 @@
  * (`*_grpc_pb.js`) are not loaded, since each loads all of `@grpc/grpc-js` to build its client.
  */
 import { createRequire } from "node:module";
+import type * as jspb from "google-protobuf";
 import type * as anyproto from "google-protobuf/google/protobuf/any_pb";
 import type * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import type * as structproto from "google-protobuf/google/protobuf/struct_pb";
@@ -15,6 +16,8 @@ import type * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import type * as statusproto from "@pulumi/pulumi/proto/status_pb";
 
 export interface Protocol {
+  /** google-protobuf's runtime, which the message classes read and write with. */
+  binary: typeof jspb;
   provider: typeof provproto;
   plugin: typeof plugproto;
   engine: typeof engineproto;
@@ -28,6 +31,7 @@ export interface Protocol {
 export function loadProtocol(): Protocol {
   const pulumiRequire = createRequire(require.resolve("@pulumi/pulumi/package.json"));
   return {
+    binary: pulumiRequire("google-protobuf") as typeof jspb,
     provider: pulumiRequire("./proto/provider_pb") as typeof provproto,
     plugin: pulumiRequire("./proto/plugin_pb") as typeof plugproto,
     engine: pulumiRequire("./proto/engine_pb") as typeof engineproto,

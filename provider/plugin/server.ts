@@ -24,18 +24,13 @@ import { Serving, type Served } from "../serve/providers";
 import { invoke } from "./functions";
 import { GRPC_STATUS, type GrpcFailure, type Message } from "./grpc";
 import type { Protocol } from "./protocol";
-import { structValues, unwrapSecret, type Values } from "./struct-values";
+import { structValues, unwrapSecret, valuesOf, type ReadableMessage, type Values } from "./struct-values";
 
 type Callback<R> = (error: GrpcFailure | null, response?: R | null) => void;
 type Call<Q> = { request: Q };
 
-/** A message class of the protocol, which reads its messages (`CheckRequest`). */
-interface Decodable<Q> {
-  deserializeBinary(bytes: Uint8Array): Q;
-}
-
 /** A method of the service, in grpc-js's form (the row log wraps it as it wraps the host's), with the class of its request. */
-export type ServedMethod = ((call: Call<unknown>, callback: Callback<Message>) => void) & { requestType: Decodable<unknown> };
+export type ServedMethod = ((call: Call<unknown>, callback: Callback<Message>) => void) & { requestType: ReadableMessage<unknown> };
 
 /** What the server needs besides the protocol: the schema's text, and where lines without a resource's row go. */
 export interface ServiceOptions {
@@ -67,7 +62,6 @@ export function providerService(protocol: Protocol, options: ServiceOptions): Re
   const serving = new Serving(() => ctx);
 
   const toStruct = (values: Values, secrets: readonly string[] = []) => struct.Struct.fromJavaScript(structValues(values, secrets));
-  const fromStruct = (value: { toJavaScript(): Values } | undefined): Values => value?.toJavaScript() ?? {};
 
   /** The spec and provider methods of a request's resource type (`compute:index:Vpc`). */
   const resource = (type: string, urn: string): Served => {
@@ -83,7 +77,7 @@ export function providerService(protocol: Protocol, options: ServiceOptions): Re
    * error (a created object's init error with its details).
    */
   const serve = <Q, R extends Message>(
-    requestType: Decodable<Q>,
+    requestType: ReadableMessage<Q>,
     handler: (request: Q) => Promise<R>,
     secretsOf?: (request: Q) => string[],
   ): ServedMethod => {
@@ -94,7 +88,7 @@ export function providerService(protocol: Protocol, options: ServiceOptions): Re
         (error: unknown) => callback(failure(protocol, error, secretsOf?.(request) ?? [])),
       );
     };
-    return Object.assign(method, { requestType: requestType as Decodable<unknown> });
+    return Object.assign(method, { requestType: requestType as ReadableMessage<unknown> });
   };
   const secretsOfRequest = (request: { getType(): string; getUrn(): string }) => {
     try {
@@ -114,7 +108,7 @@ export function providerService(protocol: Protocol, options: ServiceOptions): Re
       return new proto.GetSchemaResponse().setSchema(options.schema());
     }),
     checkConfig: serve(proto.CheckRequest, async (request) => {
-      const news = fromStruct(request.getNews());
+      const news = valuesOf(request.getNews());
       const response = new proto.CheckResponse();
       const known = Object.keys(CONFIG_VARIABLES);
       const strangers = Object.keys(news).filter((key) => !known.includes(key) && key !== "version");
@@ -130,15 +124,15 @@ export function providerService(protocol: Protocol, options: ServiceOptions): Re
       return response.setInputs(toStruct(news, secrets));
     }),
     diffConfig: serve(proto.DiffRequest, async (request) => {
-      const olds = fromStruct(request.getOlds());
-      const news = fromStruct(request.getNews());
+      const olds = valuesOf(request.getOlds());
+      const news = valuesOf(request.getNews());
       const changed = Object.keys(CONFIG_VARIABLES).filter((key) => unwrapSecret(olds[key]) !== unwrapSecret(news[key]));
       const { DIFF_SOME, DIFF_NONE } = proto.DiffResponse.DiffChanges;
       // Other credentials or another URL change the provider in place: its resources stay as they are.
       return new proto.DiffResponse().setChanges(changed.length ? DIFF_SOME : DIFF_NONE).setDiffsList(changed);
     }),
     configure: serve(proto.ConfigureRequest, async (request) => {
-      const args = fromStruct(request.getArgs());
+      const args = valuesOf(request.getArgs());
       if (fixed) return new proto.ConfigureResponse().setAcceptsecrets(false).setAcceptresources(false).setSupportspreview(true);
       // `variables` (`compute:config:token`) is what an engine older than `args` sends.
       const variables = request.getVariablesMap();
@@ -153,8 +147,8 @@ export function providerService(protocol: Protocol, options: ServiceOptions): Re
     }),
     check: serve(proto.CheckRequest, async (request) => {
       const { methods, secrets } = resource(request.getType(), request.getUrn());
-      const news = fromStruct(request.getNews());
-      const result = await methods.check(fromStruct(request.getOlds()), news);
+      const news = valuesOf(request.getNews());
+      const result = await methods.check(valuesOf(request.getOlds()), news);
       const response = new proto.CheckResponse().setInputs(toStruct((result.inputs as Values | undefined) ?? news, secrets));
       return response.setFailuresList(
         (result.failures ?? []).map((f) => new proto.CheckFailure().setProperty(f.property).setReason(f.reason)),
@@ -162,7 +156,7 @@ export function providerService(protocol: Protocol, options: ServiceOptions): Re
     }),
     diff: serve(proto.DiffRequest, async (request) => {
       const { methods } = resource(request.getType(), request.getUrn());
-      const result = (await methods.diff(request.getId(), fromStruct(request.getOlds()), fromStruct(request.getNews()))) as DiffResult;
+      const result = (await methods.diff(request.getId(), valuesOf(request.getOlds()), valuesOf(request.getNews()))) as DiffResult;
       const { DIFF_SOME, DIFF_NONE } = proto.DiffResponse.DiffChanges;
       const response = new proto.DiffResponse()
         .setChanges(result.changes ? DIFF_SOME : DIFF_NONE)
@@ -178,7 +172,7 @@ export function providerService(protocol: Protocol, options: ServiceOptions): Re
       proto.CreateRequest,
       async (request) => {
         const { create, secrets } = resource(request.getType(), request.getUrn());
-        const inputs = fromStruct(request.getProperties());
+        const inputs = valuesOf(request.getProperties());
         const created = await create(withCustomTimeout(inputs, "create", request.getTimeout()), request.getPreview());
         const response = new proto.CreateResponse().setProperties(toStruct(ownTimeouts(created.outs, inputs), secrets));
         return created.id === undefined ? response : response.setId(created.id);
@@ -187,9 +181,9 @@ export function providerService(protocol: Protocol, options: ServiceOptions): Re
     ),
     read: serve(proto.ReadRequest, async (request) => {
       const { spec, methods, secrets } = resource(request.getType(), request.getUrn());
-      const state = fromStruct(request.getProperties());
+      const state = valuesOf(request.getProperties());
       const response = new proto.ReadResponse();
-      if (Object.keys(state).length === 0 && Object.keys(fromStruct(request.getInputs())).length === 0) {
+      if (Object.keys(state).length === 0 && Object.keys(valuesOf(request.getInputs())).length === 0) {
         // Pulumi's import: an object by id alone, with the inputs that manage it as it is.
         const imported = await importRead(spec, ctx, request.getId()).catch((error: unknown) => {
           // A resource under a parent (a subnet, a DNS record) is read with its parent's id, which an import does not carry.
@@ -202,7 +196,7 @@ export function providerService(protocol: Protocol, options: ServiceOptions): Re
         if (!imported) return response;
         return response.setId(imported.id).setProperties(toStruct(imported.props, secrets)).setInputs(toStruct(imported.inputs, secrets));
       }
-      const read = await methods.read(request.getId(), state, fromStruct(request.getInputs()));
+      const read = await methods.read(request.getId(), state, valuesOf(request.getInputs()));
       // No id: the object is gone, and a refresh drops it from state.
       if (!read.id) return response;
       response.setId(read.id).setProperties(toStruct((read.props as Values | undefined) ?? {}, secrets));
@@ -213,8 +207,8 @@ export function providerService(protocol: Protocol, options: ServiceOptions): Re
       proto.UpdateRequest,
       async (request) => {
         const { update, secrets } = resource(request.getType(), request.getUrn());
-        const olds = fromStruct(request.getOlds());
-        const news = fromStruct(request.getNews());
+        const olds = valuesOf(request.getOlds());
+        const news = valuesOf(request.getNews());
         const updated = await update(request.getId(), olds, withCustomTimeout(news, "update", request.getTimeout()), request.getPreview());
         return new proto.UpdateResponse().setProperties(toStruct(ownTimeouts(updated.outs, news), secrets));
       },
@@ -222,14 +216,14 @@ export function providerService(protocol: Protocol, options: ServiceOptions): Re
     ),
     delete: serve(proto.DeleteRequest, async (request) => {
       const { methods } = resource(request.getType(), request.getUrn());
-      await methods.delete(request.getId(), withCustomTimeout(fromStruct(request.getProperties()), "delete", request.getTimeout()));
+      await methods.delete(request.getId(), withCustomTimeout(valuesOf(request.getProperties()), "delete", request.getTimeout()));
       return new protocol.empty.Empty();
     }),
     invoke: serve(proto.InvokeRequest, async (request) => {
       const name = kindOfType(request.getTok());
       if (name === undefined) throw new Error(`pulumi-resource-compute serves compute:index:<function> functions, not ${request.getTok()}`);
       const { token, apiUrl } = resolveCredentials((key) => config.get(key));
-      const { result, secrets } = await invoke(name, fromStruct(request.getArgs()), { token, apiUrl });
+      const { result, secrets } = await invoke(name, valuesOf(request.getArgs()), { token, apiUrl });
       return new proto.InvokeResponse().setReturn(toStruct(result, secrets));
     }),
     cancel: serve(protocol.empty.Empty, async () => new protocol.empty.Empty()),
