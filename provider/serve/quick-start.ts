@@ -13,8 +13,8 @@
  *   touch, so whatever does use them still gets them, unchanged. Its Automation API (which
  *   `@pulumi/pulumi`'s index loads at once, with execa and js-yaml: about 60 ms more) is deferred
  *   the same way; a provider process never drives a stack. zod's translations of its messages
- *   into 49 languages (`z.locales`: 50 modules, about a fifth of the process's start) are deferred
- *   too: the sdk's schemas speak English, which zod loads on its own.
+ *   into 49 languages (`z.locales`: 50 modules, about a fifth of the plugin's start) are deferred
+ *   too where zod has not loaded yet: the sdk's schemas speak English, which zod loads on its own.
  * - **Compiled code is cached** (Node's compile cache, `module.enableCompileCache`) in the
  *   project's `node_modules/.cache/pulumi-compute/compile/provider`, next to the `@pulumi/pulumi`
  *   it serves; `NODE_DISABLE_COMPILE_CACHE=1` turns it off, as for any Node process. The folder is
@@ -42,10 +42,16 @@ export const DEFERRED: ReadonlyArray<{ id: string; from: string }> = [
   { id: "@pulumi/pulumi/automation", from: "index.js" },
 ];
 
-/** The modules of this package's own dependencies deferred, each by the file of the package that requires it. */
-export const OWN_DEFERRED: ReadonlyArray<{ id: string; from: string; package: string; label: string }> = [
+/**
+ * The modules of this package's own dependencies deferred, each by the file of the package that
+ * requires it. Deferred where they are not loaded yet (the plugin's and the policy pack's
+ * launchers preload this first), and silently kept otherwise: the dynamic host's changes load
+ * the sdk, and zod with it, before they can defer anything, and the notice (`saySlowStart`) is
+ * about the 0.4 s of Pulumi's own modules, not these few milliseconds.
+ */
+export const OWN_DEFERRED: ReadonlyArray<{ id: string; from: string; package: string }> = [
   // zod's classic and core indexes re-export it with `__importStar`, which keeps an ES module (the stand-in says it is one) as it is.
-  { id: "../locales/index.cjs", from: "v4/classic/external.cjs", package: "zod", label: "zod's locales" },
+  { id: "../locales/index.cjs", from: "v4/classic/external.cjs", package: "zod" },
 ];
 
 /**
@@ -82,31 +88,43 @@ function standIn(file: string, load: () => unknown): object {
  */
 export function deferUnused(pulumiPackage: string): string[] {
   const skipped: string[] = [];
-  const pulumiRoot = path.dirname(pulumiPackage);
-  const deferrals = [
-    ...DEFERRED.map((d) => ({ ...d, package: "@pulumi/pulumi", label: d.id, root: pulumiRoot })),
-    ...OWN_DEFERRED.map((d) => ({ ...d, root: packageRoot(d.package) })),
-  ];
-  for (const { id, from, package: name, label, root } of deferrals) {
+  const root = path.dirname(pulumiPackage);
+  for (const { id, from } of DEFERRED) {
     let file: string;
     try {
-      if (root === undefined) throw new Error(`${name} is not installed`);
       file = createRequire(path.join(root, from)).resolve(id);
     } catch {
-      skipped.push(`${label} cannot be found from ${name}/${from}`);
+      skipped.push(`${id} cannot be found from @pulumi/pulumi/${from}`);
       continue;
     }
-    if (require.cache[file]) {
-      skipped.push(`${label} is loaded already`);
-      continue;
-    }
-    const module = new Module(file);
-    module.filename = file;
-    module.loaded = true;
-    module.exports = standIn(file, () => createRequire(path.join(root, from))(id));
-    require.cache[file] = module;
+    if (require.cache[file]) skipped.push(`${id} is loaded already`);
+    else defer(file, () => createRequire(path.join(root, from))(id));
+  }
+  for (const { id, from, package: name } of OWN_DEFERRED) {
+    const own = packageRoot(name);
+    if (own === undefined) continue;
+    const file = resolvedFrom(path.join(own, from), id);
+    if (file !== undefined && !require.cache[file]) defer(file, () => createRequire(path.join(own, from))(id));
   }
   return skipped;
+}
+
+/** Puts a stand-in for the module at `file` in Node's module cache, which loads it (`load`) at its first touch. */
+function defer(file: string, load: () => unknown): void {
+  const module = new Module(file);
+  module.filename = file;
+  module.loaded = true;
+  module.exports = standIn(file, load);
+  require.cache[file] = module;
+}
+
+/** `id` as the module at `from` resolves it; undefined when it cannot. */
+function resolvedFrom(from: string, id: string): string | undefined {
+  try {
+    return createRequire(from).resolve(id);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The folder of one of this package's dependencies, as this package resolves it. */

@@ -119,6 +119,23 @@ describe("a provider process's quick start", () => {
     });
   });
 
+  it("keeps zod's locales as they are where zod loaded first (the dynamic host's changes load the sdk), and says nothing of them", () => {
+    const script = [
+      'require("zod");',
+      `const qs = require(${JSON.stringify(QUICK_START)});`,
+      `const skipped = qs.deferUnused(${JSON.stringify(path.join(PULUMI, "package.json"))});`,
+      'const index = Object.keys(require.cache).find((f) => f.endsWith("/zod/v4/locales/index.cjs"));',
+      'process.stdout.write(JSON.stringify({ skipped, real: !require("node:util").types.isProxy(require.cache[index].exports) }));',
+    ].join("\n");
+    const run = spawnSync(process.execPath, ["-e", script], {
+      encoding: "utf8",
+      cwd: ROOT,
+      env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: "1" },
+    });
+    if (run.status !== 0) throw new Error(`the process failed:\n${run.stderr}`);
+    expect(JSON.parse(run.stdout)).toEqual({ skipped: [], real: true });
+  });
+
   it("leaves a module loaded already as it is, and says so once", () => {
     const report = inProcess(`
       createRequire(path.join(PULUMI, DEFERRED[0].from))(DEFERRED[0].id);
