@@ -92,26 +92,19 @@ describe("a provider process's quick start", () => {
   });
 
   it("defers zod's locales: the schemas load and speak English without them, and z.locales is the real module once touched", () => {
-    const script = [
-      `const qs = require(${JSON.stringify(QUICK_START)});`,
-      `const skipped = qs.deferUnused(${JSON.stringify(path.join(PULUMI, "package.json"))});`,
+    const report = inProcess(`
+      const skipped = qs.deferUnused(path.join(PULUMI, "package.json"));
       // Really loaded: in the module cache, and not as a stand-in (a proxy); English is zod's own default.
-      'const locales = () => Object.keys(require.cache).filter((f) => f.includes("/zod/v4/locales/") && !f.endsWith("/en.cjs") && !require("node:util").types.isProxy(require.cache[f].exports)).length;',
-      'const { z } = require("zod");',
-      'const message = z.object({ n: z.number() }).safeParse({ n: "x" }).error.issues[0].message;',
-      "const before = locales();",
-      "const french = typeof z.locales.fr;",
-      "process.stdout.write(JSON.stringify({ skipped, message, before, french, after: locales() }));",
-    ].join("\n");
-    const run = spawnSync(process.execPath, ["-e", script], {
-      encoding: "utf8",
-      cwd: ROOT,
-      env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: "1" },
-    });
-    if (run.status !== 0) throw new Error(`the process failed:\n${run.stderr}`);
-    const report = JSON.parse(run.stdout) as { skipped: string[]; message: string; before: number; french: string; after: number };
-    expect({ ...report, after: report.after > 40 }).toEqual({
+      const locales = () => Object.keys(require.cache).filter((f) => f.includes("/zod/v4/locales/") && !f.endsWith("/en.cjs") && !require("node:util").types.isProxy(require.cache[f].exports)).length;
+      const { z } = require("zod");
+      const message = z.object({ n: z.number() }).safeParse({ n: "x" }).error.issues[0].message;
+      const before = locales();
+      const french = typeof z.locales.fr;
+      report({ skipped, loadedWithRuntime: [], message, before, french, after: locales() > 40 });
+    `);
+    expect(report).toEqual({
       skipped: [],
+      loadedWithRuntime: [],
       message: "Invalid input: expected number, received string",
       before: 0,
       french: "function",
@@ -120,20 +113,13 @@ describe("a provider process's quick start", () => {
   });
 
   it("keeps zod's locales as they are where zod loaded first (the dynamic host's changes load the sdk), and says nothing of them", () => {
-    const script = [
-      'require("zod");',
-      `const qs = require(${JSON.stringify(QUICK_START)});`,
-      `const skipped = qs.deferUnused(${JSON.stringify(path.join(PULUMI, "package.json"))});`,
-      'const index = Object.keys(require.cache).find((f) => f.endsWith("/zod/v4/locales/index.cjs"));',
-      'process.stdout.write(JSON.stringify({ skipped, real: !require("node:util").types.isProxy(require.cache[index].exports) }));',
-    ].join("\n");
-    const run = spawnSync(process.execPath, ["-e", script], {
-      encoding: "utf8",
-      cwd: ROOT,
-      env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: "1" },
-    });
-    if (run.status !== 0) throw new Error(`the process failed:\n${run.stderr}`);
-    expect(JSON.parse(run.stdout)).toEqual({ skipped: [], real: true });
+    const report = inProcess(`
+      require("zod");
+      const skipped = qs.deferUnused(path.join(PULUMI, "package.json"));
+      const index = Object.keys(require.cache).find((f) => f.endsWith("/zod/v4/locales/index.cjs"));
+      report({ skipped, loadedWithRuntime: [], real: !require("node:util").types.isProxy(require.cache[index].exports) });
+    `);
+    expect(report).toEqual({ skipped: [], loadedWithRuntime: [], real: true });
   });
 
   it("leaves a module loaded already as it is, and says so once", () => {
