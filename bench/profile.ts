@@ -96,6 +96,8 @@ interface CpuProfile {
 
 /** The parts of a Node process, by the file a function is in (first match wins). */
 const NODE_PARTS: ReadonlyArray<[part: string, test: RegExp]> = [
+  // The plugin's own transport and Struct reader count with the libraries they stand in for.
+  ["gRPC and protobuf", /\/(dist\/)?provider\/plugin\/(grpc|struct-values|protocol)\.js$/],
   ["ours: provider", /\/(dist\/)?provider\/|\/registry\.js$/],
   ["ours: sdk", /\/(dist\/)?sdk\//],
   ["ours: zod (check's schemas)", /\/node_modules\/zod\//],

@@ -11,9 +11,11 @@
  * The engine shows nothing a provider plugin prints after its port.
  */
 import { engineLog, unloggable, withRowLog, type EngineModules } from "../serve/row-log";
-import { recordedSlowStart, saySlowStart } from "../serve/quick-start";
-import { loadProtocol, type Protocol } from "./protocol";
-import { providerService, type ServiceOptions } from "./server";
+import { recordedSlowStart, saySlowStart, writeCompiledCode } from "../serve/quick-start";
+import { serveUnary, unaryClient, type UnaryMethod } from "./grpc";
+import { ENGINE_LOG_PATH, loadProtocol, providerMethodPath, type Protocol } from "./protocol";
+import { providerService, type ServedMethod, type ServiceOptions } from "./server";
+import { requestReader } from "./struct-values";
 import schema from "./schema.json";
 
 /** The schema's text, as `pulumi package get-schema` prints it. */
@@ -31,9 +33,9 @@ export async function serve(
   const engineAddress = args.length > 0 && !args[args.length - 1]!.startsWith("-") ? args[args.length - 1] : undefined;
   const protocol: Protocol = loadProtocol();
   const modules: EngineModules = {
-    client: protocol.engineClient as unknown as EngineModules["client"],
+    client: EngineLogClient,
     logRequest: protocol.engine.LogRequest,
-    insecure: () => protocol.grpc.credentials.createInsecure(),
+    insecure: () => undefined,
     info: protocol.engine.LogSeverity.INFO,
     warning: protocol.engine.LogSeverity.WARNING,
   };
@@ -42,20 +44,37 @@ export async function serve(
   const print = log ? (line: string) => log("info", line, "", false) : (line: string) => console.error(line);
   saySlowStart(recordedSlowStart(), print);
   const service = providerService(protocol, { schema: schemaText, print, ...(account ? { account } : {}) });
-  const served = log ? withRowLog(log, service) : service;
-  const server = new protocol.grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
-  server.addService(protocol.service, served as never);
-  return new Promise((resolve, reject) =>
-    server.bindAsync("127.0.0.1:0", protocol.grpc.ServerCredentials.createInsecure(), (error, port) =>
-      error ? reject(error) : resolve({ port, server }),
-    ),
+  const served = (log ? withRowLog(log, service) : service) as Record<string, ServedMethod>;
+  const read = requestReader({ Reader: protocol.binary.BinaryReader, Struct: protocol.struct.Struct });
+  const methods = new Map<string, UnaryMethod>(
+    Object.entries(service).map(([name, method]) => [
+      providerMethodPath(name),
+      { decode: (bytes) => read(method.requestType, bytes), handle: (call, callback) => served[name]!(call, callback) },
+    ]),
   );
+  return serveUnary(methods);
+}
+
+/** The engine's `Log`, as the row log calls it (`serve/row-log.ts`: a client with a `log` method), over the plugin's own gRPC. */
+class EngineLogClient {
+  private readonly call: ReturnType<typeof unaryClient>;
+  constructor(address: string) {
+    this.call = unaryClient(address);
+  }
+  log(request: { serializeBinary(): Uint8Array }, callback: (error: unknown) => void): void {
+    this.call(ENGINE_LOG_PATH, request.serializeBinary(), callback);
+  }
 }
 
 if (require.main === module) {
   serve(process.argv.slice(2)).then(
-    // The engine reads the port from the first line; the server keeps the process alive.
-    ({ port }) => console.log(String(port)),
+    // The engine reads the port from the first line; the server keeps the process alive. What the
+    // start compiled is written first: an engine that needs no resource of the package ends the
+    // plugin at once, and the next start would compile it all again.
+    ({ port }) => {
+      writeCompiledCode();
+      console.log(String(port));
+    },
     (error: unknown) => {
       console.error(`pulumi-resource-compute: ${error instanceof Error ? error.message : String(error)}`);
       process.exit(1);

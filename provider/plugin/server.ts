@@ -12,7 +12,6 @@
  * neither sends a request), answers the detailed diff, and reads an object by id alone for
  * Pulumi's import. Resource types are `compute:index:<Kind>`, data functions `compute:index:<name>`.
  */
-import type * as grpc from "@grpc/grpc-js";
 import { SDK_VERSION } from "../../sdk/version";
 import { resolveCredentials } from "../engine/context";
 import { writeDetailedDiff, type DiffResult } from "../engine/detailed-diff";
@@ -23,11 +22,15 @@ import { CONFIG_VARIABLES, previewOffByEnvironment, previewWanted } from "../ser
 import { servingContext } from "../serve/serving-context";
 import { Serving, type Served } from "../serve/providers";
 import { invoke } from "./functions";
+import { GRPC_STATUS, type GrpcFailure, type Message } from "./grpc";
 import type { Protocol } from "./protocol";
-import { structValues, unwrapSecret, type Values } from "./struct-values";
+import { structValues, unwrapSecret, valuesOf, type ReadableMessage, type Values } from "./struct-values";
 
-type Callback<R> = (error: grpc.ServiceError | Partial<grpc.StatusObject> | null, response?: R | null, metadata?: grpc.Metadata) => void;
+type Callback<R> = (error: GrpcFailure | null, response?: R | null) => void;
 type Call<Q> = { request: Q };
+
+/** A method of the service, in grpc-js's form (the row log wraps it as it wraps the host's), with the class of its request. */
+export type ServedMethod = ((call: Call<unknown>, callback: Callback<Message>) => void) & { requestType: ReadableMessage<unknown> };
 
 /** What the server needs besides the protocol: the schema's text, and where lines without a resource's row go. */
 export interface ServiceOptions {
@@ -50,8 +53,8 @@ interface InitFailure {
 const isInitFailure = (error: unknown): error is InitFailure =>
   error instanceof Error && typeof (error as Partial<InitFailure>).id === "string" && (error as Partial<InitFailure>).id !== "";
 
-/** The ResourceProvider service's methods, bound to one provider process. */
-export function providerService(protocol: Protocol, options: ServiceOptions): Record<string, unknown> {
+/** The ResourceProvider service's methods, bound to one provider process; each named as the protocol names it (`check`). */
+export function providerService(protocol: Protocol, options: ServiceOptions): Record<string, ServedMethod> {
   const { provider: proto, struct } = protocol;
   const fixed = options.account?.config;
   const config = new Map<string, string>(Object.entries(fixed ?? {}));
@@ -59,7 +62,6 @@ export function providerService(protocol: Protocol, options: ServiceOptions): Re
   const serving = new Serving(() => ctx);
 
   const toStruct = (values: Values, secrets: readonly string[] = []) => struct.Struct.fromJavaScript(structValues(values, secrets));
-  const fromStruct = (value: { toJavaScript(): Values } | undefined): Values => value?.toJavaScript() ?? {};
 
   /** The spec and provider methods of a request's resource type (`compute:index:Vpc`). */
   const resource = (type: string, urn: string): Served => {
@@ -70,15 +72,24 @@ export function providerService(protocol: Protocol, options: ServiceOptions): Re
     return serving.kind(kind);
   };
 
-  /** Runs an async handler, answering its result or its error (a created object's init error with its details). */
-  const serve =
-    <Q, R>(handler: (request: Q) => Promise<R>, secretsOf?: (request: Q) => string[]) =>
-    (call: Call<Q>, callback: Callback<R>) => {
-      handler(call.request).then(
+  /**
+   * A method reading requests of `requestType`: runs its async handler, answering its result or its
+   * error (a created object's init error with its details).
+   */
+  const serve = <Q, R extends Message>(
+    requestType: ReadableMessage<Q>,
+    handler: (request: Q) => Promise<R>,
+    secretsOf?: (request: Q) => string[],
+  ): ServedMethod => {
+    const method = (call: Call<unknown>, callback: Callback<Message>) => {
+      const request = call.request as Q;
+      handler(request).then(
         (response) => callback(null, response),
-        (error: unknown) => callback(failure(protocol, error, secretsOf?.(call.request) ?? [])),
+        (error: unknown) => callback(failure(protocol, error, secretsOf?.(request) ?? [])),
       );
     };
+    return Object.assign(method, { requestType: requestType as ReadableMessage<unknown> });
+  };
   const secretsOfRequest = (request: { getType(): string; getUrn(): string }) => {
     try {
       return resource(request.getType(), request.getUrn()).secrets;
@@ -88,16 +99,16 @@ export function providerService(protocol: Protocol, options: ServiceOptions): Re
   };
 
   return {
-    handshake: serve(async () =>
+    handshake: serve(proto.ProviderHandshakeRequest, async () =>
       new proto.ProviderHandshakeResponse().setAcceptSecrets(false).setAcceptResources(false).setAcceptOutputs(false),
     ),
-    getPluginInfo: serve(async () => new protocol.plugin.PluginInfo().setVersion(SDK_VERSION)),
-    getSchema: serve(async (request: InstanceType<typeof proto.GetSchemaRequest>) => {
+    getPluginInfo: serve(protocol.empty.Empty, async () => new protocol.plugin.PluginInfo().setVersion(SDK_VERSION)),
+    getSchema: serve(proto.GetSchemaRequest, async (request) => {
       if (request.getSubpackageName()) throw new Error(`pulumi-resource-compute has no subpackage ${request.getSubpackageName()}`);
       return new proto.GetSchemaResponse().setSchema(options.schema());
     }),
-    checkConfig: serve(async (request: InstanceType<typeof proto.CheckRequest>) => {
-      const news = fromStruct(request.getNews());
+    checkConfig: serve(proto.CheckRequest, async (request) => {
+      const news = valuesOf(request.getNews());
       const response = new proto.CheckResponse();
       const known = Object.keys(CONFIG_VARIABLES);
       const strangers = Object.keys(news).filter((key) => !known.includes(key) && key !== "version");
@@ -112,16 +123,16 @@ export function providerService(protocol: Protocol, options: ServiceOptions): Re
       const secrets = Object.entries(CONFIG_VARIABLES).flatMap(([key, variable]) => (variable.secret ? [key] : []));
       return response.setInputs(toStruct(news, secrets));
     }),
-    diffConfig: serve(async (request: InstanceType<typeof proto.DiffRequest>) => {
-      const olds = fromStruct(request.getOlds());
-      const news = fromStruct(request.getNews());
+    diffConfig: serve(proto.DiffRequest, async (request) => {
+      const olds = valuesOf(request.getOlds());
+      const news = valuesOf(request.getNews());
       const changed = Object.keys(CONFIG_VARIABLES).filter((key) => unwrapSecret(olds[key]) !== unwrapSecret(news[key]));
       const { DIFF_SOME, DIFF_NONE } = proto.DiffResponse.DiffChanges;
       // Other credentials or another URL change the provider in place: its resources stay as they are.
       return new proto.DiffResponse().setChanges(changed.length ? DIFF_SOME : DIFF_NONE).setDiffsList(changed);
     }),
-    configure: serve(async (request: InstanceType<typeof proto.ConfigureRequest>) => {
-      const args = fromStruct(request.getArgs());
+    configure: serve(proto.ConfigureRequest, async (request) => {
+      const args = valuesOf(request.getArgs());
       if (fixed) return new proto.ConfigureResponse().setAcceptsecrets(false).setAcceptresources(false).setSupportspreview(true);
       // `variables` (`compute:config:token`) is what an engine older than `args` sends.
       const variables = request.getVariablesMap();
@@ -134,18 +145,18 @@ export function providerService(protocol: Protocol, options: ServiceOptions): Re
       const previews = previewWanted((key) => config.get(key)) && !previewOffByEnvironment();
       return new proto.ConfigureResponse().setAcceptsecrets(false).setAcceptresources(false).setSupportspreview(previews);
     }),
-    check: serve(async (request: InstanceType<typeof proto.CheckRequest>) => {
+    check: serve(proto.CheckRequest, async (request) => {
       const { methods, secrets } = resource(request.getType(), request.getUrn());
-      const news = fromStruct(request.getNews());
-      const result = await methods.check(fromStruct(request.getOlds()), news);
+      const news = valuesOf(request.getNews());
+      const result = await methods.check(valuesOf(request.getOlds()), news);
       const response = new proto.CheckResponse().setInputs(toStruct((result.inputs as Values | undefined) ?? news, secrets));
       return response.setFailuresList(
         (result.failures ?? []).map((f) => new proto.CheckFailure().setProperty(f.property).setReason(f.reason)),
       );
     }),
-    diff: serve(async (request: InstanceType<typeof proto.DiffRequest>) => {
+    diff: serve(proto.DiffRequest, async (request) => {
       const { methods } = resource(request.getType(), request.getUrn());
-      const result = (await methods.diff(request.getId(), fromStruct(request.getOlds()), fromStruct(request.getNews()))) as DiffResult;
+      const result = (await methods.diff(request.getId(), valuesOf(request.getOlds()), valuesOf(request.getNews()))) as DiffResult;
       const { DIFF_SOME, DIFF_NONE } = proto.DiffResponse.DiffChanges;
       const response = new proto.DiffResponse()
         .setChanges(result.changes ? DIFF_SOME : DIFF_NONE)
@@ -157,18 +168,22 @@ export function providerService(protocol: Protocol, options: ServiceOptions): Re
       });
       return response;
     }),
-    create: serve(async (request: InstanceType<typeof proto.CreateRequest>) => {
-      const { create, secrets } = resource(request.getType(), request.getUrn());
-      const inputs = fromStruct(request.getProperties());
-      const created = await create(withCustomTimeout(inputs, "create", request.getTimeout()), request.getPreview());
-      const response = new proto.CreateResponse().setProperties(toStruct(ownTimeouts(created.outs, inputs), secrets));
-      return created.id === undefined ? response : response.setId(created.id);
-    }, secretsOfRequest),
-    read: serve(async (request: InstanceType<typeof proto.ReadRequest>) => {
+    create: serve(
+      proto.CreateRequest,
+      async (request) => {
+        const { create, secrets } = resource(request.getType(), request.getUrn());
+        const inputs = valuesOf(request.getProperties());
+        const created = await create(withCustomTimeout(inputs, "create", request.getTimeout()), request.getPreview());
+        const response = new proto.CreateResponse().setProperties(toStruct(ownTimeouts(created.outs, inputs), secrets));
+        return created.id === undefined ? response : response.setId(created.id);
+      },
+      secretsOfRequest,
+    ),
+    read: serve(proto.ReadRequest, async (request) => {
       const { spec, methods, secrets } = resource(request.getType(), request.getUrn());
-      const state = fromStruct(request.getProperties());
+      const state = valuesOf(request.getProperties());
       const response = new proto.ReadResponse();
-      if (Object.keys(state).length === 0 && Object.keys(fromStruct(request.getInputs())).length === 0) {
+      if (Object.keys(state).length === 0 && Object.keys(valuesOf(request.getInputs())).length === 0) {
         // Pulumi's import: an object by id alone, with the inputs that manage it as it is.
         const imported = await importRead(spec, ctx, request.getId()).catch((error: unknown) => {
           // A resource under a parent (a subnet, a DNS record) is read with its parent's id, which an import does not carry.
@@ -181,34 +196,38 @@ export function providerService(protocol: Protocol, options: ServiceOptions): Re
         if (!imported) return response;
         return response.setId(imported.id).setProperties(toStruct(imported.props, secrets)).setInputs(toStruct(imported.inputs, secrets));
       }
-      const read = await methods.read(request.getId(), state, fromStruct(request.getInputs()));
+      const read = await methods.read(request.getId(), state, valuesOf(request.getInputs()));
       // No id: the object is gone, and a refresh drops it from state.
       if (!read.id) return response;
       response.setId(read.id).setProperties(toStruct((read.props as Values | undefined) ?? {}, secrets));
       // The recorded inputs as the API now holds them (`refreshedInputs`): `ignoreChanges` keeps a change made by hand.
       return read.inputs ? response.setInputs(toStruct(read.inputs as Values, secrets)) : response;
     }),
-    update: serve(async (request: InstanceType<typeof proto.UpdateRequest>) => {
-      const { update, secrets } = resource(request.getType(), request.getUrn());
-      const olds = fromStruct(request.getOlds());
-      const news = fromStruct(request.getNews());
-      const updated = await update(request.getId(), olds, withCustomTimeout(news, "update", request.getTimeout()), request.getPreview());
-      return new proto.UpdateResponse().setProperties(toStruct(ownTimeouts(updated.outs, news), secrets));
-    }, secretsOfRequest),
-    delete: serve(async (request: InstanceType<typeof proto.DeleteRequest>) => {
+    update: serve(
+      proto.UpdateRequest,
+      async (request) => {
+        const { update, secrets } = resource(request.getType(), request.getUrn());
+        const olds = valuesOf(request.getOlds());
+        const news = valuesOf(request.getNews());
+        const updated = await update(request.getId(), olds, withCustomTimeout(news, "update", request.getTimeout()), request.getPreview());
+        return new proto.UpdateResponse().setProperties(toStruct(ownTimeouts(updated.outs, news), secrets));
+      },
+      secretsOfRequest,
+    ),
+    delete: serve(proto.DeleteRequest, async (request) => {
       const { methods } = resource(request.getType(), request.getUrn());
-      await methods.delete(request.getId(), withCustomTimeout(fromStruct(request.getProperties()), "delete", request.getTimeout()));
+      await methods.delete(request.getId(), withCustomTimeout(valuesOf(request.getProperties()), "delete", request.getTimeout()));
       return new protocol.empty.Empty();
     }),
-    invoke: serve(async (request: InstanceType<typeof proto.InvokeRequest>) => {
+    invoke: serve(proto.InvokeRequest, async (request) => {
       const name = kindOfType(request.getTok());
       if (name === undefined) throw new Error(`pulumi-resource-compute serves compute:index:<function> functions, not ${request.getTok()}`);
       const { token, apiUrl } = resolveCredentials((key) => config.get(key));
-      const { result, secrets } = await invoke(name, fromStruct(request.getArgs()), { token, apiUrl });
+      const { result, secrets } = await invoke(name, valuesOf(request.getArgs()), { token, apiUrl });
       return new proto.InvokeResponse().setReturn(toStruct(result, secrets));
     }),
-    cancel: serve(async () => new protocol.empty.Empty()),
-    attach: serve(async () => new protocol.empty.Empty()),
+    cancel: serve(protocol.empty.Empty, async () => new protocol.empty.Empty()),
+    attach: serve(protocol.plugin.PluginAttach, async () => new protocol.empty.Empty()),
   };
 }
 
@@ -234,10 +253,9 @@ function ownTimeouts(outs: Values, given: Values): Values {
  * not become ready, a record set applied only in part) carries Pulumi's `ErrorResourceInitFailed`
  * with the object's id and properties, so the engine keeps it in state with the error.
  */
-function failure(protocol: Protocol, error: unknown, secrets: readonly string[]): Partial<grpc.StatusObject> {
-  const { grpc: rpc } = protocol;
+function failure(protocol: Protocol, error: unknown, secrets: readonly string[]): GrpcFailure {
   const message = error instanceof Error ? error.message : String(error);
-  if (!isInitFailure(error)) return { code: rpc.status.UNKNOWN, details: message };
+  if (!isInitFailure(error)) return { code: GRPC_STATUS.UNKNOWN, details: message };
   const detail = new protocol.provider.ErrorResourceInitFailed()
     .setId(error.id)
     .setProperties(protocol.struct.Struct.fromJavaScript(structValues(error.properties, secrets)))
@@ -245,10 +263,8 @@ function failure(protocol: Protocol, error: unknown, secrets: readonly string[])
   const details = new protocol.any.Any();
   details.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
   const status = new protocol.status.Status();
-  status.setCode(rpc.status.UNKNOWN);
+  status.setCode(GRPC_STATUS.UNKNOWN);
   status.setMessage(message);
   status.addDetails(details);
-  const metadata = new rpc.Metadata();
-  metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
-  return { code: rpc.status.UNKNOWN, details: message, metadata };
+  return { code: GRPC_STATUS.UNKNOWN, details: message, statusDetails: status.serializeBinary() };
 }

@@ -12,7 +12,9 @@
  *   in `require.cache` (Node's documented module cache) that loads the real module at its first
  *   touch, so whatever does use them still gets them, unchanged. Its Automation API (which
  *   `@pulumi/pulumi`'s index loads at once, with execa and js-yaml: about 60 ms more) is deferred
- *   the same way; a provider process never drives a stack.
+ *   the same way; a provider process never drives a stack. zod's translations of its messages
+ *   into 49 languages (`z.locales`: 50 modules, about a fifth of the plugin's start) are deferred
+ *   too where zod has not loaded yet: the sdk's schemas speak English, which zod loads on its own.
  * - **Compiled code is cached** (Node's compile cache, `module.enableCompileCache`) in the
  *   project's `node_modules/.cache/pulumi-compute/compile/provider`, next to the `@pulumi/pulumi`
  *   it serves; `NODE_DISABLE_COMPILE_CACHE=1` turns it off, as for any Node process. The folder is
@@ -38,6 +40,18 @@ export const DEFERRED: ReadonlyArray<{ id: string; from: string }> = [
   { id: "typescript", from: "typescript-shim.js" },
   { id: "@npmcli/arborist", from: "runtime/closure/codePaths.js" },
   { id: "@pulumi/pulumi/automation", from: "index.js" },
+];
+
+/**
+ * The modules of this package's own dependencies deferred, each by the file of the package that
+ * requires it. Deferred where they are not loaded yet (the plugin's and the policy pack's
+ * launchers preload this first), and silently kept otherwise: the dynamic host's changes load
+ * the sdk, and zod with it, before they can defer anything, and the notice (`saySlowStart`) is
+ * about the 0.4 s of Pulumi's own modules, not these few milliseconds.
+ */
+export const OWN_DEFERRED: ReadonlyArray<{ id: string; from: string; package: string }> = [
+  // zod's classic and core indexes re-export it with `__importStar`, which keeps an ES module (the stand-in says it is one) as it is.
+  { id: "../locales/index.cjs", from: "v4/classic/external.cjs", package: "zod" },
 ];
 
 /**
@@ -83,17 +97,43 @@ export function deferUnused(pulumiPackage: string): string[] {
       skipped.push(`${id} cannot be found from @pulumi/pulumi/${from}`);
       continue;
     }
-    if (require.cache[file]) {
-      skipped.push(`${id} is loaded already`);
-      continue;
-    }
-    const module = new Module(file);
-    module.filename = file;
-    module.loaded = true;
-    module.exports = standIn(file, () => createRequire(path.join(root, from))(id));
-    require.cache[file] = module;
+    if (require.cache[file]) skipped.push(`${id} is loaded already`);
+    else defer(file, () => createRequire(path.join(root, from))(id));
+  }
+  for (const { id, from, package: name } of OWN_DEFERRED) {
+    const own = packageRoot(name);
+    if (own === undefined) continue;
+    const file = resolvedFrom(path.join(own, from), id);
+    if (file !== undefined && !require.cache[file]) defer(file, () => createRequire(path.join(own, from))(id));
   }
   return skipped;
+}
+
+/** Puts a stand-in for the module at `file` in Node's module cache, which loads it (`load`) at its first touch. */
+function defer(file: string, load: () => unknown): void {
+  const module = new Module(file);
+  module.filename = file;
+  module.loaded = true;
+  module.exports = standIn(file, load);
+  require.cache[file] = module;
+}
+
+/** `id` as the module at `from` resolves it; undefined when it cannot. */
+function resolvedFrom(from: string, id: string): string | undefined {
+  try {
+    return createRequire(from).resolve(id);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The folder of one of this package's dependencies, as this package resolves it. */
+function packageRoot(name: string): string | undefined {
+  try {
+    return path.dirname(require.resolve(`${name}/package.json`));
+  } catch {
+    return undefined;
+  }
 }
 
 /** The subfolder of a compile cache that holds the provider processes' code (why: the module's comment). */
@@ -132,6 +172,20 @@ export function cacheCompiledCode(pulumiPackage: string): void {
   // requests load the provider's (each write adds only what is new).
   setImmediate(() => flushCompileCache()).unref();
   for (const ms of FLUSH_AFTER_MS) setTimeout(() => flushCompileCache(), ms).unref();
+}
+
+/**
+ * Writes what this process has compiled so far, when its compile cache is on: a process that
+ * answers the engine sooner than its first scheduled write (`cacheCompiledCode`) calls it before
+ * it answers, since the engine may end it right after. Each write adds only what is new, so a
+ * start whose code is all cached writes nothing.
+ */
+export function writeCompiledCode(): void {
+  const { getCompileCacheDir, flushCompileCache } = Module as unknown as {
+    getCompileCacheDir?: () => string | undefined;
+    flushCompileCache?: () => void;
+  };
+  if (typeof flushCompileCache === "function" && getCompileCacheDir?.()) flushCompileCache();
 }
 
 /** What `startQuickly` could not defer in this process, shared by every copy of the package. */

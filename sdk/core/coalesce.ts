@@ -3,8 +3,11 @@
  * domain during a refresh — are served by one listing of the collection (its pages at 500) instead
  * of one GET each.
  *
- * A read joins the collection's open batch; a batch closes `windowMs` after its first read. A
- * batch of one read is one GET (a listing would cost as much or more). A larger batch lists the
+ * A read joins the collection's open batch; a batch closes `windowMs` after its first read, or,
+ * once a second read has joined it, at the event loop's next turn: the reads of a burst (the
+ * engine sends a refresh's reads together) are all there by then, and a refresh waited the
+ * whole window for nothing. A batch of one read is one GET (a listing would cost as much or
+ * more). A larger batch lists the
  * collection once, and every read of it takes its object from that listing; reads that arrive while
  * the listing is in flight, or up to `reuseMs` after it completed, take theirs from it too (a burst
  * of a thousand reads is served by one listing). A read whose object the listing lacks falls back
@@ -41,6 +44,8 @@ export interface CoalescerOptions {
   reuseMs?: number;
   now?: () => number;
   setTimer?: (fn: () => void, ms: number) => void;
+  /** Runs `fn` at the event loop's next turn. Default `setImmediate`. */
+  onIdle?: (fn: () => void) => void;
 }
 
 /** Counts of what coalescing did, for reports and tests. */
@@ -88,6 +93,7 @@ export class Coalescer {
   private readonly reuseMs: number;
   private readonly now: () => number;
   private readonly setTimer: (fn: () => void, ms: number) => void;
+  private readonly onIdle: (fn: () => void) => void;
   private readonly collections = new Map<string, Collection<unknown>>();
   readonly stats: CoalescerStats = { reads: 0, listings: 0, fromListing: 0, gets: 0 };
 
@@ -96,6 +102,7 @@ export class Coalescer {
     this.reuseMs = options.reuseMs ?? 10_000;
     this.now = options.now ?? Date.now;
     this.setTimer = options.setTimer ?? ((fn, ms) => void setTimeout(fn, ms));
+    this.onIdle = options.onIdle ?? ((fn) => void setImmediate(fn));
   }
 
   /** Reads object `id` of collection `key` (a domain's records: `DomainRecord 123`), coalesced with the reads around it. */
@@ -106,12 +113,15 @@ export class Coalescer {
     if (listing) return this.fromListing(listing, id, reader, signal);
     return new Promise<T | undefined>((resolve, reject) => {
       const pending: Pending<T> = { id, reader, signal, resolve, reject };
-      if (collection.batch) {
-        collection.batch.push(pending);
+      const open = collection.batch;
+      if (open) {
+        open.push(pending);
+        if (open.length === 2) this.onIdle(() => this.close(collection, open));
         return;
       }
-      collection.batch = [pending];
-      this.setTimer(() => this.close(collection), this.windowMs);
+      const batch = [pending];
+      collection.batch = batch;
+      this.setTimer(() => this.close(collection, batch), this.windowMs);
     });
   }
 
@@ -160,8 +170,9 @@ export class Coalescer {
     return collection as Collection<T>;
   }
 
-  private close<T>(collection: Collection<T>): void {
-    const batch = collection.batch ?? [];
+  /** Closes `batch`, unless it is closed already (the window's end and the loop's next turn both close it). */
+  private close<T>(collection: Collection<T>, batch: Array<Pending<T>>): void {
+    if (collection.batch !== batch) return;
     collection.batch = undefined;
     if (batch.length === 1) {
       const [only] = batch;

@@ -12,8 +12,11 @@ import * as provgrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import type { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { startEmulator, type RunningEmulator } from "../../../emulator";
 import { serve } from "../../../provider/plugin/main";
+import { loadProtocol, providerMethodPath } from "../../../provider/plugin/protocol";
+import { providerService } from "../../../provider/plugin/server";
 import { SDK_VERSION } from "../../../sdk/version";
 import { ComputeClient } from "../../../sdk/client";
 import { writesSince } from "../../support/requests";
@@ -57,6 +60,16 @@ afterAll(async () => {
   plugin?.server.forceShutdown();
   await api?.close();
   await emulator?.close();
+});
+
+test("every method the plugin serves is the ResourceProvider method of its name, and reads that method's request", () => {
+  // The plugin serves Pulumi's protocol without the generated service file (it loads grpc-js): the paths and request classes are Pulumi's.
+  const service = providerService(loadProtocol(), { schema: () => "{}", print: () => undefined });
+  const definitions = provgrpc.ResourceProviderService as unknown as Record<string, { path: string; requestType: unknown }>;
+  const served = Object.entries(service).map(([name, method]) => ({ name, path: providerMethodPath(name), request: method.requestType }));
+  expect(served).toEqual(
+    Object.keys(service).map((name) => ({ name, path: definitions[name]!.path, request: definitions[name]!.requestType })),
+  );
 });
 
 test("the plugin names its version, and hands the engine no secrets to keep", async () => {
@@ -176,6 +189,40 @@ test("a VPC's life: a previewed create sends nothing, create, the detailed diff,
     new proto.ReadRequest().setId(id).setUrn(URN).setType("compute:index:Vpc").setProperties(struct(outputs)),
   );
   expect(gone.getId()).toBe("");
+});
+
+test("a create that fails after the API made the object answers ErrorResourceInitFailed with its id and properties, for state", async () => {
+  const domain = await api.domains.create({ domain: "init-failure.example", type: "master", soa_email: "admin@init-failure.example" });
+  const records = Array.from({ length: 6 }, (_, i) => ({ type: "A", name: `host${i}`, target: `192.0.2.${i + 1}` }));
+  // Maintenance refuses at once: some records are made, then the create fails (a record set applied in part).
+  const fault = emulator.control.addFault({ pathPattern: "/v4/domains/*/records", method: "POST", kind: "503-maintenance", count: 3 });
+  try {
+    const error = (await call<proto.CreateResponse>(
+      client.create,
+      new proto.CreateRequest()
+        .setUrn("urn:pulumi:dev::p::compute:index:DomainRecordSet::set")
+        .setType("compute:index:DomainRecordSet")
+        .setProperties(struct({ domainId: domain.id, records })),
+    ).catch((e: unknown) => e)) as grpc.ServiceError;
+    expect(error.code).toBe(grpc.status.UNKNOWN);
+    const status = Status.deserializeBinary(error.metadata.get("grpc-status-details-bin")[0] as Buffer);
+    const detail = status
+      .getDetailsList()[0]!
+      .unpack(proto.ErrorResourceInitFailed.deserializeBinary, "pulumirpc.ErrorResourceInitFailed")!;
+    const recorded = (detail.getProperties()!.toJavaScript().records as Array<{ name: string }>).map((r) => r.name);
+    const inZone = (await api.domains.records.listAll(domain.id)).map((r) => r.name);
+    expect({ id: detail.getId(), message: status.getMessage(), reasons: detail.getReasonsList() }).toEqual({
+      id: String(domain.id),
+      message: error.details,
+      reasons: [error.details],
+    });
+    expect(recorded.sort()).toEqual(inZone.sort());
+    expect(recorded.length).toBeGreaterThan(0);
+    expect(recorded.length).toBeLessThan(records.length);
+  } finally {
+    emulator.control.removeFault(fault.id);
+    await api.domains.delete(domain.id);
+  }
 });
 
 test("an import reads an object by id alone, with the inputs that manage it; a subnet, under its VPC, is refused naming adoptId", async () => {

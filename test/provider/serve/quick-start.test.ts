@@ -91,6 +91,37 @@ describe("a provider process's quick start", () => {
     expect(report.automationIsReal).toBe(true);
   });
 
+  it("defers zod's locales: the schemas load and speak English without them, and z.locales is the real module once touched", () => {
+    const report = inProcess(`
+      const skipped = qs.deferUnused(path.join(PULUMI, "package.json"));
+      // Really loaded: in the module cache, and not as a stand-in (a proxy); English is zod's own default.
+      const locales = () => Object.keys(require.cache).filter((f) => f.includes("/zod/v4/locales/") && !f.endsWith("/en.cjs") && !require("node:util").types.isProxy(require.cache[f].exports)).length;
+      const { z } = require("zod");
+      const message = z.object({ n: z.number() }).safeParse({ n: "x" }).error.issues[0].message;
+      const before = locales();
+      const french = typeof z.locales.fr;
+      report({ skipped, loadedWithRuntime: [], message, before, french, after: locales() > 40 });
+    `);
+    expect(report).toEqual({
+      skipped: [],
+      loadedWithRuntime: [],
+      message: "Invalid input: expected number, received string",
+      before: 0,
+      french: "function",
+      after: true,
+    });
+  });
+
+  it("keeps zod's locales as they are where zod loaded first (the dynamic host's changes load the sdk), and says nothing of them", () => {
+    const report = inProcess(`
+      require("zod");
+      const skipped = qs.deferUnused(path.join(PULUMI, "package.json"));
+      const index = Object.keys(require.cache).find((f) => f.endsWith("/zod/v4/locales/index.cjs"));
+      report({ skipped, loadedWithRuntime: [], real: !require("node:util").types.isProxy(require.cache[index].exports) });
+    `);
+    expect(report).toEqual({ skipped: [], loadedWithRuntime: [], real: true });
+  });
+
   it("leaves a module loaded already as it is, and says so once", () => {
     const report = inProcess(`
       createRequire(path.join(PULUMI, DEFERRED[0].from))(DEFERRED[0].id);

@@ -11,12 +11,19 @@ interface Item {
   v: string;
 }
 
-/** A collection whose calls are counted; timers fire when `flush()` is called. */
+/** A collection whose calls are counted; timers (and the loop's next turns) fire when `flush()` is called. */
 function setup(items: Item[]) {
   const calls = { list: 0, get: [] as string[] };
   const timers: Array<() => void> = [];
+  const idles: Array<() => void> = [];
   let now = 0;
-  const coalescer = new Coalescer({ windowMs: 25, reuseMs: 1000, now: () => now, setTimer: (fn) => void timers.push(fn) });
+  const coalescer = new Coalescer({
+    windowMs: 25,
+    reuseMs: 1000,
+    now: () => now,
+    setTimer: (fn) => void timers.push(fn),
+    onIdle: (fn) => void idles.push(fn),
+  });
   const notFound = () => new NotFoundError(404, [{ reason: "Not found" }], { method: "GET", path: "/x" });
   const reader = (id: string, listFails?: unknown): CollectionReader<Item> => ({
     list: async () => {
@@ -33,11 +40,18 @@ function setup(items: Item[]) {
     idOf: (item) => String(item.id),
   });
   const read = (id: string, listFails?: unknown) => coalescer.read("c", id, reader(id, listFails));
+  const settle = () => new Promise((r) => setImmediate(r));
   const flush = async () => {
+    while (idles.length) idles.shift()!();
     while (timers.length) timers.shift()!();
-    await new Promise((r) => setImmediate(r));
+    await settle();
   };
-  return { coalescer, calls, read, flush, notFound, advance: (ms: number) => (now += ms) };
+  /** The event loop's next turn, the window still open. */
+  const turn = async () => {
+    while (idles.length) idles.shift()!();
+    await settle();
+  };
+  return { coalescer, calls, read, flush, turn, timers, notFound, advance: (ms: number) => (now += ms) };
 }
 
 test("reads that arrive together are served by one listing", async () => {
@@ -55,6 +69,43 @@ test("reads that arrive together are served by one listing", async () => {
   ]);
   expect(t.calls).toEqual({ list: 1, get: [] });
   expect(t.coalescer.stats).toEqual({ reads: 3, listings: 1, fromListing: 3, gets: 0 });
+});
+
+test("a burst does not wait out the window: once a second read is in, the batch is listed at the loop's next turn", async () => {
+  const t = setup([
+    { id: 1, v: "a" },
+    { id: 2, v: "b" },
+    { id: 3, v: "c" },
+  ]);
+  const reads = [t.read("1"), t.read("2")];
+  await t.turn();
+  expect(t.calls).toEqual({ list: 1, get: [] });
+  // A read after the batch closed takes its object from the same listing; the window's end opens nothing.
+  const late = t.read("3");
+  await t.flush();
+  expect(await Promise.all([...reads, late])).toEqual([
+    { id: 1, v: "a" },
+    { id: 2, v: "b" },
+    { id: 3, v: "c" },
+  ]);
+  expect(t.calls).toEqual({ list: 1, get: [] });
+});
+
+test("a read alone waits out the window, so that a second one can still make it a listing", async () => {
+  const t = setup([
+    { id: 1, v: "a" },
+    { id: 2, v: "b" },
+  ]);
+  const first = t.read("1");
+  await t.turn();
+  expect(t.calls).toEqual({ list: 0, get: [] });
+  const second = t.read("2");
+  await t.flush();
+  expect(await Promise.all([first, second])).toEqual([
+    { id: 1, v: "a" },
+    { id: 2, v: "b" },
+  ]);
+  expect(t.calls).toEqual({ list: 1, get: [] });
 });
 
 test("a read alone is one GET, not a listing", async () => {
