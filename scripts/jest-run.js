@@ -1,9 +1,8 @@
 // Runs jest and ends with one plain summary line (`tests: N passed, N failed, N skipped`),
 // which CI reads; jest's own summary stays above it. Before it: the ten slowest test files, the
-// ten costliest by CPU, and
-// the run's time against its budget (25 minutes on two cores, the suite's target,
-// docs/toolchain.md; another with PULUMI_COMPUTE_JEST_BUDGET_MINUTES). A run over budget fails,
-// so the suite cannot drift back.
+// ten costliest by CPU, and the run's time against its budget (25 minutes on two cores, the
+// suite's target, docs/toolchain.md; another with PULUMI_COMPUTE_JEST_BUDGET_MINUTES). A run over
+// budget fails, so the suite cannot drift back.
 // The exit code is jest's, or 1 when jest passed but took longer than the budget.
 const { spawnSync } = require("node:child_process");
 const fs = require("node:fs");
