@@ -186,6 +186,10 @@ async function createStack(program: PulumiFn | string, folder: string, options: 
       TMPDIR: path.join(folder, "tmp"),
       ...programCompileCache(program),
       ...options.envVars,
+      // The CLI takes PULUMI_BACKEND_URL over the project's backend.url: a user's shell or CI job
+      // that names its team's backend would otherwise get the test's stack there, left behind by
+      // dispose. The stack's backend is its folder, whatever the environment says.
+      PULUMI_BACKEND_URL: backend,
       [MARKER_ENV]: folder,
     },
   };

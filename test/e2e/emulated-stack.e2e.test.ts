@@ -105,6 +105,28 @@ test("a project folder runs from a workspace of its own, its plugin declaration 
   }
 });
 
+test("a backend the user's shell names (PULUMI_BACKEND_URL, as CI sets for a team's state) is never touched: the stack keeps to its own folder", async () => {
+  const theirs = fs.mkdtempSync(path.join(os.tmpdir(), "pc-users-backend-"));
+  const shell = process.env.PULUMI_BACKEND_URL;
+  process.env.PULUMI_BACKEND_URL = `file://${theirs}`;
+  try {
+    const stack = await emulatedStack(async () => ({ made: "here" }));
+    const folder = folderOf(stack);
+    try {
+      expect((await stack.up()).outputs.made!.value).toBe("here");
+      expect(fs.existsSync(path.join(folder, "state/.pulumi/stacks/emulated/test.json"))).toBe(true);
+    } finally {
+      await stack.dispose();
+    }
+    // Nothing was written there, so nothing of the test is left in it after dispose.
+    expect(fs.readdirSync(theirs)).toEqual([]);
+  } finally {
+    if (shell === undefined) delete process.env.PULUMI_BACKEND_URL;
+    else process.env.PULUMI_BACKEND_URL = shell;
+    fs.rmSync(theirs, { recursive: true, force: true });
+  }
+});
+
 test("faults injected through the control API are ridden out, and their hits counted", async () => {
   await using stack = await emulatedStack(async () => {
     new compute.Vpc("app", { label: "app-net", region: "us-iad" });
