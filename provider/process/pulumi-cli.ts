@@ -4,8 +4,10 @@
  * and `emulatedStack`.
  */
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
+import { promisify } from "node:util";
 import { PulumiCommand } from "@pulumi/pulumi/automation";
 
 /** The directory holding `pulumi` (and `pulumi-resource-pulumi-nodejs` beside it). */
@@ -26,9 +28,58 @@ export function pulumiCommand(): Promise<PulumiCommand> {
   const root = path.dirname(engineBin());
   let command = commands.get(root);
   if (!command) {
-    command = PulumiCommand.get({ root });
+    command = handleOn(root);
     commands.set(root, command);
     command.catch(() => commands.delete(root));
   }
   return command;
+}
+
+/** What the pinned `@pulumi/pulumi` builds its handle from (internal to it; checked before use, and by a test). */
+interface HandleParts {
+  parseAndValidatePulumiVersion(min: unknown, version: string, optOut: boolean): unknown;
+  minimumVersion: unknown;
+}
+
+function handleParts(): HandleParts | undefined {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- internal modules of the SDK (its types say nothing): absent, `get` makes the handle
+    const { parseAndValidatePulumiVersion } = require("@pulumi/pulumi/automation/cmd") as Partial<HandleParts>;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
+    const { minimumVersion } = require("@pulumi/pulumi/automation/minimumVersion") as Partial<HandleParts>;
+    return typeof parseAndValidatePulumiVersion === "function" && minimumVersion
+      ? { parseAndValidatePulumiVersion, minimumVersion }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Loaded with this module: the same copy of the Automation API as the `PulumiCommand` above. */
+const HANDLE_PARTS = handleParts();
+
+/**
+ * The handle `PulumiCommand.get({ root })` makes, with its `pulumi version` run under a Pulumi home
+ * of its own: the CLI writes a log of every run under its home, `~/.pulumi/logs` when none is set,
+ * and `get` runs it in this process's environment, so a user's test that asked only for an
+ * emulated stack left a log in their home. The version is checked as `get` checks it (the same
+ * minimum, `PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK` honoured). When the pinned package no longer
+ * builds its handle from these parts, `get` makes it.
+ */
+async function handleOn(root: string): Promise<PulumiCommand> {
+  const parts = HANDLE_PARTS;
+  if (!parts) return PulumiCommand.get({ root });
+  const command = path.resolve(root, "bin/pulumi");
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-compute-version-"));
+  let printed: string;
+  try {
+    const env = { ...process.env, PULUMI_HOME: home, PULUMI_SKIP_UPDATE_CHECK: "true" };
+    printed = (await promisify(execFile)(command, ["version"], { env, encoding: "utf8" })).stdout.trim();
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+  const optOut = !!process.env.PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK;
+  const version = parts.parseAndValidatePulumiVersion(parts.minimumVersion, printed, optOut);
+  const handle = Reflect.construct(PulumiCommand, [command, version]) as PulumiCommand;
+  return handle.command === command && handle.version === version ? handle : PulumiCommand.get({ root });
 }
