@@ -22,11 +22,16 @@ async function handleWith(env: NodeJS.ProcessEnv): Promise<{ handle: PulumiComma
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
     Automation = require("@pulumi/pulumi/automation").PulumiCommand;
   });
+  return { handle: await withEnv(env, () => cli.pulumiCommand()), Automation };
+}
+
+/** `run` with `env` set in this process's environment (undefined: unset), restored after. */
+async function withEnv<T>(env: NodeJS.ProcessEnv, run: () => Promise<T>): Promise<T> {
   const saved = { ...process.env };
   Object.assign(process.env, env);
   for (const [key, value] of Object.entries(env)) if (value === undefined) delete process.env[key];
   try {
-    return { handle: await cli.pulumiCommand(), Automation };
+    return await run();
   } finally {
     for (const key of Object.keys(env)) delete process.env[key];
     Object.assign(process.env, saved);
@@ -63,7 +68,8 @@ test("the handle is the one PulumiCommand.get makes, and getting it writes nothi
   expect({ home: home !== "" && !home!.startsWith(os.homedir()), more }).toEqual({ home: true, more: [] });
   expect(fs.existsSync(home!)).toBe(false);
 
-  const theirs = await Automation.get({ root: path.dirname(pulumi.bin) });
+  // What get makes, its log in the test's folder too.
+  const theirs = await withEnv({ PULUMI_HOME: path.join(work, "get-home") }, () => Automation.get({ root: path.dirname(pulumi.bin) }));
   expect({ command: handle.command, version: handle.version?.format() }).toEqual({
     command: theirs.command,
     version: theirs.version?.format(),
