@@ -12,6 +12,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { REPO_ROOT } from "../support/engine";
 import { runProcess } from "../support/process";
+import { notingPulumi } from "../support/noting-pulumi";
 
 jest.setTimeout(300_000);
 
@@ -25,11 +26,19 @@ beforeAll(() => {
 
 afterAll(() => fs.rmSync(project, { recursive: true, force: true }));
 
-const npmTest = () => runProcess("npm", ["test", "--", "--ci"], { cwd: project, timeoutMs: 240_000 });
+const npmTest = (env: NodeJS.ProcessEnv = process.env) =>
+  runProcess("npm", ["test", "--", "--ci"], { cwd: project, env, timeoutMs: 240_000 });
 
-test("npm test passes as shipped: the types checked, then the unit and the integration test", async () => {
-  const run = await npmTest();
+test("npm test passes as shipped: the types checked, then the unit and the integration test, and nothing of it lands in the user's Pulumi home", async () => {
+  // As in a user's shell: no PULUMI_HOME (the suite's setup gives its own runs one).
+  const pulumi = notingPulumi(fs.mkdtempSync(path.join(project, "noting-")));
+  const { PULUMI_HOME: _suites, ...users } = process.env;
+  const run = await npmTest({ ...users, PULUMI_COMPUTE_ENGINE_BIN: pulumi.bin });
   expect({ code: run.code, tests: /Tests:\s+(.*)/.exec(run.out)?.[1] }).toEqual({ code: 0, tests: "2 passed, 2 total" });
+  // Every run of the CLI had a Pulumi home of the test's own (the CLI logs each run under it), none the user's.
+  const homes = pulumi.homes();
+  expect(homes.length).toBeGreaterThan(3);
+  expect(homes.filter((home) => home === "" || home.startsWith(path.join(os.homedir(), ".pulumi")))).toEqual([]);
 });
 
 test("a type error in the program fails npm test, naming the file and the line, before any test runs", async () => {

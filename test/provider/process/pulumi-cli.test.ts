@@ -11,6 +11,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation";
 import type * as PulumiCli from "../../../provider/process/pulumi-cli";
+import { notingPulumi } from "../../support/noting-pulumi";
 
 /** A fresh copy of the module (its handles are kept per process) and of the Automation API it uses, with `env` set while it gets one. */
 async function handleWith(env: NodeJS.ProcessEnv): Promise<{ handle: PulumiCommand; Automation: typeof PulumiCommand }> {
@@ -42,26 +43,8 @@ let work: string;
 beforeEach(() => (work = fs.mkdtempSync(path.join(os.tmpdir(), "pc-pulumi-cli-"))));
 afterEach(() => fs.rmSync(work, { recursive: true, force: true }));
 
-/** A `pulumi` that notes the Pulumi home each run gets (the CLI's own home comes from the passwd entry, not $HOME), then runs the real one. */
-function notingPulumi(): { bin: string; homes: () => string[] } {
-  const real = path.join(process.env.PULUMI_COMPUTE_ENGINE_BIN!, "pulumi");
-  const bin = path.join(work, "root/bin");
-  const noted = path.join(work, "homes");
-  fs.mkdirSync(bin, { recursive: true });
-  fs.writeFileSync(path.join(bin, "pulumi"), `#!/bin/sh\necho "home=$PULUMI_HOME" >> '${noted}'\nexec '${real}' "$@"\n`, { mode: 0o755 });
-  return {
-    bin,
-    homes: () =>
-      fs
-        .readFileSync(noted, "utf8")
-        .trim()
-        .split("\n")
-        .map((line) => line.slice("home=".length)),
-  };
-}
-
 test("the handle is the one PulumiCommand.get makes, and getting it writes nothing into the user's Pulumi home", async () => {
-  const pulumi = notingPulumi();
+  const pulumi = notingPulumi(work);
   const { handle, Automation } = await handleWith({ PULUMI_COMPUTE_ENGINE_BIN: pulumi.bin, PULUMI_HOME: undefined });
   // One `pulumi version`, under a home of its own (where the CLI wrote its log), removed after.
   const [home, ...more] = pulumi.homes();
