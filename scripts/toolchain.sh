@@ -154,7 +154,7 @@ build_engine() {
   log="$CACHE/engine-build.log"
   mkdir -p "$tmp/bin" "$tmp/libexec"
   say "building the Pulumi engine v$version and its Node.js and YAML language hosts from the Go module proxy"
-  say "  (first time only; about 10 minutes on 2 cores with empty Go caches) log: $log"
+  say "  (first time only; about 5 minutes on 2 cores with empty Go caches) log: $log"
   started=$(date +%s)
   (
     set -e
