@@ -4,18 +4,19 @@
  * it passes with the same report. Run here on one small test file of the suite.
  */
 import { spawnSync } from "node:child_process";
-import * as path from "node:path";
 import { REPO_ROOT } from "../support/engine";
 
 jest.setTimeout(120_000);
 
 const FILE = "test/sdk/core/redaction.test.ts";
 
-function jestRun(budgetMinutes: string) {
-  const result = spawnSync(process.execPath, [path.join(REPO_ROOT, "scripts/jest-run.js"), FILE], {
+/** jest-run.js on FILE, exec'd from a shell that first ran `before` (as scripts/run.sh runs the set-up). */
+function jestRun(budgetMinutes: string, before = ":") {
+  const script = `${before}\nexec "$NODE" scripts/jest-run.js ${FILE}`;
+  const result = spawnSync("bash", ["-c", script], {
     cwd: REPO_ROOT,
     encoding: "utf8",
-    env: { ...process.env, PULUMI_COMPUTE_JEST_BUDGET_MINUTES: budgetMinutes },
+    env: { ...process.env, NODE: process.execPath, PULUMI_COMPUTE_JEST_BUDGET_MINUTES: budgetMinutes },
   });
   return { code: result.status, out: `${result.stdout}${result.stderr}` };
 }
@@ -35,4 +36,17 @@ test("a run over its budget fails after its tests, saying so and what to do", ()
   expect(out).toContain("(budget 0.0001 min): OVER BUDGET");
   expect(out).toMatch(/over its budget of 0\.0001 min: make the slowest files above faster/);
   expect(out).toMatch(/\ntests: \d+ passed, 0 failed, 0 skipped\n/);
+});
+
+test("the CPU it reports is jest's alone, not what the shell that exec'd it ran before (the set-up)", () => {
+  // Two cores busy for two seconds: four seconds of CPU before jest starts.
+  const burn = "burn() { timeout 2 sh -c 'while :; do :; done'; }\nburn & burn; wait";
+  const { code, out } = jestRun("30", burn);
+  expect(code).toBe(0);
+  const [, minutes, seconds, cores, share] = /CPU used: (\d+) min (\d+) s on (\d+) cores, (\d+)% of what they could give/.exec(out) ?? [];
+  expect({ cpuSeconds: Number(minutes) * 60 + Number(seconds) < 4, cores: Number(cores) > 0, withinCores: Number(share) <= 100 }).toEqual({
+    cpuSeconds: true,
+    cores: true,
+    withinCores: true,
+  });
 });
