@@ -7,20 +7,13 @@
 const fs = require("node:fs");
 const path = require("node:path");
 const NodeEnvironment = require("jest-environment-node").TestEnvironment;
+const { procCpuMs } = require("./proc-cpu");
 
 /** The folder jest-run.js reads, one line per test file; none when jest runs without it. */
 const CPU_DIR = process.env.PULUMI_COMPUTE_JEST_CPU_DIR;
 
-/** CPU ms of this process and its waited-for children, from /proc/self/stat (USER_HZ: 100 a second). */
-function cpuMs() {
-  try {
-    const fields = fs.readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
-    // utime, stime, cutime, cstime: fields 14 to 17 of stat, 12 to 15 after the name.
-    return [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0) * 10;
-  } catch {
-    return undefined;
-  }
-}
+/** CPU ms of this process and its waited-for children. */
+const cpuMs = () => procCpuMs({ self: true, children: true });
 
 class CpuCountingEnvironment extends NodeEnvironment {
   constructor(config, context) {

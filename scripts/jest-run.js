@@ -8,6 +8,7 @@ const { spawnSync } = require("node:child_process");
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
+const { procCpuMs } = require("./proc-cpu");
 
 const root = path.resolve(__dirname, "..");
 const DEFAULT_BUDGET_MINUTES = 25;
@@ -46,18 +47,12 @@ const minutes = (ms) => `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_00
 
 /**
  * The CPU time (ms) of this process's waited-for children (jest, its workers, and what they ran
- * and waited for: the engine, its plugins), from /proc/self/stat's cutime and cstime; undefined
- * where there is no /proc. Beside the wall time it says whether the cores were busy all along, or
- * whether the run waited (then more jest workers would help, where more tests on busy cores would not).
+ * and waited for: the engine, its plugins); undefined where there is no /proc. Beside the wall
+ * time it says whether the cores were busy all along, or whether the run waited (then more jest
+ * workers would help, where more tests on busy cores would not).
  */
 function childrenCpuMs() {
-  try {
-    const fields = fs.readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
-    const ticks = Number(fields[13]) + Number(fields[14]); // cutime, cstime (fields 16 and 17 of stat)
-    return (ticks * 1000) / 100; // Linux reports them in USER_HZ, 100 per second
-  } catch {
-    return undefined;
-  }
+  return procCpuMs({ self: false, children: true });
 }
 
 /** Each test file's CPU (ms, by its path from the root), as the test environment wrote it down. */
