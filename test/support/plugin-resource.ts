@@ -1,12 +1,12 @@
 /**
  * A resource of the package through the provider plugin in a TypeScript program: the type token
  * `compute:index:<Kind>` with the arguments a generated class takes and every output a property,
- * registered as the class registers it (`dynamicProps`, `unrecordedOutputs`) but without the
+ * registered as the class registers it (`dynamicProps`, `quietStacks`, `unrecordedOutputs`) but without the
  * dynamic provider's `__provider`. The stack's project declares the plugin (`withComputePlugins`, as
  * `createTestStack`'s stacks do). For tests that run one program through both doors.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { dynamicProps, unrecordedOutputs } from "../../provider/program/resource";
+import { dynamicProps, quietStacks, unrecordedOutputs } from "../../provider/program/resource";
 import { packageType } from "../../provider/engine/type-tokens";
 import { RESOURCE_SPECS } from "../../provider/generated/spec-table";
 import * as compute from "../../provider";
@@ -17,7 +17,14 @@ class PluginResource extends pulumi.CustomResource {}
 export function pluginResource(kind: string, name: string, args: object, opts?: pulumi.CustomResourceOptions): pulumi.CustomResource {
   const spec = RESOURCE_SPECS[kind];
   if (!spec) throw new Error(`no resource kind ${kind}`);
-  const resource = new PluginResource(packageType(kind), name, dynamicProps(spec, args) as pulumi.Inputs, opts);
+  const props = dynamicProps(spec, args) as pulumi.Inputs;
+  const registered = quietStacks();
+  let resource: PluginResource;
+  try {
+    resource = new PluginResource(packageType(kind), name, props, opts);
+  } finally {
+    registered();
+  }
   unrecordedOutputs(resource, spec, args);
   return resource;
 }
