@@ -77,6 +77,7 @@ export class Emulator implements ControlHost {
   readonly strict: boolean;
   private readonly stateFile: string | undefined;
   private readonly seed: number;
+  private readonly closer = new AbortController();
 
   constructor(private readonly options: EmulatorOptions = {}) {
     this.stateFile = options.stateFile;
@@ -97,6 +98,11 @@ export class Emulator implements ControlHost {
     if (options.token !== undefined && options.token !== this.state.primaryToken) this.adoptPrimaryToken(options.token);
     this.control = new EmulatorControl(this);
     this.persist();
+  }
+
+  /** Aborted by `dispose`, or when the app starts closing (before it waits for open requests). */
+  get closing(): AbortSignal {
+    return this.closer.signal;
   }
 
   /** The primary account's unrestricted token. */
@@ -143,6 +149,7 @@ export class Emulator implements ControlHost {
   }
 
   dispose(): void {
+    this.closer.abort();
     this.clock.dispose();
   }
 
@@ -171,6 +178,8 @@ export class Emulator implements ControlHost {
     registerApiRoutes(app, this.routes, this);
     registerControlRoutes(app, this.control);
     for (const service of SERVICES) service.register?.(app, this);
+    // Before the server waits for open requests: one held by a latency fault would hold close for as long.
+    app.addHook("preClose", async () => this.closer.abort());
     app.addHook("onClose", async () => this.dispose());
     return app;
   }

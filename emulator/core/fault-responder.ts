@@ -2,6 +2,7 @@
  * Turns a picked fault rule into what the client sees: an error status with the API's envelope
  * and headers, a delay, or a connection reset before or after the request is processed.
  */
+import { setTimeout as delay } from "node:timers/promises";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { EmulatorRuntime } from "./runtime";
 import type { FaultRule } from "./faults";
@@ -51,6 +52,16 @@ function resetConnection(runtime: EmulatorRuntime, request: FastifyRequest, repl
   else socket.destroy();
 }
 
+/** Waits `ms` of real time; false, and the timer gone, when `signal` aborts first (a closed emulator's process can exit). */
+async function waited(ms: number, signal: AbortSignal): Promise<boolean> {
+  try {
+    await delay(ms, undefined, { signal });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Applies a fault before the request is processed. Returns true when the fault answered (or
  * cut) the request, so the caller must not process it.
@@ -63,8 +74,10 @@ export async function applyFaultBefore(
 ): Promise<boolean> {
   switch (rule.kind) {
     case "latency":
-      await new Promise((resolve) => setTimeout(resolve, rule.latencyMs ?? DEFAULT_LATENCY_MS));
-      return false;
+      if (await waited(rule.latencyMs ?? DEFAULT_LATENCY_MS, runtime.closing)) return false;
+      // The emulator closed meanwhile: the client sees its connection end, as from a server that went away.
+      resetConnection(runtime, request, reply);
+      return true;
     case "reset-after":
       return false; // processed first; see applyFaultAfter
     case "reset":

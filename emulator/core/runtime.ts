@@ -23,6 +23,8 @@ export interface EmulatorRuntime {
   nextId(counter: IdCounter): number;
   /** Writes the state file, when one is configured. Called after every mutation. */
   persist(): void;
+  /** Aborted when the emulator closes: a request waiting in real time (a latency fault) ends then, unanswered. */
+  readonly closing: AbortSignal;
 }
 
 /**

@@ -65,6 +65,42 @@ test("latency delays the answer, which is otherwise normal", async () => {
   expect(r.status).toBe(200);
 });
 
+describe("closing an emulator with a latency fault's answer pending", () => {
+  const LONG = 10 * 60_000; // far past the test's timeout: waiting it out fails the test
+  /** An emulator of its own, with `/v4/regions` answering after LONG, and a request to it received and waiting. */
+  async function pendingAnswer(signal?: AbortSignal) {
+    const own = await startTestEmulator();
+    own.control.addFault({ pathPattern: "/v4/regions", kind: "latency", latencyMs: LONG });
+    const dispatcher = new Agent();
+    const answer = request(`${own.url}/regions`, { headers: { authorization: `Bearer ${own.token}` }, dispatcher, signal }).then(
+      (r) => r.statusCode,
+      (error: Error) => error.name,
+    );
+    while (!own.control.listRequests().some((r) => r.path === "/v4/regions")) await new Promise((r) => setTimeout(r, 5));
+    return { own, dispatcher, answer };
+  }
+  const timers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
+
+  test("close does not wait the latency out: the waiting client's connection ends, and nothing is processed", async () => {
+    const { own, dispatcher, answer } = await pendingAnswer();
+    await own.close();
+    expect(await answer).toMatch(/SocketError|Error/);
+    expect(own.control.listRequests().find((r) => r.path === "/v4/regions")?.status).toBe(0);
+    await dispatcher.destroy();
+  });
+
+  test("a client that gave up leaves no timer behind once the emulator is closed (its process can exit)", async () => {
+    const gaveUp = new AbortController();
+    const { own, dispatcher, answer } = await pendingAnswer(gaveUp.signal);
+    gaveUp.abort();
+    expect(await answer).toBe("AbortError");
+    await dispatcher.destroy();
+    const withPendingAnswer = timers();
+    await own.close();
+    expect(timers()).toBeLessThan(withPendingAnswer);
+  });
+});
+
 test("faults can be limited to a method and matched by regex", async () => {
   emu.control.addFault({ id: "posts", pathPattern: "^/v4/vpcs$", method: "post", kind: "500" });
   expect((await emu.get("/vpcs")).status).toBe(200);
