@@ -57,8 +57,9 @@ export function linkPackages(dir: string): void {
 
 /**
  * The environment `pulumi` runs with in a `linkedProject` under `base`: the test passphrase, no
- * update check or plugin download, a Pulumi home of its own, and no API credentials from the
- * environment (the stack's config gives them), plus `extra`.
+ * update check or plugin download, a Pulumi home of its own, no API credentials from the
+ * environment (the stack's config gives them), and no backend from it (the CLI takes
+ * `PULUMI_BACKEND_URL` over the project's `backend.url`), plus `extra`.
  */
 export function linkedProjectEnv(base: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
@@ -71,6 +72,7 @@ export function linkedProjectEnv(base: string, extra: NodeJS.ProcessEnv = {}): N
   };
   delete env.COMPUTE_TOKEN;
   delete env.COMPUTE_API_URL;
+  if (extra.PULUMI_BACKEND_URL === undefined) delete env.PULUMI_BACKEND_URL;
   return env;
 }
 
