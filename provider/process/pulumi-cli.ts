@@ -25,12 +25,12 @@ const commands = new Map<string, Promise<PulumiCommand>>();
 
 /** The Automation API's handle on that CLI: one per CLI for the life of the process (getting one runs `pulumi version`). */
 export function pulumiCommand(): Promise<PulumiCommand> {
-  const root = path.dirname(engineBin());
-  let command = commands.get(root);
+  const bin = engineBin();
+  let command = commands.get(bin);
   if (!command) {
-    command = handleOn(root);
-    commands.set(root, command);
-    command.catch(() => commands.delete(root));
+    command = handleOn(bin);
+    commands.set(bin, command);
+    command.catch(() => commands.delete(bin));
   }
   return command;
 }
@@ -66,10 +66,13 @@ const HANDLE_PARTS = handleParts();
  * minimum, `PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK` honoured). When the pinned package no longer
  * builds its handle from these parts, `get` makes it.
  */
-async function handleOn(root: string): Promise<PulumiCommand> {
+async function handleOn(bin: string): Promise<PulumiCommand> {
+  // `get` takes the folder above `bin/pulumi`, Pulumi's installer's layout; the `pulumi` found may
+  // sit in any folder (a release tarball unpacks flat), so the handle names it where it is.
+  const root = path.dirname(bin);
   const parts = HANDLE_PARTS;
   if (!parts) return PulumiCommand.get({ root });
-  const command = path.resolve(root, "bin/pulumi");
+  const command = path.resolve(bin, "pulumi");
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-compute-version-"));
   let printed: string;
   try {

@@ -82,3 +82,11 @@ test("as get does, a CLI older than the Automation API's minimum is refused unle
   const { handle } = await handleWith({ ...env, PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true" });
   expect(handle.version?.format()).toBe("3.1.0");
 });
+
+test("a Pulumi unpacked flat (pulumi in a folder not named bin, as its release tarball unpacks) is driven where it is", async () => {
+  const flat = path.join(work, "pulumi");
+  fs.mkdirSync(flat);
+  fs.writeFileSync(path.join(flat, "pulumi"), "#!/bin/sh\necho v3.259.0\n", { mode: 0o755 });
+  const { handle } = await handleWith({ PULUMI_COMPUTE_ENGINE_BIN: flat });
+  expect({ command: handle.command, version: handle.version?.format() }).toEqual({ command: path.join(flat, "pulumi"), version: "3.259.0" });
+});
