@@ -88,5 +88,8 @@ test("a Pulumi unpacked flat (pulumi in a folder not named bin, as its release t
   fs.mkdirSync(flat);
   fs.writeFileSync(path.join(flat, "pulumi"), "#!/bin/sh\necho v3.259.0\n", { mode: 0o755 });
   const { handle } = await handleWith({ PULUMI_COMPUTE_ENGINE_BIN: flat });
-  expect({ command: handle.command, version: handle.version?.format() }).toEqual({ command: path.join(flat, "pulumi"), version: "3.259.0" });
+  expect({ command: handle.command, version: handle.version?.format() }).toEqual({
+    command: path.join(flat, "pulumi"),
+    version: "3.259.0",
+  });
 });
