@@ -3,7 +3,8 @@
 // ten costliest by CPU, and the run's time against its budget (25 minutes on two cores, the
 // suite's target, docs/toolchain.md; another with PULUMI_COMPUTE_JEST_BUDGET_MINUTES). A run over
 // budget fails, so the suite cannot drift back.
-// The exit code is jest's, or 1 when jest passed but took longer than the budget.
+// The exit code is jest's, or 1 when jest passed but took longer than the budget or a test did
+// not run (skipped, todo, or left out by a focused `.only`).
 const { spawnSync } = require("node:child_process");
 const fs = require("node:fs");
 const os = require("node:os");
@@ -100,6 +101,15 @@ try {
     code = code || 1;
   }
   const skipped = r.numPendingTests + r.numTodoTests;
+  if (skipped > 0) {
+    // A skipped test is not a pass, and a focused one (`.only`) skips the rest of its file.
+    const files = r.testResults.filter((f) => f.assertionResults.some((a) => a.status === "pending" || a.status === "todo"));
+    console.error(
+      `${skipped} test(s) did not run (skipped, todo, or left out by a focused test) in ${files.map((f) => path.relative(root, f.name)).join(", ")}: ` +
+        "remove the skip or the focus; a test that cannot run here must fail saying why",
+    );
+    code = code || 1;
+  }
   console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`);
   if (r.numTotalTests === 0) {
     console.error("no test ran");

@@ -4,15 +4,18 @@
  * it passes with the same report. Run here on one small test file of the suite.
  */
 import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import { REPO_ROOT } from "../support/engine";
 
 jest.setTimeout(120_000);
 
 const FILE = "test/sdk/core/redaction.test.ts";
 
-/** jest-run.js on FILE, exec'd from a shell that first ran `before` (as scripts/run.sh runs the set-up). */
-function jestRun(budgetMinutes: string, before = ":") {
-  const script = `${before}\nexec "$NODE" scripts/jest-run.js ${FILE}`;
+/** jest-run.js on FILE (or other arguments), exec'd from a shell that first ran `before` (as scripts/run.sh runs the set-up). */
+function jestRun(budgetMinutes: string, before = ":", args = FILE) {
+  const script = `${before}\nexec "$NODE" scripts/jest-run.js ${args}`;
   const result = spawnSync("bash", ["-c", script], {
     cwd: REPO_ROOT,
     encoding: "utf8",
@@ -49,4 +52,27 @@ test("the CPU it reports is jest's alone, not what the shell that exec'd it ran 
     cores: true,
     withinCores: true,
   });
+});
+
+test.each([
+  ["skipped", 'test("runs", () => expect(1).toBe(1));\ntest.skip("skipped", () => expect(1).toBe(1));\n', "1 passed, 0 failed, 1 skipped"],
+  [
+    "focused",
+    'test.only("focused", () => expect(1).toBe(1));\ntest("left out", () => expect(1).toBe(1));\n',
+    "1 passed, 0 failed, 1 skipped",
+  ],
+  ["todo", 'test("runs", () => expect(1).toBe(1));\ntest.todo("later");\n', "1 passed, 0 failed, 1 skipped"],
+])("a %s test fails the run, naming its file", (_kind, source, counts) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pc-jest-skip-"));
+  try {
+    fs.writeFileSync(path.join(dir, "marked.test.ts"), source);
+    const { code, out } = jestRun("30", ":", `--roots ${dir}`);
+    expect(code).toBe(1);
+    expect(out).toContain(`\ntests: ${counts}\n`);
+    expect(out).toMatch(
+      /1 test\(s\) did not run \(skipped, todo, or left out by a focused test\) in \S*marked\.test\.ts: remove the skip or the focus/,
+    );
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -156,17 +156,16 @@ test("a provisioning forced to end failed: up fails fast, the database stays in 
   stacks.push(testStack);
 
   emulator.control.databases.failNextProvisioning();
-  const started = Date.now();
   const failure = await testStack.stack.up().then(
     () => undefined,
     (error: Error) => error,
   );
   expect(failure).toBeInstanceOf(Error);
-  // Fast: as soon as provisioning ends (seconds), not at the 45-minute create deadline.
-  expect(Date.now() - started).toBeLessThan(60_000);
   const [failed] = await client.databases.instances.listAll();
   expect(failed).toMatchObject({ label: "e2e-doomed", status: "failed" });
+  // Fast: it failed on the failed status it saw, not at the 45-minute create deadline (whose message says it timed out).
   expect(failure!.message).toContain(`MySQL database ${failed!.id} (e2e-doomed) is failed: the platform could not bring it up`);
+  expect(failure!.message).not.toMatch(/deadline|timed out/i);
 
   // still in state, recorded as failed, never orphaned
   const recorded = testStack.resources().find((r) => r.type.endsWith(":MysqlDatabase"))!;

@@ -67,7 +67,7 @@ async function refusedPreview(s: TestStack): Promise<string> {
     () => undefined,
     (e: unknown) => e as Error,
   );
-  expect(error).toBeDefined();
+  expect(error).toBeInstanceOf(Error);
   expect(writesSince(account.emulator, before)).toEqual([]);
   return error!.message.replace(/\s+/g, " ");
 }

@@ -42,7 +42,8 @@ test("sdk/index re-exports the client, errors, schemas, pagination, waiters, ret
   }
   const client = new sdk.ComputeClient({ baseUrl: "http://127.0.0.1:1/v4" });
   expect(client.account.events).toBeInstanceOf(sdk.Events);
-  expect(client.vpcs.subnets).toBeDefined();
-  expect(client.regions.availability).toBeDefined();
+  // Sub-resources follow the URL, each with its methods.
+  expect(typeof client.vpcs.subnets.list).toBe("function");
+  expect(typeof client.regions.availability.list).toBe("function");
   return client.close();
 });

@@ -190,6 +190,7 @@ describe("state files of earlier emulators", () => {
         expect([list, (await emu.get(list)).body.results]).toEqual([list, 0]);
       }
       const images = (await emu.get("/images", { query: { page_size: 25 } })).body.data;
+      expect(images.length).toBeGreaterThan(0);
       expect(images.every((i: { is_public: boolean }) => i.is_public)).toBe(true);
       // Instances seeded before addresses and disks existed: public addresses only, no SLAAC address.
       const addresses = (await emu.get("/networking/ips")).body.data.map((a: { address: string }) => a.address);

@@ -157,10 +157,21 @@ describe("waitFor", () => {
     expect(r.polls()).toBe(1);
   });
 
-  test("the real timer is used by default", async () => {
+  test("the real timer is used by default: a poll waits its interval in real time", async () => {
     let n = 0;
-    const start = Date.now();
-    await waitFor({ poll: async () => ++n, done: (v) => v === 3, intervalMs: 10, timeoutMs: 5000 });
-    expect(Date.now() - start).toBeGreaterThanOrEqual(15);
+    const controller = new AbortController();
+    const waiting = waitFor({
+      poll: async () => ++n,
+      done: (v) => v === 3,
+      intervalMs: 60_000,
+      timeoutMs: 600_000,
+      signal: controller.signal,
+    });
+    for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+    // Polled once, then sleeping a real minute before the next poll (a fake sleep would have polled three times by now).
+    expect(n).toBe(1);
+    controller.abort();
+    await expect(waiting).rejects.toBeInstanceOf(AbortError);
+    expect(n).toBe(1);
   });
 });

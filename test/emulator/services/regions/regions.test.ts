@@ -44,7 +44,9 @@ test("GET /regions/{id}/availability answers an array: the region's entries of t
   expect(own).toHaveLength(13);
   expect(own).toEqual(all.filter((a) => a.region === "us-iad"));
   expect(own[4]).toEqual({ region: "us-iad", plan: "premium131072.7", available: true });
-  expect((await emu.get("/regions/us-east/availability")).body.every((a: { available: boolean }) => !a.available)).toBe(true);
+  const east = z.array(RegionAvailability).parse((await emu.get("/regions/us-east/availability")).body);
+  expect(east.length).toBeGreaterThan(0);
+  expect(east.every((a) => !a.available)).toBe(true);
   // A region the recorded list leaves out has no entries.
   expect((await emu.get("/regions/es-mad/availability")).body).toEqual([]);
   expect((await emu.get("/regions/xx-nowhere/availability")).status).toBe(404);
