@@ -2,6 +2,7 @@
 /**
  * `compute-emulator`: runs the emulator until SIGINT/SIGTERM.
  *   compute-emulator [--port 4000] [--host 127.0.0.1] [--token HEX] [--time-scale 300] [--state-file state.json] [--seed 1] [--rate-limits] [--strict] [--request-log-size 10000] [--demo-environment] [--log]
+ *   compute-emulator --version
  * Prints the API URL, the control URL and the token (a local test credential, printed on purpose),
  * and how fast emulated time runs: `CLI_TIME_SCALE`× unless `--time-scale` says otherwise.
  */
@@ -18,6 +19,7 @@ import { PRIMARY_ACCOUNT } from "./core/state";
 import { DEFAULT_RATE_LIMITS } from "./core/rate-limit";
 import { DATABASE_DURATIONS } from "./services/databases/machine";
 import { UPLOAD_WINDOW_MS } from "./services/images/store";
+import { SDK_VERSION } from "../sdk/version";
 
 /**
  * The command's time scale unless `--time-scale` is given: fast, as local emulators are, so a MySQL
@@ -31,6 +33,8 @@ export const CLI_TIME_SCALE = 300;
 export interface CliOptions extends EmulatorOptions {
   /** Seed what the examples expect (instances, a nodebalancer, a disk) and print their config. */
   demoEnvironment?: boolean;
+  /** Print the package's version and start nothing (`--version`, `-v`). */
+  version?: boolean;
 }
 
 export const USAGE = `Usage: compute-emulator [options]
@@ -52,7 +56,8 @@ export const USAGE = `Usage: compute-emulator [options]
   --demo-environment  seed what the examples expect (compute instances, a nodebalancer, a disk)
                       and print the \`pulumi config set\` lines for their ids
   --log               log every request
-  --help              show this text`;
+  -v, --version       print the version of pulumi-compute this emulator comes with
+  -h, --help          show this text`;
 
 function number(name: string, text: string | undefined, check: (n: number) => boolean): number | undefined {
   if (text === undefined) return undefined;
@@ -78,10 +83,12 @@ export function parseCliArgs(argv: string[]): CliOptions | undefined {
       strict: { type: "boolean" },
       "request-log-size": { type: "string" },
       "demo-environment": { type: "boolean" },
+      version: { type: "boolean", short: "v" },
       help: { type: "boolean", short: "h" },
     },
   });
   if (values.help) return undefined;
+  if (values.version) return { version: true };
   const options: CliOptions = {};
   const port = number("port", values.port, (n) => Number.isInteger(n) && n >= 0 && n <= 65535);
   const timeScale = number("time-scale", values["time-scale"], (n) => n >= 0);
@@ -115,7 +122,11 @@ export async function runCli(
     out(USAGE);
     return undefined;
   }
-  const { demoEnvironment, ...emulatorOptions } = options;
+  if (options.version) {
+    out(SDK_VERSION);
+    return undefined;
+  }
+  const { demoEnvironment, version: _version, ...emulatorOptions } = options;
   const running = await startEmulator({ timeScale: CLI_TIME_SCALE, ...emulatorOptions });
   out(`compute-emulator listening`);
   out(`  API:     ${running.url}`);

@@ -239,10 +239,13 @@ remove_old_launcher() {
 
 # `npm run -s env`: shell exports that put the toolchain first on PATH (Node 24, `pulumi`, its
 # language host and Pulumi's dynamic provider launcher) and run the CLI offline, for
-# `eval "$(npm run -s env)"` in any folder. A backend and a passphrase are given only when the
-# user has none: their own `pulumi login`, PULUMI_BACKEND_URL or passphrase settings stay in
-# charge. Call it with the caller's environment as it was before ensure_engine changed it
-# ($1: the caller's PULUMI_HOME, or empty).
+# `eval "$(npm run -s env)"` in any folder. A passphrase is given only when the user has none.
+# A backend is never given: the CLI takes PULUMI_BACKEND_URL over a project's `backend.url`, so an
+# exported one moved a project's stacks out of the backend its Pulumi.yaml names (into ~/.pulumi,
+# beside the team's real ones). With no backend chosen, stderr says once how to choose one, and
+# the CLI's own rule applies (the project's `backend.url`, else the `pulumi login` it asks for).
+# Call it with the caller's environment as it was before ensure_engine changed it ($1: the
+# caller's PULUMI_HOME, or empty).
 print_env() {
   local home=${1:-$HOME/.pulumi} quote
   quote() { printf '%q' "$1"; }
@@ -250,14 +253,19 @@ print_env() {
   echo "export PATH=$(quote "$PULUMI_COMPUTE_NODE_BIN"):$(quote "$PULUMI_COMPUTE_ENGINE_BIN"):\"\$PATH\""
   echo "export PULUMI_SKIP_UPDATE_CHECK=true"
   echo "export PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true"
-  if [ -z "${PULUMI_BACKEND_URL:-}" ] && ! logged_in "$home"; then
-    echo "# no backend was set: state goes to ~/.pulumi, as after \`pulumi login --local\`"
-    echo "export PULUMI_BACKEND_URL=file://~"
-  fi
+  if [ -z "${PULUMI_BACKEND_URL:-}" ] && ! logged_in "$home"; then say_no_backend; fi
   if [ -z "${PULUMI_CONFIG_PASSPHRASE+set}${PULUMI_CONFIG_PASSPHRASE_FILE+set}" ]; then
     echo "# no passphrase was set: stack secrets are encrypted with an empty one (set your own for real secrets)"
     echo "export PULUMI_CONFIG_PASSPHRASE="
   fi
+}
+
+# How to choose a backend, said once on stderr by `npm run -s env` to a user who has none.
+say_no_backend() {
+  say "no Pulumi backend is chosen (no \`pulumi login\`, no PULUMI_BACKEND_URL), and none is set for you:"
+  say "  a project whose Pulumi.yaml names one (backend: url: …) keeps its stacks there; elsewhere pulumi"
+  say "  asks you to log in. To keep state on this machine: \`pulumi login --local\` (in ~/.pulumi) or"
+  say "  \`pulumi login file://<folder>\`; a project's backend.url still comes first (PULUMI_BACKEND_URL would not)"
 }
 
 # True when `pulumi login` has chosen a backend (credentials.json names a current one).

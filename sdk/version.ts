@@ -3,4 +3,4 @@
  * package.json because the compiled tree (`dist/sdk`) sits at a different depth than the sources;
  * a test keeps it equal to package.json's version.
  */
-export const SDK_VERSION = "0.2.0";
+export const SDK_VERSION = "0.3.0";

@@ -8,7 +8,8 @@
  * A resource's lines (waits, retries, an adopted object) go to the engine's `Log` for the URN of
  * the request being served, as a status of the resource's own row (`serve/row-log.ts`, the same
  * mechanism as the dynamic host's); lines about no resource go to the engine's `Log` without one.
- * The engine shows nothing a provider plugin prints after its port.
+ * The engine shows nothing a provider plugin prints after its port. `--version` alone prints the
+ * package's version and serves nothing.
  */
 import { engineLog, unloggable, withRowLog, type EngineModules } from "../serve/row-log";
 import { recordedSlowStart, saySlowStart, writeCompiledCode } from "../serve/quick-start";
@@ -17,6 +18,7 @@ import { ENGINE_LOG_PATH, loadProtocol, providerMethodPath, type Protocol } from
 import { providerService, type ServedMethod, type ServiceOptions } from "./server";
 import { requestReader } from "./struct-values";
 import schema from "./schema.json";
+import { SDK_VERSION } from "../../sdk/version";
 
 /** The schema's text, as `pulumi package get-schema` prints it. */
 const schemaText = () => JSON.stringify(schema, null, 2);
@@ -66,7 +68,12 @@ class EngineLogClient {
   }
 }
 
-if (require.main === module) {
+/** `pulumi-resource-compute --version`: the package's version, as the engine's GetPluginInfo has it; nothing served. */
+const askedVersion = (args: string[]) => args.length === 1 && args[0] === "--version";
+
+if (require.main === module && askedVersion(process.argv.slice(2))) {
+  console.log(SDK_VERSION);
+} else if (require.main === module) {
   serve(process.argv.slice(2)).then(
     // The engine reads the port from the first line; the server keeps the process alive. What the
     // start compiled is written first: an engine that needs no resource of the package ends the

@@ -1,8 +1,8 @@
 /**
  * The e2e tests' linked projects (`linkedProject`, `linkedProjectEnv`) name their state backend in
  * `Pulumi.yaml`; the CLI takes `PULUMI_BACKEND_URL` over that, so a backend the shell running jest
- * exports (`eval "$(npm run -s env)"` gives `file://~` when none is set) took their stacks into the
- * user's own `~/.pulumi`, where the next run met them ("stack already exists").
+ * exports (as `eval "$(npm run -s env)"` did, `file://~`, when none was set) took their stacks into
+ * the user's own `~/.pulumi`, where the next run met them ("stack already exists").
  */
 import fs from "node:fs";
 import os from "node:os";

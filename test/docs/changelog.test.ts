@@ -1,6 +1,7 @@
 /**
- * CHANGELOG.md and the version: its newest entry is package.json's version, entries go newest
- * first, each has an Upgrading part; and every place the docs and the template name the package's
+ * CHANGELOG.md and the version: it opens with `## Unreleased`, where every change a user sees goes
+ * until a release is cut; its newest release is package.json's version, releases go newest first,
+ * each dated and with an Upgrading part; and every place the docs and the template name the package's
  * version (the tarball `npm pack` writes, the range a project asks for, the policy pack's version
  * the engine prints) names package.json's, so a release moves them all or fails here.
  */
@@ -19,7 +20,14 @@ const entries = [...changelog.matchAll(/^## (\d+\.\d+\.\d+)\b.*$/gm)].map((m, i,
 }));
 const numbers = (v: string) => v.split(".").map(Number);
 
-test("the newest entry of CHANGELOG.md is package.json's version", () => {
+test("CHANGELOG.md opens with `## Unreleased`, the one section above the newest release; every other section is a dated release", () => {
+  const headings = [...changelog.matchAll(/^## .*$/gm)].map((m) => m[0]);
+  expect(headings[0]).toBe("## Unreleased");
+  expect(headings.slice(1).filter((heading) => !/^## \d+\.\d+\.\d+ \(\d{4}-\d{2}-\d{2}\)$/.test(heading))).toEqual([]);
+  expect(headings.length).toBe(entries.length + 1);
+});
+
+test("the newest release of CHANGELOG.md is package.json's version", () => {
   expect(entries[0]?.version).toBe(version);
 });
 

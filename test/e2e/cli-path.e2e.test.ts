@@ -182,22 +182,12 @@ test("`npm run -s env` puts Node 24 and the whole toolchain first on PATH and ru
   expect(new Set(tools.map((tool) => path.dirname(tool)))).toEqual(new Set([process.env.PULUMI_COMPUTE_ENGINE_BIN]));
 });
 
-test("`npm run -s env` gives a backend and a passphrase only to a user who has set none", async () => {
+test("`npm run -s env` gives a passphrase only to a user who has set none, and a backend to nobody", async () => {
   // This user chose a backend (PULUMI_BACKEND_URL) and no passphrase.
   expect(user.exports).not.toContain("PULUMI_BACKEND_URL");
   expect(user.exports).toMatch(/^export PULUMI_CONFIG_PASSPHRASE=$/m);
-
-  const bare = await user.printedExports({ PULUMI_BACKEND_URL: "" });
-  expect(bare).toMatch(/^export PULUMI_BACKEND_URL=file:\/\/~$/m);
-
-  // Logged in with `pulumi login`: that backend stays in charge.
-  fs.mkdirSync(user.env.PULUMI_HOME!, { recursive: true });
-  fs.writeFileSync(path.join(user.env.PULUMI_HOME!, "credentials.json"), JSON.stringify({ current: "file:///somewhere", accounts: {} }));
-  try {
-    expect(await user.printedExports({ PULUMI_BACKEND_URL: "" })).not.toContain("PULUMI_BACKEND_URL");
-  } finally {
-    fs.rmSync(path.join(user.env.PULUMI_HOME!, "credentials.json"));
-  }
+  // Nor a user with none (test/e2e/env-backend.e2e.test.ts: the project's backend.url decides).
+  expect(await user.printedExports({ PULUMI_BACKEND_URL: "" })).not.toContain("PULUMI_BACKEND_URL");
 
   const ownPassphrase = await user.printedExports({ PULUMI_CONFIG_PASSPHRASE_FILE: "/dev/null" });
   expect(ownPassphrase).not.toContain("PULUMI_CONFIG_PASSPHRASE");

@@ -76,6 +76,17 @@ test("--help prints the usage and starts nothing", async () => {
   expect(lines).toEqual([USAGE]);
 });
 
+test("--version and -v print package.json's version and start nothing; the usage names them", async () => {
+  const { version } = JSON.parse(fs.readFileSync(path.join(__dirname, "../../package.json"), "utf8")) as { version: string };
+  for (const flag of ["--version", "-v"]) {
+    expect(parseCliArgs([flag])).toEqual({ version: true });
+    const lines: string[] = [];
+    expect(await runCli([flag, "--port", "0"], (line) => lines.push(line))).toBeUndefined();
+    expect(lines).toEqual([version]);
+  }
+  expect(USAGE).toMatch(/^ {2}-v, --version {7}print the version/m);
+});
+
 test("--demo-environment seeds what the examples expect and prints the config for their stacks, once per state file", async () => {
   expect(parseCliArgs(["--demo-environment"])).toEqual({ demoEnvironment: true });
   const stateFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "pc-emulator-cli-")), "state.json");
