@@ -1,0 +1,38 @@
+// The stack's test (`npm test`, Node's own test runner): the program through the Pulumi engine on
+// an emulated account of its own (pulumi-compute/testing), its clock fast, so the database is
+// active in seconds: what `up` makes, a label changed by hand that `refresh` sees and `up`
+// repairs, and `destroy`, which leaves nothing.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { emulatedStack } from "pulumi-compute/testing";
+
+test(
+  "up makes the network and a database over TLS that admits the subnet; drift is repaired; destroy leaves nothing",
+  { timeout: 300_000 },
+  async () => {
+    const stack = await emulatedStack(import.meta.dirname);
+    try {
+      await stack.up();
+      const outputs = await stack.outputs();
+      assert.match(outputs.dbHost, /^\S+\.\S+$/);
+      assert.equal(outputs.dbPort, 3306);
+      const [vpc] = await stack.client.vpcs.listAll();
+      assert.equal(vpc.label, "app-net");
+      const [db] = await stack.client.databases.mysql.listAll();
+      assert.equal(db.ssl_connection, true);
+      assert.deepEqual(db.allow_list, ["10.0.2.0/24"]);
+
+      await stack.client.vpcs.update(vpc.id, { label: "changed-by-hand" });
+      const refresh = await stack.refresh();
+      assert.equal(refresh.summary.resourceChanges.update, 1);
+      await stack.up();
+      assert.equal((await stack.client.vpcs.get(vpc.id)).label, "app-net");
+
+      await stack.destroy();
+      assert.deepEqual(await stack.client.vpcs.listAll(), []);
+      assert.deepEqual(await stack.client.databases.mysql.listAll(), []);
+    } finally {
+      await stack.dispose();
+    }
+  },
+);
