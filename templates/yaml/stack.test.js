@@ -2,15 +2,15 @@
 // an emulated account of its own (pulumi-compute/testing), its clock fast, so the database is
 // active in seconds: what `up` makes, a label changed by hand that `refresh` sees and `up`
 // repairs, and `destroy`, which leaves nothing.
-import assert from "node:assert/strict";
-import { test } from "node:test";
-import { emulatedStack } from "pulumi-compute/testing";
+const assert = require("node:assert/strict");
+const { test } = require("node:test");
+const { emulatedStack } = require("pulumi-compute/testing");
 
 test(
   "up makes the network and a database over TLS that admits the subnet; drift is repaired; destroy leaves nothing",
   { timeout: 300_000 },
   async () => {
-    const stack = await emulatedStack(import.meta.dirname);
+    const stack = await emulatedStack(__dirname);
     try {
       await stack.up();
       const outputs = await stack.outputs();
