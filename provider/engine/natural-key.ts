@@ -99,7 +99,7 @@ export async function createExactlyOnce(
   equalsInputs: (object: ApiObject) => boolean = () => false,
 ): Promise<ApiObject> {
   const key = spec.naturalKey;
-  if (!key) return post();
+  if (!key || key.resolvedByCreate) return post();
   const what = `${spec.noun} with ${key.describe(inputs)}`;
   const before = await lookup(spec, ctx, inputs, signal, undefined);
   if (key.exclusive && before.length > 0) throw new UnresolvedCreateError(takenMessage(spec, what, before, before.some(equalsInputs)));
@@ -134,12 +134,14 @@ export async function createExactlyOnce(
 }
 
 /**
- * A unique key that is taken, found by `check` (a read, which a preview may send): the failure
- * names the field, the object's id, and what to do — by who manages that object (`holderOf`):
- * this stack under another name (a rename or a move: `aliases`, or `pulumi state rename`), another
- * stack (never `adoptId`: a label per stack, or a lookup), or nobody (made by hand: `adoptId`).
- * Runs for keys that declare their `inputs`, once those are known and differ from the recorded
- * ones, and not for a resource that adopts (`adoptId`).
+ * A key that is taken, found by `check` (a read, which a preview may send): the failure names the
+ * field, the object's id, and what to do — by who manages that object (`holderOf`): this stack
+ * under another name (a rename or a move: `aliases`, or `pulumi state rename`), another stack
+ * (never `adoptId`: a value per stack, or a lookup), or nobody (made by hand: `adoptId`). Runs for
+ * keys that declare their `inputs`, once those are known, as the key's `atCheck` says: for a key
+ * that differs from the recorded one (`"taken"`), or only for a resource without recorded inputs
+ * (a create: `"on create"`, and `"renamed"`, which refuses only an object this stack holds under
+ * another name). Never for a resource that adopts (`adoptId`).
  */
 export async function keyClash(
   spec: AnySpec,
@@ -151,12 +153,16 @@ export async function keyClash(
   equalsInputs: (object: ApiObject) => boolean = () => false,
 ): Promise<Failure[]> {
   const key = spec.naturalKey;
-  if (!key?.exclusive || !key.inputs || inputs.adoptId !== undefined) return [];
+  if (!key?.inputs || inputs.adoptId !== undefined) return [];
+  const when = key.atCheck ?? "taken";
   const fields = key.inputs;
   if (fields.some((f) => inputs[f] === undefined || isUnknown(inputs[f]))) return [];
   const keyOf = (values: Inputs) => canonicalJson(fields.map((f) => values[f] ?? null));
   const run = holdings(ctx);
-  if (fields.every((f) => olds[f] !== undefined)) run.exists(spec, urn, keyOf(olds));
+  if (fields.every((f) => olds[f] !== undefined)) {
+    run.exists(spec, urn, keyOf(olds));
+    if (when !== "taken") return []; // an update, or a replacement whose create `up` checks again without olds
+  }
   if (keyOf(olds) === keyOf(inputs) || run.isOwn(spec, urn, keyOf(inputs))) return [];
   // The create in `up` looks again right before it posts: between the two, a run may be killed
   // or another runner may take the key, and `recover` and the messages rely on that lookup.
@@ -165,6 +171,7 @@ export async function keyClash(
   const id = idOf(found[0]!);
   const holder = await holderOf(spec, ctx, id, urn);
   if (holder.where === "this resource") return []; // a replacement's own object: `diff` has it deleted first
+  if (when === "renamed" && holder.where !== "this stack") return []; // the create takes it over, as its kind allows
   const field = fields[fields.length - 1]!;
   const equal = found.some(equalsInputs);
   return [{ property: field, reason: clashMessage(spec, key.describe(inputs), field, id, holder, urn, equal) }];

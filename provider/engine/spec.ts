@@ -336,11 +336,30 @@ export interface NaturalKey<In, Api> {
    */
   exclusive: boolean;
   /**
-   * The inputs the key reads (`["vpcId", "label"]`). Given, with an exclusive key, `check` looks
-   * the key up once they are all known, so a preview finds a taken label that `up` would hit, and
-   * says who holds it (`ownership.ts`).
+   * The inputs the key reads (`["vpcId", "label"]`). Given, `check` looks the key up once they are
+   * all known, so a preview finds a taken key that `up` would hit, or a rename that would lose an
+   * object, and says who holds it (`ownership.ts`); `atCheck` says when, and what is refused.
    */
   inputs?: readonly string[];
+  /**
+   * What `check` refuses when `inputs` are given (`keyClash` in `engine/natural-key.ts`):
+   * - `"taken"` (the default): a key that is new or changes, held by any other object: the API
+   *   refuses a second (labels, domain names);
+   * - `"on create"`: the key of a resource without recorded inputs (a create; a rename or a move
+   *   is one), held by any other object: a create of it fails, while an update may repeat a key
+   *   (two resources may be edited into identical DNS records);
+   * - `"renamed"`: the key of a create, held by another resource of this stack: the create takes
+   *   over what is there (an address already in an allow list), so two stacks may hold it, but in
+   *   one stack the old resource's delete would then remove what the new one holds.
+   */
+  atCheck?: "taken" | "on create" | "renamed";
+  /**
+   * True when the create hook itself makes exactly one (an entry of a document several writers
+   * share reads the document before it writes and confirms the write by reading again,
+   * `engine/shared-writes.ts`): the engine then looks the key up at check and in `recover` only,
+   * never around the create.
+   */
+  resolvedByCreate?: boolean;
   /** Every object that has the key of these inputs (usually a filtered listing). */
   find(call: Call & { inputs: In }): Promise<Api[]>;
   /**

@@ -16,7 +16,8 @@
  * absent and adopts it when present (nothing twice); delete removes exactly it; a read that no
  * longer finds it reports the entry gone, so a refresh names an address removed by hand and the
  * next `up` adds it again. Check refuses a database whose resource in this program gives
- * `allowList` (it owns the list, and would remove the address on its next update).
+ * `allowList` (it owns the list, and would remove the address on its next update), and a new entry
+ * whose address another resource of this stack holds (a rename: it names the `aliases`).
  */
 import { z } from "zod";
 import { isNotFound } from "../../sdk/core/errors";
@@ -197,6 +198,23 @@ export const databaseAllowListEntrySpec = resourceSpec<AllowListEntryObject>()({
     write: DATABASE_ENGINES.map((engine) => `databases.${engine}.update`),
   },
   checkShared: sharedFailures,
+  // An address already in the list is taken over by a create, so two stacks may hold one entry.
+  // Within a stack, a renamed entry would be taken over by its new name and then removed by its
+  // old name's delete: looked up at check (from the database the check reads anyway), a create of
+  // an address another resource of this stack holds is refused, naming its aliases.
+  naturalKey: {
+    describe: (inputs) => `address ${JSON.stringify(inputs.address)} on ${DATABASE_NOUNS[inputs.engine]} ${String(inputs.databaseId)}`,
+    exclusive: false,
+    inputs: ["engine", "databaseId", "address"],
+    atCheck: "renamed",
+    resolvedByCreate: true,
+    find: async ({ ctx, inputs, signal }) => {
+      const db = await databaseAtCheck(ctx, inputs.engine, apiId(inputs.databaseId), signal);
+      if (db === undefined || db === "gone") return [];
+      const entry = entryIn(inputs.engine, db, inputs.address);
+      return entry ? [entry] : [];
+    },
+  },
   hooks: {
     create: async ({ ctx, inputs, signal }) => {
       const databaseId = apiId(inputs.databaseId);

@@ -116,6 +116,9 @@ export const domainRecordSpec = resourceSpec<RecordWithZone, RecordCreateRequest
   naturalKey: {
     describe: (inputs) => `${inputs.type} name ${JSON.stringify(inputs.name ?? "")} and target ${JSON.stringify(inputs.target)}`,
     exclusive: true,
+    // A create's key, looked up at check: a renamed record is found again, and its aliases named.
+    inputs: ["domainId", "type", "name", "target"],
+    atCheck: "on create",
     find: async ({ ctx, inputs, signal }) => {
       const domainId = apiId(inputs.domainId);
       const records = await ctx.reads().list(collectionKeyOf("DomainRecord", String(domainId)), {

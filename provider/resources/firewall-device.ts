@@ -66,6 +66,8 @@ export const firewallDeviceSpec = resourceSpec<FirewallDevice, FirewallDeviceCre
   naturalKey: {
     describe: (inputs) => `${String(inputs.entityType)} ${String(inputs.entityId)} on firewall ${String(inputs.firewallId)}`,
     exclusive: true,
+    inputs: ["firewallId", "entityType", "entityId"],
+    atCheck: "on create",
     find: async ({ ctx, inputs, signal }) =>
       (await devicesApi(ctx).listAll(apiId(inputs.firewallId), { signal })).filter(
         (d) => d.entity.id === normalizeId(inputs.entityId) && d.entity.type === inputs.entityType,

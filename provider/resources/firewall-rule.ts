@@ -9,7 +9,9 @@
  * Refresh reads the rule by its label: changed by hand is drift on this rule, gone is gone (the
  * next `up` adds it again). Check refuses, before any write, what only the program as a whole gets
  * wrong: a `Firewall` of this program that owns the same firewall's rule lists, and more than 25
- * rules on the firewall counting the rules already there and every `FirewallRule` of the program.
+ * rules on the firewall counting the rules already there and every `FirewallRule` of the program;
+ * and (its natural key) a new rule whose label is taken: by a resource of this stack under another
+ * name, it names the `aliases` of a rename.
  */
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
@@ -266,6 +268,24 @@ export const firewallRuleSpec = resourceSpec<FirewallRuleObject>()({
     firewallDeclarations(ctx).declare(key, memberKey(inputs.direction, inputs.label), { kind: "rule" });
   },
   checkShared: sharedFailures,
+  // A label is unique within its direction. Looked up at check for a create (from the rules the
+  // check reads anyway), so a renamed rule is found again and its aliases named; the create
+  // itself refuses a taken label on the document it writes (`putRule`).
+  naturalKey: {
+    describe: (inputs) => `${inputs.direction} label ${JSON.stringify(inputs.label)} on firewall ${String(inputs.firewallId)}`,
+    exclusive: true,
+    inputs: ["firewallId", "direction", "label"],
+    atCheck: "on create",
+    resolvedByCreate: true,
+    find: async ({ ctx, inputs, signal }) => {
+      const firewallId = apiId(inputs.firewallId);
+      const doc = await rulesAtCheck(ctx, firewallId, signal);
+      if (doc === undefined || doc === "gone") return [];
+      return rulesOf(doc, inputs.direction)
+        .filter((r) => r.label === inputs.label)
+        .map((r) => ruleObject(firewallId, inputs.direction, r));
+    },
+  },
   hooks: {
     create: async ({ ctx, inputs, signal }) => {
       const firewallId = apiId(inputs.firewallId);

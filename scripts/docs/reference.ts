@@ -200,13 +200,26 @@ function adoptSection(spec: AnySpec, specs: AnySpec[]): string[] {
     adoptExample(spec, specs, known?.example ?? "12345"),
     "```",
   ];
-  if (spec.naturalKey) {
+  const key = spec.naturalKey;
+  if (key?.resolvedByCreate) {
     lines.push(
       "",
-      spec.naturalKey.exclusive
+      `Creates happen exactly once: the ${spec.noun} is one entry of a list its writers share, read before each write and confirmed by reading it again.`,
+    );
+  } else if (key) {
+    lines.push(
+      "",
+      key.exclusive
         ? `Creates happen exactly once: the ${spec.noun} is found again by its natural key after an ambiguous failure, and a create whose key is already taken ` +
             "fails before any request, naming the id to give as `adoptId` ([concepts](../concepts.md#exactly-once-creates))."
         : `Creates happen exactly once: after an ambiguous failure, a ${spec.noun} that appeared during the create with the same key is taken as its result ([concepts](../concepts.md#exactly-once-creates)).`,
+    );
+  }
+  if (key?.inputs) {
+    lines.push(
+      "",
+      `A preview finds the ${spec.noun} again by ${key.inputs.map((f) => `\`${f}\``).join(", ")}: renamed or moved without \`aliases\`, the resource is refused, ` +
+        "naming the aliases (or `pulumi state rename`) that keep it ([refactoring](../guides/refactoring.md)).",
     );
   }
   return lines;
