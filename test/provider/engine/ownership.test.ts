@@ -4,38 +4,21 @@
  * the stack being served, and the aliases a rename or a move needs; the messages built on them.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { servingContext } from "../../../provider/serve/serving-context";
 import { adoptClash, clashMessage } from "../../../provider/engine/natural-key";
 import { aliasFor, holderOf, parseUrn } from "../../../provider/engine/ownership";
 import { currentBackendUrl, readStackResources } from "../../../provider/stack/backend-store";
 import { specOf } from "../../../provider/registry";
+import type { StateEntry } from "../../../provider/engine/ports";
+import { useDiyBackend } from "../../support/diy-backend";
 
 const vpc = specOf("Vpc");
 const urn = (stack: string, name: string, types = "pulumi-nodejs:dynamic/compute:Vpc") => `urn:pulumi:${stack}::app::${types}::${name}`;
 
-let dir: string;
-const saved = process.env.PULUMI_BACKEND_URL;
-
+const diy = useDiyBackend("pc-ownership-");
 /** A diy backend holding project `app`'s stacks, each with the given resources. */
-function backend(stacks: Record<string, Array<{ urn: string; type: string; id?: string }>>): string {
-  for (const [stack, resources] of Object.entries(stacks)) {
-    const file = path.join(dir, ".pulumi/stacks/app", `${stack}.json`);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, JSON.stringify({ version: 3, checkpoint: { stack, latest: { resources } } }));
-  }
-  return `file://${dir}`;
-}
-
-beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "pc-ownership-"));
-});
-afterEach(() => {
-  fs.rmSync(dir, { recursive: true, force: true });
-  if (saved === undefined) delete process.env.PULUMI_BACKEND_URL;
-  else process.env.PULUMI_BACKEND_URL = saved;
-});
+const backend = (stacks: Record<string, StateEntry[]>): string => diy.stacks(stacks);
 
 test("URNs: stack, project, types and name", () => {
   expect(parseUrn("urn:pulumi:dev::app::acme:Net$pulumi-nodejs:dynamic/compute:Vpc::app")).toEqual({
@@ -87,16 +70,16 @@ test("unknown, said why: no URN, no backend, a backend that does not hold this s
 });
 
 test("the backend as the CLI finds it: the variable, the project's backend.url (from a subfolder too), the login", async () => {
-  const project = path.join(dir, "project");
+  const project = path.join(diy.dir, "project");
   fs.mkdirSync(path.join(project, "src"), { recursive: true });
   fs.writeFileSync(path.join(project, "Pulumi.yaml"), "name: app\nruntime: nodejs\nbackend:\n  url: file:///srv/state\n");
   expect(currentBackendUrl(path.join(project, "src"), { PULUMI_BACKEND_URL: "file:///env" })).toBe("file:///env");
   expect(currentBackendUrl(path.join(project, "src"), {})).toBe("file:///srv/state");
-  const home = path.join(dir, "home");
+  const home = path.join(diy.dir, "home");
   fs.mkdirSync(home);
   fs.writeFileSync(path.join(home, "credentials.json"), JSON.stringify({ current: "file:///logged-in" }));
   expect(currentBackendUrl(home, { PULUMI_HOME: home })).toBe("file:///logged-in");
-  expect(await readStackResources(`file://${dir}`, "organization/app/none")).toEqual([]);
+  expect(await readStackResources(`file://${diy.dir}`, "organization/app/none")).toEqual([]);
 });
 
 test("the clash's message by who holds the object, in the order the issue asks", () => {
@@ -153,7 +136,7 @@ test("an adoptId of another stack's object is refused; of this stack's or nobody
 
 test("another program's stack in the same backend manages it: named as project/stack", async () => {
   process.env.PULUMI_BACKEND_URL = backend({ dev: [] });
-  const file = path.join(dir, ".pulumi/stacks/billing/prod.json");
+  const file = path.join(diy.dir, ".pulumi/stacks/billing/prod.json");
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const other = "urn:pulumi:prod::billing::compute:index:Vpc::net";
   fs.writeFileSync(file, JSON.stringify({ checkpoint: { latest: { resources: [{ urn: other, type: "compute:index:Vpc", id: "40" }] } } }));

@@ -9,42 +9,29 @@
  *   `adoptId`; an allow-list entry is not (its create takes over an address already there);
  * - an existing resource (recorded inputs) is not looked up: an update may repeat a key.
  */
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
 import { keyClash } from "../../../provider/engine/natural-key";
 import type { Inputs } from "../../../provider/engine/spec";
 import { servingContext } from "../../../provider/serve/serving-context";
 import { specOf } from "../../../provider/registry";
 import { ruleId } from "../../../provider/resources/firewall-rule";
 import { entryId } from "../../../provider/resources/database-allow-list-entry";
+import { useDiyBackend } from "../../support/diy-backend";
 import { writesSince } from "../../support/requests";
 import { useProviderHarness } from "../harness";
 
 const harness = useProviderHarness();
 const urn = (stack: string, kind: string, name: string) => `urn:pulumi:${stack}::app::compute:index:${kind}::${name}`;
 
-let dir: string;
-const saved = process.env.PULUMI_BACKEND_URL;
-beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "pc-renames-by-key-"));
-});
-afterEach(() => {
-  fs.rmSync(dir, { recursive: true, force: true });
-  if (saved === undefined) delete process.env.PULUMI_BACKEND_URL;
-  else process.env.PULUMI_BACKEND_URL = saved;
-});
+const diy = useDiyBackend("pc-renames-by-key-");
 
-/** A diy backend holding project `app`'s stacks `dev` (always) and any other, each with the given resources. */
-type Held = Array<{ kind: string; name: string; id: string }>;
-function backend(stacks: Record<string, Held>): void {
-  for (const [stack, resources] of Object.entries<Held>({ dev: [], ...stacks })) {
-    const file = path.join(dir, ".pulumi/stacks/app", `${stack}.json`);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    const entries = resources.map((r) => ({ urn: urn(stack, r.kind, r.name), type: `compute:index:${r.kind}`, id: r.id }));
-    fs.writeFileSync(file, JSON.stringify({ version: 3, checkpoint: { stack, latest: { resources: entries } } }));
-  }
-  process.env.PULUMI_BACKEND_URL = `file://${dir}`;
+/** The backend of the run: project `app`'s stacks `dev` (always) and any other, each holding the given resources. */
+function backend(stacks: Record<string, Array<{ kind: string; name: string; id: string }>>): void {
+  const entries = (stack: string, held: Array<{ kind: string; name: string; id: string }>) =>
+    held.map((r) => ({ urn: urn(stack, r.kind, r.name), type: `compute:index:${r.kind}`, id: r.id }));
+  const all = { dev: [], ...stacks };
+  process.env.PULUMI_BACKEND_URL = diy.stacks(
+    Object.fromEntries(Object.entries(all).map(([stack, held]) => [stack, entries(stack, held)])),
+  );
 }
 
 /** `keyClash` for a new resource `name` of stack `dev` (no recorded inputs, unless `olds`), held to sending no write. */
@@ -115,13 +102,8 @@ test("a firewall device renamed: refused with its aliases", async () => {
 });
 
 test("an allow-list entry renamed: refused with its aliases; held by another stack or nobody, taken over as before", async () => {
-  const db = await harness.client.databases.mysql.create({
-    label: "shared-db",
-    region: "us-iad",
-    type: "g6-nanode-1",
-    engine: "mysql/8.0.30",
-    allow_list: ["203.0.113.7/32"],
-  });
+  const shared = { label: "shared-db", region: "us-iad", type: "g6-nanode-1", engine: "mysql/8.0.30" };
+  const db = await harness.client.databases.mysql.create({ ...shared, allow_list: ["203.0.113.7/32"] });
   const inputs = { engine: "mysql", databaseId: db.id, address: "203.0.113.7" };
   const id = entryId("mysql", db.id, "203.0.113.7");
 
