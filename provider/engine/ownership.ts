@@ -195,7 +195,7 @@ export function movedAlongside(ctx: ProviderContext, entries: StateEntry[], foun
     const name = parseUrn(entry.urn)?.name ?? entry.urn;
     moved.push({ resource: name, kind, alias: aliasFor(entry.urn, undefined, entries) });
   }
-  return moved;
+  return moved.sort((a, b) => a.resource.localeCompare(b.resource));
 }
 
 /** The Pulumi type of a stack's own resource, the parent of the resources at its top level. */
