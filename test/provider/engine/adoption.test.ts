@@ -98,11 +98,7 @@ test("a PostgreSQL database, an IPv6 range, a firewall device, a captured image 
 
 describe("an adopted object is released, not deleted, unless the program sets deleteAdopted", () => {
   const vpcs = provider("Vpc");
-  const writes = () =>
-    harness.emulator.control
-      .listRequests()
-      .filter((r) => r.method !== "GET")
-      .map((r) => `${r.method} ${r.path}`);
+  const writes = () => harness.writes();
   /** Runs `body` with the lines the provider prints gathered (no Pulumi host: progress is printed). */
   async function printed(body: () => Promise<void>): Promise<string> {
     const lines: string[] = [];
