@@ -206,7 +206,7 @@ export function clashMessage(
     case "another stack":
       return (
         `${taken}, which stack "${holder.stack}" manages as resource "${holder.resource}". Do not set adoptId to it: two stacks would ` +
-        `manage one ${spec.noun}, and destroying either would delete it. Instead ${perStack} ${guide}.`
+        `manage one ${spec.noun}, and the destroy of the one that made it would delete it under the other. Instead ${perStack} ${guide}.`
       );
     case "no stack":
       return (
@@ -255,7 +255,7 @@ const cap = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /**
  * Refuses an `adoptId` of an object another stack of the project manages (two stacks owning one
- * object: destroying either deletes it). An object this stack manages under another name may be
+ * object: the destroy of the one that made it deletes it under the other). An object this stack manages under another name may be
  * adopted: the run's holdings keep the other resource's delete from removing it (`ownership.ts`).
  */
 export async function adoptClash(
@@ -274,7 +274,7 @@ export async function adoptClash(
       property: "adoptId",
       reason:
         `${spec.noun} ${String(adoptId)} is managed by stack "${holder.stack}" as resource "${holder.resource}": two stacks must not manage ` +
-        `one ${spec.noun} (destroying either would delete it). Remove adoptId and give this stack its own ${spec.noun} ` +
+        `one ${spec.noun} (the destroy of the one that made it would delete it under the other). Remove adoptId and give this stack its own ${spec.noun} ` +
         "(a value per stack: `${pulumi.getStack()}`), or read that one with a data function " +
         `(${REFACTORING_GUIDE}).`,
     },
