@@ -108,9 +108,15 @@ export async function checkAndDerive(
   const ctx = context();
   const inputs = withoutProvider(checked.inputs ?? news);
   const prior = withoutProvider(olds);
+  // The program declares it here in this run: a resource a move left behind is one not checked (`movedAlongside`).
+  holdings(ctx).checked(ctx.log.urn());
   spec.declare?.({ ctx, inputs });
   // What the program adopts is held by it in this run: no other resource's delete removes it.
   if (inputs.adoptId !== undefined && !isUnknown(inputs.adoptId)) holdings(ctx).hold(spec, String(inputs.adoptId), servedResource(ctx.log));
+  // What a delete will do with what it adopts, said on its row when it adopts.
+  if (inputs.adoptId !== undefined && prior.adoptId === undefined && inputs.deleteAdopted !== true) {
+    ctx.progress(adoptedRowLine(spec, inputs.adoptId));
+  }
   const signal = () => ctx.time.deadline(timeoutFor(spec, inputs, "update"));
   const failures =
     spec.checkShared && !Object.values(inputs).some(isUnknown)
@@ -118,6 +124,15 @@ export async function checkAndDerive(
       : [];
   if (failures.length === 0) failures.push(...(await ownershipFailures(spec, ctx, prior, inputs, signal)));
   return failures.length === 0 ? checked : { inputs: checked.inputs, failures: inProgramWords(spec, inputs, failures) };
+}
+
+/** The row line of a resource that adopts: its object is released, not deleted, by a delete unless the program says so. */
+export function adoptedRowLine(spec: AnySpec, adoptId: unknown): string {
+  const id = isUnknown(adoptId) ? "the object of its adoptId" : `${spec.noun} ${String(adoptId)}`;
+  return (
+    `adopts ${id}: a delete of this resource (pulumi destroy, or removing it from the program) releases the ${spec.noun} ` +
+    "and leaves it in place, as this stack did not create it; set deleteAdopted: true to have the delete delete it"
+  );
 }
 
 /** A unique key another object holds, or an adoptId of another stack's object (`natural-key.ts`), in the program's words. */
@@ -160,6 +175,10 @@ function checkMeta(inputs: Inputs): Failure[] {
     const valid =
       (typeof adoptId === "string" && /^\S+$/.test(adoptId)) || (typeof adoptId === "number" && Number.isInteger(adoptId) && adoptId > 0);
     if (!valid) failures.push({ property: "adoptId", reason: "adoptId must be the id of an existing object" });
+  }
+  const deleteAdopted = inputs.deleteAdopted;
+  if (deleteAdopted !== undefined && !isUnknown(deleteAdopted) && typeof deleteAdopted !== "boolean") {
+    failures.push({ property: "deleteAdopted", reason: "deleteAdopted must be true or false" });
   }
   const timeouts = inputs.timeouts;
   if (timeouts !== undefined && !isUnknown(timeouts)) {

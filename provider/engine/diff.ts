@@ -5,7 +5,7 @@
  */
 import { fieldDiff, keyedChanges, type DetailedDiff, type DiffResult } from "./detailed-diff";
 import { unsetKnown } from "./known";
-import type { AnySpec, InputField, Inputs, Outputs } from "./spec";
+import { deleteAdoptedChanged, type AnySpec, type InputField, type Inputs, type Outputs } from "./spec";
 import { canonicalJson, isUnknown } from "./values";
 
 export interface FieldChanges {
@@ -53,11 +53,14 @@ export function diff(spec: AnySpec, olds: Outputs, news: Inputs): DiffResult {
   // A broken output field replaces, though no input names it.
   for (const key of broken) detailedDiff[key] ??= { kind: "update-replace", inputDiff: false };
   for (const key of unsettled) detailedDiff[key] ??= { kind: "update", inputDiff: false };
+  // Whether a delete deletes an adopted object is recorded by an update that sends nothing (`lifecycle.ts`).
+  const meta = deleteAdoptedChanged(olds, news) ? ["deleteAdopted"] : [];
+  for (const key of meta) detailedDiff[key] = { kind: "update", inputDiff: true };
   return {
-    changes: changed.length > 0 || broken.length > 0 || unsettled.length > 0,
+    changes: changed.length > 0 || broken.length > 0 || unsettled.length > 0 || meta.length > 0,
     replaces,
     deleteBeforeReplace: collides,
-    diffs: [...new Set([...changed, ...broken, ...unsettled])],
+    diffs: [...new Set([...changed, ...broken, ...unsettled, ...meta])],
     detailedDiff,
   };
 }

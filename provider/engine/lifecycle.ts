@@ -15,6 +15,8 @@ import { holdings } from "./ownership";
 import {
   META_INPUTS,
   PROVIDER_KEY,
+  deleteAdoptedChanged,
+  releasedOnDelete,
   withoutProvider,
   type AnySpec,
   type ApiObject,
@@ -279,6 +281,9 @@ async function updateObject(
   raw: Inputs,
 ): Promise<pulumi.dynamic.UpdateResult> {
   const { changed } = changedFields(spec, olds, news);
+  const recorded = withAdoption(olds, news);
+  // Only whether an adopted object is deleted changed: nothing to send or read.
+  if (changed.length === 0 && metaOnly(spec, olds, news)) return { outs: { ...recordedOutputs(olds), ...metaOf(recorded) } };
   const ms = timeoutFor(spec, news, "update");
   const object = await withDeadline(spec, ctx, "update", ms, async (signal) => {
     // Nothing to change, but Pulumi retries an object with init errors by updating it: settle it.
@@ -291,7 +296,7 @@ async function updateObject(
     throw partialState(spec, error, news, raw);
   });
   // Always the full set of outputs: an update that returns none wipes them (pulumi#9982).
-  const outs = toOutputs(spec, object, news);
+  const outs = toOutputs(spec, object, recorded);
   keepKnown(spec, id, outs, raw, "update");
   return { outs };
 }
@@ -311,7 +316,9 @@ export function previewUpdate(spec: AnySpec, olds: Outputs, raw: Inputs): Output
   // "any update": one that sends the object a change (moving an image's file alone sends nothing).
   const sends = changed.some((k) => sentBy(spec.inputs[k]!, "update"));
   const recomputed = (by: RecomputedBy | undefined) =>
-    changed.length === 0 || (by === "any update" && sends) || (Array.isArray(by) && by.some((k) => changed.includes(k)));
+    (changed.length === 0 && !metaOnly(spec, outs, news)) ||
+    (by === "any update" && sends) ||
+    (Array.isArray(by) && by.some((k) => changed.includes(k)));
   for (const key of changed) {
     const field = spec.inputs[key]!;
     outs[key] = field.recomputedBy && recomputed(field.recomputedBy) ? UNKNOWN : (news[key] ?? field.default);
@@ -321,11 +328,37 @@ export function previewUpdate(spec: AnySpec, olds: Outputs, raw: Inputs): Output
     // What the check derived into the inputs (an image file's size and time) is what the update records.
     else if (news[key] !== undefined) outs[key] = news[key];
   }
+  const recorded = withAdoption(outs, news);
   for (const key of META_INPUTS) {
-    if (news[key] === undefined) delete outs[key];
-    else outs[key] = news[key];
+    if (recorded[key] === undefined) delete outs[key];
+    else outs[key] = recorded[key];
   }
   return outs;
+}
+
+/**
+ * The inputs whose meta inputs an update records: an adoption stays recorded when the program
+ * drops its `adoptId` (the object was still not made by this stack, `releasedOnDelete`).
+ */
+function withAdoption(olds: Outputs, news: Inputs): Inputs {
+  return news.adoptId === undefined && olds.adoptId !== undefined ? { ...news, adoptId: olds.adoptId } : news;
+}
+
+/** The meta inputs of `values` that are set. */
+function metaOf(values: Values): Values {
+  return Object.fromEntries(META_INPUTS.filter((k) => values[k] !== undefined).map((k) => [k, values[k]]));
+}
+
+/** The recorded outputs without the meta inputs (an update records the program's). */
+function recordedOutputs(olds: Outputs): Outputs {
+  const outs = { ...withoutProvider(olds) };
+  for (const key of META_INPUTS) delete outs[key];
+  return outs;
+}
+
+/** An update of an adopted object that changes only `deleteAdopted` (`diff` reports it), of a settled object. */
+function metaOnly(spec: AnySpec, olds: Outputs, news: Inputs): boolean {
+  return deleteAdoptedChanged(olds, news) && unsetKnown(spec, olds).length === 0;
 }
 
 export async function remove(spec: AnySpec, ctx: ProviderContext, id: string, props: Outputs): Promise<void> {
@@ -336,6 +369,15 @@ export async function remove(spec: AnySpec, ctx: ProviderContext, id: string, pr
   if (holder !== undefined) {
     const by = holder === "" ? "another resource of this program" : `resource "${holder}"`;
     ctx.progress(`${spec.noun} ${id} is managed by ${by} now: this resource is dropped from state only, and the ${spec.noun} stays`);
+    return;
+  }
+  // An adopted object was not made by this stack, and another stack (of a backend the provider
+  // cannot read) may manage it: it is released unless the program asked for its delete.
+  if (releasedOnDelete(state)) {
+    ctx.progress(
+      `${spec.noun} ${id} was adopted (adoptId), not created by this stack: released, the ${spec.noun} stays ` +
+        "(deleteAdopted: true on the resource, recorded by a `pulumi up`, has a delete delete it)",
+    );
     return;
   }
   const ms = timeoutFor(spec, state, "delete");

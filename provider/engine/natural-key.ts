@@ -17,7 +17,7 @@ import { ApiError, ConnectionError, TimeoutError } from "../../sdk/core/errors";
 import { backoffDelay, decideRetry } from "../../sdk/core/retry";
 import { forget } from "./collections";
 import type { ProviderContext } from "./context";
-import { aliasFor, holderOf, holdings, type Holder } from "./ownership";
+import { aliasFor, holderOf, holdings, type Holder, type MovedResource } from "./ownership";
 import type { AnySpec, ApiObject, Failure, Inputs } from "./spec";
 import { canonicalJson, isUnknown } from "./values";
 
@@ -195,15 +195,11 @@ export function clashMessage(
 ): string {
   const taken = `${key} is taken by ${spec.noun} ${id}`;
   const name = urn?.slice(urn.lastIndexOf("::") + 2);
-  const rename = (oldUrn: string, resource: string) => {
-    const keep = `add ${aliasFor(oldUrn, urn)} to this resource's options`;
-    const stateRename =
-      name !== undefined && aliasFor(oldUrn, urn).includes("name:") ? ` (or run \`pulumi state rename '${oldUrn}' ${name}\`)` : "";
-    return `if this resource is "${resource}" renamed or moved, ${keep}${stateRename}: the ${spec.noun} stays and the next preview plans no create and no delete`;
-  };
   const perStack =
     "give each stack its own value (`${pulumi.getStack()}` in it), or read that object with a data function instead of declaring it";
-  const byHand = `if it was made by hand, set adoptId: ${adoptIdText(id)} on this resource to manage it`;
+  const byHand =
+    `if it was made by hand, set adoptId: ${adoptIdText(id)} on this resource to manage it, then \`pulumi up\`: an adopted ${spec.noun} ` +
+    "is released, not deleted, when this resource is deleted or its stack destroyed, unless the resource also sets deleteAdopted: true";
   const guide = `(${REFACTORING_GUIDE})`;
   const interrupted = equal
     ? "It equals this resource's inputs: if an earlier run was interrupted, run `npx pulumi-compute recover` (it hands the objects " +
@@ -213,14 +209,18 @@ export function clashMessage(
     case "this resource":
       return `${taken}, which this resource manages: replace it with deleteBeforeReplace: true in its options, or change its ${field} in the same change ${guide}.`;
     case "this stack":
-      return `${taken}, which this stack manages as resource "${holder.resource}". ${cap(rename(holder.urn, holder.resource))}; otherwise change this resource's ${field} ${guide}.`;
+      return `${taken}, which this stack manages as resource "${holder.resource}". ${keepMoved(spec, holder, urn, name)} Otherwise change this resource's ${field} ${guide}.`;
     case "another stack":
       return (
         `${taken}, which stack "${holder.stack}" manages as resource "${holder.resource}". Do not set adoptId to it: two stacks would ` +
-        `manage one ${spec.noun}, and destroying either would delete it. Instead ${perStack} ${guide}.`
+        `manage one ${spec.noun}, and the destroy of the one that made it would delete it under the other. Instead ${perStack} ${guide}.`
       );
     case "no stack":
-      return `${taken}, which no stack of this backend manages. ${interrupted}${interrupted ? byHand : cap(byHand)} (then \`pulumi up\`), or change this resource's ${field} ${guide}.`;
+      return (
+        `${taken}, which no stack of this backend manages. The provider reads only this backend's stacks: a stack of another backend ` +
+        "(a colleague's `pulumi login --local`, another team's bucket) may manage it, and then must not be adopted: " +
+        `${perStack}. ${interrupted}${interrupted ? byHand : cap(byHand)}. Or change this resource's ${field} ${guide}.`
+      );
     case "unknown":
       return (
         `${taken} (who manages it is not known: ${holder.why}). If this stack manages it under another name (a rename, or a move into ` +
@@ -230,11 +230,39 @@ export function clashMessage(
   }
 }
 
+/**
+ * What keeps an object this stack manages under another name: the alias (in a form that holds in
+ * every stack) or `pulumi state rename` for a rename; for a move, also every other resource that
+ * may have moved with it, since the preview stops at the first resource it refuses.
+ */
+function keepMoved(
+  spec: AnySpec,
+  holder: Extract<Holder, { where: "this stack" }>,
+  urn: string | undefined,
+  name: string | undefined,
+): string {
+  const alias = holder.alias ?? aliasFor(holder.urn, urn);
+  const renamed = alias.startsWith("aliases: [{ name:") && !alias.includes("parent:");
+  const stateRename = renamed && name !== undefined ? ` (or run \`pulumi state rename '${holder.urn}' ${name}\`)` : "";
+  const keeps = `the ${spec.noun} stays and the next preview plans no create and no delete`;
+  if (renamed) return `If this resource is "${holder.resource}" renamed, add ${alias} to this resource's options${stateRename}: ${keeps}.`;
+  const moved = `If this resource is "${holder.resource}" moved into or out of a component, add ${alias} to this resource's options: ${keeps}.`;
+  const others = holder.alongside ?? [];
+  if (others.length === 0) return moved;
+  const form = (m: MovedResource) => (alias.endsWith(m.alias.slice("aliases: [{ ".length)) ? "" : `: ${m.alias}`);
+  const listed = others.map((m) => `"${m.resource}" (${m.kind})${form(m)}`).join(", ");
+  return (
+    `${moved} The preview stops at the first resource it refuses, so here are the others: each resource of this stack that was ` +
+    `beside "${holder.resource}" and is not yet seen in this run needs the same alias if it moved too: ${listed}. ` +
+    "With them all, one preview shows the move."
+  );
+}
+
 const cap = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /**
  * Refuses an `adoptId` of an object another stack of the project manages (two stacks owning one
- * object: destroying either deletes it). An object this stack manages under another name may be
+ * object: the destroy of the one that made it deletes it under the other). An object this stack manages under another name may be
  * adopted: the run's holdings keep the other resource's delete from removing it (`ownership.ts`).
  */
 export async function adoptClash(
@@ -253,7 +281,7 @@ export async function adoptClash(
       property: "adoptId",
       reason:
         `${spec.noun} ${String(adoptId)} is managed by stack "${holder.stack}" as resource "${holder.resource}": two stacks must not manage ` +
-        `one ${spec.noun} (destroying either would delete it). Remove adoptId and give this stack its own ${spec.noun} ` +
+        `one ${spec.noun} (the destroy of the one that made it would delete it under the other). Remove adoptId and give this stack its own ${spec.noun} ` +
         "(a value per stack: `${pulumi.getStack()}`), or read that one with a data function " +
         `(${REFACTORING_GUIDE}).`,
     },

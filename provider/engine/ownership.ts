@@ -52,6 +52,19 @@ export class Holdings {
   isOwn(spec: AnySpec, urn: string | undefined, key: string): boolean {
     return this.keys.has(`${spec.name}\n${urn ?? ""}\n${key}`);
   }
+
+  /** The URNs of the resources checked in this run. */
+  private readonly checkedUrns = new Set<string>();
+
+  /** Notes that the resource `urn` was checked in this run (the program declares it). */
+  checked(urn: string | undefined): void {
+    if (urn !== undefined) this.checkedUrns.add(urn);
+  }
+
+  /** Whether the resource `urn` was checked in this run. */
+  wasChecked(urn: string): boolean {
+    return this.checkedUrns.has(urn);
+  }
 }
 
 /** The process's holdings: every resource it serves shares them. */
@@ -60,7 +73,19 @@ export const holdings = (ctx: ProviderContext): Holdings => ctx.shared("holdings
 /** Who manages an object, as the backend's checkpoints say. */
 export type Holder =
   | { where: "this resource" }
-  | { where: "this stack"; urn: string; resource: string }
+  | {
+      where: "this stack";
+      urn: string;
+      resource: string;
+      /** The alias that keeps the object, in a form that holds in every stack (`aliasFor`); from the URNs alone when absent. */
+      alias?: string;
+      /**
+       * A move (its parents changed): this stack's other resources of the same old parent that the
+       * run has not checked, which may have moved with it (`movedAlongside`). The engine stops a
+       * preview at the first resource it refuses, so the first message names them all.
+       */
+      alongside?: MovedResource[];
+    }
   | { where: "another stack"; stack: string; urn: string; resource: string }
   | { where: "no stack" }
   | { where: "unknown"; why: string };
@@ -117,7 +142,12 @@ export async function holderOf(spec: AnySpec, ctx: ProviderContext, id: string, 
     const found = holding.find((e) => e.urn !== urn);
     if (!found) continue;
     const resource = parseUrn(found.urn)?.name ?? found.urn;
-    if (stack === self) return { where: "this stack", urn: found.urn, resource };
+    if (stack === self) {
+      const all = entries ?? [];
+      const alias = aliasFor(found.urn, urn, all);
+      const moved = parseUrn(found.urn)?.types !== own.types;
+      return { where: "this stack", urn: found.urn, resource, alias, alongside: moved ? movedAlongside(ctx, all, found, urn) : [] };
+    }
     // Another stack of this project by its name; of another project, as `project/stack`.
     const name = stack.startsWith(prefix) ? stack.slice(prefix.length) : stack.replace(/^organization\//, "");
     return { where: "another stack", stack: name, urn: found.urn, resource };
@@ -138,13 +168,76 @@ function resourcesOf(ctx: ProviderContext, url: string, stack: string): Promise<
   return cache.get(key)!;
 }
 
+/** A resource of this stack that may have moved with a refused one, as a message names it. */
+export interface MovedResource {
+  /** Its name in the program. */
+  resource: string;
+  /** Its kind (`VpcSubnet`). */
+  kind: string;
+  /** The alias that keeps it, in a form that holds in every stack. */
+  alias: string;
+}
+
 /**
- * The resource option that keeps an object through a rename or a move: the old name alone when
- * only the name changed, else the old URN (a move into or out of a component changes its parents).
+ * This stack's other resources of `found`'s old parent (the stack's top level, or a component)
+ * that the run has not checked: the resources of this package that share `found`'s move, if they
+ * moved with it. One checked at its old URN stayed; one checked at a new URN is not in state yet.
  */
-export function aliasFor(oldUrn: string, newUrn: string | undefined): string {
+export function movedAlongside(ctx: ProviderContext, entries: StateEntry[], found: StateEntry, urn: string | undefined): MovedResource[] {
+  const run = holdings(ctx);
+  const parentTypes = (entry: StateEntry) => parseUrn(entry.urn)?.types.split("$").slice(0, -1).join("$");
+  const sameParent = (entry: StateEntry) =>
+    found.parent !== undefined ? entry.parent === found.parent : parentTypes(entry) === parentTypes(found);
+  const moved: MovedResource[] = [];
+  for (const entry of entries) {
+    const kind = kindOfType(entry.type);
+    if (kind === undefined || entry.urn === found.urn || entry.urn === urn || !sameParent(entry) || run.wasChecked(entry.urn)) continue;
+    const name = parseUrn(entry.urn)?.name ?? entry.urn;
+    moved.push({ resource: name, kind, alias: aliasFor(entry.urn, undefined, entries) });
+  }
+  return moved.sort((a, b) => a.resource.localeCompare(b.resource));
+}
+
+/** The Pulumi type of a stack's own resource, the parent of the resources at its top level. */
+const STACK_TYPE = "pulumi:pulumi:Stack";
+
+/**
+ * The resource option that keeps an object through a rename or a move, in a form that holds in
+ * every stack of the program (never a URN with a stack's name in it): the old name alone when only
+ * the name changed; for a move (its parents changed, or `newUrn` unknown), the old parent, as
+ * `pulumi.rootStackResource` for the stack's top level and as `pulumi.createUrn` of the old
+ * component (which takes the stack and project of the run) otherwise, with the old name when it
+ * changed too. `entries`: the stack's checkpoint, which holds each old parent's own parent.
+ */
+export function aliasFor(oldUrn: string, newUrn: string | undefined, entries: StateEntry[] = []): string {
   const old = parseUrn(oldUrn);
   const now = newUrn === undefined ? undefined : parseUrn(newUrn);
-  if (old && now && old.types === now.types) return `aliases: [{ name: ${JSON.stringify(old.name)} }]`;
-  return `aliases: [${JSON.stringify(oldUrn)}]`;
+  if (!old) return `aliases: [${JSON.stringify(oldUrn)}]`;
+  if (now && old.types === now.types) return `aliases: [{ name: ${JSON.stringify(old.name)} }]`;
+  const byUrn = new Map(entries.map((e) => [e.urn, e]));
+  const parentOf = (urn: string): string | undefined => {
+    const recorded = byUrn.get(urn)?.parent;
+    if (recorded !== undefined) return recorded;
+    // Not in the checkpoint given: at the top level when its type chain is one type long.
+    return parseUrn(urn)?.types.includes("$") ? undefined : STACK_TYPE;
+  };
+  const parentForm = (parentUrn: string | undefined, depth: number): string | undefined => {
+    if (parentUrn === undefined || depth > 20) return undefined;
+    if (parentUrn === STACK_TYPE) return "pulumi.rootStackResource";
+    const parent = parseUrn(parentUrn);
+    if (!parent) return undefined;
+    if (parent.types === STACK_TYPE) return "pulumi.rootStackResource";
+    const type = parent.types.split("$").pop()!;
+    const grand = parentOf(parentUrn);
+    const grandForm = grand === undefined ? undefined : parentForm(grand, depth + 1);
+    if (grandForm === undefined) return undefined;
+    const args = [JSON.stringify(parent.name), JSON.stringify(type)];
+    if (grandForm !== "pulumi.rootStackResource") args.push(grandForm);
+    return `pulumi.createUrn(${args.join(", ")})`;
+  };
+  const form = parentForm(parentOf(oldUrn), 0);
+  // Without its old parent's chain, the old URN itself (it names this stack).
+  if (form === undefined) return `aliases: [${JSON.stringify(oldUrn)}]`;
+  const name = now && now.name !== old.name ? `name: ${JSON.stringify(old.name)}, ` : "";
+  return `aliases: [{ ${name}parent: ${form} }]`;
 }

@@ -53,6 +53,8 @@ export interface StateEntry {
   urn: string;
   type: string;
   id?: string;
+  /** The URN of its parent (the stack's own resource for one at the top level). */
+  parent?: string;
 }
 
 /** The backend's stacks as the engine reads them to say who holds an object (`ownership.ts`). */

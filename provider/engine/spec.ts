@@ -426,4 +426,15 @@ export function withoutProvider<T extends Record<string, unknown>>(values: T): T
 }
 
 /** Inputs every resource accepts besides its own fields. */
-export const META_INPUTS = ["adoptId", "timeouts"] as const;
+export const META_INPUTS = ["adoptId", "deleteAdopted", "timeouts"] as const;
+
+/**
+ * Whether the recorded object was adopted (`adoptId`) and not made by this stack: its delete then
+ * releases it (drops the resource from state, the object stays) unless the program set
+ * `deleteAdopted: true` (`docs/design.md`, "Day two").
+ */
+export const releasedOnDelete = (state: Values): boolean => state.adoptId !== undefined && state.deleteAdopted !== true;
+
+/** Whether the program changes what a delete of the recorded adopted object does (an update records it). */
+export const deleteAdoptedChanged = (olds: Values, news: Values): boolean =>
+  olds.adoptId !== undefined && (olds.deleteAdopted === true) !== (news.deleteAdopted === true);

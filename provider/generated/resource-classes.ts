@@ -88,6 +88,8 @@ export class DatabaseAllowListEntry extends pulumi.CustomResource {
   declare readonly address: pulumi.Output<OutputOf<typeof databaseAllowListEntrySpec, "address">>;
   /** The id of the existing object this resource adopted (`adoptId` input), when one was given. */
   declare readonly adoptId: pulumi.Output<string | number | undefined>;
+  /** Whether deleting this resource deletes the object it adopted (`deleteAdopted` input), when the program set it. */
+  declare readonly deleteAdopted: pulumi.Output<boolean | undefined>;
   /** The operation timeouts the program set (`timeouts` input), when it set any. */
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
@@ -195,6 +197,8 @@ export class Domain extends pulumi.CustomResource {
   declare readonly updated: pulumi.Output<OutputOf<typeof domainSpec, "updated">>;
   /** The id of the existing object this resource adopted (`adoptId` input), when one was given. */
   declare readonly adoptId: pulumi.Output<string | number | undefined>;
+  /** Whether deleting this resource deletes the object it adopted (`deleteAdopted` input), when the program set it. */
+  declare readonly deleteAdopted: pulumi.Output<boolean | undefined>;
   /** The operation timeouts the program set (`timeouts` input), when it set any. */
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
@@ -290,6 +294,8 @@ export class DomainRecord extends pulumi.CustomResource {
   declare readonly fqdn: pulumi.Output<OutputOf<typeof domainRecordSpec, "fqdn">>;
   /** The id of the existing object this resource adopted (`adoptId` input), when one was given. */
   declare readonly adoptId: pulumi.Output<string | number | undefined>;
+  /** Whether deleting this resource deletes the object it adopted (`deleteAdopted` input), when the program set it. */
+  declare readonly deleteAdopted: pulumi.Output<boolean | undefined>;
   /** The operation timeouts the program set (`timeouts` input), when it set any. */
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
@@ -368,6 +374,8 @@ export class DomainRecordSet extends pulumi.CustomResource {
   declare readonly domain: pulumi.Output<OutputOf<typeof domainRecordSetSpec, "domain">>;
   /** The id of the existing object this resource adopted (`adoptId` input), when one was given. */
   declare readonly adoptId: pulumi.Output<string | number | undefined>;
+  /** Whether deleting this resource deletes the object it adopted (`deleteAdopted` input), when the program set it. */
+  declare readonly deleteAdopted: pulumi.Output<boolean | undefined>;
   /** The operation timeouts the program set (`timeouts` input), when it set any. */
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
@@ -478,6 +486,8 @@ export class Firewall extends pulumi.CustomResource {
   declare readonly updated: pulumi.Output<OutputOf<typeof firewallSpec, "updated">>;
   /** The id of the existing object this resource adopted (`adoptId` input), when one was given. */
   declare readonly adoptId: pulumi.Output<string | number | undefined>;
+  /** Whether deleting this resource deletes the object it adopted (`deleteAdopted` input), when the program set it. */
+  declare readonly deleteAdopted: pulumi.Output<boolean | undefined>;
   /** The operation timeouts the program set (`timeouts` input), when it set any. */
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
@@ -542,6 +552,8 @@ export class FirewallDevice extends pulumi.CustomResource {
   declare readonly updated: pulumi.Output<OutputOf<typeof firewallDeviceSpec, "updated">>;
   /** The id of the existing object this resource adopted (`adoptId` input), when one was given. */
   declare readonly adoptId: pulumi.Output<string | number | undefined>;
+  /** Whether deleting this resource deletes the object it adopted (`deleteAdopted` input), when the program set it. */
+  declare readonly deleteAdopted: pulumi.Output<boolean | undefined>;
   /** The operation timeouts the program set (`timeouts` input), when it set any. */
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
@@ -633,6 +645,8 @@ export class FirewallRule extends pulumi.CustomResource {
   declare readonly position: pulumi.Output<OutputOf<typeof firewallRuleSpec, "position">>;
   /** The id of the existing object this resource adopted (`adoptId` input), when one was given. */
   declare readonly adoptId: pulumi.Output<string | number | undefined>;
+  /** Whether deleting this resource deletes the object it adopted (`deleteAdopted` input), when the program set it. */
+  declare readonly deleteAdopted: pulumi.Output<boolean | undefined>;
   /** The operation timeouts the program set (`timeouts` input), when it set any. */
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
@@ -742,6 +756,8 @@ export class Image extends pulumi.CustomResource {
   declare readonly fileModified: pulumi.Output<OutputOf<typeof imageSpec, "fileModified">>;
   /** The id of the existing object this resource adopted (`adoptId` input), when one was given. */
   declare readonly adoptId: pulumi.Output<string | number | undefined>;
+  /** Whether deleting this resource deletes the object it adopted (`deleteAdopted` input), when the program set it. */
+  declare readonly deleteAdopted: pulumi.Output<boolean | undefined>;
   /** The operation timeouts the program set (`timeouts` input), when it set any. */
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
@@ -813,6 +829,8 @@ export class Ipv6Range extends pulumi.CustomResource {
   declare readonly region: pulumi.Output<OutputOf<typeof ipv6RangeSpec, "region">>;
   /** The id of the existing object this resource adopted (`adoptId` input), when one was given. */
   declare readonly adoptId: pulumi.Output<string | number | undefined>;
+  /** Whether deleting this resource deletes the object it adopted (`deleteAdopted` input), when the program set it. */
+  declare readonly deleteAdopted: pulumi.Output<boolean | undefined>;
   /** The operation timeouts the program set (`timeouts` input), when it set any. */
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
@@ -949,6 +967,8 @@ export class MysqlDatabase extends pulumi.CustomResource {
   declare readonly updated: pulumi.Output<OutputOf<typeof mysqlDatabaseSpec, "updated">>;
   /** The id of the existing object this resource adopted (`adoptId` input), when one was given. */
   declare readonly adoptId: pulumi.Output<string | number | undefined>;
+  /** Whether deleting this resource deletes the object it adopted (`deleteAdopted` input), when the program set it. */
+  declare readonly deleteAdopted: pulumi.Output<boolean | undefined>;
   /** The operation timeouts the program set (`timeouts` input), when it set any. */
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
@@ -1088,6 +1108,8 @@ export class PostgresqlDatabase extends pulumi.CustomResource {
   declare readonly updated: pulumi.Output<OutputOf<typeof postgresqlDatabaseSpec, "updated">>;
   /** The id of the existing object this resource adopted (`adoptId` input), when one was given. */
   declare readonly adoptId: pulumi.Output<string | number | undefined>;
+  /** Whether deleting this resource deletes the object it adopted (`deleteAdopted` input), when the program set it. */
+  declare readonly deleteAdopted: pulumi.Output<boolean | undefined>;
   /** The operation timeouts the program set (`timeouts` input), when it set any. */
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
@@ -1147,6 +1169,8 @@ export class ReverseDns extends pulumi.CustomResource {
   declare readonly type: pulumi.Output<OutputOf<typeof reverseDnsSpec, "type">>;
   /** The id of the existing object this resource adopted (`adoptId` input), when one was given. */
   declare readonly adoptId: pulumi.Output<string | number | undefined>;
+  /** Whether deleting this resource deletes the object it adopted (`deleteAdopted` input), when the program set it. */
+  declare readonly deleteAdopted: pulumi.Output<boolean | undefined>;
   /** The operation timeouts the program set (`timeouts` input), when it set any. */
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
@@ -1206,6 +1230,8 @@ export class Vpc extends pulumi.CustomResource {
   declare readonly updated: pulumi.Output<OutputOf<typeof vpcSpec, "updated">>;
   /** The id of the existing object this resource adopted (`adoptId` input), when one was given. */
   declare readonly adoptId: pulumi.Output<string | number | undefined>;
+  /** Whether deleting this resource deletes the object it adopted (`deleteAdopted` input), when the program set it. */
+  declare readonly deleteAdopted: pulumi.Output<boolean | undefined>;
   /** The operation timeouts the program set (`timeouts` input), when it set any. */
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 
@@ -1271,6 +1297,8 @@ export class VpcSubnet extends pulumi.CustomResource {
   declare readonly updated: pulumi.Output<OutputOf<typeof vpcSubnetSpec, "updated">>;
   /** The id of the existing object this resource adopted (`adoptId` input), when one was given. */
   declare readonly adoptId: pulumi.Output<string | number | undefined>;
+  /** Whether deleting this resource deletes the object it adopted (`deleteAdopted` input), when the program set it. */
+  declare readonly deleteAdopted: pulumi.Output<boolean | undefined>;
   /** The operation timeouts the program set (`timeouts` input), when it set any. */
   declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
 

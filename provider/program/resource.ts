@@ -36,6 +36,12 @@ export interface MetaArgs {
    * work for dynamic resources). Its in-place fields are brought to the program's values.
    */
   adoptId?: pulumi.Input<string | number>;
+  /**
+   * Whether deleting this resource (`pulumi destroy`, removing it from the program) deletes the
+   * object it adopted (`adoptId`). Without it, an adopted object is released: the resource leaves
+   * state and the object stays, since another stack (of a backend this one cannot see) may manage it.
+   */
+  deleteAdopted?: pulumi.Input<boolean>;
   /** Overrides the default operation timeouts (Pulumi's `customTimeouts` is ignored for dynamic resources). */
   timeouts?: pulumi.Input<TimeoutsArgs>;
 }

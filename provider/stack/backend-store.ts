@@ -79,7 +79,7 @@ export async function readStackResources(url: string, stack: string): Promise<St
   const key = `.pulumi/stacks/${stack.replace(/^organization\//, "")}.json`;
   const resources = (text: string): StateEntry[] => {
     const file = JSON.parse(text) as { checkpoint?: { latest?: { resources?: StateEntry[] } } };
-    return (file.checkpoint?.latest?.resources ?? []).map(({ urn, type, id }) => ({ urn, type, id }));
+    return (file.checkpoint?.latest?.resources ?? []).map(({ urn, type, id, parent }) => ({ urn, type, id, parent }));
   };
   if (url.startsWith("file://")) {
     const file = path.join(fileRoot(url), key);

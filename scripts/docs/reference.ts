@@ -192,6 +192,9 @@ function adoptSection(spec: AnySpec, specs: AnySpec[]): string[] {
   const lines = [
     `Give its id as \`adoptId\`${known ? ` (${known.what})` : ""}, with inputs that describe it. The first \`up\` reads it and records it ` +
       "instead of creating one, and changes only what differs from the program; afterwards `adoptId` may be removed without a change. " +
+      "The stack did not create it, so a delete of the resource (`pulumi destroy`, or removing it from the program) releases it: the " +
+      "resource leaves state and the object stays, unless the resource sets `deleteAdopted: true` " +
+      "([refactoring](../guides/refactoring.md#adopting-an-object-made-by-hand-and-pulumi-state-delete)). " +
       "Pulumi's `pulumi import` does not work for dynamic resources; `pulumi-compute import` writes such a program for a whole account " +
       `([importing](../guides/import.md)). Through the provider plugin it does: \`pulumi import ${packageType(spec.name)} <name> <id>\` ` +
       "adopts an object its id alone finds ([Pulumi YAML](../guides/yaml.md#importing-an-object-made-by-hand)).",
@@ -286,6 +289,7 @@ function resourcePage(spec: AnySpec, specs: AnySpec[], isList: ListResult, schem
     "|---|---|---|",
     ...inputRows(spec),
     "| `adoptId` | optional | Id of an existing object to manage instead of creating one (below). |",
+    "| `deleteAdopted` | optional | `true`: a delete of this resource deletes the object it adopted; otherwise that object is released (below). |",
     '| `timeouts` | optional | `{ create, update, delete }` durations such as `"10m"`. |',
     "",
     "## Outputs",
@@ -400,7 +404,7 @@ function indexPage(specs: AnySpec[], functions: FunctionDoc[]): string {
     "",
     "# Reference",
     "",
-    "One page per resource and per data function. Every resource also accepts `adoptId` (manage an existing object) and `timeouts`;",
+    "One page per resource and per data function. Every resource also accepts `adoptId` (manage an existing object), `deleteAdopted` and `timeouts`;",
     "every input is also an output of the same name. Data functions run in the program; each has an `…Output` form taking Inputs.",
     "Each page shows its example in four languages, one program: TypeScript; Pulumi YAML, where the resource is `compute:index:<Kind>`",
     "and the function `compute:index:<name>` of the package's provider plugin ([Pulumi YAML](../guides/yaml.md)); and Python and Go,",

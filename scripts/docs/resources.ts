@@ -110,6 +110,10 @@ const META_OUTPUTS: Record<(typeof META_INPUTS)[number], { type: string; descrip
     type: "string | number | undefined",
     description: "The id of the existing object this resource adopted (`adoptId` input), when one was given.",
   },
+  deleteAdopted: {
+    type: "boolean | undefined",
+    description: "Whether deleting this resource deletes the object it adopted (`deleteAdopted` input), when the program set it.",
+  },
   timeouts: {
     type: "TimeoutsArgs | undefined",
     description: "The operation timeouts the program set (`timeouts` input), when it set any.",

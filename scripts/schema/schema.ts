@@ -30,6 +30,9 @@ const META_DESCRIPTIONS: Record<(typeof META_INPUTS)[number], string> = {
   adoptId:
     "The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. " +
     "(`pulumi import` adopts an object by id too.)",
+  deleteAdopted:
+    "Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource " +
+    "leaves state and the object stays.",
   timeouts: 'Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.',
 };
 

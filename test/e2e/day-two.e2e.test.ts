@@ -8,7 +8,12 @@
  *   under the new name, and the old resource's delete drops it from state only — also when the run
  *   was cut between the adopt and the delete (a run targeted at the new resource leaves exactly
  *   that state), in the next run;
- * - a move into a component is refused the same way, naming the alias by the old URN;
+ * - a move of several resources into a component is refused by one preview that names the alias
+ *   (`{ parent: pulumi.rootStackResource }`, never a URN with the stack's name) and every other
+ *   resource that may have moved with it; pasted unchanged, it works in dev and in staging;
+ * - a stack of another backend (a folder the provider never sees) is told that no stack of its
+ *   backend manages the VPC and what it cannot see; following it (`adoptId`) and destroying
+ *   leaves the first stack's VPC in place;
  * - the same program deployed as a second stack is refused at preview, naming the stack that
  *   manages the object and never `adoptId`; an `adoptId` of that object is refused too; a label
  *   per stack deploys, and destroying the second stack leaves the first's objects;
@@ -21,7 +26,7 @@
  */
 import type { LocalWorkspace, PulumiFn } from "@pulumi/pulumi/automation";
 import * as pulumi from "@pulumi/pulumi";
-import { Vpc, VpcSubnet } from "../../provider";
+import { Firewall, Vpc, VpcSubnet } from "../../provider";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -42,19 +47,6 @@ function network(name: string, label = "app-net", opts?: pulumi.CustomResourceOp
     new VpcSubnet("data", { vpcId: vpc.id, label: "data", ipv4: "10.0.2.0/24" });
     return { vpcId: vpc.id };
   };
-}
-
-/** The network inside a component, as a refactor moves it. */
-class Net extends pulumi.ComponentResource {
-  constructor(name: string, vpcOptions: (self: pulumi.Resource) => pulumi.CustomResourceOptions) {
-    super("acme:network:Net", name);
-    const vpc = new Vpc("app", { label: "move-net", region: "us-iad" }, vpcOptions(this));
-    new VpcSubnet(
-      "data",
-      { vpcId: vpc.id, label: "data", ipv4: "10.0.2.0/24" },
-      { parent: this, aliases: [{ parent: pulumi.rootStackResource }] },
-    );
-  }
 }
 
 const setProgram = (s: TestStack, program: PulumiFn) => ((s.stack.workspace as LocalWorkspace).program = program);
@@ -142,27 +134,106 @@ test("adoptId followed anyway: the new name adopts the VPC, the old name's delet
   expect(Object.keys((await s.stack.preview()).changeSummary)).toEqual(["same"]);
 });
 
-test("a move into a component: the preview names the alias by the old URN; following it changes nothing", async () => {
-  const s = await account.stack({ name: "move", program: network("app", "move-net") });
-  const vpcId = Number((await s.stack.up()).outputs.vpcId!.value);
-  const oldUrn = s.resources().find((r) => r.urn.endsWith("::app"))!.urn;
+/** A network, its subnet and a firewall with labels per stack, at the top level or moved into a component with each one's options. */
+function estate(moved: boolean, options: (resource: string) => pulumi.CustomResourceOptions = () => ({})) {
+  return async () => {
+    const stack = pulumi.getStack();
+    const parent = moved ? new Estate("estate") : undefined;
+    const opts = (resource: string) => ({ ...(parent ? { parent } : {}), ...options(resource) });
+    const vpc = new Vpc("app", { label: `estate-${stack}`, region: "us-iad" }, opts("app"));
+    new VpcSubnet("data", { vpcId: vpc.id, label: "data", ipv4: "10.0.2.0/24" }, opts("data"));
+    new Firewall("fw", { label: `estate-fw-${stack}`, inboundPolicy: "DROP", outboundPolicy: "ACCEPT" }, opts("fw"));
+  };
+}
 
-  setProgram(s, async () => {
-    new Net("net", (self) => ({ parent: self }));
-  });
-  const message = await refusedPreview(s);
-  expect(message).toContain(`which this stack manages as resource "app"`);
-  expect(message).toContain(`add aliases: [${JSON.stringify(oldUrn)}] to this resource's options`);
+class Estate extends pulumi.ComponentResource {
+  constructor(name: string) {
+    super("acme:network:Estate", name);
+    this.registerOutputs({});
+  }
+}
 
-  setProgram(s, async () => {
-    new Net("net", (self) => ({ parent: self, aliases: [oldUrn] }));
-  });
-  const preview = await s.stack.preview();
-  expect(preview.changeSummary).toEqual({ create: 1, same: 3 }); // the component alone is new
+test("a move of several resources into a component: one preview names every alias, in a form that, pasted, works in every stack", async () => {
+  const dev = await account.stack({ name: "estate", stackName: "dev", program: estate(false) });
+  await dev.stack.up();
+  const staging = await account.stack({ name: "estate", stackName: "staging", besides: dev, program: estate(false) });
+  await staging.stack.up();
+
+  setProgram(dev, estate(true));
+  const started = Date.now();
+  const message = await refusedPreview(dev);
+  console.log(`  the move's one refused preview: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  // The first resource the engine checks is refused (the Node SDK registers them in no fixed order); its message names the others.
+  const refused = /which this stack manages as resource "([^"]+)"\. If this resource is "\1" moved into or out of a component/.exec(
+    message,
+  )?.[1];
+  expect(["app", "fw"]).toContain(refused);
+  // A form that holds in every stack: no URN with this stack's name, and nothing for a stack that holds nobody's object.
+  expect(message).not.toContain("urn:pulumi");
+  expect(message).not.toContain("adoptId");
+  expect(message).not.toContain("recover");
+
+  // The advice pasted unchanged: the alias text as a resource option, on the resource and each one it names.
+  const alias = /add (aliases: \[.*?\]) to this resource's options/.exec(message)![1]!;
+  expect(alias).toBe("aliases: [{ parent: pulumi.rootStackResource }]");
+  const others = [
+    ...message
+      .split("moved too:")[1]!
+      .split(". With them all")[0]!
+      .matchAll(/"([^"]+)" \((\w+)\)/g),
+  ];
+  const named = [refused!, ...others.map((m) => m[1]!)];
+  expect(named.sort()).toEqual(["app", "data", "fw"]);
+  const pasted = new Function("pulumi", `return { ${alias} };`) as (p: typeof pulumi) => pulumi.CustomResourceOptions;
+  const followed = estate(true, (resource) => (named.includes(resource) ? pasted(pulumi) : {}));
+
+  // One preview after it shows the move, in dev and in staging alike: the component is new, nothing else changes.
+  for (const s of [dev, staging]) {
+    setProgram(s, followed);
+    expect((await s.stack.preview()).changeSummary).toEqual({ create: 1, same: 4 });
+    const before = mark();
+    expect((await s.stack.up()).summary.resourceChanges).toEqual({ create: 1, same: 4 });
+    expect(writesSince(account.emulator, before)).toEqual([]);
+  }
+  const vpcs = (await account.client.vpcs.listAll()).filter((v) => v.label.startsWith("estate-"));
+  expect(vpcs.map((v) => v.label).sort()).toEqual(["estate-dev", "estate-staging"]);
+});
+
+test("a stack of another backend that follows the messages leaves the first stack's VPC in place", async () => {
+  const program = (adoptId?: number) => async () => {
+    const vpc = new Vpc("app", { label: "w-kept", region: "us-iad", ...(adoptId === undefined ? {} : { adoptId }) });
+    return { vpcId: vpc.id };
+  };
+  const first = await account.stack({ name: "w-kept", stackName: "dev", program: program() });
+  const vpcId = Number((await first.stack.up()).outputs.vpcId!.value);
+  // The same project and stack name in another folder: a backend the first's provider never sees.
+  const second = await account.stack({ name: "w-kept", stackName: "dev", program: program() });
+  expect(second.stateDir).not.toBe(first.stateDir);
+
+  const message = await refusedPreview(second);
+  expect(message).toContain(`label "w-kept" is taken by VPC ${vpcId}, which no stack of this backend manages.`);
+  expect(message).toContain("The provider reads only this backend's stacks: a stack of another backend");
+  expect(message).toContain(`set adoptId: ${vpcId} on this resource`);
+  expect(message).toContain("an adopted VPC is released, not deleted, when this resource is deleted or its stack destroyed");
+
+  // Followed as written: the adoptId it names.
+  setProgram(second, program(Number(/set adoptId: (\d+)/.exec(message)![1])));
+  const preview = eventRecorder();
+  await second.stack.preview({ onEvent: preview.onEvent });
+  expect(preview.diagnostics()).toContain(
+    `adopts VPC ${vpcId}: a delete of this resource (pulumi destroy, or removing it from the program) releases`,
+  );
   const before = mark();
-  await s.stack.up();
+  await second.stack.up();
+  const destroy = eventRecorder();
+  await second.stack.destroy({ onEvent: destroy.onEvent });
   expect(writesSince(account.emulator, before)).toEqual([]);
-  await intact(s, vpcId, "move-net");
+  expect(destroy.diagnostics()).toContain(`VPC ${vpcId} was adopted (adoptId), not created by this stack: released, the VPC stays`);
+
+  // The first stack's VPC is where it was, and its stack sees no change.
+  expect((await account.client.vpcs.get(vpcId)).label).toBe("w-kept");
+  expect(Object.keys((await first.stack.previewRefresh()).changeSummary)).toEqual(["same"]);
+  expect(Object.keys((await first.stack.preview()).changeSummary)).toEqual(["same"]);
 });
 
 test("a second stack of the same program never takes the first's VPC, whatever it follows", async () => {

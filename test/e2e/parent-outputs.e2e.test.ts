@@ -4,7 +4,8 @@
  * (`adoptId`) and, in the same `up`, gives each a child managed by its own resource — a
  * `VpcSubnet`, a `FirewallDevice`, a `DomainRecord`. The refresh after it must change nothing:
  * `--expect-no-changes` passes, no drift is reported, and each parent's recorded outputs stay
- * exactly as the `up` wrote them (the VPC's used to gain the new subnet in `subnets`).
+ * exactly as the `up` wrote them (the VPC's used to gain the new subnet in `subnets`). They set
+ * `deleteAdopted: true`, so destroy deletes them.
  */
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
@@ -43,11 +44,23 @@ test("adopted parents with children added in the same up: the refresh after it c
     apiUrl: emulator.url,
     token: emulator.token,
     program: async () => {
-      const net = new Vpc("net", { adoptId: vpc.id, label: "adopted-net", region: "us-iad" });
+      const net = new Vpc("net", { adoptId: vpc.id, deleteAdopted: true, label: "adopted-net", region: "us-iad" });
       new VpcSubnet("web", { vpcId: net.id, label: "web", ipv4: "10.0.1.0/24" });
-      const fw = new Firewall("fw", { adoptId: firewall.id, label: "adopted-fw", inboundPolicy: "DROP", outboundPolicy: "ACCEPT" });
+      const fw = new Firewall("fw", {
+        adoptId: firewall.id,
+        deleteAdopted: true,
+        label: "adopted-fw",
+        inboundPolicy: "DROP",
+        outboundPolicy: "ACCEPT",
+      });
       new FirewallDevice("web-1", { firewallId: fw.id, entityId: compute, entityType: "compute" });
-      const zone = new Domain("zone", { adoptId: domain.id, domain: "adopted.example", type: "master", soaEmail: "admin@adopted.example" });
+      const zone = new Domain("zone", {
+        adoptId: domain.id,
+        deleteAdopted: true,
+        domain: "adopted.example",
+        type: "master",
+        soaEmail: "admin@adopted.example",
+      });
       new DomainRecord("www", { domainId: zone.id, type: "A", name: "www", target: "192.0.2.10" });
     },
   });

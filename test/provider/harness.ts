@@ -21,6 +21,14 @@ export class ProviderHarness {
     return this.started().client;
   }
 
+  /** The writes the emulator was sent since the test began (its request log is reset before each), as `METHOD path`. */
+  writes(): string[] {
+    return this.emulator.control
+      .listRequests()
+      .filter((r) => r.method !== "GET")
+      .map((r) => `${r.method} ${r.path}`);
+  }
+
   private started() {
     if (!this.running) throw new Error("the provider harness runs inside a test file's tests only");
     return this.running;

@@ -22,6 +22,8 @@ type DatabaseAllowListEntry struct {
 	AdoptId pulumi.AnyOutput `pulumi:"adoptId"`
 	// Id of the database. Changing it moves the address (removed from the old database's list, added to the new one's).
 	DatabaseId pulumi.Float64Output `pulumi:"databaseId"`
+	// The `deleteAdopted` the program gave, when it gave one.
+	DeleteAdopted pulumi.BoolPtrOutput `pulumi:"deleteAdopted"`
 	// `mysql` or `postgresql`: the engine of the database (ids are per engine). Changing it replaces the entry.
 	Engine pulumi.StringOutput `pulumi:"engine"`
 	// The `timeouts` the program gave, when it gave one.
@@ -83,6 +85,8 @@ type databaseAllowListEntryArgs struct {
 	AdoptId interface{} `pulumi:"adoptId"`
 	// Id of the database. Changing it moves the address (removed from the old database's list, added to the new one's). Changing it replaces the object.
 	DatabaseId interface{} `pulumi:"databaseId"`
+	// Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+	DeleteAdopted *bool `pulumi:"deleteAdopted"`
 	// `mysql` or `postgresql`: the engine of the database (ids are per engine). Changing it replaces the entry.
 	Engine string `pulumi:"engine"`
 	// Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
@@ -97,6 +101,8 @@ type DatabaseAllowListEntryArgs struct {
 	AdoptId pulumi.Input
 	// Id of the database. Changing it moves the address (removed from the old database's list, added to the new one's). Changing it replaces the object.
 	DatabaseId pulumi.Input
+	// Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+	DeleteAdopted pulumi.BoolPtrInput
 	// `mysql` or `postgresql`: the engine of the database (ids are per engine). Changing it replaces the entry.
 	Engine pulumi.StringInput
 	// Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
@@ -153,6 +159,11 @@ func (o DatabaseAllowListEntryOutput) AdoptId() pulumi.AnyOutput {
 // Id of the database. Changing it moves the address (removed from the old database's list, added to the new one's).
 func (o DatabaseAllowListEntryOutput) DatabaseId() pulumi.Float64Output {
 	return o.ApplyT(func(v *DatabaseAllowListEntry) pulumi.Float64Output { return v.DatabaseId }).(pulumi.Float64Output)
+}
+
+// The `deleteAdopted` the program gave, when it gave one.
+func (o DatabaseAllowListEntryOutput) DeleteAdopted() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *DatabaseAllowListEntry) pulumi.BoolPtrOutput { return v.DeleteAdopted }).(pulumi.BoolPtrOutput)
 }
 
 // `mysql` or `postgresql`: the engine of the database (ids are per engine). Changing it replaces the entry.

@@ -24,6 +24,8 @@ type Domain struct {
 	CloneFromId pulumi.Float64PtrOutput `pulumi:"cloneFromId"`
 	// When the domain was created (UTC).
 	Created pulumi.StringOutput `pulumi:"created"`
+	// The `deleteAdopted` the program gave, when it gave one.
+	DeleteAdopted pulumi.BoolPtrOutput `pulumi:"deleteAdopted"`
 	// 1–253 characters, display only. Left as it is when not set.
 	Description pulumi.StringOutput `pulumi:"description"`
 	// The zone's name, such as `example.com` (RFC 1035; unique on the whole platform). Changes in place.
@@ -106,6 +108,8 @@ type domainArgs struct {
 	AxfrIps []string `pulumi:"axfrIps"`
 	// Create the domain as a clone of this domain: it starts with a copy of every record (not managed by this program). Changing it replaces the domain.
 	CloneFromId interface{} `pulumi:"cloneFromId"`
+	// Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+	DeleteAdopted *bool `pulumi:"deleteAdopted"`
 	// 1–253 characters, display only. Left as it is when not set.
 	Description *string `pulumi:"description"`
 	// The zone's name, such as `example.com` (RFC 1035; unique on the whole platform). Changes in place.
@@ -142,6 +146,8 @@ type DomainArgs struct {
 	AxfrIps pulumi.StringArrayInput
 	// Create the domain as a clone of this domain: it starts with a copy of every record (not managed by this program). Changing it replaces the domain.
 	CloneFromId pulumi.Input
+	// Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+	DeleteAdopted pulumi.BoolPtrInput
 	// 1–253 characters, display only. Left as it is when not set.
 	Description pulumi.StringPtrInput
 	// The zone's name, such as `example.com` (RFC 1035; unique on the whole platform). Changes in place.
@@ -225,6 +231,11 @@ func (o DomainOutput) CloneFromId() pulumi.Float64PtrOutput {
 // When the domain was created (UTC).
 func (o DomainOutput) Created() pulumi.StringOutput {
 	return o.ApplyT(func(v *Domain) pulumi.StringOutput { return v.Created }).(pulumi.StringOutput)
+}
+
+// The `deleteAdopted` the program gave, when it gave one.
+func (o DomainOutput) DeleteAdopted() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Domain) pulumi.BoolPtrOutput { return v.DeleteAdopted }).(pulumi.BoolPtrOutput)
 }
 
 // 1–253 characters, display only. Left as it is when not set.

@@ -18,6 +18,8 @@ type DomainRecord struct {
 
 	// The `adoptId` the program gave, when it gave one.
 	AdoptId pulumi.AnyOutput `pulumi:"adoptId"`
+	// The `deleteAdopted` the program gave, when it gave one.
+	DeleteAdopted pulumi.BoolPtrOutput `pulumi:"deleteAdopted"`
 	// The name of the record's domain (zone).
 	Domain pulumi.StringOutput `pulumi:"domain"`
 	// Id of the domain. Changing it replaces the record.
@@ -99,6 +101,8 @@ func (DomainRecordState) ElementType() reflect.Type {
 type domainRecordArgs struct {
 	// The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
 	AdoptId interface{} `pulumi:"adoptId"`
+	// Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+	DeleteAdopted *bool `pulumi:"deleteAdopted"`
 	// Id of the domain. Changing it replaces the record.
 	DomainId interface{} `pulumi:"domainId"`
 	// Relative (`www`) or fully qualified (`www.example.com.`); `@` or `""` for the apex. For SRV records the API prefixes `_service._protocol`. Default `""`.
@@ -129,6 +133,8 @@ type domainRecordArgs struct {
 type DomainRecordArgs struct {
 	// The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
 	AdoptId pulumi.Input
+	// Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+	DeleteAdopted pulumi.BoolPtrInput
 	// Id of the domain. Changing it replaces the record.
 	DomainId pulumi.Input
 	// Relative (`www`) or fully qualified (`www.example.com.`); `@` or `""` for the apex. For SRV records the API prefixes `_service._protocol`. Default `""`.
@@ -195,6 +201,11 @@ func (o DomainRecordOutput) ToDomainRecordOutputWithContext(ctx context.Context)
 // The `adoptId` the program gave, when it gave one.
 func (o DomainRecordOutput) AdoptId() pulumi.AnyOutput {
 	return o.ApplyT(func(v *DomainRecord) pulumi.AnyOutput { return v.AdoptId }).(pulumi.AnyOutput)
+}
+
+// The `deleteAdopted` the program gave, when it gave one.
+func (o DomainRecordOutput) DeleteAdopted() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *DomainRecord) pulumi.BoolPtrOutput { return v.DeleteAdopted }).(pulumi.BoolPtrOutput)
 }
 
 // The name of the record's domain (zone).

@@ -18,6 +18,8 @@ type DomainRecordSet struct {
 
 	// The `adoptId` the program gave, when it gave one.
 	AdoptId pulumi.AnyOutput `pulumi:"adoptId"`
+	// The `deleteAdopted` the program gave, when it gave one.
+	DeleteAdopted pulumi.BoolPtrOutput `pulumi:"deleteAdopted"`
 	// The name of the domain (zone).
 	Domain pulumi.StringOutput `pulumi:"domain"`
 	// Id of the domain. Changing it replaces the set (its records move to the new domain).
@@ -78,6 +80,8 @@ func (DomainRecordSetState) ElementType() reflect.Type {
 type domainRecordSetArgs struct {
 	// The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
 	AdoptId interface{} `pulumi:"adoptId"`
+	// Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+	DeleteAdopted *bool `pulumi:"deleteAdopted"`
 	// Id of the domain. Changing it replaces the set (its records move to the new domain).
 	DomainId interface{} `pulumi:"domainId"`
 	// `true`: the zone holds exactly these records; any other record of the domain is deleted (and shows in the diff). `false`: only the declared records are managed. Default `false`.
@@ -92,6 +96,8 @@ type domainRecordSetArgs struct {
 type DomainRecordSetArgs struct {
 	// The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
 	AdoptId pulumi.Input
+	// Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+	DeleteAdopted pulumi.BoolPtrInput
 	// Id of the domain. Changing it replaces the set (its records move to the new domain).
 	DomainId pulumi.Input
 	// `true`: the zone holds exactly these records; any other record of the domain is deleted (and shows in the diff). `false`: only the declared records are managed. Default `false`.
@@ -142,6 +148,11 @@ func (o DomainRecordSetOutput) ToDomainRecordSetOutputWithContext(ctx context.Co
 // The `adoptId` the program gave, when it gave one.
 func (o DomainRecordSetOutput) AdoptId() pulumi.AnyOutput {
 	return o.ApplyT(func(v *DomainRecordSet) pulumi.AnyOutput { return v.AdoptId }).(pulumi.AnyOutput)
+}
+
+// The `deleteAdopted` the program gave, when it gave one.
+func (o DomainRecordSetOutput) DeleteAdopted() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *DomainRecordSet) pulumi.BoolPtrOutput { return v.DeleteAdopted }).(pulumi.BoolPtrOutput)
 }
 
 // The name of the domain (zone).

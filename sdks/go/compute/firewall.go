@@ -20,6 +20,8 @@ type Firewall struct {
 	AdoptId pulumi.AnyOutput `pulumi:"adoptId"`
 	// When the firewall was created (UTC).
 	Created pulumi.StringOutput `pulumi:"created"`
+	// The `deleteAdopted` the program gave, when it gave one.
+	DeleteAdopted pulumi.BoolPtrOutput `pulumi:"deleteAdopted"`
 	// Optional `{computes, nodebalancers}` (ids; at most one nodebalancer). When given, the firewall is authoritative: devices are added and removed to match. When absent, devices are left alone (use `FirewallDevice`).
 	Devices FirewallDevicesOutput `pulumi:"devices"`
 	// Inbound rules, in order (the first match wins): action, protocol, ports, addresses {ipv4, ipv6}, label, description. When given, the firewall owns its inbound rules exactly; when absent, they are left alone (use `FirewallRule`). A new firewall without it has none.
@@ -93,6 +95,8 @@ func (FirewallState) ElementType() reflect.Type {
 type firewallArgs struct {
 	// The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
 	AdoptId interface{} `pulumi:"adoptId"`
+	// Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+	DeleteAdopted *bool `pulumi:"deleteAdopted"`
 	// Optional `{computes, nodebalancers}` (ids; at most one nodebalancer). When given, the firewall is authoritative: devices are added and removed to match. When absent, devices are left alone (use `FirewallDevice`).
 	Devices *FirewallDevicesArgs `pulumi:"devices"`
 	// Inbound rules, in order (the first match wins): action, protocol, ports, addresses {ipv4, ipv6}, label, description. When given, the firewall owns its inbound rules exactly; when absent, they are left alone (use `FirewallRule`). A new firewall without it has none.
@@ -117,6 +121,8 @@ type firewallArgs struct {
 type FirewallArgs struct {
 	// The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
 	AdoptId pulumi.Input
+	// Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+	DeleteAdopted pulumi.BoolPtrInput
 	// Optional `{computes, nodebalancers}` (ids; at most one nodebalancer). When given, the firewall is authoritative: devices are added and removed to match. When absent, devices are left alone (use `FirewallDevice`).
 	Devices FirewallDevicesArgsPtrInput
 	// Inbound rules, in order (the first match wins): action, protocol, ports, addresses {ipv4, ipv6}, label, description. When given, the firewall owns its inbound rules exactly; when absent, they are left alone (use `FirewallRule`). A new firewall without it has none.
@@ -182,6 +188,11 @@ func (o FirewallOutput) AdoptId() pulumi.AnyOutput {
 // When the firewall was created (UTC).
 func (o FirewallOutput) Created() pulumi.StringOutput {
 	return o.ApplyT(func(v *Firewall) pulumi.StringOutput { return v.Created }).(pulumi.StringOutput)
+}
+
+// The `deleteAdopted` the program gave, when it gave one.
+func (o FirewallOutput) DeleteAdopted() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Firewall) pulumi.BoolPtrOutput { return v.DeleteAdopted }).(pulumi.BoolPtrOutput)
 }
 
 // Optional `{computes, nodebalancers}` (ids; at most one nodebalancer). When given, the firewall is authoritative: devices are added and removed to match. When absent, devices are left alone (use `FirewallDevice`).

@@ -20,6 +20,8 @@ type FirewallDevice struct {
 	AdoptId pulumi.AnyOutput `pulumi:"adoptId"`
 	// When the device was created (UTC).
 	Created pulumi.StringOutput `pulumi:"created"`
+	// The `deleteAdopted` the program gave, when it gave one.
+	DeleteAdopted pulumi.BoolPtrOutput `pulumi:"deleteAdopted"`
 	// The assigned entity: id, type, label and API url. `label` may be null (the spec allows it; every recording names the entity).
 	Entity FirewallDeviceEntityOutput `pulumi:"entity"`
 	// Id of the compute instance or nodebalancer.
@@ -85,6 +87,8 @@ func (FirewallDeviceState) ElementType() reflect.Type {
 type firewallDeviceArgs struct {
 	// The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
 	AdoptId interface{} `pulumi:"adoptId"`
+	// Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+	DeleteAdopted *bool `pulumi:"deleteAdopted"`
 	// Id of the compute instance or nodebalancer. Changing it replaces the object.
 	EntityId interface{} `pulumi:"entityId"`
 	// `compute` or `nodebalancer`. Changing it replaces the object.
@@ -99,6 +103,8 @@ type firewallDeviceArgs struct {
 type FirewallDeviceArgs struct {
 	// The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
 	AdoptId pulumi.Input
+	// Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+	DeleteAdopted pulumi.BoolPtrInput
 	// Id of the compute instance or nodebalancer. Changing it replaces the object.
 	EntityId pulumi.Input
 	// `compute` or `nodebalancer`. Changing it replaces the object.
@@ -154,6 +160,11 @@ func (o FirewallDeviceOutput) AdoptId() pulumi.AnyOutput {
 // When the device was created (UTC).
 func (o FirewallDeviceOutput) Created() pulumi.StringOutput {
 	return o.ApplyT(func(v *FirewallDevice) pulumi.StringOutput { return v.Created }).(pulumi.StringOutput)
+}
+
+// The `deleteAdopted` the program gave, when it gave one.
+func (o FirewallDeviceOutput) DeleteAdopted() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *FirewallDevice) pulumi.BoolPtrOutput { return v.DeleteAdopted }).(pulumi.BoolPtrOutput)
 }
 
 // The assigned entity: id, type, label and API url. `label` may be null (the spec allows it; every recording names the entity).

@@ -22,6 +22,8 @@ type FirewallRule struct {
 	Addresses FirewallRuleAddressesOutput `pulumi:"addresses"`
 	// The `adoptId` the program gave, when it gave one.
 	AdoptId pulumi.AnyOutput `pulumi:"adoptId"`
+	// The `deleteAdopted` the program gave, when it gave one.
+	DeleteAdopted pulumi.BoolPtrOutput `pulumi:"deleteAdopted"`
 	// 1–100 characters.
 	Description pulumi.StringPtrOutput `pulumi:"description"`
 	// `inbound` or `outbound`: which ruleset the rule belongs to.
@@ -104,6 +106,8 @@ type firewallRuleArgs struct {
 	Addresses FirewallRuleAddressesArgs `pulumi:"addresses"`
 	// The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
 	AdoptId interface{} `pulumi:"adoptId"`
+	// Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+	DeleteAdopted *bool `pulumi:"deleteAdopted"`
 	// 1–100 characters.
 	Description *string `pulumi:"description"`
 	// `inbound` or `outbound`: which ruleset the rule belongs to. Changing it replaces the object.
@@ -130,6 +134,8 @@ type FirewallRuleArgs struct {
 	Addresses FirewallRuleAddressesArgsInput
 	// The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
 	AdoptId pulumi.Input
+	// Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+	DeleteAdopted pulumi.BoolPtrInput
 	// 1–100 characters.
 	Description pulumi.StringPtrInput
 	// `inbound` or `outbound`: which ruleset the rule belongs to. Changing it replaces the object.
@@ -198,6 +204,11 @@ func (o FirewallRuleOutput) Addresses() FirewallRuleAddressesOutput {
 // The `adoptId` the program gave, when it gave one.
 func (o FirewallRuleOutput) AdoptId() pulumi.AnyOutput {
 	return o.ApplyT(func(v *FirewallRule) pulumi.AnyOutput { return v.AdoptId }).(pulumi.AnyOutput)
+}
+
+// The `deleteAdopted` the program gave, when it gave one.
+func (o FirewallRuleOutput) DeleteAdopted() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *FirewallRule) pulumi.BoolPtrOutput { return v.DeleteAdopted }).(pulumi.BoolPtrOutput)
 }
 
 // 1–100 characters.

@@ -25,6 +25,8 @@ type Image struct {
 	Created pulumi.StringOutput `pulumi:"created"`
 	// The user who created the image. Null for images the platform made (automatic images); every recorded capture and upload names the user.
 	CreatedBy pulumi.StringPtrOutput `pulumi:"createdBy"`
+	// The `deleteAdopted` the program gave, when it gave one.
+	DeleteAdopted pulumi.BoolPtrOutput `pulumi:"deleteAdopted"`
 	// Always false for private images.
 	Deprecated pulumi.BoolOutput `pulumi:"deprecated"`
 	// 1–65000 characters.
@@ -107,6 +109,8 @@ type imageArgs struct {
 	AdoptId interface{} `pulumi:"adoptId"`
 	// The image supports cloud-init (capability `cloud-init`). Changing it replaces the image. Default `false`.
 	CloudInit *bool `pulumi:"cloudInit"`
+	// Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+	DeleteAdopted *bool `pulumi:"deleteAdopted"`
 	// 1–65000 characters. Default `""`.
 	Description *string `pulumi:"description"`
 	// Capture this disk (of one of the account's instances). Changing it replaces the image.
@@ -127,6 +131,8 @@ type ImageArgs struct {
 	AdoptId pulumi.Input
 	// The image supports cloud-init (capability `cloud-init`). Changing it replaces the image. Default `false`.
 	CloudInit pulumi.BoolPtrInput
+	// Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+	DeleteAdopted pulumi.BoolPtrInput
 	// 1–65000 characters. Default `""`.
 	Description pulumi.StringPtrInput
 	// Capture this disk (of one of the account's instances). Changing it replaces the image.
@@ -201,6 +207,11 @@ func (o ImageOutput) Created() pulumi.StringOutput {
 // The user who created the image. Null for images the platform made (automatic images); every recorded capture and upload names the user.
 func (o ImageOutput) CreatedBy() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Image) pulumi.StringPtrOutput { return v.CreatedBy }).(pulumi.StringPtrOutput)
+}
+
+// The `deleteAdopted` the program gave, when it gave one.
+func (o ImageOutput) DeleteAdopted() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Image) pulumi.BoolPtrOutput { return v.DeleteAdopted }).(pulumi.BoolPtrOutput)
 }
 
 // Always false for private images.

@@ -20,6 +20,8 @@ type Ipv6Range struct {
 	AdoptId pulumi.AnyOutput `pulumi:"adoptId"`
 	// Id of the instance to route the range to (exactly one of `computeId` / `routeTarget`). Changing it moves the same range to that instance.
 	ComputeId pulumi.Float64PtrOutput `pulumi:"computeId"`
+	// The `deleteAdopted` the program gave, when it gave one.
+	DeleteAdopted pulumi.BoolPtrOutput `pulumi:"deleteAdopted"`
 	// 56 or 64. Changing it replaces the range.
 	PrefixLength pulumi.Float64Output `pulumi:"prefixLength"`
 	// The range's first address, without the prefix length (also the resource id).
@@ -79,6 +81,8 @@ type ipv6RangeArgs struct {
 	AdoptId interface{} `pulumi:"adoptId"`
 	// Id of the instance to route the range to (exactly one of `computeId` / `routeTarget`). Changing it moves the same range to that instance.
 	ComputeId interface{} `pulumi:"computeId"`
+	// Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+	DeleteAdopted *bool `pulumi:"deleteAdopted"`
 	// 56 or 64. Changing it replaces the range.
 	PrefixLength float64 `pulumi:"prefixLength"`
 	// SLAAC address (no prefix length) to route the range to (exactly one of `computeId` / `routeTarget`). Changing it moves the same range to that address's instance.
@@ -93,6 +97,8 @@ type Ipv6RangeArgs struct {
 	AdoptId pulumi.Input
 	// Id of the instance to route the range to (exactly one of `computeId` / `routeTarget`). Changing it moves the same range to that instance.
 	ComputeId pulumi.Input
+	// Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+	DeleteAdopted pulumi.BoolPtrInput
 	// 56 or 64. Changing it replaces the range.
 	PrefixLength pulumi.Float64Input
 	// SLAAC address (no prefix length) to route the range to (exactly one of `computeId` / `routeTarget`). Changing it moves the same range to that address's instance.
@@ -146,6 +152,11 @@ func (o Ipv6RangeOutput) AdoptId() pulumi.AnyOutput {
 // Id of the instance to route the range to (exactly one of `computeId` / `routeTarget`). Changing it moves the same range to that instance.
 func (o Ipv6RangeOutput) ComputeId() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *Ipv6Range) pulumi.Float64PtrOutput { return v.ComputeId }).(pulumi.Float64PtrOutput)
+}
+
+// The `deleteAdopted` the program gave, when it gave one.
+func (o Ipv6RangeOutput) DeleteAdopted() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Ipv6Range) pulumi.BoolPtrOutput { return v.DeleteAdopted }).(pulumi.BoolPtrOutput)
 }
 
 // 56 or 64. Changing it replaces the range.

@@ -26,6 +26,8 @@ type MysqlDatabase struct {
 	ClusterSize pulumi.Float64Output `pulumi:"clusterSize"`
 	// When the database was created (UTC).
 	Created pulumi.StringOutput `pulumi:"created"`
+	// The `deleteAdopted` the program gave, when it gave one.
+	DeleteAdopted pulumi.BoolPtrOutput `pulumi:"deleteAdopted"`
 	// Encrypt the disks. Changing it replaces the database.
 	Encrypted pulumi.BoolOutput `pulumi:"encrypted"`
 	// Engine type: `mysql` or `postgresql`.
@@ -125,6 +127,8 @@ type mysqlDatabaseArgs struct {
 	AllowList []string `pulumi:"allowList"`
 	// 1, or 3 for a high-availability cluster (a primary and two replicas). Changing it replaces the database. Default `1`.
 	ClusterSize *float64 `pulumi:"clusterSize"`
+	// Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+	DeleteAdopted *bool `pulumi:"deleteAdopted"`
 	// Encrypt the disks. Changing it replaces the database. Default `false`.
 	Encrypted *bool `pulumi:"encrypted"`
 	// Engine and version: a major, `mysql/8` (the API provisions its newest version; `getDatabaseEngines` lists them), or a full version, `mysql/8.0.30`. Changing it replaces the database: engines are never upgraded in place.
@@ -153,6 +157,8 @@ type MysqlDatabaseArgs struct {
 	AllowList pulumi.StringArrayInput
 	// 1, or 3 for a high-availability cluster (a primary and two replicas). Changing it replaces the database. Default `1`.
 	ClusterSize pulumi.Float64PtrInput
+	// Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+	DeleteAdopted pulumi.BoolPtrInput
 	// Encrypt the disks. Changing it replaces the database. Default `false`.
 	Encrypted pulumi.BoolPtrInput
 	// Engine and version: a major, `mysql/8` (the API provisions its newest version; `getDatabaseEngines` lists them), or a full version, `mysql/8.0.30`. Changing it replaces the database: engines are never upgraded in place.
@@ -233,6 +239,11 @@ func (o MysqlDatabaseOutput) ClusterSize() pulumi.Float64Output {
 // When the database was created (UTC).
 func (o MysqlDatabaseOutput) Created() pulumi.StringOutput {
 	return o.ApplyT(func(v *MysqlDatabase) pulumi.StringOutput { return v.Created }).(pulumi.StringOutput)
+}
+
+// The `deleteAdopted` the program gave, when it gave one.
+func (o MysqlDatabaseOutput) DeleteAdopted() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *MysqlDatabase) pulumi.BoolPtrOutput { return v.DeleteAdopted }).(pulumi.BoolPtrOutput)
 }
 
 // Encrypt the disks. Changing it replaces the database.

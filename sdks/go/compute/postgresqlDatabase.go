@@ -26,6 +26,8 @@ type PostgresqlDatabase struct {
 	ClusterSize pulumi.Float64Output `pulumi:"clusterSize"`
 	// When the database was created (UTC).
 	Created pulumi.StringOutput `pulumi:"created"`
+	// The `deleteAdopted` the program gave, when it gave one.
+	DeleteAdopted pulumi.BoolPtrOutput `pulumi:"deleteAdopted"`
 	// Encrypt the disks. Changing it replaces the database.
 	Encrypted pulumi.BoolOutput `pulumi:"encrypted"`
 	// Engine type: `mysql` or `postgresql`.
@@ -127,6 +129,8 @@ type postgresqlDatabaseArgs struct {
 	AllowList []string `pulumi:"allowList"`
 	// 1, or 3 for a high-availability cluster (a primary and two replicas). Changing it replaces the database. Default `1`.
 	ClusterSize *float64 `pulumi:"clusterSize"`
+	// Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+	DeleteAdopted *bool `pulumi:"deleteAdopted"`
 	// Encrypt the disks. Changing it replaces the database. Default `false`.
 	Encrypted *bool `pulumi:"encrypted"`
 	// Engine and version: a major, `postgresql/16` (the API provisions its newest version; `getDatabaseEngines` lists them), or a full version, `postgresql/14.6`. Changing it replaces the database: engines are never upgraded in place.
@@ -157,6 +161,8 @@ type PostgresqlDatabaseArgs struct {
 	AllowList pulumi.StringArrayInput
 	// 1, or 3 for a high-availability cluster (a primary and two replicas). Changing it replaces the database. Default `1`.
 	ClusterSize pulumi.Float64PtrInput
+	// Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+	DeleteAdopted pulumi.BoolPtrInput
 	// Encrypt the disks. Changing it replaces the database. Default `false`.
 	Encrypted pulumi.BoolPtrInput
 	// Engine and version: a major, `postgresql/16` (the API provisions its newest version; `getDatabaseEngines` lists them), or a full version, `postgresql/14.6`. Changing it replaces the database: engines are never upgraded in place.
@@ -239,6 +245,11 @@ func (o PostgresqlDatabaseOutput) ClusterSize() pulumi.Float64Output {
 // When the database was created (UTC).
 func (o PostgresqlDatabaseOutput) Created() pulumi.StringOutput {
 	return o.ApplyT(func(v *PostgresqlDatabase) pulumi.StringOutput { return v.Created }).(pulumi.StringOutput)
+}
+
+// The `deleteAdopted` the program gave, when it gave one.
+func (o PostgresqlDatabaseOutput) DeleteAdopted() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *PostgresqlDatabase) pulumi.BoolPtrOutput { return v.DeleteAdopted }).(pulumi.BoolPtrOutput)
 }
 
 // Encrypt the disks. Changing it replaces the database.

@@ -22,6 +22,8 @@ type ReverseDns struct {
 	AdoptId pulumi.AnyOutput `pulumi:"adoptId"`
 	// The instance holding the address. Null when no instance holds the address.
 	ComputeId pulumi.Float64PtrOutput `pulumi:"computeId"`
+	// The `deleteAdopted` the program gave, when it gave one.
+	DeleteAdopted pulumi.BoolPtrOutput `pulumi:"deleteAdopted"`
 	// The host name, such as `www.example.com` (case and a final dot do not matter). Forward DNS must resolve it to the address.
 	Rdns pulumi.StringOutput `pulumi:"rdns"`
 	// Region of the address.
@@ -82,6 +84,8 @@ type reverseDnsArgs struct {
 	Address string `pulumi:"address"`
 	// The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
 	AdoptId interface{} `pulumi:"adoptId"`
+	// Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+	DeleteAdopted *bool `pulumi:"deleteAdopted"`
 	// The host name, such as `www.example.com` (case and a final dot do not matter). Forward DNS must resolve it to the address.
 	Rdns string `pulumi:"rdns"`
 	// Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
@@ -94,6 +98,8 @@ type ReverseDnsArgs struct {
 	Address pulumi.StringInput
 	// The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
 	AdoptId pulumi.Input
+	// Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+	DeleteAdopted pulumi.BoolPtrInput
 	// The host name, such as `www.example.com` (case and a final dot do not matter). Forward DNS must resolve it to the address.
 	Rdns pulumi.StringInput
 	// Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
@@ -150,6 +156,11 @@ func (o ReverseDnsOutput) AdoptId() pulumi.AnyOutput {
 // The instance holding the address. Null when no instance holds the address.
 func (o ReverseDnsOutput) ComputeId() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *ReverseDns) pulumi.Float64PtrOutput { return v.ComputeId }).(pulumi.Float64PtrOutput)
+}
+
+// The `deleteAdopted` the program gave, when it gave one.
+func (o ReverseDnsOutput) DeleteAdopted() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ReverseDns) pulumi.BoolPtrOutput { return v.DeleteAdopted }).(pulumi.BoolPtrOutput)
 }
 
 // The host name, such as `www.example.com` (case and a final dot do not matter). Forward DNS must resolve it to the address.

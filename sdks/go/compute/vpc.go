@@ -20,6 +20,8 @@ type Vpc struct {
 	AdoptId pulumi.AnyOutput `pulumi:"adoptId"`
 	// When the VPC was created (UTC).
 	Created pulumi.StringOutput `pulumi:"created"`
+	// The `deleteAdopted` the program gave, when it gave one.
+	DeleteAdopted pulumi.BoolPtrOutput `pulumi:"deleteAdopted"`
 	// Up to 255 characters.
 	Description pulumi.StringOutput `pulumi:"description"`
 	// 1–64 ASCII letters, digits and single dashes; unique among the account's VPCs.
@@ -80,6 +82,8 @@ func (VpcState) ElementType() reflect.Type {
 type vpcArgs struct {
 	// The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
 	AdoptId interface{} `pulumi:"adoptId"`
+	// Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+	DeleteAdopted *bool `pulumi:"deleteAdopted"`
 	// Up to 255 characters. Default `""`.
 	Description *string `pulumi:"description"`
 	// 1–64 ASCII letters, digits and single dashes; unique among the account's VPCs.
@@ -94,6 +98,8 @@ type vpcArgs struct {
 type VpcArgs struct {
 	// The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
 	AdoptId pulumi.Input
+	// Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+	DeleteAdopted pulumi.BoolPtrInput
 	// Up to 255 characters. Default `""`.
 	Description pulumi.StringPtrInput
 	// 1–64 ASCII letters, digits and single dashes; unique among the account's VPCs.
@@ -149,6 +155,11 @@ func (o VpcOutput) AdoptId() pulumi.AnyOutput {
 // When the VPC was created (UTC).
 func (o VpcOutput) Created() pulumi.StringOutput {
 	return o.ApplyT(func(v *Vpc) pulumi.StringOutput { return v.Created }).(pulumi.StringOutput)
+}
+
+// The `deleteAdopted` the program gave, when it gave one.
+func (o VpcOutput) DeleteAdopted() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Vpc) pulumi.BoolPtrOutput { return v.DeleteAdopted }).(pulumi.BoolPtrOutput)
 }
 
 // Up to 255 characters.

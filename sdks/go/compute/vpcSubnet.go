@@ -20,6 +20,8 @@ type VpcSubnet struct {
 	AdoptId pulumi.AnyOutput `pulumi:"adoptId"`
 	// When the subnet was created (UTC).
 	Created pulumi.StringOutput `pulumi:"created"`
+	// The `deleteAdopted` the program gave, when it gave one.
+	DeleteAdopted pulumi.BoolPtrOutput `pulumi:"deleteAdopted"`
 	// IPv4 range in canonical CIDR form inside RFC 1918 space, not overlapping 192.168.128.0/17 or another subnet of the VPC. Changing it replaces the subnet.
 	Ipv4 pulumi.StringOutput `pulumi:"ipv4"`
 	// 1–64 ASCII letters, digits and single dashes; unique within the VPC.
@@ -83,6 +85,8 @@ func (VpcSubnetState) ElementType() reflect.Type {
 type vpcSubnetArgs struct {
 	// The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
 	AdoptId interface{} `pulumi:"adoptId"`
+	// Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+	DeleteAdopted *bool `pulumi:"deleteAdopted"`
 	// IPv4 range in canonical CIDR form inside RFC 1918 space, not overlapping 192.168.128.0/17 or another subnet of the VPC. Changing it replaces the subnet.
 	Ipv4 string `pulumi:"ipv4"`
 	// 1–64 ASCII letters, digits and single dashes; unique within the VPC.
@@ -97,6 +101,8 @@ type vpcSubnetArgs struct {
 type VpcSubnetArgs struct {
 	// The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
 	AdoptId pulumi.Input
+	// Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+	DeleteAdopted pulumi.BoolPtrInput
 	// IPv4 range in canonical CIDR form inside RFC 1918 space, not overlapping 192.168.128.0/17 or another subnet of the VPC. Changing it replaces the subnet.
 	Ipv4 pulumi.StringInput
 	// 1–64 ASCII letters, digits and single dashes; unique within the VPC.
@@ -152,6 +158,11 @@ func (o VpcSubnetOutput) AdoptId() pulumi.AnyOutput {
 // When the subnet was created (UTC).
 func (o VpcSubnetOutput) Created() pulumi.StringOutput {
 	return o.ApplyT(func(v *VpcSubnet) pulumi.StringOutput { return v.Created }).(pulumi.StringOutput)
+}
+
+// The `deleteAdopted` the program gave, when it gave one.
+func (o VpcSubnetOutput) DeleteAdopted() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *VpcSubnet) pulumi.BoolPtrOutput { return v.DeleteAdopted }).(pulumi.BoolPtrOutput)
 }
 
 // IPv4 range in canonical CIDR form inside RFC 1918 space, not overlapping 192.168.128.0/17 or another subnet of the VPC. Changing it replaces the subnet.

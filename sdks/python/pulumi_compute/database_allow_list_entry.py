@@ -25,6 +25,7 @@ class DatabaseAllowListEntryArgs:
                  database_id: pulumi.Input[Union[_builtins.str, _builtins.float]],
                  engine: pulumi.Input[_builtins.str],
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  timeouts: pulumi.Input[Optional['TimeoutsArgsArgs']] = None):
         """
         The set of arguments for constructing a DatabaseAllowListEntry resource.
@@ -33,6 +34,7 @@ class DatabaseAllowListEntryArgs:
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] database_id: Id of the database. Changing it moves the address (removed from the old database's list, added to the new one's). Changing it replaces the object.
         :param pulumi.Input[_builtins.str] engine: `mysql` or `postgresql`: the engine of the database (ids are per engine). Changing it replaces the entry.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
+        :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input['TimeoutsArgsArgs'] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
         pulumi.set(__self__, "address", address)
@@ -40,6 +42,8 @@ class DatabaseAllowListEntryArgs:
         pulumi.set(__self__, "engine", engine)
         if adopt_id is not None:
             pulumi.set(__self__, "adopt_id", adopt_id)
+        if delete_adopted is not None:
+            pulumi.set(__self__, "delete_adopted", delete_adopted)
         if timeouts is not None:
             pulumi.set(__self__, "timeouts", timeouts)
 
@@ -92,6 +96,18 @@ class DatabaseAllowListEntryArgs:
         pulumi.set(self, "adopt_id", value)
 
     @_builtins.property
+    @pulumi.getter(name="deleteAdopted")
+    def delete_adopted(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+        """
+        return pulumi.get(self, "delete_adopted")
+
+    @delete_adopted.setter
+    def delete_adopted(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "delete_adopted", value)
+
+    @_builtins.property
     @pulumi.getter
     def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgsArgs']]:
         """
@@ -113,6 +129,7 @@ class DatabaseAllowListEntry(pulumi.CustomResource):
                  address: pulumi.Input[Optional[_builtins.str]] = None,
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  database_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  engine: pulumi.Input[Optional[_builtins.str]] = None,
                  timeouts: pulumi.Input[Optional[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']]] = None,
                  __props__=None):
@@ -124,6 +141,7 @@ class DatabaseAllowListEntry(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] address: An IPv4 or IPv6 address or CIDR range allowed to connect (`203.0.113.1` equals `203.0.113.1/32`). Already in the list, it is adopted, never added twice. Changing it replaces the entry.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] database_id: Id of the database. Changing it moves the address (removed from the old database's list, added to the new one's). Changing it replaces the object.
+        :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input[_builtins.str] engine: `mysql` or `postgresql`: the engine of the database (ids are per engine). Changing it replaces the entry.
         :param pulumi.Input[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
@@ -154,6 +172,7 @@ class DatabaseAllowListEntry(pulumi.CustomResource):
                  address: pulumi.Input[Optional[_builtins.str]] = None,
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  database_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  engine: pulumi.Input[Optional[_builtins.str]] = None,
                  timeouts: pulumi.Input[Optional[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']]] = None,
                  __props__=None):
@@ -172,6 +191,7 @@ class DatabaseAllowListEntry(pulumi.CustomResource):
             if database_id is None and not opts.urn:
                 raise TypeError("Missing required property 'database_id'")
             __props__.__dict__["database_id"] = database_id
+            __props__.__dict__["delete_adopted"] = delete_adopted
             if engine is None and not opts.urn:
                 raise TypeError("Missing required property 'engine'")
             __props__.__dict__["engine"] = engine
@@ -201,6 +221,7 @@ class DatabaseAllowListEntry(pulumi.CustomResource):
         __props__.__dict__["address"] = None
         __props__.__dict__["adopt_id"] = None
         __props__.__dict__["database_id"] = None
+        __props__.__dict__["delete_adopted"] = None
         __props__.__dict__["engine"] = None
         __props__.__dict__["timeouts"] = None
         return DatabaseAllowListEntry(resource_name, opts=opts, __props__=__props__)
@@ -228,6 +249,14 @@ class DatabaseAllowListEntry(pulumi.CustomResource):
         Id of the database. Changing it moves the address (removed from the old database's list, added to the new one's).
         """
         return pulumi.get(self, "database_id")
+
+    @_builtins.property
+    @pulumi.getter(name="deleteAdopted")
+    def delete_adopted(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        The `deleteAdopted` the program gave, when it gave one.
+        """
+        return pulumi.get(self, "delete_adopted")
 
     @_builtins.property
     @pulumi.getter

@@ -26,6 +26,7 @@ class DomainArgs:
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  axfr_ips: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  clone_from_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  expire_sec: pulumi.Input[Optional[_builtins.float]] = None,
                  group: pulumi.Input[Optional[_builtins.str]] = None,
@@ -45,6 +46,7 @@ class DomainArgs:
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] axfr_ips: Addresses allowed to transfer the zone (AXFR); at most 1000 characters together. Default `[]`.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] clone_from_id: Create the domain as a clone of this domain: it starts with a copy of every record (not managed by this program). Changing it replaces the domain.
+        :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input[_builtins.str] description: 1–253 characters, display only. Left as it is when not set.
         :param pulumi.Input[_builtins.float] expire_sec: SOA expire in seconds; rounded up to a valid value, 0 = default (1209600). Default `0`.
         :param pulumi.Input[_builtins.str] group: 1–50 characters, display only. Left as it is when not set.
@@ -65,6 +67,8 @@ class DomainArgs:
             pulumi.set(__self__, "axfr_ips", axfr_ips)
         if clone_from_id is not None:
             pulumi.set(__self__, "clone_from_id", clone_from_id)
+        if delete_adopted is not None:
+            pulumi.set(__self__, "delete_adopted", delete_adopted)
         if description is not None:
             pulumi.set(__self__, "description", description)
         if expire_sec is not None:
@@ -147,6 +151,18 @@ class DomainArgs:
     @clone_from_id.setter
     def clone_from_id(self, value: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]]):
         pulumi.set(self, "clone_from_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="deleteAdopted")
+    def delete_adopted(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+        """
+        return pulumi.get(self, "delete_adopted")
+
+    @delete_adopted.setter
+    def delete_adopted(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "delete_adopted", value)
 
     @_builtins.property
     @pulumi.getter
@@ -290,6 +306,7 @@ class Domain(pulumi.CustomResource):
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  axfr_ips: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  clone_from_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  domain: pulumi.Input[Optional[_builtins.str]] = None,
                  expire_sec: pulumi.Input[Optional[_builtins.float]] = None,
@@ -312,6 +329,7 @@ class Domain(pulumi.CustomResource):
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] axfr_ips: Addresses allowed to transfer the zone (AXFR); at most 1000 characters together. Default `[]`.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] clone_from_id: Create the domain as a clone of this domain: it starts with a copy of every record (not managed by this program). Changing it replaces the domain.
+        :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input[_builtins.str] description: 1–253 characters, display only. Left as it is when not set.
         :param pulumi.Input[_builtins.str] domain: The zone's name, such as `example.com` (RFC 1035; unique on the whole platform). Changes in place.
         :param pulumi.Input[_builtins.float] expire_sec: SOA expire in seconds; rounded up to a valid value, 0 = default (1209600). Default `0`.
@@ -353,6 +371,7 @@ class Domain(pulumi.CustomResource):
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  axfr_ips: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  clone_from_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  domain: pulumi.Input[Optional[_builtins.str]] = None,
                  expire_sec: pulumi.Input[Optional[_builtins.float]] = None,
@@ -378,6 +397,7 @@ class Domain(pulumi.CustomResource):
             __props__.__dict__["adopt_id"] = adopt_id
             __props__.__dict__["axfr_ips"] = axfr_ips
             __props__.__dict__["clone_from_id"] = clone_from_id
+            __props__.__dict__["delete_adopted"] = delete_adopted
             __props__.__dict__["description"] = description
             if domain is None and not opts.urn:
                 raise TypeError("Missing required property 'domain'")
@@ -423,6 +443,7 @@ class Domain(pulumi.CustomResource):
         __props__.__dict__["axfr_ips"] = None
         __props__.__dict__["clone_from_id"] = None
         __props__.__dict__["created"] = None
+        __props__.__dict__["delete_adopted"] = None
         __props__.__dict__["description"] = None
         __props__.__dict__["domain"] = None
         __props__.__dict__["expire_sec"] = None
@@ -470,6 +491,14 @@ class Domain(pulumi.CustomResource):
         When the domain was created (UTC).
         """
         return pulumi.get(self, "created")
+
+    @_builtins.property
+    @pulumi.getter(name="deleteAdopted")
+    def delete_adopted(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        The `deleteAdopted` the program gave, when it gave one.
+        """
+        return pulumi.get(self, "delete_adopted")
 
     @_builtins.property
     @pulumi.getter

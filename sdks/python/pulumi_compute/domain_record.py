@@ -25,6 +25,7 @@ class DomainRecordArgs:
                  target: pulumi.Input[_builtins.str],
                  type: pulumi.Input[_builtins.str],
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  port: pulumi.Input[Optional[_builtins.float]] = None,
                  priority: pulumi.Input[Optional[_builtins.float]] = None,
@@ -41,6 +42,7 @@ class DomainRecordArgs:
         :param pulumi.Input[_builtins.str] target: Address (A, AAAA), host name (NS, MX, CNAME, SRV, PTR; a single label is expanded within the domain), text (TXT) or CAA value.
         :param pulumi.Input[_builtins.str] type: A, AAAA, NS, MX, CNAME, TXT, SRV, PTR or CAA. Changing it replaces the record.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
+        :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input[_builtins.str] name: Relative (`www`) or fully qualified (`www.example.com.`); `@` or `""` for the apex. For SRV records the API prefixes `_service._protocol`. Default `""`.
         :param pulumi.Input[_builtins.float] port: SRV: 0–65535. Required for SRV. Default `0`.
         :param pulumi.Input[_builtins.float] priority: MX and SRV: 0–255, lower is preferred. Required for MX and SRV. Default `0`.
@@ -56,6 +58,8 @@ class DomainRecordArgs:
         pulumi.set(__self__, "type", type)
         if adopt_id is not None:
             pulumi.set(__self__, "adopt_id", adopt_id)
+        if delete_adopted is not None:
+            pulumi.set(__self__, "delete_adopted", delete_adopted)
         if name is not None:
             pulumi.set(__self__, "name", name)
         if port is not None:
@@ -122,6 +126,18 @@ class DomainRecordArgs:
     @adopt_id.setter
     def adopt_id(self, value: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]]):
         pulumi.set(self, "adopt_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="deleteAdopted")
+    def delete_adopted(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+        """
+        return pulumi.get(self, "delete_adopted")
+
+    @delete_adopted.setter
+    def delete_adopted(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "delete_adopted", value)
 
     @_builtins.property
     @pulumi.getter
@@ -239,6 +255,7 @@ class DomainRecord(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  domain_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  port: pulumi.Input[Optional[_builtins.float]] = None,
@@ -258,6 +275,7 @@ class DomainRecord(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
+        :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] domain_id: Id of the domain. Changing it replaces the record.
         :param pulumi.Input[_builtins.str] name: Relative (`www`) or fully qualified (`www.example.com.`); `@` or `""` for the apex. For SRV records the API prefixes `_service._protocol`. Default `""`.
         :param pulumi.Input[_builtins.float] port: SRV: 0–65535. Required for SRV. Default `0`.
@@ -296,6 +314,7 @@ class DomainRecord(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  domain_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  port: pulumi.Input[Optional[_builtins.float]] = None,
@@ -318,6 +337,7 @@ class DomainRecord(pulumi.CustomResource):
             __props__ = DomainRecordArgs.__new__(DomainRecordArgs)
 
             __props__.__dict__["adopt_id"] = adopt_id
+            __props__.__dict__["delete_adopted"] = delete_adopted
             if domain_id is None and not opts.urn:
                 raise TypeError("Missing required property 'domain_id'")
             __props__.__dict__["domain_id"] = domain_id
@@ -361,6 +381,7 @@ class DomainRecord(pulumi.CustomResource):
         __props__ = DomainRecordArgs.__new__(DomainRecordArgs)
 
         __props__.__dict__["adopt_id"] = None
+        __props__.__dict__["delete_adopted"] = None
         __props__.__dict__["domain"] = None
         __props__.__dict__["domain_id"] = None
         __props__.__dict__["fqdn"] = None
@@ -384,6 +405,14 @@ class DomainRecord(pulumi.CustomResource):
         The `adoptId` the program gave, when it gave one.
         """
         return pulumi.get(self, "adopt_id")
+
+    @_builtins.property
+    @pulumi.getter(name="deleteAdopted")
+    def delete_adopted(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        The `deleteAdopted` the program gave, when it gave one.
+        """
+        return pulumi.get(self, "delete_adopted")
 
     @_builtins.property
     @pulumi.getter

@@ -24,6 +24,7 @@ class DomainRecordSetArgs:
                  domain_id: pulumi.Input[Union[_builtins.str, _builtins.float]],
                  records: pulumi.Input[Sequence[pulumi.Input['DomainRecordSetRecordsArgsArgs']]],
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  exclusive: pulumi.Input[Optional[_builtins.bool]] = None,
                  timeouts: pulumi.Input[Optional['TimeoutsArgsArgs']] = None):
         """
@@ -32,6 +33,7 @@ class DomainRecordSetArgs:
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] domain_id: Id of the domain. Changing it replaces the set (its records move to the new domain).
         :param pulumi.Input[Sequence[pulumi.Input['DomainRecordSetRecordsArgsArgs']]] records: The records, each with the fields of a `DomainRecord` (`type`, `name`, `target`, `ttlSec`, `priority`, `weight`, `port`, `service`, `protocol`, `tag`) and the same spellings. Each is known by its key: `name type` (`www A`, `@ MX`, `_sip._tcp SRV`), with the target added (and a CAA record's tag) where the name and type repeat (`www A 192.0.2.1`); the order does not matter.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
+        :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input[_builtins.bool] exclusive: `true`: the zone holds exactly these records; any other record of the domain is deleted (and shows in the diff). `false`: only the declared records are managed. Default `false`.
         :param pulumi.Input['TimeoutsArgsArgs'] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
@@ -39,6 +41,8 @@ class DomainRecordSetArgs:
         pulumi.set(__self__, "records", records)
         if adopt_id is not None:
             pulumi.set(__self__, "adopt_id", adopt_id)
+        if delete_adopted is not None:
+            pulumi.set(__self__, "delete_adopted", delete_adopted)
         if exclusive is not None:
             pulumi.set(__self__, "exclusive", exclusive)
         if timeouts is not None:
@@ -81,6 +85,18 @@ class DomainRecordSetArgs:
         pulumi.set(self, "adopt_id", value)
 
     @_builtins.property
+    @pulumi.getter(name="deleteAdopted")
+    def delete_adopted(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+        """
+        return pulumi.get(self, "delete_adopted")
+
+    @delete_adopted.setter
+    def delete_adopted(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "delete_adopted", value)
+
+    @_builtins.property
     @pulumi.getter
     def exclusive(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
@@ -112,6 +128,7 @@ class DomainRecordSet(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  domain_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  exclusive: pulumi.Input[Optional[_builtins.bool]] = None,
                  records: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DomainRecordSetRecordsArgsArgs', 'DomainRecordSetRecordsArgsArgsDict']]]]] = None,
@@ -123,6 +140,7 @@ class DomainRecordSet(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
+        :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] domain_id: Id of the domain. Changing it replaces the set (its records move to the new domain).
         :param pulumi.Input[_builtins.bool] exclusive: `true`: the zone holds exactly these records; any other record of the domain is deleted (and shows in the diff). `false`: only the declared records are managed. Default `false`.
         :param pulumi.Input[Sequence[pulumi.Input[Union['DomainRecordSetRecordsArgsArgs', 'DomainRecordSetRecordsArgsArgsDict']]]] records: The records, each with the fields of a `DomainRecord` (`type`, `name`, `target`, `ttlSec`, `priority`, `weight`, `port`, `service`, `protocol`, `tag`) and the same spellings. Each is known by its key: `name type` (`www A`, `@ MX`, `_sip._tcp SRV`), with the target added (and a CAA record's tag) where the name and type repeat (`www A 192.0.2.1`); the order does not matter.
@@ -153,6 +171,7 @@ class DomainRecordSet(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  domain_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  exclusive: pulumi.Input[Optional[_builtins.bool]] = None,
                  records: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DomainRecordSetRecordsArgsArgs', 'DomainRecordSetRecordsArgsArgsDict']]]]] = None,
@@ -167,6 +186,7 @@ class DomainRecordSet(pulumi.CustomResource):
             __props__ = DomainRecordSetArgs.__new__(DomainRecordSetArgs)
 
             __props__.__dict__["adopt_id"] = adopt_id
+            __props__.__dict__["delete_adopted"] = delete_adopted
             if domain_id is None and not opts.urn:
                 raise TypeError("Missing required property 'domain_id'")
             __props__.__dict__["domain_id"] = domain_id
@@ -199,6 +219,7 @@ class DomainRecordSet(pulumi.CustomResource):
         __props__ = DomainRecordSetArgs.__new__(DomainRecordSetArgs)
 
         __props__.__dict__["adopt_id"] = None
+        __props__.__dict__["delete_adopted"] = None
         __props__.__dict__["domain"] = None
         __props__.__dict__["domain_id"] = None
         __props__.__dict__["exclusive"] = None
@@ -213,6 +234,14 @@ class DomainRecordSet(pulumi.CustomResource):
         The `adoptId` the program gave, when it gave one.
         """
         return pulumi.get(self, "adopt_id")
+
+    @_builtins.property
+    @pulumi.getter(name="deleteAdopted")
+    def delete_adopted(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        The `deleteAdopted` the program gave, when it gave one.
+        """
+        return pulumi.get(self, "delete_adopted")
 
     @_builtins.property
     @pulumi.getter

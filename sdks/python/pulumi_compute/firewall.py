@@ -25,6 +25,7 @@ class FirewallArgs:
                  label: pulumi.Input[_builtins.str],
                  outbound_policy: pulumi.Input[_builtins.str],
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  devices: pulumi.Input[Optional['FirewallDevicesArgsArgs']] = None,
                  inbound: pulumi.Input[Optional[Sequence[pulumi.Input['FirewallInboundArgsArgs']]]] = None,
                  outbound: pulumi.Input[Optional[Sequence[pulumi.Input['FirewallOutboundArgsArgs']]]] = None,
@@ -38,6 +39,7 @@ class FirewallArgs:
         :param pulumi.Input[_builtins.str] label: 3–32 characters: ASCII letters, digits, `-`, `_`, `.`; a letter or digit at both ends; no two of `-_.` in a row. Unique among the account's firewalls.
         :param pulumi.Input[_builtins.str] outbound_policy: `ACCEPT` or `DROP`: what happens to outbound traffic no rule matches.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
+        :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input['FirewallDevicesArgsArgs'] devices: Optional `{computes, nodebalancers}` (ids; at most one nodebalancer). When given, the firewall is authoritative: devices are added and removed to match. When absent, devices are left alone (use `FirewallDevice`).
         :param pulumi.Input[Sequence[pulumi.Input['FirewallInboundArgsArgs']]] inbound: Inbound rules, in order (the first match wins): action, protocol, ports, addresses {ipv4, ipv6}, label, description. When given, the firewall owns its inbound rules exactly; when absent, they are left alone (use `FirewallRule`). A new firewall without it has none.
         :param pulumi.Input[Sequence[pulumi.Input['FirewallOutboundArgsArgs']]] outbound: Outbound rules, in order; same fields as `inbound`. Given: owned exactly; absent: left alone (use `FirewallRule`).
@@ -50,6 +52,8 @@ class FirewallArgs:
         pulumi.set(__self__, "outbound_policy", outbound_policy)
         if adopt_id is not None:
             pulumi.set(__self__, "adopt_id", adopt_id)
+        if delete_adopted is not None:
+            pulumi.set(__self__, "delete_adopted", delete_adopted)
         if devices is not None:
             pulumi.set(__self__, "devices", devices)
         if inbound is not None:
@@ -110,6 +114,18 @@ class FirewallArgs:
     @adopt_id.setter
     def adopt_id(self, value: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]]):
         pulumi.set(self, "adopt_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="deleteAdopted")
+    def delete_adopted(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+        """
+        return pulumi.get(self, "delete_adopted")
+
+    @delete_adopted.setter
+    def delete_adopted(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "delete_adopted", value)
 
     @_builtins.property
     @pulumi.getter
@@ -191,6 +207,7 @@ class Firewall(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  devices: pulumi.Input[Optional[Union['FirewallDevicesArgsArgs', 'FirewallDevicesArgsArgsDict']]] = None,
                  inbound: pulumi.Input[Optional[Sequence[pulumi.Input[Union['FirewallInboundArgsArgs', 'FirewallInboundArgsArgsDict']]]]] = None,
                  inbound_policy: pulumi.Input[Optional[_builtins.str]] = None,
@@ -207,6 +224,7 @@ class Firewall(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
+        :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input[Union['FirewallDevicesArgsArgs', 'FirewallDevicesArgsArgsDict']] devices: Optional `{computes, nodebalancers}` (ids; at most one nodebalancer). When given, the firewall is authoritative: devices are added and removed to match. When absent, devices are left alone (use `FirewallDevice`).
         :param pulumi.Input[Sequence[pulumi.Input[Union['FirewallInboundArgsArgs', 'FirewallInboundArgsArgsDict']]]] inbound: Inbound rules, in order (the first match wins): action, protocol, ports, addresses {ipv4, ipv6}, label, description. When given, the firewall owns its inbound rules exactly; when absent, they are left alone (use `FirewallRule`). A new firewall without it has none.
         :param pulumi.Input[_builtins.str] inbound_policy: `ACCEPT` or `DROP`: what happens to inbound traffic no rule matches.
@@ -242,6 +260,7 @@ class Firewall(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  devices: pulumi.Input[Optional[Union['FirewallDevicesArgsArgs', 'FirewallDevicesArgsArgsDict']]] = None,
                  inbound: pulumi.Input[Optional[Sequence[pulumi.Input[Union['FirewallInboundArgsArgs', 'FirewallInboundArgsArgsDict']]]]] = None,
                  inbound_policy: pulumi.Input[Optional[_builtins.str]] = None,
@@ -261,6 +280,7 @@ class Firewall(pulumi.CustomResource):
             __props__ = FirewallArgs.__new__(FirewallArgs)
 
             __props__.__dict__["adopt_id"] = adopt_id
+            __props__.__dict__["delete_adopted"] = delete_adopted
             __props__.__dict__["devices"] = devices
             __props__.__dict__["inbound"] = inbound
             if inbound_policy is None and not opts.urn:
@@ -302,6 +322,7 @@ class Firewall(pulumi.CustomResource):
 
         __props__.__dict__["adopt_id"] = None
         __props__.__dict__["created"] = None
+        __props__.__dict__["delete_adopted"] = None
         __props__.__dict__["devices"] = None
         __props__.__dict__["inbound"] = None
         __props__.__dict__["inbound_policy"] = None
@@ -329,6 +350,14 @@ class Firewall(pulumi.CustomResource):
         When the firewall was created (UTC).
         """
         return pulumi.get(self, "created")
+
+    @_builtins.property
+    @pulumi.getter(name="deleteAdopted")
+    def delete_adopted(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        The `deleteAdopted` the program gave, when it gave one.
+        """
+        return pulumi.get(self, "delete_adopted")
 
     @_builtins.property
     @pulumi.getter

@@ -25,6 +25,7 @@ class FirewallDeviceArgs:
                  entity_type: pulumi.Input[_builtins.str],
                  firewall_id: pulumi.Input[Union[_builtins.str, _builtins.float]],
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  timeouts: pulumi.Input[Optional['TimeoutsArgsArgs']] = None):
         """
         The set of arguments for constructing a FirewallDevice resource.
@@ -33,6 +34,7 @@ class FirewallDeviceArgs:
         :param pulumi.Input[_builtins.str] entity_type: `compute` or `nodebalancer`. Changing it replaces the object.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] firewall_id: Id of the firewall. Changing it replaces the device.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
+        :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input['TimeoutsArgsArgs'] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
         pulumi.set(__self__, "entity_id", entity_id)
@@ -40,6 +42,8 @@ class FirewallDeviceArgs:
         pulumi.set(__self__, "firewall_id", firewall_id)
         if adopt_id is not None:
             pulumi.set(__self__, "adopt_id", adopt_id)
+        if delete_adopted is not None:
+            pulumi.set(__self__, "delete_adopted", delete_adopted)
         if timeouts is not None:
             pulumi.set(__self__, "timeouts", timeouts)
 
@@ -92,6 +96,18 @@ class FirewallDeviceArgs:
         pulumi.set(self, "adopt_id", value)
 
     @_builtins.property
+    @pulumi.getter(name="deleteAdopted")
+    def delete_adopted(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+        """
+        return pulumi.get(self, "delete_adopted")
+
+    @delete_adopted.setter
+    def delete_adopted(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "delete_adopted", value)
+
+    @_builtins.property
     @pulumi.getter
     def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgsArgs']]:
         """
@@ -111,6 +127,7 @@ class FirewallDevice(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  entity_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  entity_type: pulumi.Input[Optional[_builtins.str]] = None,
                  firewall_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
@@ -122,6 +139,7 @@ class FirewallDevice(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
+        :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] entity_id: Id of the compute instance or nodebalancer. Changing it replaces the object.
         :param pulumi.Input[_builtins.str] entity_type: `compute` or `nodebalancer`. Changing it replaces the object.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] firewall_id: Id of the firewall. Changing it replaces the device.
@@ -152,6 +170,7 @@ class FirewallDevice(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  entity_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  entity_type: pulumi.Input[Optional[_builtins.str]] = None,
                  firewall_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
@@ -166,6 +185,7 @@ class FirewallDevice(pulumi.CustomResource):
             __props__ = FirewallDeviceArgs.__new__(FirewallDeviceArgs)
 
             __props__.__dict__["adopt_id"] = adopt_id
+            __props__.__dict__["delete_adopted"] = delete_adopted
             if entity_id is None and not opts.urn:
                 raise TypeError("Missing required property 'entity_id'")
             __props__.__dict__["entity_id"] = entity_id
@@ -203,6 +223,7 @@ class FirewallDevice(pulumi.CustomResource):
 
         __props__.__dict__["adopt_id"] = None
         __props__.__dict__["created"] = None
+        __props__.__dict__["delete_adopted"] = None
         __props__.__dict__["entity"] = None
         __props__.__dict__["entity_id"] = None
         __props__.__dict__["entity_type"] = None
@@ -226,6 +247,14 @@ class FirewallDevice(pulumi.CustomResource):
         When the device was created (UTC).
         """
         return pulumi.get(self, "created")
+
+    @_builtins.property
+    @pulumi.getter(name="deleteAdopted")
+    def delete_adopted(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        The `deleteAdopted` the program gave, when it gave one.
+        """
+        return pulumi.get(self, "delete_adopted")
 
     @_builtins.property
     @pulumi.getter

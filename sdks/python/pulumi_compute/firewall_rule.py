@@ -28,6 +28,7 @@ class FirewallRuleArgs:
                  label: pulumi.Input[_builtins.str],
                  protocol: pulumi.Input[_builtins.str],
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  ports: pulumi.Input[Optional[_builtins.str]] = None,
                  position: pulumi.Input[Optional[_builtins.str]] = None,
@@ -42,6 +43,7 @@ class FirewallRuleArgs:
         :param pulumi.Input[_builtins.str] label: 3–32 characters; the rule's key within its direction, so unique there. Changing it replaces the rule.
         :param pulumi.Input[_builtins.str] protocol: `TCP`, `UDP`, `ICMP` or `IPENCAP`.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
+        :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input[_builtins.str] description: 1–100 characters.
         :param pulumi.Input[_builtins.str] ports: Ports and ranges (`22`, `8000-8080`, `80, 443`); absent means every port. Only TCP and UDP take ports.
         :param pulumi.Input[_builtins.str] position: `first` or `last` (default): where the rule is added among the rules it does not manage. Changing it moves the rule there. Default `"last"`.
@@ -55,6 +57,8 @@ class FirewallRuleArgs:
         pulumi.set(__self__, "protocol", protocol)
         if adopt_id is not None:
             pulumi.set(__self__, "adopt_id", adopt_id)
+        if delete_adopted is not None:
+            pulumi.set(__self__, "delete_adopted", delete_adopted)
         if description is not None:
             pulumi.set(__self__, "description", description)
         if ports is not None:
@@ -149,6 +153,18 @@ class FirewallRuleArgs:
         pulumi.set(self, "adopt_id", value)
 
     @_builtins.property
+    @pulumi.getter(name="deleteAdopted")
+    def delete_adopted(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+        """
+        return pulumi.get(self, "delete_adopted")
+
+    @delete_adopted.setter
+    def delete_adopted(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "delete_adopted", value)
+
+    @_builtins.property
     @pulumi.getter
     def description(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -206,6 +222,7 @@ class FirewallRule(pulumi.CustomResource):
                  action: pulumi.Input[Optional[_builtins.str]] = None,
                  addresses: pulumi.Input[Optional[Union['FirewallRuleAddressesArgsArgs', 'FirewallRuleAddressesArgsArgsDict']]] = None,
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  direction: pulumi.Input[Optional[_builtins.str]] = None,
                  firewall_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
@@ -223,6 +240,7 @@ class FirewallRule(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] action: `ACCEPT` or `DROP`: what the rule does with matching traffic.
         :param pulumi.Input[Union['FirewallRuleAddressesArgsArgs', 'FirewallRuleAddressesArgsArgsDict']] addresses: `{ipv4, ipv6}`: addresses and networks the rule matches (a bare address means the host).
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
+        :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input[_builtins.str] description: 1–100 characters.
         :param pulumi.Input[_builtins.str] direction: `inbound` or `outbound`: which ruleset the rule belongs to. Changing it replaces the object.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] firewall_id: Id of the firewall. Changing it moves the rule (removed from the old firewall, added to the new). Changing it replaces the object.
@@ -259,6 +277,7 @@ class FirewallRule(pulumi.CustomResource):
                  action: pulumi.Input[Optional[_builtins.str]] = None,
                  addresses: pulumi.Input[Optional[Union['FirewallRuleAddressesArgsArgs', 'FirewallRuleAddressesArgsArgsDict']]] = None,
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  direction: pulumi.Input[Optional[_builtins.str]] = None,
                  firewall_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
@@ -283,6 +302,7 @@ class FirewallRule(pulumi.CustomResource):
                 raise TypeError("Missing required property 'addresses'")
             __props__.__dict__["addresses"] = addresses
             __props__.__dict__["adopt_id"] = adopt_id
+            __props__.__dict__["delete_adopted"] = delete_adopted
             __props__.__dict__["description"] = description
             if direction is None and not opts.urn:
                 raise TypeError("Missing required property 'direction'")
@@ -324,6 +344,7 @@ class FirewallRule(pulumi.CustomResource):
         __props__.__dict__["action"] = None
         __props__.__dict__["addresses"] = None
         __props__.__dict__["adopt_id"] = None
+        __props__.__dict__["delete_adopted"] = None
         __props__.__dict__["description"] = None
         __props__.__dict__["direction"] = None
         __props__.__dict__["firewall_id"] = None
@@ -357,6 +378,14 @@ class FirewallRule(pulumi.CustomResource):
         The `adoptId` the program gave, when it gave one.
         """
         return pulumi.get(self, "adopt_id")
+
+    @_builtins.property
+    @pulumi.getter(name="deleteAdopted")
+    def delete_adopted(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        The `deleteAdopted` the program gave, when it gave one.
+        """
+        return pulumi.get(self, "delete_adopted")
 
     @_builtins.property
     @pulumi.getter

@@ -23,6 +23,7 @@ class ImageArgs:
     def __init__(__self__, *,
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  cloud_init: pulumi.Input[Optional[_builtins.bool]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  disk_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  file_path: pulumi.Input[Optional[_builtins.str]] = None,
@@ -34,6 +35,7 @@ class ImageArgs:
 
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
         :param pulumi.Input[_builtins.bool] cloud_init: The image supports cloud-init (capability `cloud-init`). Changing it replaces the image. Default `false`.
+        :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input[_builtins.str] description: 1–65000 characters. Default `""`.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] disk_id: Capture this disk (of one of the account's instances). Changing it replaces the image.
         :param pulumi.Input[_builtins.str] file_path: Upload this gzip-compressed raw disk image (`.img.gz`, at most 5 GB); relative paths start at the project directory. New content replaces the image; moving the file does not.
@@ -45,6 +47,8 @@ class ImageArgs:
             pulumi.set(__self__, "adopt_id", adopt_id)
         if cloud_init is not None:
             pulumi.set(__self__, "cloud_init", cloud_init)
+        if delete_adopted is not None:
+            pulumi.set(__self__, "delete_adopted", delete_adopted)
         if description is not None:
             pulumi.set(__self__, "description", description)
         if disk_id is not None:
@@ -81,6 +85,18 @@ class ImageArgs:
     @cloud_init.setter
     def cloud_init(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "cloud_init", value)
+
+    @_builtins.property
+    @pulumi.getter(name="deleteAdopted")
+    def delete_adopted(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+        """
+        return pulumi.get(self, "delete_adopted")
+
+    @delete_adopted.setter
+    def delete_adopted(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "delete_adopted", value)
 
     @_builtins.property
     @pulumi.getter
@@ -163,6 +179,7 @@ class Image(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  cloud_init: pulumi.Input[Optional[_builtins.bool]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  disk_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  file_path: pulumi.Input[Optional[_builtins.str]] = None,
@@ -177,6 +194,7 @@ class Image(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
         :param pulumi.Input[_builtins.bool] cloud_init: The image supports cloud-init (capability `cloud-init`). Changing it replaces the image. Default `false`.
+        :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input[_builtins.str] description: 1–65000 characters. Default `""`.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] disk_id: Capture this disk (of one of the account's instances). Changing it replaces the image.
         :param pulumi.Input[_builtins.str] file_path: Upload this gzip-compressed raw disk image (`.img.gz`, at most 5 GB); relative paths start at the project directory. New content replaces the image; moving the file does not.
@@ -210,6 +228,7 @@ class Image(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  cloud_init: pulumi.Input[Optional[_builtins.bool]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  disk_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  file_path: pulumi.Input[Optional[_builtins.str]] = None,
@@ -227,6 +246,7 @@ class Image(pulumi.CustomResource):
 
             __props__.__dict__["adopt_id"] = adopt_id
             __props__.__dict__["cloud_init"] = cloud_init
+            __props__.__dict__["delete_adopted"] = delete_adopted
             __props__.__dict__["description"] = description
             __props__.__dict__["disk_id"] = disk_id
             __props__.__dict__["file_path"] = file_path
@@ -275,6 +295,7 @@ class Image(pulumi.CustomResource):
         __props__.__dict__["cloud_init"] = None
         __props__.__dict__["created"] = None
         __props__.__dict__["created_by"] = None
+        __props__.__dict__["delete_adopted"] = None
         __props__.__dict__["deprecated"] = None
         __props__.__dict__["description"] = None
         __props__.__dict__["disk_id"] = None
@@ -334,6 +355,14 @@ class Image(pulumi.CustomResource):
         The user who created the image. Null for images the platform made (automatic images); every recorded capture and upload names the user.
         """
         return pulumi.get(self, "created_by")
+
+    @_builtins.property
+    @pulumi.getter(name="deleteAdopted")
+    def delete_adopted(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        The `deleteAdopted` the program gave, when it gave one.
+        """
+        return pulumi.get(self, "delete_adopted")
 
     @_builtins.property
     @pulumi.getter

@@ -24,6 +24,7 @@ class Ipv6RangeArgs:
                  prefix_length: pulumi.Input[_builtins.float],
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  compute_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  route_target: pulumi.Input[Optional[_builtins.str]] = None,
                  timeouts: pulumi.Input[Optional['TimeoutsArgsArgs']] = None):
         """
@@ -32,6 +33,7 @@ class Ipv6RangeArgs:
         :param pulumi.Input[_builtins.float] prefix_length: 56 or 64. Changing it replaces the range.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] compute_id: Id of the instance to route the range to (exactly one of `computeId` / `routeTarget`). Changing it moves the same range to that instance.
+        :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input[_builtins.str] route_target: SLAAC address (no prefix length) to route the range to (exactly one of `computeId` / `routeTarget`). Changing it moves the same range to that address's instance.
         :param pulumi.Input['TimeoutsArgsArgs'] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
@@ -40,6 +42,8 @@ class Ipv6RangeArgs:
             pulumi.set(__self__, "adopt_id", adopt_id)
         if compute_id is not None:
             pulumi.set(__self__, "compute_id", compute_id)
+        if delete_adopted is not None:
+            pulumi.set(__self__, "delete_adopted", delete_adopted)
         if route_target is not None:
             pulumi.set(__self__, "route_target", route_target)
         if timeouts is not None:
@@ -82,6 +86,18 @@ class Ipv6RangeArgs:
         pulumi.set(self, "compute_id", value)
 
     @_builtins.property
+    @pulumi.getter(name="deleteAdopted")
+    def delete_adopted(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+        """
+        return pulumi.get(self, "delete_adopted")
+
+    @delete_adopted.setter
+    def delete_adopted(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "delete_adopted", value)
+
+    @_builtins.property
     @pulumi.getter(name="routeTarget")
     def route_target(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -114,6 +130,7 @@ class Ipv6Range(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  compute_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  prefix_length: pulumi.Input[Optional[_builtins.float]] = None,
                  route_target: pulumi.Input[Optional[_builtins.str]] = None,
                  timeouts: pulumi.Input[Optional[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']]] = None,
@@ -125,6 +142,7 @@ class Ipv6Range(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] compute_id: Id of the instance to route the range to (exactly one of `computeId` / `routeTarget`). Changing it moves the same range to that instance.
+        :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input[_builtins.float] prefix_length: 56 or 64. Changing it replaces the range.
         :param pulumi.Input[_builtins.str] route_target: SLAAC address (no prefix length) to route the range to (exactly one of `computeId` / `routeTarget`). Changing it moves the same range to that address's instance.
         :param pulumi.Input[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
@@ -155,6 +173,7 @@ class Ipv6Range(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  compute_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  prefix_length: pulumi.Input[Optional[_builtins.float]] = None,
                  route_target: pulumi.Input[Optional[_builtins.str]] = None,
                  timeouts: pulumi.Input[Optional[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']]] = None,
@@ -169,6 +188,7 @@ class Ipv6Range(pulumi.CustomResource):
 
             __props__.__dict__["adopt_id"] = adopt_id
             __props__.__dict__["compute_id"] = compute_id
+            __props__.__dict__["delete_adopted"] = delete_adopted
             if prefix_length is None and not opts.urn:
                 raise TypeError("Missing required property 'prefix_length'")
             __props__.__dict__["prefix_length"] = prefix_length
@@ -200,6 +220,7 @@ class Ipv6Range(pulumi.CustomResource):
 
         __props__.__dict__["adopt_id"] = None
         __props__.__dict__["compute_id"] = None
+        __props__.__dict__["delete_adopted"] = None
         __props__.__dict__["prefix_length"] = None
         __props__.__dict__["range"] = None
         __props__.__dict__["region"] = None
@@ -222,6 +243,14 @@ class Ipv6Range(pulumi.CustomResource):
         Id of the instance to route the range to (exactly one of `computeId` / `routeTarget`). Changing it moves the same range to that instance.
         """
         return pulumi.get(self, "compute_id")
+
+    @_builtins.property
+    @pulumi.getter(name="deleteAdopted")
+    def delete_adopted(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        The `deleteAdopted` the program gave, when it gave one.
+        """
+        return pulumi.get(self, "delete_adopted")
 
     @_builtins.property
     @pulumi.getter(name="prefixLength")

@@ -28,6 +28,7 @@ class MysqlDatabaseArgs:
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  allow_list: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  cluster_size: pulumi.Input[Optional[_builtins.float]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  encrypted: pulumi.Input[Optional[_builtins.bool]] = None,
                  replication_type: pulumi.Input[Optional[_builtins.str]] = None,
                  ssl_connection: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -43,6 +44,7 @@ class MysqlDatabaseArgs:
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allow_list: Addresses and CIDR ranges allowed to connect (a set; `203.0.113.1` equals `203.0.113.1/32`); empty blocks every connection, `0.0.0.0/0` allows all. Changes in place. When given, the database owns its allow list exactly; when absent, the list is left alone (use `DatabaseAllowListEntry`). A new database without it allows no connections.
         :param pulumi.Input[_builtins.float] cluster_size: 1, or 3 for a high-availability cluster (a primary and two replicas). Changing it replaces the database. Default `1`.
+        :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input[_builtins.bool] encrypted: Encrypt the disks. Changing it replaces the database. Default `false`.
         :param pulumi.Input[_builtins.str] replication_type: `none`, `asynch` or `semi_synch`; must be `none` for one node. When absent: `none` for one node, `semi_synch` for three. Changing it replaces the database.
         :param pulumi.Input[_builtins.bool] ssl_connection: Require SSL to connect. When absent the API decides (it recorded `false`). Changing it replaces the database.
@@ -59,6 +61,8 @@ class MysqlDatabaseArgs:
             pulumi.set(__self__, "allow_list", allow_list)
         if cluster_size is not None:
             pulumi.set(__self__, "cluster_size", cluster_size)
+        if delete_adopted is not None:
+            pulumi.set(__self__, "delete_adopted", delete_adopted)
         if encrypted is not None:
             pulumi.set(__self__, "encrypted", encrypted)
         if replication_type is not None:
@@ -155,6 +159,18 @@ class MysqlDatabaseArgs:
         pulumi.set(self, "cluster_size", value)
 
     @_builtins.property
+    @pulumi.getter(name="deleteAdopted")
+    def delete_adopted(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+        """
+        return pulumi.get(self, "delete_adopted")
+
+    @delete_adopted.setter
+    def delete_adopted(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "delete_adopted", value)
+
+    @_builtins.property
     @pulumi.getter
     def encrypted(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
@@ -224,6 +240,7 @@ class MysqlDatabase(pulumi.CustomResource):
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  allow_list: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  cluster_size: pulumi.Input[Optional[_builtins.float]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  encrypted: pulumi.Input[Optional[_builtins.bool]] = None,
                  engine_id: pulumi.Input[Optional[_builtins.str]] = None,
                  label: pulumi.Input[Optional[_builtins.str]] = None,
@@ -242,6 +259,7 @@ class MysqlDatabase(pulumi.CustomResource):
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allow_list: Addresses and CIDR ranges allowed to connect (a set; `203.0.113.1` equals `203.0.113.1/32`); empty blocks every connection, `0.0.0.0/0` allows all. Changes in place. When given, the database owns its allow list exactly; when absent, the list is left alone (use `DatabaseAllowListEntry`). A new database without it allows no connections.
         :param pulumi.Input[_builtins.float] cluster_size: 1, or 3 for a high-availability cluster (a primary and two replicas). Changing it replaces the database. Default `1`.
+        :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input[_builtins.bool] encrypted: Encrypt the disks. Changing it replaces the database. Default `false`.
         :param pulumi.Input[_builtins.str] engine_id: Engine and version: a major, `mysql/8` (the API provisions its newest version; `getDatabaseEngines` lists them), or a full version, `mysql/8.0.30`. Changing it replaces the database: engines are never upgraded in place.
         :param pulumi.Input[_builtins.str] label: 3–32 characters, unique among the account's databases. Changes in place.
@@ -279,6 +297,7 @@ class MysqlDatabase(pulumi.CustomResource):
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  allow_list: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  cluster_size: pulumi.Input[Optional[_builtins.float]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  encrypted: pulumi.Input[Optional[_builtins.bool]] = None,
                  engine_id: pulumi.Input[Optional[_builtins.str]] = None,
                  label: pulumi.Input[Optional[_builtins.str]] = None,
@@ -300,6 +319,7 @@ class MysqlDatabase(pulumi.CustomResource):
             __props__.__dict__["adopt_id"] = adopt_id
             __props__.__dict__["allow_list"] = allow_list
             __props__.__dict__["cluster_size"] = cluster_size
+            __props__.__dict__["delete_adopted"] = delete_adopted
             __props__.__dict__["encrypted"] = encrypted
             if engine_id is None and not opts.urn:
                 raise TypeError("Missing required property 'engine_id'")
@@ -356,6 +376,7 @@ class MysqlDatabase(pulumi.CustomResource):
         __props__.__dict__["ca_cert"] = None
         __props__.__dict__["cluster_size"] = None
         __props__.__dict__["created"] = None
+        __props__.__dict__["delete_adopted"] = None
         __props__.__dict__["encrypted"] = None
         __props__.__dict__["engine"] = None
         __props__.__dict__["engine_id"] = None
@@ -414,6 +435,14 @@ class MysqlDatabase(pulumi.CustomResource):
         When the database was created (UTC).
         """
         return pulumi.get(self, "created")
+
+    @_builtins.property
+    @pulumi.getter(name="deleteAdopted")
+    def delete_adopted(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        The `deleteAdopted` the program gave, when it gave one.
+        """
+        return pulumi.get(self, "delete_adopted")
 
     @_builtins.property
     @pulumi.getter

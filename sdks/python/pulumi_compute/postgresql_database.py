@@ -28,6 +28,7 @@ class PostgresqlDatabaseArgs:
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  allow_list: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  cluster_size: pulumi.Input[Optional[_builtins.float]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  encrypted: pulumi.Input[Optional[_builtins.bool]] = None,
                  replication_commit_type: pulumi.Input[Optional[_builtins.str]] = None,
                  replication_type: pulumi.Input[Optional[_builtins.str]] = None,
@@ -44,6 +45,7 @@ class PostgresqlDatabaseArgs:
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allow_list: Addresses and CIDR ranges allowed to connect (a set; `203.0.113.1` equals `203.0.113.1/32`); empty blocks every connection, `0.0.0.0/0` allows all. Changes in place. When given, the database owns its allow list exactly; when absent, the list is left alone (use `DatabaseAllowListEntry`). A new database without it allows no connections.
         :param pulumi.Input[_builtins.float] cluster_size: 1, or 3 for a high-availability cluster (a primary and two replicas). Changing it replaces the database. Default `1`.
+        :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input[_builtins.bool] encrypted: Encrypt the disks. Changing it replaces the database. Default `false`.
         :param pulumi.Input[_builtins.str] replication_commit_type: `on`, `local` (default), `remote_write`, `remote_apply` or `off`. Changing it replaces the database. Default `"local"`.
         :param pulumi.Input[_builtins.str] replication_type: `none` or `asynch`; must be `none` for one node. When absent: `none` for one node, `asynch` for three. Changing it replaces the database.
@@ -61,6 +63,8 @@ class PostgresqlDatabaseArgs:
             pulumi.set(__self__, "allow_list", allow_list)
         if cluster_size is not None:
             pulumi.set(__self__, "cluster_size", cluster_size)
+        if delete_adopted is not None:
+            pulumi.set(__self__, "delete_adopted", delete_adopted)
         if encrypted is not None:
             pulumi.set(__self__, "encrypted", encrypted)
         if replication_commit_type is not None:
@@ -159,6 +163,18 @@ class PostgresqlDatabaseArgs:
         pulumi.set(self, "cluster_size", value)
 
     @_builtins.property
+    @pulumi.getter(name="deleteAdopted")
+    def delete_adopted(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+        """
+        return pulumi.get(self, "delete_adopted")
+
+    @delete_adopted.setter
+    def delete_adopted(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "delete_adopted", value)
+
+    @_builtins.property
     @pulumi.getter
     def encrypted(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
@@ -240,6 +256,7 @@ class PostgresqlDatabase(pulumi.CustomResource):
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  allow_list: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  cluster_size: pulumi.Input[Optional[_builtins.float]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  encrypted: pulumi.Input[Optional[_builtins.bool]] = None,
                  engine_id: pulumi.Input[Optional[_builtins.str]] = None,
                  label: pulumi.Input[Optional[_builtins.str]] = None,
@@ -259,6 +276,7 @@ class PostgresqlDatabase(pulumi.CustomResource):
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allow_list: Addresses and CIDR ranges allowed to connect (a set; `203.0.113.1` equals `203.0.113.1/32`); empty blocks every connection, `0.0.0.0/0` allows all. Changes in place. When given, the database owns its allow list exactly; when absent, the list is left alone (use `DatabaseAllowListEntry`). A new database without it allows no connections.
         :param pulumi.Input[_builtins.float] cluster_size: 1, or 3 for a high-availability cluster (a primary and two replicas). Changing it replaces the database. Default `1`.
+        :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input[_builtins.bool] encrypted: Encrypt the disks. Changing it replaces the database. Default `false`.
         :param pulumi.Input[_builtins.str] engine_id: Engine and version: a major, `postgresql/16` (the API provisions its newest version; `getDatabaseEngines` lists them), or a full version, `postgresql/14.6`. Changing it replaces the database: engines are never upgraded in place.
         :param pulumi.Input[_builtins.str] label: 3–32 characters, unique among the account's databases. Changes in place.
@@ -297,6 +315,7 @@ class PostgresqlDatabase(pulumi.CustomResource):
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  allow_list: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  cluster_size: pulumi.Input[Optional[_builtins.float]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  encrypted: pulumi.Input[Optional[_builtins.bool]] = None,
                  engine_id: pulumi.Input[Optional[_builtins.str]] = None,
                  label: pulumi.Input[Optional[_builtins.str]] = None,
@@ -319,6 +338,7 @@ class PostgresqlDatabase(pulumi.CustomResource):
             __props__.__dict__["adopt_id"] = adopt_id
             __props__.__dict__["allow_list"] = allow_list
             __props__.__dict__["cluster_size"] = cluster_size
+            __props__.__dict__["delete_adopted"] = delete_adopted
             __props__.__dict__["encrypted"] = encrypted
             if engine_id is None and not opts.urn:
                 raise TypeError("Missing required property 'engine_id'")
@@ -376,6 +396,7 @@ class PostgresqlDatabase(pulumi.CustomResource):
         __props__.__dict__["ca_cert"] = None
         __props__.__dict__["cluster_size"] = None
         __props__.__dict__["created"] = None
+        __props__.__dict__["delete_adopted"] = None
         __props__.__dict__["encrypted"] = None
         __props__.__dict__["engine"] = None
         __props__.__dict__["engine_id"] = None
@@ -435,6 +456,14 @@ class PostgresqlDatabase(pulumi.CustomResource):
         When the database was created (UTC).
         """
         return pulumi.get(self, "created")
+
+    @_builtins.property
+    @pulumi.getter(name="deleteAdopted")
+    def delete_adopted(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        The `deleteAdopted` the program gave, when it gave one.
+        """
+        return pulumi.get(self, "delete_adopted")
 
     @_builtins.property
     @pulumi.getter

@@ -24,6 +24,7 @@ class ReverseDnsArgs:
                  address: pulumi.Input[_builtins.str],
                  rdns: pulumi.Input[_builtins.str],
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  timeouts: pulumi.Input[Optional['TimeoutsArgsArgs']] = None):
         """
         The set of arguments for constructing a ReverseDns resource.
@@ -31,12 +32,15 @@ class ReverseDnsArgs:
         :param pulumi.Input[_builtins.str] address: The IPv4 or IPv6 address (any spelling). Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] rdns: The host name, such as `www.example.com` (case and a final dot do not matter). Forward DNS must resolve it to the address.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
+        :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input['TimeoutsArgsArgs'] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
         pulumi.set(__self__, "address", address)
         pulumi.set(__self__, "rdns", rdns)
         if adopt_id is not None:
             pulumi.set(__self__, "adopt_id", adopt_id)
+        if delete_adopted is not None:
+            pulumi.set(__self__, "delete_adopted", delete_adopted)
         if timeouts is not None:
             pulumi.set(__self__, "timeouts", timeouts)
 
@@ -77,6 +81,18 @@ class ReverseDnsArgs:
         pulumi.set(self, "adopt_id", value)
 
     @_builtins.property
+    @pulumi.getter(name="deleteAdopted")
+    def delete_adopted(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+        """
+        return pulumi.get(self, "delete_adopted")
+
+    @delete_adopted.setter
+    def delete_adopted(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "delete_adopted", value)
+
+    @_builtins.property
     @pulumi.getter
     def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgsArgs']]:
         """
@@ -97,6 +113,7 @@ class ReverseDns(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  address: pulumi.Input[Optional[_builtins.str]] = None,
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  rdns: pulumi.Input[Optional[_builtins.str]] = None,
                  timeouts: pulumi.Input[Optional[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']]] = None,
                  __props__=None):
@@ -107,6 +124,7 @@ class ReverseDns(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] address: The IPv4 or IPv6 address (any spelling). Changing it replaces the resource.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
+        :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input[_builtins.str] rdns: The host name, such as `www.example.com` (case and a final dot do not matter). Forward DNS must resolve it to the address.
         :param pulumi.Input[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
@@ -136,6 +154,7 @@ class ReverseDns(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  address: pulumi.Input[Optional[_builtins.str]] = None,
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  rdns: pulumi.Input[Optional[_builtins.str]] = None,
                  timeouts: pulumi.Input[Optional[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']]] = None,
                  __props__=None):
@@ -151,6 +170,7 @@ class ReverseDns(pulumi.CustomResource):
                 raise TypeError("Missing required property 'address'")
             __props__.__dict__["address"] = address
             __props__.__dict__["adopt_id"] = adopt_id
+            __props__.__dict__["delete_adopted"] = delete_adopted
             if rdns is None and not opts.urn:
                 raise TypeError("Missing required property 'rdns'")
             __props__.__dict__["rdns"] = rdns
@@ -183,6 +203,7 @@ class ReverseDns(pulumi.CustomResource):
         __props__.__dict__["address"] = None
         __props__.__dict__["adopt_id"] = None
         __props__.__dict__["compute_id"] = None
+        __props__.__dict__["delete_adopted"] = None
         __props__.__dict__["rdns"] = None
         __props__.__dict__["region"] = None
         __props__.__dict__["timeouts"] = None
@@ -212,6 +233,14 @@ class ReverseDns(pulumi.CustomResource):
         The instance holding the address. Null when no instance holds the address.
         """
         return pulumi.get(self, "compute_id")
+
+    @_builtins.property
+    @pulumi.getter(name="deleteAdopted")
+    def delete_adopted(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        The `deleteAdopted` the program gave, when it gave one.
+        """
+        return pulumi.get(self, "delete_adopted")
 
     @_builtins.property
     @pulumi.getter

@@ -24,6 +24,7 @@ class VpcArgs:
                  label: pulumi.Input[_builtins.str],
                  region: pulumi.Input[_builtins.str],
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  timeouts: pulumi.Input[Optional['TimeoutsArgsArgs']] = None):
         """
@@ -32,6 +33,7 @@ class VpcArgs:
         :param pulumi.Input[_builtins.str] label: 1–64 ASCII letters, digits and single dashes; unique among the account's VPCs.
         :param pulumi.Input[_builtins.str] region: Region id, such as `us-iad` (one offering VPCs: `getRegions({ capability: "VPCs" })`). Changing it replaces the VPC.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
+        :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input[_builtins.str] description: Up to 255 characters. Default `""`.
         :param pulumi.Input['TimeoutsArgsArgs'] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
@@ -39,6 +41,8 @@ class VpcArgs:
         pulumi.set(__self__, "region", region)
         if adopt_id is not None:
             pulumi.set(__self__, "adopt_id", adopt_id)
+        if delete_adopted is not None:
+            pulumi.set(__self__, "delete_adopted", delete_adopted)
         if description is not None:
             pulumi.set(__self__, "description", description)
         if timeouts is not None:
@@ -81,6 +85,18 @@ class VpcArgs:
         pulumi.set(self, "adopt_id", value)
 
     @_builtins.property
+    @pulumi.getter(name="deleteAdopted")
+    def delete_adopted(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+        """
+        return pulumi.get(self, "delete_adopted")
+
+    @delete_adopted.setter
+    def delete_adopted(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "delete_adopted", value)
+
+    @_builtins.property
     @pulumi.getter
     def description(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -112,6 +128,7 @@ class Vpc(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  label: pulumi.Input[Optional[_builtins.str]] = None,
                  region: pulumi.Input[Optional[_builtins.str]] = None,
@@ -123,6 +140,7 @@ class Vpc(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
+        :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input[_builtins.str] description: Up to 255 characters. Default `""`.
         :param pulumi.Input[_builtins.str] label: 1–64 ASCII letters, digits and single dashes; unique among the account's VPCs.
         :param pulumi.Input[_builtins.str] region: Region id, such as `us-iad` (one offering VPCs: `getRegions({ capability: "VPCs" })`). Changing it replaces the VPC.
@@ -153,6 +171,7 @@ class Vpc(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  label: pulumi.Input[Optional[_builtins.str]] = None,
                  region: pulumi.Input[Optional[_builtins.str]] = None,
@@ -167,6 +186,7 @@ class Vpc(pulumi.CustomResource):
             __props__ = VpcArgs.__new__(VpcArgs)
 
             __props__.__dict__["adopt_id"] = adopt_id
+            __props__.__dict__["delete_adopted"] = delete_adopted
             __props__.__dict__["description"] = description
             if label is None and not opts.urn:
                 raise TypeError("Missing required property 'label'")
@@ -201,6 +221,7 @@ class Vpc(pulumi.CustomResource):
 
         __props__.__dict__["adopt_id"] = None
         __props__.__dict__["created"] = None
+        __props__.__dict__["delete_adopted"] = None
         __props__.__dict__["description"] = None
         __props__.__dict__["label"] = None
         __props__.__dict__["region"] = None
@@ -223,6 +244,14 @@ class Vpc(pulumi.CustomResource):
         When the VPC was created (UTC).
         """
         return pulumi.get(self, "created")
+
+    @_builtins.property
+    @pulumi.getter(name="deleteAdopted")
+    def delete_adopted(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        The `deleteAdopted` the program gave, when it gave one.
+        """
+        return pulumi.get(self, "delete_adopted")
 
     @_builtins.property
     @pulumi.getter

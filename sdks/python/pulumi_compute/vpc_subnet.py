@@ -25,6 +25,7 @@ class VpcSubnetArgs:
                  label: pulumi.Input[_builtins.str],
                  vpc_id: pulumi.Input[Union[_builtins.str, _builtins.float]],
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  timeouts: pulumi.Input[Optional['TimeoutsArgsArgs']] = None):
         """
         The set of arguments for constructing a VpcSubnet resource.
@@ -33,6 +34,7 @@ class VpcSubnetArgs:
         :param pulumi.Input[_builtins.str] label: 1–64 ASCII letters, digits and single dashes; unique within the VPC.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] vpc_id: Id of the VPC. Changing it replaces the subnet.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
+        :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input['TimeoutsArgsArgs'] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
         pulumi.set(__self__, "ipv4", ipv4)
@@ -40,6 +42,8 @@ class VpcSubnetArgs:
         pulumi.set(__self__, "vpc_id", vpc_id)
         if adopt_id is not None:
             pulumi.set(__self__, "adopt_id", adopt_id)
+        if delete_adopted is not None:
+            pulumi.set(__self__, "delete_adopted", delete_adopted)
         if timeouts is not None:
             pulumi.set(__self__, "timeouts", timeouts)
 
@@ -92,6 +96,18 @@ class VpcSubnetArgs:
         pulumi.set(self, "adopt_id", value)
 
     @_builtins.property
+    @pulumi.getter(name="deleteAdopted")
+    def delete_adopted(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
+        """
+        return pulumi.get(self, "delete_adopted")
+
+    @delete_adopted.setter
+    def delete_adopted(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "delete_adopted", value)
+
+    @_builtins.property
     @pulumi.getter
     def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgsArgs']]:
         """
@@ -111,6 +127,7 @@ class VpcSubnet(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  ipv4: pulumi.Input[Optional[_builtins.str]] = None,
                  label: pulumi.Input[Optional[_builtins.str]] = None,
                  timeouts: pulumi.Input[Optional[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']]] = None,
@@ -122,6 +139,7 @@ class VpcSubnet(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
+        :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input[_builtins.str] ipv4: IPv4 range in canonical CIDR form inside RFC 1918 space, not overlapping 192.168.128.0/17 or another subnet of the VPC. Changing it replaces the subnet.
         :param pulumi.Input[_builtins.str] label: 1–64 ASCII letters, digits and single dashes; unique within the VPC.
         :param pulumi.Input[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
@@ -152,6 +170,7 @@ class VpcSubnet(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
+                 delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  ipv4: pulumi.Input[Optional[_builtins.str]] = None,
                  label: pulumi.Input[Optional[_builtins.str]] = None,
                  timeouts: pulumi.Input[Optional[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']]] = None,
@@ -166,6 +185,7 @@ class VpcSubnet(pulumi.CustomResource):
             __props__ = VpcSubnetArgs.__new__(VpcSubnetArgs)
 
             __props__.__dict__["adopt_id"] = adopt_id
+            __props__.__dict__["delete_adopted"] = delete_adopted
             if ipv4 is None and not opts.urn:
                 raise TypeError("Missing required property 'ipv4'")
             __props__.__dict__["ipv4"] = ipv4
@@ -202,6 +222,7 @@ class VpcSubnet(pulumi.CustomResource):
 
         __props__.__dict__["adopt_id"] = None
         __props__.__dict__["created"] = None
+        __props__.__dict__["delete_adopted"] = None
         __props__.__dict__["ipv4"] = None
         __props__.__dict__["label"] = None
         __props__.__dict__["timeouts"] = None
@@ -224,6 +245,14 @@ class VpcSubnet(pulumi.CustomResource):
         When the subnet was created (UTC).
         """
         return pulumi.get(self, "created")
+
+    @_builtins.property
+    @pulumi.getter(name="deleteAdopted")
+    def delete_adopted(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        The `deleteAdopted` the program gave, when it gave one.
+        """
+        return pulumi.get(self, "delete_adopted")
 
     @_builtins.property
     @pulumi.getter

@@ -95,3 +95,79 @@ test("a PostgreSQL database, an IPv6 range, a firewall device, a captured image 
   await client.networking.ips.update("198.51.100.10", { rdns: "www.example.org" });
   await adoptThenRead("ReverseDns", "198.51.100.10", { address: "198.51.100.10", rdns: "www.example.org" });
 });
+
+describe("an adopted object is released, not deleted, unless the program sets deleteAdopted", () => {
+  const vpcs = provider("Vpc");
+  const writes = () => harness.writes();
+  /** Runs `body` with the lines the provider prints gathered (no Pulumi host: progress is printed). */
+  async function printed(body: () => Promise<void>): Promise<string> {
+    const lines: string[] = [];
+    const log = jest.spyOn(console, "log").mockImplementation((line: string) => void lines.push(line));
+    try {
+      await body();
+    } finally {
+      log.mockRestore();
+    }
+    return lines.join("\n");
+  }
+
+  test("a delete of an adopted VPC sends nothing and says the VPC stays; with deleteAdopted: true it deletes it", async () => {
+    const kept = await harness.client.vpcs.create({ label: "theirs", region: "us-iad" });
+    const adopted = await vpcs.create!({ label: "theirs", region: "us-iad", adoptId: kept.id });
+    const mark = writes().length;
+    const said = await printed(() => vpcs.delete!(adopted.id, adopted.outs));
+    expect(writes().slice(mark)).toEqual([]);
+    expect(said).toContain(`VPC ${kept.id} was adopted (adoptId), not created by this stack: released, the VPC stays`);
+    expect((await harness.client.vpcs.get(kept.id)).label).toBe("theirs");
+
+    const mine = await vpcs.create!({ label: "theirs", region: "us-iad", adoptId: kept.id, deleteAdopted: true });
+    await vpcs.delete!(mine.id, mine.outs);
+    expect(writes().slice(mark)).toEqual([`DELETE /v4/vpcs/${kept.id}`]);
+    // An object the stack created is deleted as before.
+    const made = await vpcs.create!({ label: "made", region: "us-iad" });
+    await vpcs.delete!(made.id, made.outs);
+    expect(await harness.client.vpcs.listAll()).toEqual([]);
+  });
+
+  test("check says on the adopting row what a delete will do", async () => {
+    const kept = await harness.client.vpcs.create({ label: "row", region: "us-iad" });
+    const said = await printed(async () => {
+      await vpcs.check!({}, { label: "row", region: "us-iad", adoptId: kept.id });
+    });
+    expect(said).toContain(
+      `adopts VPC ${kept.id}: a delete of this resource (pulumi destroy, or removing it from the program) releases the VPC`,
+    );
+    expect(said).toContain("set deleteAdopted: true");
+    // Asked for: nothing to say; adopted already: said once, when it adopted.
+    const quiet = await printed(async () => {
+      await vpcs.check!({}, { label: "row", region: "us-iad", adoptId: kept.id, deleteAdopted: true });
+      await vpcs.check!({ label: "row", region: "us-iad", adoptId: kept.id }, { label: "row", region: "us-iad", adoptId: kept.id });
+    });
+    expect(quiet).toBe("");
+    expect((await vpcs.check!({}, { label: "row", region: "us-iad", adoptId: kept.id, deleteAdopted: "yes" })).failures).toEqual([
+      { property: "deleteAdopted", reason: "deleteAdopted must be true or false" },
+    ]);
+  });
+
+  test("deleteAdopted set later is an update that sends nothing; the adoption stays recorded when adoptId leaves the program", async () => {
+    const kept = await harness.client.vpcs.create({ label: "later", region: "us-iad" });
+    const inputs = { label: "later", region: "us-iad" };
+    const adopted = await vpcs.create!({ ...inputs, adoptId: kept.id });
+    // adoptId removed from the program: no change, and an update for another reason keeps the adoption.
+    expect((await vpcs.diff!(adopted.id, adopted.outs, inputs)).changes).toBe(false);
+    const described = await vpcs.update!(adopted.id, adopted.outs, { ...inputs, description: "now" });
+    expect(described.outs).toMatchObject({ adoptId: kept.id, description: "now" });
+    // deleteAdopted: true is a change of its own, recorded without a request.
+    const asked = { ...inputs, description: "now", deleteAdopted: true };
+    expect(await vpcs.diff!(adopted.id, described.outs!, asked)).toMatchObject({ changes: true, replaces: [], diffs: ["deleteAdopted"] });
+    const mark = harness.emulator.control.listRequests().length;
+    const recorded = await vpcs.update!(adopted.id, described.outs!, asked);
+    expect(harness.emulator.control.listRequests().slice(mark)).toEqual([]);
+    expect(recorded.outs).toEqual({ ...described.outs, deleteAdopted: true });
+    await vpcs.delete!(adopted.id, recorded.outs!);
+    expect(await harness.client.vpcs.listAll()).toEqual([]);
+    // On an object the stack created, deleteAdopted changes nothing.
+    const made = await vpcs.create!(inputs);
+    expect((await vpcs.diff!(made.id, made.outs, { ...inputs, deleteAdopted: true })).changes).toBe(false);
+  });
+});

@@ -60,7 +60,7 @@ describe("check", () => {
   test("refuses inputs the resource does not have, listing the valid ones", () => {
     const [failure] = failuresOf(vpcSpec, { label: "a", region: "us-iad", subnets: [] });
     expect(failure!.property).toBe("subnets");
-    expect(failure!.reason).toMatch(/not an input of Vpc; valid inputs: label, region, description, adoptId, timeouts/);
+    expect(failure!.reason).toMatch(/not an input of Vpc; valid inputs: label, region, description, adoptId, deleteAdopted, timeouts/);
   });
 
   test("validates timeouts and adoptId", () => {

@@ -9,11 +9,7 @@ import { useProviderHarness } from "../harness";
 
 const harness = useProviderHarness();
 const vpcs = provider("Vpc");
-const writes = () =>
-  harness.emulator.control
-    .listRequests()
-    .filter((r) => r.method !== "GET")
-    .map((r) => `${r.method} ${r.path}`);
+const writes = () => harness.writes();
 
 test("a delete of an object the program adopts (a rename followed by adoptId) sends nothing; of any other, deletes it", async () => {
   const kept = await harness.client.vpcs.create({ label: "kept", region: "us-iad" });

@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { servingContext } from "../../../provider/serve/serving-context";
 import { adoptClash, clashMessage } from "../../../provider/engine/natural-key";
-import { aliasFor, holderOf, parseUrn } from "../../../provider/engine/ownership";
+import { aliasFor, holderOf, holdings, parseUrn } from "../../../provider/engine/ownership";
 import { currentBackendUrl, readStackResources } from "../../../provider/stack/backend-store";
 import { specOf } from "../../../provider/registry";
 import type { StateEntry } from "../../../provider/engine/ports";
@@ -30,10 +30,93 @@ test("URNs: stack, project, types and name", () => {
   expect(parseUrn("not a urn")).toBeUndefined();
 });
 
-test("the alias of a rename is the old name; of a move, the old URN", () => {
+const VPC = "pulumi-nodejs:dynamic/compute:Vpc";
+const stackUrn = (stack: string) => `urn:pulumi:${stack}::app::pulumi:pulumi:Stack::app-${stack}`;
+
+test("the alias of a rename is the old name; of a move, the old parent in a form that holds in every stack", () => {
   expect(aliasFor(urn("dev", "app"), urn("dev", "network"))).toBe('aliases: [{ name: "app" }]');
-  const moved = urn("dev", "app", "acme:Net$pulumi-nodejs:dynamic/compute:Vpc");
-  expect(aliasFor(urn("dev", "app"), moved)).toBe(`aliases: [${JSON.stringify(urn("dev", "app"))}]`);
+  // Out of the stack's top level into a component: never the literal URN (its stack's name is wrong in staging).
+  const moved = urn("dev", "app", `acme:Net$${VPC}`);
+  expect(aliasFor(urn("dev", "app"), moved)).toBe("aliases: [{ parent: pulumi.rootStackResource }]");
+  expect(aliasFor(urn("dev", "app"), moved)).not.toContain("urn:pulumi");
+  // Moved and renamed.
+  expect(aliasFor(urn("dev", "app"), urn("dev", "vpc", `acme:Net$${VPC}`))).toBe(
+    'aliases: [{ name: "app", parent: pulumi.rootStackResource }]',
+  );
+  // Out of a component (its own parent from the checkpoint), to the top level or into another component.
+  const net = urn("dev", "net", "acme:Net");
+  const entries = [
+    { urn: net, type: "acme:Net", parent: stackUrn("dev") },
+    { urn: urn("dev", "app", `acme:Net$${VPC}`), type: VPC, id: "10", parent: net },
+  ];
+  expect(aliasFor(urn("dev", "app", `acme:Net$${VPC}`), urn("dev", "app"), entries)).toBe(
+    'aliases: [{ parent: pulumi.createUrn("net", "acme:Net") }]',
+  );
+  expect(aliasFor(urn("dev", "app", `acme:Net$${VPC}`), urn("dev", "app", `acme:Zone$${VPC}`), entries)).toBe(
+    'aliases: [{ parent: pulumi.createUrn("net", "acme:Net") }]',
+  );
+  // A component inside a component: the chain of parents, each by its name and type.
+  const inner = urn("dev", "inner", "acme:Net$acme:Inner");
+  const nested = [
+    ...entries,
+    { urn: inner, type: "acme:Inner", parent: net },
+    { urn: urn("dev", "db", `acme:Net$acme:Inner$${VPC}`), type: VPC, parent: inner },
+  ];
+  expect(aliasFor(urn("dev", "db", `acme:Net$acme:Inner$${VPC}`), urn("dev", "db"), nested)).toBe(
+    'aliases: [{ parent: pulumi.createUrn("inner", "acme:Inner", pulumi.createUrn("net", "acme:Net")) }]',
+  );
+  // A component's chain the checkpoint does not hold: the old URN, the one form left.
+  const orphan = urn("dev", "db", `acme:Net$acme:Inner$${VPC}`);
+  expect(aliasFor(orphan, urn("dev", "db"))).toBe(`aliases: [${JSON.stringify(orphan)}]`);
+});
+
+test("a move: every resource of this stack beside the moved one that the run has not checked is named with it", async () => {
+  const net = urn("dev", "net", "acme:Net");
+  process.env.PULUMI_BACKEND_URL = backend({
+    dev: [
+      { urn: stackUrn("dev"), type: "pulumi:pulumi:Stack" },
+      { urn: "urn:pulumi:dev::app::pulumi:providers:compute::default", type: "pulumi:providers:compute", id: "p" },
+      { urn: urn("dev", "app"), type: VPC, id: "10", parent: stackUrn("dev") },
+      {
+        urn: urn("dev", "data", "pulumi-nodejs:dynamic/compute:VpcSubnet"),
+        type: "pulumi-nodejs:dynamic/compute:VpcSubnet",
+        id: "11",
+        parent: stackUrn("dev"),
+      },
+      { urn: urn("dev", "www", "compute:index:DomainRecord"), type: "compute:index:DomainRecord", id: "12", parent: stackUrn("dev") },
+      { urn: urn("dev", "kept"), type: VPC, id: "13", parent: stackUrn("dev") },
+      { urn: net, type: "acme:Net", parent: stackUrn("dev") },
+      { urn: urn("dev", "inside", `acme:Net$${VPC}`), type: VPC, id: "14", parent: net },
+    ],
+  });
+  const ctx = servingContext();
+  // `kept` was checked at its old URN in this run: it stayed at the top level.
+  holdings(ctx).checked(urn("dev", "kept"));
+  const holder = await holderOf(vpc, ctx, "10", urn("dev", "app", `acme:Zone$${VPC}`));
+  expect(holder).toEqual({
+    where: "this stack",
+    urn: urn("dev", "app"),
+    resource: "app",
+    alias: "aliases: [{ parent: pulumi.rootStackResource }]",
+    alongside: [
+      { resource: "data", kind: "VpcSubnet", alias: "aliases: [{ parent: pulumi.rootStackResource }]" },
+      { resource: "www", kind: "DomainRecord", alias: "aliases: [{ parent: pulumi.rootStackResource }]" },
+    ],
+  });
+  const message = clashMessage(vpc, 'label "x"', "label", "10", holder, urn("dev", "app", `acme:Zone$${VPC}`));
+  expect(message).toBe(
+    'label "x" is taken by VPC 10, which this stack manages as resource "app". If this resource is "app" moved into or out of a ' +
+      "component, add aliases: [{ parent: pulumi.rootStackResource }] to this resource's options: the VPC stays and the next preview " +
+      "plans no create and no delete. The preview stops at the first resource it refuses, so here are the others: each resource of " +
+      'this stack that was beside "app" and is not yet seen in this run needs the same alias if it moved too: "data" (VpcSubnet), ' +
+      '"www" (DomainRecord). With them all, one preview shows the move. Otherwise change this resource\'s label ' +
+      "(node_modules/pulumi-compute/docs/guides/refactoring.md).",
+  );
+  expect(message).not.toContain("urn:pulumi");
+  expect(message).not.toContain("adoptId");
+  expect(message).not.toContain("recover");
+  // A rename (no parent changed) names no other resource.
+  expect(await holderOf(vpc, ctx, "10", urn("dev", "network"))).toMatchObject({ alias: 'aliases: [{ name: "app" }]', alongside: [] });
 });
 
 test("who manages an object: the asking resource itself, this stack under another name, another stack, nobody", async () => {
@@ -45,7 +128,13 @@ test("who manages an object: the asking resource itself, this stack under anothe
     staging: [{ urn: urn("staging", "app"), type: "compute:index:Vpc", id: "30" }],
   });
   const ctx = servingContext();
-  expect(await holderOf(vpc, ctx, "10", urn("dev", "network"))).toEqual({ where: "this stack", urn: urn("dev", "app"), resource: "app" });
+  expect(await holderOf(vpc, ctx, "10", urn("dev", "network"))).toEqual({
+    where: "this stack",
+    urn: urn("dev", "app"),
+    resource: "app",
+    alias: 'aliases: [{ name: "app" }]',
+    alongside: [],
+  });
   expect(await holderOf(vpc, ctx, "30", urn("dev", "app"))).toEqual({
     where: "another stack",
     stack: "staging",
@@ -93,9 +182,9 @@ test("the clash's message by who holds the object, in the order the issue asks",
     urn("dev", "network"),
   );
   expect(here).toBe(
-    'label "app-net" is taken by VPC 10, which this stack manages as resource "app". If this resource is "app" renamed or moved, ' +
+    'label "app-net" is taken by VPC 10, which this stack manages as resource "app". If this resource is "app" renamed, ' +
       `add aliases: [{ name: "app" }] to this resource's options (or run \`pulumi state rename '${urn("dev", "app")}' network\`): ` +
-      "the VPC stays and the next preview plans no create and no delete; otherwise change this resource's label " +
+      "the VPC stays and the next preview plans no create and no delete. Otherwise change this resource's label " +
       "(node_modules/pulumi-compute/docs/guides/refactoring.md).",
   );
   const other = clashMessage(
@@ -109,7 +198,16 @@ test("the clash's message by who holds the object, in the order the issue asks",
   expect(other).toContain('which stack "dev" manages as resource "app". Do not set adoptId to it');
   expect(other).toContain("${pulumi.getStack()}");
   expect(other).not.toMatch(/adoptId: 10/);
-  expect(clashMessage(vpc, key, "label", "10", { where: "no stack" }, urn("dev", "app"))).toContain("set adoptId: 10 on this resource");
+  // Nobody of this backend: what the provider cannot see is said, and an adoption's delete releases.
+  const nobody = clashMessage(vpc, key, "label", "10", { where: "no stack" }, urn("dev", "app"));
+  expect(nobody).toBe(
+    'label "app-net" is taken by VPC 10, which no stack of this backend manages. The provider reads only this backend\'s stacks: ' +
+      "a stack of another backend (a colleague's `pulumi login --local`, another team's bucket) may manage it, and then must not be " +
+      "adopted: give each stack its own value (`${pulumi.getStack()}` in it), or read that object with a data function instead of " +
+      "declaring it. If it was made by hand, set adoptId: 10 on this resource to manage it, then `pulumi up`: an adopted VPC is " +
+      "released, not deleted, when this resource is deleted or its stack destroyed, unless the resource also sets deleteAdopted: true. " +
+      "Or change this resource's label (node_modules/pulumi-compute/docs/guides/refactoring.md).",
+  );
   // An object exactly as the inputs declare it, nobody's: an interrupted run's create, which recover hands to the stack.
   const interrupted = clashMessage(vpc, key, "label", "10", { where: "no stack" }, urn("dev", "app"), true);
   expect(interrupted.indexOf("run `npx pulumi-compute recover`")).toBeGreaterThan(0);

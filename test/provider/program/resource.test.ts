@@ -73,9 +73,10 @@ describe("outputs a resource never records (unrecordedOutputs)", () => {
       "service",
       "tag",
       "adoptId",
+      "deleteAdopted",
       "timeouts",
     ]);
-    for (const key of ["priority", "weight", "port", "protocol", "service", "tag", "adoptId", "timeouts"] as const) {
+    for (const key of ["priority", "weight", "port", "protocol", "service", "tag", "adoptId", "deleteAdopted", "timeouts"] as const) {
       expect(pulumi.Output.isInstance(record[key])).toBe(true);
       expect(await valueOf(record[key])).toBeUndefined();
       expect(record[key]).toBe(record[key]); // made once
@@ -92,12 +93,13 @@ describe("outputs a resource never records (unrecordedOutputs)", () => {
       "protocol",
       "service",
       "tag",
+      "deleteAdopted",
       "timeouts",
     ]);
     expect(dynamicProps(domainRecordSpec, { type: "MX", adoptId: 7 })).toHaveProperty("priority");
     expect(await valueOf(mx.adoptId)).toBe(7);
     // A type the program gives as an Output is not known yet: every field is registered.
-    expect(unrecordedKeys(domainRecordSpec, { type: pulumi.output("A") })).toEqual(["adoptId", "timeouts"]);
+    expect(unrecordedKeys(domainRecordSpec, { type: pulumi.output("A") })).toEqual(["adoptId", "deleteAdopted", "timeouts"]);
     expect(unrecordedKeys(domainRecordSpec, { type: "A", priority: 5 })).not.toContain("priority");
   });
 
