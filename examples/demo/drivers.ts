@@ -20,7 +20,8 @@ import type { KeyService } from "../../provider/testing/key-service";
 
 export type DriverKind = "automation" | "cli";
 
-export type RefreshReport = ReturnType<typeof refreshFindings>;
+/** The demo's programs use no `ignoreChanges`, so its report is the drift alone. */
+export type RefreshReport = Omit<ReturnType<typeof refreshFindings>, "ignored">;
 
 export interface StackDriver {
   /** How the stack is driven, for the demo's first lines. */
