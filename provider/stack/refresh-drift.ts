@@ -130,19 +130,8 @@ export function changesFromEvents(
 /**
  * Managed fields of one resource whose value differs between two records of its outputs (state
  * before and after a refresh), counting only the fields the program gave (`given`, the state's
- * inputs); none for types that are not this package's.
+ * inputs), the differences its `ignoreChanges` covers apart; none for types that are not this package's.
  */
-export function driftBetween(
-  type: string,
-  urn: string,
-  recorded: Record<string, unknown>,
-  actual: Record<string, unknown>,
-  given?: Record<string, unknown>,
-): ResourceDrift[] {
-  return changesBetween(type, urn, recorded, actual, given).drift;
-}
-
-/** `driftBetween`, with the differences the resource's `ignoreChanges` covers apart. */
 export function changesBetween(
   type: string,
   urn: string,

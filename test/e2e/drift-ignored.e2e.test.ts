@@ -14,11 +14,10 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { startEmulator, type RunningEmulator } from "../../emulator";
-import { ComputeClient } from "../../sdk/client";
 import { Vpc } from "../../provider";
 import { emulatedStack } from "../../provider/testing";
 import { PROVIDER_PLUGIN_YAML } from "../../provider/project/plugins";
+import { useEmulatedAccount } from "../support/account";
 import { runProcess, type ProcessResult } from "../support/process";
 import { expectExit, linkedProject, linkedProjectEnv } from "../support/user-shell";
 import { yamlProject } from "../support/yaml-project";
@@ -26,19 +25,14 @@ import { yamlProject } from "../support/yaml-project";
 // Each step starts the engine (and a language host, and the provider) from a shell.
 jest.setTimeout(900_000);
 
-let emulator: RunningEmulator;
-let client: ComputeClient;
+const account = useEmulatedAccount();
 let base: string;
 
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-  client = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });
+beforeAll(() => {
   base = fs.mkdtempSync(path.join(os.tmpdir(), "pc-e2e-drift-ignored-"));
 });
 
-afterAll(async () => {
-  await client?.close();
-  await emulator?.close();
+afterAll(() => {
   if (base) fs.rmSync(base, { recursive: true, force: true });
 });
 
@@ -102,13 +96,13 @@ test.each(DOORS)(
     };
     const drift = (args = "") => project.shell(`node node_modules/pulumi-compute/dist/provider/cli/main.js drift ${args}`);
     await ok("pulumi stack init dev --non-interactive");
-    await ok(`pulumi config set compute:apiUrl ${emulator.url}`);
-    await ok(`pulumi config set --secret compute:token ${emulator.token}`);
+    await ok(`pulumi config set compute:apiUrl ${account.emulator.url}`);
+    await ok(`pulumi config set --secret compute:token ${account.emulator.token}`);
     await ok("pulumi up --yes --skip-preview --non-interactive");
-    const [vpc] = await client.vpcs.listAll({ filter: { label } });
+    const [vpc] = await account.client.vpcs.listAll({ filter: { label } });
 
     // The label, which the program leaves to others, renamed by hand: no drift.
-    await client.vpcs.update(vpc!.id, { label: "renamed-by-ops" });
+    await account.client.vpcs.update(vpc!.id, { label: "renamed-by-ops" });
     const ignoredLabel = { resource: "net", type: "Vpc", field: "label", state: label, cloud: "renamed-by-ops" };
     const text = await drift("--stack dev");
     expectExit(text, 0);
@@ -134,7 +128,7 @@ test.each(DOORS)(
     expect(xml).toMatch(/<system-out>No drift: [^<]*Ignored: 1 field\(s\)[^<]*Vpc net\s+label/);
 
     // The description, which the program manages, changed too: drift, reported as before.
-    await client.vpcs.update(vpc!.id, { description: "edited-by-hand" });
+    await account.client.vpcs.update(vpc!.id, { description: "edited-by-hand" });
     const drifted = await drift("--stack dev --json");
     expectExit(drifted, 2);
     expect(JSON.parse(drifted.stdout)).toEqual({
@@ -156,13 +150,13 @@ test.each(DOORS)(
 
     // What the report advises does what it says: the description back, the label as ops left it.
     await ok("pulumi up --refresh --yes --skip-preview --non-interactive");
-    expect(await client.vpcs.get(vpc!.id)).toMatchObject({ label: "renamed-by-ops", description: DESCRIPTION });
+    expect(await account.client.vpcs.get(vpc!.id)).toMatchObject({ label: "renamed-by-ops", description: DESCRIPTION });
     const after = await drift("--stack dev --json");
     expectExit(after, 0);
     expect(JSON.parse(after.stdout)).toEqual({ stack: "dev", resources: 1, drift: [] });
 
     await ok("pulumi destroy --yes --skip-preview --non-interactive");
-    expect(await client.vpcs.get(vpc!.id).catch((error: { status?: number }) => error.status)).toBe(404);
+    expect(await account.client.vpcs.get(vpc!.id).catch((error: { status?: number }) => error.status)).toBe(404);
   },
 );
 
