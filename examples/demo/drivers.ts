@@ -12,7 +12,7 @@ import * as path from "node:path";
 import { spawn } from "node:child_process";
 import { LocalWorkspace, type EngineEvent, type Stack } from "@pulumi/pulumi/automation";
 import { engineBin, pulumiCommand } from "../../provider/process/pulumi-cli";
-import { driftBetween, isProgramResource, refreshFindings } from "../../provider/stack/refresh-drift";
+import { changesBetween, isProgramResource, refreshFindings } from "../../provider/stack/refresh-drift";
 import type { Example } from "../catalog";
 import { withComputePlugins } from "../../provider/project/plugins";
 import { resultsFromEvents } from "../../provider/testing/event-results";
@@ -20,7 +20,8 @@ import type { KeyService } from "../../provider/testing/key-service";
 
 export type DriverKind = "automation" | "cli";
 
-export type RefreshReport = ReturnType<typeof refreshFindings>;
+/** The demo's programs use no `ignoreChanges`, so its report is the drift alone. */
+export type RefreshReport = Omit<ReturnType<typeof refreshFindings>, "ignored">;
 
 export interface StackDriver {
   /** How the stack is driven, for the demo's first lines. */
@@ -156,7 +157,7 @@ async function cliDriver(options: DriverOptions, stateDir: string, statePath: st
       const refreshed = (after.deployment.resources ?? []).filter((r) => isProgramResource(r.type));
       const drift = refreshed.flatMap((r) => {
         const old = recorded.get(r.urn);
-        return old ? driftBetween(r.type, r.urn, old.outputs ?? {}, r.outputs ?? {}, old.inputs ?? {}) : [];
+        return old ? changesBetween(r.type, r.urn, old.outputs ?? {}, r.outputs ?? {}, old.inputs ?? {}).drift : [];
       });
       return { resources: refreshed.length, drift };
     },

@@ -20,6 +20,8 @@ export interface StackResult {
   /** Resources the refresh looked at; 0 when the stack was not checked. */
   resources: number;
   drift: ResourceDrift[];
+  /** Fields that differ where a resource's `ignoreChanges` leaves them to others: not drift; absent when none. */
+  ignored?: ResourceDrift[];
   /** Why the stack was busy or failed (the engine's first lines). */
   message?: string;
   seconds: number;
@@ -45,7 +47,7 @@ export function fleetExitCode(report: FleetReport): number {
 export function outcome(result: StackResult): string {
   switch (result.status) {
     case "clean":
-      return "no drift";
+      return result.ignored?.length ? `no drift (${result.ignored.length} ignored field(s) differ)` : "no drift";
     case "drift":
       return `drift: ${result.drift.length} field(s) of ${new Set(result.drift.map((d) => d.resource)).size} resource(s)`;
     case "busy":
@@ -59,7 +61,7 @@ const firstLine = (text = "") => text.split("\n").find((l) => l.trim()) ?? "";
 
 function block(result: StackResult): string {
   if (result.status === "clean" || result.status === "drift") {
-    return formatReport({ stack: result.stack, resources: result.resources, drift: result.drift });
+    return formatReport({ stack: result.stack, resources: result.resources, drift: result.drift, ignored: result.ignored });
   }
   const title = result.status === "busy" ? `Stack ${result.stack} is busy (not checked):` : `Stack ${result.stack} could not be checked:`;
   return [title, ...(result.message ?? "").split("\n").map((l) => `  ${l}`)].join("\n").trimEnd();
@@ -92,7 +94,8 @@ const xml = (text: string) =>
 
 /**
  * JUnit XML: a suite, one test case per stack (class: the project, name: the stack). Drift is a
- * failure, an error an error, a busy stack skipped with the lock's holder as the message.
+ * failure, an error an error, a busy stack skipped with the lock's holder as the message. A clean
+ * stack whose ignored fields differ passes, its report in `system-out`.
  */
 export function junitXml(report: FleetReport, timestamp = new Date()): string {
   const total = report.stacks.reduce((s, r) => s + r.seconds, 0).toFixed(3);
@@ -102,7 +105,7 @@ export function junitXml(report: FleetReport, timestamp = new Date()): string {
     const open = `    <testcase classname="${xml(r.project)}" name="${xml(r.stack)}" time="${r.seconds.toFixed(3)}"`;
     switch (r.status) {
       case "clean":
-        return `${open}/>`;
+        return r.ignored?.length ? `${open}>\n      <system-out>${xml(block(r))}</system-out>\n    </testcase>` : `${open}/>`;
       case "drift":
         return `${open}>\n      <failure type="drift" message="${xml(outcome(r))}">${xml(block(r))}</failure>\n    </testcase>`;
       case "busy":

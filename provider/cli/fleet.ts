@@ -152,6 +152,7 @@ export async function checkOne(target: FleetStack, check: CheckStack, probe: Loc
       ...base,
       resources: report.resources,
       drift: report.drift,
+      ...(report.ignored?.length ? { ignored: report.ignored } : {}),
       status: report.drift.length ? "drift" : "clean",
       seconds: seconds(),
     };

@@ -12,6 +12,7 @@ const DRIFT_USAGE = `usage: pulumi-compute drift [--stack <name>] [--cwd <projec
 
   Refresh-preview a stack (or many) and list managed fields changed outside Pulumi
   (exit 0: no drift, 2: drift, 1: error; a stack another runner has locked is reported busy).
+  A field under its resource's ignoreChanges is listed as ignored: not drift, exit code unchanged.
 
   -s, --stack <name>     the stack (default: the project's selected stack)
   -C, --cwd <dir>        the project directory, holding Pulumi.yaml (default: here); with --all or

@@ -1,8 +1,10 @@
 /**
  * Drift: managed fields whose value in the cloud differs from the value recorded in state.
- * Output-only fields (timestamps, computed lists) change on their own and are not drift.
+ * Output-only fields (timestamps, computed lists) change on their own and are not drift, and a
+ * field under the resource's `ignoreChanges` is the cloud's to change: listed apart, as ignored.
  */
 import { sameValue } from "./diff";
+import { ignoredChange } from "./ignore-changes";
 import type { AnySpec, Outputs } from "./spec";
 
 export interface DriftEntry {
@@ -13,18 +15,39 @@ export interface DriftEntry {
   cloud: unknown;
 }
 
+/** A resource's differing managed fields: `drift`, which `up` sets back, and `ignored`, which its `ignoreChanges` leaves as the cloud has them. */
+export interface ManagedChanges {
+  drift: DriftEntry[];
+  ignored: DriftEntry[];
+}
+
 /**
  * The managed fields of one resource that differ between two records of its outputs. `given`, the
  * resource's inputs as the program gave them (the state's `inputs`), limits it to the fields the
  * program manages, as the engine's diff does: a field the program leaves out and that has no
  * `default` is the cloud's to change (a firewall's rules when `FirewallRule`s add them, its
- * devices when `FirewallDevice`s attach them), never drift.
+ * devices when `FirewallDevice`s attach them), never drift. `ignoreChanges`, the resource option
+ * as state records it, moves the differences it covers to `ignored`.
  */
-export function managedDrift(spec: AnySpec, recorded: Outputs, actual: Outputs, given?: Outputs): DriftEntry[] {
-  const drift: DriftEntry[] = [];
+export function managedChanges(
+  spec: AnySpec,
+  recorded: Outputs,
+  actual: Outputs,
+  given?: Outputs,
+  ignoreChanges: readonly string[] = [],
+): ManagedChanges {
+  const found: ManagedChanges = { drift: [], ignored: [] };
   for (const [field, input] of Object.entries(spec.inputs)) {
     if (given && given[field] === undefined && input.default === undefined) continue;
-    if (!sameValue(input, recorded[field], actual[field], recorded)) drift.push({ field, state: recorded[field], cloud: actual[field] });
+    if (sameValue(input, recorded[field], actual[field], recorded)) continue;
+    const entry = { field, state: recorded[field], cloud: actual[field] };
+    const ignored = ignoreChanges.length > 0 && ignoredChange(field, input, recorded[field], actual[field], ignoreChanges, recorded);
+    found[ignored ? "ignored" : "drift"].push(entry);
   }
-  return drift;
+  return found;
+}
+
+/** The drift of `managedChanges` for a resource without `ignoreChanges`. */
+export function managedDrift(spec: AnySpec, recorded: Outputs, actual: Outputs, given?: Outputs): DriftEntry[] {
+  return managedChanges(spec, recorded, actual, given).drift;
 }

@@ -11,7 +11,7 @@
  * ```
  */
 export { computeMocks, CheckFailedError, type ComputeMocks, type ComputeMocksOptions } from "./mocks";
-export { emulatedStack, type EmulatedStack, type EmulatedStackOptions } from "./stack";
+export { emulatedStack, type DriftFound, type EmulatedStack, type EmulatedStackOptions } from "./stack";
 export { demoEnvironment, LocalApi, type LocalApiOptions, type Seed, type SeedContext } from "./local-api";
 export { outputValue, refusalOf } from "./outputs";
 export type { ResourceDrift } from "../stack/refresh-drift";

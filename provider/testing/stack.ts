@@ -18,7 +18,6 @@ import {
   LocalWorkspace,
   type DestroyOptions,
   type DestroyResult,
-  type EngineEvent,
   type PreviewOptions,
   type PreviewResult,
   type PulumiCommand,
@@ -33,7 +32,7 @@ import { CLI_TIME_SCALE } from "../../emulator/cli";
 import type { EmulatorControl } from "../../emulator";
 import type { ComputeClient } from "../../sdk/client";
 import { pulumiCommand as pulumiOnPath } from "../process/pulumi-cli";
-import { refreshFindings, type ResourceDrift } from "../stack/refresh-drift";
+import { previewDrift, type ResourceDrift } from "../stack/refresh-drift";
 import { CONFIG_API_URL, CONFIG_TOKEN } from "../engine/context";
 import { release, track } from "./leftovers";
 import { MARKER_ENV, clearNow, clearProcesses } from "./marked";
@@ -94,11 +93,22 @@ export interface EmulatedStack extends AsyncDisposable {
   destroy(options?: DestroyOptions): Promise<DestroyResult>;
   /** The stack's outputs, plain values (secrets shown). */
   outputs(): Promise<Record<string, unknown>>;
-  /** What a refresh would find changed behind Pulumi's back (managed fields, objects gone), without writing state. */
-  drift(): Promise<ResourceDrift[]>;
+  /**
+   * What a refresh would find changed behind Pulumi's back (managed fields, objects gone), without
+   * writing state: what `up` would set back. Fields that differ under their resource's
+   * `ignoreChanges` are not in it; its `ignored` lists them.
+   */
+  drift(): Promise<DriftFound>;
   /** Stops everything and removes every file the stack made. */
   dispose(): Promise<void>;
 }
+
+/**
+ * The drift `drift()` found, which `up` would set back, and as `ignored` the fields that differ
+ * where a resource's `ignoreChanges` leaves them to others. `ignored` is not enumerable, so
+ * `expect(await stack.drift()).toEqual([])` holds whatever the ignored fields do.
+ */
+export type DriftFound = ResourceDrift[] & { readonly ignored: ResourceDrift[] };
 
 /** How long a stopped operation gets to report its end (its processes are killed at once where they can be found). */
 const STOP_GRACE_MS = 10_000;
@@ -275,10 +285,9 @@ class RunningStack implements EmulatedStack {
     return Object.fromEntries(Object.entries(outputs).map(([key, output]) => [key, output.value]));
   }
 
-  async drift(): Promise<ResourceDrift[]> {
-    const events: EngineEvent[] = [];
-    await this.run((signal) => this.stack.previewRefresh({ onEvent: (e) => events.push(e), signal }));
-    return refreshFindings(events).drift;
+  async drift(): Promise<DriftFound> {
+    const { drift, ignored } = await this.run((signal) => previewDrift(this.stack, { signal }));
+    return Object.defineProperty(drift, "ignored", { value: ignored, enumerable: false }) as DriftFound;
   }
 
   /** Runs one operation, which `dispose` stops (as Ctrl-C would) when it is still running. */

@@ -83,3 +83,45 @@ describe("text", () => {
     expect(xml).toContain('message="bad &lt;&quot;&amp;&quot;&gt; [31mred"');
   });
 });
+
+describe("fields the program's ignoreChanges leaves to others", () => {
+  const ignored = [{ resource: "net", type: "Vpc", field: "label", state: "app-net", cloud: "renamed-by-ops" }];
+
+  test("a stack whose only differences are ignored is clean: exit 0, listed apart, no promise that up restores them", () => {
+    const report = fleetReport([result("network/prod", "clean", { ignored })]);
+    expect(fleetExitCode(report)).toBe(0);
+    const text = formatFleetReport(report);
+    expect(text).toContain(
+      "No drift: 4 resources of stack organization/network/prod match the cloud, apart from fields the program ignores.",
+    );
+    expect(text).toContain(
+      "Ignored: 1 field(s) of 1 resource(s) differ where the program's ignoreChanges leaves them to others (not drift).",
+    );
+    expect(text).toMatch(/Vpc net\s+label\s+"app-net"\s+"renamed-by-ops"/);
+    expect(text).toContain("`pulumi up` leaves them as they are, with or without `--refresh`");
+    expect(text).not.toContain("brings them back");
+    expect(JSON.parse(JSON.stringify(report)).stacks[0]).toMatchObject({ status: "clean", drift: [], ignored });
+    const xml = junitXml(report);
+    expect(xml).toContain('failures="0"');
+    expect(xml).toMatch(
+      /<testcase classname="network" name="organization\/network\/prod" time="1.500">\n\s+<system-out>No drift: [^<]*Vpc net\s+label/,
+    );
+  });
+
+  test("with drift beside them, the drift is reported as before and the ignored fields after it", () => {
+    const report = fleetReport([result("web/prod", "drift", { drift, ignored })]);
+    expect(fleetExitCode(report)).toBe(2);
+    const text = formatFleetReport(report);
+    const restore = text.indexOf("`pulumi up --refresh` brings them back to the program's values");
+    expect(restore).toBeGreaterThan(text.indexOf("DomainRecord www"));
+    expect(text.indexOf("Ignored: 1 field(s)")).toBeGreaterThan(restore);
+    expect(junitXml(report)).toMatch(/<failure type="drift" message="drift: 1 field\(s\) of 1 resource\(s\)">/);
+  });
+
+  test("a clean stack with nothing ignored reads as before", () => {
+    const report = fleetReport([result("network/prod", "clean")]);
+    expect(formatFleetReport(report)).toContain("No drift: 4 resources of stack organization/network/prod match the cloud.\n");
+    expect(junitXml(report)).toContain('<testcase classname="network" name="organization/network/prod" time="1.500"/>');
+    expect(JSON.parse(JSON.stringify(report)).stacks[0]).not.toHaveProperty("ignored");
+  });
+});
