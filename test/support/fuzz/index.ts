@@ -1,0 +1,36 @@
+/**
+ * The model-based fuzzer (issue 60): a seeded sequence of a team's steps over months — program
+ * edits, operations, hand changes and faults — run through the real engine against the emulator,
+ * with invariants after every step, and a failure shrunk to a jest test. Shared by
+ * `test/e2e/fuzz.e2e.test.ts` (fixed seeds) and `bench/fuzz.ts` (long runs). docs/design.md says
+ * what it covers and what not yet.
+ */
+import { runSteps, type FuzzWorld, type RunReport } from "./run";
+import { asJestTest, shrink, type Shrunk } from "./shrink";
+import { generateSteps } from "./steps";
+
+export { startFuzzWorld, runSteps, type FuzzWorld, type RunReport, type Violation } from "./run";
+export { generateSteps, type Step } from "./steps";
+export { KINDS, NOT_YET, unmodelledKinds } from "./kinds";
+export { shrink, asJestTest } from "./shrink";
+
+export interface FuzzResult {
+  seed: number;
+  report: RunReport;
+  /** On a violation: the shrunk sequence and the jest test that replays it. */
+  shrunk?: Shrunk & { test: string };
+}
+
+/** Generates `steps` steps from `seed`, runs them, and shrinks a violation (at most `maxReplays` replays). */
+export async function fuzz(
+  world: FuzzWorld,
+  seed: number,
+  steps: number,
+  options: { maxReplays?: number; log?: (line: string) => void; trace?: boolean } = {},
+): Promise<FuzzResult> {
+  const sequence = generateSteps(seed, steps);
+  const report = await runSteps(world, sequence, { name: `fuzz-${seed}`, log: options.log, trace: options.trace });
+  if (!report.violation) return { seed, report };
+  const shrunk = await shrink(world, sequence, report.violation, options);
+  return { seed, report, shrunk: { ...shrunk, test: asJestTest(`seed ${seed}: ${shrunk.violation.invariant}`, shrunk) } };
+}

@@ -1,0 +1,351 @@
+/**
+ * Runs a step list through the real engine: one emulator (reset before each run, so a seed and a
+ * step list reproduce), one fresh stack per run whose inline program declares the model's current
+ * resources with the TypeScript classes, and the invariants after every step, each reported with
+ * the step that broke it.
+ *
+ * Invariants:
+ * - `operation succeeds`: every preview, up and refresh succeeds at once, faults or not;
+ * - `preview sends no write`: a preview's requests are reads only;
+ * - `preview equals up`: the (resource, op) steps of the preview before an `up` (`refresh: true`
+ *   before `upRefresh`) are exactly those the `up` takes;
+ * - `no diff after up`: the preview after a successful `up` has only `same`;
+ * - `declared exactly once`: after an `up`, every declared resource has an object of its kind in
+ *   the account, under its parent's object, with the program's values (except ignored fields and
+ *   fields changed by hand that no refresh and `up` have restored yet);
+ * - `nothing undeclared`: after an `up`, no object of a modelled kind exists that the program does
+ *   not declare (nothing twice, nothing lost);
+ * - `alias keeps the object`: a resource renamed with its alias keeps its object id (unless its
+ *   inputs replaced it in that `up`);
+ * - `no token in state`: the state file never holds the API token;
+ * - `request budget`: an operation's requests stay within a loose budget per resource.
+ */
+import * as fs from "node:fs";
+import type * as pulumi from "@pulumi/pulumi";
+import type { EngineEvent } from "@pulumi/pulumi/automation";
+import { startEmulator, type RunningEmulator } from "../../../emulator";
+import type { FaultKind } from "../../../emulator/core/faults";
+import { ComputeClient } from "../../../sdk/client";
+import { ApiError } from "../../../sdk/core/errors";
+import { createTestStack, type TestStack } from "../engine";
+import { KINDS, KIND_BY_NAME, type CloudObject } from "./kinds";
+import { afterOperation, applyEdit, emptyModel, findDecl, isOperation, type Model, type Operation, type Step } from "./steps";
+
+/** The emulator and a client of its account, shared by every run of a process (reset before each). */
+export interface FuzzWorld {
+  emulator: RunningEmulator;
+  client: ComputeClient;
+  close(): Promise<void>;
+}
+
+export async function startFuzzWorld(): Promise<FuzzWorld> {
+  const emulator = await startEmulator({ port: 0 });
+  const client = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });
+  return {
+    emulator,
+    client,
+    close: async () => {
+      await client.close();
+      await emulator.close();
+    },
+  };
+}
+
+export interface Violation {
+  invariant: string;
+  /** The index of the step that broke it. */
+  step: number;
+  message: string;
+}
+
+export interface RunReport {
+  steps: number;
+  /** Engine operations run (the previews around each `up` included). */
+  operations: number;
+  /** Faults the emulator fired. */
+  faults: number;
+  /** Invariant checks made. */
+  checks: number;
+  /** Requests of each operation, at most. */
+  mostRequests: number;
+  ms: number;
+  violation?: Violation;
+}
+
+/** Each fault kind's rate, so that about `rate` of the requests fail. */
+const FAULT_KINDS: FaultKind[] = ["429", "500", "502", "503", "reset", "reset-after"];
+/** Requests an operation may make: a fixed part and a part per resource (each with a lookup, a create or an update, a read). */
+const budget = (resources: number, faulted: boolean) => (20 + 12 * resources) * (faulted ? 2 : 1);
+
+class Broken extends Error {
+  constructor(
+    readonly invariant: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The program: the model's resources, in order, each with its options. */
+function program(model: Model): () => Promise<void> {
+  return async () => {
+    const made = new Map<string, pulumi.CustomResource>();
+    for (const decl of model.decls) {
+      const kind = KIND_BY_NAME.get(decl.kind)!;
+      const opts: pulumi.CustomResourceOptions = {
+        ...(decl.ignore.length ? { ignoreChanges: [...decl.ignore] } : {}),
+        ...(decl.aliases.length ? { aliases: decl.aliases.map((name) => ({ name })) } : {}),
+        ...(decl.deleteBeforeReplace ? { deleteBeforeReplace: true } : {}),
+      };
+      made.set(decl.name, kind.declare(decl.name, decl.props, decl.parent === undefined ? undefined : made.get(decl.parent), opts));
+    }
+  };
+}
+
+/** The (resource, op) steps of an operation's events, sorted, without `same` and the engine's own resources. */
+function opsOf(events: EngineEvent[]): string[] {
+  return events
+    .flatMap((e) => {
+      const meta = e.resourcePreEvent?.metadata;
+      if (!meta || meta.type.startsWith("pulumi:") || meta.op === "same") return [];
+      return [`${meta.urn.split("::").pop()} ${meta.op}`];
+    })
+    .sort();
+}
+
+export interface RunOptions {
+  /** The stack's short name. */
+  name?: string;
+  log?: (line: string) => void;
+  /** Log every step with the checks made so far. */
+  trace?: boolean;
+  /**
+   * Called after each step that broke nothing: what the world does behind the model's back. The
+   * fuzzer's own test makes an object there that no program declares, to see an invariant fire.
+   */
+  afterStep?: (step: Step, index: number) => Promise<void>;
+}
+
+/** Runs `steps` on a fresh stack against a reset emulator; stops at the first violation. */
+export async function runSteps(world: FuzzWorld, steps: readonly Step[], options: RunOptions = {}): Promise<RunReport> {
+  const { emulator, client } = world;
+  const control = emulator.control;
+  control.reset({ seed: 1 });
+  const model = emptyModel();
+  const started = Date.now();
+  const report: RunReport = { steps: 0, operations: 0, faults: 0, checks: 0, mostRequests: 0, ms: 0 };
+  const stack: TestStack = await createTestStack({
+    name: options.name ?? "fuzz",
+    apiUrl: emulator.url,
+    token: emulator.token,
+    program: program(model),
+    ephemeral: { checkpoints: false, clock: emulator.emulator.clock },
+  });
+  /** The object id of each resource of the state, by name. */
+  const ids = (): Map<string, string> => {
+    try {
+      return new Map(stack.resources().flatMap((r) => (r.type.startsWith("pulumi:") || !r.id ? [] : [[r.urn.split("::").pop()!, r.id]])));
+    } catch {
+      return new Map(); // no state file before the first operation
+    }
+  };
+  const check = (invariant: string, ok: boolean, message: () => string) => {
+    report.checks++;
+    if (!ok) throw new Broken(invariant, message());
+  };
+  const writesSinceClear = () => control.listRequests().filter((r) => r.method !== "GET");
+
+  async function operate(op: Operation | "preview", run: (onEvent: (e: EngineEvent) => void) => Promise<unknown>): Promise<string[]> {
+    const events: EngineEvent[] = [];
+    report.operations++;
+    try {
+      await run((e) => events.push(e));
+    } catch (error) {
+      throw new Broken("operation succeeds", `${op} failed: ${(error as Error).message.split("\n").slice(0, 12).join("\n")}`);
+    }
+    return opsOf(events);
+  }
+
+  async function preview(refresh: boolean): Promise<string[]> {
+    control.clearRequests();
+    const ops = await operate("preview", (onEvent) => stack.stack.preview({ onEvent, refresh }));
+    const writes = writesSinceClear();
+    check("preview sends no write", writes.length === 0, () => `preview sent ${writes.map((w) => `${w.method} ${w.path}`).join(", ")}`);
+    return ops;
+  }
+
+  /** Runs one engine operation under the model's faults; counts faults and checks the budget. */
+  async function faulted(op: Operation, run: (onEvent: (e: EngineEvent) => void) => Promise<unknown>): Promise<string[]> {
+    const rate = model.faultRate;
+    if (rate > 0) {
+      const each = 1 - Math.pow(1 - rate, 1 / FAULT_KINDS.length);
+      for (const kind of FAULT_KINDS)
+        control.addFault({ pathPattern: "/v4/*", kind, rate: each, ...(kind === "429" ? { retryAfterSeconds: 0 } : {}) });
+    }
+    control.clearRequests();
+    const before = model.decls.length;
+    try {
+      return await operate(op, run);
+    } finally {
+      report.faults += control.listFaults().reduce((n, f) => n + f.fired, 0);
+      control.clearFaults();
+      const requests = control.listRequests().length;
+      report.mostRequests = Math.max(report.mostRequests, requests);
+      const allowed = budget(Math.max(before, ids().size, 1), rate > 0);
+      check("request budget", requests <= allowed, () => `${op} made ${requests} requests for ${before} resources (budget ${allowed})`);
+    }
+  }
+
+  /** Every object of the modelled kinds in the account, by kind (children listed under each parent object). */
+  async function cloud(): Promise<Map<string, CloudObject[]>> {
+    const found = new Map<string, CloudObject[]>();
+    for (const kind of KINDS) {
+      if (!kind.parent) found.set(kind.kind, await kind.list(client));
+      else {
+        const lists = await Promise.all((found.get(kind.parent.kind) ?? []).map((p) => kind.list(client, p.id)));
+        found.set(kind.kind, lists.flat());
+      }
+    }
+    return found;
+  }
+
+  async function checkCloud(upOps: string[]): Promise<void> {
+    const stateIds = ids();
+    const objects = await cloud();
+    for (const kind of KINDS) {
+      const declared = model.decls.filter((d) => d.kind === kind.kind);
+      const found = objects.get(kind.kind) ?? [];
+      for (const decl of declared) {
+        const id = stateIds.get(decl.name);
+        // Deleted by hand and not created again yet (no `up` saw it gone): nothing to find.
+        if (decl.gone) continue;
+        const object = found.filter((o) => String(o.id) === id);
+        check(
+          "declared exactly once",
+          object.length === 1,
+          () => `${kind.kind} "${decl.name}" (id ${id ?? "none in state"}) has ${object.length} objects in the account`,
+        );
+        const o = object[0]!;
+        if (decl.parent !== undefined) {
+          const parentId = stateIds.get(decl.parent);
+          check(
+            "declared exactly once",
+            String(o.parentId) === parentId,
+            () => `${kind.kind} "${decl.name}" is under ${o.parentId}, its parent "${decl.parent}" is ${parentId}`,
+          );
+        }
+        for (const [field, value] of Object.entries(decl.props)) {
+          if (decl.ignore.includes(field) || decl.hand.some((h) => h.field === field)) continue;
+          check(
+            "declared exactly once",
+            o.values[field] === value,
+            () =>
+              `${kind.kind} "${decl.name}" ${field} is ${JSON.stringify(o.values[field])} in the account, the program says ${JSON.stringify(value)}`,
+          );
+        }
+        if (decl.keepId !== undefined) {
+          const replaced = upOps.some((op) => op.startsWith(`${decl.name} `) && /replace/.test(op));
+          if (!replaced)
+            check(
+              "alias keeps the object",
+              id === decl.keepId,
+              () => `${kind.kind} renamed to "${decl.name}" had object ${decl.keepId}, now ${id}`,
+            );
+          decl.keepId = undefined;
+        }
+      }
+      const declaredIds = new Set(declared.filter((d) => !d.gone).map((d) => stateIds.get(d.name)));
+      const extra = found.filter((o) => !declaredIds.has(String(o.id)));
+      check(
+        "nothing undeclared",
+        extra.length === 0,
+        () => `${kind.kind} objects the program does not declare: ${extra.map((o) => `${o.id} ${JSON.stringify(o.values)}`).join(", ")}`,
+      );
+    }
+  }
+
+  async function operation(op: Operation): Promise<void> {
+    if (op === "preview") {
+      await preview(false);
+    } else if (op === "refresh") {
+      await faulted(op, (onEvent) => stack.stack.refresh({ onEvent }));
+      afterOperation(model, op);
+    } else {
+      const refresh = op === "upRefresh";
+      const planned = await preview(refresh);
+      const done = await faulted(op, (onEvent) => stack.stack.up({ onEvent, refresh }));
+      check(
+        "preview equals up",
+        JSON.stringify(planned) === JSON.stringify(done),
+        () => `preview planned [${planned.join(", ")}], ${op} did [${done.join(", ")}]`,
+      );
+      afterOperation(model, op);
+      for (const decl of model.decls) decl.pendingReplace = false;
+      await checkCloud(done);
+      const after = await preview(false);
+      check("no diff after up", after.length === 0, () => `the preview after ${op} plans [${after.join(", ")}]`);
+    }
+    if (fs.existsSync(stack.statePath))
+      check("no token in state", !stack.stateText().includes(emulator.token), () => "the state file holds the API token");
+  }
+
+  /** The object of a declared resource as the state knows it (undefined before it is deployed, or under another name). */
+  const deployed = (name: string): CloudObject | undefined => {
+    const decl = findDecl(model, name);
+    const id = ids().get(name);
+    if (!decl || decl.gone || id === undefined) return undefined;
+    return { id: Number(id), parentId: decl.parent === undefined ? undefined : Number(ids().get(decl.parent)), values: {} };
+  };
+
+  async function edit(step: Step): Promise<void> {
+    if (step.op === "hand" || step.op === "handDelete") {
+      const object = deployed(step.name);
+      if (!object) return; // not deployed: a no-op
+      const decl = findDecl(model, step.name)!;
+      const kind = KIND_BY_NAME.get(decl.kind)!;
+      if (step.op === "hand") {
+        await kind.hand.find((h) => h.field === step.field)!.apply(client, object, step.value);
+        applyEdit(model, step);
+        return;
+      }
+      // A delete by hand of an object whose children the model declares is a no-op (`applyEdit`);
+      // so is one the API refuses (a VPC whose removed subnets no up has deleted yet).
+      const known = { ...decl, hand: [...decl.hand] };
+      if (!applyEdit(model, step)) return;
+      try {
+        await kind.remove(client, object);
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        Object.assign(decl, known, { gone: undefined });
+      }
+    } else if (step.op === "rename") {
+      const decl = findDecl(model, step.name);
+      const id = ids().get(step.name);
+      if (!applyEdit(model, step)) return;
+      decl!.keepId = decl!.pendingReplace ? undefined : id;
+    } else {
+      applyEdit(model, step);
+    }
+  }
+
+  try {
+    for (const [index, step] of steps.entries()) {
+      report.steps = index + 1;
+      try {
+        if (isOperation(step)) await operation(step.op);
+        else await edit(step);
+        await options.afterStep?.(step, index);
+        if (options.trace) options.log?.(`step ${index} ${JSON.stringify(step)}: ${report.checks} checks so far`);
+      } catch (error) {
+        if (!(error instanceof Broken)) throw error;
+        report.violation = { invariant: error.invariant, step: index, message: error.message };
+        options.log?.(`step ${index} ${JSON.stringify(step)}: ${error.invariant}: ${error.message}`);
+        break;
+      }
+    }
+  } finally {
+    report.ms = Date.now() - started;
+    stack.cleanup();
+  }
+  return report;
+}

@@ -1,0 +1,272 @@
+/**
+ * Steps as data, and the model they change. A step is plain JSON holding every value it needs
+ * (drawn at generation), so a sequence replays, and a shrunk one too: a step whose target no
+ * longer exists in the model (its `add` was shrunk away) is a no-op.
+ *
+ * - program edits: `add`, `remove` (its children go with it), `changeInPlace`, `changeReplace`
+ *   (with or without the `deleteBeforeReplace` option), `rename` (with `aliases: [{ name: old }]`),
+ *   `ignore` (`ignoreChanges` for a field);
+ * - operations: `preview`, `up`, `upRefresh`, `refresh`;
+ * - the world: `hand` (a change through the API), `handDelete` (a delete through the API, of an
+ *   object without children), `faults` (a rate of 429, 5xx and resets for the next operation).
+ *
+ * An object deleted by hand is gone until an `up` that saw it gone (after a `refresh`, or an
+ * `upRefresh`) creates it again; until then, edits of it and of its children are no-ops (a team
+ * restores what was deleted before it changes it), except `remove`, `rename` and `ignore`.
+ */
+import { Prng } from "../../../emulator/core/prng";
+import { KINDS, KIND_BY_NAME, type Draw, type Props } from "./kinds";
+
+export type Step =
+  | { op: "add"; kind: string; name: string; parent?: string; props: Props }
+  | { op: "remove"; name: string }
+  | { op: "changeInPlace"; name: string; field: string; value: string | number }
+  | { op: "changeReplace"; name: string; field: string; props: Props; deleteBeforeReplace: boolean }
+  | { op: "rename"; name: string; to: string }
+  | { op: "ignore"; name: string; field: string }
+  | { op: "hand"; name: string; field: string; value: string | number }
+  | { op: "handDelete"; name: string }
+  | { op: "faults"; rate: number }
+  | { op: "preview" | "up" | "upRefresh" | "refresh" };
+
+export const OPERATIONS = ["preview", "up", "upRefresh", "refresh"] as const;
+export type Operation = (typeof OPERATIONS)[number];
+export const isOperation = (step: Step): step is { op: Operation } => (OPERATIONS as readonly string[]).includes(step.op);
+
+/** A change made by hand: `seen` once a refresh has read it into state. */
+export interface HandMark {
+  field: string;
+  value: string | number;
+  seen: boolean;
+}
+
+/** A resource the program declares. */
+export interface Decl {
+  kind: string;
+  name: string;
+  parent?: string;
+  props: Props;
+  /** `ignoreChanges`. */
+  ignore: string[];
+  /** Names it had before (`aliases`). */
+  aliases: string[];
+  deleteBeforeReplace: boolean;
+  /** Hand changes not yet restored by an `up` that saw them. */
+  hand: HandMark[];
+  /** The object id it must keep through a rename (set by the runner, which reads the state). */
+  keepId?: string;
+  /** A replacing change the next `up` makes. */
+  pendingReplace?: boolean;
+  /** Deleted by hand; `seen` once a refresh has dropped it from state. */
+  gone?: "unseen" | "seen";
+}
+
+export interface Model {
+  /** In declaration order: a parent always before its children. */
+  decls: Decl[];
+  /** Faults for the next operation (a rate, 0 for none). */
+  faultRate: number;
+}
+
+export const emptyModel = (): Model => ({ decls: [], faultRate: 0 });
+export const findDecl = (model: Model, name: string): Decl | undefined => model.decls.find((d) => d.name === name);
+const childrenOf = (model: Model, name: string): Decl[] => model.decls.filter((d) => d.parent === name);
+/** A declared resource whose object was not deleted by hand. */
+const present = (model: Model, name: string): Decl | undefined => {
+  const decl = findDecl(model, name);
+  return decl && !decl.gone ? decl : undefined;
+};
+
+/**
+ * Applies a program edit or a world step to the model; `false` when its target is gone (a no-op).
+ * Operations change what the model knows of hand changes (`afterOperation`), not the program.
+ */
+export function applyEdit(model: Model, step: Step): boolean {
+  switch (step.op) {
+    case "add": {
+      if (findDecl(model, step.name)) return false;
+      if (step.parent !== undefined && !present(model, step.parent)) return false;
+      model.decls.push({
+        kind: step.kind,
+        name: step.name,
+        parent: step.parent,
+        props: { ...step.props },
+        ignore: [],
+        aliases: [],
+        deleteBeforeReplace: false,
+        hand: [],
+      });
+      return true;
+    }
+    case "remove": {
+      if (!findDecl(model, step.name)) return false;
+      const gone = new Set<string>();
+      const drop = (name: string) => {
+        gone.add(name);
+        for (const child of childrenOf(model, name)) drop(child.name);
+      };
+      drop(step.name);
+      model.decls = model.decls.filter((d) => !gone.has(d.name));
+      return true;
+    }
+    case "changeInPlace": {
+      const decl = present(model, step.name);
+      if (!decl) return false;
+      decl.props[step.field] = step.value;
+      return true;
+    }
+    case "changeReplace": {
+      const decl = present(model, step.name);
+      if (!decl) return false;
+      Object.assign(decl.props, step.props);
+      decl.deleteBeforeReplace = step.deleteBeforeReplace;
+      // A new object (unless the replacing field is ignored): nothing of the old one's hand changes remains.
+      if (!decl.ignore.includes(step.field)) {
+        decl.hand = [];
+        decl.pendingReplace = true;
+      }
+      decl.keepId = undefined;
+      return true;
+    }
+    case "rename": {
+      const decl = findDecl(model, step.name);
+      if (!decl || findDecl(model, step.to)) return false;
+      for (const child of childrenOf(model, step.name)) child.parent = step.to;
+      decl.aliases.push(decl.name);
+      decl.name = step.to;
+      return true;
+    }
+    case "ignore": {
+      const decl = findDecl(model, step.name);
+      if (!decl || decl.ignore.includes(step.field)) return false;
+      decl.ignore.push(step.field);
+      return true;
+    }
+    case "handDelete": {
+      const decl = present(model, step.name);
+      if (!decl || childrenOf(model, decl.name).length > 0) return false;
+      decl.gone = "unseen";
+      decl.hand = [];
+      return true;
+    }
+    case "hand": {
+      const decl = present(model, step.name);
+      if (!decl) return false;
+      decl.hand = decl.hand.filter((h) => h.field !== step.field);
+      decl.hand.push({ field: step.field, value: step.value, seen: false });
+      return true;
+    }
+    case "faults":
+      model.faultRate = step.rate;
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** What a successful operation teaches the model about hand changes. */
+export function afterOperation(model: Model, op: Operation): void {
+  for (const decl of model.decls) {
+    if (op === "refresh" || op === "upRefresh") {
+      for (const h of decl.hand) h.seen = true;
+      if (decl.gone) decl.gone = "seen";
+    }
+    // An up that saw a hand change restores the program's value, unless the field is ignored; one
+    // that saw an object gone creates it again.
+    if (op === "up" || op === "upRefresh") {
+      decl.hand = decl.hand.filter((h) => !(h.seen && !decl.ignore.includes(h.field)));
+      if (decl.gone === "seen") decl.gone = undefined;
+    }
+  }
+  model.faultRate = 0;
+}
+
+/** Generates `count` steps from `seed`: edits and the world about 60%, operations 40%, with an `up` first. */
+export function generateSteps(seed: number, count: number, options: { faults?: boolean } = {}): Step[] {
+  const rng = new Prng(seed);
+  let counter = 0;
+  const draw: Draw = { rng, unique: () => ++counter };
+  const names = new Map<string, number>();
+  const fresh = (prefix: string) => `${prefix}${(names.set(prefix, (names.get(prefix) ?? 0) + 1), names.get(prefix))}`;
+  const model = emptyModel();
+  const steps: Step[] = [];
+  const pick = <T>(items: readonly T[]): T | undefined => (items.length ? items[Math.floor(rng.next() * items.length)] : undefined);
+  const attempts: Array<[number, () => Step | undefined]> = [
+    [
+      5,
+      () => {
+        const kind = pick(KINDS)!;
+        if (!kind.parent) {
+          if (model.decls.filter((d) => d.kind === kind.kind).length >= kind.most) return undefined;
+          return { op: "add", kind: kind.kind, name: fresh(kind.prefix), props: kind.create(draw) };
+        }
+        const parent = pick(
+          model.decls.filter((d) => d.kind === kind.parent!.kind && !d.gone && childrenOf(model, d.name).length < kind.most),
+        );
+        if (!parent) return undefined;
+        return { op: "add", kind: kind.kind, name: fresh(kind.prefix), parent: parent.name, props: kind.create(draw) };
+      },
+    ],
+    [1.5, () => withDecl((d) => ({ op: "remove", name: d.name }), true)],
+    [
+      3,
+      () =>
+        withDecl((d) => {
+          const m = pick(KIND_BY_NAME.get(d.kind)!.inPlace);
+          return m && { op: "changeInPlace", name: d.name, field: m.field, value: m.next(d.props, draw) };
+        }),
+    ],
+    [
+      1.5,
+      () =>
+        withDecl((d) => {
+          const m = pick(KIND_BY_NAME.get(d.kind)!.replacing);
+          return (
+            m && { op: "changeReplace", name: d.name, field: m.field, props: m.next(d.props, draw), deleteBeforeReplace: rng.next() < 0.5 }
+          );
+        }),
+    ],
+    [1, () => withDecl((d) => ({ op: "rename", name: d.name, to: fresh(KIND_BY_NAME.get(d.kind)!.prefix) }), true)],
+    [
+      0.5,
+      () =>
+        withDecl((d) => {
+          const kind = KIND_BY_NAME.get(d.kind)!;
+          // In-place fields only: an ignored type beside a changed target would be a program the API refuses.
+          const field = pick(kind.inPlace.map((m) => m.field).filter((f) => !d.ignore.includes(f)));
+          return field === undefined ? undefined : { op: "ignore", name: d.name, field };
+        }),
+    ],
+    [
+      1.5,
+      () =>
+        withDecl((d) => {
+          const m = pick(KIND_BY_NAME.get(d.kind)!.hand);
+          return m && { op: "hand", name: d.name, field: m.field, value: m.next(d.props, draw) };
+        }),
+    ],
+    [0.7, () => withDecl((d) => (d.gone || childrenOf(model, d.name).length ? undefined : { op: "handDelete", name: d.name }))],
+    [options.faults === false ? 0 : 1, () => ({ op: "faults", rate: pick([0.1, 0.2, 0.3])! })],
+    [1, () => ({ op: "preview" })],
+    [4, () => ({ op: "up" })],
+    [1.5, () => ({ op: "upRefresh" })],
+    [1, () => ({ op: "refresh" })],
+  ];
+  /** A step on a declared resource; one deleted by hand only when `anyDecl` (remove, rename). */
+  function withDecl(make: (d: Decl) => Step | undefined, anyDecl = false): Step | undefined {
+    const decl = pick(model.decls.filter((d) => anyDecl || !d.gone));
+    return decl && make(decl);
+  }
+  const total = attempts.reduce((n, [w]) => n + w, 0);
+  while (steps.length < count) {
+    let r = rng.next() * total;
+    const [, make] = attempts.find(([w]) => (r -= w) < 0) ?? attempts[attempts.length - 1]!;
+    // The first steps build something to live with.
+    const step = steps.length < 3 ? attempts[0]![1]() : make();
+    if (!step) continue;
+    applyEdit(model, step);
+    if (isOperation(step)) afterOperation(model, step.op);
+    steps.push(step);
+  }
+  return steps;
+}
