@@ -17,6 +17,9 @@
  *   not declare (nothing twice, nothing lost);
  * - `alias keeps the object`: a resource renamed with its alias keeps its object id (unless its
  *   inputs replaced it in that `up`);
+ * - `state matches the account`: after a refresh, the state holds every modelled field as the
+ *   account does, and nothing of an object deleted by hand; after an `up`, every field no hand
+ *   change touched since a refresh read it;
  * - `no token in state`: the state file never holds the API token;
  * - `request budget`: an operation's requests stay within a loose budget per resource.
  */
@@ -264,12 +267,44 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
     }
   }
 
+  /**
+   * The state holds what the account holds: after a refresh, every modelled field of every
+   * deployed resource, and nothing of an object deleted by hand; after an `up`, every field no
+   * hand change touched since a refresh read it.
+   */
+  async function checkState(op: Operation): Promise<void> {
+    const outputs = new Map(stack.resources().map((r) => [r.urn.split("::").pop()!, r.outputs ?? {}]));
+    const stateIds = ids();
+    const objects = await cloud();
+    const refreshed = op === "refresh" || op === "upRefresh";
+    for (const decl of model.decls) {
+      const recorded = outputs.get(decl.name);
+      if (decl.gone) {
+        if (refreshed)
+          check("state matches the account", !recorded, () => `"${decl.name}", deleted by hand, is still in state after ${op}`);
+        continue;
+      }
+      const object = (objects.get(decl.kind) ?? []).find((o) => String(o.id) === stateIds.get(decl.name));
+      if (!recorded || !object) continue; // not deployed yet (a refresh creates nothing)
+      for (const [field, value] of Object.entries(object.values)) {
+        if (!refreshed && decl.hand.some((h) => h.field === field)) continue;
+        check(
+          "state matches the account",
+          recorded[field] === value,
+          () =>
+            `${decl.kind} "${decl.name}" ${field} is ${JSON.stringify(recorded[field])} in state after ${op}, ${JSON.stringify(value)} in the account`,
+        );
+      }
+    }
+  }
+
   async function operation(op: Operation): Promise<void> {
     if (op === "preview") {
       await preview(false);
     } else if (op === "refresh") {
       await faulted(op, (onEvent) => stack.stack.refresh({ onEvent }));
       afterOperation(model, op);
+      await checkState(op);
     } else {
       const refresh = op === "upRefresh";
       const planned = await preview(refresh);
@@ -282,6 +317,7 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
       afterOperation(model, op);
       for (const decl of model.decls) decl.pendingReplace = false;
       await checkCloud(done);
+      await checkState(op);
       const after = await preview(false);
       check("no diff after up", after.length === 0, () => `the preview after ${op} plans [${after.join(", ")}]`);
     }

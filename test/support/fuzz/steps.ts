@@ -246,7 +246,7 @@ export function generateSteps(seed: number, count: number, options: { faults?: b
         }),
     ],
     [0.7, () => withDecl((d) => (d.gone || childrenOf(model, d.name).length ? undefined : { op: "handDelete", name: d.name }))],
-    [options.faults === false ? 0 : 1, () => ({ op: "faults", rate: pick([0.1, 0.2, 0.3])! })],
+    [options.faults === false ? 0 : 2, () => ({ op: "faults", rate: pick([0.1, 0.2, 0.3])! })],
     [1, () => ({ op: "preview" })],
     [4, () => ({ op: "up" })],
     [1.5, () => ({ op: "upRefresh" })],
