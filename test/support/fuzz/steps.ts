@@ -5,7 +5,8 @@
  *
  * - program edits: `add`, `remove` (its children go with it), `changeInPlace`, `changeReplace`
  *   (with or without the `deleteBeforeReplace` option), `rename` (with `aliases: [{ name: old }]`),
- *   `ignore` (`ignoreChanges` for a field);
+ *   `ignore` (`ignoreChanges` for a field), `protect` (on or off; a team does not remove or
+ *   replace what it protects: those edits of a protected resource, or of its parent, are no-ops);
  * - operations: `preview`, `up`, `upRefresh`, `refresh`;
  * - the world: `hand` (a change through the API), `handDelete` (a delete through the API, of an
  *   object without children), `faults` (a rate of 429, 5xx and resets for the next operation).
@@ -24,6 +25,7 @@ export type Step =
   | { op: "changeReplace"; name: string; field: string; props: Props; deleteBeforeReplace: boolean }
   | { op: "rename"; name: string; to: string }
   | { op: "ignore"; name: string; field: string }
+  | { op: "protect"; name: string; on: boolean }
   | { op: "hand"; name: string; field: string; value: string | number }
   | { op: "handDelete"; name: string }
   | { op: "faults"; rate: number }
@@ -57,6 +59,8 @@ export interface Decl {
   keepId?: string;
   /** A replacing change the next `up` makes. */
   pendingReplace?: boolean;
+  /** The `protect` option. */
+  protect?: boolean;
   /** Deleted by hand; `seen` once a refresh has dropped it from state. */
   gone?: "unseen" | "seen";
 }
@@ -71,6 +75,8 @@ export interface Model {
 export const emptyModel = (): Model => ({ decls: [], faultRate: 0 });
 export const findDecl = (model: Model, name: string): Decl | undefined => model.decls.find((d) => d.name === name);
 const childrenOf = (model: Model, name: string): Decl[] => model.decls.filter((d) => d.parent === name);
+/** Whether the resource or one of its children is protected (it cannot be removed or replaced). */
+const guarded = (model: Model, decl: Decl): boolean => !!decl.protect || childrenOf(model, decl.name).some((c) => guarded(model, c));
 /** A declared resource whose object was not deleted by hand. */
 const present = (model: Model, name: string): Decl | undefined => {
   const decl = findDecl(model, name);
@@ -99,7 +105,8 @@ export function applyEdit(model: Model, step: Step): boolean {
       return true;
     }
     case "remove": {
-      if (!findDecl(model, step.name)) return false;
+      const decl = findDecl(model, step.name);
+      if (!decl || guarded(model, decl)) return false;
       const gone = new Set<string>();
       const drop = (name: string) => {
         gone.add(name);
@@ -117,7 +124,7 @@ export function applyEdit(model: Model, step: Step): boolean {
     }
     case "changeReplace": {
       const decl = present(model, step.name);
-      if (!decl) return false;
+      if (!decl || guarded(model, decl)) return false;
       Object.assign(decl.props, step.props);
       decl.deleteBeforeReplace = step.deleteBeforeReplace;
       // A new object (unless the replacing field is ignored): nothing of the old one's hand changes remains.
@@ -144,9 +151,15 @@ export function applyEdit(model: Model, step: Step): boolean {
     }
     case "handDelete": {
       const decl = present(model, step.name);
-      if (!decl || childrenOf(model, decl.name).length > 0) return false;
+      if (!decl || decl.protect || childrenOf(model, decl.name).length > 0) return false;
       decl.gone = "unseen";
       decl.hand = [];
+      return true;
+    }
+    case "protect": {
+      const decl = present(model, step.name);
+      if (!decl || !!decl.protect === step.on) return false;
+      decl.protect = step.on;
       return true;
     }
     case "hand": {
@@ -181,7 +194,7 @@ export function afterOperation(model: Model, op: Operation): void {
   model.faultRate = 0;
 }
 
-/** Generates `count` steps from `seed`: edits and the world about 60%, operations 40%, with an `up` first. */
+/** Generates `count` steps from `seed`: three adds, then edits and the world about 60%, operations 40%, and an `up` last. */
 export function generateSteps(seed: number, count: number, options: { faults?: boolean } = {}): Step[] {
   const rng = new Prng(seed);
   let counter = 0;
@@ -193,7 +206,7 @@ export function generateSteps(seed: number, count: number, options: { faults?: b
   const pick = <T>(items: readonly T[]): T | undefined => (items.length ? items[Math.floor(rng.next() * items.length)] : undefined);
   const attempts: Array<[number, () => Step | undefined]> = [
     [
-      5,
+      4,
       () => {
         const kind = pick(KINDS)!;
         if (!kind.parent) {
@@ -245,6 +258,7 @@ export function generateSteps(seed: number, count: number, options: { faults?: b
           return m && { op: "hand", name: d.name, field: m.field, value: m.next(d.props, draw) };
         }),
     ],
+    [0.7, () => withDecl((d) => ({ op: "protect", name: d.name, on: !d.protect }))],
     [0.7, () => withDecl((d) => (d.gone || childrenOf(model, d.name).length ? undefined : { op: "handDelete", name: d.name }))],
     [options.faults === false ? 0 : 2, () => ({ op: "faults", rate: pick([0.1, 0.2, 0.3])! })],
     [1, () => ({ op: "preview" })],
@@ -258,15 +272,17 @@ export function generateSteps(seed: number, count: number, options: { faults?: b
     return decl && make(decl);
   }
   const total = attempts.reduce((n, [w]) => n + w, 0);
-  while (steps.length < count) {
+  // The last step is an `up`, so every run ends with the whole model checked against the account.
+  while (steps.length < count - 1) {
     let r = rng.next() * total;
     const [, make] = attempts.find(([w]) => (r -= w) < 0) ?? attempts[attempts.length - 1]!;
     // The first steps build something to live with.
     const step = steps.length < 3 ? attempts[0]![1]() : make();
-    if (!step) continue;
-    applyEdit(model, step);
+    // Only steps that act (a remove of a protected resource would be a no-op).
+    if (!step || (!isOperation(step) && !applyEdit(model, step))) continue;
     if (isOperation(step)) afterOperation(model, step.op);
     steps.push(step);
   }
+  if (count > 0) steps.push({ op: "up" });
   return steps;
 }
