@@ -21,6 +21,8 @@
  * - `state matches the account`: after a refresh, the state holds every modelled field as the
  *   account does, and nothing of an object deleted by hand; after an `up`, every field no hand
  *   change touched since a refresh read it;
+ * - `destroy leaves nothing`: after a `destroy`, no object of a modelled kind in the account and
+ *   no resource in state;
  * - `no token in state`: the state file never holds the API token;
  * - `request budget`: an operation's requests stay within a loose budget per resource.
  */
@@ -303,6 +305,15 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
   async function operation(op: Operation): Promise<void> {
     if (op === "preview") {
       await preview(false);
+    } else if (op === "destroy") {
+      // Pulumi refuses to destroy a protected resource: a team unprotects first (a no-op here).
+      if (model.decls.some((d) => d.protect)) return;
+      await faulted(op, (onEvent) => stack.stack.destroy({ onEvent }));
+      afterOperation(model, op);
+      const left = [...(await cloud()).entries()].flatMap(([kind, objects]) => objects.map((o) => `${kind} ${o.id}`));
+      check("destroy leaves nothing", left.length === 0, () => `after destroy the account holds ${left.join(", ")}`);
+      const kept = [...ids().keys()];
+      check("destroy leaves nothing", kept.length === 0, () => `after destroy the state holds ${kept.join(", ")}`);
     } else if (op === "refresh") {
       await faulted(op, (onEvent) => stack.stack.refresh({ onEvent }));
       afterOperation(model, op);

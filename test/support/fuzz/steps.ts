@@ -7,7 +7,8 @@
  *   (with or without the `deleteBeforeReplace` option), `rename` (with `aliases: [{ name: old }]`),
  *   `ignore` (`ignoreChanges` for a field), `protect` (on or off; a team does not remove or
  *   replace what it protects: those edits of a protected resource, or of its parent, are no-ops);
- * - operations: `preview`, `up`, `upRefresh`, `refresh`;
+ * - operations: `preview`, `up`, `upRefresh`, `refresh`, `destroy` (a no-op while a resource is
+ *   protected; the program stays, so the next `up` creates everything again);
  * - the world: `hand` (a change through the API), `handDelete` (a delete through the API, of an
  *   object without children), `faults` (a rate of 429, 5xx and resets for the next operation).
  *
@@ -29,9 +30,9 @@ export type Step =
   | { op: "hand"; name: string; field: string; value: string | number }
   | { op: "handDelete"; name: string }
   | { op: "faults"; rate: number }
-  | { op: "preview" | "up" | "upRefresh" | "refresh" };
+  | { op: "preview" | "up" | "upRefresh" | "refresh" | "destroy" };
 
-export const OPERATIONS = ["preview", "up", "upRefresh", "refresh"] as const;
+export const OPERATIONS = ["preview", "up", "upRefresh", "refresh", "destroy"] as const;
 export type Operation = (typeof OPERATIONS)[number];
 export const isOperation = (step: Step): step is { op: Operation } => (OPERATIONS as readonly string[]).includes(step.op);
 
@@ -180,6 +181,11 @@ export function applyEdit(model: Model, step: Step): boolean {
 /** What a successful operation teaches the model about hand changes. */
 export function afterOperation(model: Model, op: Operation): void {
   for (const decl of model.decls) {
+    if (op === "destroy") {
+      // Every object gone and out of state: the next up creates each anew.
+      Object.assign(decl, { hand: [], gone: undefined, keepId: undefined, pendingReplace: false });
+      continue;
+    }
     if (op === "refresh" || op === "upRefresh") {
       for (const h of decl.hand) h.seen = true;
       if (decl.gone) decl.gone = "seen";
@@ -265,6 +271,7 @@ export function generateSteps(seed: number, count: number, options: { faults?: b
     [4, () => ({ op: "up" })],
     [1.5, () => ({ op: "upRefresh" })],
     [1, () => ({ op: "refresh" })],
+    [0.4, () => (model.decls.some((d) => d.protect) ? undefined : { op: "destroy" })],
   ];
   /** A step on a declared resource; one deleted by hand only when `anyDecl` (remove, rename). */
   function withDecl(make: (d: Decl) => Step | undefined, anyDecl = false): Step | undefined {
