@@ -13,8 +13,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { spawn } from "node:child_process";
 import { REPO_ROOT } from "../support/engine";
-import { PageSteps, QUIET_NPM, emulatorVpcs, expectHostSteps, expectTarballSteps, pageSteps, userWithTarball } from "../support/page-steps";
-import { type UserShell } from "../support/user-shell";
+import { finishHostSteps, expectProjectFromTarball, expectTarballSteps, pageRun, pageSteps, runsTheProgram } from "../support/page-steps";
 import { pinnedPythonPulumi } from "../../scripts/e2e-language/projects";
 
 // pip downloads Pulumi's Python SDK and grpcio (its cache keeps them): minutes cold on two shared cores.
@@ -23,24 +22,8 @@ jest.setTimeout(20 * 60_000);
 const GUIDE = "docs/guides/python.md";
 const HOST = "pulumi-language-python";
 const read = (file: string) => fs.readFileSync(path.join(REPO_ROOT, file), "utf8");
-const repoPackage = JSON.parse(read("package.json"));
 
-let base: string;
-let user: UserShell;
-let steps: PageSteps;
-
-beforeAll(async () => {
-  ({ base, user } = await userWithTarball("pc-guide-python-"));
-  steps = new PageSteps(user, base, pageSteps(GUIDE), {
-    env: { ...QUIET_NPM, PYTHONDONTWRITEBYTECODE: "1" },
-    needs: (line) => (/^pulumi (preview|up|refresh)\b/.test(line) ? HOST : undefined),
-  });
-});
-
-afterAll(async () => {
-  await steps?.close();
-  if (base) fs.rmSync(base, { recursive: true, force: true });
-});
+const run = pageRun(GUIDE, { env: { PYTHONDONTWRITEBYTECODE: "1" }, needs: runsTheProgram(HOST) });
 
 test("the guide installs the tarball `npm pack` writes for this version, says how to make it, and pins what the package is tested with", () => {
   expectTarballSteps(GUIDE);
@@ -58,41 +41,37 @@ test("the guide installs the tarball `npm pack` writes for this version, says ho
 });
 
 test("the guide's steps as written: the tarball, a virtualenv, requirements.txt, the program's tests under the mocks, a stack on an emulator", async () => {
-  await steps.runUntil("npx compute-emulator");
-  const project = path.join(base, "my-infra");
-  expect(steps.folder).toBe(project);
-  // Every file the layout lists is there, and pulumi_compute is the tarball's, installed into the venv.
-  for (const file of ["Pulumi.yaml", "requirements.txt", "program.py", "__main__.py", "test_program.py", "package.json"]) {
-    expect({ file, there: fs.existsSync(path.join(project, file)) }).toEqual({ file, there: true });
-  }
-  const installed = JSON.parse(fs.readFileSync(path.join(project, "package.json"), "utf8"));
-  expect(installed.dependencies["pulumi-compute"]).toBe(`file:../pulumi-compute-${repoPackage.version}.tgz`);
-  const shown = await user.run("venv/bin/pip show pulumi_compute pulumi", project);
+  await run.steps.runUntil("npx compute-emulator");
+  // Every file the layout lists is there.
+  const project = expectProjectFromTarball(run, "my-infra", [
+    "Pulumi.yaml",
+    "requirements.txt",
+    "program.py",
+    "__main__.py",
+    "test_program.py",
+    "venv/bin/python",
+  ]);
+  const shown = await run.user.run("venv/bin/pip show pulumi_compute pulumi", project);
   expect(shown.code).toBe(0);
   // The Python package's version is the plugin's, the schema's (test/sdks/python.test.ts).
   const { version } = JSON.parse(read("provider/plugin/schema.json")) as { version: string };
   expect(shown.out).toContain(`Name: pulumi_compute\nVersion: ${version}\n`);
   expect(shown.out).toContain(`Name: pulumi\nVersion: ${pinnedPythonPulumi()}\n`);
   // The program's tests, beside its module, answered by the tarball's plugin.
-  expect(steps.output("venv/bin/python -m pytest")).toMatch(/\b2 passed\b/);
+  expect(run.steps.output("venv/bin/python -m pytest")).toMatch(/\b2 passed\b/);
 
-  await steps.runUntil("kill %1");
-  // What up made, destroy deleted; or nothing was made.
-  expect(await emulatorVpcs(steps)).toEqual([]);
-  await steps.runUntil();
-  expect(steps.output("kill %1")).toMatch(/closed/);
-  expectHostSteps(steps, GUIDE, HOST, "python");
-  expect(steps.ran.map((r) => r.out).join("\n")).not.toContain("slower than it could");
+  await finishHostSteps(run.steps, GUIDE, HOST, "python");
+  expect(run.steps.ran.map((r) => r.out).join("\n")).not.toContain("slower than it could");
 });
 
 test("the plugin a Python project starts says nothing a user cannot act on", async () => {
   // As the engine starts it for every preview, up and refresh (the launcher, in the project's
   // folder); without an engine to send lines to, it says them on stderr.
-  const project = path.join(base, "my-infra");
+  const project = path.join(run.base, "my-infra");
   const launcher = path.join(project, "node_modules/pulumi-compute/plugins/pulumi-resource-compute");
   const child = spawn("bash", ["-c", `eval "$PC_EXPORTS" && exec ${launcher}`], {
     cwd: project,
-    env: { ...user.env, PC_EXPORTS: user.exports },
+    env: { ...run.user.env, PC_EXPORTS: run.user.exports },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";

@@ -10,47 +10,28 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { ComputeClient } from "../../sdk/client";
-import { REPO_ROOT } from "../support/engine";
-import { PageSteps, QUIET_NPM, expectTarballSteps, pageSteps, stepName, userWithTarball } from "../support/page-steps";
-import { type UserShell } from "../support/user-shell";
+import { expectProjectFromTarball, expectTarballSteps, pageRun, pageSteps, stepName } from "../support/page-steps";
 
 // Each step starts the engine and the plugin from a shell; on two loaded cores the whole life takes minutes.
 jest.setTimeout(15 * 60_000);
 
 const GUIDE = "docs/guides/yaml.md";
-const read = (file: string) => fs.readFileSync(path.join(REPO_ROOT, file), "utf8");
-const repoPackage = JSON.parse(read("package.json"));
 
-let base: string;
-let user: UserShell;
-let steps: PageSteps;
-
-beforeAll(async () => {
-  ({ base, user } = await userWithTarball("pc-guide-yaml-"));
-  steps = new PageSteps(user, base, pageSteps(GUIDE), { env: QUIET_NPM });
-});
-
-afterAll(async () => {
-  await steps?.close();
-  if (base) fs.rmSync(base, { recursive: true, force: true });
-});
+const run = pageRun(GUIDE);
 
 test("the guide installs the tarball `npm pack` writes for this version, and says how to make it", () => expectTarballSteps(GUIDE));
 
 test("the guide's steps as written: the tarball, Pulumi.yaml and its program, an emulator, preview, up and destroy", async () => {
-  await steps.runUntil("pulumi destroy");
-  const project = path.join(base, "my-yaml");
-  expect(steps.folder).toBe(project);
-  const installed = JSON.parse(fs.readFileSync(path.join(project, "package.json"), "utf8"));
-  expect(installed.dependencies["pulumi-compute"]).toBe(`file:../pulumi-compute-${repoPackage.version}.tgz`);
+  await run.steps.runUntil("pulumi destroy");
+  const project = expectProjectFromTarball(run, "my-yaml");
   // A project of its own: no TypeScript, as in a Python or Go project.
   expect(fs.existsSync(path.join(project, "node_modules/typescript"))).toBe(false);
 
   // The stack and the program's five resources.
-  const previewAndUp = steps.output("pulumi preview");
+  const previewAndUp = run.steps.output("pulumi preview");
   expect(previewAndUp).toMatch(/\+ 6 to create/);
   expect(previewAndUp).toMatch(/\+ 6 created/);
-  const { apiUrl, token } = steps.emulator();
+  const { apiUrl, token } = run.steps.emulator();
   const client = new ComputeClient({ baseUrl: apiUrl, token });
   try {
     const [vpc] = await client.vpcs.listAll();
@@ -58,15 +39,15 @@ test("the guide's steps as written: the tarball, Pulumi.yaml and its program, an
     const [db] = await client.databases.mysql.listAll();
     expect(db).toMatchObject({ label: "yaml-db", status: "active", allow_list: ["10.0.2.0/24"] });
 
-    await steps.runUntil("kill %1");
-    expect(steps.output("pulumi destroy")).toMatch(/- 6 deleted/);
+    await run.steps.runUntil("kill %1");
+    expect(run.steps.output("pulumi destroy")).toMatch(/- 6 deleted/);
     expect({ vpcs: await client.vpcs.listAll(), databases: await client.databases.mysql.listAll() }).toEqual({ vpcs: [], databases: [] });
   } finally {
     await client.close();
   }
-  await steps.runUntil();
-  expect(steps.output("kill %1")).toMatch(/closed/);
-  expect(steps.ran.map((r) => r.step)).toEqual(pageSteps(GUIDE).map(stepName));
+  await run.steps.runUntil();
+  expect(run.steps.output("kill %1")).toMatch(/closed/);
+  expect(run.steps.ran.map((r) => r.step)).toEqual(pageSteps(GUIDE).map(stepName));
   // Nothing the user cannot act on: the plugin's start is its own business.
-  expect(steps.ran.map((r) => r.out).join("\n")).not.toContain("slower than it could");
+  expect(run.steps.ran.map((r) => r.out).join("\n")).not.toContain("slower than it could");
 });

@@ -218,6 +218,42 @@ export async function userWithTarball(prefix: string): Promise<{ base: string; u
   return { base, user, tarball };
 }
 
+/** The lines that run the program, which need the language's host (`StepOptions.needs`). */
+export const runsTheProgram =
+  (host: string) =>
+  (line: string): string | undefined =>
+    /^pulumi (preview|up|refresh)\b/.test(line) ? host : undefined;
+
+/**
+ * A page's steps for a test file: a user's shell with the tarball (`userWithTarball`), made
+ * before the file's tests, and removed after them, with a background job still running.
+ */
+export function pageRun(page: string, options: StepOptions = {}): { base: string; user: UserShell; steps: PageSteps } {
+  const run = {} as { base: string; user: UserShell; steps: PageSteps };
+  beforeAll(async () => {
+    Object.assign(run, await userWithTarball(`pc-${path.basename(page, ".md")}-`));
+    run.steps = new PageSteps(run.user, run.base, pageSteps(page), { ...options, env: { ...QUIET_NPM, ...options.env } });
+  });
+  afterAll(async () => {
+    await run.steps?.close();
+    if (run.base) fs.rmSync(run.base, { recursive: true, force: true });
+  });
+  return run;
+}
+
+/**
+ * The project the page's steps made, at `folder` under its `~`: where they got to, with the
+ * tarball in its package.json and each of `files` (the layout the page lists).
+ */
+export function expectProjectFromTarball(run: { base: string; steps: PageSteps }, folder: string, files: string[] = []): string {
+  const project = path.join(run.base, folder);
+  expect(run.steps.folder).toBe(project);
+  const installed = JSON.parse(fs.readFileSync(path.join(project, "package.json"), "utf8"));
+  expect(installed.dependencies["pulumi-compute"]).toBe(`file:../pulumi-compute-${repoPackage().version}.tgz`);
+  expect(files.filter((file) => !fs.existsSync(path.join(project, file)))).toEqual([]);
+  return project;
+}
+
 /** npm as the pages' tests run it: from its cache when it can, without audit or funding notes. */
 export const QUIET_NPM: NodeJS.ProcessEnv = { npm_config_prefer_offline: "true", npm_config_audit: "false", npm_config_fund: "false" };
 
@@ -239,17 +275,23 @@ export function expectTarballSteps(page: string): void {
 }
 
 /**
- * Once every step of `page` ran: every one did, the stack and its configuration took no language
- * host, and the steps that need `host` either ran (the program's six resources made, then
- * deleted) or, where the host is missing, stopped naming it — which is said plainly, with where to
- * run them (`bash scripts/e2e-language.sh --hosts <dir> <language>`).
+ * Runs the rest of `page`'s steps and holds them: the emulator they started ends empty (what up
+ * made, destroy deleted; or nothing was made) and is stopped, every step ran, the stack and its
+ * configuration took no language host, and the steps that need `host` either ran (the program's
+ * six resources made, then deleted) or, where the host is missing, stopped naming it — which is
+ * said plainly, with where to run them (`bash scripts/e2e-language.sh --hosts <dir> <language>`).
  */
-export function expectHostSteps(steps: PageSteps, page: string, host: string, language: string): void {
+export async function finishHostSteps(steps: PageSteps, page: string, host: string, language: string): Promise<void> {
+  await steps.runUntil("kill %1");
+  expect(await emulatorVpcs(steps)).toEqual([]);
+  await steps.runUntil();
+  expect(steps.output("kill %1")).toMatch(/closed/);
   const ran = steps.ran.map((r) => r.step);
   expect(ran).toEqual(pageSteps(page).map(stepName));
   const wanting = steps.wanting.map((w) => w.step);
-  for (const line of ran.filter((step) => /^pulumi (stack|config)\b/.test(step)))
+  for (const line of ran.filter((step) => /^pulumi (stack|config)\b/.test(step))) {
     expect({ line, wanting: wanting.includes(line) }).toEqual({ line, wanting: false });
+  }
   if (wanting.length === 0) {
     expect(steps.output("pulumi preview")).toMatch(/\+ 6 created/);
     expect(steps.output("pulumi destroy")).toMatch(/- 6 deleted/);
@@ -264,7 +306,7 @@ export function expectHostSteps(steps: PageSteps, page: string, host: string, la
 }
 
 /** The VPCs of the emulator the steps started. */
-export async function emulatorVpcs(steps: PageSteps): Promise<unknown[]> {
+async function emulatorVpcs(steps: PageSteps): Promise<unknown[]> {
   const { apiUrl, token } = steps.emulator();
   const client = new ComputeClient({ baseUrl: apiUrl, token });
   try {
