@@ -27,7 +27,8 @@
  *
  * It fails closed: a module that cannot be found where `@pulumi/pulumi` looks for it, or is loaded
  * already, keeps its own way of loading; the start is then only slower, and `deferUnused` says
- * which (`test/provider/serve/quick-start.test.ts` fails when the pinned `@pulumi/pulumi` stops
+ * which, a line a maintainer sees with `PULUMI_COMPUTE_START_NOTICE=1` and a user never does
+ * (`test/provider/serve/quick-start.test.ts` fails when the pinned `@pulumi/pulumi` stops
  * loading them this way).
  */
 import * as fs from "node:fs";
@@ -35,9 +36,14 @@ import * as path from "node:path";
 import Module, { createRequire } from "node:module";
 import { NOTICE_PREFIX } from "./row-log";
 
-/** The modules deferred, each by the file of `@pulumi/pulumi` that requires it (relative to its package). */
-export const DEFERRED: ReadonlyArray<{ id: string; from: string }> = [
-  { id: "typescript", from: "typescript-shim.js" },
+/**
+ * The modules deferred, each by the file of `@pulumi/pulumi` that requires it (relative to its
+ * package), and what that file loads instead when the module cannot be found (`orElse`, relative
+ * to the package): a project without TypeScript of its own (Python, Go, YAML) gets the copy the
+ * SDK vendors, which is deferred the same way.
+ */
+export const DEFERRED: ReadonlyArray<{ id: string; from: string; orElse?: string }> = [
+  { id: "typescript", from: "typescript-shim.js", orElse: "vendor/typescript@3.8.3/typescript.js" },
   { id: "@npmcli/arborist", from: "runtime/closure/codePaths.js" },
   { id: "@pulumi/pulumi/automation", from: "index.js" },
 ];
@@ -89,16 +95,13 @@ function standIn(file: string, load: () => unknown): object {
 export function deferUnused(pulumiPackage: string): string[] {
   const skipped: string[] = [];
   const root = path.dirname(pulumiPackage);
-  for (const { id, from } of DEFERRED) {
-    let file: string;
-    try {
-      file = createRequire(path.join(root, from)).resolve(id);
-    } catch {
-      skipped.push(`${id} cannot be found from @pulumi/pulumi/${from}`);
-      continue;
-    }
-    if (require.cache[file]) skipped.push(`${id} is loaded already`);
-    else defer(file, () => createRequire(path.join(root, from))(id));
+  for (const { id, from, orElse } of DEFERRED) {
+    const found = resolvedFrom(path.join(root, from), id);
+    const fallback = orElse === undefined ? undefined : path.join(root, orElse);
+    const file = found ?? (fallback !== undefined && fs.existsSync(fallback) ? fallback : undefined);
+    if (file === undefined) skipped.push(`${id} cannot be found from @pulumi/pulumi/${from}`);
+    else if (require.cache[file]) skipped.push(`${file === found ? id : `${id} (the SDK's own copy)`} is loaded already`);
+    else defer(file, found ? () => createRequire(path.join(root, from))(id) : () => createRequire(file)(file));
   }
   for (const { id, from, package: name } of OWN_DEFERRED) {
     const own = packageRoot(name);
@@ -203,9 +206,18 @@ export function recordedSlowStart(): readonly string[] {
   return slot[SKIPPED] ?? [];
 }
 
-/** Says, once at the start (an info line of the engine's log), which modules load at once after all, and what that costs. */
-export function saySlowStart(skipped: readonly string[], say: (line: string) => void): void {
-  if (skipped.length === 0) return;
+/**
+ * The variable that shows `saySlowStart`'s line: a maintainer's, since a user can do nothing about
+ * how `@pulumi/pulumi` loads its modules (`PULUMI_COMPUTE_START_NOTICE=1 pulumi preview`).
+ */
+export const START_NOTICE_ENV = "PULUMI_COMPUTE_START_NOTICE";
+
+/**
+ * Says, once at the start (an info line of the engine's log), which modules load at once after
+ * all, and what that costs; only where `START_NOTICE_ENV` asks for it, never in a user's run.
+ */
+export function saySlowStart(skipped: readonly string[], say: (line: string) => void, env: NodeJS.ProcessEnv = process.env): void {
+  if (skipped.length === 0 || !env[START_NOTICE_ENV]) return;
   say(
     `${NOTICE_PREFIX}this provider process starts about 0.4 s slower than it could: ${skipped.join("; ")}, so it loads at once instead of when first used`,
   );

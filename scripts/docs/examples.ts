@@ -5,7 +5,10 @@
  *   a block without an `import` line is an excerpt, and gets `import * as pulumi from
  *   "@pulumi/pulumi"` and `import * as compute from "pulumi-compute"` before it;
  * - a ```sh block right after a `<!-- runnable -->` line is run as written, by the test that
- *   names it (`RUNNABLE`).
+ *   names it (`RUNNABLE`);
+ * - a block right after `<!-- file: NAME -->` (`<!-- append: NAME -->`) is the project's file NAME
+ *   as a user writes it (adds it to the end of it), which that test writes where the page's
+ *   runnable steps have got to.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -22,7 +25,12 @@ export interface CodeBlock {
   lang: string;
   code: string;
   runnable: boolean;
+  /** The project file the block is (`<!-- file: NAME -->`) or ends (`<!-- append: NAME -->`). */
+  writes?: { path: string; append: boolean };
 }
+
+/** `<!-- file: NAME -->` or `<!-- append: NAME -->`: the project file the block after it gives. */
+const FILE_MARKER = /^<!-- (file|append): (\S+) -->$/;
 
 /** README.md and every Markdown file under docs/, from the repository root, sorted. */
 export function docFiles(root: string): string[] {
@@ -43,12 +51,14 @@ export function codeBlocks(file: string, markdown: string): CodeBlock[] {
     if (!open) continue;
     const end = lines.indexOf("```", i + 1);
     if (end === -1) throw new Error(`${file}:${i + 1}: a code block is not closed`);
+    const marker = FILE_MARKER.exec(lines[i - 1]?.trim() ?? "");
     blocks.push({
       file,
       line: i + 2,
       lang: open[1]!,
       code: lines.slice(i + 1, end).join("\n"),
       runnable: lines[i - 1]?.trim() === RUNNABLE_MARKER,
+      ...(marker ? { writes: { path: marker[2]!, append: marker[1] === "append" } } : {}),
     });
     i = end;
   }

@@ -16,11 +16,11 @@ const GO_SDK = path.join(REPO_ROOT, "sdks", "go");
 /** The README's program in Python: the Python SDK's own test program (`sdks/python/tests/program.py`, the guide's). */
 export const pythonProgram = (): string => fs.readFileSync(path.join(PYTHON_SDK, "tests", "program.py"), "utf8");
 
-/** The README's program in Go: the Go guide's `package main` (its `go vet` is test/sdks/go.test.ts's). */
+/** The README's program in Go: the Go guide's `main.go` (its `go vet` is test/sdks/go.test.ts's). */
 export function goProgram(): string {
   const markdown = fs.readFileSync(path.join(REPO_ROOT, "docs", "guides", "go.md"), "utf8");
-  const main = codeBlocks("docs/guides/go.md", markdown).find((b) => b.lang === "go" && b.code.startsWith("package main"));
-  if (!main) throw new Error("docs/guides/go.md has no `package main` program");
+  const main = codeBlocks("docs/guides/go.md", markdown).find((b) => b.writes?.path === "main.go");
+  if (!main) throw new Error("docs/guides/go.md gives no main.go (`<!-- file: main.go -->`)");
   return main.code + "\n";
 }
 

@@ -2,7 +2,7 @@
  * Every TypeScript example of README.md and docs/ compiles against the package's declarations, as
  * a new project compiles it (`scripts/docs/examples.ts`), and the checker fails on a broken one.
  * Shell blocks marked runnable are each run as written by a test: the README's new project by
- * test/e2e/cli-path.e2e.test.ts.
+ * test/e2e/cli-path.e2e.test.ts, each language guide's by test/e2e/guide-<language>.e2e.test.ts.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -49,8 +49,23 @@ test("the checker fails on a broken example, naming the Markdown file and line",
   ]);
 });
 
-test("the runnable shell blocks are the ones a test runs: the README's new project", () => {
+test("the runnable shell blocks are the ones a test runs: the README's new project and each language guide's", () => {
+  const runners: Record<string, string> = {
+    "README.md": "test/e2e/cli-path.e2e.test.ts",
+    "docs/guides/yaml.md": "test/e2e/guide-yaml.e2e.test.ts",
+    "docs/guides/python.md": "test/e2e/guide-python.e2e.test.ts",
+    "docs/guides/go.md": "test/e2e/guide-go.e2e.test.ts",
+  };
   const runnable = blocks.filter((b) => b.runnable);
-  expect(runnable.map((b) => [b.file, b.lang])).toEqual([["README.md", "sh"]]);
-  expect(fs.readFileSync(path.join(REPO_ROOT, "test/e2e/cli-path.e2e.test.ts"), "utf8")).toContain("newProjectSteps");
+  expect(runnable.every((b) => b.lang === "sh")).toBe(true);
+  expect([...new Set(runnable.map((b) => b.file))].sort()).toEqual(Object.keys(runners).sort());
+  expect(fs.readFileSync(path.join(REPO_ROOT, runners["README.md"]!), "utf8")).toContain("newProjectSteps");
+  for (const [page, test] of Object.entries(runners).filter(([page]) => page !== "README.md")) {
+    expect({ page, runs: fs.readFileSync(path.join(REPO_ROOT, test), "utf8").includes(`const GUIDE = "${page}";`) }).toEqual({
+      page,
+      runs: true,
+    });
+  }
+  // A file a page gives (`<!-- file: NAME -->`) is written only by a page whose steps a test runs.
+  expect([...new Set(blocks.filter((b) => b.writes).map((b) => b.file))].every((file) => file in runners)).toBe(true);
 });

@@ -12,14 +12,13 @@
  * as a package manager that skips peers leaves it.
  */
 import * as fs from "node:fs";
-import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
-import { spawn, type ChildProcess } from "node:child_process";
 import { ComputeClient } from "../../sdk/client";
 import { MissingPulumiError } from "../../provider/process/peer";
 import { REPO_ROOT } from "../support/engine";
 import { newProjectSteps } from "../support/new-project";
+import { PageSteps, QUIET_NPM } from "../support/page-steps";
 import { type ProcessResult } from "../support/process";
 import { UserShell, expectExit } from "../support/user-shell";
 
@@ -31,7 +30,6 @@ let base: string;
 let project: string;
 let userTmp: string;
 let user: UserShell;
-let emulator: ChildProcess | undefined;
 let client: ComputeClient;
 
 /** A command line in the user's shell, in the project folder, after the eval. */
@@ -43,113 +41,7 @@ async function pulumi(args: string, cwd = project): Promise<ProcessResult> {
   return shell(`pulumi ${args}`, cwd);
 }
 
-/** A port nothing listens on now, for the README's `4010` (other runs may hold 4010 itself). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
-
-/**
- * Runs the README's steps in the user's shell as a user types them, one after another, from this
- * checkout, with no terminal (stdin and stdout are pipes). Only what a reader fills in differs:
- * `~` is the test's folder, `4010` a free port. A line ending in `&` starts the emulator in the
- * background, and `kill %1` sends that job's process (the `npx` the line started, alone: a shell
- * without job control signals no group) the shell's default signal, SIGTERM. Each step must exit 0.
- */
-class ReadmeSteps {
-  private readonly steps = newProjectSteps();
-  private cwd = REPO_ROOT;
-  private port = 0;
-  /** Each step run, with its output and how long it took (real time, ms). */
-  readonly ran: Array<{ step: string; out: string; ms: number }> = [];
-
-  /** Runs the steps up to the first one that starts with `prefix` (all of them without one). */
-  async runUntil(prefix?: string): Promise<void> {
-    this.port ||= await freePort();
-    while (this.steps.length && !(prefix && this.steps[0]!.startsWith(prefix))) {
-      const step = this.steps.shift()!;
-      const line = this.filled(step);
-      const started = Date.now();
-      if (line.endsWith("&")) {
-        const output = await startInBackground(line.slice(0, -1).trim(), this.cwd);
-        this.ran.push({ step, out: output, ms: Date.now() - started });
-        continue;
-      }
-      if (line === "kill %1") {
-        process.kill(emulator!.pid!, "SIGTERM");
-        this.ran.push({ step, out: await portClosed(this.port), ms: Date.now() - started });
-        continue;
-      }
-      const result = await user.run(`${line}\ncode=$?; printf '\\n[cwd] %s\\n' "$PWD"; exit $code`, this.cwd, {
-        env: {
-          npm_config_prefer_offline: "true",
-          npm_config_audit: "false",
-          npm_config_fund: "false",
-          // The user's own temporary folder, to see what the project's tests leave there.
-          TMPDIR: userTmp,
-        },
-        timeoutMs: 600_000,
-      });
-      if (result.code !== 0) throw new Error(`the README's step \`${step}\` exited ${result.code}:\n${result.out.slice(-3000)}`);
-      this.cwd = /\[cwd\] (.*)\n$/.exec(result.stdout)![1]!;
-      this.ran.push({ step, out: result.out, ms: Date.now() - started });
-    }
-  }
-
-  /** The output of the step that starts with `prefix`. */
-  output(prefix: string): string {
-    return this.ran.find((r) => r.step.startsWith(prefix))!.out;
-  }
-
-  private filled(step: string): string {
-    return step.replace(/(^|\s)~(?=[/\s]|$)/g, `$1${base}`).replaceAll("4010", String(this.port));
-  }
-}
-
-/** Resolves once nothing answers on `port` any more (the emulator has closed); what it saw. */
-async function portClosed(port: number): Promise<string> {
-  for (let i = 0; i < 100; i++) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, "127.0.0.1", () => (socket.destroy(), resolve(true)));
-      socket.on("error", () => resolve(false));
-    });
-    if (!open) return `port ${port} closed`;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`the emulator still listens on port ${port} after \`kill %1\``);
-}
-
-/** A README line that ends in `&`: started in its own process group; its output once it printed its banner. */
-function startInBackground(command: string, cwd: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("bash", ["-c", `eval "$PC_EXPORTS" && exec ${command}`], {
-      cwd,
-      env: { ...user.env, PC_EXPORTS: user.exports },
-      detached: true,
-    });
-    emulator = child;
-    let out = "";
-    const timer = setTimeout(() => reject(new Error(`\`${command}\` printed no token:\n${out}`)), 120_000);
-    const onData = (chunk: Buffer) => {
-      out += chunk;
-      // The whole banner: the token, then how fast time runs.
-      if (/token:\s+\S+\n[\s\S]*time:.*\n/.test(out)) {
-        clearTimeout(timer);
-        resolve(out);
-      }
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
-    child.on("exit", (code) => reject(new Error(`\`${command}\` exited ${code}:\n${out}`)));
-  });
-}
-
-const readme = new ReadmeSteps();
+let readme: PageSteps;
 
 beforeAll(async () => {
   base = fs.mkdtempSync(path.join(os.tmpdir(), "pc-cli-path-"));
@@ -158,17 +50,24 @@ beforeAll(async () => {
   project = path.join(base, "my-infra");
   userTmp = path.join(base, "tmp");
   fs.mkdirSync(userTmp);
+  readme = new PageSteps(
+    user,
+    base,
+    newProjectSteps().map((line) => ({ line })),
+    {
+      env: {
+        ...QUIET_NPM,
+        // The user's own temporary folder, to see what the project's tests leave there.
+        TMPDIR: userTmp,
+      },
+    },
+  );
 });
 
 afterAll(async () => {
   await client?.close();
   // Still running when a step before the block's `kill %1` failed.
-  if (emulator && emulator.exitCode === null && emulator.signalCode === null) {
-    // `npx` runs the emulator as its child: the whole group goes.
-    const exited = new Promise((resolve) => emulator!.once("exit", resolve));
-    process.kill(-emulator.pid!, "SIGTERM");
-    await exited;
-  }
+  await readme?.close();
   if (base) fs.rmSync(base, { recursive: true, force: true });
 });
 
@@ -207,8 +106,7 @@ test("the README's new-project steps as written: pack, install the tarball, the 
   await readme.runUntil("pulumi preview");
   // The standalone emulator runs fast by default, and its banner says how fast.
   expect(readme.output("npx compute-emulator")).toMatch(/time:\s+runs 300× faster than real time/);
-  const apiUrl = /API:\s+(\S+)/.exec(readme.output("npx compute-emulator"))![1]!;
-  const token = /token:\s+(\S+)/.exec(readme.output("npx compute-emulator"))![1]!;
+  const { apiUrl, token } = readme.emulator();
   client = new ComputeClient({ baseUrl: apiUrl, token });
   expect(await client.vpcs.listAll()).toEqual([]);
 

@@ -7,6 +7,7 @@ import * as path from "node:path";
 import { codeBlocks } from "../../scripts/docs/examples";
 import { REPO_ROOT } from "./engine";
 import { linkPackages } from "./user-shell";
+import { commandLines } from "./page-steps";
 
 /** The block's text. */
 export function newProjectBlock(): string {
@@ -17,10 +18,7 @@ export function newProjectBlock(): string {
 
 /** The block's commands, in order, without their comments. */
 export function newProjectSteps(): string[] {
-  return newProjectBlock()
-    .split("\n")
-    .map((line) => line.replace(/\s+#\s.*$/, "").trim())
-    .filter(Boolean);
+  return commandLines(newProjectBlock());
 }
 
 /**
