@@ -5,7 +5,8 @@
  * normalization, and never looks at `__provider`; the wire mapping goes both ways — request
  * bodies from the inputs' declarations (wire names, which body, wire form, defaults), outputs from
  * the record, and API errors and sdk rule failures back to the program's input names;
- * create/read/update/delete wrap the hooks with deadlines, adoption, orphan protection.
+ * create/read/update/delete wrap the hooks with deadlines, adoption, orphan protection; a read with
+ * nothing recorded is Pulumi's import (`import-inputs.ts`), whose diff refuses what differs.
  *
  * Each part has its file, which a resource may import alone: `check.ts`, `diff.ts`, `wire.ts`,
  * `lifecycle.ts` (create, read, update, delete) and `errors.ts`. This one puts them together as
@@ -16,6 +17,7 @@ import { checkAndDerive } from "./check";
 import type { ProviderContext } from "./context";
 import type { DiffResult } from "./detailed-diff";
 import { diff } from "./diff";
+import { importRead, isImportRead, refuseImportChanges } from "./import-inputs";
 import { create, read, remove, update } from "./lifecycle";
 import { withoutProvider, type AnySpec, type Inputs, type Outputs } from "./spec";
 
@@ -39,14 +41,18 @@ export function makeProvider(spec: AnySpec, context: () => ProviderContext): Dyn
     check: async (olds, news) => checkAndDerive(spec, olds ?? {}, news, context),
     diff: async (id, olds, news) => {
       spec.declare?.({ ctx: context(), id, inputs: withoutProvider(news) });
-      return diff(spec, olds, news);
+      const result = diff(spec, olds, news);
+      refuseImportChanges(spec, context(), id, withoutProvider(olds), result);
+      return result;
     },
     create: async (inputs) => {
       const created = await create(spec, context(), inputs);
       spec.declare?.({ ctx: context(), id: created.id, inputs: withoutProvider(inputs) });
       return created;
     },
-    read: (id, props, inputs?: Inputs) => read(spec, context(), id, props ?? {}, inputs),
+    // Nothing recorded: Pulumi's import by id, answered with the inputs that manage the object as it is.
+    read: async (id, props, inputs?: Inputs) =>
+      isImportRead(props, inputs) ? ((await importRead(spec, context(), id)) ?? {}) : read(spec, context(), id, props ?? {}, inputs),
     update: async (id, olds, news) => {
       const updated = await update(spec, context(), id, olds, news);
       spec.declare?.({ ctx: context(), id, inputs: withoutProvider(news) });

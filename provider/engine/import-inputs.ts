@@ -8,15 +8,19 @@
  * record's `priority: 0`): the result passes the spec's `check`, and is exactly what `diff` will
  * find equal.
  *
- * `pulumi-compute import` writes a program with them; the provider plugin answers Pulumi's own
- * import of an object by id with them (`importRead`).
+ * `pulumi-compute import` writes a program with them; both doors answer Pulumi's own import of an
+ * object by id (the `import` resource option, `pulumi import`) with them (`importRead`), and
+ * refuse the import when the program's inputs differ from the object (`refuseImportChanges`).
  */
 import type { ProviderContext } from "./context";
 import { check } from "./check";
+import type { DiffResult } from "./detailed-diff";
 import { sameValue } from "./diff";
 import { readObject } from "./lifecycle";
+import { holdings } from "./ownership";
+import { servedResource } from "./ports";
 import { toOutputs } from "./wire";
-import type { AnySpec, ApiObject, Values } from "./spec";
+import { withoutProvider, type AnySpec, type ApiObject, type Values } from "./spec";
 
 /** Drops `null`s from objects at any depth: the API's "not set" inside a value (a rule's `label: null`). */
 export function withoutNulls(value: unknown): unknown {
@@ -56,16 +60,73 @@ export function programInputs(spec: AnySpec, record: ApiObject, given: Values): 
 }
 
 /**
+ * Whether a read is Pulumi's import of an object by id: nothing is recorded of it, neither outputs
+ * (but a dynamic resource's provider line) nor inputs. A refresh always carries the outputs.
+ */
+export function isImportRead(props: Values | undefined, inputs: Values | undefined): boolean {
+  return Object.keys(withoutProvider(props ?? {})).length === 0 && Object.keys(withoutProvider(inputs ?? {})).length === 0;
+}
+
+/** The resources this process imported and whose diff has not yet run: by kind and URN (the id where no URN is known). */
+const importedKey = (spec: AnySpec, ctx: ProviderContext, id: string) => `${spec.name} ${ctx.log.urn() ?? `#${id}`}`;
+const imports = (ctx: ProviderContext) => ctx.shared("imports", () => new Set<string>());
+
+/**
  * An object read by id alone, with nothing recorded of it (Pulumi's import): its outputs, and the
  * inputs a program gives to manage it as it is, so the import's check and diff find nothing to
- * change. Undefined when there is no such object.
+ * change. Undefined when there is no such object. The resource holds the object for the run (no
+ * other resource's delete removes it), and its diff that follows refuses what the program changes.
  */
 export async function importRead(
   spec: AnySpec,
   ctx: ProviderContext,
   id: string,
 ): Promise<{ id: string; props: Values; inputs: Values } | undefined> {
-  const record = await readObject(spec, ctx, id, {});
+  const record = await readObject(spec, ctx, id, {}).catch((error: unknown) => {
+    // A resource under a parent (a subnet, a DNS record) is read with its parent's id, which an import does not carry.
+    throw new Error(
+      `the ${spec.noun} ${id} cannot be imported by its id alone (${error instanceof Error ? error.message : String(error)}); ` +
+        `adopt it with \`adoptId: ${idLiteral(id)}\` in the program instead`,
+      { cause: error },
+    );
+  });
   if (!record) return undefined;
+  holdings(ctx).hold(spec, id, servedResource(ctx.log));
+  imports(ctx).add(importedKey(spec, ctx, id));
   return { id, props: toOutputs(spec, record, {}), inputs: programInputs(spec, record, {}) };
+}
+
+/** An id as a program writes it: a number bare, anything else quoted. */
+const idLiteral = (id: string) => (/^\d+$/.test(id) ? id : JSON.stringify(id));
+
+/** A value as a refusal shows it: short JSON, or a mark for a secret or a long value. */
+function shown(value: unknown, secret: boolean | undefined): string {
+  if (secret) return "a secret";
+  if (value === undefined || value === null) return "none";
+  const text = JSON.stringify(value);
+  return text.length <= 60 ? text : `${text.slice(0, 57)}…`;
+}
+
+/**
+ * Pulumi's import takes an object as it is: when the program's inputs differ from the object just
+ * imported (`olds`, its outputs), the import is refused, at preview as at `up`, naming the resource,
+ * each differing input with the object's value, and the two ways on. Pulumi's own engine would
+ * import, then update in place; Pulumi documents the import as failing instead, and so it does
+ * here, through both doors. A diff of any other resource passes.
+ */
+export function refuseImportChanges(spec: AnySpec, ctx: ProviderContext, id: string, olds: Values, result: DiffResult): void {
+  const key = importedKey(spec, ctx, id);
+  if (!imports(ctx).delete(key) || !result.changes) return;
+  const name = servedResource(ctx.log);
+  const fields = result.diffs.map((diffKey) => {
+    const field = spec.inputs[diffKey];
+    const replaces = result.replaces?.includes(diffKey) ? ", and changing it replaces the object" : "";
+    return `${diffKey} (the ${spec.noun} has ${shown(olds[diffKey], field?.secret)}${replaces})`;
+  });
+  throw new Error(
+    `${spec.name} ${name ? JSON.stringify(name) : id}: the \`import\` option takes the ${spec.noun} ${id} as it is, ` +
+      `and the program's inputs differ from it in ${fields.join("; ")}. Set ${fields.length === 1 ? "this input" : "these inputs"} ` +
+      `to the object's values (and change them in a later up), or adopt it with \`adoptId: ${idLiteral(id)}\` instead ` +
+      `of \`import\`, which brings the object to the program's values at the next up`,
+  );
 }

@@ -22,7 +22,7 @@ import { DYNAMIC_PLUGIN, PLUGINS_PATH } from "../project/plugins";
 
 /** A change to the host that is off in this run. */
 export interface StepAside {
-  part: "preview support" | "detailed diffs" | "status lines";
+  part: "preview support" | "detailed diffs" | "status lines" | "imports";
   /** Which part of the host it found missing, as `modules.ts` names it. */
   why: string;
 }
@@ -33,6 +33,7 @@ export const LOSES: Record<StepAside["part"], string> = {
     "previews of in-place updates show output-only properties (hosts, port, size, …) as unknown, and resources that read them may plan updates that `up` will not make",
   "detailed diffs": "`pulumi preview --diff` names a changed list but not which of its elements change",
   "status lines": "progress (waits, retries) is printed under the stack instead of on each resource's row",
+  imports: 'the `import` resource option fails with Pulumi\'s "code must be a string"; adopt an existing object with `adoptId` instead',
 };
 
 export { NOTICE_PREFIX };
@@ -81,7 +82,7 @@ export function noLauncherText(diffWhy: string | undefined): string {
   return [
     ...wrap(
       `${NOTICE_PREFIX}preview support is off: this project does not declare pulumi-compute's plugin, so Pulumi's own dynamic provider host runs its resources. ` +
-        `${capital(LOSES["preview support"])}. To turn preview support on, add to Pulumi.yaml:`,
+        `${capital(LOSES["preview support"])}, and ${LOSES.imports}. To turn preview support and imports on, add to Pulumi.yaml:`,
       "  ",
     ),
     "    plugins:",

@@ -9,7 +9,8 @@
  * - detailed diffs (`diff-response.ts`) are patched into the host's protocol at once;
  * - when the host adds its provider service, each request is served in the context of its
  *   resource (`engine-log.ts`: lines on the resource's row), and previews are answered here
- *   (`preview.ts`);
+ *   (`preview.ts`), and a Read by id alone of this package's resources gets its provider (`import.ts`:
+ *   Pulumi's `import` option);
  * - each change checks every part of the host it uses first; one that finds a part missing leaves
  *   the host as it is, and the first resource row of the run gets one warning saying why and what
  *   the user loses (`notice.ts`);
@@ -27,6 +28,7 @@ import { HostNotice, hostLog, markLaunched, warner } from "./notice";
 import { hostUnpatchable, previewUnpatchable, withPreview, type HostService, type PreviewOf } from "./preview";
 import { unloggable, withRowLog } from "../serve/row-log";
 import { REQUESTS_WITH_URN, engineModules } from "./engine-log";
+import { hostReadUnpatchable, importUnpatchable, withImport } from "./import";
 import { saySlowStart, startQuickly } from "../serve/quick-start";
 
 /**
@@ -49,7 +51,7 @@ export function installHostChanges(
   } catch (error) {
     const notice = new HostNotice(warner(undefined), undefined);
     const why = `its protocol could not be loaded (${String(error).split("\n")[0]})`;
-    for (const part of ["preview support", "detailed diffs", "status lines"] as const) notice.stepAside(part, why);
+    for (const part of ["preview support", "detailed diffs", "status lines", "imports"] as const) notice.stepAside(part, why);
     notice.now();
     return true;
   }
@@ -62,6 +64,7 @@ export function installHostChanges(
   notice.stepAside("status lines", logWhy);
   const previewOff = previewOffByEnvironment(env);
   const protocolWhy = previewOff ? undefined : previewUnpatchable(modules);
+  const importProtocolWhy = importUnpatchable(modules);
 
   let served = false;
   const addService = modules.server?.prototype?.addService;
@@ -79,6 +82,9 @@ export function installHostChanges(
       if (!previewOff && previewWhy === undefined) {
         wrapped = withPreview(modules, wrapped as HostService, (...args) => previewOf()(...args));
       }
+      const importWhy = importProtocolWhy ?? hostReadUnpatchable(host);
+      notice.stepAside("imports", importWhy);
+      if (importWhy === undefined) wrapped = withImport(modules, wrapped);
       return addService.call(this, service, wrapped);
     };
   }
@@ -87,6 +93,7 @@ export function installHostChanges(
     if (served) return;
     const why = "the host added no provider service this version knows";
     notice.stepAside("preview support", previewOff ? undefined : (protocolWhy ?? why));
+    notice.stepAside("imports", importProtocolWhy ?? why);
     if (logWhy === undefined) notice.stepAside("status lines", why);
     notice.now();
   });

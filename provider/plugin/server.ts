@@ -15,7 +15,6 @@
 import { SDK_VERSION } from "../../sdk/version";
 import { resolveCredentials } from "../engine/context";
 import { writeDetailedDiff, type DiffResult } from "../engine/detailed-diff";
-import { importRead } from "../engine/import-inputs";
 import { processTime, type ProviderTime } from "../engine/time";
 import { TYPE_MODULE, kindOfType } from "../engine/type-tokens";
 import { CONFIG_VARIABLES, previewOffByEnvironment, previewWanted } from "../serve/config";
@@ -180,24 +179,11 @@ export function providerService(protocol: Protocol, options: ServiceOptions): Re
       secretsOfRequest,
     ),
     read: serve(proto.ReadRequest, async (request) => {
-      const { spec, methods, secrets } = resource(request.getType(), request.getUrn());
-      const state = valuesOf(request.getProperties());
+      const { methods, secrets } = resource(request.getType(), request.getUrn());
+      // Nothing recorded (Pulumi's import by id): the engine answers the inputs that manage the object as it is.
+      const read = await methods.read(request.getId(), valuesOf(request.getProperties()), valuesOf(request.getInputs()));
       const response = new proto.ReadResponse();
-      if (Object.keys(state).length === 0 && Object.keys(valuesOf(request.getInputs())).length === 0) {
-        // Pulumi's import: an object by id alone, with the inputs that manage it as it is.
-        const imported = await importRead(spec, ctx, request.getId()).catch((error: unknown) => {
-          // A resource under a parent (a subnet, a DNS record) is read with its parent's id, which an import does not carry.
-          throw new Error(
-            `the ${spec.noun} ${request.getId()} cannot be imported by its id alone (${error instanceof Error ? error.message : String(error)}); ` +
-              `adopt it with \`adoptId\` in the program instead`,
-            { cause: error },
-          );
-        });
-        if (!imported) return response;
-        return response.setId(imported.id).setProperties(toStruct(imported.props, secrets)).setInputs(toStruct(imported.inputs, secrets));
-      }
-      const read = await methods.read(request.getId(), state, valuesOf(request.getInputs()));
-      // No id: the object is gone, and a refresh drops it from state.
+      // No id: the object is gone, and a refresh drops it from state (an import fails: no such object).
       if (!read.id) return response;
       response.setId(read.id).setProperties(toStruct((read.props as Values | undefined) ?? {}, secrets));
       // The recorded inputs as the API now holds them (`refreshedInputs`): `ignoreChanges` keeps a change made by hand.

@@ -32,8 +32,8 @@ export interface TimeoutsArgs {
 /** Inputs every resource accepts. */
 export interface MetaArgs {
   /**
-   * The id of an existing object to manage instead of creating one (Pulumi's `import` does not
-   * work for dynamic resources). Its in-place fields are brought to the program's values.
+   * The id of an existing object to manage instead of creating one. Its in-place fields are
+   * brought to the program's values (Pulumi's `import` option takes the object only as it is).
    */
   adoptId?: pulumi.Input<string | number>;
   /**
@@ -175,25 +175,21 @@ export function dynamicResource(
 ): [type: string, name: string, props: pulumi.Inputs, opts: pulumi.CustomResourceOptions] {
   const props = dynamicProps(spec, args);
   if (PROVIDER_KEY in args) throw new Error(`${PROVIDER_KEY} is not an input of ${spec.name}`);
-  refuseImport(spec, name, opts);
+  refuseImportWithAdoptId(spec, name, args, opts);
   warnCustomTimeouts(spec, name, opts);
   props[PROVIDER_KEY] = providerText(spec.name);
   return [dynamicType(spec.name), name, props as pulumi.Inputs, resourceOptions(spec, opts)];
 }
 
 /**
- * Pulumi's `import` option reads the object by its id alone, which a dynamic resource cannot answer
- * (its provider travels in the state the import lacks): the program stops before any request, with
- * the input that does the same. The provider plugin's `compute:index:<Kind>` takes `import` as is.
+ * Pulumi's `import` option takes an existing object as it is (the provider process reads it by id,
+ * `host/import.ts`), `adoptId` brings one to the program's values: one resource says one of them.
  */
-function refuseImport(spec: AnySpec, name: string, opts: pulumi.CustomResourceOptions | undefined): void {
-  const id = opts?.import;
-  if (id === undefined) return;
-  const shown = typeof id === "string" ? id : "<id>";
+function refuseImportWithAdoptId(spec: AnySpec, name: string, args: object, opts: pulumi.CustomResourceOptions | undefined): void {
+  if (opts?.import === undefined || (args as Values).adoptId === undefined) return;
   throw new pulumi.RunError(
-    `${spec.name} "${name}": the \`import\` resource option does not work for the TypeScript classes; ` +
-      `remove it and set \`adoptId: ${/^\d+$/.test(shown) ? shown : JSON.stringify(shown)}\` in its arguments, which manages the existing object as import would ` +
-      `(its in-place fields are brought to the program's values at the next up)`,
+    `${spec.name} "${name}": both the \`import\` option and \`adoptId\` are set; keep \`import\` to take the object as it is ` +
+      `(the program's inputs must match it), or \`adoptId\` to bring it to the program's values at the next up`,
   );
 }
 

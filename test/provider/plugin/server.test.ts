@@ -225,7 +225,7 @@ test("a create that fails after the API made the object answers ErrorResourceIni
   }
 });
 
-test("an import reads an object by id alone, with the inputs that manage it; a subnet, under its VPC, is refused naming adoptId", async () => {
+test("an import reads an object by id alone, with the inputs that manage it, and its diff refuses inputs that differ; a subnet, under its VPC, is refused naming adoptId", async () => {
   const vpc = await api.vpcs.create({ label: "made-by-hand", region: "us-iad" });
   const imported = await call<proto.ReadResponse>(
     client.read,
@@ -233,6 +233,22 @@ test("an import reads an object by id alone, with the inputs that manage it; a s
   );
   expect(imported.getInputs()!.toJavaScript()).toEqual({ label: "made-by-hand", region: "us-iad" });
   expect(imported.getProperties()!.toJavaScript()).toMatchObject({ label: "made-by-hand", region: "us-iad", description: "" });
+  // The engine's diff after the import: the program's inputs differ from the object, so the import is refused, naming the field.
+  const differs = await call<proto.DiffResponse>(
+    client.diff,
+    new proto.DiffRequest()
+      .setId(String(vpc.id))
+      .setUrn(URN)
+      .setType("compute:index:Vpc")
+      .setOlds(imported.getProperties())
+      .setNews(struct({ label: "renamed", region: "us-iad" })),
+  ).then(
+    () => "",
+    (error: grpc.ServiceError) => error.details,
+  );
+  expect(differs).toContain(
+    `the \`import\` option takes the VPC ${vpc.id} as it is, and the program's inputs differ from it in label (the VPC has "made-by-hand")`,
+  );
 
   const subnet = await api.vpcs.subnets.create(vpc.id, { label: "web", ipv4: "10.0.1.0/24" });
   const refused = await call<proto.ReadResponse>(
@@ -246,7 +262,9 @@ test("an import reads an object by id alone, with the inputs that manage it; a s
     (error: grpc.ServiceError) => error.details,
   );
   expect(refused).toMatch(
-    new RegExp(`^the subnet ${subnet.id} cannot be imported by its id alone \\(.*\\); adopt it with \`adoptId\` in the program instead$`),
+    new RegExp(
+      `^the subnet ${subnet.id} cannot be imported by its id alone \\(.*\\); adopt it with \`adoptId: ${subnet.id}\` in the program instead$`,
+    ),
   );
   await api.vpcs.subnets.delete(vpc.id, subnet.id);
   await api.vpcs.delete(vpc.id);
