@@ -195,9 +195,10 @@ function adoptSection(spec: AnySpec, specs: AnySpec[]): string[] {
       "The stack did not create it, so a delete of the resource (`pulumi destroy`, or removing it from the program) releases it: the " +
       "resource leaves state and the object stays, unless the resource sets `deleteAdopted: true` " +
       "([refactoring](../guides/refactoring.md#adopting-an-object-made-by-hand-and-pulumi-state-delete)). " +
-      "Pulumi's `pulumi import` does not work for dynamic resources; `pulumi-compute import` writes such a program for a whole account " +
-      `([importing](../guides/import.md)). Through the provider plugin it does: \`pulumi import ${packageType(spec.name)} <name> <id>\` ` +
-      "adopts an object its id alone finds ([Pulumi YAML](../guides/yaml.md#importing-an-object-made-by-hand)).",
+      "Pulumi's `import` resource option (`{ import: id }`) takes an object its id alone finds as it is: the program's inputs must " +
+      "match it ([importing](../guides/import.md#one-object-pulumis-import-option-or-adoptid)); `pulumi-compute import` writes a program " +
+      `for a whole account. Through the provider plugin, \`pulumi import ${packageType(spec.name)} <name> <id>\` ` +
+      "writes the YAML for one ([Pulumi YAML](../guides/yaml.md#importing-an-object-made-by-hand)).",
     "",
     "```ts",
     adoptExample(spec, specs, known?.example ?? "12345"),
