@@ -2,8 +2,8 @@
  * Pulumi's resource options through both doors (the generated classes, and `compute:index:<Kind>`
  * through the provider plugin), through the real engine against the emulator over HTTP, each with
  * the requests it sent. One stack life per door, step by step, each step a separate assertion:
- * 1. up: `dependsOn` holds a firewall back until its database is ready; the plugin's `import`
- *    adopts a VPC made by hand without a write; the next preview is empty.
+ * 1. up: `dependsOn` holds a firewall back until its database is ready; `import` adopts a VPC
+ *    made by hand without a write; the next preview is empty.
  * 2. a rename with `aliases`, a move into a component with `aliases`, `ignoreChanges` (no refresh),
  *    `replaceOnChanges`, `deleteBeforeReplace`, and replacements that keep a unique label (a
  *    database's region; another's engine version and cluster size; a VPC's region with its
@@ -14,7 +14,7 @@
  *    three changes, no write, the retained VPC still in the cloud.
  * 5. `--target` and `--exclude`: one write each, the rest left for the next up; `--replace` of a
  *    VPC with `deleteBeforeReplace` deletes first.
- * Beside it: `import` in a TypeScript class refused at preview naming `adoptId`, and `customTimeouts`
+ * Beside it: `import` and `adoptId` on one TypeScript class refused at preview, and `customTimeouts`
  * (honoured by the plugin in its requests' deadlines; the classes warn on the resource's row).
  */
 import * as pulumi from "@pulumi/pulumi";
@@ -138,8 +138,8 @@ describe.each(DOORS)("through the %s", (door) => {
     make("VpcSubnet", "regional-web", { vpcId: regional.id, label: "web", ipv4: "10.0.2.0/24" });
     vpc("t1", { region: OTHER, description: s.t1 });
     vpc("t2", { region: OTHER, description: s.t2 });
-    // Pulumi's import by id: the plugin reads the object and compares the program's inputs with it.
-    if (plugin) vpc("imported", { label: "by-hand", description: "made by hand" }, { import: String(byHand) });
+    // Pulumi's import by id: the provider reads the object and compares the program's inputs with it.
+    vpc("imported", { label: "by-hand", description: "made by hand" }, { import: String(byHand) });
     return Promise.resolve({});
   }
 
@@ -176,7 +176,7 @@ describe.each(DOORS)("through the %s", (door) => {
 
   test("up: dependsOn waits for the database; import adopts without a write; the next preview is empty", async () => {
     const plan = await preview();
-    if (plugin) expect(plan.imported).toBe("import");
+    expect(plan.imported).toBe("import");
     const events = eventRecorder();
     const mark = emulator.control.listRequests().length;
     const up = await testStack.stack.up({ onEvent: events.onEvent });
@@ -199,10 +199,8 @@ describe.each(DOORS)("through the %s", (door) => {
       return [];
     });
     expect(order).toEqual(["db done", "after starts"]);
-    if (plugin) {
-      expect(done(events.events).imported).toEqual(["import"]);
-      expect(testStack.resources().find((r) => r.urn.endsWith("::imported"))?.id).toBe(String(byHand));
-    }
+    expect(done(events.events).imported).toEqual(["import"]);
+    expect(testStack.resources().find((r) => r.urn.endsWith("::imported"))?.id).toBe(String(byHand));
     expect(await preview()).toEqual({});
   });
 
@@ -326,7 +324,7 @@ describe("import and customTimeouts, door by door", () => {
     await client?.close();
   });
 
-  test("the TypeScript classes: `import` refused at preview naming adoptId, before any request; customTimeouts a warning on the resource's row", async () => {
+  test("the TypeScript classes: `import` with `adoptId` refused at preview, before any request; customTimeouts a warning on the resource's row", async () => {
     const made = await client.vpcs.create({ label: "made-by-hand", region: REGION });
     let options: pulumi.CustomResourceOptions = { import: String(made.id) };
     const testStack = await createTestStack({
@@ -337,7 +335,8 @@ describe("import and customTimeouts, door by door", () => {
         try {
           // The import's object, or a label of its own (a taken one is refused at preview).
           const label = options.import === undefined ? "timed-net" : "made-by-hand";
-          resourceThrough("dynamic resources", "Vpc", "net", { label, region: REGION }, options);
+          const adoptId = options.import === undefined ? undefined : made.id;
+          resourceThrough("dynamic resources", "Vpc", "net", { label, region: REGION, adoptId }, options);
         } catch (error) {
           // A program run by the CLI stops on the error with this message; an inline program's would
           // also surface in the test's process (Pulumi's automation server rethrows it), so it is logged.
@@ -352,7 +351,8 @@ describe("import and customTimeouts, door by door", () => {
         (e: Error) => e.message,
       );
       expect(refused).toContain(
-        `Vpc "net": the \`import\` resource option does not work for the TypeScript classes; remove it and set \`adoptId: ${made.id}\` in its arguments`,
+        'Vpc "net": both the `import` option and `adoptId` are set; keep `import` to take the object as it is ' +
+          "(the program's inputs must match it), or `adoptId` to bring it to the program's values at the next up",
       );
       expect(emulator.control.listRequests().slice(mark)).toEqual([]);
 
