@@ -115,13 +115,14 @@ function shown(value: unknown, secret: boolean | undefined): string {
  * here, through both doors. A diff of any other resource passes.
  */
 export function refuseImportChanges(spec: AnySpec, ctx: ProviderContext, id: string, olds: Values, result: DiffResult): void {
-  const key = importedKey(spec, ctx, id);
-  if (!imports(ctx).delete(key) || !result.changes) return;
+  if (!imports(ctx).delete(importedKey(spec, ctx, id))) return;
+  // Only the program's inputs: an output the engine settles by an update (`engine/known.ts`) is no difference of the program's.
+  const differing = result.diffs.filter((key) => spec.inputs[key] !== undefined);
+  if (differing.length === 0) return;
   const name = servedResource(ctx.log);
-  const fields = result.diffs.map((diffKey) => {
-    const field = spec.inputs[diffKey];
-    const replaces = result.replaces?.includes(diffKey) ? ", and changing it replaces the object" : "";
-    return `${diffKey} (the ${spec.noun} has ${shown(olds[diffKey], field?.secret)}${replaces})`;
+  const fields = differing.map((key) => {
+    const replaces = result.replaces?.includes(key) ? ", and changing it replaces the object" : "";
+    return `${key} (the ${spec.noun} has ${shown(olds[key], spec.inputs[key]!.secret)}${replaces})`;
   });
   throw new Error(
     `${spec.name} ${name ? JSON.stringify(name) : id}: the \`import\` option takes the ${spec.noun} ${id} as it is, ` +
