@@ -19,7 +19,7 @@
  */
 import { PROVIDER_KEY, providerText } from "../program/shim";
 import { kindOfType } from "../engine/type-tokens";
-import { missingMethod, type HostModules } from "./modules";
+import { missingMethod, structUnusable, type HostModules } from "./modules";
 
 type Callback = (error: unknown, response?: unknown, ...rest: unknown[]) => void;
 type Method = (call: { request: ReadRequest }, callback: Callback) => unknown;
@@ -45,10 +45,7 @@ export function importUnpatchable(modules: HostModules): string | undefined {
     ["ReadRequest", "setProperties"],
     ["ReadResponse", "setInputs"],
   ]);
-  if (missing) return missing;
-  if (typeof modules.struct?.fromJavaScript !== "function" || typeof modules.struct.prototype?.toJavaScript !== "function")
-    return "protobuf's Struct has no fromJavaScript/toJavaScript";
-  return undefined;
+  return missing ?? structUnusable(modules);
 }
 
 /**

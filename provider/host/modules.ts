@@ -70,3 +70,11 @@ export function missingMethod(proto: ProtoModule, needs: ReadonlyArray<readonly 
   const missing = needs.find(([message, member]) => !hasMethod(proto, message, member));
   return missing && `the protocol has no ${missing[0]}.${missing[1]}`;
 }
+
+/** Why protobuf's `Struct` of the host cannot carry values both ways, or undefined when it can. */
+export function structUnusable(modules: HostModules): string | undefined {
+  const struct = modules.struct;
+  if (typeof struct?.fromJavaScript !== "function" || typeof struct.prototype?.toJavaScript !== "function")
+    return "protobuf's Struct has no fromJavaScript/toJavaScript";
+  return undefined;
+}

@@ -24,7 +24,7 @@
  * pins the host's code they were written against and fails, naming what to re-read, when it changes.
  */
 import { previewWanted } from "../serve/config";
-import { missingMethod, type HostModules } from "./modules";
+import { missingMethod, structUnusable, type HostModules } from "./modules";
 
 /** This package's provider text (`program/shim.ts`); older serialized closures are not matched, and preview as before. */
 const SHIM = /^exports\.handler=\(\)=>require\('pulumi-compute\/registry'\)\.provider\('([A-Za-z][A-Za-z0-9]*)'\)$/;
@@ -75,10 +75,7 @@ export function previewUnpatchable(modules: HostModules): string | undefined {
     ["UpdateRequest", "getNews"],
     ["UpdateResponse", "setProperties"],
   ]);
-  if (missing) return missing;
-  if (typeof modules.struct?.fromJavaScript !== "function" || typeof modules.struct.prototype?.toJavaScript !== "function")
-    return "protobuf's Struct has no fromJavaScript/toJavaScript";
-  return undefined;
+  return missing ?? structUnusable(modules);
 }
 
 /**

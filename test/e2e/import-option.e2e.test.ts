@@ -10,14 +10,12 @@
  * - a MySQL database imported the same way: its root password is a secret in state and in the
  *   stack's outputs, never in plain text.
  */
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { startEmulator, type RunningEmulator } from "../../emulator";
-import { ComputeClient } from "../../sdk/client";
-import { runProcess, type ProcessResult } from "../support/process";
+import type { RunningEmulator } from "../../emulator";
+import type { ComputeClient } from "../../sdk/client";
+import type { ProcessResult } from "../support/process";
 import { writesSince } from "../support/requests";
-import { expectExit, linkedProject, linkedProjectEnv } from "../support/user-shell";
+import { expectExit } from "../support/user-shell";
+import { linkedStack, type LinkedStack } from "../support/linked-stack";
 
 jest.setTimeout(600_000);
 
@@ -45,48 +43,29 @@ if (env.DB_ID) {
 }
 `;
 
+let linked: LinkedStack;
 let emulator: RunningEmulator;
 let client: ComputeClient;
-let base: string;
-let project: string;
-let env: NodeJS.ProcessEnv;
 /** What the stack holds, declared by each later step too (a resource left out would be deleted). */
 let held: Record<string, string> = {};
 
 beforeAll(async () => {
   // Databases provision in seconds instead of minutes.
-  emulator = await startEmulator({ port: 0, timeScale: 300 });
-  client = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });
-  base = fs.mkdtempSync(path.join(os.tmpdir(), "pc-import-option-"));
-  project = path.join(base, "project");
-  fs.mkdirSync(path.join(base, "state"));
-  linkedProject(project, { name: "import-option", backendUrl: `file://${base}/state`, program: PROGRAM });
-  env = linkedProjectEnv(base);
-  expectExit(await pulumi("stack init dev"), 0);
-  expectExit(await pulumi(`config set compute:apiUrl ${emulator.url}`), 0);
-  expectExit(await pulumi(`config set --secret compute:token ${emulator.token}`), 0);
+  linked = await linkedStack({ name: "import-option", program: PROGRAM, timeScale: 300 });
+  ({ emulator, client } = linked);
 });
 
 afterAll(async () => {
-  await client?.close();
-  await emulator?.close();
-  if (base) fs.rmSync(base, { recursive: true, force: true });
+  await linked?.close();
 });
 
 /** `pulumi <args>` in the project, declaring what `declared` says (`NET_ID`, `OTHER_ID`, `DB_ID`, `IMPORT_OPTION`). */
-function pulumi(args: string, declared: Record<string, string> = {}): Promise<ProcessResult> {
-  return runProcess("pulumi", [...args.split(" "), "--non-interactive"], {
-    cwd: project,
-    env: { ...env, ...declared },
-    timeoutMs: 300_000,
-  });
-}
+const pulumi = (args: string, declared: Record<string, string> = {}): Promise<ProcessResult> =>
+  linked.pulumi(`${args} --non-interactive`, declared);
 
-/** The state file's text. */
-const stateText = () => fs.readFileSync(path.join(base, "state/.pulumi/stacks/import-option/dev.json"), "utf8");
 /** The ids of the stack's resources, by name. */
 const stateIds = (): Record<string, string | undefined> => {
-  const state = JSON.parse(stateText()) as { checkpoint: { latest: { resources: Array<{ urn: string; id?: string }> } } };
+  const state = JSON.parse(linked.stateText()) as { checkpoint: { latest: { resources: Array<{ urn: string; id?: string }> } } };
   return Object.fromEntries(state.checkpoint.latest.resources.map((r) => [r.urn.split("::").pop()!, r.id]));
 };
 
@@ -150,7 +129,7 @@ test("a MySQL database imported: its root password stays a secret, in state and 
   expect(up.out).toMatch(/1 imported/);
   expect(writesSince(emulator, mark)).toEqual([]);
   expect(up.out).not.toContain(password);
-  expect(stateText()).not.toContain(password);
+  expect(linked.stateText()).not.toContain(password);
 
   const outputs = await pulumi("stack output --json", declared);
   expectExit(outputs, 0);

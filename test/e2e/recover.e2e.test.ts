@@ -9,14 +9,14 @@
  */
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { startEmulator, type RequestLogEntry, type RunningEmulator } from "../../emulator";
-import { ComputeClient } from "../../sdk/client";
+import type { RequestLogEntry, RunningEmulator } from "../../emulator";
+import type { ComputeClient } from "../../sdk/client";
 import { REPO_ROOT } from "../support/engine";
 import { alive, killTree, runProcess, type ProcessResult } from "../support/process";
-import { expectExit, linkedProject, linkedProjectEnv } from "../support/user-shell";
+import { expectExit } from "../support/user-shell";
+import { linkedStack, type LinkedStack } from "../support/linked-stack";
 
 jest.setTimeout(600_000);
 
@@ -58,24 +58,16 @@ if (which === "destroy") {
 }
 `;
 
+let linked: LinkedStack | undefined;
+
 beforeAll(async () => {
   // Databases provision in seconds instead of minutes.
-  emulator = await startEmulator({ port: 0, timeScale: 300 });
-  client = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });
-  base = fs.mkdtempSync(path.join(os.tmpdir(), "pc-recover-"));
-  project = path.join(base, "project");
-  fs.mkdirSync(path.join(base, "state"));
-  linkedProject(project, { name: "recover", backendUrl: `file://${base}/state`, program: PROGRAM });
-  env = linkedProjectEnv(base);
-  expectExit(await pulumi("stack init dev"), 0);
-  expectExit(await pulumi(`config set compute:apiUrl ${emulator.url}`), 0);
-  expectExit(await pulumi(`config set --secret compute:token ${emulator.token}`), 0);
+  linked = await linkedStack({ name: "recover", program: PROGRAM, timeScale: 300 });
+  ({ emulator, client, base, project, env } = linked);
 });
 
 afterAll(async () => {
-  await client?.close();
-  await emulator?.close();
-  if (base) fs.rmSync(base, { recursive: true, force: true });
+  await linked?.close();
 });
 
 /** `pulumi <args>` in the project, declaring the resources of case `which`; `description` goes to the update case's VPC. */

@@ -10,10 +10,6 @@
  * - Pulumi's host alone fails such a Read, and the patched host leaves another provider's as it was;
  * - a protocol or a host without a part it uses is left alone (fails closed).
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { createHash } from "node:crypto";
-import * as fs from "node:fs";
-import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../../emulator";
 import { ComputeClient } from "../../../sdk/client";
 import { providerText } from "../../../provider/program/shim";
@@ -21,39 +17,24 @@ import { hostReadUnpatchable, importUnpatchable } from "../../../provider/host/i
 import { hostModules } from "../../../provider/host/modules";
 import { HOST_PINNED } from "../../../provider/host/entry";
 import { writesSince } from "../../support/requests";
+import { HOST, HostProcess, LAUNCHER, Struct, expectPinned, hostMethod, hostSource, hostVersion, proto, sha } from "./real-host";
 
 jest.setTimeout(60_000);
 
-const ROOT = path.resolve(__dirname, "../../..");
-const PULUMI = path.join(ROOT, "node_modules/@pulumi/pulumi");
-const HOST = path.join(PULUMI, "cmd/dynamic-provider/index.js");
-const LAUNCHER = path.join(ROOT, "plugins/pulumi-resource-pulumi-nodejs");
-
-/* eslint-disable @typescript-eslint/no-require-imports -- the host's own protocol modules */
-const grpc = require(require.resolve("@grpc/grpc-js", { paths: [PULUMI] })) as typeof import("@grpc/grpc-js");
-const services = require(path.join(PULUMI, "proto/provider_grpc_pb")) as Record<string, never>;
-const proto = require(path.join(PULUMI, "proto/provider_pb")) as Record<string, new () => Record<string, (...a: unknown[]) => unknown>>;
-const { Struct } = require(require.resolve("google-protobuf/google/protobuf/struct_pb", { paths: [PULUMI] })) as {
-  Struct: { fromJavaScript(v: object): unknown };
-};
-/* eslint-enable @typescript-eslint/no-require-imports */
-
-const SOURCE = fs.readFileSync(HOST, "utf8");
-/** A part of the host's file: from `start` to the end of its block. */
-function part(start: string, end: string): string {
-  const from = SOURCE.indexOf(start);
-  const to = SOURCE.indexOf(end, from);
-  return from < 0 || to < 0 ? "(missing)" : SOURCE.slice(from, to);
+/** A function of the host's file, as text. */
+function hostFunction(signature: string): string {
+  const source = hostSource();
+  const from = source.indexOf(signature);
+  const to = source.indexOf("\n}\n", from);
+  return from < 0 || to < 0 ? "(missing)" : source.slice(from, to);
 }
-const readMethod = () => part("    async read(call, callback) {", "\n    }\n");
 
 test("the host's code that imports rely on is the pinned @pulumi/pulumi's", () => {
-  const sha = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 16);
   const found = {
-    version: (JSON.parse(fs.readFileSync(path.join(PULUMI, "package.json"), "utf8")) as { version: string }).version,
-    read: sha(readMethod()),
-    getProvider: sha(part("async function getProvider(props, rawConfig) {", "\n}\n")),
-    resultIncludingProvider: sha(part("function resultIncludingProvider(result, props) {", "\n}\n")),
+    version: hostVersion(),
+    read: sha(hostMethod("read")),
+    getProvider: sha(hostFunction("async function getProvider(props, rawConfig) {")),
+    resultIncludingProvider: sha(hostFunction("function resultIncludingProvider(result, props) {")),
   };
   const pinned = {
     version: HOST_PINNED,
@@ -61,42 +42,22 @@ test("the host's code that imports rely on is the pinned @pulumi/pulumi's", () =
     getProvider: "2962d7d06ec35239",
     resultIncludingProvider: "b802d012af65d9f0",
   };
-  if (JSON.stringify(found) !== JSON.stringify(pinned)) {
-    throw new Error(
-      "Pulumi's dynamic provider host is not the one provider/host/import.ts was written against.\n" +
-        "Re-read node_modules/@pulumi/pulumi/cmd/dynamic-provider/index.js (read, getProvider, resultIncludingProvider): does a Read\n" +
-        "still find its provider in the request's properties, and pass the provider's inputs on? Check import.ts against it,\n" +
-        `then pin what you checked: ${JSON.stringify(found)}`,
-    );
-  }
+  expectPinned(
+    found,
+    pinned,
+    "Pulumi's dynamic provider host is not the one provider/host/import.ts was written against.\n" +
+      "Re-read node_modules/@pulumi/pulumi/cmd/dynamic-provider/index.js (read, getProvider, resultIncludingProvider): does a Read\n" +
+      "still find its provider in the request's properties, and pass the provider's inputs on? Check import.ts against it,",
+  );
 });
 
-/** One host process, started as the engine starts it, serving the emulator's account. */
-class Host {
-  private constructor(
-    readonly child: ChildProcess,
-    readonly client: Record<string, (req: unknown, cb: (err: Error | null, resp: Record<string, () => unknown>) => void) => void>,
-  ) {}
-
-  static async start(launcher: string[], env: NodeJS.ProcessEnv): Promise<Host> {
-    const child = spawn(launcher[0]!, [...launcher.slice(1), "127.0.0.1:1"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-    let err = "";
-    child.stderr!.on("data", (c: Buffer) => (err += c));
-    const port = await new Promise<string>((resolve, reject) => {
-      child.stdout!.once("data", (c: Buffer) => resolve(String(c).trim()));
-      child.once("exit", (code) => reject(new Error(`the host exited (${code}): ${err}`)));
-    });
-    const Client = (services as unknown as { ResourceProviderClient: new (a: string, c: unknown) => Host["client"] })
-      .ResourceProviderClient;
-    const host = new Host(child, new Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure()));
+/** One host process, serving the emulator's account (configured with no stack config: the environment's credentials). */
+class Host extends HostProcess {
+  async configured(): Promise<this> {
     const configure = new proto.ConfigureRequest!();
     configure.setArgs!(Struct.fromJavaScript({}));
-    await host.call("configure", configure);
-    return host;
-  }
-
-  call(method: string, request: unknown): Promise<Record<string, () => unknown>> {
-    return new Promise((resolve, reject) => this.client[method]!.call(this.client, request, (e, r) => (e ? reject(e) : resolve(r))));
+    await this.call("configure", configure);
+    return this;
   }
 
   /** The engine's import: a Read with the id alone. Its answer, or the error's text. */
@@ -114,10 +75,6 @@ class Host {
       (error: Error & { details?: string }) => error.details ?? error.message,
     );
   }
-
-  stop(): void {
-    this.child.kill("SIGKILL");
-  }
 }
 
 describe("the launcher and the real host", () => {
@@ -130,8 +87,8 @@ describe("the launcher and the real host", () => {
     emulator = await startEmulator({ port: 0 });
     api = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });
     const env = { ...process.env, COMPUTE_API_URL: emulator.url, COMPUTE_TOKEN: emulator.token };
-    patched = await Host.start([LAUNCHER], env);
-    stock = await Host.start([process.execPath, HOST], env);
+    patched = await (await Host.start([LAUNCHER], undefined, env)).configured();
+    stock = await (await Host.start([process.execPath, HOST], undefined, env)).configured();
   });
   afterAll(async () => {
     patched?.stop();
@@ -164,6 +121,7 @@ describe("the launcher and the real host", () => {
 
 describe("fails closed", () => {
   const modules = hostModules(HOST);
+  const readMethod = () => hostMethod("read");
   const realRead = Object.assign(function read() {}, { toString: readMethod });
 
   test("the pinned host can be patched", () => {

@@ -14,8 +14,6 @@
  *   URN of the resource being served, as a row status or a kept line (`provider/host/engine-log.ts`),
  *   and the host's own state (the config `configure` keeps) is untouched by the wrapping.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -26,21 +24,24 @@ import { undiffable } from "../../../provider/host/diff-response";
 import { HOST_PINNED } from "../../../provider/host/entry";
 import { unloggable, type EngineModules } from "../../../provider/serve/row-log";
 import { UNKNOWN } from "../../../provider/engine/values";
+import {
+  HOST,
+  HostProcess,
+  LAUNCHER,
+  PULUMI,
+  Struct,
+  expectPinned,
+  grpc,
+  hostMethod,
+  hostSource,
+  hostVersion,
+  proto,
+  sha,
+} from "./real-host";
 
 jest.setTimeout(60_000);
 
-const ROOT = path.resolve(__dirname, "../../..");
-const PULUMI = path.join(ROOT, "node_modules/@pulumi/pulumi");
-const HOST = path.join(PULUMI, "cmd/dynamic-provider/index.js");
-const LAUNCHER = path.join(ROOT, "plugins/pulumi-resource-pulumi-nodejs");
-
 /* eslint-disable @typescript-eslint/no-require-imports -- the host's own protocol modules */
-const grpc = require(require.resolve("@grpc/grpc-js", { paths: [PULUMI] })) as typeof import("@grpc/grpc-js");
-const services = require(path.join(PULUMI, "proto/provider_grpc_pb")) as Record<string, never>;
-const proto = require(path.join(PULUMI, "proto/provider_pb")) as Record<string, new () => Record<string, (...a: unknown[]) => unknown>>;
-const { Struct } = require(require.resolve("google-protobuf/google/protobuf/struct_pb", { paths: [PULUMI] })) as {
-  Struct: { fromJavaScript(v: object): unknown };
-};
 const { Empty } = require(require.resolve("google-protobuf/google/protobuf/empty_pb", { paths: [PULUMI] })) as { Empty: new () => unknown };
 const engineServices = require(path.join(PULUMI, "proto/engine_grpc_pb")) as { EngineService: never };
 const engineProto = require(path.join(PULUMI, "proto/engine_pb")) as Record<string, unknown>;
@@ -48,20 +49,13 @@ const engineProto = require(path.join(PULUMI, "proto/engine_pb")) as Record<stri
 
 /** The parts of the host the patch relies on, as text: its provider service's methods and its launcher. */
 function hostParts(): Record<string, string> {
-  const source = fs.readFileSync(HOST, "utf8");
-  const method = (name: string) => {
-    const start = source.indexOf(`    async ${name}(call, callback) {`);
-    const end = source.indexOf("\n    }\n", start);
-    if (start < 0 || end < 0) return "(missing)";
-    return source.slice(start, end);
-  };
-  const sha = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 16);
+  const source = hostSource();
   return {
-    version: (JSON.parse(fs.readFileSync(path.join(PULUMI, "package.json"), "utf8")) as { version: string }).version,
-    configure: sha(method("configure")),
-    create: sha(method("create")),
-    update: sha(method("update")),
-    diff: sha(method("diff")),
+    version: hostVersion(),
+    configure: sha(hostMethod("configure", source)),
+    create: sha(hostMethod("create", source)),
+    update: sha(hostMethod("update", source)),
+    diff: sha(hostMethod("diff", source)),
     addService: sha(/server\.addService\(provrpc\.ResourceProviderService, resourceProvider\);/.exec(source)?.[0] ?? "(missing)"),
     // The engine's address is the host's first argument (`engine-log.ts` reads process.argv[2]).
     engineArgument: sha(
@@ -83,41 +77,17 @@ test("the host's code that preview support and detailed diffs rely on is the pin
     engineArgument: "de27ed2f33d88dcb",
     launcher: "a5e3bfde8aa51d3c",
   };
-  const found = hostParts();
-  if (JSON.stringify(found) !== JSON.stringify(pinned)) {
-    throw new Error(
-      "Pulumi's dynamic provider host is not the one provider/host/ was written against.\n" +
-        "Re-read node_modules/@pulumi/pulumi/cmd/dynamic-provider/index.js (configure, create, update, diff, addService, main's\n" +
-        "arguments) and its launcher, check provider/host/preload.ts, preview.ts, row-log.ts, diff.ts and plugins/pulumi-resource-pulumi-nodejs against them,\n" +
-        `then pin what you checked: ${JSON.stringify(found)}`,
-    );
-  }
+  expectPinned(
+    hostParts(),
+    pinned,
+    "Pulumi's dynamic provider host is not the one provider/host/ was written against.\n" +
+      "Re-read node_modules/@pulumi/pulumi/cmd/dynamic-provider/index.js (configure, create, update, diff, addService, main's\n" +
+      "arguments) and its launcher, check provider/host/preload.ts, preview.ts, row-log.ts, diff.ts and plugins/pulumi-resource-pulumi-nodejs against them,",
+  );
 });
 
-/** One host process, started by the launcher in this repository (where pulumi-compute resolves to itself). */
-class Host {
-  private constructor(
-    readonly child: ChildProcess,
-    readonly client: Record<string, (req: unknown, cb: (err: Error | null, resp: Record<string, () => unknown>) => void) => void>,
-  ) {}
-
-  static async start(launcher: string[], engine = "127.0.0.1:1"): Promise<Host> {
-    const child = spawn(launcher[0]!, [...launcher.slice(1), engine], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
-    let err = "";
-    child.stderr!.on("data", (c: Buffer) => (err += c));
-    const port = await new Promise<string>((resolve, reject) => {
-      child.stdout!.once("data", (c: Buffer) => resolve(String(c).trim()));
-      child.once("exit", (code) => reject(new Error(`the host exited (${code}): ${err}`)));
-    });
-    const Client = (services as unknown as { ResourceProviderClient: new (a: string, c: unknown) => Host["client"] })
-      .ResourceProviderClient;
-    return new Host(child, new Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure()));
-  }
-
-  call<T = Record<string, () => unknown>>(method: string, request: unknown): Promise<T> {
-    return new Promise((resolve, reject) => this.client[method]!.call(this.client, request, (e, r) => (e ? reject(e) : resolve(r as T))));
-  }
-
+/** One host process, with the calls these tests make. */
+class Host extends HostProcess {
   async configure(config: Record<string, string> = {}): Promise<boolean> {
     const req = new proto.ConfigureRequest!();
     req.setArgs!(Struct.fromJavaScript(config));
@@ -146,10 +116,6 @@ class Host {
     req.setPreview!(preview);
     const resp = await this.call("create", req);
     return { id: resp.getId!() as string, props: (resp.getProperties!() as { toJavaScript(): Record<string, unknown> }).toJavaScript() };
-  }
-
-  stop(): void {
-    this.child.kill("SIGKILL");
   }
 }
 
