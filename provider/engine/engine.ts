@@ -6,7 +6,7 @@
  * bodies from the inputs' declarations (wire names, which body, wire form, defaults), outputs from
  * the record, and API errors and sdk rule failures back to the program's input names;
  * create/read/update/delete wrap the hooks with deadlines, adoption, orphan protection; a read with
- * nothing recorded is Pulumi's import (`import-inputs.ts`), whose diff refuses what differs.
+ * nothing recorded is Pulumi's import (`import-inputs.ts`), whose check refuses what differs.
  *
  * Each part has its file, which a resource may import alone: `check.ts`, `diff.ts`, `wire.ts`,
  * `lifecycle.ts` (create, read, update, delete) and `errors.ts`. This one puts them together as
@@ -17,7 +17,7 @@ import { checkAndDerive } from "./check";
 import type { ProviderContext } from "./context";
 import type { DiffResult } from "./detailed-diff";
 import { diff } from "./diff";
-import { importRead, isImportRead, refuseImportChanges } from "./import-inputs";
+import { importCheck, importRead, isImportRead, refuseImportChanges } from "./import-inputs";
 import { create, read, remove, update } from "./lifecycle";
 import { withoutProvider, type AnySpec, type Inputs, type Outputs } from "./spec";
 
@@ -38,7 +38,7 @@ type DynamicProvider = Required<Pick<pulumi.dynamic.ResourceProvider, "check" | 
 /** Builds the provider methods of one resource type. */
 export function makeProvider(spec: AnySpec, context: () => ProviderContext): DynamicProvider {
   return {
-    check: async (olds, news) => checkAndDerive(spec, olds ?? {}, news, context),
+    check: async (olds, news) => importCheck(spec, context(), await checkAndDerive(spec, olds ?? {}, news, context)),
     diff: async (id, olds, news) => {
       spec.declare?.({ ctx: context(), id, inputs: withoutProvider(news) });
       const result = diff(spec, olds, news);

@@ -12,15 +12,19 @@
  * object by id (the `import` resource option, `pulumi import`) with them (`importRead`), and
  * refuse the import when the program's inputs differ from the object (`refuseImportChanges`).
  */
+import type * as pulumi from "@pulumi/pulumi";
 import type { ProviderContext } from "./context";
 import { check } from "./check";
 import type { DiffResult } from "./detailed-diff";
-import { sameValue } from "./diff";
+import { changedFields, sameValue } from "./diff";
 import { readObject } from "./lifecycle";
 import { holdings } from "./ownership";
 import { servedResource } from "./ports";
+import { isUnknown } from "./values";
 import { toOutputs } from "./wire";
 import { withoutProvider, type AnySpec, type ApiObject, type Values } from "./spec";
+
+type CheckResult = pulumi.dynamic.CheckResult;
 
 /** Drops `null`s from objects at any depth: the API's "not set" inside a value (a rule's `label: null`). */
 export function withoutNulls(value: unknown): unknown {
@@ -67,9 +71,13 @@ export function isImportRead(props: Values | undefined, inputs: Values | undefin
   return Object.keys(withoutProvider(props ?? {})).length === 0 && Object.keys(withoutProvider(inputs ?? {})).length === 0;
 }
 
-/** The resources this process imported and whose diff has not yet run: by kind and URN (the id where no URN is known). */
-const importedKey = (spec: AnySpec, ctx: ProviderContext, id: string) => `${spec.name} ${ctx.log.urn() ?? `#${id}`}`;
-const imports = (ctx: ProviderContext) => ctx.shared("imports", () => new Set<string>());
+/**
+ * The objects this process imported whose check or diff has not yet run, with their outputs: by
+ * kind and URN (by id where the door does not say which resource it serves: then the diff alone
+ * can find it).
+ */
+const importedKey = (spec: AnySpec, urn: string | undefined, id: string) => `${spec.name} ${urn ?? `#${id}`}`;
+const imports = (ctx: ProviderContext) => ctx.shared("imports", () => new Map<string, { id: string; props: Values }>());
 
 /**
  * An object read by id alone, with nothing recorded of it (Pulumi's import): its outputs, and the
@@ -92,8 +100,9 @@ export async function importRead(
   });
   if (!record) return undefined;
   holdings(ctx).hold(spec, id, servedResource(ctx.log));
-  imports(ctx).add(importedKey(spec, ctx, id));
-  return { id, props: toOutputs(spec, record, {}), inputs: programInputs(spec, record, {}) };
+  const props = toOutputs(spec, record, {});
+  imports(ctx).set(importedKey(spec, ctx.log.urn(), id), { id, props });
+  return { id, props, inputs: programInputs(spec, record, {}) };
 }
 
 /** An id as a program writes it: a number bare, anything else quoted. */
@@ -107,27 +116,49 @@ function shown(value: unknown, secret: boolean | undefined): string {
   return text.length <= 60 ? text : `${text.slice(0, 57)}…`;
 }
 
+/** The inputs that differ from the object just imported: each with the object's value, in the program's words. */
+function importDifferences(spec: AnySpec, id: string, olds: Values, differing: string[]): { property: string; reason: string }[] {
+  return differing.map((key) => ({
+    property: key,
+    reason:
+      `the \`import\` option takes the ${spec.noun} ${id} as it is, and it has ${shown(olds[key], spec.inputs[key]!.secret)}` +
+      `${changeReplaces(spec, key) ? " (a change would replace it)" : ""}: give the object's value (and change it in a later up), ` +
+      `or adopt it with \`adoptId: ${idLiteral(id)}\` instead of \`import\`, which brings the object to the program's values at the next up`,
+  }));
+}
+
+const changeReplaces = (spec: AnySpec, key: string) => spec.inputs[key]?.replaceOnChange === true;
+
 /**
  * Pulumi's import takes an object as it is: when the program's inputs differ from the object just
- * imported (`olds`, its outputs), the import is refused, at preview as at `up`, naming the resource,
- * each differing input with the object's value, and the two ways on. Pulumi's own engine would
- * import, then update in place; Pulumi documents the import as failing instead, and so it does
- * here, through both doors. A diff of any other resource passes.
+ * imported, the import is refused, at preview as at `up`, naming the resource, each differing input
+ * with the object's value, and the two ways on. Pulumi's own engine would import, then update in
+ * place; Pulumi documents the import as failing instead, and so it does here, through both doors.
+ *
+ * The engine checks the program's inputs right after the import's read: `importCheck` refuses
+ * there, as check failures on the fields (where the door says which resource it serves). Where it
+ * cannot tell, the diff that follows refuses (`refuseImportChanges`). Any other resource passes.
+ * An input still unknown at preview is left to `up`.
  */
+export function importCheck(spec: AnySpec, ctx: ProviderContext, checked: CheckResult): CheckResult {
+  const urn = ctx.log.urn();
+  if (urn === undefined || checked.failures?.length) return checked;
+  const key = importedKey(spec, urn, "");
+  const imported = imports(ctx).get(key);
+  if (!imported) return checked;
+  imports(ctx).delete(key);
+  const inputs = withoutProvider((checked.inputs ?? {}) as Values);
+  const differing = changedFields(spec, imported.props, inputs).changed.filter((k) => !isUnknown(inputs[k]));
+  return differing.length === 0 ? checked : { ...checked, failures: importDifferences(spec, imported.id, imported.props, differing) };
+}
+
+/** The diff's refusal of an import whose check could not tell which resource it served (see `importCheck`). */
 export function refuseImportChanges(spec: AnySpec, ctx: ProviderContext, id: string, olds: Values, result: DiffResult): void {
-  if (!imports(ctx).delete(importedKey(spec, ctx, id))) return;
+  if (!imports(ctx).delete(importedKey(spec, ctx.log.urn(), id))) return;
   // Only the program's inputs: an output the engine settles by an update (`engine/known.ts`) is no difference of the program's.
   const differing = result.diffs.filter((key) => spec.inputs[key] !== undefined);
   if (differing.length === 0) return;
   const name = servedResource(ctx.log);
-  const fields = differing.map((key) => {
-    const replaces = result.replaces?.includes(key) ? ", and changing it replaces the object" : "";
-    return `${key} (the ${spec.noun} has ${shown(olds[key], spec.inputs[key]!.secret)}${replaces})`;
-  });
-  throw new Error(
-    `${spec.name} ${name ? JSON.stringify(name) : id}: the \`import\` option takes the ${spec.noun} ${id} as it is, ` +
-      `and the program's inputs differ from it in ${fields.join("; ")}. Set ${fields.length === 1 ? "this input" : "these inputs"} ` +
-      `to the object's values (and change them in a later up), or adopt it with \`adoptId: ${idLiteral(id)}\` instead ` +
-      `of \`import\`, which brings the object to the program's values at the next up`,
-  );
+  const fields = importDifferences(spec, id, olds, differing).map((f) => `${f.property}: ${f.reason}`);
+  throw new Error(`${spec.name} ${name ? JSON.stringify(name) : id}: ${fields.join("; ")}`);
 }

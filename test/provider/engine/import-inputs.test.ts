@@ -8,6 +8,7 @@
 import { provider } from "../../../provider/registry";
 import { PROVIDER_KEY, providerText } from "../../../provider/program/shim";
 import { isImportRead } from "../../../provider/engine/import-inputs";
+import { SERVING_SLOT } from "../../../provider/engine/ports";
 import { useProviderHarness } from "../harness";
 
 const harness = useProviderHarness();
@@ -44,14 +45,43 @@ test("the diff after an import refuses inputs that differ, naming each field wit
   const vpc = provider("Vpc");
   const read = await vpc.read!(id, { [PROVIDER_KEY]: text() });
   const news = { label: "renamed", region: "us-ord", description: "made in the console", [PROVIDER_KEY]: text() };
+  const then = (what: string) =>
+    `give the object's value (and change it in a later up), or adopt it with \`adoptId: ${id}\` instead of \`import\`, ` +
+    `which brings the object to the program's values at the next up${what}`;
   await expect(vpc.diff!(id, read.props!, news)).rejects.toThrow(
-    `Vpc ${id}: the \`import\` option takes the VPC ${id} as it is, and the program's inputs differ from it in ` +
-      `label (the VPC has "by-hand"); region (the VPC has "us-iad", and changing it replaces the object). ` +
-      "Set these inputs to the object's values (and change them in a later up), " +
-      `or adopt it with \`adoptId: ${id}\` instead of \`import\`, which brings the object to the program's values at the next up`,
+    `Vpc ${id}: label: the \`import\` option takes the VPC ${id} as it is, and it has "by-hand": ${then("; ")}` +
+      `region: the \`import\` option takes the VPC ${id} as it is, and it has "us-iad" (a change would replace it): ${then("")}`,
   );
   // Refused once: a diff of the resource recorded in state is a plain diff again.
   expect(await vpc.diff!(id, read.props!, news)).toMatchObject({ changes: true, replaces: ["region"] });
+});
+
+test("served as a door serves it (the resource's URN known), the check after an import refuses each differing input as a failure on that field; the diff then passes", async () => {
+  const made = await harness.client.vpcs.create({ label: "by-hand", region: "us-iad", description: "made by hand" });
+  const id = String(made.id);
+  const vpc = provider("Vpc");
+  const slot = globalThis as Record<symbol, unknown>;
+  const before = slot[SERVING_SLOT];
+  slot[SERVING_SLOT] = () => "urn:pulumi:dev::p::pulumi-nodejs:dynamic/compute:Vpc::net";
+  try {
+    const read = await vpc.read!(id, { [PROVIDER_KEY]: text() });
+    const news = { label: "renamed", region: "us-iad", description: "made by hand", [PROVIDER_KEY]: text() };
+    const checked = await vpc.check!(read.inputs, news);
+    expect(checked.failures).toEqual([
+      {
+        property: "label",
+        reason:
+          `the \`import\` option takes the VPC ${id} as it is, and it has "by-hand": give the object's value (and change it in a later up), ` +
+          `or adopt it with \`adoptId: ${id}\` instead of \`import\`, which brings the object to the program's values at the next up`,
+      },
+    ]);
+    // The same inputs as the object's pass.
+    const same = await vpc.read!(id, { [PROVIDER_KEY]: text() });
+    expect((await vpc.check!(same.inputs, { ...same.inputs, [PROVIDER_KEY]: text() })).failures ?? []).toEqual([]);
+    expect((await vpc.diff!(id, same.props!, { ...same.inputs, [PROVIDER_KEY]: text() })).changes).toBe(false);
+  } finally {
+    slot[SERVING_SLOT] = before;
+  }
 });
 
 test("a diff of a resource that was not imported in this process is never refused", async () => {
