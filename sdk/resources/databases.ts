@@ -14,8 +14,8 @@ import { setTimeout as delay } from "node:timers/promises";
 import { z } from "zod";
 import { Empty, Timestamp, filterable, requiredString } from "../core/schema";
 import type { CallOptions, HttpClient, Sleep } from "../core/http";
-import type { ListOptions, Paginator } from "../core/pagination";
-import { endpoint } from "../core/endpoint";
+import { endpoints } from "../core/endpoint";
+import { resource } from "../core/resource";
 import { waitFor } from "../core/waiters";
 import { formatIpv6, parseIpv4, parseIpv6 } from "../core/net";
 
@@ -576,128 +576,113 @@ const CATALOG = { service: "databases", auth: "none", scopes: [] } as const;
  */
 export function databaseEngineEndpoints<const E extends DatabaseEngineType, C extends z.ZodType>(engine: E, createRequest: C) {
   const updateRequest = DATABASE_UPDATE_REQUESTS[engine] as (typeof DATABASE_UPDATE_REQUESTS)[E];
-  const name = `databases.${engine}` as const;
-  return {
-    list: endpoint({
+  return endpoints(`databases.${engine}`, {
+    list: {
       ...READ,
-      name: `${name}.list`,
       method: "GET",
       path: `/databases/${engine}/instances`,
       summary: `${engine} databases`,
       response: Database,
       paginated: true,
-    }),
-    create: endpoint({
+    },
+    create: {
       ...WRITE,
-      name: `${name}.create`,
       method: "POST",
       path: `/databases/${engine}/instances`,
       summary: `Create a ${engine} database (provisioning, 15–30 minutes)`,
       body: createRequest,
       response: Database,
-    }),
-    get: endpoint({
+    },
+    get: {
       ...READ,
-      name: `${name}.get`,
       method: "GET",
       path: `/databases/${engine}/instances/{instanceId}`,
       summary: `One ${engine} database`,
       response: Database,
-    }),
-    update: endpoint({
+    },
+    update: {
       ...WRITE,
-      name: `${name}.update`,
       method: "PUT",
       path: `/databases/${engine}/instances/{instanceId}`,
       summary: "Update label, allow list, maintenance window, or resize (type); status active",
       body: updateRequest,
       response: Database,
-    }),
-    delete: endpoint({
+    },
+    delete: {
       ...WRITE,
-      name: `${name}.delete`,
       method: "DELETE",
       path: `/databases/${engine}/instances/{instanceId}`,
       summary: "Delete a database (unrestricted users; status active, failed or degraded)",
       response: Empty,
-    }),
-    credentials: endpoint({
+    },
+    credentials: {
       ...READ,
-      name: `${name}.credentials`,
       method: "GET",
       path: `/databases/${engine}/instances/{instanceId}/credentials`,
       summary: "Root username and password (active)",
       response: DatabaseCredentials,
-    }),
-    resetCredentials: endpoint({
+    },
+    resetCredentials: {
       ...WRITE,
-      name: `${name}.resetCredentials`,
       method: "POST",
       path: `/databases/${engine}/instances/{instanceId}/credentials/reset`,
       summary: "New random root password (unrestricted users)",
       response: Empty,
-    }),
-    ssl: endpoint({
+    },
+    ssl: {
       ...READ,
-      name: `${name}.ssl`,
       method: "GET",
       path: `/databases/${engine}/instances/{instanceId}/ssl`,
       summary: "The CA certificate, base64 PEM (active)",
       response: DatabaseSsl,
-    }),
-    patch: endpoint({
+    },
+    patch: {
       ...WRITE,
-      name: `${name}.patch`,
       method: "POST",
       path: `/databases/${engine}/instances/{instanceId}/patch`,
       summary: "Apply operating system patches now (active → updating → active)",
       response: Empty,
-    }),
+    },
     backups: {
-      list: endpoint({
+      list: {
         ...WRITE,
-        name: `${name}.backups.list`,
         method: "GET",
         path: `/databases/${engine}/instances/{instanceId}/backups`,
         summary: "Backups of a database, newest first (not while provisioning)",
         response: DatabaseBackup,
         paginated: true,
-      }),
-      create: endpoint({
+      },
+      create: {
         ...WRITE,
-        name: `${name}.backups.create`,
         method: "POST",
         path: `/databases/${engine}/instances/{instanceId}/backups`,
         summary: "Take a snapshot (active; at most 3; none while another backup runs)",
         body: DatabaseBackupCreateRequest,
         response: Empty,
-      }),
-      get: endpoint({
+      },
+      get: {
         ...WRITE,
-        name: `${name}.backups.get`,
         method: "GET",
         path: `/databases/${engine}/instances/{instanceId}/backups/{backupId}`,
         summary: "One backup (not while provisioning)",
         response: DatabaseBackup,
-      }),
-      delete: endpoint({
+      },
+      delete: {
         ...WRITE,
-        name: `${name}.backups.delete`,
         method: "DELETE",
         path: `/databases/${engine}/instances/{instanceId}/backups/{backupId}`,
         summary: "Delete a backup (not while provisioning)",
         response: Empty,
-      }),
-      restore: endpoint({
+      },
+      restore: {
         ...WRITE,
-        name: `${name}.backups.restore`,
         method: "POST",
         path: `/databases/${engine}/instances/{instanceId}/backups/{backupId}/restore`,
         summary: "Restore a backup (active, degraded or failed)",
         response: Empty,
-      }),
+      },
     },
-  };
+  });
 }
 
 /** The endpoints of one engine (`DATABASE_ENDPOINTS.mysql`). */
@@ -707,212 +692,63 @@ export type DatabaseEngineEndpoints<E extends DatabaseEngineType = DatabaseEngin
 
 /** The `/databases` endpoints: the engine catalog, the all-engines list, and each engine's (`mysql`, `postgresql`). */
 export const DATABASE_ENDPOINTS = {
-  engines: {
-    list: endpoint({
-      ...CATALOG,
-      name: "databases.engines.list",
-      method: "GET",
-      path: "/databases/engines",
-      summary: "Engine versions",
-      response: DatabaseEngine,
-      paginated: true,
-    }),
-    get: endpoint({
-      ...CATALOG,
-      name: "databases.engines.get",
-      method: "GET",
-      path: "/databases/engines/{engineId}",
-      summary: "One engine version (`mysql%2F8.0.30`)",
-      response: DatabaseEngine,
-    }),
-  },
-  types: {
-    list: endpoint({
-      ...CATALOG,
-      name: "databases.types.list",
-      method: "GET",
-      path: "/databases/types",
-      summary: "Node types with their prices per engine and cluster size",
-      response: DatabaseType,
-      paginated: true,
-    }),
-    get: endpoint({
-      ...CATALOG,
-      name: "databases.types.get",
-      method: "GET",
-      path: "/databases/types/{typeId}",
-      summary: "One node type",
-      response: DatabaseType,
-    }),
-  },
-  instances: {
-    list: endpoint({
-      ...READ,
-      name: "databases.instances.list",
-      method: "GET",
-      path: "/databases/instances",
-      summary: "Databases of every engine, with instance_uri",
-      response: DatabaseInstance,
-      paginated: true,
-    }),
-  },
+  ...endpoints("databases", {
+    engines: {
+      list: {
+        ...CATALOG,
+        method: "GET",
+        path: "/databases/engines",
+        summary: "Engine versions",
+        response: DatabaseEngine,
+        paginated: true,
+      },
+      get: {
+        ...CATALOG,
+        method: "GET",
+        path: "/databases/engines/{engineId}",
+        summary: "One engine version (`mysql%2F8.0.30`)",
+        response: DatabaseEngine,
+      },
+    },
+    types: {
+      list: {
+        ...CATALOG,
+        method: "GET",
+        path: "/databases/types",
+        summary: "Node types with their prices per engine and cluster size",
+        response: DatabaseType,
+        paginated: true,
+      },
+      get: { ...CATALOG, method: "GET", path: "/databases/types/{typeId}", summary: "One node type", response: DatabaseType },
+    },
+    instances: {
+      list: {
+        ...READ,
+        method: "GET",
+        path: "/databases/instances",
+        summary: "Databases of every engine, with instance_uri",
+        response: DatabaseInstance,
+        paginated: true,
+      },
+    },
+  }),
   mysql: databaseEngineEndpoints("mysql", MysqlDatabaseCreateRequest),
   postgresql: databaseEngineEndpoints("postgresql", PostgresqlDatabaseCreateRequest),
 };
 
-// ---------------------------------------------------------------------------------------------
 // Resource classes
-
-/** `/databases`: the engine catalog, the all-engines list, and one collection per engine. */
-export class Databases {
-  readonly engines: DatabaseEngines;
-  /** `GET /databases/types`: the node types a create's `type` may name. */
-  readonly types: DatabaseTypes;
-  /** `GET /databases/instances`: every accessible instance of any engine. */
-  readonly instances: DatabaseInstances;
-  readonly mysql: EngineDatabases<typeof MysqlDatabaseCreateRequest>;
-  readonly postgresql: EngineDatabases<typeof PostgresqlDatabaseCreateRequest>;
-
-  constructor(http: HttpClient) {
-    this.engines = new DatabaseEngines(http);
-    this.types = new DatabaseTypes(http);
-    this.instances = new DatabaseInstances(http);
-    this.mysql = new EngineDatabases(http, "mysql", MysqlDatabaseCreateRequest);
-    this.postgresql = new EngineDatabases(http, "postgresql", PostgresqlDatabaseCreateRequest);
-  }
-
-  /** The collection of one engine type. */
-  of(
-    engine: DatabaseEngineType,
-  ): EngineDatabases<typeof MysqlDatabaseCreateRequest> | EngineDatabases<typeof PostgresqlDatabaseCreateRequest> {
-    return engine === "mysql" ? this.mysql : this.postgresql;
-  }
-}
-
-/** `/databases/engines`: the engine versions new databases can use. No token needed. */
-export class DatabaseEngines {
-  constructor(private readonly http: HttpClient) {}
-
-  /** Iterates the engine versions new databases can use. */
-  list(options?: ListOptions): Paginator<DatabaseEngine> {
-    return this.http.paginate(DATABASE_ENDPOINTS.engines.list, {}, options);
-  }
-
-  /** Every engine version, collected. */
-  listAll(options?: ListOptions): Promise<DatabaseEngine[]> {
-    return this.list(options).all();
-  }
-
-  /** `GET /databases/engines/{engineId}`; the id's slash is encoded (`mysql%2F8.0.30`). */
-  get(engineId: string, options: CallOptions = {}): Promise<DatabaseEngine> {
-    return this.http.call(DATABASE_ENDPOINTS.engines.get, { engineId }, undefined, options);
-  }
-}
-
-/** `GET /databases/types` and `GET /databases/types/{typeId}`. */
-export class DatabaseTypes {
-  constructor(private readonly http: HttpClient) {}
-
-  /** Iterates the node types a create's `type` may name. */
-  list(options?: ListOptions): Paginator<DatabaseType> {
-    return this.http.paginate(DATABASE_ENDPOINTS.types.list, {}, options);
-  }
-
-  /** Every node type, collected. */
-  listAll(options?: ListOptions): Promise<DatabaseType[]> {
-    return this.list(options).all();
-  }
-
-  /** One node type. */
-  get(typeId: string, options: CallOptions = {}): Promise<DatabaseType> {
-    return this.http.call(DATABASE_ENDPOINTS.types.get, { typeId }, undefined, options);
-  }
-}
-
-/** `GET /databases/instances`. */
-export class DatabaseInstances {
-  constructor(private readonly http: HttpClient) {}
-
-  /** Iterates every accessible database of any engine. */
-  list(options?: ListOptions): Paginator<DatabaseInstance> {
-    return this.http.paginate(DATABASE_ENDPOINTS.instances.list, {}, options);
-  }
-
-  /** Every database of any engine, collected. */
-  listAll(options?: ListOptions): Promise<DatabaseInstance[]> {
-    return this.list(options).all();
-  }
-}
 
 /**
  * `/databases/{engine}/instances` for one engine: instances, their backups (`backups`), root
  * credentials, SSL CA certificate, patching, and status waiters. Create is a POST without an
  * idempotency key: it is never retried after an ambiguous failure.
  */
-export class EngineDatabases<C extends z.ZodType> {
-  readonly backups: DatabaseBackups;
-  private readonly endpoints: DatabaseEngineEndpoints<DatabaseEngineType, C>;
-
+export class EngineDatabaseResource extends resource(DATABASE_ENDPOINTS.mysql as DatabaseEngineEndpoints) {
   constructor(
-    private readonly http: HttpClient,
+    http: HttpClient,
     readonly engine: DatabaseEngineType,
-    createSchema: C,
   ) {
-    this.backups = new DatabaseBackups(http, engine);
-    const declared = DATABASE_ENDPOINTS[engine] as DatabaseEngineEndpoints;
-    // Another create schema than the engine's own (never, in this sdk) gets endpoints of its own.
-    const own = declared.create.body === createSchema ? declared : databaseEngineEndpoints(engine, createSchema);
-    this.endpoints = own as DatabaseEngineEndpoints<DatabaseEngineType, C>;
-  }
-
-  /** Iterates this engine's databases. */
-  list(options?: ListOptions): Paginator<Database> {
-    return this.http.paginate(this.endpoints.list, {}, options);
-  }
-
-  /** Every database of this engine, collected. */
-  listAll(options?: ListOptions): Promise<Database[]> {
-    return this.list(options).all();
-  }
-
-  /** One database of this engine. */
-  get(id: number, options: CallOptions = {}): Promise<Database> {
-    return this.http.call(this.endpoints.get, { instanceId: id }, undefined, options);
-  }
-
-  /** Starts provisioning (status `provisioning`, hosts null); about 15–30 minutes until `active`. */
-  create(body: z.input<C>, options: CallOptions = {}): Promise<Database> {
-    return this.http.call(this.endpoints.create, {}, body, options);
-  }
-
-  /** Label, allow list, maintenance window, and `type` (a resize to more disk). Status must be `active`. */
-  update(id: number, body: DatabaseUpdateRequest, options: CallOptions = {}): Promise<Database> {
-    return this.http.call(this.endpoints.update, { instanceId: id }, body, options);
-  }
-
-  /** Unrestricted users only; status `active`, `failed` or `degraded`. */
-  async delete(id: number, options: CallOptions = {}): Promise<void> {
-    await this.http.call(this.endpoints.delete, { instanceId: id }, undefined, options);
-  }
-
-  /** The root user and password (status `active`). */
-  credentials(id: number, options: CallOptions = {}): Promise<DatabaseCredentials> {
-    return this.http.call(this.endpoints.credentials, { instanceId: id }, undefined, options);
-  }
-
-  /** A new random root password (unrestricted users only). Not repeated after an ambiguous failure. */
-  async resetCredentials(id: number, options: CallOptions = {}): Promise<void> {
-    await this.http.call(this.endpoints.resetCredentials, { instanceId: id }, undefined, options);
-  }
-
-  /** The CA certificate (base64 PEM) clients verify the server with (status `active`). */
-  ssl(id: number, options: CallOptions = {}): Promise<DatabaseSsl> {
-    return this.http.call(this.endpoints.ssl, { instanceId: id }, undefined, options);
-  }
-
-  /** Applies operating system patches now (`updating` → `active`). */
-  async patch(id: number, options: CallOptions = {}): Promise<void> {
-    await this.http.call(this.endpoints.patch, { instanceId: id }, undefined, options);
+    super(http, DATABASE_ENDPOINTS[engine] as DatabaseEngineEndpoints);
   }
 
   /** Polls `get(id)` until the status is one of `until` (default `active`); fails fast on `failed`/`degraded`. */
@@ -925,44 +761,23 @@ export class EngineDatabases<C extends z.ZodType> {
   }
 }
 
-/** `/databases/{engine}/instances/{id}/backups`: snapshots and daily automatic backups. */
-export class DatabaseBackups {
-  private readonly endpoints: DatabaseEngineEndpoints["backups"];
+/** One engine's databases, whose `create` takes the engine's own body (`MysqlDatabaseCreateRequest`). */
+export type EngineDatabases<C extends z.ZodType = z.ZodType> = Omit<EngineDatabaseResource, "create"> & {
+  /** Starts provisioning (status `provisioning`, hosts null); about 15–30 minutes until `active`. */
+  create(body: z.input<C>, options?: CallOptions): Promise<Database>;
+};
 
-  constructor(
-    private readonly http: HttpClient,
-    readonly engine: DatabaseEngineType,
-  ) {
-    this.endpoints = DATABASE_ENDPOINTS[engine].backups;
-  }
+/** `/databases`: the engine catalog, the all-engines list, and one collection per engine. */
+export class Databases extends resource(DATABASE_ENDPOINTS, { own: ["mysql", "postgresql"] }) {
+  /** `/databases/mysql/instances`. */
+  readonly mysql = new EngineDatabaseResource(this.http, "mysql") as EngineDatabases<typeof MysqlDatabaseCreateRequest>;
+  /** `/databases/postgresql/instances`. */
+  readonly postgresql = new EngineDatabaseResource(this.http, "postgresql") as EngineDatabases<typeof PostgresqlDatabaseCreateRequest>;
 
-  /** Iterates a database's backups. */
-  list(databaseId: number, options?: ListOptions): Paginator<DatabaseBackup> {
-    return this.http.paginate(this.endpoints.list, { instanceId: databaseId }, options);
-  }
-
-  /** Every backup of a database, collected. */
-  listAll(databaseId: number, options?: ListOptions): Promise<DatabaseBackup[]> {
-    return this.list(databaseId, options).all();
-  }
-
-  /** One backup of a database. */
-  get(databaseId: number, backupId: number, options: CallOptions = {}): Promise<DatabaseBackup> {
-    return this.http.call(this.endpoints.get, { instanceId: databaseId, backupId }, undefined, options);
-  }
-
-  /** Takes a snapshot (`backing_up` → `active`; the backup is listed once it is done). Answers `{}`. */
-  async create(databaseId: number, body: DatabaseBackupCreateRequest, options: CallOptions = {}): Promise<void> {
-    await this.http.call(this.endpoints.create, { instanceId: databaseId }, body, options);
-  }
-
-  /** Deletes a snapshot. */
-  async delete(databaseId: number, backupId: number, options: CallOptions = {}): Promise<void> {
-    await this.http.call(this.endpoints.delete, { instanceId: databaseId, backupId }, undefined, options);
-  }
-
-  /** Replaces all data with the backup's (`restoring` → `active`; `failed` after a credentials reset). */
-  async restore(databaseId: number, backupId: number, options: CallOptions = {}): Promise<void> {
-    await this.http.call(this.endpoints.restore, { instanceId: databaseId, backupId }, undefined, options);
+  /** The collection of one engine type. */
+  of(
+    engine: DatabaseEngineType,
+  ): EngineDatabases<typeof MysqlDatabaseCreateRequest> | EngineDatabases<typeof PostgresqlDatabaseCreateRequest> {
+    return engine === "mysql" ? this.mysql : this.postgresql;
   }
 }

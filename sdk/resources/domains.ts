@@ -9,9 +9,8 @@ import { isIPv6 } from "node:net";
 import { z } from "zod";
 import { Empty, Timestamp, filterable, type ErrorEntry } from "../core/schema";
 import { parseIpv4 } from "../core/net";
-import type { CallOptions, HttpClient } from "../core/http";
-import type { ListOptions, Paginator } from "../core/pagination";
-import { endpoint } from "../core/endpoint";
+import { endpoints } from "../core/endpoint";
+import { resource } from "../core/resource";
 
 /** Reason texts of the domain and record rules, shared with the emulator and the tests. */
 export const DOMAIN_REASONS = {
@@ -481,208 +480,75 @@ const READ = { service: "domains", auth: "token", scopes: ["domains:read_only"] 
 const WRITE = { service: "domains", auth: "token", scopes: ["domains:read_write"] } as const;
 
 /** The `/domains` endpoints (spec "Domains"). */
-export const DOMAIN_ENDPOINTS = {
-  list: endpoint({
-    ...READ,
-    name: "domains.list",
-    method: "GET",
-    path: "/domains",
-    summary: "Domain collection",
-    response: Domain,
-    paginated: true,
-  }),
-  create: endpoint({
+export const DOMAIN_ENDPOINTS = endpoints("domains", {
+  list: { ...READ, method: "GET", path: "/domains", summary: "Domain collection", response: Domain, paginated: true },
+  create: { ...WRITE, method: "POST", path: "/domains", summary: "Create a domain", body: DomainCreateRequest, response: Domain },
+  importZone: {
     ...WRITE,
-    name: "domains.create",
-    method: "POST",
-    path: "/domains",
-    summary: "Create a domain",
-    body: DomainCreateRequest,
-    response: Domain,
-  }),
-  importZone: endpoint({
-    ...WRITE,
-    name: "domains.importZone",
     method: "POST",
     path: "/domains/import",
     summary: "Import a domain by zone transfer (AXFR) from a remote nameserver",
     body: DomainImportRequest,
     response: Domain,
-  }),
-  get: endpoint({ ...READ, name: "domains.get", method: "GET", path: "/domains/{domainId}", summary: "One domain", response: Domain }),
-  update: endpoint({
+  },
+  get: { ...READ, method: "GET", path: "/domains/{domainId}", summary: "One domain", response: Domain },
+  update: {
     ...WRITE,
-    name: "domains.update",
     method: "PUT",
     path: "/domains/{domainId}",
     summary: "Update any writable field of a domain, its name included",
     body: DomainUpdateRequest,
     response: Domain,
-  }),
-  delete: endpoint({
+  },
+  delete: { ...WRITE, method: "DELETE", path: "/domains/{domainId}", summary: "Delete a domain and all its records", response: Empty },
+  clone: {
     ...WRITE,
-    name: "domains.delete",
-    method: "DELETE",
-    path: "/domains/{domainId}",
-    summary: "Delete a domain and all its records",
-    response: Empty,
-  }),
-  clone: endpoint({
-    ...WRITE,
-    name: "domains.clone",
     method: "POST",
     path: "/domains/{domainId}/clone",
     summary: "Clone a domain with all its records under a new name",
     body: DomainCloneRequest,
     response: Domain,
-  }),
-  zoneFile: endpoint({
+  },
+  zoneFile: {
     ...READ,
-    name: "domains.zoneFile",
     method: "GET",
     path: "/domains/{domainId}/zone-file",
     summary: "The lines of the domain's last rendered zone",
     response: ZoneFile,
-  }),
+  },
   records: {
-    list: endpoint({
+    list: {
       ...READ,
-      name: "domains.records.list",
       method: "GET",
       path: "/domains/{domainId}/records",
       summary: "Record collection of a domain",
       response: DomainRecord,
       paginated: true,
-    }),
-    create: endpoint({
+    },
+    create: {
       ...WRITE,
-      name: "domains.records.create",
       method: "POST",
       path: "/domains/{domainId}/records",
       summary: "Create a record",
       body: RecordCreateRequest,
       response: DomainRecord,
-    }),
-    get: endpoint({
-      ...READ,
-      name: "domains.records.get",
-      method: "GET",
-      path: "/domains/{domainId}/records/{recordId}",
-      summary: "One record",
-      response: DomainRecord,
-    }),
-    update: endpoint({
+    },
+    get: { ...READ, method: "GET", path: "/domains/{domainId}/records/{recordId}", summary: "One record", response: DomainRecord },
+    update: {
       ...WRITE,
-      name: "domains.records.update",
       method: "PUT",
       path: "/domains/{domainId}/records/{recordId}",
       summary: "Update a record (every field but its type)",
       body: RecordUpdateRequest,
       response: DomainRecord,
-    }),
-    delete: endpoint({
-      ...WRITE,
-      name: "domains.records.delete",
-      method: "DELETE",
-      path: "/domains/{domainId}/records/{recordId}",
-      summary: "Delete a record",
-      response: Empty,
-    }),
+    },
+    delete: { ...WRITE, method: "DELETE", path: "/domains/{domainId}/records/{recordId}", summary: "Delete a record", response: Empty },
   },
-};
-
-// ---------------------------------------------------------------------------------------------
-// resource classes
+});
 
 /**
  * `/domains`: DNS zones, with their records (`domains.records`). Create, clone and import are
  * POSTs without an idempotency key: never retried after an ambiguous failure (look the domain
  * up by name instead; names are unique on the whole platform).
  */
-export class Domains {
-  readonly records: DomainRecords;
-
-  constructor(private readonly http: HttpClient) {
-    this.records = new DomainRecords(http);
-  }
-
-  /** Iterates the account's domains (`GET /domains`); filter with e.g. `{filter: {domain: "example.com"}}`. */
-  list(options?: ListOptions): Paginator<Domain> {
-    return this.http.paginate(DOMAIN_ENDPOINTS.list, {}, options);
-  }
-
-  /** Every domain, collected. */
-  listAll(options?: ListOptions): Promise<Domain[]> {
-    return this.list(options).all();
-  }
-
-  /** `GET /domains/{domainId}`. */
-  get(domainId: number, options: CallOptions = {}): Promise<Domain> {
-    return this.http.call(DOMAIN_ENDPOINTS.get, { domainId }, undefined, options);
-  }
-
-  /** `POST /domains`. The body is validated against `DomainCreateRequest` before anything is sent. */
-  create(body: DomainCreateRequest, options: CallOptions = {}): Promise<Domain> {
-    return this.http.call(DOMAIN_ENDPOINTS.create, {}, body, options);
-  }
-
-  /** `PUT /domains/{domainId}`: any writable field, the name included. */
-  update(domainId: number, body: DomainUpdateRequest, options: CallOptions = {}): Promise<Domain> {
-    return this.http.call(DOMAIN_ENDPOINTS.update, { domainId }, body, options);
-  }
-
-  /** `DELETE /domains/{domainId}`: the domain and all its records. */
-  async delete(domainId: number, options: CallOptions = {}): Promise<void> {
-    await this.http.call(DOMAIN_ENDPOINTS.delete, { domainId }, undefined, options);
-  }
-
-  /** `POST /domains/{domainId}/clone`: a new domain named `body.domain` with all the records of this one. */
-  clone(domainId: number, body: DomainCloneRequest, options: CallOptions = {}): Promise<Domain> {
-    return this.http.call(DOMAIN_ENDPOINTS.clone, { domainId }, body, options);
-  }
-
-  /** `POST /domains/import`: the API transfers the zone (AXFR) from `remote_nameserver` into a new master domain. */
-  importZone(body: DomainImportRequest, options: CallOptions = {}): Promise<Domain> {
-    return this.http.call(DOMAIN_ENDPOINTS.importZone, {}, body, options);
-  }
-
-  /** `GET /domains/{domainId}/zone-file`: the lines of the last rendered zone. */
-  zoneFile(domainId: number, options: CallOptions = {}): Promise<ZoneFile> {
-    return this.http.call(DOMAIN_ENDPOINTS.zoneFile, { domainId }, undefined, options);
-  }
-}
-
-/** `/domains/{domainId}/records`. */
-export class DomainRecords {
-  constructor(private readonly http: HttpClient) {}
-
-  /** Iterates the records of a domain. */
-  list(domainId: number, options?: ListOptions): Paginator<DomainRecord> {
-    return this.http.paginate(DOMAIN_ENDPOINTS.records.list, { domainId }, options);
-  }
-
-  /** Every record of a domain, collected. */
-  listAll(domainId: number, options?: ListOptions): Promise<DomainRecord[]> {
-    return this.list(domainId, options).all();
-  }
-
-  /** `GET /domains/{domainId}/records/{recordId}`. */
-  get(domainId: number, recordId: number, options: CallOptions = {}): Promise<DomainRecord> {
-    return this.http.call(DOMAIN_ENDPOINTS.records.get, { domainId, recordId }, undefined, options);
-  }
-
-  /** `POST /domains/{domainId}/records`; never retried after an ambiguous failure. */
-  create(domainId: number, body: RecordCreateRequest, options: CallOptions = {}): Promise<DomainRecord> {
-    return this.http.call(DOMAIN_ENDPOINTS.records.create, { domainId }, body, options);
-  }
-
-  /** `PUT /domains/{domainId}/records/{recordId}`: every field but the type. */
-  update(domainId: number, recordId: number, body: RecordUpdateRequest, options: CallOptions = {}): Promise<DomainRecord> {
-    return this.http.call(DOMAIN_ENDPOINTS.records.update, { domainId, recordId }, body, options);
-  }
-
-  /** `DELETE /domains/{domainId}/records/{recordId}`. */
-  async delete(domainId: number, recordId: number, options: CallOptions = {}): Promise<void> {
-    await this.http.call(DOMAIN_ENDPOINTS.records.delete, { domainId, recordId }, undefined, options);
-  }
-}
+export class Domains extends resource(DOMAIN_ENDPOINTS) {}

@@ -8,9 +8,8 @@
  */
 import { z } from "zod";
 import { Empty, Timestamp, filterable, requiredInt } from "../core/schema";
-import type { CallOptions, HttpClient } from "../core/http";
-import type { ListOptions, Paginator } from "../core/pagination";
-import { endpoint } from "../core/endpoint";
+import { endpoints } from "../core/endpoint";
+import { resource } from "../core/resource";
 import { parseIpv4Cidr, parseIpv6Cidr } from "../core/net";
 
 /** Device entity kinds a firewall can be assigned to. */
@@ -370,98 +369,87 @@ const READ = { service: "firewalls", auth: "token", scopes: ["firewall:read_only
 const WRITE = { service: "firewalls", auth: "token", scopes: ["firewall:read_write"] } as const;
 
 /** The `/networking/firewalls` endpoints (spec "Networking: firewalls"). */
-export const FIREWALL_ENDPOINTS = {
-  list: endpoint({
+export const FIREWALL_ENDPOINTS = endpoints("networking.firewalls", {
+  list: {
     ...READ,
-    name: "networking.firewalls.list",
     method: "GET",
     path: "/networking/firewalls",
     summary: "Firewalls the caller can access",
     response: Firewall,
     paginated: true,
-  }),
-  create: endpoint({
+  },
+  create: {
     ...WRITE,
-    name: "networking.firewalls.create",
     method: "POST",
     path: "/networking/firewalls",
     summary: "Create a firewall with its rules and optional devices",
     body: FirewallCreateRequest,
     response: Firewall,
-  }),
-  get: endpoint({
+  },
+  get: {
     ...READ,
-    name: "networking.firewalls.get",
     method: "GET",
     path: "/networking/firewalls/{firewallId}",
     summary: "One firewall (without devices)",
     response: Firewall,
-  }),
-  update: endpoint({
+  },
+  update: {
     ...WRITE,
-    name: "networking.firewalls.update",
     method: "PUT",
     path: "/networking/firewalls/{firewallId}",
     summary: "Update a firewall's label, status or tags",
     body: FirewallUpdateRequest,
     response: Firewall,
-  }),
-  delete: endpoint({
+  },
+  delete: {
     ...WRITE,
-    name: "networking.firewalls.delete",
     method: "DELETE",
     path: "/networking/firewalls/{firewallId}",
     summary: "Delete a firewall; its rules leave every assigned service",
     response: Empty,
-  }),
+  },
   devices: {
-    list: endpoint({
+    list: {
       ...READ,
-      name: "networking.firewalls.devices.list",
       method: "GET",
       path: "/networking/firewalls/{firewallId}/devices",
       summary: "Devices of a firewall",
       response: FirewallDevice,
       paginated: true,
-    }),
-    create: endpoint({
+    },
+    create: {
       ...WRITE,
-      name: "networking.firewalls.devices.create",
       method: "POST",
       path: "/networking/firewalls/{firewallId}/devices",
       summary: "Assign a firewall to a compute instance or nodebalancer",
       body: FirewallDeviceCreateRequest,
       response: FirewallDevice,
-    }),
-    get: endpoint({
+    },
+    get: {
       ...READ,
-      name: "networking.firewalls.devices.get",
       method: "GET",
       path: "/networking/firewalls/{firewallId}/devices/{deviceId}",
       summary: "One device of a firewall",
       response: FirewallDevice,
-    }),
-    delete: endpoint({
+    },
+    delete: {
       ...WRITE,
-      name: "networking.firewalls.devices.delete",
       method: "DELETE",
       path: "/networking/firewalls/{firewallId}/devices/{deviceId}",
       summary: "Remove a firewall from one service",
       response: Empty,
-    }),
+    },
   },
   rules: {
-    get: endpoint({
+    get: {
       ...READ,
-      name: "networking.firewalls.rules.get",
       method: "GET",
       path: "/networking/firewalls/{firewallId}/rules",
       summary: "Both rulesets and policies of a firewall",
       response: FirewallRules,
-    }),
-    update: endpoint({
+    },
+    update: {
       ...WRITE,
-      name: "networking.firewalls.rules.update",
       method: "PUT",
       path: "/networking/firewalls/{firewallId}/rules",
       summary: "Replace both rulesets of a firewall",
@@ -469,99 +457,13 @@ export const FIREWALL_ENDPOINTS = {
       // linodego's FirewallRuleSet sends back the read-only `version` and `fingerprint` it read.
       echoedFields: ["version", "fingerprint"],
       response: FirewallRules,
-    }),
+    },
   },
-};
-
-// ---------------------------------------------------------------------------------------------
-// resource classes
+});
 
 /**
  * `/networking/firewalls`: Cloud Firewalls, with their devices (`firewalls.devices`) and rules
  * (`firewalls.rules`). Create is a POST without an idempotency key: never retried after an
  * ambiguous failure (look the firewall up by its unique label instead).
  */
-export class Firewalls {
-  readonly devices: FirewallDevices;
-  readonly rules: FirewallRulesResource;
-
-  constructor(private readonly http: HttpClient) {
-    this.devices = new FirewallDevices(http);
-    this.rules = new FirewallRulesResource(http);
-  }
-
-  /** Iterates the firewalls the caller can access (`GET /networking/firewalls`). */
-  list(options?: ListOptions): Paginator<Firewall> {
-    return this.http.paginate(FIREWALL_ENDPOINTS.list, {}, options);
-  }
-
-  /** Every accessible firewall, collected. */
-  listAll(options?: ListOptions): Promise<Firewall[]> {
-    return this.list(options).all();
-  }
-
-  /** `GET /networking/firewalls/{firewallId}` (without devices). */
-  get(firewallId: number, options: CallOptions = {}): Promise<Firewall> {
-    return this.http.call(FIREWALL_ENDPOINTS.get, { firewallId }, undefined, options);
-  }
-
-  /** `POST /networking/firewalls`: label, rules (both policies required), tags, devices. A new firewall is `enabled`. */
-  create(body: FirewallCreateRequest, options: CallOptions = {}): Promise<Firewall> {
-    return this.http.call(FIREWALL_ENDPOINTS.create, {}, body, options);
-  }
-
-  /** `PUT /networking/firewalls/{firewallId}`: label, status (`enabled`/`disabled`), tags. */
-  update(firewallId: number, body: FirewallUpdateRequest, options: CallOptions = {}): Promise<Firewall> {
-    return this.http.call(FIREWALL_ENDPOINTS.update, { firewallId }, body, options);
-  }
-
-  /** `DELETE /networking/firewalls/{firewallId}`: the firewall's rules leave every assigned service. */
-  async delete(firewallId: number, options: CallOptions = {}): Promise<void> {
-    await this.http.call(FIREWALL_ENDPOINTS.delete, { firewallId }, undefined, options);
-  }
-}
-
-/** `/networking/firewalls/{firewallId}/devices`. */
-export class FirewallDevices {
-  constructor(private readonly http: HttpClient) {}
-
-  /** Iterates the devices of a firewall. */
-  list(firewallId: number, options?: ListOptions): Paginator<FirewallDevice> {
-    return this.http.paginate(FIREWALL_ENDPOINTS.devices.list, { firewallId }, options);
-  }
-
-  /** Every device of a firewall, collected. */
-  listAll(firewallId: number, options?: ListOptions): Promise<FirewallDevice[]> {
-    return this.list(firewallId, options).all();
-  }
-
-  /** `GET /networking/firewalls/{firewallId}/devices/{deviceId}`. */
-  get(firewallId: number, deviceId: number, options: CallOptions = {}): Promise<FirewallDevice> {
-    return this.http.call(FIREWALL_ENDPOINTS.devices.get, { firewallId, deviceId }, undefined, options);
-  }
-
-  /** `POST .../devices` `{id, type}`: assigns the firewall to a compute instance or nodebalancer. Never retried after an ambiguous failure. */
-  create(firewallId: number, body: FirewallDeviceCreateRequest, options: CallOptions = {}): Promise<FirewallDevice> {
-    return this.http.call(FIREWALL_ENDPOINTS.devices.create, { firewallId }, body, options);
-  }
-
-  /** `DELETE .../devices/{deviceId}`: removes this firewall's rules from the service. */
-  async delete(firewallId: number, deviceId: number, options: CallOptions = {}): Promise<void> {
-    await this.http.call(FIREWALL_ENDPOINTS.devices.delete, { firewallId, deviceId }, undefined, options);
-  }
-}
-
-/** `/networking/firewalls/{firewallId}/rules`. */
-export class FirewallRulesResource {
-  constructor(private readonly http: HttpClient) {}
-
-  /** `GET .../rules`: both rulesets and policies. */
-  get(firewallId: number, options: CallOptions = {}): Promise<FirewallRules> {
-    return this.http.call(FIREWALL_ENDPOINTS.rules.get, { firewallId }, undefined, options);
-  }
-
-  /** `PUT .../rules`: replaces both rulesets completely; returns the stored rules. */
-  update(firewallId: number, body: FirewallRulesUpdateRequest, options: CallOptions = {}): Promise<FirewallRules> {
-    return this.http.call(FIREWALL_ENDPOINTS.rules.update, { firewallId }, body, options);
-  }
-}
+export class Firewalls extends resource(FIREWALL_ENDPOINTS) {}
