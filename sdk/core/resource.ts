@@ -29,17 +29,18 @@ export type EndpointMethodOf<E extends AnyEndpoint> = E extends { readonly pagin
 
 /** A table's `listAll`, when its `list` is a collection: every item, collected. */
 type ListAll<T> = T extends { readonly list: infer L extends AnyEndpoint & { readonly paginated: true } }
-  ? { readonly listAll: (...args: [...PathArgs<L["path"]>, options?: ListOptions]) => Promise<EndpointItem<L>[]> }
+  ? {
+      /** Every item of the collection `list` iterates, collected. */
+      readonly listAll: (...args: [...PathArgs<L["path"]>, options?: ListOptions]) => Promise<EndpointItem<L>[]>;
+    }
   : unknown;
 
 /** A second path of one method (`#via` in its name) is no method of its own. */
-type MethodKeys<T> = {
-  [K in keyof T]: T[K] extends AnyEndpoint ? (T[K]["name"] extends `${string}#${string}` ? never : K) : K;
-}[keyof T];
+type MethodKey<T, K extends keyof T> = T[K] extends AnyEndpoint ? (T[K]["name"] extends `${string}#${string}` ? never : K) : K;
 
 /** The methods and sub-resources a table derives. */
 export type Derived<T> = {
-  readonly [K in MethodKeys<T>]: T[K] extends AnyEndpoint ? EndpointMethodOf<T[K]> : Derived<T[K]>;
+  readonly [K in keyof T as MethodKey<T, K>]: T[K] extends AnyEndpoint ? EndpointMethodOf<T[K]> : Derived<T[K]>;
 } & ListAll<T>;
 
 /** What every derived resource holds: the client's pipeline and the table it calls. */
@@ -56,7 +57,7 @@ export type ResourceClass<T extends EndpointTree> = new (http: HttpClient, endpo
 const derived = new WeakMap<EndpointTree, ResourceClass<EndpointTree>>();
 
 /** What a class with hooks changes in what its table derives. */
-export interface ResourceHooks<T, S, O> {
+export interface ResourceHooks<S, O> {
   /** Nested tables served by a class with hooks of its own (`{ ips: VpcIps }`). */
   readonly sub?: S;
   /** Endpoints whose method, or nested tables whose resource, the class writes itself (a second path to choose, a multipart form). */
@@ -70,7 +71,7 @@ export function resource<
   O extends keyof T | "listAll" = never,
 >(
   table: T,
-  hooks: ResourceHooks<T, S, O> = {},
+  hooks: ResourceHooks<S, O> = {},
 ): new (
   http: HttpClient,
   endpoints?: T,

@@ -643,6 +643,7 @@ export function databaseEngineEndpoints<const E extends DatabaseEngineType, C ex
       summary: "Apply operating system patches now (active → updating → active)",
       response: Empty,
     },
+    /** `/databases/{engine}/instances/{id}/backups`: snapshots and daily automatic backups. */
     backups: {
       list: {
         ...WRITE,
@@ -693,6 +694,7 @@ export type DatabaseEngineEndpoints<E extends DatabaseEngineType = DatabaseEngin
 /** The `/databases` endpoints: the engine catalog, the all-engines list, and each engine's (`mysql`, `postgresql`). */
 export const DATABASE_ENDPOINTS = {
   ...endpoints("databases", {
+    /** `/databases/engines`: the engine versions new databases can use. No token needed. */
     engines: {
       list: {
         ...CATALOG,
@@ -710,6 +712,7 @@ export const DATABASE_ENDPOINTS = {
         response: DatabaseEngine,
       },
     },
+    /** `GET /databases/types` and `GET /databases/types/{typeId}`. */
     types: {
       list: {
         ...CATALOG,
@@ -721,6 +724,7 @@ export const DATABASE_ENDPOINTS = {
       },
       get: { ...CATALOG, method: "GET", path: "/databases/types/{typeId}", summary: "One node type", response: DatabaseType },
     },
+    /** `GET /databases/instances`. */
     instances: {
       list: {
         ...READ,
@@ -738,11 +742,7 @@ export const DATABASE_ENDPOINTS = {
 
 // Resource classes
 
-/**
- * `/databases/{engine}/instances` for one engine: instances, their backups (`backups`), root
- * credentials, SSL CA certificate, patching, and status waiters. Create is a POST without an
- * idempotency key: it is never retried after an ambiguous failure.
- */
+/** The class of `EngineDatabases`: one engine's table, and its waiter. */
 export class EngineDatabaseResource extends resource(DATABASE_ENDPOINTS.mysql as DatabaseEngineEndpoints) {
   constructor(
     http: HttpClient,
@@ -761,18 +761,24 @@ export class EngineDatabaseResource extends resource(DATABASE_ENDPOINTS.mysql as
   }
 }
 
-/** One engine's databases, whose `create` takes the engine's own body (`MysqlDatabaseCreateRequest`). */
-export type EngineDatabases<C extends z.ZodType = z.ZodType> = Omit<EngineDatabaseResource, "create"> & {
+/**
+ * `/databases/{engine}/instances` for one engine: instances, their backups (`backups`), root
+ * credentials, SSL CA certificate, patching, and status waiters. Create is a POST without an
+ * idempotency key: it is never retried after an ambiguous failure.
+ */
+export type EngineDatabases<C extends z.ZodType = z.ZodType> = Omit<EngineDatabaseResource, "create" | "update"> & {
   /** Starts provisioning (status `provisioning`, hosts null); about 15–30 minutes until `active`. */
   create(body: z.input<C>, options?: CallOptions): Promise<Database>;
+  /** Label, allow list, maintenance window, and `type` (a resize to more disk). Status must be `active`. */
+  update(id: number, body: DatabaseUpdateRequest, options?: CallOptions): Promise<Database>;
 };
 
 /** `/databases`: the engine catalog, the all-engines list, and one collection per engine. */
 export class Databases extends resource(DATABASE_ENDPOINTS, { own: ["mysql", "postgresql"] }) {
   /** `/databases/mysql/instances`. */
-  readonly mysql = new EngineDatabaseResource(this.http, "mysql") as EngineDatabases<typeof MysqlDatabaseCreateRequest>;
+  readonly mysql: EngineDatabases<typeof MysqlDatabaseCreateRequest> = new EngineDatabaseResource(this.http, "mysql");
   /** `/databases/postgresql/instances`. */
-  readonly postgresql = new EngineDatabaseResource(this.http, "postgresql") as EngineDatabases<typeof PostgresqlDatabaseCreateRequest>;
+  readonly postgresql: EngineDatabases<typeof PostgresqlDatabaseCreateRequest> = new EngineDatabaseResource(this.http, "postgresql");
 
   /** The collection of one engine type. */
   of(

@@ -516,6 +516,7 @@ export const DOMAIN_ENDPOINTS = endpoints("domains", {
     summary: "The lines of the domain's last rendered zone",
     response: ZoneFile,
   },
+  /** `/domains/{domainId}/records`. */
   records: {
     list: {
       ...READ,

@@ -408,6 +408,7 @@ export const FIREWALL_ENDPOINTS = endpoints("networking.firewalls", {
     summary: "Delete a firewall; its rules leave every assigned service",
     response: Empty,
   },
+  /** `/networking/firewalls/{firewallId}/devices`. */
   devices: {
     list: {
       ...READ,
@@ -440,6 +441,7 @@ export const FIREWALL_ENDPOINTS = endpoints("networking.firewalls", {
       response: Empty,
     },
   },
+  /** `/networking/firewalls/{firewallId}/rules`. */
   rules: {
     get: {
       ...READ,

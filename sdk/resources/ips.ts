@@ -323,9 +323,11 @@ export const IP_ENDPOINTS = endpoints("networking.ips", {
 
 /** The `/networking/ipv6` endpoints. The spec lists `ips:read` for one range, a slip for `ips:read_only`. */
 export const IPV6_ENDPOINTS = endpoints("networking.ipv6", {
+  /** `/networking/ipv6/pools`. */
   pools: {
     list: { ...READ, method: "GET", path: "/networking/ipv6/pools", summary: "IPv6 pools", response: Ipv6Pool, paginated: true },
   },
+  /** `/networking/ipv6/ranges`. A range is named in paths by its address without the prefix length. */
   ranges: {
     list: {
       ...READ,

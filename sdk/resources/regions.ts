@@ -35,6 +35,7 @@ const REGIONS = { service: "regions", auth: "none", scopes: [] } as const;
 export const REGION_ENDPOINTS = endpoints("regions", {
   list: { ...REGIONS, method: "GET", path: "/regions", summary: "Region collection", response: Region, paginated: true },
   get: { ...REGIONS, method: "GET", path: "/regions/{regionId}", summary: "One region", response: Region },
+  /** Availability of select plans per region. */
   availability: {
     list: {
       ...REGIONS,

@@ -165,6 +165,7 @@ export const TICKET_ENDPOINTS = endpoints("support.tickets", {
     response: Empty,
   },
   close: { ...WRITE, method: "POST", path: "/support/tickets/{ticketId}/close", summary: "Close a ticket", response: Empty },
+  /** `/support/tickets/{ticketId}/replies`. */
   replies: {
     list: {
       ...READ,

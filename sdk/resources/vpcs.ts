@@ -165,6 +165,7 @@ export const VPC_ENDPOINTS = endpoints("vpcs", {
     summary: "Delete a VPC and all its subnets (all or nothing)",
     response: Empty,
   },
+  /** `/vpcs/{vpcId}/subnets`. */
   subnets: {
     list: {
       ...READ,
