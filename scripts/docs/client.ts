@@ -106,7 +106,8 @@ export function findClientDocs(root: string): ClientDocs {
     if (!named && !(type.flags & ts.TypeFlags.Object)) return undefined;
     const name = named?.getText() ?? `${method} body`;
     if (!bodies.has(name)) {
-      const alias = named ? checker.getSymbolAtLocation(named) : undefined;
+      const symbol = named ? checker.getSymbolAtLocation(named) : undefined;
+      const alias = symbol && symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
       bodies.set(name, {
         name,
         description: alias ? docOf(alias, checker) : "",
@@ -206,9 +207,9 @@ export function findClientDocs(root: string): ClientDocs {
     }
     const declared = checker.getTypeAtLocation(entry);
     const pathType = declared.getProperty("path") && typeOf(declared.getProperty("path")!, entry);
-    // A table written once for several engines has one path per engine; their parameters are the same.
-    const onePath = pathType?.isUnion() ? pathType.types[0] : pathType;
-    const names = onePath?.isStringLiteral() ? [...onePath.value.matchAll(/\{([^}]+)\}/g)].map((x) => x[1]!) : [];
+    // A table written once for several engines has one path per engine (or a template of them); their parameters are the same.
+    const written = pathType ? checker.typeToString(pathType.isUnion() ? pathType.types[0]! : pathType) : "";
+    const names = [...written.matchAll(/(?<!\$)\{([^}]+)\}/g)].map((x) => x[1]!);
     const body = schemaName(declared, "body", entry);
     const response = schemaName(declared, "response", entry) ?? "unknown";
     const paginated = declared.getProperty("paginated") !== undefined;
@@ -222,7 +223,9 @@ export function findClientDocs(root: string): ClientDocs {
     if (body && !bodies.has(body)) {
       const bodyType = checker.getTypeOfSymbolAtLocation(declared.getProperty("body")!, entry);
       const written = declared.getProperty("body")!.valueDeclaration ?? declared.getProperty("body")!.declarations?.[0];
-      const alias = written && ts.isPropertyAssignment(written) ? checker.getSymbolAtLocation(written.initializer) : undefined;
+      const named = written && ts.isPropertyAssignment(written) ? checker.getSymbolAtLocation(written.initializer) : undefined;
+      // A schema imported from a sibling module (`database-requests.ts`) is documented where it is declared.
+      const alias = named && named.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(named) : named;
       const type = alias ? checker.getDeclaredTypeOfSymbol(alias) : bodyType;
       bodies.set(body, {
         name: body,
