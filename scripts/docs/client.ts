@@ -224,7 +224,7 @@ export function findClientDocs(root: string): ClientDocs {
       const bodyType = checker.getTypeOfSymbolAtLocation(declared.getProperty("body")!, entry);
       const written = declared.getProperty("body")!.valueDeclaration ?? declared.getProperty("body")!.declarations?.[0];
       const named = written && ts.isPropertyAssignment(written) ? checker.getSymbolAtLocation(written.initializer) : undefined;
-      // A schema imported from a sibling module (`database-requests.ts`) is documented where it is declared.
+      // A schema imported from a sibling module (`resources/rules/databases.ts`) is documented where it is declared.
       const alias = named && named.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(named) : named;
       const type = alias ? checker.getDeclaredTypeOfSymbol(alias) : bodyType;
       bodies.set(body, {

@@ -25,8 +25,8 @@ import {
   orList,
   type DatabaseEngineType,
   type DatabaseUpdateRequest,
-} from "./database-requests";
-export * from "./database-requests";
+} from "./rules/databases";
+export * from "./rules/databases";
 
 // ---------------------------------------------------------------------------------------------
 // Response schemas (tolerant)

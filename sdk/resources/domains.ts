@@ -19,8 +19,8 @@ import {
   isHostname,
   isIpAddress,
   isRecordNameSpelling,
-} from "./domain-names";
-export * from "./domain-names";
+} from "./rules/domains";
+export * from "./rules/domains";
 
 // ---------------------------------------------------------------------------------------------
 // field schemas

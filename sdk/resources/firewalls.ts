@@ -23,8 +23,8 @@ import {
   FirewallTags,
   PORTLESS_PROTOCOLS,
   enumOf,
-} from "./firewall-fields";
-export * from "./firewall-fields";
+} from "./rules/firewalls";
+export * from "./rules/firewalls";
 
 /** One rule. `ports` null or absent means every port; only TCP and UDP take ports. */
 export const FirewallRule = z
