@@ -61,8 +61,12 @@ const TYPE_FLAGS =
 /** Where a service's types are read: the client's declaration, and the service's own as declared (`EngineDatabases<typeof …>`). */
 interface Service {
   at: ts.Node;
+  /** Below the client: `vpcs.subnets`. */
+  path: string;
+  /** The item schema of each collection method, by its name (`list` → `Vpc`), for `listAll`. */
+  items: Map<string, string>;
   declaredAs?: ts.TypeReferenceNode;
-  classDeclaration?: ts.ClassDeclaration;
+  classDeclaration?: ts.ClassDeclaration | ts.TypeAliasDeclaration;
 }
 
 /** Every service and method of the client, in the order of its declarations, and the request bodies they take, sorted by name. */
@@ -102,7 +106,8 @@ export function findClientDocs(root: string): ClientDocs {
     if (!named && !(type.flags & ts.TypeFlags.Object)) return undefined;
     const name = named?.getText() ?? `${method} body`;
     if (!bodies.has(name)) {
-      const alias = named ? checker.getSymbolAtLocation(named) : undefined;
+      const symbol = named ? checker.getSymbolAtLocation(named) : undefined;
+      const alias = symbol && symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
       bodies.set(name, {
         name,
         description: alias ? docOf(alias, checker) : "",
@@ -158,6 +163,8 @@ export function findClientDocs(root: string): ClientDocs {
         const type = checker.getTypeAtLocation(node);
         const [name, method, path, summary] = ["name", "method", "path", "summary"].map((key) => literal(type, key, node));
         if (name && method && path && summary) return void found.set(name, { method, path, summary });
+        // A derived table's endpoint is named by its place in the table, not by a literal.
+        if (method && path && summary) return void found.set(`${method} ${path}`, { method, path, summary });
       }
       ts.forEachChild(node, walk);
     };
@@ -165,40 +172,124 @@ export function findClientDocs(root: string): ClientDocs {
     return [...found.values()];
   };
 
+  /** A method, or a property holding one: what `sdk/core/resource.ts` derives from an endpoint table. */
+  const isCallable = (p: ts.Symbol, at: ts.Node) =>
+    isMethod(p) || checker.getSignaturesOfType(typeOf(p, at), ts.SignatureKind.Call).length > 0;
+
+  /** The schema a declaration's field names (`body: VpcCreateRequest` → `VpcCreateRequest`, `z.array(Region)` → `Region[]`). */
+  const schemaName = (declared: ts.Type, field: string, at: ts.Node): string | undefined => {
+    const property = declared.getProperty(field);
+    const assignment = property?.valueDeclaration ?? property?.declarations?.[0];
+    if (!property || !assignment || !ts.isPropertyAssignment(assignment)) return undefined;
+    const text = assignment.initializer.getText();
+    const array = /^z\.array\((\w+)\)$/.exec(text);
+    return array ? `${array[1]}[]` : /^\w+$/.test(text) ? text : checker.typeToString(typeOf(property, at), undefined, TYPE_FLAGS);
+  };
+
+  /**
+   * A derived method's signature, written from its endpoint's declaration: the path's parameters
+   * in order, the body by its schema's name, the options; `listAll` from its table's `list`.
+   */
+  const derivedSignature = (
+    m: ts.Symbol,
+    declaration: ts.Node,
+    signature: ts.Signature,
+    service: Service,
+  ): { signature: string; body?: string } => {
+    const entry = ts.isPropertyAssignment(declaration) ? declaration.initializer : undefined;
+    const listed = m.name === "listAll" ? ENDPOINTS.find((e) => e.name === `${service.path}.list`) : undefined;
+    if (!entry) {
+      const item = listed ? service.items.get("list") : undefined;
+      const params = [...(listed?.params ?? []).map((p) => `${p}: PathParam`), "options?: ListOptions"];
+      return {
+        signature: `(${params.join(", ")}): Promise<${item ?? checker.typeToString(signature.getReturnType(), undefined, TYPE_FLAGS)}[]>`,
+      };
+    }
+    const declared = checker.getTypeAtLocation(entry);
+    const pathType = declared.getProperty("path") && typeOf(declared.getProperty("path")!, entry);
+    // A table written once for several engines has one path per engine (or a template of them); their parameters are the same.
+    const written = pathType ? checker.typeToString(pathType.isUnion() ? pathType.types[0]! : pathType) : "";
+    const names = [...written.matchAll(/(?<!\$)\{([^}]+)\}/g)].map((x) => x[1]!);
+    const body = schemaName(declared, "body", entry);
+    const response = schemaName(declared, "response", entry) ?? "unknown";
+    const paginated = declared.getProperty("paginated") !== undefined;
+    if (paginated) service.items.set(m.name, response);
+    const params = [
+      ...names.map((p) => `${p}: PathParam`),
+      ...(body ? [`body: ${body}`] : []),
+      paginated ? "options?: ListOptions" : "options?: CallOptions",
+    ];
+    const answer = paginated ? `Paginator<${response}>` : response === "Empty" ? "Promise<void>" : `Promise<${response}>`;
+    if (body && !bodies.has(body)) {
+      const bodyType = checker.getTypeOfSymbolAtLocation(declared.getProperty("body")!, entry);
+      const written = declared.getProperty("body")!.valueDeclaration ?? declared.getProperty("body")!.declarations?.[0];
+      const named = written && ts.isPropertyAssignment(written) ? checker.getSymbolAtLocation(written.initializer) : undefined;
+      // A schema imported from a sibling module (`resources/rules/databases.ts`) is documented where it is declared.
+      const alias = named && named.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(named) : named;
+      const type = alias ? checker.getDeclaredTypeOfSymbol(alias) : bodyType;
+      bodies.set(body, {
+        name: body,
+        description: alias ? docOf(alias, checker) : "",
+        fields: checker.getPropertiesOfType(type).map((f) => {
+          const optional = (f.flags & ts.SymbolFlags.Optional) !== 0;
+          const fieldType = typeOf(f, entry);
+          return {
+            name: f.name,
+            optional,
+            type: checker.typeToString(optional ? checker.getNonNullableType(fieldType) : fieldType, undefined, TYPE_FLAGS),
+          };
+        }),
+      });
+    }
+    return { signature: `(${params.join(", ")}): ${answer}`, ...(body ? { body } : {}) };
+  };
+
   /** `type` is a service at `path`: its methods here, each member that is a service of its own after it. */
   const visit = (path: string, type: ts.Type, description: string, at: ts.Node, declaredAs?: ts.TypeReferenceNode): void => {
-    const classDeclaration = type.getSymbol()?.getDeclarations()?.find(ts.isClassDeclaration);
-    const service: Service = { at, declaredAs, classDeclaration };
+    const classDeclaration =
+      type.getSymbol()?.getDeclarations()?.find(ts.isClassDeclaration) ??
+      type.aliasSymbol?.getDeclarations()?.find(ts.isTypeAliasDeclaration);
+    const service: Service = { at, declaredAs, classDeclaration, path: path.replace(/^client\./, ""), items: new Map() };
     const members = publicMembers(type);
-    const methods = members.filter(isMethod).map((m): MethodDoc => {
-      const declaration = (m.valueDeclaration ?? m.declarations![0]!) as ts.MethodDeclaration;
-      const signature = checker.getSignaturesOfType(typeOf(m, at), ts.SignatureKind.Call)[0]!;
-      const own = ENDPOINTS.find((e) => e.name === `${path.replace(/^client\./, "")}.${m.name}`);
-      const found = endpointsIn(declaration);
-      const called = found.length || !own ? found : [own];
-      const doc = docOf(m, checker) || (called.length === 1 ? called[0]!.summary : "");
-      if (!doc) throw new Error(`${path}.${m.name} has no TSDoc and calls no one endpoint`);
-      const index = signature.parameters.findIndex((p) => p.name === "body");
-      const body =
-        index < 0 ? undefined : bodyOf(signature.parameters[index]!, declaration.parameters[index], service, `${path}.${m.name}`);
-      return {
-        name: m.name,
-        signature: writtenSignature(declaration, signature),
-        description: doc,
-        endpoints: called.map((e) => `${e.method} ${e.path}`),
-        ...(body ? { body } : {}),
-      };
-    });
+    const methods = members
+      .filter((m) => isCallable(m, at))
+      .map((m): MethodDoc => {
+        const declaration = (m.valueDeclaration ?? m.declarations![0]!) as ts.Node;
+        const signature = checker.getSignaturesOfType(typeOf(m, at), ts.SignatureKind.Call)[0]!;
+        const own = ENDPOINTS.find((e) => e.name === `${path.replace(/^client\./, "")}.${m.name}`);
+        const derived = !ts.isMethodDeclaration(declaration) && !ts.isMethodSignature(declaration);
+        const found = derived ? [] : endpointsIn(declaration);
+        const called = found.length || !own ? found : [own];
+        const doc = docOf(m, checker) || (called.length === 1 ? called[0]!.summary : "");
+        if (!doc) throw new Error(`${path}.${m.name} has no TSDoc and calls no one endpoint`);
+        const written = derived ? derivedSignature(m, declaration, signature, service) : undefined;
+        const index = signature.parameters.findIndex((p) => p.name === "body");
+        const body = written
+          ? written.body
+          : index < 0
+            ? undefined
+            : bodyOf(signature.parameters[index]!, (declaration as ts.MethodDeclaration).parameters[index], service, `${path}.${m.name}`);
+        return {
+          name: m.name,
+          signature: written?.signature ?? writtenSignature(declaration as ts.MethodDeclaration, signature),
+          description: doc,
+          endpoints: called.map((e) => `${e.method} ${e.path}`),
+          ...(body ? { body } : {}),
+        };
+      });
     if (methods.length) {
       if (!description) throw new Error(`${path} has no TSDoc`);
       services.push({ path, description, methods });
     }
-    for (const member of members.filter((m) => !isMethod(m))) {
+    for (const member of members.filter((m) => !isCallable(m, at))) {
       const memberType = typeOf(member, at);
       // A service or a group of services (`client.networking`): an object with members of its own.
-      if (!(memberType.flags & ts.TypeFlags.Object) || !publicMembers(memberType).length) continue;
+      if (!(memberType.flags & (ts.TypeFlags.Object | ts.TypeFlags.Intersection)) || !publicMembers(memberType).length) continue;
       const classSymbol = memberType.getSymbol();
-      const memberDescription = (classSymbol && docOf(classSymbol, checker)) || docOf(member, checker);
+      const memberDescription =
+        (classSymbol && docOf(classSymbol, checker)) ||
+        (memberType.aliasSymbol && docOf(memberType.aliasSymbol, checker)) ||
+        docOf(member, checker);
       const memberDeclaration = member.valueDeclaration ?? member.declarations?.[0];
       const written = memberDeclaration && ts.isPropertyDeclaration(memberDeclaration) ? memberDeclaration.type : undefined;
       visit(`${path}.${member.name}`, memberType, memberDescription, at, written && ts.isTypeReferenceNode(written) ? written : undefined);

@@ -175,3 +175,34 @@ export function matchEndpointPath(endpoint: AnyEndpoint, concretePath: string): 
 export function endpointAccessor(endpoint: Pick<EndpointDefinition, "name">): string {
   return endpoint.name.split("#")[0]!;
 }
+
+/** An endpoint as an area's table states it: its definition without the name its place in the table gives it. */
+export type EndpointDeclaration = Omit<EndpointDefinition, "name"> & {
+  /** Only for a second path of one method (`vpcs.ips.listAccount#networking`): such an endpoint is not a method of its own. */
+  readonly name?: string;
+};
+
+/** An area's table of declarations, nested as the client's accessors are (`subnets.create`). */
+export interface DeclarationTree {
+  readonly [key: string]: EndpointDeclaration | DeclarationTree;
+}
+
+/** The endpoints a table of declarations declares, in the table's shape. */
+export type DeclaredEndpoints<T> = {
+  readonly [K in keyof T]: T[K] extends EndpointDeclaration
+    ? Endpoint<T[K] & { readonly name: T[K] extends { readonly name: infer N extends string } ? N : string }>
+    : DeclaredEndpoints<T[K]>;
+};
+
+/**
+ * Declares an area's endpoints: each one's name is the accessor its place in the table gives it
+ * below `prefix` (`endpoints("vpcs", { subnets: { create } })` names `vpcs.subnets.create`).
+ */
+export function endpoints<const T extends DeclarationTree>(prefix: string, table: T): DeclaredEndpoints<T> {
+  const declared = Object.entries(table).map(([key, node]) => {
+    const name = `${prefix}.${key}`;
+    if (typeof node.method !== "string") return [key, endpoints(name, node as DeclarationTree)];
+    return [key, endpoint({ name, ...(node as EndpointDeclaration) })];
+  });
+  return Object.freeze(Object.fromEntries(declared)) as DeclaredEndpoints<T>;
+}

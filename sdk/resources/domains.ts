@@ -9,194 +9,18 @@ import { isIPv6 } from "node:net";
 import { z } from "zod";
 import { Empty, Timestamp, filterable, type ErrorEntry } from "../core/schema";
 import { parseIpv4 } from "../core/net";
-import type { CallOptions, HttpClient } from "../core/http";
-import type { ListOptions, Paginator } from "../core/pagination";
-import { endpoint } from "../core/endpoint";
-
-/** Reason texts of the domain and record rules, shared with the emulator and the tests. */
-export const DOMAIN_REASONS = {
-  // recorded (api-facts P2-7, P2-8, P7-2)
-  typeRequired: "type is required",
-  soaEmailRequired: "soa_email required when type=master",
-  masterIpsRequired: "You need at least one master DNS server IP address for this zone.",
-  domainInvalid: "Domain is not valid.",
-  // emulator wording where the API's is not recorded
-  typeInvalid: "type must be master or slave",
-  domainRequired: "domain is required",
-  domainLength: "Domain must be 1-253 characters",
-  domainLabelLength: "Each label of a domain must be 1-63 characters",
-  domainTaken: "A domain with this name already exists",
-  statusInvalid: "status must be active or disabled",
-  soaEmailInvalid: "soa_email must be a valid email address",
-  ipInvalid: "Must be a valid IPv4 or IPv6 address",
-  axfrIpsLength: "axfr_ips may hold at most 1000 characters in total",
-  descriptionLength: "Description must be between 1 and 253 characters",
-  groupLength: "Group must be between 1 and 50 characters",
-  secondsInvalid: (field: string) => `${field} must be a whole number of seconds, 0 or more`,
-  remoteNameserverRequired: "remote_nameserver is required",
-  remoteNameserverInvalid: "remote_nameserver must be the IPv4 or IPv6 address of a nameserver",
-  transferUnreachable: "Could not connect to the remote nameserver for a zone transfer",
-  transferRefused: "The remote nameserver refused the zone transfer (AXFR)",
-  transferFailed: "The zone transfer (AXFR) from the remote nameserver did not complete",
-} as const;
-
-/** Reason texts of the record rules. */
-export const RECORD_REASONS = {
-  typeRequired: "type is required",
-  typeInvalid: "type must be one of A, AAAA, NS, MX, CNAME, TXT, SRV, PTR, CAA",
-  typeFixed: "The type of a record cannot be changed",
-  nameLength: "name must be 100 characters or fewer",
-  nameInvalid: "name is not a valid record name",
-  nameOutsideDomain: "name must be within the domain",
-  targetRequired: "target is required",
-  targetLength: "target must be 1-65535 characters",
-  trailingPeriod: (type: string) => `A trailing period is not allowed in the target of ${type} records`,
-  targetIpv4: "target must be an IPv4 address for A records",
-  targetIpv6: "target must be an IPv6 address for AAAA records",
-  targetHostname: (type: string) => `target must be a hostname for ${type} records`,
-  targetCaaDomain: "target must be a domain name for CAA issue and issuewild records",
-  targetCaaIodef: "target must be a mailto:, http:// or https:// URL for CAA iodef records",
-  ttlInvalid: "ttl_sec must be a whole number of seconds, 0 or more",
-  priorityRange: "priority must be between 0 and 255",
-  weightRange: "weight must be between 0 and 65535",
-  portRange: "port must be between 0 and 65535",
-  serviceInvalid: "service must be 1-63 letters, digits or dashes",
-  protocolInvalid: "protocol must be 1-63 letters, digits or dashes",
-  tagInvalid: "tag must be issue, issuewild or iodef",
-  requiredFor: (field: string, type: string) => `${field} is required for ${type} records`,
-  onlyFor: (field: string, types: string) => `${field} is only valid for ${types} records`,
-  cnameConflict: "Record conflict - CNAMES must be unique",
-  recordLimit: "A domain may have at most 12000 records",
-  slaveReadOnly: "Records of a slave domain cannot be changed; it is a read-only copy of its master",
-} as const;
-
-// ---------------------------------------------------------------------------------------------
-// names, addresses, values
-
-/** The API's limit on records per domain (spec "Limits"). */
-export const MAX_RECORDS_PER_DOMAIN = 12_000;
-
-/** Valid record TTLs (spec "Domain record"); other values are rounded to the nearest one, 0 means the domain's default. */
-export const RECORD_TTLS = [300, 3600, 7200, 14400, 28800, 57600, 86400, 172800, 345600, 604800, 1209600, 2419200] as const;
-
-/** Valid refresh/retry/expire/ttl seconds of a domain (api-facts P2-9); other values round up; 0 means the default. */
-export const DOMAIN_SECONDS = [0, 30, 120, 300, 3600, 7200, 14400, 28800, 57600, 86400, 172800, 345600, 604800, 1209600, 2419200] as const;
-
-/** What `0` means for each domain timer (api-facts P2-9). */
-export const DOMAIN_SECONDS_DEFAULTS = { refresh_sec: 14400, retry_sec: 14400, expire_sec: 1209600, ttl_sec: 86400 } as const;
-
-/** A record TTL as the API stores it: 0 stays 0, anything else goes to the nearest valid value (ties go up). */
-export function roundRecordTtl(seconds: number): number {
-  if (seconds <= 0) return 0;
-  let best: number = RECORD_TTLS[0];
-  for (const valid of RECORD_TTLS) if (Math.abs(valid - seconds) <= Math.abs(best - seconds)) best = valid;
-  return best;
-}
-
-/** A domain timer as the API stores it: rounded up to the next valid value (the largest when beyond it). */
-export function roundUpDomainSeconds(seconds: number): number {
-  return DOMAIN_SECONDS.find((valid) => valid >= seconds) ?? DOMAIN_SECONDS[DOMAIN_SECONDS.length - 1];
-}
-
-const LDH_LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
-
-/**
- * Why a domain name is not valid, or `undefined`: RFC 1035 names (letters, digits and hyphens,
- * labels not starting or ending with a hyphen; a leading digit is allowed as RFC 1123 relaxed it),
- * labels of 1–63 characters, at most 253 in total, at least two labels, not an IP address.
- */
-export function domainNameProblem(name: string): string | undefined {
-  if (name.length < 1 || name.length > 253) return DOMAIN_REASONS.domainLength;
-  const labels = name.split(".");
-  if (labels.some((l) => l.length === 0 || l.length > 63)) {
-    return labels.some((l) => l.length > 63) ? DOMAIN_REASONS.domainLabelLength : DOMAIN_REASONS.domainInvalid;
-  }
-  if (labels.length < 2 || !labels.every((l) => LDH_LABEL.test(l)) || /^[0-9]+$/.test(labels[labels.length - 1]!)) {
-    return DOMAIN_REASONS.domainInvalid;
-  }
-  return undefined;
-}
-
-/** `a.b.c.d` (no leading zeroes) or any IPv6 spelling. */
-export function isIpAddress(text: string): boolean {
-  return parseIpv4(text) !== undefined || isIPv6(text);
-}
-
-/** The canonical spelling of an IPv6 address (RFC 5952: lower case, longest zero run compressed), or `undefined`. */
-function canonicalV6(text: string): string | undefined {
-  if (!isIPv6(text)) return undefined;
-  return new URL(`http://[${text}]/`).hostname.slice(1, -1);
-}
-
-/** A host name as a record target: labels of letters, digits, hyphens and underscores (`_domainkey`), optional trailing period. */
-export function isHostname(text: string): boolean {
-  const name = text.endsWith(".") ? text.slice(0, -1) : text;
-  if (name.length < 1 || name.length > 253) return false;
-  return name.split(".").every((l) => l.length >= 1 && l.length <= 63 && /^[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?$/i.test(l));
-}
-
-/** A record name as written: relative or fully qualified, `@` for the apex, a leading `*` label for wildcards. */
-function isRecordNameSpelling(text: string): boolean {
-  if (text === "" || text === "@") return true;
-  const name = text.endsWith(".") ? text.slice(0, -1) : text;
-  const labels = name.split(".");
-  return labels.every(
-    (l, i) => (i === 0 && l === "*") || (l.length >= 1 && l.length <= 63 && /^[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?$/i.test(l)),
-  );
-}
-
-/**
- * A record name relative to its zone, as the API stores it: lower case, `""` for the apex. A name
- * ending in the zone's name (`www.example.com`, `www.example.com.`) is fully qualified; `@` is the
- * apex; anything else without a trailing period is already relative. `undefined` when a fully
- * qualified name (trailing period) lies outside the zone.
- */
-export function relativeRecordName(name: string, zone: string): string | undefined {
-  const lower = name.toLowerCase();
-  const origin = zone.toLowerCase();
-  if (lower === "" || lower === "@" || lower === origin || lower === `${origin}.`) return "";
-  const absolute = lower.endsWith(".");
-  const bare = absolute ? lower.slice(0, -1) : lower;
-  if (bare.endsWith(`.${origin}`)) return bare.slice(0, -(origin.length + 1));
-  return absolute ? undefined : bare;
-}
-
-/** Record types whose target is a host name. */
-export const HOSTNAME_TARGET_TYPES: ReadonlySet<string> = new Set(["NS", "MX", "CNAME", "SRV", "PTR"]);
-
-/**
- * A record target as the API stores it. Host names (NS, MX, CNAME, SRV, PTR) lose a trailing
- * period, go to lower case, and a single label (or `@`) is expanded within the zone (`mail` →
- * `mail.example.com`). AAAA addresses take their canonical spelling. A, TXT and CAA targets are
- * kept as given: a TXT record's text is data, not a name.
- */
-export function storedRecordTarget(type: string, target: string, zone: string): string {
-  if (type === "AAAA") return canonicalV6(target) ?? target;
-  if (!HOSTNAME_TARGET_TYPES.has(type)) return target;
-  const lower = target.toLowerCase();
-  if (lower === "@") return zone.toLowerCase();
-  const bare = lower.endsWith(".") ? lower.slice(0, -1) : lower;
-  return bare.includes(".") || lower.endsWith(".") ? bare : `${bare}.${zone.toLowerCase()}`;
-}
-
-/** SRV service or protocol as stored: without the leading underscore, lower case. */
-export function srvLabel(value: string): string {
-  return (value.startsWith("_") ? value.slice(1) : value).toLowerCase();
-}
-
-/** The name the API generates for an SRV record: `_service._protocol`, then the given name if any. */
-export function srvRecordName(service: string, protocol: string, base: string): string {
-  const prefix = `_${srvLabel(service)}._${srvLabel(protocol)}`;
-  return base === "" ? prefix : `${prefix}.${base}`;
-}
-
-/** The part of an SRV record name after its generated `_service._protocol` prefix (`""` when none). */
-export function srvBaseName(name: string, service: string, protocol: string): string {
-  const prefix = `_${srvLabel(service)}._${srvLabel(protocol)}`;
-  const lower = name.toLowerCase();
-  if (lower === prefix) return "";
-  return lower.startsWith(`${prefix}.`) ? lower.slice(prefix.length + 1) : lower;
-}
+import { endpoints } from "../core/endpoint";
+import { resource } from "../core/resource";
+import {
+  DOMAIN_REASONS,
+  HOSTNAME_TARGET_TYPES,
+  RECORD_REASONS,
+  domainNameProblem,
+  isHostname,
+  isIpAddress,
+  isRecordNameSpelling,
+} from "./rules/domains";
+export * from "./rules/domains";
 
 // ---------------------------------------------------------------------------------------------
 // field schemas
@@ -481,208 +305,76 @@ const READ = { service: "domains", auth: "token", scopes: ["domains:read_only"] 
 const WRITE = { service: "domains", auth: "token", scopes: ["domains:read_write"] } as const;
 
 /** The `/domains` endpoints (spec "Domains"). */
-export const DOMAIN_ENDPOINTS = {
-  list: endpoint({
-    ...READ,
-    name: "domains.list",
-    method: "GET",
-    path: "/domains",
-    summary: "Domain collection",
-    response: Domain,
-    paginated: true,
-  }),
-  create: endpoint({
+export const DOMAIN_ENDPOINTS = endpoints("domains", {
+  list: { ...READ, method: "GET", path: "/domains", summary: "Domain collection", response: Domain, paginated: true },
+  create: { ...WRITE, method: "POST", path: "/domains", summary: "Create a domain", body: DomainCreateRequest, response: Domain },
+  importZone: {
     ...WRITE,
-    name: "domains.create",
-    method: "POST",
-    path: "/domains",
-    summary: "Create a domain",
-    body: DomainCreateRequest,
-    response: Domain,
-  }),
-  importZone: endpoint({
-    ...WRITE,
-    name: "domains.importZone",
     method: "POST",
     path: "/domains/import",
     summary: "Import a domain by zone transfer (AXFR) from a remote nameserver",
     body: DomainImportRequest,
     response: Domain,
-  }),
-  get: endpoint({ ...READ, name: "domains.get", method: "GET", path: "/domains/{domainId}", summary: "One domain", response: Domain }),
-  update: endpoint({
+  },
+  get: { ...READ, method: "GET", path: "/domains/{domainId}", summary: "One domain", response: Domain },
+  update: {
     ...WRITE,
-    name: "domains.update",
     method: "PUT",
     path: "/domains/{domainId}",
     summary: "Update any writable field of a domain, its name included",
     body: DomainUpdateRequest,
     response: Domain,
-  }),
-  delete: endpoint({
+  },
+  delete: { ...WRITE, method: "DELETE", path: "/domains/{domainId}", summary: "Delete a domain and all its records", response: Empty },
+  clone: {
     ...WRITE,
-    name: "domains.delete",
-    method: "DELETE",
-    path: "/domains/{domainId}",
-    summary: "Delete a domain and all its records",
-    response: Empty,
-  }),
-  clone: endpoint({
-    ...WRITE,
-    name: "domains.clone",
     method: "POST",
     path: "/domains/{domainId}/clone",
     summary: "Clone a domain with all its records under a new name",
     body: DomainCloneRequest,
     response: Domain,
-  }),
-  zoneFile: endpoint({
+  },
+  zoneFile: {
     ...READ,
-    name: "domains.zoneFile",
     method: "GET",
     path: "/domains/{domainId}/zone-file",
     summary: "The lines of the domain's last rendered zone",
     response: ZoneFile,
-  }),
+  },
+  /** `/domains/{domainId}/records`. */
   records: {
-    list: endpoint({
+    list: {
       ...READ,
-      name: "domains.records.list",
       method: "GET",
       path: "/domains/{domainId}/records",
       summary: "Record collection of a domain",
       response: DomainRecord,
       paginated: true,
-    }),
-    create: endpoint({
+    },
+    create: {
       ...WRITE,
-      name: "domains.records.create",
       method: "POST",
       path: "/domains/{domainId}/records",
       summary: "Create a record",
       body: RecordCreateRequest,
       response: DomainRecord,
-    }),
-    get: endpoint({
-      ...READ,
-      name: "domains.records.get",
-      method: "GET",
-      path: "/domains/{domainId}/records/{recordId}",
-      summary: "One record",
-      response: DomainRecord,
-    }),
-    update: endpoint({
+    },
+    get: { ...READ, method: "GET", path: "/domains/{domainId}/records/{recordId}", summary: "One record", response: DomainRecord },
+    update: {
       ...WRITE,
-      name: "domains.records.update",
       method: "PUT",
       path: "/domains/{domainId}/records/{recordId}",
       summary: "Update a record (every field but its type)",
       body: RecordUpdateRequest,
       response: DomainRecord,
-    }),
-    delete: endpoint({
-      ...WRITE,
-      name: "domains.records.delete",
-      method: "DELETE",
-      path: "/domains/{domainId}/records/{recordId}",
-      summary: "Delete a record",
-      response: Empty,
-    }),
+    },
+    delete: { ...WRITE, method: "DELETE", path: "/domains/{domainId}/records/{recordId}", summary: "Delete a record", response: Empty },
   },
-};
-
-// ---------------------------------------------------------------------------------------------
-// resource classes
+});
 
 /**
  * `/domains`: DNS zones, with their records (`domains.records`). Create, clone and import are
  * POSTs without an idempotency key: never retried after an ambiguous failure (look the domain
  * up by name instead; names are unique on the whole platform).
  */
-export class Domains {
-  readonly records: DomainRecords;
-
-  constructor(private readonly http: HttpClient) {
-    this.records = new DomainRecords(http);
-  }
-
-  /** Iterates the account's domains (`GET /domains`); filter with e.g. `{filter: {domain: "example.com"}}`. */
-  list(options?: ListOptions): Paginator<Domain> {
-    return this.http.paginate(DOMAIN_ENDPOINTS.list, {}, options);
-  }
-
-  /** Every domain, collected. */
-  listAll(options?: ListOptions): Promise<Domain[]> {
-    return this.list(options).all();
-  }
-
-  /** `GET /domains/{domainId}`. */
-  get(domainId: number, options: CallOptions = {}): Promise<Domain> {
-    return this.http.call(DOMAIN_ENDPOINTS.get, { domainId }, undefined, options);
-  }
-
-  /** `POST /domains`. The body is validated against `DomainCreateRequest` before anything is sent. */
-  create(body: DomainCreateRequest, options: CallOptions = {}): Promise<Domain> {
-    return this.http.call(DOMAIN_ENDPOINTS.create, {}, body, options);
-  }
-
-  /** `PUT /domains/{domainId}`: any writable field, the name included. */
-  update(domainId: number, body: DomainUpdateRequest, options: CallOptions = {}): Promise<Domain> {
-    return this.http.call(DOMAIN_ENDPOINTS.update, { domainId }, body, options);
-  }
-
-  /** `DELETE /domains/{domainId}`: the domain and all its records. */
-  async delete(domainId: number, options: CallOptions = {}): Promise<void> {
-    await this.http.call(DOMAIN_ENDPOINTS.delete, { domainId }, undefined, options);
-  }
-
-  /** `POST /domains/{domainId}/clone`: a new domain named `body.domain` with all the records of this one. */
-  clone(domainId: number, body: DomainCloneRequest, options: CallOptions = {}): Promise<Domain> {
-    return this.http.call(DOMAIN_ENDPOINTS.clone, { domainId }, body, options);
-  }
-
-  /** `POST /domains/import`: the API transfers the zone (AXFR) from `remote_nameserver` into a new master domain. */
-  importZone(body: DomainImportRequest, options: CallOptions = {}): Promise<Domain> {
-    return this.http.call(DOMAIN_ENDPOINTS.importZone, {}, body, options);
-  }
-
-  /** `GET /domains/{domainId}/zone-file`: the lines of the last rendered zone. */
-  zoneFile(domainId: number, options: CallOptions = {}): Promise<ZoneFile> {
-    return this.http.call(DOMAIN_ENDPOINTS.zoneFile, { domainId }, undefined, options);
-  }
-}
-
-/** `/domains/{domainId}/records`. */
-export class DomainRecords {
-  constructor(private readonly http: HttpClient) {}
-
-  /** Iterates the records of a domain. */
-  list(domainId: number, options?: ListOptions): Paginator<DomainRecord> {
-    return this.http.paginate(DOMAIN_ENDPOINTS.records.list, { domainId }, options);
-  }
-
-  /** Every record of a domain, collected. */
-  listAll(domainId: number, options?: ListOptions): Promise<DomainRecord[]> {
-    return this.list(domainId, options).all();
-  }
-
-  /** `GET /domains/{domainId}/records/{recordId}`. */
-  get(domainId: number, recordId: number, options: CallOptions = {}): Promise<DomainRecord> {
-    return this.http.call(DOMAIN_ENDPOINTS.records.get, { domainId, recordId }, undefined, options);
-  }
-
-  /** `POST /domains/{domainId}/records`; never retried after an ambiguous failure. */
-  create(domainId: number, body: RecordCreateRequest, options: CallOptions = {}): Promise<DomainRecord> {
-    return this.http.call(DOMAIN_ENDPOINTS.records.create, { domainId }, body, options);
-  }
-
-  /** `PUT /domains/{domainId}/records/{recordId}`: every field but the type. */
-  update(domainId: number, recordId: number, body: RecordUpdateRequest, options: CallOptions = {}): Promise<DomainRecord> {
-    return this.http.call(DOMAIN_ENDPOINTS.records.update, { domainId, recordId }, body, options);
-  }
-
-  /** `DELETE /domains/{domainId}/records/{recordId}`. */
-  async delete(domainId: number, recordId: number, options: CallOptions = {}): Promise<void> {
-    await this.http.call(DOMAIN_ENDPOINTS.records.delete, { domainId, recordId }, undefined, options);
-  }
-}
+export class Domains extends resource(DOMAIN_ENDPOINTS) {}

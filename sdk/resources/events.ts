@@ -1,9 +1,8 @@
 /** Account events: the log of operations (api-facts P6-1). Events are polled, never pushed. */
 import { z } from "zod";
 import { Empty, Timestamp } from "../core/schema";
-import type { CallOptions, HttpClient } from "../core/http";
-import type { ListOptions, Paginator } from "../core/pagination";
-import { endpoint } from "../core/endpoint";
+import { endpoints } from "../core/endpoint";
+import { resource } from "../core/resource";
 
 /** An event's status: instant events are `notification`; long ones go `scheduled`/`started` → `finished`/`failed`. */
 export const EventStatus = z.enum(["scheduled", "started", "finished", "failed", "notification"]);
@@ -40,73 +39,33 @@ export type Event = z.infer<typeof Event>;
 const EVENTS = { service: "events", auth: "token", scopes: ["events:read_only"] } as const;
 
 /** The `/account/events` endpoints. Read and seen marks are safe to repeat, so they are retried like a PUT. */
-export const EVENT_ENDPOINTS = {
-  list: endpoint({
+export const EVENT_ENDPOINTS = endpoints("account.events", {
+  list: {
     ...EVENTS,
-    name: "account.events.list",
     method: "GET",
     path: "/account/events",
     summary: "Events of the account, newest first",
     response: Event,
     paginated: true,
-  }),
-  get: endpoint({
+  },
+  get: { ...EVENTS, method: "GET", path: "/account/events/{eventId}", summary: "One event", response: Event },
+  markRead: {
     ...EVENTS,
-    name: "account.events.get",
-    method: "GET",
-    path: "/account/events/{eventId}",
-    summary: "One event",
-    response: Event,
-  }),
-  markRead: endpoint({
-    ...EVENTS,
-    name: "account.events.markRead",
     method: "POST",
     path: "/account/events/{eventId}/read",
     summary: "Mark one event read",
     response: Empty,
     idempotent: true,
-  }),
-  markSeen: endpoint({
+  },
+  markSeen: {
     ...EVENTS,
-    name: "account.events.markSeen",
     method: "POST",
     path: "/account/events/{eventId}/seen",
     summary: "Mark an event and all older ones seen",
     response: Empty,
     idempotent: true,
-  }),
-};
+  },
+});
 
 /** `/account/events`: the account's operation log (last 90 days, newest first). Polled, never pushed. */
-export class Events {
-  constructor(private readonly http: HttpClient) {}
-
-  /**
-   * Iterates events. Filter with `X-Filter`, e.g.
-   * `{filter: {"+order_by": "created", "+order": "desc", action: "vpc_create", "entity.id": 12}}`.
-   */
-  list(options?: ListOptions): Paginator<Event> {
-    return this.http.paginate(EVENT_ENDPOINTS.list, {}, options);
-  }
-
-  /** Every matching event, collected. */
-  listAll(options?: ListOptions): Promise<Event[]> {
-    return this.list(options).all();
-  }
-
-  /** `GET /account/events/{eventId}`. */
-  get(eventId: number, options: CallOptions = {}): Promise<Event> {
-    return this.http.call(EVENT_ENDPOINTS.get, { eventId }, undefined, options);
-  }
-
-  /** `POST /account/events/{eventId}/read`. Marking twice has the same effect, so it is retried like a PUT. */
-  async markRead(eventId: number, options: CallOptions = {}): Promise<void> {
-    await this.http.call(EVENT_ENDPOINTS.markRead, { eventId }, undefined, options);
-  }
-
-  /** `POST /account/events/{eventId}/seen`: marks this event and all older ones seen. Idempotent. */
-  async markSeen(eventId: number, options: CallOptions = {}): Promise<void> {
-    await this.http.call(EVENT_ENDPOINTS.markSeen, { eventId }, undefined, options);
-  }
-}
+export class Events extends resource(EVENT_ENDPOINTS) {}

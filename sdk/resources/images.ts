@@ -14,8 +14,8 @@ import { z } from "zod";
 import { Empty, Timestamp } from "../core/schema";
 import { isNotFound } from "../core/errors";
 import type { CallOptions, HttpClient, Sleep } from "../core/http";
-import type { ListOptions, Paginator } from "../core/pagination";
-import { endpoint } from "../core/endpoint";
+import { endpoints } from "../core/endpoint";
+import { resource } from "../core/resource";
 import { waitFor } from "../core/waiters";
 
 /**
@@ -273,108 +273,65 @@ const WRITE = { service: "images", auth: "token", scopes: ["images:read_write"] 
  * then). The spec lists `images:read_only` for the list, but every recording advertises
  * `X-Accepted-OAuth-Scopes: *` there (api-facts P5-1), so it declares none.
  */
-export const IMAGE_ENDPOINTS = {
-  list: endpoint({
+export const IMAGE_ENDPOINTS = endpoints("images", {
+  list: {
     service: "images",
     auth: "none",
     scopes: [],
-    name: "images.list",
     method: "GET",
     path: "/images",
     summary: "Public images, and with a token the account's private images",
     response: Image,
     paginated: true,
-  }),
-  create: endpoint({
+  },
+  create: {
     ...WRITE,
     scopes: ["images:read_write", "computes:read_only"],
-    name: "images.create",
     method: "POST",
     path: "/images",
     summary: "Capture a disk as a private image (creating, then available)",
     body: ImageCreateRequest,
     response: Image,
-  }),
-  createUpload: endpoint({
+  },
+  createUpload: {
     ...WRITE,
-    name: "images.createUpload",
     method: "POST",
     path: "/images/upload",
     summary: "Create a private image waiting for its data, and the URL to PUT the data to",
     body: ImageUploadRequest,
     response: ImageUploadResponse,
-  }),
-  get: endpoint({
+  },
+  get: {
     service: "images",
     auth: "none",
     scopes: ["images:read_only"],
-    name: "images.get",
     method: "GET",
     path: "/images/{imageId}",
     summary: "One image; public images need no credentials",
     response: Image,
-  }),
-  update: endpoint({
+  },
+  update: {
     ...WRITE,
-    name: "images.update",
     method: "PUT",
     path: "/images/{imageId}",
     summary: "Update a private image's label or description (public images: 403)",
     body: ImageUpdateRequest,
     response: Image,
-  }),
-  delete: endpoint({
+  },
+  delete: {
     ...WRITE,
-    name: "images.delete",
     method: "DELETE",
     path: "/images/{imageId}",
     summary: "Delete a private image, irreversibly (public images: 403)",
     response: Empty,
-  }),
-};
+  },
+});
 
 /** `/images`: private and public images. Creates are never retried after an ambiguous failure. */
-export class Images {
-  constructor(private readonly http: HttpClient) {}
-
-  /** Iterates images: public ones always, the account's private ones when a token is sent. */
-  list(options?: ListOptions): Paginator<Image> {
-    return this.http.paginate(IMAGE_ENDPOINTS.list, {}, options);
-  }
-
-  /** Every image, collected. */
-  listAll(options?: ListOptions): Promise<Image[]> {
-    return this.list(options).all();
-  }
-
-  /** `GET /images/{imageId}`; the id's slash is sent encoded (`private%2F12`). */
-  get(imageId: string, options: CallOptions = {}): Promise<Image> {
-    return this.http.call(IMAGE_ENDPOINTS.get, { imageId }, undefined, options);
-  }
-
-  /** `POST /images`: captures a disk; the image starts `creating`. */
-  create(body: ImageCreateRequest, options: CallOptions = {}): Promise<Image> {
-    return this.http.call(IMAGE_ENDPOINTS.create, {}, body, options);
-  }
-
-  /** `POST /images/upload`: creates an image waiting for its data and answers where to send it. */
-  createUpload(body: ImageUploadRequest, options: CallOptions = {}): Promise<ImageUploadResponse> {
-    return this.http.call(IMAGE_ENDPOINTS.createUpload, {}, body, options);
-  }
-
+export class Images extends resource(IMAGE_ENDPOINTS) {
   /** Streams a `.img.gz` file to an `upload_to` URL (see `uploadImageFile`). */
   uploadFile(uploadTo: string, filePath: string, options: UploadFileOptions = {}): Promise<UploadResult> {
     return uploadImageFile(this.http, uploadTo, filePath, options);
-  }
-
-  /** `PUT /images/{imageId}` (label, description). Public images answer 403. */
-  update(imageId: string, body: ImageUpdateRequest, options: CallOptions = {}): Promise<Image> {
-    return this.http.call(IMAGE_ENDPOINTS.update, { imageId }, body, options);
-  }
-
-  /** `DELETE /images/{imageId}`: irreversible; private images only. */
-  async delete(imageId: string, options: CallOptions = {}): Promise<void> {
-    await this.http.call(IMAGE_ENDPOINTS.delete, { imageId }, undefined, options);
   }
 
   /**

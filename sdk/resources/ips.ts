@@ -7,9 +7,10 @@
  */
 import { z } from "zod";
 import { Empty, filterable, requiredInt, requiredString } from "../core/schema";
-import type { CallOptions, HttpClient } from "../core/http";
+import { endpoints } from "../core/endpoint";
+import { resource } from "../core/resource";
+import type { CallOptions } from "../core/http";
 import type { ListOptions, Paginator } from "../core/pagination";
-import { endpoint } from "../core/endpoint";
 import { canonicalIpv6, parseIpv4, parseIpv6, parseIpv6Cidr } from "../core/net";
 
 /** Reason texts of the IP address and IPv6 rules, shared with the emulator and the tests. */
@@ -277,119 +278,83 @@ const ASSIGN = { ...WRITE_COMPUTES, method: "POST", body: IpAssignRequest, respo
 const SHARE = { ...WRITE_COMPUTES, method: "POST", body: IpShareRequest, response: Empty, idempotent: true } as const;
 
 /** The `/networking/ips` and `/networking/ipv6` endpoints (spec "Networking: IP addresses, IPv6, VLANs"). */
-export const IP_ENDPOINTS = {
-  list: endpoint({
+export const IP_ENDPOINTS = endpoints("networking.ips", {
+  list: {
     ...READ,
-    name: "networking.ips.list",
     method: "GET",
     path: "/networking/ips",
     summary: "IP addresses of the account, private ones excluded",
     query: IpListQuery,
     response: IpAddress,
     paginated: true,
-  }),
-  allocate: endpoint({
+  },
+  allocate: {
     ...WRITE_COMPUTES,
-    name: "networking.ips.allocate",
     method: "POST",
     path: "/networking/ips",
     summary: "Allocate an IPv4 address to an instance enabled for additional addresses",
     body: IpAllocateRequest,
     response: IpAddress,
-  }),
-  assign: endpoint({
-    ...ASSIGN,
-    name: "networking.ips.assign",
-    path: "/networking/ips/assign",
-    summary: "Assign addresses and IPv6 ranges to instances",
-  }),
-  assignViaIpv4: endpoint({
+  },
+  assign: { ...ASSIGN, path: "/networking/ips/assign", summary: "Assign addresses and IPv6 ranges to instances" },
+  assignViaIpv4: {
     ...ASSIGN,
     name: "networking.ips.assign#ipv4",
     path: "/networking/ipv4/assign",
     summary: "Assign addresses and IPv6 ranges to instances (ipv4 path)",
-  }),
-  share: endpoint({
-    ...SHARE,
-    name: "networking.ips.share",
-    path: "/networking/ips/share",
-    summary: "Set the addresses an instance shares for failover",
-  }),
-  shareViaIpv4: endpoint({
+  },
+  share: { ...SHARE, path: "/networking/ips/share", summary: "Set the addresses an instance shares for failover" },
+  shareViaIpv4: {
     ...SHARE,
     name: "networking.ips.share#ipv4",
     path: "/networking/ipv4/share",
     summary: "Set the addresses an instance shares for failover (ipv4 path)",
-  }),
-  get: endpoint({
-    ...READ,
-    name: "networking.ips.get",
-    method: "GET",
-    path: "/networking/ips/{address}",
-    summary: "One IP address",
-    response: IpAddress,
-  }),
-  update: endpoint({
+  },
+  get: { ...READ, method: "GET", path: "/networking/ips/{address}", summary: "One IP address", response: IpAddress },
+  update: {
     ...WRITE,
-    name: "networking.ips.update",
     method: "PUT",
     path: "/networking/ips/{address}",
     summary: "Set an address's reverse DNS (null restores the default); forward DNS must exist",
     body: IpUpdateRequest,
     response: IpAddress,
-  }),
-};
+  },
+});
 
 /** The `/networking/ipv6` endpoints. The spec lists `ips:read` for one range, a slip for `ips:read_only`. */
-export const IPV6_ENDPOINTS = {
+export const IPV6_ENDPOINTS = endpoints("networking.ipv6", {
+  /** `/networking/ipv6/pools`. */
   pools: {
-    list: endpoint({
-      ...READ,
-      name: "networking.ipv6.pools.list",
-      method: "GET",
-      path: "/networking/ipv6/pools",
-      summary: "IPv6 pools",
-      response: Ipv6Pool,
-      paginated: true,
-    }),
+    list: { ...READ, method: "GET", path: "/networking/ipv6/pools", summary: "IPv6 pools", response: Ipv6Pool, paginated: true },
   },
+  /** `/networking/ipv6/ranges`. A range is named in paths by its address without the prefix length. */
   ranges: {
-    list: endpoint({
+    list: {
       ...READ,
-      name: "networking.ipv6.ranges.list",
       method: "GET",
       path: "/networking/ipv6/ranges",
       summary: "IPv6 ranges of the account",
       response: Ipv6Range,
       paginated: true,
-    }),
-    create: endpoint({
+    },
+    create: {
       ...WRITE_COMPUTES,
-      name: "networking.ipv6.ranges.create",
       method: "POST",
       path: "/networking/ipv6/ranges",
       summary: "Create an IPv6 range routed to an instance (compute_id) or a SLAAC address (route_target)",
       body: Ipv6RangeCreateRequest,
       response: Ipv6RangeCreated,
-    }),
-    get: endpoint({
-      ...READ,
-      name: "networking.ipv6.ranges.get",
-      method: "GET",
-      path: "/networking/ipv6/ranges/{range}",
-      summary: "One IPv6 range",
-      response: Ipv6RangeView,
-    }),
-    delete: endpoint({
+    },
+    get: { ...READ, method: "GET", path: "/networking/ipv6/ranges/{range}", summary: "One IPv6 range", response: Ipv6RangeView },
+    delete: {
       ...WRITE,
-      name: "networking.ipv6.ranges.delete",
       method: "DELETE",
       path: "/networking/ipv6/ranges/{range}",
       summary: "Delete an IPv6 range that is not shared",
       response: Empty,
-    }),
+    },
   },
-};
+});
 
 // ---------------------------------------------------------------------------------------------
 // Resource classes
@@ -407,14 +372,12 @@ export interface IpActionOptions extends CallOptions {
 }
 
 /** `/networking/ips`: the account's addresses, allocation, assignment, sharing and reverse DNS. */
-export class Ips {
-  constructor(private readonly http: HttpClient) {}
-
+export class Ips extends resource(IP_ENDPOINTS, { own: ["list", "listAll", "assign", "share"] }) {
   /** Iterates the account's addresses (private ones are not listed). `skip_ipv6_rdns` goes in the query. */
   list(options: IpListOptions = {}): Paginator<IpAddress> {
     const { skipIpv6Rdns, ...rest } = options;
     const query = skipIpv6Rdns === undefined ? undefined : { skip_ipv6_rdns: skipIpv6Rdns };
-    return this.http.paginate(IP_ENDPOINTS.list, {}, { ...rest, query });
+    return this.http.paginate(this.endpoints.list, {}, { ...rest, query });
   }
 
   /** Every address, collected. */
@@ -422,84 +385,16 @@ export class Ips {
     return this.list(options).all();
   }
 
-  /** `GET /networking/ips/{address}`. */
-  get(address: string, options: CallOptions = {}): Promise<IpAddress> {
-    return this.http.call(IP_ENDPOINTS.get, { address }, undefined, options);
-  }
-
-  /** `PUT /networking/ips/{address}`: sets reverse DNS (`null` restores the default). Forward DNS must exist. */
-  update(address: string, body: IpUpdateRequest, options: CallOptions = {}): Promise<IpAddress> {
-    return this.http.call(IP_ENDPOINTS.update, { address }, body, options);
-  }
-
-  /** `POST /networking/ips`: allocates an IPv4 address; never retried after an ambiguous failure. */
-  allocate(body: IpAllocateRequest, options: CallOptions = {}): Promise<IpAddress> {
-    return this.http.call(IP_ENDPOINTS.allocate, {}, body, options);
-  }
-
   /** `POST /networking/ips/assign` (or `/networking/ipv4/assign`): moves addresses and IPv6 ranges between instances. */
   async assign(body: IpAssignRequest, options: IpActionOptions = {}): Promise<void> {
-    await this.http.call(options.via === "ipv4" ? IP_ENDPOINTS.assignViaIpv4 : IP_ENDPOINTS.assign, {}, body, options);
+    await this.http.call(options.via === "ipv4" ? this.endpoints.assignViaIpv4 : this.endpoints.assign, {}, body, options);
   }
 
   /** `POST /networking/ips/share` (or `/networking/ipv4/share`): sets the addresses an instance shares; safe to repeat. */
   async share(body: IpShareRequest, options: IpActionOptions = {}): Promise<void> {
-    await this.http.call(options.via === "ipv4" ? IP_ENDPOINTS.shareViaIpv4 : IP_ENDPOINTS.share, {}, body, options);
+    await this.http.call(options.via === "ipv4" ? this.endpoints.shareViaIpv4 : this.endpoints.share, {}, body, options);
   }
 }
 
-/** `/networking/ipv6/pools`. */
-export class Ipv6Pools {
-  constructor(private readonly http: HttpClient) {}
-
-  /** Iterates the IPv6 pools. */
-  list(options?: ListOptions): Paginator<Ipv6Pool> {
-    return this.http.paginate(IPV6_ENDPOINTS.pools.list, {}, options);
-  }
-
-  /** Every pool, collected. */
-  listAll(options?: ListOptions): Promise<Ipv6Pool[]> {
-    return this.list(options).all();
-  }
-}
-
-/** `/networking/ipv6/ranges`. A range is named in paths by its address without the prefix length. */
-export class Ipv6Ranges {
-  constructor(private readonly http: HttpClient) {}
-
-  /** Iterates the account's ranges. */
-  list(options?: ListOptions): Paginator<Ipv6Range> {
-    return this.http.paginate(IPV6_ENDPOINTS.ranges.list, {}, options);
-  }
-
-  /** Every range, collected. */
-  listAll(options?: ListOptions): Promise<Ipv6Range[]> {
-    return this.list(options).all();
-  }
-
-  /** `GET /networking/ipv6/ranges/{range}` (`range` without `/len`). */
-  get(range: string, options: CallOptions = {}): Promise<Ipv6RangeView> {
-    return this.http.call(IPV6_ENDPOINTS.ranges.get, { range }, undefined, options);
-  }
-
-  /** `POST /networking/ipv6/ranges`; answers `{range: "<addr>/<len>", route_target}`. Never retried after an ambiguous failure. */
-  create(body: Ipv6RangeCreateRequest, options: CallOptions = {}): Promise<Ipv6RangeCreated> {
-    return this.http.call(IPV6_ENDPOINTS.ranges.create, {}, body, options);
-  }
-
-  /** `DELETE /networking/ipv6/ranges/{range}`; refused while the range is shared. */
-  async delete(range: string, options: CallOptions = {}): Promise<void> {
-    await this.http.call(IPV6_ENDPOINTS.ranges.delete, { range }, undefined, options);
-  }
-}
-
-/** `/networking/ipv6`: pools and ranges. */
-export class Ipv6 {
-  readonly pools: Ipv6Pools;
-  readonly ranges: Ipv6Ranges;
-
-  constructor(http: HttpClient) {
-    this.pools = new Ipv6Pools(http);
-    this.ranges = new Ipv6Ranges(http);
-  }
-}
+/** `/networking/ipv6`: pools and ranges. A range is named in paths by its address without the prefix length. */
+export class Ipv6 extends resource(IPV6_ENDPOINTS) {}

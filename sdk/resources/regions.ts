@@ -1,8 +1,7 @@
 /** Regions: the catalog of regions and the availability of select plans. No authorization needed. */
 import { z } from "zod";
-import type { CallOptions, HttpClient } from "../core/http";
-import type { ListOptions, Paginator } from "../core/pagination";
-import { endpoint } from "../core/endpoint";
+import { endpoints } from "../core/endpoint";
+import { resource } from "../core/resource";
 import { filterable } from "../core/schema";
 
 /** A region's status: `ok` or `outage`. */
@@ -33,81 +32,30 @@ export type RegionAvailability = z.infer<typeof RegionAvailability>;
 const REGIONS = { service: "regions", auth: "none", scopes: [] } as const;
 
 /** The `/regions` endpoints (spec "Regions": no authorization listed). */
-export const REGION_ENDPOINTS = {
-  list: endpoint({
-    ...REGIONS,
-    name: "regions.list",
-    method: "GET",
-    path: "/regions",
-    summary: "Region collection",
-    response: Region,
-    paginated: true,
-  }),
-  get: endpoint({ ...REGIONS, name: "regions.get", method: "GET", path: "/regions/{regionId}", summary: "One region", response: Region }),
+export const REGION_ENDPOINTS = endpoints("regions", {
+  list: { ...REGIONS, method: "GET", path: "/regions", summary: "Region collection", response: Region, paginated: true },
+  get: { ...REGIONS, method: "GET", path: "/regions/{regionId}", summary: "One region", response: Region },
+  /** Availability of select plans per region. */
   availability: {
-    list: endpoint({
+    list: {
       ...REGIONS,
-      name: "regions.availability.list",
       method: "GET",
       path: "/regions/availability",
       summary: "Availability of select plans in every region",
       response: RegionAvailability,
       paginated: true,
-    }),
-    get: endpoint({
+    },
+    get: {
       ...REGIONS,
-      name: "regions.availability.get",
       method: "GET",
       path: "/regions/{regionId}/availability",
       summary: "Availability of select plans in one region",
       // An array, not a collection envelope (the OpenAPI description of 4.174; the spec's table
       // names the element, `{available, plan, region}`, not the answer).
       response: z.array(RegionAvailability),
-    }),
+    },
   },
-};
+});
 
 /** `/regions`: the region catalog. Read-only; no token needed. */
-export class Regions {
-  /** `/regions/availability` and `/regions/{regionId}/availability`. */
-  readonly availability: RegionAvailabilities;
-
-  constructor(private readonly http: HttpClient) {
-    this.availability = new RegionAvailabilities(http);
-  }
-
-  /** Iterates every region (`GET /regions`). */
-  list(options?: ListOptions): Paginator<Region> {
-    return this.http.paginate(REGION_ENDPOINTS.list, {}, options);
-  }
-
-  /** Every region, collected. */
-  listAll(options?: ListOptions): Promise<Region[]> {
-    return this.list(options).all();
-  }
-
-  /** `GET /regions/{regionId}`. */
-  get(regionId: string, options: CallOptions = {}): Promise<Region> {
-    return this.http.call(REGION_ENDPOINTS.get, { regionId }, undefined, options);
-  }
-}
-
-/** Availability of select plans per region. */
-export class RegionAvailabilities {
-  constructor(private readonly http: HttpClient) {}
-
-  /** Iterates the availability records of all regions (`GET /regions/availability`, several pages). */
-  list(options?: ListOptions): Paginator<RegionAvailability> {
-    return this.http.paginate(REGION_ENDPOINTS.availability.list, {}, options);
-  }
-
-  /** Every availability record, collected. */
-  listAll(options?: ListOptions): Promise<RegionAvailability[]> {
-    return this.list(options).all();
-  }
-
-  /** `GET /regions/{regionId}/availability`: the region's `{region, plan, available}` records, one per listed plan. */
-  get(regionId: string, options: CallOptions = {}): Promise<RegionAvailability[]> {
-    return this.http.call(REGION_ENDPOINTS.availability.get, { regionId }, undefined, options);
-  }
-}
+export class Regions extends resource(REGION_ENDPOINTS) {}

@@ -6,10 +6,10 @@
 import { z } from "zod";
 import { undici } from "../core/undici";
 import { Empty, Timestamp, filterable, requiredString } from "../core/schema";
-import type { CallOptions, HttpClient } from "../core/http";
-import type { ListOptions, Paginator } from "../core/pagination";
 import { ClientValidationError } from "../core/errors";
-import { describeCall, endpoint } from "../core/endpoint";
+import { describeCall, endpoints } from "../core/endpoint";
+import { resource } from "../core/resource";
+import type { CallOptions } from "../core/http";
 
 /** The ID attributes a ticket may name (at most one), and the entity type each points at. */
 export const TICKET_ID_ATTRIBUTES = {
@@ -145,63 +145,38 @@ const READ = { service: "support", auth: "token", scopes: ["account:read_only"] 
 const WRITE = { service: "support", auth: "token", scopes: ["account:read_write"] } as const;
 
 /** The `/support/tickets` endpoints (spec "Support"). */
-export const TICKET_ENDPOINTS = {
-  list: endpoint({
+export const TICKET_ENDPOINTS = endpoints("support.tickets", {
+  list: {
     ...READ,
-    name: "support.tickets.list",
     method: "GET",
     path: "/support/tickets",
     summary: "Tickets of the account, open ones first",
     response: Ticket,
     paginated: true,
-  }),
-  open: endpoint({
+  },
+  open: { ...WRITE, method: "POST", path: "/support/tickets", summary: "Open a ticket", body: TicketOpenRequest, response: Ticket },
+  get: { ...READ, method: "GET", path: "/support/tickets/{ticketId}", summary: "One ticket", response: Ticket },
+  attach: {
     ...WRITE,
-    name: "support.tickets.open",
-    method: "POST",
-    path: "/support/tickets",
-    summary: "Open a ticket",
-    body: TicketOpenRequest,
-    response: Ticket,
-  }),
-  get: endpoint({
-    ...READ,
-    name: "support.tickets.get",
-    method: "GET",
-    path: "/support/tickets/{ticketId}",
-    summary: "One ticket",
-    response: Ticket,
-  }),
-  attach: endpoint({
-    ...WRITE,
-    name: "support.tickets.attach",
     method: "POST",
     path: "/support/tickets/{ticketId}/attachments",
     summary: "Attach a file (multipart/form-data, field file)",
     multipart: { file: "file" },
     response: Empty,
-  }),
-  close: endpoint({
-    ...WRITE,
-    name: "support.tickets.close",
-    method: "POST",
-    path: "/support/tickets/{ticketId}/close",
-    summary: "Close a ticket",
-    response: Empty,
-  }),
+  },
+  close: { ...WRITE, method: "POST", path: "/support/tickets/{ticketId}/close", summary: "Close a ticket", response: Empty },
+  /** `/support/tickets/{ticketId}/replies`. */
   replies: {
-    list: endpoint({
+    list: {
       ...READ,
-      name: "support.tickets.replies.list",
       method: "GET",
       path: "/support/tickets/{ticketId}/replies",
       summary: "Replies of a ticket, oldest first",
       response: TicketReply,
       paginated: true,
-    }),
-    create: endpoint({
+    },
+    create: {
       ...WRITE,
-      name: "support.tickets.replies.create",
       method: "POST",
       path: "/support/tickets/{ticketId}/replies",
       summary: "Reply to a ticket",
@@ -209,49 +184,18 @@ export const TICKET_ENDPOINTS = {
       // The official TypeScript client (and so the web console) repeats the ticket's id in the body.
       echoedFields: ["ticket_id"],
       response: TicketReply,
-    }),
+    },
   },
-};
+});
 
 /** `/support/tickets`: the account's support tickets, with their replies (`tickets.replies`). */
-export class Tickets {
-  readonly replies: TicketReplies;
-
-  constructor(private readonly http: HttpClient) {
-    this.replies = new TicketReplies(http);
-  }
-
-  /** Iterates the account's tickets, open ones first (`GET /support/tickets`). */
-  list(options?: ListOptions): Paginator<Ticket> {
-    return this.http.paginate(TICKET_ENDPOINTS.list, {}, options);
-  }
-
-  /** Every ticket, collected. */
-  listAll(options?: ListOptions): Promise<Ticket[]> {
-    return this.list(options).all();
-  }
-
-  /** `GET /support/tickets/{ticketId}`. */
-  get(ticketId: number, options: CallOptions = {}): Promise<Ticket> {
-    return this.http.call(TICKET_ENDPOINTS.get, { ticketId }, undefined, options);
-  }
-
-  /** `POST /support/tickets`: opens a ticket; the body's rules are checked before sending. */
-  open(body: TicketOpenRequest, options: CallOptions = {}): Promise<Ticket> {
-    return this.http.call(TICKET_ENDPOINTS.open, {}, body, options);
-  }
-
-  /** `POST /support/tickets/{ticketId}/close`. */
-  async close(ticketId: number, options: CallOptions = {}): Promise<void> {
-    await this.http.call(TICKET_ENDPOINTS.close, { ticketId }, undefined, options);
-  }
-
+export class Tickets extends resource(TICKET_ENDPOINTS, { own: ["attach"] }) {
   /**
    * `POST /support/tickets/{ticketId}/attachments` as multipart/form-data (field `file`). A file
    * whose extension the API refuses is refused here, before sending.
    */
   async attach(ticketId: number, attachment: Attachment, options: CallOptions = {}): Promise<void> {
-    const attach = TICKET_ENDPOINTS.attach;
+    const attach = this.endpoints.attach;
     if (!isAllowedAttachment(attachment.filename)) {
       const entry = { field: attach.multipart.file, reason: SUPPORT_REASONS.attachmentExtension };
       throw new ClientValidationError(describeCall(attach, { ticketId }), [entry]);
@@ -260,25 +204,5 @@ export class Tickets {
     const blob = attachment.data instanceof Blob ? attachment.data : new Blob([attachment.data]);
     form.append(attach.multipart.file, blob, attachment.filename);
     await this.http.call(attach, { ticketId }, form, options);
-  }
-}
-
-/** `/support/tickets/{ticketId}/replies`. */
-export class TicketReplies {
-  constructor(private readonly http: HttpClient) {}
-
-  /** `GET /support/tickets/{ticketId}/replies`. */
-  list(ticketId: number, options?: ListOptions): Paginator<TicketReply> {
-    return this.http.paginate(TICKET_ENDPOINTS.replies.list, { ticketId }, options);
-  }
-
-  /** Every reply of a ticket, collected. */
-  listAll(ticketId: number, options?: ListOptions): Promise<TicketReply[]> {
-    return this.list(ticketId, options).all();
-  }
-
-  /** `POST /support/tickets/{ticketId}/replies`. */
-  create(ticketId: number, body: ReplyCreateRequest, options: CallOptions = {}): Promise<TicketReply> {
-    return this.http.call(TICKET_ENDPOINTS.replies.create, { ticketId }, body, options);
   }
 }

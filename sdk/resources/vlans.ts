@@ -4,9 +4,8 @@
  */
 import { z } from "zod";
 import { Timestamp, filterable } from "../core/schema";
-import type { HttpClient } from "../core/http";
-import type { ListOptions, Paginator } from "../core/pagination";
-import { endpoint } from "../core/endpoint";
+import { endpoints } from "../core/endpoint";
+import { resource } from "../core/resource";
 
 /** A VLAN: its label, region, the instances attached to it, and when it appeared. */
 export const Vlan = z.looseObject({
@@ -18,31 +17,18 @@ export const Vlan = z.looseObject({
 export type Vlan = z.infer<typeof Vlan>;
 
 /** The `/networking/vlans` endpoint (scope `computes:read_only`). */
-export const VLAN_ENDPOINTS = {
-  list: endpoint({
+export const VLAN_ENDPOINTS = endpoints("networking.vlans", {
+  list: {
     service: "vlans",
     auth: "token",
     scopes: ["computes:read_only"],
-    name: "networking.vlans.list",
     method: "GET",
     path: "/networking/vlans",
     summary: "VLANs of the account, derived from instances' vlan interfaces",
     response: Vlan,
     paginated: true,
-  }),
-};
+  },
+});
 
 /** `/networking/vlans` (scope `computes:read_only`). */
-export class Vlans {
-  constructor(private readonly http: HttpClient) {}
-
-  /** Iterates the account's VLANs. */
-  list(options?: ListOptions): Paginator<Vlan> {
-    return this.http.paginate(VLAN_ENDPOINTS.list, {}, options);
-  }
-
-  /** Every VLAN, collected. */
-  listAll(options?: ListOptions): Promise<Vlan[]> {
-    return this.list(options).all();
-  }
-}
+export class Vlans extends resource(VLAN_ENDPOINTS) {}

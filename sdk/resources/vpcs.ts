@@ -6,9 +6,9 @@
  */
 import { z } from "zod";
 import { Empty, Timestamp, filterable, requiredString } from "../core/schema";
-import type { CallOptions, HttpClient } from "../core/http";
 import type { ListOptions, Paginator } from "../core/pagination";
-import { endpoint } from "../core/endpoint";
+import { endpoints } from "../core/endpoint";
+import { resource } from "../core/resource";
 import { CLASSIC_PRIVATE_RANGE, RFC1918_RANGES, formatIpv4Cidr, ipv4RangeWithin, ipv4RangesOverlap, parseIpv4Cidr } from "../core/net";
 
 /** The capability a region lists when VPCs can be made in it (`GET /regions`). */
@@ -144,177 +144,76 @@ const WRITE = { service: "vpcs", auth: "token", scopes: ["vpc:read_write"] } as 
 const IPS = { service: "vpcs", auth: "token", scopes: ["ips:read_only"], response: VpcIp, paginated: true } as const;
 
 /** The `/vpcs` endpoints (spec "VPCs"): reads list no scope, the IP lists need `ips:read_only`, writes `vpc:read_write`. */
-export const VPC_ENDPOINTS = {
-  list: endpoint({ ...READ, name: "vpcs.list", method: "GET", path: "/vpcs", summary: "VPC collection", response: Vpc, paginated: true }),
-  create: endpoint({
+export const VPC_ENDPOINTS = endpoints("vpcs", {
+  /** Iterates the account's VPCs. */
+  list: { ...READ, method: "GET", path: "/vpcs", summary: "VPC collection", response: Vpc, paginated: true },
+  /** The body is validated against `VpcCreateRequest` before anything is sent; never retried after an ambiguous failure. */
+  create: { ...WRITE, method: "POST", path: "/vpcs", summary: "Create a VPC with optional subnets", body: VpcCreateRequest, response: Vpc },
+  get: { ...READ, method: "GET", path: "/vpcs/{vpcId}", summary: "One VPC", response: Vpc },
+  update: {
     ...WRITE,
-    name: "vpcs.create",
-    method: "POST",
-    path: "/vpcs",
-    summary: "Create a VPC with optional subnets",
-    body: VpcCreateRequest,
-    response: Vpc,
-  }),
-  get: endpoint({ ...READ, name: "vpcs.get", method: "GET", path: "/vpcs/{vpcId}", summary: "One VPC", response: Vpc }),
-  update: endpoint({
-    ...WRITE,
-    name: "vpcs.update",
     method: "PUT",
     path: "/vpcs/{vpcId}",
     summary: "Update a VPC's label or description",
     body: VpcUpdateRequest,
     response: Vpc,
-  }),
-  delete: endpoint({
+  },
+  delete: {
     ...WRITE,
-    name: "vpcs.delete",
     method: "DELETE",
     path: "/vpcs/{vpcId}",
     summary: "Delete a VPC and all its subnets (all or nothing)",
     response: Empty,
-  }),
+  },
+  /** `/vpcs/{vpcId}/subnets`. */
   subnets: {
-    list: endpoint({
+    list: {
       ...READ,
-      name: "vpcs.subnets.list",
       method: "GET",
       path: "/vpcs/{vpcId}/subnets",
       summary: "Subnet collection of a VPC",
       response: Subnet,
       paginated: true,
-    }),
-    create: endpoint({
+    },
+    /** Never retried after an ambiguous failure. */
+    create: {
       ...WRITE,
-      name: "vpcs.subnets.create",
       method: "POST",
       path: "/vpcs/{vpcId}/subnets",
       summary: "Create a subnet",
       body: SubnetCreateRequest,
       response: Subnet,
-    }),
-    get: endpoint({
-      ...READ,
-      name: "vpcs.subnets.get",
-      method: "GET",
-      path: "/vpcs/{vpcId}/subnets/{vpcSubnetId}",
-      summary: "One subnet",
-      response: Subnet,
-    }),
-    update: endpoint({
+    },
+    get: { ...READ, method: "GET", path: "/vpcs/{vpcId}/subnets/{vpcSubnetId}", summary: "One subnet", response: Subnet },
+    /** The label only; `ipv4` is fixed. */
+    update: {
       ...WRITE,
-      name: "vpcs.subnets.update",
       method: "PUT",
       path: "/vpcs/{vpcId}/subnets/{vpcSubnetId}",
       summary: "Update a subnet's label",
       body: SubnetUpdateRequest,
       response: Subnet,
-    }),
-    delete: endpoint({
+    },
+    delete: {
       ...WRITE,
-      name: "vpcs.subnets.delete",
       method: "DELETE",
       path: "/vpcs/{vpcId}/subnets/{vpcSubnetId}",
       summary: "Delete a subnet without assigned interfaces",
       response: Empty,
-    }),
+    },
   },
   ips: {
-    list: endpoint({ ...IPS, name: "vpcs.ips.list", method: "GET", path: "/vpcs/{vpcId}/ips", summary: "VPC IP records of one VPC" }),
-    listAccount: endpoint({
-      ...IPS,
-      name: "vpcs.ips.listAccount",
-      method: "GET",
-      path: "/vpcs/ips",
-      summary: "VPC IP records of the account",
-    }),
-    listAccountViaNetworking: endpoint({
+    list: { ...IPS, method: "GET", path: "/vpcs/{vpcId}/ips", summary: "VPC IP records of one VPC" },
+    listAccount: { ...IPS, method: "GET", path: "/vpcs/ips", summary: "VPC IP records of the account" },
+    listAccountViaNetworking: {
       ...IPS,
       name: "vpcs.ips.listAccount#networking",
       method: "GET",
       path: "/networking/vpcs/ips",
       summary: "VPC IP records of the account (networking path)",
-    }),
+    },
   },
-};
-
-/**
- * `/vpcs`: VPCs, with their subnets (`vpcs.subnets`) and VPC IP records (`vpcs.ips`).
- * Create is a POST without an idempotency key: it is never retried after an ambiguous failure.
- */
-export class Vpcs {
-  readonly subnets: VpcSubnets;
-  readonly ips: VpcIps;
-
-  constructor(private readonly http: HttpClient) {
-    this.subnets = new VpcSubnets(http);
-    this.ips = new VpcIps(http);
-  }
-
-  /** Iterates the account's VPCs (`GET /vpcs`). */
-  list(options?: ListOptions): Paginator<Vpc> {
-    return this.http.paginate(VPC_ENDPOINTS.list, {}, options);
-  }
-
-  /** Every VPC, collected. */
-  listAll(options?: ListOptions): Promise<Vpc[]> {
-    return this.list(options).all();
-  }
-
-  /** `GET /vpcs/{vpcId}`. */
-  get(vpcId: number, options: CallOptions = {}): Promise<Vpc> {
-    return this.http.call(VPC_ENDPOINTS.get, { vpcId }, undefined, options);
-  }
-
-  /** `POST /vpcs`. The body is validated against `VpcCreateRequest` before anything is sent. */
-  create(body: VpcCreateRequest, options: CallOptions = {}): Promise<Vpc> {
-    return this.http.call(VPC_ENDPOINTS.create, {}, body, options);
-  }
-
-  /** `PUT /vpcs/{vpcId}` (label, description). */
-  update(vpcId: number, body: VpcUpdateRequest, options: CallOptions = {}): Promise<Vpc> {
-    return this.http.call(VPC_ENDPOINTS.update, { vpcId }, body, options);
-  }
-
-  /** `DELETE /vpcs/{vpcId}`: all or nothing, with every subnet. */
-  async delete(vpcId: number, options: CallOptions = {}): Promise<void> {
-    await this.http.call(VPC_ENDPOINTS.delete, { vpcId }, undefined, options);
-  }
-}
-
-/** `/vpcs/{vpcId}/subnets`. */
-export class VpcSubnets {
-  constructor(private readonly http: HttpClient) {}
-
-  /** Iterates the subnets of a VPC. */
-  list(vpcId: number, options?: ListOptions): Paginator<Subnet> {
-    return this.http.paginate(VPC_ENDPOINTS.subnets.list, { vpcId }, options);
-  }
-
-  /** Every subnet of a VPC, collected. */
-  listAll(vpcId: number, options?: ListOptions): Promise<Subnet[]> {
-    return this.list(vpcId, options).all();
-  }
-
-  /** `GET /vpcs/{vpcId}/subnets/{subnetId}`. */
-  get(vpcId: number, subnetId: number, options: CallOptions = {}): Promise<Subnet> {
-    return this.http.call(VPC_ENDPOINTS.subnets.get, { vpcId, vpcSubnetId: subnetId }, undefined, options);
-  }
-
-  /** `POST /vpcs/{vpcId}/subnets`; never retried after an ambiguous failure. */
-  create(vpcId: number, body: SubnetCreateRequest, options: CallOptions = {}): Promise<Subnet> {
-    return this.http.call(VPC_ENDPOINTS.subnets.create, { vpcId }, body, options);
-  }
-
-  /** `PUT /vpcs/{vpcId}/subnets/{subnetId}` (label only; `ipv4` is fixed). */
-  update(vpcId: number, subnetId: number, body: SubnetUpdateRequest, options: CallOptions = {}): Promise<Subnet> {
-    return this.http.call(VPC_ENDPOINTS.subnets.update, { vpcId, vpcSubnetId: subnetId }, body, options);
-  }
-
-  /** `DELETE /vpcs/{vpcId}/subnets/{subnetId}`. */
-  async delete(vpcId: number, subnetId: number, options: CallOptions = {}): Promise<void> {
-    await this.http.call(VPC_ENDPOINTS.subnets.delete, { vpcId, vpcSubnetId: subnetId }, undefined, options);
-  }
-}
+});
 
 /** Options of `VpcIps.listAccount`. */
 export interface VpcIpListOptions extends ListOptions {
@@ -323,23 +222,16 @@ export interface VpcIpListOptions extends ListOptions {
 }
 
 /** VPC IP address records, per VPC or for the whole account. */
-export class VpcIps {
-  constructor(private readonly http: HttpClient) {}
-
-  /** Iterates the IP records of one VPC (`GET /vpcs/{vpcId}/ips`). */
-  list(vpcId: number, options?: ListOptions): Paginator<VpcIp> {
-    return this.http.paginate(VPC_ENDPOINTS.ips.list, { vpcId }, options);
-  }
-
-  /** Every IP record of one VPC, collected. */
-  listAll(vpcId: number, options?: ListOptions): Promise<VpcIp[]> {
-    return this.list(vpcId, options).all();
-  }
-
+export class VpcIps extends resource(VPC_ENDPOINTS.ips, { own: ["listAccount"] }) {
   /** Iterates the IP records of every VPC of the account; both paths exist on the real API. */
   listAccount(options: VpcIpListOptions = {}): Paginator<VpcIp> {
     const { via = "vpcs", ...rest } = options;
-    const collection = via === "networking" ? VPC_ENDPOINTS.ips.listAccountViaNetworking : VPC_ENDPOINTS.ips.listAccount;
-    return this.http.paginate(collection, {}, rest);
+    return this.http.paginate(via === "networking" ? this.endpoints.listAccountViaNetworking : this.endpoints.listAccount, {}, rest);
   }
 }
+
+/**
+ * `/vpcs`: VPCs, with their subnets (`vpcs.subnets`) and VPC IP records (`vpcs.ips`).
+ * Create is a POST without an idempotency key: it is never retried after an ambiguous failure.
+ */
+export class Vpcs extends resource(VPC_ENDPOINTS, { sub: { ips: VpcIps } }) {}

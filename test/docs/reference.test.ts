@@ -96,9 +96,19 @@ test("the typed client has a page: the wire's snake_case said at the top, every 
         .slice(1)
         .reduce<object>((at, key) => (at as Record<string, object>)[key]!, client);
       const listed = [...text!.matchAll(/^\| `(\w+)[<(]/gm)].map((m) => m[1]!).sort();
-      const prototype = Object.getPrototypeOf(service) as object;
-      const live = Object.getOwnPropertyNames(prototype)
-        .filter((name) => name !== "constructor" && typeof Object.getOwnPropertyDescriptor(prototype, name)?.value === "function")
+      // Its class's methods and those it inherits (the methods `sdk/core/resource.ts` derives from a table).
+      const prototypes: object[] = [];
+      for (
+        let p = Object.getPrototypeOf(service) as object | null;
+        p && p !== Object.prototype;
+        p = Object.getPrototypeOf(p) as object | null
+      )
+        prototypes.push(p);
+      const methods = (prototype: object) =>
+        Object.getOwnPropertyNames(prototype).filter(
+          (name) => name !== "constructor" && typeof Object.getOwnPropertyDescriptor(prototype, name)?.value === "function",
+        );
+      const live = [...new Set(prototypes.flatMap(methods))]
         // The client's own private helpers (TypeScript's `private`, invisible at run time).
         .filter((name) => servicePath !== "client" || !["area", "namespace"].includes(name))
         .sort();

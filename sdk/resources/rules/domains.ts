@@ -1,0 +1,190 @@
+/**
+ * Domains: the reason texts of the domain and record rules, and the pure functions on names, addresses and values that the sdk's validation, the emulator's rules and the provider's `check` and normalization share (re-exported by `domains.ts`).
+ */
+import { isIPv6 } from "node:net";
+import { parseIpv4 } from "../../core/net";
+
+/** Reason texts of the domain and record rules, shared with the emulator and the tests. */
+export const DOMAIN_REASONS = {
+  // recorded (api-facts P2-7, P2-8, P7-2)
+  typeRequired: "type is required",
+  soaEmailRequired: "soa_email required when type=master",
+  masterIpsRequired: "You need at least one master DNS server IP address for this zone.",
+  domainInvalid: "Domain is not valid.",
+  // emulator wording where the API's is not recorded
+  typeInvalid: "type must be master or slave",
+  domainRequired: "domain is required",
+  domainLength: "Domain must be 1-253 characters",
+  domainLabelLength: "Each label of a domain must be 1-63 characters",
+  domainTaken: "A domain with this name already exists",
+  statusInvalid: "status must be active or disabled",
+  soaEmailInvalid: "soa_email must be a valid email address",
+  ipInvalid: "Must be a valid IPv4 or IPv6 address",
+  axfrIpsLength: "axfr_ips may hold at most 1000 characters in total",
+  descriptionLength: "Description must be between 1 and 253 characters",
+  groupLength: "Group must be between 1 and 50 characters",
+  secondsInvalid: (field: string) => `${field} must be a whole number of seconds, 0 or more`,
+  remoteNameserverRequired: "remote_nameserver is required",
+  remoteNameserverInvalid: "remote_nameserver must be the IPv4 or IPv6 address of a nameserver",
+  transferUnreachable: "Could not connect to the remote nameserver for a zone transfer",
+  transferRefused: "The remote nameserver refused the zone transfer (AXFR)",
+  transferFailed: "The zone transfer (AXFR) from the remote nameserver did not complete",
+} as const;
+
+/** Reason texts of the record rules. */
+export const RECORD_REASONS = {
+  typeRequired: "type is required",
+  typeInvalid: "type must be one of A, AAAA, NS, MX, CNAME, TXT, SRV, PTR, CAA",
+  typeFixed: "The type of a record cannot be changed",
+  nameLength: "name must be 100 characters or fewer",
+  nameInvalid: "name is not a valid record name",
+  nameOutsideDomain: "name must be within the domain",
+  targetRequired: "target is required",
+  targetLength: "target must be 1-65535 characters",
+  trailingPeriod: (type: string) => `A trailing period is not allowed in the target of ${type} records`,
+  targetIpv4: "target must be an IPv4 address for A records",
+  targetIpv6: "target must be an IPv6 address for AAAA records",
+  targetHostname: (type: string) => `target must be a hostname for ${type} records`,
+  targetCaaDomain: "target must be a domain name for CAA issue and issuewild records",
+  targetCaaIodef: "target must be a mailto:, http:// or https:// URL for CAA iodef records",
+  ttlInvalid: "ttl_sec must be a whole number of seconds, 0 or more",
+  priorityRange: "priority must be between 0 and 255",
+  weightRange: "weight must be between 0 and 65535",
+  portRange: "port must be between 0 and 65535",
+  serviceInvalid: "service must be 1-63 letters, digits or dashes",
+  protocolInvalid: "protocol must be 1-63 letters, digits or dashes",
+  tagInvalid: "tag must be issue, issuewild or iodef",
+  requiredFor: (field: string, type: string) => `${field} is required for ${type} records`,
+  onlyFor: (field: string, types: string) => `${field} is only valid for ${types} records`,
+  cnameConflict: "Record conflict - CNAMES must be unique",
+  recordLimit: "A domain may have at most 12000 records",
+  slaveReadOnly: "Records of a slave domain cannot be changed; it is a read-only copy of its master",
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// names, addresses, values
+
+/** The API's limit on records per domain (spec "Limits"). */
+export const MAX_RECORDS_PER_DOMAIN = 12_000;
+
+/** Valid record TTLs (spec "Domain record"); other values are rounded to the nearest one, 0 means the domain's default. */
+export const RECORD_TTLS = [300, 3600, 7200, 14400, 28800, 57600, 86400, 172800, 345600, 604800, 1209600, 2419200] as const;
+
+/** Valid refresh/retry/expire/ttl seconds of a domain (api-facts P2-9); other values round up; 0 means the default. */
+export const DOMAIN_SECONDS = [0, 30, 120, 300, 3600, 7200, 14400, 28800, 57600, 86400, 172800, 345600, 604800, 1209600, 2419200] as const;
+
+/** What `0` means for each domain timer (api-facts P2-9). */
+export const DOMAIN_SECONDS_DEFAULTS = { refresh_sec: 14400, retry_sec: 14400, expire_sec: 1209600, ttl_sec: 86400 } as const;
+
+/** A record TTL as the API stores it: 0 stays 0, anything else goes to the nearest valid value (ties go up). */
+export function roundRecordTtl(seconds: number): number {
+  if (seconds <= 0) return 0;
+  let best: number = RECORD_TTLS[0];
+  for (const valid of RECORD_TTLS) if (Math.abs(valid - seconds) <= Math.abs(best - seconds)) best = valid;
+  return best;
+}
+
+/** A domain timer as the API stores it: rounded up to the next valid value (the largest when beyond it). */
+export function roundUpDomainSeconds(seconds: number): number {
+  return DOMAIN_SECONDS.find((valid) => valid >= seconds) ?? DOMAIN_SECONDS[DOMAIN_SECONDS.length - 1];
+}
+
+const LDH_LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+
+/**
+ * Why a domain name is not valid, or `undefined`: RFC 1035 names (letters, digits and hyphens,
+ * labels not starting or ending with a hyphen; a leading digit is allowed as RFC 1123 relaxed it),
+ * labels of 1–63 characters, at most 253 in total, at least two labels, not an IP address.
+ */
+export function domainNameProblem(name: string): string | undefined {
+  if (name.length < 1 || name.length > 253) return DOMAIN_REASONS.domainLength;
+  const labels = name.split(".");
+  if (labels.some((l) => l.length === 0 || l.length > 63)) {
+    return labels.some((l) => l.length > 63) ? DOMAIN_REASONS.domainLabelLength : DOMAIN_REASONS.domainInvalid;
+  }
+  if (labels.length < 2 || !labels.every((l) => LDH_LABEL.test(l)) || /^[0-9]+$/.test(labels[labels.length - 1]!)) {
+    return DOMAIN_REASONS.domainInvalid;
+  }
+  return undefined;
+}
+
+/** `a.b.c.d` (no leading zeroes) or any IPv6 spelling. */
+export function isIpAddress(text: string): boolean {
+  return parseIpv4(text) !== undefined || isIPv6(text);
+}
+
+/** The canonical spelling of an IPv6 address (RFC 5952: lower case, longest zero run compressed), or `undefined`. */
+function canonicalV6(text: string): string | undefined {
+  if (!isIPv6(text)) return undefined;
+  return new URL(`http://[${text}]/`).hostname.slice(1, -1);
+}
+
+/** A host name as a record target: labels of letters, digits, hyphens and underscores (`_domainkey`), optional trailing period. */
+export function isHostname(text: string): boolean {
+  const name = text.endsWith(".") ? text.slice(0, -1) : text;
+  if (name.length < 1 || name.length > 253) return false;
+  return name.split(".").every((l) => l.length >= 1 && l.length <= 63 && /^[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?$/i.test(l));
+}
+
+/** A record name as written: relative or fully qualified, `@` for the apex, a leading `*` label for wildcards. */
+export function isRecordNameSpelling(text: string): boolean {
+  if (text === "" || text === "@") return true;
+  const name = text.endsWith(".") ? text.slice(0, -1) : text;
+  const labels = name.split(".");
+  return labels.every(
+    (l, i) => (i === 0 && l === "*") || (l.length >= 1 && l.length <= 63 && /^[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?$/i.test(l)),
+  );
+}
+
+/**
+ * A record name relative to its zone, as the API stores it: lower case, `""` for the apex. A name
+ * ending in the zone's name (`www.example.com`, `www.example.com.`) is fully qualified; `@` is the
+ * apex; anything else without a trailing period is already relative. `undefined` when a fully
+ * qualified name (trailing period) lies outside the zone.
+ */
+export function relativeRecordName(name: string, zone: string): string | undefined {
+  const lower = name.toLowerCase();
+  const origin = zone.toLowerCase();
+  if (lower === "" || lower === "@" || lower === origin || lower === `${origin}.`) return "";
+  const absolute = lower.endsWith(".");
+  const bare = absolute ? lower.slice(0, -1) : lower;
+  if (bare.endsWith(`.${origin}`)) return bare.slice(0, -(origin.length + 1));
+  return absolute ? undefined : bare;
+}
+
+/** Record types whose target is a host name. */
+export const HOSTNAME_TARGET_TYPES: ReadonlySet<string> = new Set(["NS", "MX", "CNAME", "SRV", "PTR"]);
+
+/**
+ * A record target as the API stores it. Host names (NS, MX, CNAME, SRV, PTR) lose a trailing
+ * period, go to lower case, and a single label (or `@`) is expanded within the zone (`mail` →
+ * `mail.example.com`). AAAA addresses take their canonical spelling. A, TXT and CAA targets are
+ * kept as given: a TXT record's text is data, not a name.
+ */
+export function storedRecordTarget(type: string, target: string, zone: string): string {
+  if (type === "AAAA") return canonicalV6(target) ?? target;
+  if (!HOSTNAME_TARGET_TYPES.has(type)) return target;
+  const lower = target.toLowerCase();
+  if (lower === "@") return zone.toLowerCase();
+  const bare = lower.endsWith(".") ? lower.slice(0, -1) : lower;
+  return bare.includes(".") || lower.endsWith(".") ? bare : `${bare}.${zone.toLowerCase()}`;
+}
+
+/** SRV service or protocol as stored: without the leading underscore, lower case. */
+export function srvLabel(value: string): string {
+  return (value.startsWith("_") ? value.slice(1) : value).toLowerCase();
+}
+
+/** The name the API generates for an SRV record: `_service._protocol`, then the given name if any. */
+export function srvRecordName(service: string, protocol: string, base: string): string {
+  const prefix = `_${srvLabel(service)}._${srvLabel(protocol)}`;
+  return base === "" ? prefix : `${prefix}.${base}`;
+}
+
+/** The part of an SRV record name after its generated `_service._protocol` prefix (`""` when none). */
+export function srvBaseName(name: string, service: string, protocol: string): string {
+  const prefix = `_${srvLabel(service)}._${srvLabel(protocol)}`;
+  const lower = name.toLowerCase();
+  if (lower === prefix) return "";
+  return lower.startsWith(`${prefix}.`) ? lower.slice(prefix.length + 1) : lower;
+}
