@@ -14,7 +14,7 @@ assertPulumiLoadable();
 watchInlinePrograms();
 
 // Every resource class, its `Args`, and the input and output types its file offers (generated from the specs).
-export * from "./generated/resource-classes";
+export * from "./program/resource-classes";
 // Data functions, each with its `…Output` form (Inputs in, an Output out).
 export {
   getDatabaseEngines,

@@ -2,7 +2,7 @@
  * `pulumi-compute drift --all` / `--stacks a,b,c`: the drift check of `drift.ts` over many stacks
  * of the current backend, `--parallel` at a time (default 4), then one report for the fleet.
  *
- * Stacks come from the backend (its store, see `../stack/backend-store.ts`), so a stack nobody has checked
+ * Stacks come from the backend (its store, see `../stores/backend-store.ts`), so a stack nobody has checked
  * out is not forgotten; each is refreshed from its project's folder, found by the `name:` of a Pulumi.yaml
  * in `--cwd` or in the folders below it (a repository holding `network/`, `app/`, …). A stack whose
  * project folder is missing is an error, not a silent gap.
@@ -13,7 +13,7 @@
  *
  * A stack whose lock another runner holds is `busy`: reported, not failed, and not checked (its
  * state is mid-change, so a refresh preview would report the update in flight as drift). A refresh
- * preview does not look at the lock, so the lock entries are read first (`../stack/backend-store.ts`).
+ * preview does not look at the lock, so the lock entries are read first (`../stores/backend-store.ts`).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -23,7 +23,7 @@ import { pulumiCommand } from "../process/pulumi-cli";
 import { findDrift, type DriftReport } from "./drift";
 import { fleetExitCode, fleetReport, formatFleetReport, junitXml, outcome, type FleetReport, type StackResult } from "./fleet-report";
 import { EXIT } from "./exit";
-import { backendUrlOf, describeLocks, readLocks, readStacks, type LockHolder } from "../stack/backend-store";
+import { backendUrlOf, describeLocks, readLocks, readStacks, type LockHolder } from "../stores/backend-store";
 
 export interface FleetOptions {
   /** The project folder, or a folder holding project folders. */
@@ -107,7 +107,7 @@ export function selectStacks(all: FleetStack[], wanted?: string[]): FleetStack[]
 
 /**
  * Every stack of the backend the projects under `root` use, with its project's folder: read from
- * the backend's store where `stack/backend-store.ts` can (file://, postgres://), else `pulumi stack ls --all`.
+ * the backend's store where `stores/backend-store.ts` can (file://, postgres://), else `pulumi stack ls --all`.
  */
 export async function listFleet(root: string): Promise<FleetStack[]> {
   const projects = findProjects(root);

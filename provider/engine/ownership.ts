@@ -16,7 +16,7 @@
  *   (made by hand). A clash on
  *   a unique key found at check, and an `adoptId`, are judged by it (`engine.ts`). The
  *   checkpoints come through the context's backend port (`ports.ts`), which the serving layer
- *   fills from `stack/backend-store.ts`.
+ *   fills from `stores/backend-store.ts`.
  */
 import type { ProviderContext } from "./context";
 import type { StateEntry } from "./ports";

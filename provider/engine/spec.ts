@@ -3,7 +3,7 @@
  * which are inputs, how each goes on the wire, which force replacement, which are sets, how values
  * normalize, what the API defaults to — plus thin hooks that call the sdk; `engine.ts` derives
  * `check`, `diff`, the request bodies, the outputs and the Pulumi provider methods from it, and
- * `npm run generate` derives the program-facing classes (`provider/generated/resource-classes.ts`).
+ * `npm run generate` derives the program-facing classes (`provider/program/resource-classes.ts`).
  */
 import type { z } from "zod";
 import type { ErrorEntry } from "../../sdk/core/schema";

@@ -11,7 +11,7 @@ import { ComputeClient } from "../../sdk/client";
 import { ApiError } from "../../sdk/core/errors";
 import { resolveCredentials, type Credentials } from "../engine/context";
 import { scopeRefusal } from "../engine/oauth-scopes";
-import { scopesLogger } from "../stack/scopes-log";
+import { scopesLogger } from "../stores/scopes-log";
 
 /** Options every data function accepts. */
 export interface FunctionOptions {

@@ -1,14 +1,14 @@
 /**
  * The engine's context as every door serves it: the engine's `ProviderContext` with the ports the
  * house fills (`engine/ports.ts`): the row log that `withRowLog` fills (`row-log.ts`), the
- * backend's checkpoints as `drift --all` and `recover` read them (`stack/backend-store.ts`), and the
- * scopes log of a preview's calls (`stack/scopes-log.ts`).
+ * backend's checkpoints as `drift --all` and `recover` read them (`stores/backend-store.ts`), and the
+ * scopes log of a preview's calls (`stores/scopes-log.ts`).
  */
-import { currentBackendUrl, readStackResources, readStacks } from "../stack/backend-store";
+import { currentBackendUrl, readStackResources, readStacks } from "../stores/backend-store";
 import { ProviderContext, type ConfigSource } from "../engine/context";
 import { PROCESS_LOG, type ContextPorts } from "../engine/ports";
 import type { ProviderTime } from "../engine/time";
-import { scopesLogger } from "../stack/scopes-log";
+import { scopesLogger } from "../stores/scopes-log";
 
 /** The ports of a served context. */
 export const SERVING_PORTS: ContextPorts = {

@@ -7,7 +7,7 @@
  *   the writes `up` and `destroy` send besides;
  * - the program's own calls (data functions such as `getIps`) run in the program, where nothing
  *   declares them, so a preview run for this purpose records the endpoints they call: every
- *   client of this package appends the names it calls to a file (`scopes-log.ts`; the provider
+ *   client of this package appends the names it calls to a file (`stores/scopes-log.ts`; the provider
  *   process records its reads the same way).
  *
  * The preview sends no write: it is what `pulumi preview` sends.
@@ -18,7 +18,7 @@ import * as path from "node:path";
 import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
 import { leastScopes } from "../engine/oauth-scopes";
 import { specForType, specOf } from "../serve/specs";
-import { SCOPES_LOG_ENV } from "./scopes-log";
+import { SCOPES_LOG_ENV } from "../stores/scopes-log";
 
 /** The scopes a stack needs, split by what runs with them. */
 export interface StackScopes {

@@ -21,7 +21,7 @@ import { servingContext } from "../serve/serving-context";
 import { specForType } from "../serve/specs";
 import { resolvePendingCreate } from "../engine/natural-key";
 import { PROVIDER_KEY } from "../program/shim";
-import { readLockEntries, removeLockEntries, type LockEntry } from "./backend-store";
+import { readLockEntries, removeLockEntries, type LockEntry } from "../stores/backend-store";
 
 /** How `recover` asks and reports. */
 export interface RecoverOptions {

@@ -1,6 +1,6 @@
 /**
  * The program-facing surface of the provider, generated from the resource specs:
- * - `provider/generated/resource-classes.ts`: per resource its `Args` interface (each input documented,
+ * - `provider/program/resource-classes.ts`: per resource its `Args` interface (each input documented,
  *   typed by its schema, proven equal to the type the engine derives) and its class (each output
  *   a documented `declare readonly` property typed from the spec and the sdk's response type);
  * - `provider/generated/spec-table.ts`: the table of specs by kind, each loaded on first use, which the provider
@@ -180,7 +180,7 @@ function renderResource({ exportName, spec }: SpecExport): string[] {
   return lines;
 }
 
-/** `provider/generated/resource-classes.ts`. */
+/** `provider/program/resource-classes.ts`. */
 export function renderResourcesModule(specs: SpecExport[], publicTypes: Array<{ module: string; names: string[] }>): string {
   const classes = new Set(specs.flatMap((s) => [s.spec.name, `${s.spec.name}Args`]));
   const clash = publicTypes.flatMap((t) => t.names).filter((n) => classes.has(n));
@@ -194,8 +194,8 @@ export function renderResourcesModule(specs: SpecExport[], publicTypes: Array<{ 
     " */",
     'import * as pulumi from "@pulumi/pulumi";',
     'import type { z } from "zod";',
-    'import { dynamicResource, isOfKind, quietStacks, unrecordedOutputs, type ArgsOf, type DeepInput, type MetaArgs, type OutputOf, type TimeoutsArgs } from "../program/resource";',
-    'import { RESOURCE_SPECS } from "./spec-table";',
+    'import { dynamicResource, isOfKind, quietStacks, unrecordedOutputs, type ArgsOf, type DeepInput, type MetaArgs, type OutputOf, type TimeoutsArgs } from "./resource";',
+    'import { RESOURCE_SPECS } from "../generated/spec-table";',
     ...modules.map(
       (m) =>
         `import type { ${specs
@@ -238,7 +238,7 @@ export function renderSpecsModule(specs: SpecExport[]): string {
 export function renderProviderFiles(root: string): Record<string, string> {
   const specs = findSpecs();
   const files: Record<string, string> = {
-    "provider/generated/resource-classes.ts": renderResourcesModule(specs, findPublicTypes(root)),
+    "provider/program/resource-classes.ts": renderResourcesModule(specs, findPublicTypes(root)),
     "provider/generated/spec-table.ts": renderSpecsModule(specs),
   };
   return Object.fromEntries(Object.entries(files).map(([file, text]) => [file, formatSource(text, root, file)]));

@@ -1,7 +1,7 @@
 /**
  * TSDoc on the public API: every export of the provider package and of the sdk carries a doc
  * comment, so an editor explains each class, function, type and input. The docs of resource
- * arguments and outputs come from the specs (`provider/generated/resource-classes.ts`, whose freshness
+ * arguments and outputs come from the specs (`provider/program/resource-classes.ts`, whose freshness
  * `generated.test.ts` checks).
  */
 import * as path from "node:path";
@@ -47,7 +47,7 @@ test("every export of the sdk has TSDoc", () => {
 });
 
 test("every argument and output of every resource has TSDoc", () => {
-  const file = path.join(REPO_ROOT, "provider/generated/resource-classes.ts");
+  const file = path.join(REPO_ROOT, "provider/program/resource-classes.ts");
   const { program } = exportsOf(file);
   const source = program.getSourceFile(file)!;
   const bare: string[] = [];

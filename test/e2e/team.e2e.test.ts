@@ -13,7 +13,7 @@ import * as path from "node:path";
 import { spawn } from "node:child_process";
 import { setTimeout as delay } from "node:timers/promises";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { readLocks } from "../../provider/stack/backend-store";
+import { readLocks } from "../../provider/stores/backend-store";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
 import { REPO_ROOT } from "../support/engine";

@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { servingContext } from "../../../provider/serve/serving-context";
 import { adoptClash, clashMessage } from "../../../provider/engine/natural-key";
 import { aliasFor, holderOf, holdings, parseUrn } from "../../../provider/engine/ownership";
-import { currentBackendUrl, readStackResources } from "../../../provider/stack/backend-store";
+import { currentBackendUrl, readStackResources } from "../../../provider/stores/backend-store";
 import { specOf } from "../../../provider/registry";
 import type { StateEntry } from "../../../provider/engine/ports";
 import { useDiyBackend } from "../../support/diy-backend";

@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../../emulator";
 import { ComputeClient } from "../../../sdk/client";
 import { ProviderContext } from "../../../provider/engine/context";
-import { readLockEntries } from "../../../provider/stack/backend-store";
+import { readLockEntries } from "../../../provider/stores/backend-store";
 import { formatLine, judgeLock, planPending, settleCreates, type PendingOperation } from "../../../provider/stack/recovery";
 
 let emulator: RunningEmulator;
@@ -46,7 +46,7 @@ describe("the lock a killed run leaves", () => {
   };
   const entryOf = async (file: string) => (await readLockEntries(`file://${dir}`, ["organization/proj/dev"]))!.find((e) => e.key === file)!;
 
-  test("is found where the diy backend keeps it (a file:// backend here; postgres:// rows in stack/backend-store.test.ts)", async () => {
+  test("is found where the diy backend keeps it (a file:// backend here; postgres:// rows in stores/backend-store.test.ts)", async () => {
     const file = write({ pid: 1, hostname: "h", username: "u", timestamp: "2026-01-01T00:00:00Z" });
     expect(await readLockEntries(`file://${dir}`, ["organization/proj/dev", "dev"])).toEqual([
       { key: file, holder: { pid: 1, hostname: "h", username: "u", timestamp: "2026-01-01T00:00:00Z" } },

@@ -12,7 +12,7 @@ import {
   readLocks,
   readStacks,
   removeLockEntries,
-} from "../../../provider/stack/backend-store";
+} from "../../../provider/stores/backend-store";
 import { startPostgres, type RunningPostgres } from "../../support/postgres";
 
 jest.setTimeout(180_000);

@@ -15,8 +15,8 @@ import {
   type MetaArgs,
   type OutputOf,
   type TimeoutsArgs,
-} from "../program/resource";
-import { RESOURCE_SPECS } from "./spec-table";
+} from "./resource";
+import { RESOURCE_SPECS } from "../generated/spec-table";
 import type { databaseAllowListEntrySpec } from "../resources/database-allow-list-entry";
 import type { domainSpec } from "../resources/domain";
 import type { domainRecordSpec } from "../resources/domain-record";
