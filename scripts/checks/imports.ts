@@ -27,19 +27,18 @@ export const LAYERS: Record<string, readonly string[]> = {
 };
 
 /**
- * The provider's inner layers, lowest first: a file may import its own layer and those below it,
- * never one above. The engine knows no door and no spec table: it is handed both (`ProviderContext`'s
- * ports, a spec per call). Above it, what it is handed: the resources' specs and the generated
- * table of them (`generated/spec-table.ts`), and the stores the serving layer reads for it (the
- * backend's checkpoints, the scopes log, in `stack/`). Then the serving layer (`provider/serve`),
- * which every door shares. Every other file of the provider is a door or stands beside the doors
- * (the dynamic door's `registry.ts`, `program/shim.ts` and `host/`, `plugin/`, `testing/`,
- * `policy/`, the CLI, the program side, the rest of `stack/`): the top.
- * An entry is a folder, or a file named with its `.ts`.
+ * The provider's inner layers, lowest first, each a list of folders: a file may import its own
+ * layer and those below it, never one above. The engine knows no door and no spec table: it is
+ * handed both (`ProviderContext`'s ports, a spec per call). Above it, what it is handed: the
+ * resources' specs, the generated table of them (`generated/`), and the stores the serving layer
+ * reads for it (`stores/`: the backend's checkpoints, the scopes log). Then the serving layer
+ * (`provider/serve`), which every door shares. Every other folder of the provider is a door or
+ * stands beside the doors (the dynamic door's `registry.ts` and `host/`, `plugin/`, `testing/`,
+ * `policy/`, the CLI, the program side, the operations on whole stacks in `stack/`): the top.
  */
 export const PROVIDER_LAYERS: ReadonlyArray<readonly string[]> = [
   ["provider/engine"],
-  ["provider/resources", "provider/generated/spec-table.ts", "provider/stack/backend-store.ts", "provider/stack/scopes-log.ts"],
+  ["provider/resources", "provider/generated", "provider/stores"],
   ["provider/serve"],
 ];
 
@@ -165,7 +164,7 @@ export function layerViolations(
 /** The rank of a provider file among the inner layers (`inner.length` for the doors), or undefined outside the provider. */
 function innerRank(file: string, inner: ReadonlyArray<readonly string[]>): number | undefined {
   if (!file.startsWith("provider/")) return undefined;
-  const rank = inner.findIndex((group) => group.some((entry) => file === entry || file.startsWith(`${entry}/`)));
+  const rank = inner.findIndex((group) => group.some((folder) => file.startsWith(`${folder}/`)));
   return rank === -1 ? inner.length : rank;
 }
 

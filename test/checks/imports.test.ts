@@ -4,7 +4,9 @@
  * inside the provider, the engine imports no door, no serving layer and no spec table, and the
  * serving layer no door.
  */
-import { cycles, importGraph, layerViolations, specifiersOf, type ImportGraph } from "../../scripts/checks/imports";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { PROVIDER_LAYERS, cycles, importGraph, layerViolations, specifiersOf, type ImportGraph } from "../../scripts/checks/imports";
 import { REPO_ROOT } from "../support/engine";
 
 const graph = importGraph(REPO_ROOT);
@@ -22,6 +24,12 @@ test("no source file takes part in an import cycle", () => {
 
 test("the layers point down: sdk ← emulator, sdk ← provider, both ← provider/testing, and nothing upward", () => {
   expect(layerViolations(graph)).toEqual([]);
+});
+
+test("the provider's inner layers name folders only, each once", () => {
+  const entries = PROVIDER_LAYERS.flat();
+  expect(new Set(entries).size).toBe(entries.length);
+  expect(entries.filter((entry) => !fs.statSync(path.join(REPO_ROOT, entry), { throwIfNoEntry: false })?.isDirectory())).toEqual([]);
 });
 
 test("inside the provider: engine ← specs and stores ← serving layer ← doors, and the engine imports only itself and the sdk", () => {
@@ -85,7 +93,7 @@ describe("the checker itself", () => {
       // upward: each one is named
       ["provider/engine/engine.ts", ["provider/host/diff-response.ts", "provider/serve/row-log.ts", "provider/engine/spec.ts"]],
       ["provider/engine/managed-drift.ts", ["provider/generated/spec-table.ts"]],
-      ["provider/engine/ownership.ts", ["provider/stack/backend-store.ts"]],
+      ["provider/engine/ownership.ts", ["provider/stores/backend-store.ts"]],
       ["provider/resources/vpc.ts", ["provider/serve/config.ts", "provider/engine/spec.ts"]],
       [
         "provider/serve/providers.ts",
@@ -101,13 +109,15 @@ describe("the checker itself", () => {
       ["provider/engine/detailed-diff.ts", []],
       ["provider/engine/ports.ts", []],
       ["provider/serve/config.ts", []],
-      ["provider/stack/backend-store.ts", ["provider/engine/ports.ts"]],
+      ["provider/stores/backend-store.ts", ["provider/engine/ports.ts"]],
+      ["provider/serve/serving-context.ts", ["provider/stores/backend-store.ts", "provider/stores/scopes-log.ts"]],
+      ["provider/stack/recovery.ts", ["provider/serve/serving-context.ts", "provider/stores/backend-store.ts"]],
     ]);
     expect(layerViolations(g)).toEqual([
       "provider/engine/engine.ts → provider/host/diff-response.ts",
       "provider/engine/engine.ts → provider/serve/row-log.ts",
       "provider/engine/managed-drift.ts → provider/generated/spec-table.ts",
-      "provider/engine/ownership.ts → provider/stack/backend-store.ts",
+      "provider/engine/ownership.ts → provider/stores/backend-store.ts",
       "provider/resources/vpc.ts → provider/serve/config.ts",
       "provider/serve/providers.ts → provider/plugin/server.ts",
       "provider/serve/providers.ts → provider/registry.ts",
