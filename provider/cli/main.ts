@@ -71,13 +71,71 @@ const SCOPES_USAGE = `usage: pulumi-compute scopes [--stack <name>] [--cwd <proj
       --cwd <dir>         the project directory (default: the working directory)
       --json              the report as JSON`;
 
+/** A command: its line in the general usage, its own usage, the options it parses, and what it runs with their values. */
+interface Command<T> {
+  summary: string;
+  usage: string;
+  options: ParseArgsOptionsConfig;
+  run: (values: T) => Promise<number>;
+}
+
+const command = <T>(c: Command<T>): Command<never> => c as Command<never>;
+
+/** Every command, by its name: adding one is one entry here and its function below. */
+const COMMANDS: Record<string, Command<never>> = {
+  drift: command({
+    summary: "list managed fields changed outside Pulumi (exit 0: none, 2: drift, 1: error)",
+    usage: DRIFT_USAGE,
+    options: {
+      stack: { type: "string", short: "s" },
+      cwd: { type: "string", short: "C" },
+      json: { type: "boolean" },
+      all: { type: "boolean" },
+      stacks: { type: "string" },
+      parallel: { type: "string" },
+      junit: { type: "string" },
+    },
+    run: drift,
+  }),
+  import: command({
+    summary: "write a Pulumi program that adopts the objects of an existing account",
+    usage: IMPORT_USAGE,
+    options: {
+      "api-url": { type: "string" },
+      "token-env": { type: "string" },
+      only: { type: "string" },
+      "label-filter": { type: "string" },
+      "record-sets": { type: "boolean" },
+      out: { type: "string" },
+      stack: { type: "string" },
+    },
+    run: importAccount,
+  }),
+  recover: command({
+    summary: "bring a stack back after an interrupted run (then `pulumi up`)",
+    usage: RECOVER_USAGE,
+    options: {
+      stack: { type: "string", short: "s" },
+      cwd: { type: "string", short: "C" },
+      yes: { type: "boolean", short: "y" },
+      json: { type: "boolean" },
+    },
+    run: recover,
+  }),
+  scopes: command({
+    summary: "print the least-privilege OAuth scopes a stack's token needs",
+    usage: SCOPES_USAGE,
+    options: { stack: { type: "string", short: "s" }, cwd: { type: "string", short: "C" }, json: { type: "boolean" } },
+    run: scopes,
+  }),
+};
+
 const USAGE = `usage: pulumi-compute <command> [options]
 
 commands:
-  drift    list managed fields changed outside Pulumi (exit 0: none, 2: drift, 1: error)
-  import   write a Pulumi program that adopts the objects of an existing account
-  recover  bring a stack back after an interrupted run (then \`pulumi up\`)
-  scopes   print the least-privilege OAuth scopes a stack's token needs
+${Object.entries(COMMANDS)
+  .map(([name, { summary }]) => `  ${name.padEnd(9)}${summary}`)
+  .join("\n")}
 
 \`pulumi-compute <command> --help\` describes a command's options; \`pulumi-compute --version\` prints the installed version.`;
 
@@ -111,132 +169,92 @@ function pulumiMissing(): boolean {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  if (command === "--version" || command === "-v") {
+  const [name, ...rest] = argv;
+  if (name === "--version" || name === "-v") {
     console.log(installedVersion());
     return EXIT.clean;
   }
-  if ((command === "drift" || command === "import" || command === "recover" || command === "scopes") && pulumiMissing()) return EXIT.error;
-  if (command === "scopes") {
-    const parsed = parse<{ stack?: string; cwd?: string; json?: boolean }>(
-      rest,
-      { stack: { type: "string", short: "s" }, cwd: { type: "string", short: "C" }, json: { type: "boolean" } },
-      SCOPES_USAGE,
-    );
-    if ("code" in parsed) return parsed.code;
-    const { values } = parsed;
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only once the SDK it needs is known to be there
-    const { runScopes } = require("./scopes") as typeof import("./scopes");
-    return runScopes({ cwd: values.cwd ?? process.cwd(), stack: values.stack, json: values.json ?? false });
+  const chosen = name === undefined ? undefined : Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!chosen) {
+    const help = name === undefined || name === "--help" || name === "-h";
+    (help ? console.log : console.error)(USAGE);
+    return help ? EXIT.clean : EXIT.error;
   }
-  if (command === "drift") {
-    const parsed = parse<{
-      stack?: string;
-      cwd?: string;
-      json?: boolean;
-      all?: boolean;
-      stacks?: string;
-      parallel?: string;
-      junit?: string;
-    }>(
-      rest,
-      {
-        stack: { type: "string", short: "s" },
-        cwd: { type: "string", short: "C" },
-        json: { type: "boolean" },
-        all: { type: "boolean" },
-        stacks: { type: "string" },
-        parallel: { type: "string" },
-        junit: { type: "string" },
-      },
-      DRIFT_USAGE,
-    );
-    if ("code" in parsed) return parsed.code;
-    const { values } = parsed;
-    const cwd = values.cwd ?? process.cwd();
-    const json = values.json ?? false;
-    const fleet = values.all || values.stacks !== undefined;
-    const misuse =
-      values.all && values.stacks !== undefined
-        ? "--all and --stacks exclude each other"
-        : fleet && values.stack !== undefined
-          ? "--stack names one stack; with --all or --stacks leave it out"
-          : !fleet && (values.parallel !== undefined || values.junit !== undefined)
-            ? "--parallel and --junit go with --all or --stacks"
-            : undefined;
-    if (misuse) {
-      console.error(`${misuse}\n\n${DRIFT_USAGE}`);
-      return EXIT.error;
-    }
-    if (fleet) {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only once the SDK it needs is known to be there
-      const { runFleetDrift } = require("./fleet") as typeof import("./fleet");
-      const stacks = values.stacks
-        ?.split(",")
-        .map((s) => s.trim())
-        .filter(Boolean);
-      return runFleetDrift({ cwd, stacks, parallel: Number(values.parallel ?? DEFAULT_PARALLEL), json, junit: values.junit });
-    }
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only once the SDK it needs is known to be there
-    const { runDrift } = require("./drift") as typeof import("./drift");
-    return runDrift({ cwd, stack: values.stack, json });
+  if (pulumiMissing()) return EXIT.error;
+  const parsed = parse<never>(rest, chosen.options, chosen.usage);
+  return "code" in parsed ? parsed.code : chosen.run(parsed.values);
+}
+
+async function scopes(values: { stack?: string; cwd?: string; json?: boolean }): Promise<number> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only once the SDK it needs is known to be there
+  const { runScopes } = require("./scopes") as typeof import("./scopes");
+  return runScopes({ cwd: values.cwd ?? process.cwd(), stack: values.stack, json: values.json ?? false });
+}
+
+async function drift(values: {
+  stack?: string;
+  cwd?: string;
+  json?: boolean;
+  all?: boolean;
+  stacks?: string;
+  parallel?: string;
+  junit?: string;
+}): Promise<number> {
+  const cwd = values.cwd ?? process.cwd();
+  const json = values.json ?? false;
+  const fleet = values.all || values.stacks !== undefined;
+  const misuse =
+    values.all && values.stacks !== undefined
+      ? "--all and --stacks exclude each other"
+      : fleet && values.stack !== undefined
+        ? "--stack names one stack; with --all or --stacks leave it out"
+        : !fleet && (values.parallel !== undefined || values.junit !== undefined)
+          ? "--parallel and --junit go with --all or --stacks"
+          : undefined;
+  if (misuse) {
+    console.error(`${misuse}\n\n${DRIFT_USAGE}`);
+    return EXIT.error;
   }
-  if (command === "recover") {
-    const parsed = parse<{ stack?: string; cwd?: string; yes?: boolean; json?: boolean }>(
-      rest,
-      {
-        stack: { type: "string", short: "s" },
-        cwd: { type: "string", short: "C" },
-        yes: { type: "boolean", short: "y" },
-        json: { type: "boolean" },
-      },
-      RECOVER_USAGE,
-    );
-    if ("code" in parsed) return parsed.code;
-    const { values } = parsed;
+  if (fleet) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only once the SDK it needs is known to be there
-    const { runRecover } = require("./recover") as typeof import("./recover");
-    return runRecover({ cwd: values.cwd ?? process.cwd(), stack: values.stack, yes: values.yes ?? false, json: values.json ?? false });
+    const { runFleetDrift } = require("./fleet") as typeof import("./fleet");
+    const stacks = values.stacks
+      ?.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
+    return runFleetDrift({ cwd, stacks, parallel: Number(values.parallel ?? DEFAULT_PARALLEL), json, junit: values.junit });
   }
-  if (command === "import") {
-    const parsed = parse<{
-      "api-url"?: string;
-      "token-env"?: string;
-      only?: string;
-      "label-filter"?: string;
-      "record-sets"?: boolean;
-      out?: string;
-      stack?: string;
-    }>(
-      rest,
-      {
-        "api-url": { type: "string" },
-        "token-env": { type: "string" },
-        only: { type: "string" },
-        "label-filter": { type: "string" },
-        "record-sets": { type: "boolean" },
-        out: { type: "string" },
-        stack: { type: "string" },
-      },
-      IMPORT_USAGE,
-    );
-    if ("code" in parsed) return parsed.code;
-    const { values } = parsed;
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only once the SDK it needs is known to be there
-    const { runImport } = require("./import/command") as typeof import("./import/command");
-    return runImport({
-      apiUrl: values["api-url"],
-      tokenEnv: values["token-env"],
-      only: values.only?.split(",").map((s) => s.trim()),
-      labelFilter: values["label-filter"],
-      recordSets: values["record-sets"] ?? false,
-      out: values.out ?? "compute-import",
-      stack: values.stack,
-    });
-  }
-  const help = command === undefined || command === "--help" || command === "-h";
-  (help ? console.log : console.error)(USAGE);
-  return help ? EXIT.clean : EXIT.error;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only once the SDK it needs is known to be there
+  const { runDrift } = require("./drift") as typeof import("./drift");
+  return runDrift({ cwd, stack: values.stack, json });
+}
+
+async function recover(values: { stack?: string; cwd?: string; yes?: boolean; json?: boolean }): Promise<number> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only once the SDK it needs is known to be there
+  const { runRecover } = require("./recover") as typeof import("./recover");
+  return runRecover({ cwd: values.cwd ?? process.cwd(), stack: values.stack, yes: values.yes ?? false, json: values.json ?? false });
+}
+
+async function importAccount(values: {
+  "api-url"?: string;
+  "token-env"?: string;
+  only?: string;
+  "label-filter"?: string;
+  "record-sets"?: boolean;
+  out?: string;
+  stack?: string;
+}): Promise<number> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only once the SDK it needs is known to be there
+  const { runImport } = require("./import/command") as typeof import("./import/command");
+  return runImport({
+    apiUrl: values["api-url"],
+    tokenEnv: values["token-env"],
+    only: values.only?.split(",").map((s) => s.trim()),
+    labelFilter: values["label-filter"],
+    recordSets: values["record-sets"] ?? false,
+    out: values.out ?? "compute-import",
+    stack: values.stack,
+  });
 }
 
 main(process.argv.slice(2)).then((code) => process.exit(code));
