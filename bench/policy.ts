@@ -17,7 +17,7 @@ import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
 import { startEmulator } from "../emulator";
 import { demoEnvironmentConfig, seedDemoEnvironment } from "../emulator/control/demo-environment";
 import { EXAMPLES } from "../examples/catalog";
-import { GUARDRAILS } from "../provider/project/plugins";
+import { GUARDRAILS } from "../provider/launch/plugins";
 import type { BenchResult, Benchmark } from "./benchmark";
 import { benchStack } from "./stack";
 

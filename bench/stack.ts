@@ -9,8 +9,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { LocalWorkspace, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
 import type { RunningEmulator } from "../emulator";
-import { pulumiCommand } from "../provider/process/pulumi-cli";
-import { withComputePlugins } from "../provider/project/plugins";
+import { pulumiCommand } from "../provider/stack/pulumi-cli";
+import { withComputePlugins } from "../provider/launch/plugins";
 
 export const REPO_ROOT = path.resolve(__dirname, "../..");
 

@@ -22,7 +22,7 @@ import * as path from "node:path";
 import { spawn } from "node:child_process";
 import type { EngineEvent, PulumiCommand } from "@pulumi/pulumi/automation";
 import { emulatedStack, type EmulatedStackOptions } from "../provider/testing";
-import { pulumiCommand } from "../provider/process/pulumi-cli";
+import { pulumiCommand } from "../provider/stack/pulumi-cli";
 import { CLI_TIME_SCALE } from "../emulator/cli";
 import { readmeInlineProgram } from "../test/support/readme-program";
 import type { BenchResult, Benchmark } from "./benchmark";

@@ -4,7 +4,7 @@
  * operations themselves live in `stack/` and `process/`; this path stays put because programs
  * import it.
  */
-export { engineBin, pulumiCommand } from "./process/pulumi-cli";
+export { engineBin, pulumiCommand } from "./stack/pulumi-cli";
 export * from "./stack/refresh-drift";
 // Recovery after an interrupted run (`pulumi-compute recover` is the same).
 export { recover, type RecoverLine, type RecoverOptions, type RecoverReport } from "./stack/recovery";

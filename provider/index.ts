@@ -6,7 +6,7 @@
  * const vpc = new compute.Vpc("app", { label: "app-net", region: "us-east" });
  * ```
  */
-import { assertPulumiLoadable, watchInlinePrograms } from "./process/peer";
+import { assertPulumiLoadable, watchInlinePrograms } from "./launch/peer";
 
 // Before anything loads @pulumi/pulumi (a peer dependency): without it, one line saying what to install.
 assertPulumiLoadable();
@@ -14,7 +14,7 @@ assertPulumiLoadable();
 watchInlinePrograms();
 
 // Every resource class, its `Args`, and the input and output types its file offers (generated from the specs).
-export * from "./program/resource-classes";
+export * from "./classes/resource-classes";
 // Data functions, each with its `…Output` form (Inputs in, an Output out).
 export {
   getDatabaseEngines,
@@ -106,9 +106,9 @@ export {
 export { getVlans, getVlansOutput, type VlanResult } from "./functions/vlans";
 export { getImages, getImagesOutput, getImage, getImageOutput, type GetImagesArgs, type ImageResult } from "./functions/images";
 export type { FunctionOptions, InputArgs, OutputFunction } from "./functions/client";
-export type { MetaArgs, TimeoutsArgs } from "./program/resource";
+export type { MetaArgs, TimeoutsArgs } from "./classes/resource";
 export { ComputeClient } from "../sdk/client";
 // The Automation API's project settings with this package's plugin declared (preview support).
-export { withComputePlugins, PLUGINS_PATH, type ProjectSettingsWithPlugins } from "./project/plugins";
+export { withComputePlugins, PLUGINS_PATH, type ProjectSettingsWithPlugins } from "./launch/plugins";
 // The compute-guardrails policy pack's launcher: `policyPacks: [GUARDRAILS]` (docs/guides/policy.md).
-export { GUARDRAILS, GUARDRAILS_PATH } from "./project/plugins";
+export { GUARDRAILS, GUARDRAILS_PATH } from "./launch/plugins";

@@ -14,7 +14,7 @@ import { previewWanted } from "./serve/config";
 import { servingContext } from "./serve/serving-context";
 import { Serving } from "./serve/providers";
 
-export { specOf } from "./serve/specs";
+export { specOf } from "./serve/spec-lookup";
 
 let config: ConfigSource = () => undefined;
 let context: ProviderContext | undefined;

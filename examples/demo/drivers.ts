@@ -11,10 +11,10 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { spawn } from "node:child_process";
 import { LocalWorkspace, type EngineEvent, type Stack } from "@pulumi/pulumi/automation";
-import { engineBin, pulumiCommand } from "../../provider/process/pulumi-cli";
+import { engineBin, pulumiCommand } from "../../provider/stack/pulumi-cli";
 import { changesBetween, isProgramResource, refreshFindings } from "../../provider/stack/refresh-drift";
 import type { Example } from "../catalog";
-import { withComputePlugins } from "../../provider/project/plugins";
+import { withComputePlugins } from "../../provider/launch/plugins";
 import { resultsFromEvents } from "../../provider/testing/event-results";
 import type { KeyService } from "../../provider/testing/key-service";
 

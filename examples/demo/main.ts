@@ -27,7 +27,7 @@ import { EXAMPLES } from "../catalog";
 import { demoEnvironmentConfig, seedDemoEnvironment } from "../../emulator/control/demo-environment";
 import { createDriver, REPO_ROOT, STACK, type DriverKind } from "./drivers";
 import { startKeyService, type KeyService } from "../../provider/testing/key-service";
-import { GUARDRAILS } from "../../provider/project/plugins";
+import { GUARDRAILS } from "../../provider/launch/plugins";
 
 /** Emulated time runs 300× faster: a database provisions in 3–6 s instead of 15–30 minutes. */
 const TIME_SCALE = 300;

@@ -19,7 +19,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { mapBounded } from "../../sdk/core/pagination";
-import { pulumiCommand } from "../process/pulumi-cli";
+import { pulumiCommand } from "../stack/pulumi-cli";
 import { findDrift, type DriftReport } from "./drift";
 import { fleetExitCode, fleetReport, formatFleetReport, junitXml, outcome, type FleetReport, type StackResult } from "./fleet-report";
 import { EXIT } from "./exit";

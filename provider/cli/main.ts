@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** The `pulumi-compute` command. */
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
-import { MissingPulumiError, assertPulumiLoadable } from "../process/peer";
+import { MissingPulumiError, assertPulumiLoadable } from "../launch/peer";
 import { EXIT } from "./exit";
 import { AREA_NAMES } from "./import/account";
 import { DEFAULT_PARALLEL } from "./fleet-constants";

@@ -5,7 +5,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
-import { pulumiCommand } from "../process/pulumi-cli";
+import { pulumiCommand } from "../stack/pulumi-cli";
 
 export async function projectStack(cwd: string, stackName?: string): Promise<Stack> {
   const workDir = path.resolve(cwd);

@@ -5,7 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { packageRoot } from "../project/plugins";
+import { packageRoot } from "../launch/plugins";
 
 export function installedVersion(): string {
   return (JSON.parse(fs.readFileSync(path.join(packageRoot(), "package.json"), "utf8")) as { version: string }).version;

@@ -17,7 +17,7 @@
  * provider's inputs on (without them the engine refuses the import), the host is left as it is,
  * an import fails as it does without this package, and the preload says why (`notice.ts`).
  */
-import { PROVIDER_KEY, providerText } from "../program/shim";
+import { PROVIDER_KEY, providerText } from "../classes/shim";
 import { kindOfType } from "../engine/type-tokens";
 import { missingMethod, structUnusable, type HostModules } from "./modules";
 

@@ -18,7 +18,7 @@ import { detailedDiffInHost } from "./diff-response";
 import { hostModules } from "./modules";
 import { NOTICE_PREFIX, engineLog, unloggable, type EngineLog, type EngineModules } from "../serve/row-log";
 import { engineModules } from "./engine-log";
-import { DYNAMIC_PLUGIN, PLUGINS_PATH } from "../project/plugins";
+import { DYNAMIC_PLUGIN, PLUGINS_PATH } from "../launch/plugins";
 
 /** A change to the host that is off in this run. */
 export interface StepAside {

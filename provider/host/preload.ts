@@ -29,7 +29,7 @@ import { hostUnpatchable, previewUnpatchable, withPreview, type HostService, typ
 import { unloggable, withRowLog } from "../serve/row-log";
 import { REQUESTS_WITH_URN, engineModules } from "./engine-log";
 import { hostReadUnpatchable, importUnpatchable, withImport } from "./import";
-import { saySlowStart, startQuickly } from "../serve/quick-start";
+import { saySlowStart, startQuickly } from "../launch/quick-start";
 
 /**
  * Installs the changes when `hostFile` is Pulumi's dynamic provider host; returns whether it is.

@@ -12,7 +12,7 @@
  * package's version and serves nothing.
  */
 import { engineLog, unloggable, withRowLog, type EngineModules } from "../serve/row-log";
-import { recordedSlowStart, saySlowStart, writeCompiledCode } from "../serve/quick-start";
+import { recordedSlowStart, saySlowStart, writeCompiledCode } from "../launch/quick-start";
 import { serveUnary, unaryClient, type UnaryMethod } from "./grpc";
 import { ENGINE_LOG_PATH, loadProtocol, providerMethodPath, type Protocol } from "./protocol";
 import { providerService, type ServedMethod, type ServiceOptions } from "./server";

@@ -4,7 +4,7 @@
  * folder, where `@pulumi/policy` reads the pack's version from `package.json`.
  */
 import { PolicyPack } from "@pulumi/policy";
-import { recordedSlowStart, saySlowStart } from "../serve/quick-start";
+import { recordedSlowStart, saySlowStart } from "../launch/quick-start";
 import { COMPUTE_POLICIES, POLICY_PACK } from "./index";
 
 saySlowStart(recordedSlowStart(), (line) => console.error(line));

@@ -11,7 +11,7 @@
  */
 import * as policy from "@pulumi/policy";
 import type { ReportViolation, ResourceValidationArgs } from "@pulumi/policy";
-import { specForType } from "../serve/specs";
+import { specForType } from "../serve/spec-lookup";
 import type { AnySpec } from "../engine/spec";
 import { UNKNOWN } from "../engine/values";
 

@@ -12,7 +12,7 @@
 import type { ProviderContext } from "../engine/context";
 import { makeProvider, previewUpdate } from "../engine/engine";
 import { secretKeys, type AnySpec, type Inputs, type Outputs } from "../engine/spec";
-import { specOf } from "./specs";
+import { specOf } from "./spec-lookup";
 
 /**
  * The outputs a previewed in-place update of a `kind` shows (`previewUpdate`): reads no config and

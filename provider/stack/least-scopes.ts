@@ -17,7 +17,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
 import { leastScopes } from "../engine/oauth-scopes";
-import { specForType, specOf } from "../serve/specs";
+import { specForType, specOf } from "../serve/spec-lookup";
 import { SCOPES_LOG_ENV } from "../stores/scopes-log";
 
 /** The scopes a stack needs, split by what runs with them. */

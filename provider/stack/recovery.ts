@@ -18,9 +18,9 @@ import * as readline from "node:readline/promises";
 import type { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import type { ProviderContext } from "../engine/context";
 import { servingContext } from "../serve/serving-context";
-import { specForType } from "../serve/specs";
+import { specForType } from "../serve/spec-lookup";
 import { resolvePendingCreate } from "../engine/natural-key";
-import { PROVIDER_KEY } from "../program/shim";
+import { PROVIDER_KEY } from "../classes/shim";
 import { readLockEntries, removeLockEntries, type LockEntry } from "../stores/backend-store";
 
 /** How `recover` asks and reports. */

@@ -9,7 +9,7 @@
  */
 import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
 import { managedChanges, type DriftEntry } from "../engine/managed-drift";
-import { specForType } from "../serve/specs";
+import { specForType } from "../serve/spec-lookup";
 
 /**
  * A managed field of one resource that differs between state and the cloud: `field` (the input),

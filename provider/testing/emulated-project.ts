@@ -7,8 +7,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { LocalWorkspace, type PulumiCommand, type ProjectSettings } from "@pulumi/pulumi/automation";
-import { projectOf } from "../process/peer";
-import { packageRoot, withComputePlugins, type PluginDeclaration, type ProjectSettingsWithPlugins } from "../project/plugins";
+import { projectOf } from "../launch/peer";
+import { packageRoot, withComputePlugins, type PluginDeclaration, type ProjectSettingsWithPlugins } from "../launch/plugins";
 
 /**
  * The folder an inline program's provider plugin starts in (its `main`): the project that has this

@@ -10,7 +10,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { spawn, type ChildProcess } from "node:child_process";
-import { packageRoot } from "../project/plugins";
+import { packageRoot } from "../launch/plugins";
 
 /** The reaper of each stack not disposed yet (`reaper.ts`), by the stack's folder. */
 const reapers = new Map<string, ChildProcess>();

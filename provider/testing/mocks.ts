@@ -20,7 +20,7 @@ import { UNKNOWN } from "../engine/values";
 import { MOCKED_API, type MockedApi } from "../functions/client";
 import { servingContext } from "../serve/serving-context";
 import { Serving } from "../serve/providers";
-import { specForType } from "../serve/specs";
+import { specForType } from "../serve/spec-lookup";
 import { emulatedTime } from "./emulated-time";
 import { LocalApi, type Seed } from "./local-api";
 

@@ -31,7 +31,7 @@ import {
 import { CLI_TIME_SCALE } from "../../emulator/cli";
 import type { EmulatorControl } from "../../emulator";
 import type { ComputeClient } from "../../sdk/client";
-import { pulumiCommand as pulumiOnPath } from "../process/pulumi-cli";
+import { pulumiCommand as pulumiOnPath } from "../stack/pulumi-cli";
 import { previewDrift, type ResourceDrift } from "../stack/refresh-drift";
 import { CONFIG_API_URL, CONFIG_TOKEN } from "../engine/context";
 import { release, track } from "./leftovers";
@@ -42,7 +42,7 @@ import { startKeyService, type KeyService } from "./key-service";
 import type { LoopbackService } from "./loopback";
 import { EMULATED_CLOCK_ENV } from "../engine/time";
 import { folderProject, inlineProject } from "./emulated-project";
-import { compileCacheDir } from "../serve/quick-start";
+import { compileCacheDir } from "../launch/quick-start";
 import { resultsFromEvents } from "./event-results";
 
 /** Options of `emulatedStack`. */

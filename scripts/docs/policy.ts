@@ -5,7 +5,7 @@
  */
 import { COMPUTE_POLICIES, POLICY_PACK } from "../../provider/policy";
 import type { ComputePolicy, Setting } from "../../provider/policy";
-import { GUARDRAILS_PATH } from "../../provider/project/plugins";
+import { GUARDRAILS_PATH } from "../../provider/launch/plugins";
 import { code, escape } from "./format";
 
 /** `list of integers (1–65535)`, `integer (at least 1)`, `list of strings`. */

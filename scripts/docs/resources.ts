@@ -238,7 +238,7 @@ export function renderSpecsModule(specs: SpecExport[]): string {
 export function renderProviderFiles(root: string): Record<string, string> {
   const specs = findSpecs();
   const files: Record<string, string> = {
-    "provider/program/resource-classes.ts": renderResourcesModule(specs, findPublicTypes(root)),
+    "provider/classes/resource-classes.ts": renderResourcesModule(specs, findPublicTypes(root)),
     "provider/generated/spec-table.ts": renderSpecsModule(specs),
   };
   return Object.fromEntries(Object.entries(files).map(([file, text]) => [file, formatSource(text, root, file)]));

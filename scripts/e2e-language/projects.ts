@@ -5,7 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { packageRoot } from "../../provider/project/plugins";
+import { packageRoot } from "../../provider/launch/plugins";
 import { codeBlocks } from "../docs/examples";
 
 /** The checkout, from the source (jest) or from dist/ alike. */

@@ -11,7 +11,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { jsYaml } from "../../scripts/docs/yaml";
-import { PLUGINS_YAML, PROVIDER_PLUGIN_YAML } from "../../provider/project/plugins";
+import { PLUGINS_YAML, PROVIDER_PLUGIN_YAML } from "../../provider/launch/plugins";
 import { REPO_ROOT } from "../support/engine";
 
 const read = (file: string) => fs.readFileSync(path.join(REPO_ROOT, file), "utf8");

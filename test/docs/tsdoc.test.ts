@@ -47,7 +47,7 @@ test("every export of the sdk has TSDoc", () => {
 });
 
 test("every argument and output of every resource has TSDoc", () => {
-  const file = path.join(REPO_ROOT, "provider/program/resource-classes.ts");
+  const file = path.join(REPO_ROOT, "provider/classes/resource-classes.ts");
   const { program } = exportsOf(file);
   const source = program.getSourceFile(file)!;
   const bare: string[] = [];

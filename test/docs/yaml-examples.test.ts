@@ -14,7 +14,7 @@ import { REFERENCE_DIR, pageName } from "../../scripts/docs/reference";
 import { dataFunctions } from "../../provider/plugin/functions";
 import { RESOURCE_SPECS } from "../../provider/generated/spec-table";
 import { jsYaml } from "../../scripts/docs/yaml";
-import { PROVIDER_PLUGIN_YAML } from "../../provider/project/plugins";
+import { PROVIDER_PLUGIN_YAML } from "../../provider/launch/plugins";
 import { REPO_ROOT } from "../support/engine";
 
 type Json = any;

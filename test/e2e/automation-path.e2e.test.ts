@@ -12,7 +12,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
-import { MissingPulumiError } from "../../provider/process/peer";
+import { MissingPulumiError } from "../../provider/launch/peer";
 import { UserShell, expectExit } from "../support/user-shell";
 import { installedNewProject } from "../support/installed-project";
 

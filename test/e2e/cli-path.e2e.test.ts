@@ -15,7 +15,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { ComputeClient } from "../../sdk/client";
-import { MissingPulumiError } from "../../provider/process/peer";
+import { MissingPulumiError } from "../../provider/launch/peer";
 import { REPO_ROOT } from "../support/engine";
 import { newProjectSteps } from "../support/new-project";
 import { PageSteps, QUIET_NPM } from "../support/page-steps";

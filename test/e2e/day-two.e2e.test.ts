@@ -30,7 +30,7 @@ import { Firewall, Vpc, VpcSubnet } from "../../provider";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { PROVIDER_PLUGIN_YAML } from "../../provider/project/plugins";
+import { PROVIDER_PLUGIN_YAML } from "../../provider/launch/plugins";
 import { useEmulatedAccount } from "../support/account";
 import { eventRecorder, stepsByName, type TestStack } from "../support/engine";
 import { writesSince } from "../support/requests";

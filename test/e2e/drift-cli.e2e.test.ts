@@ -9,10 +9,10 @@ import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
 import { Vpc } from "../../provider";
-import { pulumiCommand } from "../../provider/process/pulumi-cli";
+import { pulumiCommand } from "../../provider/stack/pulumi-cli";
 import { PASSPHRASE, REPO_ROOT } from "../support/engine";
 import { runProcess } from "../support/process";
-import { PLUGINS_DIR } from "../../provider/project/plugins";
+import { PLUGINS_DIR } from "../../provider/launch/plugins";
 
 jest.setTimeout(240_000);
 

@@ -16,7 +16,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { Vpc } from "../../provider";
 import { emulatedStack } from "../../provider/testing";
-import { PROVIDER_PLUGIN_YAML } from "../../provider/project/plugins";
+import { PROVIDER_PLUGIN_YAML } from "../../provider/launch/plugins";
 import { useEmulatedAccount } from "../support/account";
 import { runProcess, type ProcessResult } from "../support/process";
 import { expectExit, linkedProject, linkedProjectEnv } from "../support/user-shell";

@@ -12,10 +12,10 @@ import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import type { PulumiCommand, UpdateSummary } from "@pulumi/pulumi/automation";
 import * as compute from "../../provider";
-import { pulumiCommand } from "../../provider/process/pulumi-cli";
+import { pulumiCommand } from "../../provider/stack/pulumi-cli";
 import { emulatedStack, type EmulatedStack } from "../../provider/testing";
 import { MARKER_ENV, processesOf } from "../../provider/testing/marked";
-import { PLUGINS_YAML } from "../../provider/project/plugins";
+import { PLUGINS_YAML } from "../../provider/launch/plugins";
 import { REPO_ROOT } from "../support/engine";
 import { readmeInlineProgram } from "../support/readme-program";
 

@@ -22,7 +22,7 @@ import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { demoEnvironmentConfig, seedDemoEnvironment } from "../../emulator/control/demo-environment";
 import { EXAMPLES } from "../../examples/catalog";
-import { GUARDRAILS, GUARDRAILS_PATH } from "../../provider/project/plugins";
+import { GUARDRAILS, GUARDRAILS_PATH } from "../../provider/launch/plugins";
 import { REPO_ROOT, createTestStack } from "../support/engine";
 import { runProcess, type ProcessResult } from "../support/process";
 import { exampleProjectFile, yamlProject } from "../support/yaml-project";

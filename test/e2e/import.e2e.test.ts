@@ -15,7 +15,7 @@ import { REPO_ROOT } from "../support/engine";
 import { seedImportAccount, type SeededAccount } from "../support/import-account";
 import { UserShell, expectExit, useTarball } from "../support/user-shell";
 import { packedPackage } from "../support/installed-project";
-import { PLUGINS_YAML } from "../../provider/project/plugins";
+import { PLUGINS_YAML } from "../../provider/launch/plugins";
 
 jest.setTimeout(900_000);
 

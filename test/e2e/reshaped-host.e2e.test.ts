@@ -20,7 +20,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, type EngineEvent } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { pulumiCommand } from "../../provider/process/pulumi-cli";
+import { pulumiCommand } from "../../provider/stack/pulumi-cli";
 import { LOSES, type StepAside } from "../../provider/host/notice";
 import { REPO_ROOT, sharedKeyService, skipReads } from "../support/engine";
 import { UserShell } from "../support/user-shell";

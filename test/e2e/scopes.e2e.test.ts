@@ -15,7 +15,7 @@ import * as path from "node:path";
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { demoEnvironmentConfig, seedDemoEnvironment } from "../../emulator/control/demo-environment";
-import { pulumiCommand } from "../../provider/process/pulumi-cli";
+import { pulumiCommand } from "../../provider/stack/pulumi-cli";
 import { stackScopes, type StackScopes } from "../../provider/stack/least-scopes";
 import { REPO_ROOT } from "../support/engine";
 import { runProcess, type ProcessResult } from "../support/process";

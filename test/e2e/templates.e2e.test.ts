@@ -17,7 +17,7 @@ import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { CLI_TIME_SCALE } from "../../emulator/cli";
 import { ComputeClient } from "../../sdk/client";
-import { GUARDRAILS_PATH } from "../../provider/project/plugins";
+import { GUARDRAILS_PATH } from "../../provider/launch/plugins";
 import { installedNewProject } from "../support/installed-project";
 import { type ProcessResult } from "../support/process";
 import { UserShell, expectExit } from "../support/user-shell";

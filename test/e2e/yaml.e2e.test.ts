@@ -19,7 +19,7 @@ import { ComputeClient } from "../../sdk/client";
 import type { ProcessResult } from "../support/process";
 import { writesSince } from "../support/requests";
 import { expectExit } from "../support/user-shell";
-import { PROVIDER_PLUGIN_YAML } from "../../provider/project/plugins";
+import { PROVIDER_PLUGIN_YAML } from "../../provider/launch/plugins";
 import { exampleProjectFile, yamlProject, type YamlProject } from "../support/yaml-project";
 
 // Every step starts the engine, the YAML language host and the plugin from a shell.

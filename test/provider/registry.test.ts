@@ -29,7 +29,7 @@ test("a provider process serving DomainRecord loads that kind's spec and sdk are
 });
 
 test("a program declaring a Vpc loads the Vpc's spec and sdk area, no other kind's", async () => {
-  const loaded = await loadedAfter(`require("./dist/provider/program/resource-classes.js").Vpc;`);
+  const loaded = await loadedAfter(`require("./dist/provider/classes/resource-classes.js").Vpc;`);
   expect(kinds(loaded, "provider/resources/")).toEqual([]);
   // The class is defined without its spec; the spec is read when a resource is declared.
   const declared = await loadedAfter(`

@@ -6,7 +6,7 @@
  * `createTestStack`'s stacks do). For tests that run one program through both doors.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { dynamicProps, quietStacks, unrecordedOutputs } from "../../provider/program/resource";
+import { dynamicProps, quietStacks, unrecordedOutputs } from "../../provider/classes/resource";
 import { packageType } from "../../provider/engine/type-tokens";
 import { RESOURCE_SPECS } from "../../provider/generated/spec-table";
 import * as compute from "../../provider";

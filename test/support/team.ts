@@ -17,9 +17,9 @@ import * as pulumi from "@pulumi/pulumi";
 import { LocalWorkspace, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
 import { Domain, DomainRecord, Firewall, Vpc, VpcSubnet } from "../../provider";
 import { resultsFromEvents } from "../../provider/testing/event-results";
-import { pulumiCommand } from "../../provider/process/pulumi-cli";
+import { pulumiCommand } from "../../provider/stack/pulumi-cli";
 import { PASSPHRASE, REPO_ROOT } from "./engine";
-import { withComputePlugins } from "../../provider/project/plugins";
+import { withComputePlugins } from "../../provider/launch/plugins";
 
 /** The stack name every project of the team uses (`organization/<project>/prod` in a diy backend). */
 export const TEAM_STACK = "prod";

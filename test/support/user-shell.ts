@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { PASSPHRASE, REPO_ROOT } from "./engine";
 import { runProcess, type ProcessResult } from "./process";
-import { PLUGINS_YAML } from "../../provider/project/plugins";
+import { PLUGINS_YAML } from "../../provider/launch/plugins";
 
 /** Fails with the command's last output when it did not exit with `code` (`"fails"`: any but 0). */
 export function expectExit(result: ProcessResult, code: number | "fails"): void {

@@ -6,7 +6,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { PROVIDER_PLUGIN_YAML } from "../../provider/project/plugins";
+import { PROVIDER_PLUGIN_YAML } from "../../provider/launch/plugins";
 import { REPO_ROOT } from "./engine";
 import { runProcess, type ProcessResult } from "./process";
 import { linkPackages, linkedProjectEnv } from "./user-shell";

@@ -6,7 +6,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { PLUGINS_YAML } from "../../project/plugins";
+import { PLUGINS_YAML } from "../../launch/plugins";
 
 /** This package's package.json (found upwards from here: `dist/provider/cli/import` installed, `provider/cli/import` in the repository). */
 interface OwnPackage {

@@ -6,7 +6,7 @@
  * diff, and the same resource's next diff, pass as before.
  */
 import { provider } from "../../../provider/registry";
-import { PROVIDER_KEY, providerText } from "../../../provider/program/shim";
+import { PROVIDER_KEY, providerText } from "../../../provider/classes/shim";
 import { isImportRead } from "../../../provider/engine/import-inputs";
 import { SERVING_SLOT } from "../../../provider/engine/ports";
 import { useProviderHarness } from "../harness";

@@ -12,7 +12,7 @@
  */
 import { startEmulator, type RunningEmulator } from "../../../emulator";
 import { ComputeClient } from "../../../sdk/client";
-import { providerText } from "../../../provider/program/shim";
+import { providerText } from "../../../provider/classes/shim";
 import { hostReadUnpatchable, importUnpatchable } from "../../../provider/host/import";
 import { hostModules } from "../../../provider/host/modules";
 import { HOST_PINNED } from "../../../provider/host/entry";

@@ -17,7 +17,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { providerText } from "../../../provider/program/shim";
+import { providerText } from "../../../provider/classes/shim";
 import { hostUnpatchable, kindOf, previewUnpatchable } from "../../../provider/host/preview";
 import { hostModules } from "../../../provider/host/modules";
 import { undiffable } from "../../../provider/host/diff-response";

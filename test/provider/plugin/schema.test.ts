@@ -7,7 +7,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { engineBin } from "../../../provider/process/pulumi-cli";
+import { engineBin } from "../../../provider/stack/pulumi-cli";
 import { CONFIG_VARIABLES } from "../../../provider/serve/config";
 import { META_INPUTS, type AnySpec } from "../../../provider/engine/spec";
 import { packageType } from "../../../provider/engine/type-tokens";

@@ -8,7 +8,7 @@
 import { DATABASE_REASONS } from "../../../sdk/resources/databases";
 import { provider } from "../../../provider/registry";
 import { ResourceInitError, diff } from "../../../provider/engine/engine";
-import { resourceOptions } from "../../../provider/program/resource";
+import { resourceOptions } from "../../../provider/classes/resource";
 import { UNKNOWN } from "../../../provider/engine/values";
 import { mysqlDatabaseSpec } from "../../../provider/resources/mysql-database";
 import { useProviderHarness } from "../harness";

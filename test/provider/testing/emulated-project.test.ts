@@ -6,10 +6,10 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { pulumiCommand } from "../../../provider/process/pulumi-cli";
-import { PLUGINS_YAML } from "../../../provider/project/plugins";
+import { pulumiCommand } from "../../../provider/stack/pulumi-cli";
+import { PLUGINS_YAML } from "../../../provider/launch/plugins";
 import { folderProject, inlineProgramMain, inlineProject } from "../../../provider/testing/emulated-project";
-import { packageRoot } from "../../../provider/project/plugins";
+import { packageRoot } from "../../../provider/launch/plugins";
 import { REPO_ROOT } from "../../support/engine";
 
 let folder: string;

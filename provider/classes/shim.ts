@@ -20,7 +20,7 @@
  */
 
 import { PROVIDER_KEY } from "../engine/spec";
-import { assertProviderPluginLoadable } from "../process/peer";
+import { assertProviderPluginLoadable } from "../launch/peer";
 
 /** The key under which a dynamic resource carries its provider's code (in inputs and outputs). */
 export { PROVIDER_KEY };

@@ -13,7 +13,7 @@ import {
   assertProviderPluginLoadable,
   assertPulumiLoadable,
   providerPluginDirectory,
-} from "../../../provider/process/peer";
+} from "../../../provider/launch/peer";
 import { REPO_ROOT } from "../../support/engine";
 
 const repoPackage = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"));
@@ -84,7 +84,7 @@ test("an inline program learns the folder from the engine's run request, one per
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- fresh copies of both modules, for this test only
     const server = require("@pulumi/pulumi/automation/server");
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
-    const peer = require("../../../provider/process/peer") as typeof import("../../../provider/process/peer");
+    const peer = require("../../../provider/launch/peer") as typeof import("../../../provider/launch/peer");
     server.LanguageServer.prototype.run = async () => {
       await new Promise((resolve) => setTimeout(resolve, 10));
       return peer.providerPluginDirectory();

@@ -4,6 +4,6 @@
  * they load `@pulumi/pulumi`, so that each starts quickly (`serve/quick-start.ts`); each says what
  * could not be deferred (`saySlowStart`).
  */
-import { startQuickly } from "../serve/quick-start";
+import { startQuickly } from "./quick-start";
 
 startQuickly(require.resolve("@pulumi/pulumi/package.json"));

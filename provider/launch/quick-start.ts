@@ -34,7 +34,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import Module, { createRequire } from "node:module";
-import { NOTICE_PREFIX } from "./row-log";
+import { NOTICE_PREFIX } from "../serve/row-log";
 
 /**
  * The modules deferred, each by the file of `@pulumi/pulumi` that requires it (relative to its

@@ -7,8 +7,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { DomainRecord } from "../../../provider";
-import { PROVIDER_KEY } from "../../../provider/program/shim";
-import { dynamicProps, quietStacks, unrecordedKeys } from "../../../provider/program/resource";
+import { PROVIDER_KEY } from "../../../provider/classes/shim";
+import { dynamicProps, quietStacks, unrecordedKeys } from "../../../provider/classes/resource";
 import { domainRecordSpec } from "../../../provider/resources/domain-record";
 
 const registered: Array<{ type: string; name: string; inputs: Record<string, unknown> }> = [];

@@ -10,7 +10,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation";
-import type * as PulumiCli from "../../../provider/process/pulumi-cli";
+import type * as PulumiCli from "../../../provider/stack/pulumi-cli";
 import { notingPulumi } from "../../support/noting-pulumi";
 
 /** A fresh copy of the module (its handles are kept per process) and of the Automation API it uses, with `env` set while it gets one. */
@@ -19,7 +19,7 @@ async function handleWith(env: NodeJS.ProcessEnv): Promise<{ handle: PulumiComma
   let Automation!: typeof PulumiCommand;
   jest.isolateModules(() => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- fresh copies of both, for this test only
-    cli = require("../../../provider/process/pulumi-cli");
+    cli = require("../../../provider/stack/pulumi-cli");
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
     Automation = require("@pulumi/pulumi/automation").PulumiCommand;
   });

@@ -17,11 +17,11 @@ import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { DEFERRED, PROVIDER_CACHE, START_NOTICE_ENV, compileCacheDir, saySlowStart } from "../../../provider/serve/quick-start";
+import { DEFERRED, PROVIDER_CACHE, START_NOTICE_ENV, compileCacheDir, saySlowStart } from "../../../provider/launch/quick-start";
 
 const ROOT = path.resolve(__dirname, "../../..");
 const PULUMI = path.join(ROOT, "node_modules/@pulumi/pulumi");
-const QUICK_START = path.join(ROOT, "dist/provider/serve/quick-start.js");
+const QUICK_START = path.join(ROOT, "dist/provider/launch/quick-start.js");
 
 /** This process's environment with Node's compile cache in `dir` (the suite may have turned it off). */
 function withCache(dir: string): NodeJS.ProcessEnv {
