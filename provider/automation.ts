@@ -1,7 +1,7 @@
 /**
  * `pulumi-compute/dist/provider/automation`: what an Automation API program calls to drive its
  * stacks (docs/guides/crash-recovery.md, docs/guides/least-privilege-tokens.md). A face: the
- * operations themselves live in `stack/` and `process/`; this path stays put because programs
+ * operations themselves live in `stack/`; this path stays put because programs
  * import it.
  */
 export { engineBin, pulumiCommand } from "./stack/pulumi-cli";

@@ -10,7 +10,7 @@ import { assertPulumiLoadable, watchInlinePrograms } from "./launch/peer";
 
 // Before anything loads @pulumi/pulumi (a peer dependency): without it, one line saying what to install.
 assertPulumiLoadable();
-// Before an Automation API program runs: where its engine starts the provider plugin (see process/peer.ts).
+// Before an Automation API program runs: where its engine starts the provider plugin (see launch/peer.ts).
 watchInlinePrograms();
 
 // Every resource class, its `Args`, and the input and output types its file offers (generated from the specs).

@@ -15,7 +15,7 @@ callers_pulumi_home=${PULUMI_HOME:-}
 # The tests start Node thousands of times (programs through the language host, provider processes,
 # emulators, npm): every one of them compiles Pulumi's SDK, this package and TypeScript again,
 # about 0.4 s of CPU a start. Node's compile cache, in this repository's node_modules (where the
-# provider processes already keep theirs, provider/serve/quick-start.ts), compiles each file once
+# provider processes already keep theirs, provider/launch/quick-start.ts), compiles each file once
 # for the whole run. A test of the cache itself unsets it (test/e2e/emulated-stack.e2e.test.ts).
 suite_compile_cache() {
   export NODE_COMPILE_CACHE=${NODE_COMPILE_CACHE:-$ROOT/node_modules/.cache/pulumi-compute/compile}

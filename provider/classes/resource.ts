@@ -1,5 +1,5 @@
 /**
- * The program side of a resource: the types the generated classes (`provider/program/resource-classes.ts`)
+ * The program side of a resource: the types the generated classes (`provider/classes/resource-classes.ts`)
  * take from a spec — constructor arguments and outputs — and the base class that registers a spec's
  * props and options as a dynamic resource.
  */

@@ -3,7 +3,7 @@
  * which are inputs, how each goes on the wire, which force replacement, which are sets, how values
  * normalize, what the API defaults to — plus thin hooks that call the sdk; `engine.ts` derives
  * `check`, `diff`, the request bodies, the outputs and the Pulumi provider methods from it, and
- * `npm run generate` derives the program-facing classes (`provider/program/resource-classes.ts`).
+ * `npm run generate` derives the program-facing classes (`provider/classes/resource-classes.ts`).
  */
 import type { z } from "zod";
 import type { ErrorEntry } from "../../sdk/core/schema";
@@ -274,7 +274,7 @@ export interface ResourceSpec<
    * Outputs that a resource with these constructor arguments (values as the program gave them:
    * plain values or Outputs) never records, such as a DNS record's fields of other record types.
    * A key the program gives is never left out. The class registers without them and has them as
-   * Outputs of `undefined` (`program/resource.ts`, `unrecordedOutputs`): Pulumi makes four promises
+   * Outputs of `undefined` (`classes/resource.ts`, `unrecordedOutputs`): Pulumi makes four promises
    * for each property a resource registers. Meta inputs the program does not give are left out
    * for every resource. Default: no others.
    */
@@ -414,7 +414,7 @@ export function secretKeys(spec: AnySpec): string[] {
 
 /**
  * The key under which a dynamic resource carries its provider's code (in inputs and outputs,
- * `program/shim.ts`): never an input of the resource, and kept out of every comparison and request.
+ * `classes/shim.ts`): never an input of the resource, and kept out of every comparison and request.
  */
 export const PROVIDER_KEY = "__provider";
 

@@ -6,7 +6,7 @@
  * (`ImportStep.Apply`): no outputs, no inputs, so no `__provider`, which is where Pulumi's dynamic
  * provider host finds the provider of a resource; the stock host fails with "code must be a string".
  * The request's type (`pulumi-nodejs:dynamic/compute:Vpc`) names the kind all the same, and every
- * resource of a kind carries the same one-line provider (`program/shim.ts`). So a Read without a
+ * resource of a kind carries the same one-line provider (`classes/shim.ts`). So a Read without a
  * `__provider` of one of this package's types is given its kind's line, and the host serves it as
  * any read: the engine's provider answers it (a read with nothing recorded is an import,
  * `engine/import-inputs.ts`: the object's outputs, the inputs that manage it as it is, and a diff

@@ -26,7 +26,7 @@
 import { previewWanted } from "../serve/config";
 import { missingMethod, structUnusable, type HostModules } from "./modules";
 
-/** This package's provider text (`program/shim.ts`); older serialized closures are not matched, and preview as before. */
+/** This package's provider text (`classes/shim.ts`); older serialized closures are not matched, and preview as before. */
 const SHIM = /^exports\.handler=\(\)=>require\('pulumi-compute\/registry'\)\.provider\('([A-Za-z][A-Za-z0-9]*)'\)$/;
 
 type Callback = (error: unknown, response?: unknown, ...rest: unknown[]) => void;

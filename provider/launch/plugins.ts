@@ -32,7 +32,7 @@ export const PROVIDER_PLUGIN = "compute";
 /** The provider plugin's launcher in the plugins folder. */
 export const PROVIDER_LAUNCHER = `pulumi-resource-${PROVIDER_PLUGIN}`;
 
-/** This package's root folder: the nearest folder above `from` with its `package.json` (this file runs from `dist/provider/project/`, or from its source). */
+/** This package's root folder: the nearest folder above `from` with its `package.json` (this file runs from `dist/provider/launch/`, or from its source). */
 export function packageRoot(from = __dirname): string {
   for (let dir = from; ; dir = path.dirname(dir)) {
     const manifest = path.join(dir, "package.json");

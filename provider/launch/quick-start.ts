@@ -1,6 +1,6 @@
 /**
  * What a process the engine starts for this package (Pulumi's dynamic provider host, through
- * `host/preload.ts`; the provider plugin and the policy pack, through `provider/process/launcher-preload.ts`) does
+ * `host/preload.ts`; the provider plugin and the policy pack, through `provider/launch/launcher-preload.ts`) does
  * before `@pulumi/pulumi` loads, so that it starts in about half the time. The engine starts such a
  * process for every run (`up`, `preview`, `refresh`, `destroy`), so its start is paid by every run
  * of every user.
@@ -28,7 +28,7 @@
  * It fails closed: a module that cannot be found where `@pulumi/pulumi` looks for it, or is loaded
  * already, keeps its own way of loading; the start is then only slower, and `deferUnused` says
  * which, a line a maintainer sees with `PULUMI_COMPUTE_START_NOTICE=1` and a user never does
- * (`test/provider/serve/quick-start.test.ts` fails when the pinned `@pulumi/pulumi` stops
+ * (`test/provider/launch/quick-start.test.ts` fails when the pinned `@pulumi/pulumi` stops
  * loading them this way).
  */
 import * as fs from "node:fs";

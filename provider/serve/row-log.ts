@@ -16,7 +16,7 @@ import { ROW_LOG_SLOT, SERVING_SLOT, type RowLog } from "../engine/ports";
 
 export type { RowLog };
 
-/** How every notice of this package begins (`host/notice.ts`, `quick-start.ts`; `pulumi-compute drift` passes them on). */
+/** How every notice of this package begins (`host/notice.ts`, `launch/quick-start.ts`; `pulumi-compute drift` passes them on). */
 export const NOTICE_PREFIX = "pulumi-compute: ";
 
 type Callback = (error: unknown, response?: unknown, ...rest: unknown[]) => void;

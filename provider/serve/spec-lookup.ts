@@ -1,6 +1,6 @@
 /**
  * The spec table as the doors look it up: by resource kind (`Vpc`) or by either door's type token.
- * The table itself is generated (`specs.ts`); the engine never reads it, it is handed each spec.
+ * The table itself is generated (`generated/spec-table.ts`); the engine never reads it, it is handed each spec.
  */
 import type { AnySpec } from "../engine/spec";
 import { kindOfType } from "../engine/type-tokens";

@@ -34,7 +34,8 @@ export const LAYERS: Record<string, readonly string[]> = {
  * reads for it (`stores/`: the backend's checkpoints, the scopes log). Then the serving layer
  * (`provider/serve`), which every door shares. Every other folder of the provider is a door or
  * stands beside the doors (the dynamic door's `registry.ts` and `host/`, `plugin/`, `testing/`,
- * `policy/`, the CLI, the program side, the operations on whole stacks in `stack/`): the top.
+ * `policy/`, `cli/`, `functions/`, the program side `classes/`, the operations on whole stacks in
+ * `stack/`, how the package's processes start in `launch/`): the top.
  */
 export const PROVIDER_LAYERS: ReadonlyArray<readonly string[]> = [
   ["provider/engine"],

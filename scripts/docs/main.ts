@@ -1,6 +1,6 @@
 /**
  * `npm run generate` (docs part): the provider files generated from the resource specs
- * (`provider/program/resource-classes.ts`, `provider/generated/spec-table.ts`), then the reference pages of
+ * (`provider/classes/resource-classes.ts`, `provider/generated/spec-table.ts`), then the reference pages of
  * `docs/reference/` (one per resource and per data function, and their index).
  */
 import * as fs from "node:fs";

@@ -1,6 +1,6 @@
 /**
  * The program-facing surface of the provider, generated from the resource specs:
- * - `provider/program/resource-classes.ts`: per resource its `Args` interface (each input documented,
+ * - `provider/classes/resource-classes.ts`: per resource its `Args` interface (each input documented,
  *   typed by its schema, proven equal to the type the engine derives) and its class (each output
  *   a documented `declare readonly` property typed from the spec and the sdk's response type);
  * - `provider/generated/spec-table.ts`: the table of specs by kind, each loaded on first use, which the provider
@@ -180,7 +180,7 @@ function renderResource({ exportName, spec }: SpecExport): string[] {
   return lines;
 }
 
-/** `provider/program/resource-classes.ts`. */
+/** `provider/classes/resource-classes.ts`. */
 export function renderResourcesModule(specs: SpecExport[], publicTypes: Array<{ module: string; names: string[] }>): string {
   const classes = new Set(specs.flatMap((s) => [s.spec.name, `${s.spec.name}Args`]));
   const clash = publicTypes.flatMap((t) => t.names).filter((n) => classes.has(n));

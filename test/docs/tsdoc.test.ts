@@ -1,7 +1,7 @@
 /**
  * TSDoc on the public API: every export of the provider package and of the sdk carries a doc
  * comment, so an editor explains each class, function, type and input. The docs of resource
- * arguments and outputs come from the specs (`provider/program/resource-classes.ts`, whose freshness
+ * arguments and outputs come from the specs (`provider/classes/resource-classes.ts`, whose freshness
  * `generated.test.ts` checks).
  */
 import * as path from "node:path";

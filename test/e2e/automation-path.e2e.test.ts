@@ -4,7 +4,7 @@
  * `@pulumi/pulumi`), started by `node` from a folder that is not the project's — a repository
  * root, `/` under systemd, a test runner's folder. The engine starts the provider process in the
  * workspace's folder, so that is where the SDK must be, and where the package looks for it
- * (provider/process/peer.ts); the caller's own folder does not matter. The CLI's side of the same two
+ * (provider/launch/peer.ts); the caller's own folder does not matter. The CLI's side of the same two
  * cases is in cli-path.e2e.test.ts.
  */
 import * as fs from "node:fs";

@@ -40,7 +40,7 @@ export function projectFiles(name: string, index: string): Record<string, string
   const pkg = ownPackage();
   const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
   return {
-    // The package's launcher declared, so previews are exact on any Pulumi (provider/project/plugins.ts).
+    // The package's launcher declared, so previews are exact on any Pulumi (provider/launch/plugins.ts).
     "Pulumi.yaml": `name: ${name}\nruntime: nodejs\ndescription: Objects of an existing account, imported by pulumi-compute import.\n${PLUGINS_YAML}`,
     "package.json": json({
       name,

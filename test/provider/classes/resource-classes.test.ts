@@ -1,5 +1,5 @@
 /**
- * The classes and their arguments are generated from the specs (`provider/program/resource-classes.ts`);
+ * The classes and their arguments are generated from the specs (`provider/classes/resource-classes.ts`);
  * this pins them to what programs compiled against when they were written by hand: every output's
  * type is assignable to the type it had (at least as precise), and every argument accepts what it
  * accepted. The compiler checks it (`npm run build` type-checks the tests); the test counts the checks.

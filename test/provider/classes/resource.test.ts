@@ -1,5 +1,5 @@
 /**
- * The program side of a resource (`provider/program/resource.ts`): `quietStacks`, which the
+ * The program side of a resource (`provider/classes/resource.ts`): `quietStacks`, which the
  * generated classes call around their registration so Pulumi's per-property promises format no
  * stack traces, restores the program's own limit whatever the registration does, and the resource
  * still gets every output of its spec: registered, or (`unrecordedOutputs`) an Output of

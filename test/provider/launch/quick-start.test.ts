@@ -1,5 +1,5 @@
 /**
- * A provider process's quick start (`provider/serve/quick-start.ts`), on the pinned `@pulumi/pulumi`,
+ * A provider process's quick start (`provider/launch/quick-start.ts`), on the pinned `@pulumi/pulumi`,
  * each case in a Node process of its own (as the launchers start one):
  *
  * - the pinned runtime loads TypeScript and `@npmcli/arborist` at once, and its index the Automation
