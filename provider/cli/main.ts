@@ -81,15 +81,20 @@ interface Command<T> {
 
 const command = <T>(c: Command<T>): Command<never> => c as Command<never>;
 
+/** The options of a command about one project's stack: `--stack`, `--cwd`, `--json`. */
+const STACK_OPTIONS: ParseArgsOptionsConfig = {
+  stack: { type: "string", short: "s" },
+  cwd: { type: "string", short: "C" },
+  json: { type: "boolean" },
+};
+
 /** Every command, by its name: adding one is one entry here and its function below. */
 const COMMANDS: Record<string, Command<never>> = {
   drift: command({
     summary: "list managed fields changed outside Pulumi (exit 0: none, 2: drift, 1: error)",
     usage: DRIFT_USAGE,
     options: {
-      stack: { type: "string", short: "s" },
-      cwd: { type: "string", short: "C" },
-      json: { type: "boolean" },
+      ...STACK_OPTIONS,
       all: { type: "boolean" },
       stacks: { type: "string" },
       parallel: { type: "string" },
@@ -114,18 +119,13 @@ const COMMANDS: Record<string, Command<never>> = {
   recover: command({
     summary: "bring a stack back after an interrupted run (then `pulumi up`)",
     usage: RECOVER_USAGE,
-    options: {
-      stack: { type: "string", short: "s" },
-      cwd: { type: "string", short: "C" },
-      yes: { type: "boolean", short: "y" },
-      json: { type: "boolean" },
-    },
+    options: { ...STACK_OPTIONS, yes: { type: "boolean", short: "y" } },
     run: recover,
   }),
   scopes: command({
     summary: "print the least-privilege OAuth scopes a stack's token needs",
     usage: SCOPES_USAGE,
-    options: { stack: { type: "string", short: "s" }, cwd: { type: "string", short: "C" }, json: { type: "boolean" } },
+    options: STACK_OPTIONS,
     run: scopes,
   }),
 };
