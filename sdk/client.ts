@@ -39,25 +39,31 @@ export interface SupportResources {
   readonly tickets: Tickets;
 }
 
-/* eslint-disable @typescript-eslint/no-require-imports -- each area's module is loaded on first use (see above); its types come from the imports above */
-const AREAS = {
-  regions: (http: HttpClient): Regions => new (require("./resources/regions") as typeof import("./resources/regions")).Regions(http),
-  vpcs: (http: HttpClient): Vpcs => new (require("./resources/vpcs") as typeof import("./resources/vpcs")).Vpcs(http),
-  databases: (http: HttpClient): Databases =>
-    new (require("./resources/databases") as typeof import("./resources/databases")).Databases(http),
-  domains: (http: HttpClient): Domains => new (require("./resources/domains") as typeof import("./resources/domains")).Domains(http),
-  images: (http: HttpClient): Images => new (require("./resources/images") as typeof import("./resources/images")).Images(http),
-  events: (http: HttpClient): Events => new (require("./resources/events") as typeof import("./resources/events")).Events(http),
-  tickets: (http: HttpClient): Tickets => new (require("./resources/support") as typeof import("./resources/support")).Tickets(http),
-  firewalls: (http: HttpClient): Firewalls =>
-    new (require("./resources/firewalls") as typeof import("./resources/firewalls")).Firewalls(http),
-  ips: (http: HttpClient): Ips => new (require("./resources/ips") as typeof import("./resources/ips")).Ips(http),
-  ipv6: (http: HttpClient): Ipv6 => new (require("./resources/ips") as typeof import("./resources/ips")).Ipv6(http),
-  vlans: (http: HttpClient): Vlans => new (require("./resources/vlans") as typeof import("./resources/vlans")).Vlans(http),
-};
-/* eslint-enable @typescript-eslint/no-require-imports */
+/** Each area's resource class, exported by `resources/<module>` under its name capitalized (`vpcs` → `Vpcs`). */
+interface Areas {
+  regions: Regions;
+  vpcs: Vpcs;
+  databases: Databases;
+  domains: Domains;
+  images: Images;
+  events: Events;
+  tickets: Tickets;
+  firewalls: Firewalls;
+  ips: Ips;
+  ipv6: Ipv6;
+  vlans: Vlans;
+}
+type AreaName = keyof Areas;
 
-type AreaName = keyof typeof AREAS;
+/** The areas whose module is not named as they are. */
+const AREA_MODULES: Partial<Record<AreaName, string>> = { tickets: "support", ipv6: "ips" };
+
+/** Loads an area's module (on first use, see above) and makes its resource object. */
+function makeArea<K extends AreaName>(name: K, http: HttpClient): Areas[K] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use; the types come from the imports above
+  const module = require(`./resources/${AREA_MODULES[name] ?? name}`) as Record<string, new (http: HttpClient) => Areas[K]>;
+  return new module[name[0]!.toUpperCase() + name.slice(1)]!(http);
+}
 
 /** Typed client of the compute cloud API v4. Call `close()` when done. */
 export class ComputeClient {
@@ -92,13 +98,13 @@ export class ComputeClient {
   }
 
   /** One area's resource object, made (and its module loaded) on first use. */
-  private area<K extends AreaName>(name: K): ReturnType<(typeof AREAS)[K]> {
+  private area<K extends AreaName>(name: K): Areas[K] {
     let area = this.areas.get(name);
     if (area === undefined) {
-      area = AREAS[name](this.http);
+      area = makeArea(name, this.http);
       this.areas.set(name, area);
     }
-    return area as ReturnType<(typeof AREAS)[K]>;
+    return area as Areas[K];
   }
 
   /** A frozen group of areas (`client.networking`), each made on first use. */

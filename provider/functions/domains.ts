@@ -4,7 +4,7 @@ import { apiId } from "../resources/common";
 import { camelizeDeep } from "../engine/values";
 import type { Camelized } from "../engine/values";
 import { type FunctionOptions, outputForm, withClient } from "./client";
-import { idArgument, noMatch, onlyMatch, orMissing, refuseUnlessOneWay } from "./lookup";
+import { idArgument, oneChild, orMissing, refuseUnlessOneWay } from "./lookup";
 
 /** A domain (DNS zone), with camelCase keys. */
 export type DomainResult = Camelized<Domain>;
@@ -96,20 +96,17 @@ export async function getDomainRecord(args: GetDomainRecordArgs, options: Functi
   refuseUnlessOneWay("getDomainRecord", args, [["id"], ["name", "type"]], "domainId");
   const domainId = idArgument("getDomainRecord", "domainId", args.domainId);
   const id = args.id === undefined ? undefined : idArgument("getDomainRecord", "id", args.id);
-  const noun = recordOf(domainId);
-  return withClient("getDomainRecord", options, async (client) => {
-    if (id !== undefined) {
-      const record = await orMissing(() => client.domains.records.get(domainId, id), noMatch("getDomainRecord", noun, `id ${id}`));
-      return camelizeDeep(record) as DomainRecordResult;
-    }
-    const [name, type] = [args.name!, args.type!];
-    const listed = await orMissing(
-      () => client.domains.records.listAll(domainId, { filter: { name, type } }),
-      `getDomainRecord: no domain with id ${domainId}`,
-    );
-    const matches = listed.filter((r) => r.name === name && r.type === type);
-    return camelizeDeep(onlyMatch("getDomainRecord", noun, `name ${JSON.stringify(name)} and type ${type}`, matches)) as DomainRecordResult;
+  const [name, type] = [args.name!, args.type!];
+  const record = await oneChild("getDomainRecord", options, {
+    noun: recordOf(domainId),
+    id,
+    get: (client, recordId) => client.domains.records.get(domainId, recordId),
+    list: (client) => client.domains.records.listAll(domainId, { filter: { name, type } }),
+    match: (r) => r.name === name && r.type === type,
+    key: `name ${JSON.stringify(name)} and type ${type}`,
+    parentMissing: `getDomainRecord: no domain with id ${domainId}`,
   });
+  return camelizeDeep(record) as DomainRecordResult;
 }
 
 /**

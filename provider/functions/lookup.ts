@@ -3,8 +3,10 @@
  * by label, …), and exactly one object must answer. Every refusal names the function and the
  * arguments as the program gave them.
  */
+import type { ComputeClient } from "../../sdk/client";
 import { isNotFound } from "../../sdk/core/errors";
 import { apiId } from "../resources/common";
+import { withClient, type FunctionOptions } from "./client";
 
 /** How a lookup's messages call its object: `{ one: "VPC", many: "VPCs" }`. */
 export interface Noun {
@@ -62,4 +64,30 @@ export async function orMissing<T>(read: () => Promise<T>, missing: string): Pro
     if (isNotFound(error)) throw new Error(missing, { cause: error });
     throw error;
   }
+}
+
+/** How to find one object of a parent (a domain's record, a VPC's subnet) by its id or by its natural key. */
+export interface ChildLookup<T> {
+  readonly noun: Noun;
+  /** The id the program gave, when it named the object by id. */
+  readonly id: number | undefined;
+  readonly get: (client: ComputeClient, id: number) => Promise<T>;
+  /** The parent's objects, filtered by the key on the API's side. */
+  readonly list: (client: ComputeClient) => Promise<T[]>;
+  /** Whether an object has the key (the API's filter is a hint, this is the rule). */
+  readonly match: (item: T) => boolean;
+  /** The key as a message says it: `label "web"`. */
+  readonly key: string;
+  /** What to say when the parent is not there. */
+  readonly parentMissing: string;
+}
+
+/** The one object of a parent that `lookup` names: by id, or the only one listed with its key. */
+export function oneChild<T extends { id: number }>(fn: string, options: FunctionOptions, lookup: ChildLookup<T>): Promise<T> {
+  return withClient(fn, options, async (client) => {
+    const { id, noun } = lookup;
+    if (id !== undefined) return orMissing(() => lookup.get(client, id), noMatch(fn, noun, `id ${id}`));
+    const listed = await orMissing(() => lookup.list(client), lookup.parentMissing);
+    return onlyMatch(fn, noun, lookup.key, listed.filter(lookup.match));
+  });
 }

@@ -4,7 +4,7 @@ import { apiId } from "../resources/common";
 import { camelizeDeep } from "../engine/values";
 import type { Camelized } from "../engine/values";
 import { type FunctionOptions, outputForm, withClient } from "./client";
-import { idArgument, noMatch, onlyMatch, orMissing, refuseUnlessOneWay } from "./lookup";
+import { idArgument, noMatch, oneChild, onlyMatch, orMissing, refuseUnlessOneWay } from "./lookup";
 
 /** A VPC with its subnets, with camelCase keys. */
 export type VpcResult = Camelized<Vpc>;
@@ -76,20 +76,17 @@ export async function getVpcSubnet(args: GetVpcSubnetArgs, options: FunctionOpti
   refuseUnlessOneWay("getVpcSubnet", args, [["id"], ["label"]], "vpcId");
   const vpcId = idArgument("getVpcSubnet", "vpcId", args.vpcId);
   const id = args.id === undefined ? undefined : idArgument("getVpcSubnet", "id", args.id);
-  const noun = subnetOf(vpcId);
-  return withClient("getVpcSubnet", options, async (client) => {
-    if (id !== undefined) {
-      const subnet = await orMissing(() => client.vpcs.subnets.get(vpcId, id), noMatch("getVpcSubnet", noun, `id ${id}`));
-      return camelizeDeep(subnet) as VpcSubnetResult;
-    }
-    const label = args.label!;
-    const listed = await orMissing(
-      () => client.vpcs.subnets.listAll(vpcId, { filter: { label } }),
-      `getVpcSubnet: no VPC with id ${vpcId}`,
-    );
-    const matches = listed.filter((s) => s.label === label);
-    return camelizeDeep(onlyMatch("getVpcSubnet", noun, `label ${JSON.stringify(label)}`, matches)) as VpcSubnetResult;
+  const label = args.label!;
+  const subnet = await oneChild("getVpcSubnet", options, {
+    noun: subnetOf(vpcId),
+    id,
+    get: (client, subnetId) => client.vpcs.subnets.get(vpcId, subnetId),
+    list: (client) => client.vpcs.subnets.listAll(vpcId, { filter: { label } }),
+    match: (s) => s.label === label,
+    key: `label ${JSON.stringify(label)}`,
+    parentMissing: `getVpcSubnet: no VPC with id ${vpcId}`,
   });
+  return camelizeDeep(subnet) as VpcSubnetResult;
 }
 
 /**

@@ -12,7 +12,7 @@
  */
 import type { FormData } from "undici";
 import type { z } from "zod";
-import { Collection, type CollectionPage } from "./schema";
+import { Collection, Empty, type CollectionPage } from "./schema";
 import { encodeSegment, type PathParam } from "./path";
 
 /** The methods the API's endpoint tables use. */
@@ -205,4 +205,29 @@ export function endpoints<const T extends DeclarationTree>(prefix: string, table
     return [key, endpoint({ name, ...(node as EndpointDeclaration) })];
   });
   return Object.freeze(Object.fromEntries(declared)) as DeclaredEndpoints<T>;
+}
+
+/** Who may call an endpoint: its area, whether a token is needed, and the scopes it needs. */
+export type Access = Pick<EndpointDefinition, "service" | "auth" | "scopes">;
+
+/** The parts of a declaration one kind of call shares, for one access (`{ ...WRITE.delete, path, summary }`). */
+export interface Verbs<A extends Access> {
+  readonly get: A & { readonly method: "GET" };
+  /** A collection: `response` is its item. */
+  readonly list: A & { readonly method: "GET"; readonly paginated: true };
+  readonly post: A & { readonly method: "POST" };
+  readonly put: A & { readonly method: "PUT" };
+  /** A delete answers `{}`. */
+  readonly delete: A & { readonly method: "DELETE"; readonly response: typeof Empty };
+}
+
+/** The verbs of one access: `const WRITE = verbs({ service: "vpcs", auth: "token", scopes: ["vpc:read_write"] })`. */
+export function verbs<const A extends Access>(access: A): Verbs<A> {
+  return Object.freeze({
+    get: { ...access, method: "GET" },
+    list: { ...access, method: "GET", paginated: true },
+    post: { ...access, method: "POST" },
+    put: { ...access, method: "PUT" },
+    delete: { ...access, method: "DELETE", response: Empty },
+  } as const);
 }

@@ -52,35 +52,20 @@ export class ApiError extends ComputeError {
 
   /** Builds the subclass that matches the status. */
   static from(status: number, errors: ErrorEntry[], request: RequestInfo, headers: Record<string, string> = {}): ApiError {
-    const Class = ERROR_CLASSES[status] ?? (status >= 500 ? InternalServerError : ApiError);
+    const Class = ERROR_CLASSES[status as keyof typeof ERROR_CLASSES] ?? (status >= 500 ? InternalServerError : ApiError);
     return new Class(status, errors, request, headers);
   }
 }
 
-/** 400: validation failure, bad filter, or a busy resource (see `hasReason("busy")`). */
-export class BadRequestError extends ApiError {
-  override name = "BadRequestError";
+/** A subclass of `ApiError` for one status: only its name differs, so `instanceof` tells the statuses apart. */
+function statusError<const N extends string>(name: N) {
+  return {
+    [name]: class extends ApiError {
+      override name = name;
+    },
+  }[name]!;
 }
-/** 401: missing, invalid or expired token, or a token without the endpoint's scope. */
-export class AuthenticationError extends ApiError {
-  override name = "AuthenticationError";
-}
-/** 403: authenticated but not permitted (restricted user without the grant). */
-export class PermissionDeniedError extends ApiError {
-  override name = "PermissionDeniedError";
-}
-/** 404: unknown id or path. */
-export class NotFoundError extends ApiError {
-  override name = "NotFoundError";
-}
-/** 405: the path does not support the method. */
-export class MethodNotAllowedError extends ApiError {
-  override name = "MethodNotAllowedError";
-}
-/** 408: the server gave up waiting for the request; retried by the policy. */
-export class RequestTimeoutError extends ApiError {
-  override name = "RequestTimeoutError";
-}
+
 /** 429: rate limit exceeded; retried after `Retry-After`. */
 export class RateLimitError extends ApiError {
   override name = "RateLimitError";
@@ -91,14 +76,6 @@ export class RateLimitError extends ApiError {
     return Number.isFinite(n) ? n : undefined;
   }
 }
-/** 500, and any 5xx without a class of its own (502, 504, …). */
-export class InternalServerError extends ApiError {
-  override name = "InternalServerError";
-}
-/** 501: not implemented (the emulator answers this for endpoints it lacks). */
-export class NotImplementedError extends ApiError {
-  override name = "NotImplementedError";
-}
 /** 503: temporarily unavailable; retried unless the API is in maintenance. */
 export class ServiceUnavailableError extends ApiError {
   override name = "ServiceUnavailableError";
@@ -108,18 +85,44 @@ export class ServiceUnavailableError extends ApiError {
   }
 }
 
-const ERROR_CLASSES: Record<number, new (...args: ConstructorParameters<typeof ApiError>) => ApiError> = {
+/**
+ * The class of each status: 400 a validation failure, bad filter or busy resource (`hasReason("busy")`);
+ * 401 a missing, invalid or expired token, or one without the endpoint's scope; 403 authenticated but not
+ * permitted; 404 an unknown id or path; 405 a method the path does not support; 408 the server gave up
+ * waiting (retried); 429 see `RateLimitError`; 500 and any 5xx without a class of its own; 501 not
+ * implemented (the emulator's answer for endpoints it lacks); 503 see `ServiceUnavailableError`.
+ */
+const ERROR_CLASSES = {
+  400: statusError("BadRequestError"),
+  401: statusError("AuthenticationError"),
+  403: statusError("PermissionDeniedError"),
+  404: statusError("NotFoundError"),
+  405: statusError("MethodNotAllowedError"),
+  408: statusError("RequestTimeoutError"),
+  429: RateLimitError,
+  500: statusError("InternalServerError"),
+  501: statusError("NotImplementedError"),
+  503: ServiceUnavailableError,
+} satisfies Record<number, new (...args: ConstructorParameters<typeof ApiError>) => ApiError>;
+
+export const {
   400: BadRequestError,
   401: AuthenticationError,
   403: PermissionDeniedError,
   404: NotFoundError,
   405: MethodNotAllowedError,
   408: RequestTimeoutError,
-  429: RateLimitError,
   500: InternalServerError,
   501: NotImplementedError,
-  503: ServiceUnavailableError,
-};
+} = ERROR_CLASSES;
+export type BadRequestError = ApiError;
+export type AuthenticationError = ApiError;
+export type PermissionDeniedError = ApiError;
+export type NotFoundError = ApiError;
+export type MethodNotAllowedError = ApiError;
+export type RequestTimeoutError = ApiError;
+export type InternalServerError = ApiError;
+export type NotImplementedError = ApiError;
 
 /**
  * The connection failed. `sent` says whether the request may have reached the server: a refused

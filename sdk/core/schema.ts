@@ -31,6 +31,11 @@ export type CollectionPage<T> = { data: T[]; page: number; pages: number; result
 /** Successful deletes and actions answer `{}`. */
 export const Empty = z.looseObject({});
 
+/** Each field of a shape as `.nullable().optional()`: a body may leave it out, or clear it with `null`. */
+export function clearable<S extends Record<string, z.ZodType>>(shape: S): { [K in keyof S]: z.ZodOptional<z.ZodNullable<S[K]>> } {
+  return Object.fromEntries(Object.entries(shape).map(([key, field]) => [key, field.nullable().optional()])) as never;
+}
+
 /** API timestamps: ISO 8601 without a zone (`2018-01-02T03:04:05`), UTC by convention. */
 export const Timestamp = z.string().min(1);
 

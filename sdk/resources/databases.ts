@@ -14,7 +14,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { z } from "zod";
 import { Empty, Timestamp, filterable } from "../core/schema";
 import type { CallOptions, HttpClient, Sleep } from "../core/http";
-import { endpoints } from "../core/endpoint";
+import { endpoints, verbs } from "../core/endpoint";
 import { resource } from "../core/resource";
 import { waitFor } from "../core/waiters";
 import {
@@ -201,10 +201,10 @@ export function waitForDatabaseStatus(
 // ---------------------------------------------------------------------------------------------
 // Endpoints
 
-const READ = { service: "databases", auth: "token", scopes: ["databases:read_only"] } as const;
-const WRITE = { service: "databases", auth: "token", scopes: ["databases:read_write"] } as const;
+const READ = verbs({ service: "databases", auth: "token", scopes: ["databases:read_only"] });
+const WRITE = verbs({ service: "databases", auth: "token", scopes: ["databases:read_write"] });
 /** No token needed for the engine catalog (spec: "none listed"). */
-const CATALOG = { service: "databases", auth: "none", scopes: [] } as const;
+const CATALOG = verbs({ service: "databases", auth: "none", scopes: [] });
 
 /**
  * The endpoints of one engine, `/databases/{engine}/instances…` (spec "Managed Databases"; the
@@ -217,49 +217,33 @@ export function databaseEngineEndpoints<const E extends DatabaseEngineType, C ex
   const one = `${all}/{instanceId}` as const;
   const backup = `${one}/backups/{backupId}` as const;
   return endpoints(`databases.${engine}`, {
-    list: { ...READ, method: "GET", path: all, summary: `${engine} databases`, response: Database, paginated: true },
+    list: { ...READ.list, path: all, summary: `${engine} databases`, response: Database },
     create: {
-      ...WRITE,
-      method: "POST",
+      ...WRITE.post,
       path: all,
       summary: `Create a ${engine} database (provisioning, 15–30 minutes)`,
       body: createRequest,
       response: Database,
     },
-    get: { ...READ, method: "GET", path: one, summary: `One ${engine} database`, response: Database },
+    get: { ...READ.get, path: one, summary: `One ${engine} database`, response: Database },
     update: {
-      ...WRITE,
-      method: "PUT",
+      ...WRITE.put,
       path: one,
       summary: "Update label, allow list, maintenance window, or resize (type); status active",
       body: updateRequest,
       response: Database,
     },
-    delete: {
-      ...WRITE,
-      method: "DELETE",
-      path: one,
-      summary: "Delete a database (unrestricted users; status active, failed or degraded)",
-      response: Empty,
-    },
-    credentials: {
-      ...READ,
-      method: "GET",
-      path: `${one}/credentials`,
-      summary: "Root username and password (active)",
-      response: DatabaseCredentials,
-    },
+    delete: { ...WRITE.delete, path: one, summary: "Delete a database (unrestricted users; status active, failed or degraded)" },
+    credentials: { ...READ.get, path: `${one}/credentials`, summary: "Root username and password (active)", response: DatabaseCredentials },
     resetCredentials: {
-      ...WRITE,
-      method: "POST",
+      ...WRITE.post,
       path: `${one}/credentials/reset`,
       summary: "New random root password (unrestricted users)",
       response: Empty,
     },
-    ssl: { ...READ, method: "GET", path: `${one}/ssl`, summary: "The CA certificate, base64 PEM (active)", response: DatabaseSsl },
+    ssl: { ...READ.get, path: `${one}/ssl`, summary: "The CA certificate, base64 PEM (active)", response: DatabaseSsl },
     patch: {
-      ...WRITE,
-      method: "POST",
+      ...WRITE.post,
       path: `${one}/patch`,
       summary: "Apply operating system patches now (active → updating → active)",
       response: Empty,
@@ -267,30 +251,21 @@ export function databaseEngineEndpoints<const E extends DatabaseEngineType, C ex
     /** `/databases/{engine}/instances/{id}/backups`: snapshots and daily automatic backups. */
     backups: {
       list: {
-        ...WRITE,
-        method: "GET",
+        ...WRITE.list,
         path: `${one}/backups`,
         summary: "Backups of a database, newest first (not while provisioning)",
         response: DatabaseBackup,
-        paginated: true,
       },
       create: {
-        ...WRITE,
-        method: "POST",
+        ...WRITE.post,
         path: `${one}/backups`,
         summary: "Take a snapshot (active; at most 3; none while another backup runs)",
         body: DatabaseBackupCreateRequest,
         response: Empty,
       },
-      get: { ...WRITE, method: "GET", path: backup, summary: "One backup (not while provisioning)", response: DatabaseBackup },
-      delete: { ...WRITE, method: "DELETE", path: backup, summary: "Delete a backup (not while provisioning)", response: Empty },
-      restore: {
-        ...WRITE,
-        method: "POST",
-        path: `${backup}/restore`,
-        summary: "Restore a backup (active, degraded or failed)",
-        response: Empty,
-      },
+      get: { ...WRITE.get, path: backup, summary: "One backup (not while provisioning)", response: DatabaseBackup },
+      delete: { ...WRITE.delete, path: backup, summary: "Delete a backup (not while provisioning)" },
+      restore: { ...WRITE.post, path: `${backup}/restore`, summary: "Restore a backup (active, degraded or failed)", response: Empty },
     },
   });
 }
@@ -305,17 +280,9 @@ export const DATABASE_ENDPOINTS = {
   ...endpoints("databases", {
     /** `/databases/engines`: the engine versions new databases can use. No token needed. */
     engines: {
-      list: {
-        ...CATALOG,
-        method: "GET",
-        path: "/databases/engines",
-        summary: "Engine versions",
-        response: DatabaseEngine,
-        paginated: true,
-      },
+      list: { ...CATALOG.list, path: "/databases/engines", summary: "Engine versions", response: DatabaseEngine },
       get: {
-        ...CATALOG,
-        method: "GET",
+        ...CATALOG.get,
         path: "/databases/engines/{engineId}",
         summary: "One engine version (`mysql%2F8.0.30`)",
         response: DatabaseEngine,
@@ -324,24 +291,20 @@ export const DATABASE_ENDPOINTS = {
     /** `GET /databases/types` and `GET /databases/types/{typeId}`. */
     types: {
       list: {
-        ...CATALOG,
-        method: "GET",
+        ...CATALOG.list,
         path: "/databases/types",
         summary: "Node types with their prices per engine and cluster size",
         response: DatabaseType,
-        paginated: true,
       },
-      get: { ...CATALOG, method: "GET", path: "/databases/types/{typeId}", summary: "One node type", response: DatabaseType },
+      get: { ...CATALOG.get, path: "/databases/types/{typeId}", summary: "One node type", response: DatabaseType },
     },
     /** `GET /databases/instances`. */
     instances: {
       list: {
-        ...READ,
-        method: "GET",
+        ...READ.list,
         path: "/databases/instances",
         summary: "Databases of every engine, with instance_uri",
         response: DatabaseInstance,
-        paginated: true,
       },
     },
   }),

@@ -7,9 +7,9 @@
  */
 import { isIPv6 } from "node:net";
 import { z } from "zod";
-import { Empty, Timestamp, filterable, type ErrorEntry } from "../core/schema";
+import { Timestamp, clearable, filterable, type ErrorEntry } from "../core/schema";
 import { parseIpv4 } from "../core/net";
-import { endpoints } from "../core/endpoint";
+import { endpoints, verbs } from "../core/endpoint";
 import { resource } from "../core/resource";
 import {
   DOMAIN_REASONS,
@@ -225,12 +225,14 @@ const recordWritable = {
   name: RecordName.optional(),
   target: RecordTarget,
   ttl_sec: RecordTtl.optional(),
-  priority: RecordPriority.nullable().optional(),
-  weight: RecordWeight.nullable().optional(),
-  port: RecordPort.nullable().optional(),
-  service: SrvService.nullable().optional(),
-  protocol: SrvProtocol.nullable().optional(),
-  tag: CaaTag.nullable().optional(),
+  ...clearable({
+    priority: RecordPriority,
+    weight: RecordWeight,
+    port: RecordPort,
+    service: SrvService,
+    protocol: SrvProtocol,
+    tag: CaaTag,
+  }),
 };
 
 /** `POST /domains/{domainId}/records`: `type` and `target` required, the rest by type. */
@@ -301,74 +303,61 @@ export type ZoneFile = z.infer<typeof ZoneFile>;
 // ---------------------------------------------------------------------------------------------
 // endpoints
 
-const READ = { service: "domains", auth: "token", scopes: ["domains:read_only"] } as const;
-const WRITE = { service: "domains", auth: "token", scopes: ["domains:read_write"] } as const;
+const READ = verbs({ service: "domains", auth: "token", scopes: ["domains:read_only"] });
+const WRITE = verbs({ service: "domains", auth: "token", scopes: ["domains:read_write"] });
 
 /** The `/domains` endpoints (spec "Domains"). */
 export const DOMAIN_ENDPOINTS = endpoints("domains", {
-  list: { ...READ, method: "GET", path: "/domains", summary: "Domain collection", response: Domain, paginated: true },
-  create: { ...WRITE, method: "POST", path: "/domains", summary: "Create a domain", body: DomainCreateRequest, response: Domain },
+  list: { ...READ.list, path: "/domains", summary: "Domain collection", response: Domain },
+  create: { ...WRITE.post, path: "/domains", summary: "Create a domain", body: DomainCreateRequest, response: Domain },
   importZone: {
-    ...WRITE,
-    method: "POST",
+    ...WRITE.post,
     path: "/domains/import",
     summary: "Import a domain by zone transfer (AXFR) from a remote nameserver",
     body: DomainImportRequest,
     response: Domain,
   },
-  get: { ...READ, method: "GET", path: "/domains/{domainId}", summary: "One domain", response: Domain },
+  get: { ...READ.get, path: "/domains/{domainId}", summary: "One domain", response: Domain },
   update: {
-    ...WRITE,
-    method: "PUT",
+    ...WRITE.put,
     path: "/domains/{domainId}",
     summary: "Update any writable field of a domain, its name included",
     body: DomainUpdateRequest,
     response: Domain,
   },
-  delete: { ...WRITE, method: "DELETE", path: "/domains/{domainId}", summary: "Delete a domain and all its records", response: Empty },
+  delete: { ...WRITE.delete, path: "/domains/{domainId}", summary: "Delete a domain and all its records" },
   clone: {
-    ...WRITE,
-    method: "POST",
+    ...WRITE.post,
     path: "/domains/{domainId}/clone",
     summary: "Clone a domain with all its records under a new name",
     body: DomainCloneRequest,
     response: Domain,
   },
   zoneFile: {
-    ...READ,
-    method: "GET",
+    ...READ.get,
     path: "/domains/{domainId}/zone-file",
     summary: "The lines of the domain's last rendered zone",
     response: ZoneFile,
   },
   /** `/domains/{domainId}/records`. */
   records: {
-    list: {
-      ...READ,
-      method: "GET",
-      path: "/domains/{domainId}/records",
-      summary: "Record collection of a domain",
-      response: DomainRecord,
-      paginated: true,
-    },
+    list: { ...READ.list, path: "/domains/{domainId}/records", summary: "Record collection of a domain", response: DomainRecord },
     create: {
-      ...WRITE,
-      method: "POST",
+      ...WRITE.post,
       path: "/domains/{domainId}/records",
       summary: "Create a record",
       body: RecordCreateRequest,
       response: DomainRecord,
     },
-    get: { ...READ, method: "GET", path: "/domains/{domainId}/records/{recordId}", summary: "One record", response: DomainRecord },
+    get: { ...READ.get, path: "/domains/{domainId}/records/{recordId}", summary: "One record", response: DomainRecord },
     update: {
-      ...WRITE,
-      method: "PUT",
+      ...WRITE.put,
       path: "/domains/{domainId}/records/{recordId}",
       summary: "Update a record (every field but its type)",
       body: RecordUpdateRequest,
       response: DomainRecord,
     },
-    delete: { ...WRITE, method: "DELETE", path: "/domains/{domainId}/records/{recordId}", summary: "Delete a record", response: Empty },
+    delete: { ...WRITE.delete, path: "/domains/{domainId}/records/{recordId}", summary: "Delete a record" },
   },
 });
 

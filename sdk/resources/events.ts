@@ -1,7 +1,7 @@
 /** Account events: the log of operations (api-facts P6-1). Events are polled, never pushed. */
 import { z } from "zod";
 import { Empty, Timestamp } from "../core/schema";
-import { endpoints } from "../core/endpoint";
+import { endpoints, verbs } from "../core/endpoint";
 import { resource } from "../core/resource";
 
 /** An event's status: instant events are `notification`; long ones go `scheduled`/`started` → `finished`/`failed`. */
@@ -36,30 +36,15 @@ export const Event = z.looseObject({
 });
 export type Event = z.infer<typeof Event>;
 
-const EVENTS = { service: "events", auth: "token", scopes: ["events:read_only"] } as const;
+const EVENTS = verbs({ service: "events", auth: "token", scopes: ["events:read_only"] });
 
 /** The `/account/events` endpoints. Read and seen marks are safe to repeat, so they are retried like a PUT. */
 export const EVENT_ENDPOINTS = endpoints("account.events", {
-  list: {
-    ...EVENTS,
-    method: "GET",
-    path: "/account/events",
-    summary: "Events of the account, newest first",
-    response: Event,
-    paginated: true,
-  },
-  get: { ...EVENTS, method: "GET", path: "/account/events/{eventId}", summary: "One event", response: Event },
-  markRead: {
-    ...EVENTS,
-    method: "POST",
-    path: "/account/events/{eventId}/read",
-    summary: "Mark one event read",
-    response: Empty,
-    idempotent: true,
-  },
+  list: { ...EVENTS.list, path: "/account/events", summary: "Events of the account, newest first", response: Event },
+  get: { ...EVENTS.get, path: "/account/events/{eventId}", summary: "One event", response: Event },
+  markRead: { ...EVENTS.post, path: "/account/events/{eventId}/read", summary: "Mark one event read", response: Empty, idempotent: true },
   markSeen: {
-    ...EVENTS,
-    method: "POST",
+    ...EVENTS.post,
     path: "/account/events/{eventId}/seen",
     summary: "Mark an event and all older ones seen",
     response: Empty,

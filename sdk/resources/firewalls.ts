@@ -7,8 +7,8 @@
  * provider's `check` derives from them.
  */
 import { z } from "zod";
-import { Empty, Timestamp, filterable, requiredInt } from "../core/schema";
-import { endpoints } from "../core/endpoint";
+import { Timestamp, filterable, requiredInt } from "../core/schema";
+import { endpoints, verbs } from "../core/endpoint";
 import { resource } from "../core/resource";
 import {
   FIREWALL_DEVICE_TYPES,
@@ -203,94 +203,64 @@ export type FirewallDevice = z.infer<typeof FirewallDevice>;
 // ---------------------------------------------------------------------------------------------
 // endpoints
 
-const READ = { service: "firewalls", auth: "token", scopes: ["firewall:read_only"] } as const;
-const WRITE = { service: "firewalls", auth: "token", scopes: ["firewall:read_write"] } as const;
+const READ = verbs({ service: "firewalls", auth: "token", scopes: ["firewall:read_only"] });
+const WRITE = verbs({ service: "firewalls", auth: "token", scopes: ["firewall:read_write"] });
 
 /** The `/networking/firewalls` endpoints (spec "Networking: firewalls"). */
 export const FIREWALL_ENDPOINTS = endpoints("networking.firewalls", {
-  list: {
-    ...READ,
-    method: "GET",
-    path: "/networking/firewalls",
-    summary: "Firewalls the caller can access",
-    response: Firewall,
-    paginated: true,
-  },
+  list: { ...READ.list, path: "/networking/firewalls", summary: "Firewalls the caller can access", response: Firewall },
   create: {
-    ...WRITE,
-    method: "POST",
+    ...WRITE.post,
     path: "/networking/firewalls",
     summary: "Create a firewall with its rules and optional devices",
     body: FirewallCreateRequest,
     response: Firewall,
   },
-  get: {
-    ...READ,
-    method: "GET",
-    path: "/networking/firewalls/{firewallId}",
-    summary: "One firewall (without devices)",
-    response: Firewall,
-  },
+  get: { ...READ.get, path: "/networking/firewalls/{firewallId}", summary: "One firewall (without devices)", response: Firewall },
   update: {
-    ...WRITE,
-    method: "PUT",
+    ...WRITE.put,
     path: "/networking/firewalls/{firewallId}",
     summary: "Update a firewall's label, status or tags",
     body: FirewallUpdateRequest,
     response: Firewall,
   },
   delete: {
-    ...WRITE,
-    method: "DELETE",
+    ...WRITE.delete,
     path: "/networking/firewalls/{firewallId}",
     summary: "Delete a firewall; its rules leave every assigned service",
-    response: Empty,
   },
   /** `/networking/firewalls/{firewallId}/devices`. */
   devices: {
-    list: {
-      ...READ,
-      method: "GET",
-      path: "/networking/firewalls/{firewallId}/devices",
-      summary: "Devices of a firewall",
-      response: FirewallDevice,
-      paginated: true,
-    },
+    list: { ...READ.list, path: "/networking/firewalls/{firewallId}/devices", summary: "Devices of a firewall", response: FirewallDevice },
     create: {
-      ...WRITE,
-      method: "POST",
+      ...WRITE.post,
       path: "/networking/firewalls/{firewallId}/devices",
       summary: "Assign a firewall to a compute instance or nodebalancer",
       body: FirewallDeviceCreateRequest,
       response: FirewallDevice,
     },
     get: {
-      ...READ,
-      method: "GET",
+      ...READ.get,
       path: "/networking/firewalls/{firewallId}/devices/{deviceId}",
       summary: "One device of a firewall",
       response: FirewallDevice,
     },
     delete: {
-      ...WRITE,
-      method: "DELETE",
+      ...WRITE.delete,
       path: "/networking/firewalls/{firewallId}/devices/{deviceId}",
       summary: "Remove a firewall from one service",
-      response: Empty,
     },
   },
   /** `/networking/firewalls/{firewallId}/rules`. */
   rules: {
     get: {
-      ...READ,
-      method: "GET",
+      ...READ.get,
       path: "/networking/firewalls/{firewallId}/rules",
       summary: "Both rulesets and policies of a firewall",
       response: FirewallRules,
     },
     update: {
-      ...WRITE,
-      method: "PUT",
+      ...WRITE.put,
       path: "/networking/firewalls/{firewallId}/rules",
       summary: "Replace both rulesets of a firewall",
       body: FirewallRulesUpdateRequest,

@@ -11,10 +11,10 @@
 import { createHash } from "node:crypto";
 import { open, stat } from "node:fs/promises";
 import { z } from "zod";
-import { Empty, Timestamp } from "../core/schema";
+import { Timestamp } from "../core/schema";
 import { isNotFound } from "../core/errors";
 import type { CallOptions, HttpClient, Sleep } from "../core/http";
-import { endpoints } from "../core/endpoint";
+import { endpoints, verbs } from "../core/endpoint";
 import { resource } from "../core/resource";
 import { waitFor } from "../core/waiters";
 
@@ -266,7 +266,8 @@ export async function hashFile(filePath: string, signal?: AbortSignal): Promise<
   return hash.digest("hex");
 }
 
-const WRITE = { service: "images", auth: "token", scopes: ["images:read_write"] } as const;
+const WRITE = verbs({ service: "images", auth: "token", scopes: ["images:read_write"] });
+const PUBLIC = { service: "images", auth: "none" } as const;
 
 /**
  * The `/images` endpoints (spec "Images"). Listing and viewing need no token (public images only,
@@ -275,56 +276,39 @@ const WRITE = { service: "images", auth: "token", scopes: ["images:read_write"] 
  */
 export const IMAGE_ENDPOINTS = endpoints("images", {
   list: {
-    service: "images",
-    auth: "none",
-    scopes: [],
-    method: "GET",
+    ...verbs({ ...PUBLIC, scopes: [] }).list,
     path: "/images",
     summary: "Public images, and with a token the account's private images",
     response: Image,
-    paginated: true,
   },
   create: {
-    ...WRITE,
-    scopes: ["images:read_write", "computes:read_only"],
-    method: "POST",
+    ...verbs({ service: "images", auth: "token", scopes: ["images:read_write", "computes:read_only"] }).post,
     path: "/images",
     summary: "Capture a disk as a private image (creating, then available)",
     body: ImageCreateRequest,
     response: Image,
   },
   createUpload: {
-    ...WRITE,
-    method: "POST",
+    ...WRITE.post,
     path: "/images/upload",
     summary: "Create a private image waiting for its data, and the URL to PUT the data to",
     body: ImageUploadRequest,
     response: ImageUploadResponse,
   },
   get: {
-    service: "images",
-    auth: "none",
-    scopes: ["images:read_only"],
-    method: "GET",
+    ...verbs({ ...PUBLIC, scopes: ["images:read_only"] }).get,
     path: "/images/{imageId}",
     summary: "One image; public images need no credentials",
     response: Image,
   },
   update: {
-    ...WRITE,
-    method: "PUT",
+    ...WRITE.put,
     path: "/images/{imageId}",
     summary: "Update a private image's label or description (public images: 403)",
     body: ImageUpdateRequest,
     response: Image,
   },
-  delete: {
-    ...WRITE,
-    method: "DELETE",
-    path: "/images/{imageId}",
-    summary: "Delete a private image, irreversibly (public images: 403)",
-    response: Empty,
-  },
+  delete: { ...WRITE.delete, path: "/images/{imageId}", summary: "Delete a private image, irreversibly (public images: 403)" },
 });
 
 /** `/images`: private and public images. Creates are never retried after an ambiguous failure. */

@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { Empty, filterable, requiredInt, requiredString } from "../core/schema";
-import { endpoints } from "../core/endpoint";
+import { endpoints, verbs } from "../core/endpoint";
 import { resource } from "../core/resource";
 import type { CallOptions } from "../core/http";
 import type { ListOptions, Paginator } from "../core/pagination";
@@ -270,27 +270,24 @@ export const IpListQuery = z.strictObject({ skip_ipv6_rdns: z.boolean({ error: I
 export type IpListQuery = z.infer<typeof IpListQuery>;
 
 const SERVICE = { service: "ips", auth: "token" } as const;
-const READ = { ...SERVICE, scopes: ["ips:read_only"] } as const;
-const WRITE = { ...SERVICE, scopes: ["ips:read_write"] } as const;
-const WRITE_COMPUTES = { ...SERVICE, scopes: ["ips:read_write", "computes:read_write"] } as const;
-const ASSIGN = { ...WRITE_COMPUTES, method: "POST", body: IpAssignRequest, response: Empty } as const;
+const READ = verbs({ ...SERVICE, scopes: ["ips:read_only"] });
+const WRITE = verbs({ ...SERVICE, scopes: ["ips:read_write"] });
+const WRITE_COMPUTES = verbs({ ...SERVICE, scopes: ["ips:read_write", "computes:read_write"] });
+const ASSIGN = { ...WRITE_COMPUTES.post, body: IpAssignRequest, response: Empty } as const;
 /** The body is the whole desired list, so sending it twice has the effect of sending it once: safe to retry. */
-const SHARE = { ...WRITE_COMPUTES, method: "POST", body: IpShareRequest, response: Empty, idempotent: true } as const;
+const SHARE = { ...WRITE_COMPUTES.post, body: IpShareRequest, response: Empty, idempotent: true } as const;
 
 /** The `/networking/ips` and `/networking/ipv6` endpoints (spec "Networking: IP addresses, IPv6, VLANs"). */
 export const IP_ENDPOINTS = endpoints("networking.ips", {
   list: {
-    ...READ,
-    method: "GET",
+    ...READ.list,
     path: "/networking/ips",
     summary: "IP addresses of the account, private ones excluded",
     query: IpListQuery,
     response: IpAddress,
-    paginated: true,
   },
   allocate: {
-    ...WRITE_COMPUTES,
-    method: "POST",
+    ...WRITE_COMPUTES.post,
     path: "/networking/ips",
     summary: "Allocate an IPv4 address to an instance enabled for additional addresses",
     body: IpAllocateRequest,
@@ -310,10 +307,9 @@ export const IP_ENDPOINTS = endpoints("networking.ips", {
     path: "/networking/ipv4/share",
     summary: "Set the addresses an instance shares for failover (ipv4 path)",
   },
-  get: { ...READ, method: "GET", path: "/networking/ips/{address}", summary: "One IP address", response: IpAddress },
+  get: { ...READ.get, path: "/networking/ips/{address}", summary: "One IP address", response: IpAddress },
   update: {
-    ...WRITE,
-    method: "PUT",
+    ...WRITE.put,
     path: "/networking/ips/{address}",
     summary: "Set an address's reverse DNS (null restores the default); forward DNS must exist",
     body: IpUpdateRequest,
@@ -325,34 +321,20 @@ export const IP_ENDPOINTS = endpoints("networking.ips", {
 export const IPV6_ENDPOINTS = endpoints("networking.ipv6", {
   /** `/networking/ipv6/pools`. */
   pools: {
-    list: { ...READ, method: "GET", path: "/networking/ipv6/pools", summary: "IPv6 pools", response: Ipv6Pool, paginated: true },
+    list: { ...READ.list, path: "/networking/ipv6/pools", summary: "IPv6 pools", response: Ipv6Pool },
   },
   /** `/networking/ipv6/ranges`. A range is named in paths by its address without the prefix length. */
   ranges: {
-    list: {
-      ...READ,
-      method: "GET",
-      path: "/networking/ipv6/ranges",
-      summary: "IPv6 ranges of the account",
-      response: Ipv6Range,
-      paginated: true,
-    },
+    list: { ...READ.list, path: "/networking/ipv6/ranges", summary: "IPv6 ranges of the account", response: Ipv6Range },
     create: {
-      ...WRITE_COMPUTES,
-      method: "POST",
+      ...WRITE_COMPUTES.post,
       path: "/networking/ipv6/ranges",
       summary: "Create an IPv6 range routed to an instance (compute_id) or a SLAAC address (route_target)",
       body: Ipv6RangeCreateRequest,
       response: Ipv6RangeCreated,
     },
-    get: { ...READ, method: "GET", path: "/networking/ipv6/ranges/{range}", summary: "One IPv6 range", response: Ipv6RangeView },
-    delete: {
-      ...WRITE,
-      method: "DELETE",
-      path: "/networking/ipv6/ranges/{range}",
-      summary: "Delete an IPv6 range that is not shared",
-      response: Empty,
-    },
+    get: { ...READ.get, path: "/networking/ipv6/ranges/{range}", summary: "One IPv6 range", response: Ipv6RangeView },
+    delete: { ...WRITE.delete, path: "/networking/ipv6/ranges/{range}", summary: "Delete an IPv6 range that is not shared" },
   },
 });
 

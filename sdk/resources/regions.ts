@@ -1,6 +1,6 @@
 /** Regions: the catalog of regions and the availability of select plans. No authorization needed. */
 import { z } from "zod";
-import { endpoints } from "../core/endpoint";
+import { endpoints, verbs } from "../core/endpoint";
 import { resource } from "../core/resource";
 import { filterable } from "../core/schema";
 
@@ -29,25 +29,22 @@ export const RegionAvailability = z.looseObject({
 });
 export type RegionAvailability = z.infer<typeof RegionAvailability>;
 
-const REGIONS = { service: "regions", auth: "none", scopes: [] } as const;
+const REGIONS = verbs({ service: "regions", auth: "none", scopes: [] });
 
 /** The `/regions` endpoints (spec "Regions": no authorization listed). */
 export const REGION_ENDPOINTS = endpoints("regions", {
-  list: { ...REGIONS, method: "GET", path: "/regions", summary: "Region collection", response: Region, paginated: true },
-  get: { ...REGIONS, method: "GET", path: "/regions/{regionId}", summary: "One region", response: Region },
+  list: { ...REGIONS.list, path: "/regions", summary: "Region collection", response: Region },
+  get: { ...REGIONS.get, path: "/regions/{regionId}", summary: "One region", response: Region },
   /** Availability of select plans per region. */
   availability: {
     list: {
-      ...REGIONS,
-      method: "GET",
+      ...REGIONS.list,
       path: "/regions/availability",
       summary: "Availability of select plans in every region",
       response: RegionAvailability,
-      paginated: true,
     },
     get: {
-      ...REGIONS,
-      method: "GET",
+      ...REGIONS.get,
       path: "/regions/{regionId}/availability",
       summary: "Availability of select plans in one region",
       // An array, not a collection envelope (the OpenAPI description of 4.174; the spec's table

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { undici } from "../core/undici";
 import { Empty, Timestamp, filterable, requiredString } from "../core/schema";
 import { ClientValidationError } from "../core/errors";
-import { describeCall, endpoints } from "../core/endpoint";
+import { describeCall, endpoints, verbs } from "../core/endpoint";
 import { resource } from "../core/resource";
 import type { CallOptions } from "../core/http";
 
@@ -141,43 +141,32 @@ export function isAllowedAttachment(filename: string): boolean {
   return ATTACHMENT_EXTENSIONS.some((ext) => lower.endsWith(ext));
 }
 
-const READ = { service: "support", auth: "token", scopes: ["account:read_only"] } as const;
-const WRITE = { service: "support", auth: "token", scopes: ["account:read_write"] } as const;
+const READ = verbs({ service: "support", auth: "token", scopes: ["account:read_only"] });
+const WRITE = verbs({ service: "support", auth: "token", scopes: ["account:read_write"] });
 
 /** The `/support/tickets` endpoints (spec "Support"). */
 export const TICKET_ENDPOINTS = endpoints("support.tickets", {
-  list: {
-    ...READ,
-    method: "GET",
-    path: "/support/tickets",
-    summary: "Tickets of the account, open ones first",
-    response: Ticket,
-    paginated: true,
-  },
-  open: { ...WRITE, method: "POST", path: "/support/tickets", summary: "Open a ticket", body: TicketOpenRequest, response: Ticket },
-  get: { ...READ, method: "GET", path: "/support/tickets/{ticketId}", summary: "One ticket", response: Ticket },
+  list: { ...READ.list, path: "/support/tickets", summary: "Tickets of the account, open ones first", response: Ticket },
+  open: { ...WRITE.post, path: "/support/tickets", summary: "Open a ticket", body: TicketOpenRequest, response: Ticket },
+  get: { ...READ.get, path: "/support/tickets/{ticketId}", summary: "One ticket", response: Ticket },
   attach: {
-    ...WRITE,
-    method: "POST",
+    ...WRITE.post,
     path: "/support/tickets/{ticketId}/attachments",
     summary: "Attach a file (multipart/form-data, field file)",
     multipart: { file: "file" },
     response: Empty,
   },
-  close: { ...WRITE, method: "POST", path: "/support/tickets/{ticketId}/close", summary: "Close a ticket", response: Empty },
+  close: { ...WRITE.post, path: "/support/tickets/{ticketId}/close", summary: "Close a ticket", response: Empty },
   /** `/support/tickets/{ticketId}/replies`. */
   replies: {
     list: {
-      ...READ,
-      method: "GET",
+      ...READ.list,
       path: "/support/tickets/{ticketId}/replies",
       summary: "Replies of a ticket, oldest first",
       response: TicketReply,
-      paginated: true,
     },
     create: {
-      ...WRITE,
-      method: "POST",
+      ...WRITE.post,
       path: "/support/tickets/{ticketId}/replies",
       summary: "Reply to a ticket",
       body: ReplyCreateRequest,

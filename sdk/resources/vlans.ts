@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { Timestamp, filterable } from "../core/schema";
-import { endpoints } from "../core/endpoint";
+import { endpoints, verbs } from "../core/endpoint";
 import { resource } from "../core/resource";
 
 /** A VLAN: its label, region, the instances attached to it, and when it appeared. */
@@ -19,14 +19,10 @@ export type Vlan = z.infer<typeof Vlan>;
 /** The `/networking/vlans` endpoint (scope `computes:read_only`). */
 export const VLAN_ENDPOINTS = endpoints("networking.vlans", {
   list: {
-    service: "vlans",
-    auth: "token",
-    scopes: ["computes:read_only"],
-    method: "GET",
+    ...verbs({ service: "vlans", auth: "token", scopes: ["computes:read_only"] }).list,
     path: "/networking/vlans",
     summary: "VLANs of the account, derived from instances' vlan interfaces",
     response: Vlan,
-    paginated: true,
   },
 });
 

@@ -5,9 +5,9 @@
  * from them.
  */
 import { z } from "zod";
-import { Empty, Timestamp, filterable, requiredString } from "../core/schema";
+import { Timestamp, filterable, requiredString } from "../core/schema";
 import type { ListOptions, Paginator } from "../core/pagination";
-import { endpoints } from "../core/endpoint";
+import { endpoints, verbs } from "../core/endpoint";
 import { resource } from "../core/resource";
 import { CLASSIC_PRIVATE_RANGE, RFC1918_RANGES, formatIpv4Cidr, ipv4RangeWithin, ipv4RangesOverlap, parseIpv4Cidr } from "../core/net";
 
@@ -139,76 +139,41 @@ export const VpcIp = z.looseObject({
 });
 export type VpcIp = z.infer<typeof VpcIp>;
 
-const READ = { service: "vpcs", auth: "token", scopes: [] } as const;
-const WRITE = { service: "vpcs", auth: "token", scopes: ["vpc:read_write"] } as const;
-const IPS = { service: "vpcs", auth: "token", scopes: ["ips:read_only"], response: VpcIp, paginated: true } as const;
+const READ = verbs({ service: "vpcs", auth: "token", scopes: [] });
+const WRITE = verbs({ service: "vpcs", auth: "token", scopes: ["vpc:read_write"] });
+const IPS = { ...verbs({ service: "vpcs", auth: "token", scopes: ["ips:read_only"] }).list, response: VpcIp };
 
 /** The `/vpcs` endpoints (spec "VPCs"): reads list no scope, the IP lists need `ips:read_only`, writes `vpc:read_write`. */
 export const VPC_ENDPOINTS = endpoints("vpcs", {
   /** Iterates the account's VPCs. */
-  list: { ...READ, method: "GET", path: "/vpcs", summary: "VPC collection", response: Vpc, paginated: true },
+  list: { ...READ.list, path: "/vpcs", summary: "VPC collection", response: Vpc },
   /** The body is validated against `VpcCreateRequest` before anything is sent; never retried after an ambiguous failure. */
-  create: { ...WRITE, method: "POST", path: "/vpcs", summary: "Create a VPC with optional subnets", body: VpcCreateRequest, response: Vpc },
-  get: { ...READ, method: "GET", path: "/vpcs/{vpcId}", summary: "One VPC", response: Vpc },
-  update: {
-    ...WRITE,
-    method: "PUT",
-    path: "/vpcs/{vpcId}",
-    summary: "Update a VPC's label or description",
-    body: VpcUpdateRequest,
-    response: Vpc,
-  },
-  delete: {
-    ...WRITE,
-    method: "DELETE",
-    path: "/vpcs/{vpcId}",
-    summary: "Delete a VPC and all its subnets (all or nothing)",
-    response: Empty,
-  },
+  create: { ...WRITE.post, path: "/vpcs", summary: "Create a VPC with optional subnets", body: VpcCreateRequest, response: Vpc },
+  get: { ...READ.get, path: "/vpcs/{vpcId}", summary: "One VPC", response: Vpc },
+  update: { ...WRITE.put, path: "/vpcs/{vpcId}", summary: "Update a VPC's label or description", body: VpcUpdateRequest, response: Vpc },
+  delete: { ...WRITE.delete, path: "/vpcs/{vpcId}", summary: "Delete a VPC and all its subnets (all or nothing)" },
   /** `/vpcs/{vpcId}/subnets`. */
   subnets: {
-    list: {
-      ...READ,
-      method: "GET",
-      path: "/vpcs/{vpcId}/subnets",
-      summary: "Subnet collection of a VPC",
-      response: Subnet,
-      paginated: true,
-    },
+    list: { ...READ.list, path: "/vpcs/{vpcId}/subnets", summary: "Subnet collection of a VPC", response: Subnet },
     /** Never retried after an ambiguous failure. */
-    create: {
-      ...WRITE,
-      method: "POST",
-      path: "/vpcs/{vpcId}/subnets",
-      summary: "Create a subnet",
-      body: SubnetCreateRequest,
-      response: Subnet,
-    },
-    get: { ...READ, method: "GET", path: "/vpcs/{vpcId}/subnets/{vpcSubnetId}", summary: "One subnet", response: Subnet },
+    create: { ...WRITE.post, path: "/vpcs/{vpcId}/subnets", summary: "Create a subnet", body: SubnetCreateRequest, response: Subnet },
+    get: { ...READ.get, path: "/vpcs/{vpcId}/subnets/{vpcSubnetId}", summary: "One subnet", response: Subnet },
     /** The label only; `ipv4` is fixed. */
     update: {
-      ...WRITE,
-      method: "PUT",
+      ...WRITE.put,
       path: "/vpcs/{vpcId}/subnets/{vpcSubnetId}",
       summary: "Update a subnet's label",
       body: SubnetUpdateRequest,
       response: Subnet,
     },
-    delete: {
-      ...WRITE,
-      method: "DELETE",
-      path: "/vpcs/{vpcId}/subnets/{vpcSubnetId}",
-      summary: "Delete a subnet without assigned interfaces",
-      response: Empty,
-    },
+    delete: { ...WRITE.delete, path: "/vpcs/{vpcId}/subnets/{vpcSubnetId}", summary: "Delete a subnet without assigned interfaces" },
   },
   ips: {
-    list: { ...IPS, method: "GET", path: "/vpcs/{vpcId}/ips", summary: "VPC IP records of one VPC" },
-    listAccount: { ...IPS, method: "GET", path: "/vpcs/ips", summary: "VPC IP records of the account" },
+    list: { ...IPS, path: "/vpcs/{vpcId}/ips", summary: "VPC IP records of one VPC" },
+    listAccount: { ...IPS, path: "/vpcs/ips", summary: "VPC IP records of the account" },
     listAccountViaNetworking: {
       ...IPS,
       name: "vpcs.ips.listAccount#networking",
-      method: "GET",
       path: "/networking/vpcs/ips",
       summary: "VPC IP records of the account (networking path)",
     },

@@ -264,6 +264,9 @@ function singleNodeReplication(
 // here; the parameters inside `mysql` and `pg` are any name with a scalar value, their documented
 // ranges are not checked (emulator README, "Known differences").
 
+/** An integer setting of `engine_config`. */
+const ConfigInteger = z.number({ error: DATABASE_REASONS.engineConfigInteger }).int(DATABASE_REASONS.engineConfigInteger);
+
 /** One engine's parameter group (`mysql`, `pg`): parameter name → value. */
 const EngineParameters = z.record(
   z.string(),
@@ -274,48 +277,39 @@ const EngineParameters = z.record(
 /** MySQL's `engine_config` (newer than 4.174): `mysql` parameters and `binlog_retention_period` (seconds). */
 export const MysqlEngineConfig = z.strictObject({
   mysql: EngineParameters.optional(),
-  binlog_retention_period: z.number({ error: DATABASE_REASONS.engineConfigInteger }).int(DATABASE_REASONS.engineConfigInteger).optional(),
+  binlog_retention_period: ConfigInteger.optional(),
 });
 export type MysqlEngineConfig = z.infer<typeof MysqlEngineConfig>;
 
 /** PostgreSQL's `engine_config` (newer than 4.174): `pg` parameters, `pglookout`, and three settings of their own. */
 export const PostgresqlEngineConfig = z.strictObject({
   pg: EngineParameters.optional(),
-  pglookout: z
-    .strictObject({
-      max_failover_replication_time_lag: z
-        .number({ error: DATABASE_REASONS.engineConfigInteger })
-        .int(DATABASE_REASONS.engineConfigInteger)
-        .optional(),
-    })
-    .optional(),
+  pglookout: z.strictObject({ max_failover_replication_time_lag: ConfigInteger.optional() }).optional(),
   pg_stat_monitor_enable: z.boolean({ error: DATABASE_REASONS.engineConfigBoolean }).optional(),
   shared_buffers_percentage: z.number({ error: DATABASE_REASONS.engineConfigNumber }).optional(),
-  work_mem: z.number({ error: DATABASE_REASONS.engineConfigInteger }).int(DATABASE_REASONS.engineConfigInteger).optional(),
+  work_mem: ConfigInteger.optional(),
 });
 export type PostgresqlEngineConfig = z.infer<typeof PostgresqlEngineConfig>;
 
+/** The create body of one engine: the common fields, its engine id and its own fields; one node cannot replicate. */
+function createRequest<const E extends "mysql" | "postgresql", S extends z.ZodRawShape>(engine: E, own: S) {
+  const body = z.strictObject({ ...createFields, engine: databaseEngineId(engine), ...own });
+  return body.superRefine((value, ctx) => singleNodeReplication(value as Parameters<typeof singleNodeReplication>[0], ctx));
+}
+
 /** `POST /databases/mysql/instances`. */
-export const MysqlDatabaseCreateRequest = z
-  .strictObject({
-    ...createFields,
-    engine: databaseEngineId("mysql"),
-    replication_type: MysqlReplicationType.optional(),
-    engine_config: MysqlEngineConfig.optional(),
-  })
-  .superRefine(singleNodeReplication);
+export const MysqlDatabaseCreateRequest = createRequest("mysql", {
+  replication_type: MysqlReplicationType.optional(),
+  engine_config: MysqlEngineConfig.optional(),
+});
 export type MysqlDatabaseCreateRequest = z.infer<typeof MysqlDatabaseCreateRequest>;
 
 /** `POST /databases/postgresql/instances`: MySQL's body plus `replication_commit_type`. */
-export const PostgresqlDatabaseCreateRequest = z
-  .strictObject({
-    ...createFields,
-    engine: databaseEngineId("postgresql"),
-    replication_type: PostgresqlReplicationType.optional(),
-    replication_commit_type: PostgresqlReplicationCommitType.optional(),
-    engine_config: PostgresqlEngineConfig.optional(),
-  })
-  .superRefine(singleNodeReplication);
+export const PostgresqlDatabaseCreateRequest = createRequest("postgresql", {
+  replication_type: PostgresqlReplicationType.optional(),
+  replication_commit_type: PostgresqlReplicationCommitType.optional(),
+  engine_config: PostgresqlEngineConfig.optional(),
+});
 export type PostgresqlDatabaseCreateRequest = z.infer<typeof PostgresqlDatabaseCreateRequest>;
 
 /** The create schema of each engine. */
