@@ -216,6 +216,8 @@ export interface Verbs<A extends Access> {
   /** A collection: `response` is its item. */
   readonly list: A & { readonly method: "GET"; readonly paginated: true };
   readonly post: A & { readonly method: "POST" };
+  /** A POST that answers `{}` (close a ticket, restore a backup). */
+  readonly action: A & { readonly method: "POST"; readonly response: typeof Empty };
   readonly put: A & { readonly method: "PUT" };
   /** A delete answers `{}`. */
   readonly delete: A & { readonly method: "DELETE"; readonly response: typeof Empty };
@@ -227,6 +229,7 @@ export function verbs<const A extends Access>(access: A): Verbs<A> {
     get: { ...access, method: "GET" },
     list: { ...access, method: "GET", paginated: true },
     post: { ...access, method: "POST" },
+    action: { ...access, method: "POST", response: Empty },
     put: { ...access, method: "PUT" },
     delete: { ...access, method: "DELETE", response: Empty },
   } as const);

@@ -12,7 +12,7 @@
  */
 import { setTimeout as delay } from "node:timers/promises";
 import { z } from "zod";
-import { Empty, Timestamp, filterable } from "../core/schema";
+import { Timestamp, filterable } from "../core/schema";
 import type { CallOptions, HttpClient, Sleep } from "../core/http";
 import { endpoints, verbs } from "../core/endpoint";
 import { resource } from "../core/resource";
@@ -235,19 +235,9 @@ export function databaseEngineEndpoints<const E extends DatabaseEngineType, C ex
     },
     delete: { ...WRITE.delete, path: one, summary: "Delete a database (unrestricted users; status active, failed or degraded)" },
     credentials: { ...READ.get, path: `${one}/credentials`, summary: "Root username and password (active)", response: DatabaseCredentials },
-    resetCredentials: {
-      ...WRITE.post,
-      path: `${one}/credentials/reset`,
-      summary: "New random root password (unrestricted users)",
-      response: Empty,
-    },
+    resetCredentials: { ...WRITE.action, path: `${one}/credentials/reset`, summary: "New random root password (unrestricted users)" },
     ssl: { ...READ.get, path: `${one}/ssl`, summary: "The CA certificate, base64 PEM (active)", response: DatabaseSsl },
-    patch: {
-      ...WRITE.post,
-      path: `${one}/patch`,
-      summary: "Apply operating system patches now (active → updating → active)",
-      response: Empty,
-    },
+    patch: { ...WRITE.action, path: `${one}/patch`, summary: "Apply operating system patches now (active → updating → active)" },
     /** `/databases/{engine}/instances/{id}/backups`: snapshots and daily automatic backups. */
     backups: {
       list: {
@@ -257,15 +247,14 @@ export function databaseEngineEndpoints<const E extends DatabaseEngineType, C ex
         response: DatabaseBackup,
       },
       create: {
-        ...WRITE.post,
+        ...WRITE.action,
         path: `${one}/backups`,
         summary: "Take a snapshot (active; at most 3; none while another backup runs)",
         body: DatabaseBackupCreateRequest,
-        response: Empty,
       },
       get: { ...WRITE.get, path: backup, summary: "One backup (not while provisioning)", response: DatabaseBackup },
       delete: { ...WRITE.delete, path: backup, summary: "Delete a backup (not while provisioning)" },
-      restore: { ...WRITE.post, path: `${backup}/restore`, summary: "Restore a backup (active, degraded or failed)", response: Empty },
+      restore: { ...WRITE.action, path: `${backup}/restore`, summary: "Restore a backup (active, degraded or failed)" },
     },
   });
 }

@@ -1,6 +1,6 @@
 /** Account events: the log of operations (api-facts P6-1). Events are polled, never pushed. */
 import { z } from "zod";
-import { Empty, Timestamp } from "../core/schema";
+import { Timestamp } from "../core/schema";
 import { endpoints, verbs } from "../core/endpoint";
 import { resource } from "../core/resource";
 
@@ -42,12 +42,11 @@ const EVENTS = verbs({ service: "events", auth: "token", scopes: ["events:read_o
 export const EVENT_ENDPOINTS = endpoints("account.events", {
   list: { ...EVENTS.list, path: "/account/events", summary: "Events of the account, newest first", response: Event },
   get: { ...EVENTS.get, path: "/account/events/{eventId}", summary: "One event", response: Event },
-  markRead: { ...EVENTS.post, path: "/account/events/{eventId}/read", summary: "Mark one event read", response: Empty, idempotent: true },
+  markRead: { ...EVENTS.action, path: "/account/events/{eventId}/read", summary: "Mark one event read", idempotent: true },
   markSeen: {
-    ...EVENTS.post,
+    ...EVENTS.action,
     path: "/account/events/{eventId}/seen",
     summary: "Mark an event and all older ones seen",
-    response: Empty,
     idempotent: true,
   },
 });

@@ -6,7 +6,7 @@
  * them. Response schemas are tolerant: unknown keys pass, `vpc_nat_1_1` may be absent.
  */
 import { z } from "zod";
-import { Empty, filterable, requiredInt, requiredString } from "../core/schema";
+import { filterable, requiredInt, requiredString } from "../core/schema";
 import { endpoints, verbs } from "../core/endpoint";
 import { resource } from "../core/resource";
 import type { CallOptions } from "../core/http";
@@ -273,9 +273,9 @@ const SERVICE = { service: "ips", auth: "token" } as const;
 const READ = verbs({ ...SERVICE, scopes: ["ips:read_only"] });
 const WRITE = verbs({ ...SERVICE, scopes: ["ips:read_write"] });
 const WRITE_COMPUTES = verbs({ ...SERVICE, scopes: ["ips:read_write", "computes:read_write"] });
-const ASSIGN = { ...WRITE_COMPUTES.post, body: IpAssignRequest, response: Empty } as const;
+const ASSIGN = { ...WRITE_COMPUTES.action, body: IpAssignRequest } as const;
 /** The body is the whole desired list, so sending it twice has the effect of sending it once: safe to retry. */
-const SHARE = { ...WRITE_COMPUTES.post, body: IpShareRequest, response: Empty, idempotent: true } as const;
+const SHARE = { ...WRITE_COMPUTES.action, body: IpShareRequest, idempotent: true } as const;
 
 /** The `/networking/ips` and `/networking/ipv6` endpoints (spec "Networking: IP addresses, IPv6, VLANs"). */
 export const IP_ENDPOINTS = endpoints("networking.ips", {

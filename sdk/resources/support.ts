@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { undici } from "../core/undici";
-import { Empty, Timestamp, filterable, requiredString } from "../core/schema";
+import { Timestamp, filterable, requiredString } from "../core/schema";
 import { ClientValidationError } from "../core/errors";
 import { describeCall, endpoints, verbs } from "../core/endpoint";
 import { resource } from "../core/resource";
@@ -150,13 +150,12 @@ export const TICKET_ENDPOINTS = endpoints("support.tickets", {
   open: { ...WRITE.post, path: "/support/tickets", summary: "Open a ticket", body: TicketOpenRequest, response: Ticket },
   get: { ...READ.get, path: "/support/tickets/{ticketId}", summary: "One ticket", response: Ticket },
   attach: {
-    ...WRITE.post,
+    ...WRITE.action,
     path: "/support/tickets/{ticketId}/attachments",
     summary: "Attach a file (multipart/form-data, field file)",
     multipart: { file: "file" },
-    response: Empty,
   },
-  close: { ...WRITE.post, path: "/support/tickets/{ticketId}/close", summary: "Close a ticket", response: Empty },
+  close: { ...WRITE.action, path: "/support/tickets/{ticketId}/close", summary: "Close a ticket" },
   /** `/support/tickets/{ticketId}/replies`. */
   replies: {
     list: {
