@@ -180,6 +180,10 @@ export function findClientDocs(root: string): ClientDocs {
   const schemaName = (declared: ts.Type, field: string, at: ts.Node): string | undefined => {
     const property = declared.getProperty(field);
     const assignment = property?.valueDeclaration ?? property?.declarations?.[0];
+    // A field a verb gives (`...WRITE.delete`: `response: typeof Empty`) is named by its type query.
+    if (assignment && ts.isPropertySignature(assignment) && assignment.type && ts.isTypeQueryNode(assignment.type)) {
+      return assignment.type.exprName.getText();
+    }
     if (!property || !assignment || !ts.isPropertyAssignment(assignment)) return undefined;
     const text = assignment.initializer.getText();
     const array = /^z\.array\((\w+)\)$/.exec(text);

@@ -85,13 +85,7 @@ export class ServiceUnavailableError extends ApiError {
   }
 }
 
-/**
- * The class of each status: 400 a validation failure, bad filter or busy resource (`hasReason("busy")`);
- * 401 a missing, invalid or expired token, or one without the endpoint's scope; 403 authenticated but not
- * permitted; 404 an unknown id or path; 405 a method the path does not support; 408 the server gave up
- * waiting (retried); 429 see `RateLimitError`; 500 and any 5xx without a class of its own; 501 not
- * implemented (the emulator's answer for endpoints it lacks); 503 see `ServiceUnavailableError`.
- */
+/** The class of each status; a 5xx without a class of its own is an `InternalServerError`. */
 const ERROR_CLASSES = {
   400: statusError("BadRequestError"),
   401: statusError("AuthenticationError"),
@@ -115,13 +109,21 @@ export const {
   500: InternalServerError,
   501: NotImplementedError,
 } = ERROR_CLASSES;
+/** 400: validation failure, bad filter, or a busy resource (see `hasReason("busy")`). */
 export type BadRequestError = ApiError;
+/** 401: missing, invalid or expired token, or a token without the endpoint's scope. */
 export type AuthenticationError = ApiError;
+/** 403: authenticated but not permitted (restricted user without the grant). */
 export type PermissionDeniedError = ApiError;
+/** 404: unknown id or path. */
 export type NotFoundError = ApiError;
+/** 405: the path does not support the method. */
 export type MethodNotAllowedError = ApiError;
+/** 408: the server gave up waiting for the request; retried by the policy. */
 export type RequestTimeoutError = ApiError;
+/** 500, and any 5xx without a class of its own (502, 504, …). */
 export type InternalServerError = ApiError;
+/** 501: not implemented (the emulator answers this for endpoints it lacks). */
 export type NotImplementedError = ApiError;
 
 /**
