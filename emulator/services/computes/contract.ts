@@ -81,7 +81,7 @@ export const ComputeLabel = z
   .string()
   .min(3, COMPUTE_REASONS.labelLength)
   .max(64, COMPUTE_REASONS.labelLength)
-  .regex(/^[a-zA-Z0-9]((?!--|__|\.\.)[a-zA-Z0-9-_.])+[a-zA-Z0-9]$/, COMPUTE_REASONS.labelChars);
+  .regex(/^(?!.*(--|__|\.\.))[a-zA-Z0-9]([a-zA-Z0-9-_.]*[a-zA-Z0-9])?$/, COMPUTE_REASONS.labelChars);
 
 /** `ipv4` of a VPC interface: its address in the subnet and an optional 1:1 NAT (`any` or an address). */
 export const InterfaceIpv4 = z.strictObject({ vpc: z.string().nullish(), nat_1_1: z.string().nullish() });
