@@ -126,7 +126,7 @@ test("the official Go client runs its whole life against the emulator", async ()
   // The compute life ran with no request refused: every one of them answered 2xx.
   const computeRequests = requests.filter((r) => r.path.startsWith("/v4/compute/"));
   expect(computeRequests.length).toBeGreaterThan(20);
-  expect(computeRequests.filter((r) => r.status >= 300)).toEqual([]);
+  expect(computeRequests.filter((r) => r.status === null || r.status >= 300)).toEqual([]);
   // Every request got an answer (no connection was cut, nothing is still in flight).
   expect(requests.filter((r) => r.status === null || r.status === 0)).toEqual([]);
   console.log(`contract: ${requests.length} requests, ${endpoints.size} endpoints:\n${[...endpoints].sort().join("\n")}`);

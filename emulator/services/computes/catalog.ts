@@ -40,6 +40,7 @@ export const COMPUTE_TYPES: readonly ComputeType[] = PLANS.map((p) => ({
   memory: p.memory,
   vcpus: p.vcpus,
   gpus: 0,
+  accelerated_devices: 0,
   network_out: p.network_out,
   transfer: p.transfer,
   price: price(p.monthly),

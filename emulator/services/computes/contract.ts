@@ -213,6 +213,9 @@ const configFields = {
   helpers: ConfigHelpers.nullish(),
   memory_limit: id.nullish(),
   kernel: z.string().optional(),
+  /** An initrd disk's id; `@linode/api-v4` declares it `null | number | string` (a numeric string names the disk). */
+  initrd: z.union([id, z.string().regex(/^\d*$/)]).nullish(),
+  /** linodego's spelling of `initrd` (its config update always sends `init_rd: null`). */
   init_rd: id.nullish(),
   root_device: z.string().nullish(),
   run_level: z.enum(["default", "single", "binbash"]).optional(),
@@ -247,6 +250,7 @@ export const ComputeSpecs = z.looseObject({
   vcpus: id,
   transfer: id,
   gpus: id,
+  accelerated_devices: id,
 });
 
 /** An instance as the API returns it; `filterable`: what `X-Filter` may name in a listing. */
@@ -276,6 +280,8 @@ export const Compute = z.looseObject({
   capabilities: z.array(z.string()),
   interface_generation: z.string(),
   maintenance_policy: z.string(),
+  site_type: z.string(),
+  locks: z.array(z.string()),
 });
 export type Compute = z.infer<typeof Compute>;
 
@@ -290,7 +296,6 @@ export const ConfigInterface = z.looseObject({
   vpc_id: id.nullable(),
   subnet_id: id.nullable(),
   ipv4: z.looseObject({ vpc: z.string().nullable().optional(), nat_1_1: z.string().nullable().optional() }).nullable(),
-  ipv6: z.unknown().nullable(),
   ip_ranges: z.array(z.string()),
 });
 export type ConfigInterface = z.infer<typeof ConfigInterface>;
@@ -305,7 +310,8 @@ export const Config = z.looseObject({
   interfaces: z.array(ConfigInterface),
   memory_limit: id,
   kernel: filterable(z.string()),
-  init_rd: id.nullable(),
+  /** `initrd` in the API's description and `@linode/api-v4`; linodego reads (and sends) `init_rd`. */
+  initrd: id.nullable(),
   root_device: z.string(),
   run_level: z.string(),
   virt_mode: z.string(),
@@ -351,7 +357,9 @@ export const ComputeIps = z.looseObject({
     reserved: z.array(InstanceIp),
     vpc: z.array(InstanceVpcIp),
   }),
-  ipv6: z.looseObject({ link_local: InstanceIp.nullable(), slaac: InstanceIp.nullable(), global: z.array(z.unknown()) }).nullable(),
+  ipv6: z
+    .looseObject({ link_local: InstanceIp.nullable(), slaac: InstanceIp.nullable(), global: z.array(z.unknown()), vpc: z.array(z.unknown()) })
+    .nullable(),
 });
 export type ComputeIps = z.infer<typeof ComputeIps>;
 
@@ -365,6 +373,7 @@ export const ComputeType = z.looseObject({
   memory: id,
   vcpus: id,
   gpus: id,
+  accelerated_devices: id,
   network_out: id,
   transfer: id,
   price: Price,

@@ -223,14 +223,23 @@ export function rebuildCompute(actor: Actor, compute: StoredCompute, input: Comp
   return compute;
 }
 
+/** The initrd a request names (`initrd`, or linodego's `init_rd`): a disk id, `null` for none, `undefined` if not named. */
+function initrdOf(input: Partial<ConfigCreateRequest>): number | null | undefined {
+  const value = input.initrd !== undefined ? input.initrd : input.init_rd;
+  if (value === undefined) return undefined;
+  if (value === null || value === "") return null;
+  return Number(value);
+}
+
 function settingsFrom(base: StoredConfigSettings, input: Partial<ConfigCreateRequest>): StoredConfigSettings {
+  const initrd = initrdOf(input);
   return {
     comments: input.comments ?? base.comments,
     devices: input.devices ? { ...input.devices } : base.devices,
     helpers: input.helpers ? { ...base.helpers, ...input.helpers } : base.helpers,
     memory_limit: input.memory_limit ?? base.memory_limit,
     kernel: input.kernel ?? base.kernel,
-    init_rd: input.init_rd === undefined ? base.init_rd : input.init_rd,
+    init_rd: initrd === undefined ? base.init_rd : initrd,
     root_device: input.root_device ?? base.root_device,
     run_level: input.run_level ?? base.run_level,
     virt_mode: input.virt_mode ?? base.virt_mode,

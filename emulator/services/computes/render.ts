@@ -5,6 +5,7 @@
  * API's defaults (running, `g6-standard-1`, no image, no tags).
  */
 import type { AccountState, UserRecord } from "../../core/state";
+import { formatIpv6, parseIpv6 } from "../../../sdk/core/net";
 import { renderAddress } from "../ips/render";
 import { accountAddresses } from "../ips/store";
 import { vpcIpRecords } from "../vpcs/vpc-ips";
@@ -18,7 +19,7 @@ export const DEFAULT_CONFIG_SETTINGS: StoredConfigSettings = {
   devices: {},
   helpers: { updatedb_disabled: true, distro: true, modules_dep: true, network: true, devtmpfs_automount: true },
   memory_limit: 0,
-  kernel: "public/latest-kernel",
+  kernel: "public/latest-64bit",
   init_rd: null,
   root_device: "/dev/sda",
   run_level: "default",
@@ -39,7 +40,7 @@ export function renderCompute(compute: StoredCompute): Compute {
     ipv6: compute.ipv6 ? `${compute.ipv6}/128` : null,
     image: compute.image ?? null,
     region: compute.region,
-    specs: { disk: type.disk, memory: type.memory, vcpus: type.vcpus, transfer: type.transfer, gpus: type.gpus },
+    specs: { disk: type.disk, memory: type.memory, vcpus: type.vcpus, transfer: type.transfer, gpus: type.gpus, accelerated_devices: 0 },
     alerts: { cpu: 90 * type.vcpus, io: 10000, network_in: 10, network_out: 10, transfer_quota: 80 },
     backups: {
       available: false,
@@ -58,6 +59,8 @@ export function renderCompute(compute: StoredCompute): Compute {
     capabilities: [],
     interface_generation: "legacy_config",
     maintenance_policy: "public/migrate",
+    site_type: "core",
+    locks: [],
   };
 }
 
@@ -72,7 +75,6 @@ export function renderInterface(iface: StoredInterface): ConfigInterface {
     vpc_id: iface.vpc_id,
     subnet_id: iface.subnet_id,
     ipv4: iface.ipv4 ? { vpc: iface.ipv4.vpc, nat_1_1: iface.ipv4.nat_1_1 } : null,
-    ipv6: null,
     ip_ranges: [...iface.ip_ranges],
   };
 }
@@ -88,13 +90,22 @@ export function renderConfig(compute: StoredCompute, config: StoredConfig): Conf
     interfaces: config.interfaces.map(renderInterface),
     memory_limit: settings.memory_limit,
     kernel: settings.kernel,
-    init_rd: settings.init_rd,
+    initrd: settings.init_rd,
     root_device: settings.root_device,
     run_level: settings.run_level,
     virt_mode: settings.virt_mode,
     created: config.created ?? compute.created,
     updated: config.updated ?? config.created ?? compute.created,
   };
+}
+
+/** The link-local address beside the SLAAC one: `fe80::` and the SLAAC address's interface id. */
+function linkLocal(account: AccountState, mine: ReturnType<typeof accountAddresses>): ComputeIps["ipv4"]["public"][number] | null {
+  const slaac = mine.find((p) => p.kind === "slaac");
+  if (!slaac) return null;
+  const interfaceId = parseIpv6(slaac.address)! & ((1n << 64n) - 1n);
+  const address = formatIpv6((0xfe80n << 112n) | interfaceId);
+  return { ...renderAddress(account, slaac, { listing: false }), address, gateway: "fe80::1", rdns: null, region: slaac.compute.region };
 }
 
 /** `GET …/ips`: the instance's addresses by kind, and its VPC interfaces' records. */
@@ -105,6 +116,6 @@ export function renderComputeIps(account: AccountState, user: UserRecord, comput
   const vpc = vpcIpRecords(account, user).filter((r) => r.compute_id === compute.id);
   return {
     ipv4: { public: one("public"), private: one("private"), shared: [], reserved: [], vpc },
-    ipv6: { link_local: null, slaac: one("slaac")[0] ?? null, global: [] },
+    ipv6: { link_local: linkLocal(account, mine), slaac: one("slaac")[0] ?? null, global: [], vpc: [] },
   };
 }
