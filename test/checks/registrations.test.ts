@@ -44,7 +44,9 @@ test.each(sdkAreas)("sdk area %s declares endpoints and has an emulator service 
 test("every emulator service that serves the API mirrors an sdk area", () => {
   const serving = SERVICES.filter((s) => (s.routes ?? []).length > 0).map((s) => s.name);
   // An area the sdk does not declare yet is named, with why, in test/support/pending-sdk-areas.ts.
-  expect(serving.filter((name) => !sdkAreas.includes(name))).toEqual(Object.keys(PENDING_SDK_AREAS).filter((name) => !sdkAreas.includes(name)));
+  expect(serving.filter((name) => !sdkAreas.includes(name))).toEqual(
+    Object.keys(PENDING_SDK_AREAS).filter((name) => !sdkAreas.includes(name)),
+  );
   expect(new Set(ENDPOINTS.map((e) => e.service))).toEqual(new Set(sdkAreas));
 });
 

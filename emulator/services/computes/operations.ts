@@ -72,7 +72,13 @@ function notify(actor: Actor, compute: StoredCompute, action: string): void {
  * Starts a long action: the status it shows now, the steps that follow (durations in emulated ms
  * from now, in order), and its `started` event, finished by the machine after the last step.
  */
-export function startJob(actor: Actor, compute: StoredCompute, action: string, now: ComputeStep["to"], steps: Array<[ComputeStep["to"], number]>): void {
+export function startJob(
+  actor: Actor,
+  compute: StoredCompute,
+  action: string,
+  now: ComputeStep["to"],
+  steps: Array<[ComputeStep["to"], number]>,
+): void {
   if (compute.event_id != null) closeEvents(actor.account, [compute.event_id], "finished", actor.runtime.clock.nowMs());
   if (now !== "gone") compute.status = now;
   let at = actor.runtime.clock.nowMs();
@@ -95,10 +101,6 @@ function deployDisks(actor: Actor, compute: StoredCompute, image: string, typeId
 function newConfig(actor: Actor, label: string, settings: StoredConfigSettings, interfaces: StoredInterface[]): StoredConfig {
   const now = actor.runtime.clock.timestamp();
   return { id: actor.runtime.nextId(CONFIG_ID), label, interfaces, settings, created: now, updated: now };
-}
-
-function bootSteps(compute: StoredCompute): Array<[ComputeStep["to"], number]> {
-  return compute.configs.length > 0 ? [["booting", 0], ["running", STEP_MS.booting]] : [["offline", 0]];
 }
 
 /** Creates an instance (rules checked by the caller): addresses, disks and a profile when an image is deployed. */
@@ -146,7 +148,12 @@ export function createCompute(actor: Actor, input: ComputeCreateRequest): Stored
   }
   const booted = input.booted ?? true;
   const after: Array<[ComputeStep["to"], number]> =
-    input.image && booted ? [["booting", STEP_MS.provisioning], ["running", STEP_MS.booting]] : [["offline", STEP_MS.provisioning]];
+    input.image && booted
+      ? [
+          ["booting", STEP_MS.provisioning],
+          ["running", STEP_MS.booting],
+        ]
+      : [["offline", STEP_MS.provisioning]];
   startJob(actor, compute, "compute_create", "provisioning", after);
   if (input.image && booted) compute.booted_config_id = compute.configs[0]?.id ?? null;
   return compute;
@@ -201,7 +208,10 @@ export function resizeCompute(actor: Actor, compute: StoredCompute, type: string
   const wasRunning = compute.status === "running";
   compute.type = type;
   const steps: Array<[ComputeStep["to"], number]> = wasRunning
-    ? [["booting", STEP_MS.resizing], ["running", STEP_MS.booting]]
+    ? [
+        ["booting", STEP_MS.resizing],
+        ["running", STEP_MS.booting],
+      ]
     : [["offline", STEP_MS.resizing]];
   startJob(actor, compute, "compute_resize", "resizing", steps);
 }
@@ -213,11 +223,16 @@ export function rebuildCompute(actor: Actor, compute: StoredCompute, input: Comp
   compute.image = input.image;
   compute.disks = deployDisks(actor, compute, input.image, compute.type!, DEFAULT_SWAP_MB);
   const devices = { sda: { disk_id: compute.disks[0]!.id, volume_id: null }, sdb: { disk_id: compute.disks[1]!.id, volume_id: null } };
-  compute.configs = [newConfig(actor, `My ${input.image.split("/").pop()} Disk Profile`, { ...DEFAULT_CONFIG_SETTINGS, devices }, interfaces)];
+  compute.configs = [
+    newConfig(actor, `My ${input.image.split("/").pop()} Disk Profile`, { ...DEFAULT_CONFIG_SETTINGS, devices }, interfaces),
+  ];
   const booted = input.booted ?? true;
   compute.booted_config_id = booted ? compute.configs[0]!.id : null;
   const steps: Array<[ComputeStep["to"], number]> = booted
-    ? [["booting", STEP_MS.rebuilding], ["running", STEP_MS.booting]]
+    ? [
+        ["booting", STEP_MS.rebuilding],
+        ["running", STEP_MS.booting],
+      ]
     : [["offline", STEP_MS.rebuilding]];
   startJob(actor, compute, "compute_rebuild", "rebuilding", steps);
   return compute;
@@ -245,9 +260,6 @@ function settingsFrom(base: StoredConfigSettings, input: Partial<ConfigCreateReq
     virt_mode: input.virt_mode ?? base.virt_mode,
   };
 }
-
-/** Whether the profile's interfaces are up now: the instance runs on this profile. */
-const liveOn = (compute: StoredCompute, config: StoredConfig) => compute.status === "running" && compute.booted_config_id === config.id;
 
 export function createConfig(actor: Actor, compute: StoredCompute, input: ConfigCreateRequest): StoredConfig {
   const interfaces = buildInterfaces(actor.runtime, actor.account, compute, input.interfaces ?? [], "interfaces");
@@ -285,7 +297,13 @@ export function addInterface(actor: Actor, compute: StoredCompute, config: Store
   return iface!;
 }
 
-export function updateInterface(actor: Actor, compute: StoredCompute, config: StoredConfig, iface: StoredInterface, input: ConfigInterfaceUpdateRequest): StoredInterface {
+export function updateInterface(
+  actor: Actor,
+  compute: StoredCompute,
+  config: StoredConfig,
+  iface: StoredInterface,
+  input: ConfigInterfaceUpdateRequest,
+): StoredInterface {
   if (input.primary !== undefined) iface.primary = input.primary;
   if (iface.purpose === "vpc" && (input.ipv4 != null || input.ip_ranges != null)) {
     const [rebuilt] = buildInterfaces(
@@ -312,5 +330,3 @@ export function removeInterface(actor: Actor, config: StoredConfig, iface: Store
 export function orderInterfaces(config: StoredConfig, ids: readonly number[]): void {
   config.interfaces = ids.map((id) => config.interfaces.find((i) => i.id === id)!);
 }
-
-export { liveOn };

@@ -5,7 +5,7 @@
  */
 import { filterableFields } from "../../../sdk/core/schema";
 import { grantCreator } from "../../core/auth";
-import { found, throwIfAny } from "../../core/errors";
+import { ApiFailure, entry, found, throwIfAny } from "../../core/errors";
 import { globalGrant, objectGrant, route } from "../../core/route-table";
 import type { RouteContext, RouteSpec } from "../../core/routes";
 import { COMPUTE_TYPES, findComputeType } from "./catalog";
@@ -31,7 +31,6 @@ import {
 import { renderCompute, renderComputeIps, renderConfig, renderInterface } from "./render";
 import { checkComputeCreate, checkComputeUpdate, checkImage, checkNotBusy, checkResize, checkType } from "./rules";
 import { findCompute, findConfig, statusOf, visibleComputes } from "./store";
-import { entry, ApiFailure } from "../../core/errors";
 
 export const COMPUTE_FILTERABLE = filterableFields(Compute);
 export const CONFIG_FILTERABLE = filterableFields(Config);

@@ -215,7 +215,12 @@ interface ApiV4 {
   getConfigInterfaces: (linodeId: number, configId: number) => Promise<Interface[]>;
   getConfigInterface: (linodeId: number, configId: number, interfaceId: number) => Promise<Interface>;
   appendConfigInterface: (linodeId: number, configId: number, data: InterfacePayload) => Promise<Interface>;
-  updateConfigInterface: (linodeId: number, configId: number, interfaceId: number, data: UpdateConfigInterfacePayload) => Promise<Interface>;
+  updateConfigInterface: (
+    linodeId: number,
+    configId: number,
+    interfaceId: number,
+    data: UpdateConfigInterfacePayload,
+  ) => Promise<Interface>;
   updateLinodeConfigOrder: (linodeId: number, configId: number, data: ConfigInterfaceOrderPayload) => Promise<Empty>;
   deleteLinodeConfigInterface: (linodeId: number, configId: number, interfaceId: number) => Promise<Empty>;
   getLinodeIPs: (id: number) => Promise<LinodeIPsResponse>;

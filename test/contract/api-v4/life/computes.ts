@@ -72,7 +72,11 @@ export async function computesLife(ctx: LifeContext): Promise<void> {
   const running = await statusIs(ctx, created.id, "running");
   expect(running.specs.memory).toBe(1024);
   expect(ctx.checkPage("linodes", await getLinodes({}, { label: "api-v4-web-1" }), S.LINODE).map((l) => l.id)).toEqual([created.id]);
-  const updated = ctx.check("linode updated", await updateLinode(created.id, { label: "api-v4-web-renamed", tags: ["api-v4", "web"] }), S.LINODE);
+  const updated = ctx.check(
+    "linode updated",
+    await updateLinode(created.id, { label: "api-v4-web-renamed", tags: ["api-v4", "web"] }),
+    S.LINODE,
+  );
   expect(updated.tags).toEqual(["api-v4", "web"]);
   expect((await getFirewallDevices(firewall.id)).data.map((d) => d.entity.id)).toEqual([created.id]);
   const subnet = await getSubnet(vpc.id, subnetId);
@@ -83,10 +87,18 @@ export async function computesLife(ctx: LifeContext): Promise<void> {
   const main = configs[0]!;
   for (const i of main.interfaces ?? []) ctx.check("config.interfaces[]", i, S.INTERFACE);
   ctx.check("linode config", await getLinodeConfig(created.id, main.id), S.CONFIG);
-  const renamed = ctx.check("linode config updated", await updateLinodeConfig(created.id, main.id, { label: "api-v4-main", comments: "by api-v4" }), S.CONFIG);
+  const renamed = ctx.check(
+    "linode config updated",
+    await updateLinodeConfig(created.id, main.id, { label: "api-v4-main", comments: "by api-v4" }),
+    S.CONFIG,
+  );
   expect(renamed).toMatchObject({ label: "api-v4-main", comments: "by api-v4" });
 
-  const vlan = ctx.check("interface", await appendConfigInterface(created.id, main.id, { purpose: "vlan", label: "api-v4-backend" }), S.INTERFACE);
+  const vlan = ctx.check(
+    "interface",
+    await appendConfigInterface(created.id, main.id, { purpose: "vlan", label: "api-v4-backend" }),
+    S.INTERFACE,
+  );
   const ifaces = await getConfigInterfaces(created.id, main.id);
   for (const i of ifaces) ctx.check("interfaces[]", i, S.INTERFACE);
   expect(ifaces.map((i) => i.purpose)).toEqual(["public", "vpc", "vlan"]);
@@ -94,7 +106,10 @@ export async function computesLife(ctx: LifeContext): Promise<void> {
   ctx.check("interface get", await getConfigInterface(created.id, main.id, vpcIface.id), S.INTERFACE);
   const moved = ctx.check(
     "interface updated",
-    await updateConfigInterface(created.id, main.id, vpcIface.id, { ipv4: { vpc: "10.30.0.8", nat_1_1: null }, ip_ranges: ["10.30.0.32/28"] }),
+    await updateConfigInterface(created.id, main.id, vpcIface.id, {
+      ipv4: { vpc: "10.30.0.8", nat_1_1: null },
+      ip_ranges: ["10.30.0.32/28"],
+    }),
     S.INTERFACE,
   );
   expect(moved.ipv4?.vpc).toBe("10.30.0.8");
@@ -129,17 +144,29 @@ export async function computesLife(ctx: LifeContext): Promise<void> {
   await statusIs(ctx, created.id, "running");
   await resizeLinode(created.id, { type: "g6-standard-2" });
   expect((await statusIs(ctx, created.id, "running")).type).toBe("g6-standard-2");
-  const rebuilt = ctx.check("linode rebuilt", await rebuildLinode(created.id, { image: "linode/ubuntu22.04", root_pass: "api-v4-Root-pass-2", booted: true }), S.LINODE);
+  const rebuilt = ctx.check(
+    "linode rebuilt",
+    await rebuildLinode(created.id, { image: "linode/ubuntu22.04", root_pass: "api-v4-Root-pass-2", booted: true }),
+    S.LINODE,
+  );
   expect(rebuilt.image).toBe("linode/ubuntu22.04");
   await statusIs(ctx, created.id, "running");
 
   await deleteLinode(created.id);
-  await ctx.until("the instance gone", () => getLinodes({}, { label: "api-v4-web-renamed" }), (page) => page.results === 0);
+  await ctx.until(
+    "the instance gone",
+    () => getLinodes({}, { label: "api-v4-web-renamed" }),
+    (page) => page.results === 0,
+  );
   await deleteVPC(vpc.id);
   await deleteFirewall(firewall.id);
 }
 
 /** Reads the instance until it has `status` (the clock moves a minute between reads). */
 function statusIs(ctx: LifeContext, id: number, status: LinodeStatus): Promise<Linode> {
-  return ctx.until(`linode ${id} ${status}`, () => getLinode(id), (l) => l.status === status);
+  return ctx.until(
+    `linode ${id} ${status}`,
+    () => getLinode(id),
+    (l) => l.status === status,
+  );
 }

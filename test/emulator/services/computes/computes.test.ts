@@ -57,7 +57,13 @@ async function vpcWithSubnet(label = "vpc-1", ipv4 = "10.0.0.0/24"): Promise<{ v
 describe("the status machine, on the emulated clock", () => {
   test("a create deploys the image and walks provisioning → booting → running; its event finishes with it", async () => {
     const compute = await create("web-1");
-    expect(compute).toMatchObject({ status: "provisioning", region: REGION, type: "g6-nanode-1", image: "public/debian12", label: "web-1" });
+    expect(compute).toMatchObject({
+      status: "provisioning",
+      region: REGION,
+      type: "g6-nanode-1",
+      image: "public/debian12",
+      label: "web-1",
+    });
     expect(compute.specs).toEqual({ disk: 25600, memory: 1024, vcpus: 1, transfer: 1000, gpus: 0 });
     expect(compute.ipv4).toHaveLength(1);
     expect(compute.ipv6).toMatch(/\/128$/);
@@ -102,7 +108,11 @@ describe("the status machine, on the emulated clock", () => {
     advance(STEP_MS.shutting_down);
     expect(await statusOf(compute.id)).toBe("offline");
 
-    const rebuilt = await emu.post(`/compute/instances/${compute.id}/rebuild`, { image: "public/ubuntu22.04", root_pass: "another-secret-2", booted: false });
+    const rebuilt = await emu.post(`/compute/instances/${compute.id}/rebuild`, {
+      image: "public/ubuntu22.04",
+      root_pass: "another-secret-2",
+      booted: false,
+    });
     expect(rebuilt.status).toBe(200);
     expect(rebuilt.body).toMatchObject({ status: "rebuilding", image: "public/ubuntu22.04" });
     advance(STEP_MS.rebuilding);
@@ -212,7 +222,9 @@ describe("configuration profiles and their interfaces", () => {
     advance(STEP_MS.provisioning + STEP_MS.booting);
     expect((await emu.get(`/vpcs/${vpcId}/subnets/${subnetId}`)).body.computes[0].interfaces[0].active).toBe(true);
     const vpcIps = (await emu.get(`/vpcs/${vpcId}/ips`)).body.data;
-    expect(vpcIps).toEqual([expect.objectContaining({ compute_id: compute.id, address: "10.0.0.2", nat_1_1: compute.ipv4[0], active: true })]);
+    expect(vpcIps).toEqual([
+      expect.objectContaining({ compute_id: compute.id, address: "10.0.0.2", nat_1_1: compute.ipv4[0], active: true }),
+    ]);
     const ips = ComputeIps.parse((await emu.get(`/compute/instances/${compute.id}/ips`)).body);
     expect(ips.ipv4.public.map((a) => a.address)).toEqual(compute.ipv4);
     expect(ips.ipv4.vpc).toEqual(vpcIps);
@@ -230,23 +242,35 @@ describe("configuration profiles and their interfaces", () => {
     });
     expect(created.status).toBe(200);
     const config = Config.parse(created.body);
-    expect(config.interfaces).toEqual([expect.objectContaining({ purpose: "vlan", label: "backend", ipam_address: "10.8.0.1/24", active: false })]);
+    expect(config.interfaces).toEqual([
+      expect.objectContaining({ purpose: "vlan", label: "backend", ipam_address: "10.8.0.1/24", active: false }),
+    ]);
     expect((await emu.get("/networking/vlans")).body.data.map((v: { label: string }) => v.label)).toEqual(["backend"]);
 
     const path = `/compute/instances/${compute.id}/configs/${config.id}`;
-    const updated = await emu.put(path, { label: "second-renamed", interfaces: [{ purpose: "public" }, { purpose: "vpc", subnet_id: subnetId, ipv4: { vpc: "10.0.0.9" } }] });
+    const updated = await emu.put(path, {
+      label: "second-renamed",
+      interfaces: [{ purpose: "public" }, { purpose: "vpc", subnet_id: subnetId, ipv4: { vpc: "10.0.0.9" } }],
+    });
     expect(updated.status).toBe(200);
     expect(updated.body.interfaces.map((i: ConfigInterface) => i.purpose)).toEqual(["public", "vpc"]);
     expect(updated.body.interfaces[1]).toMatchObject({ vpc_id: vpcId, subnet_id: subnetId, ipv4: { vpc: "10.0.0.9", nat_1_1: null } });
     expect((await emu.get("/networking/vlans")).body.data).toEqual([]);
     // `interfaces: null` (linodego's update without interfaces) keeps them.
-    expect((await emu.put(path, { label: "kept", interfaces: null, comments: "", memory_limit: 0, init_rd: null })).body.interfaces).toHaveLength(2);
+    expect(
+      (await emu.put(path, { label: "kept", interfaces: null, comments: "", memory_limit: 0, init_rd: null })).body.interfaces,
+    ).toHaveLength(2);
 
     const added = await emu.post(`${path}/interfaces`, { purpose: "vlan", label: "storage" });
     expect(added.status).toBe(200);
     const list = (await emu.get(`${path}/interfaces`)).body as ConfigInterface[];
     expect(list.map((i) => i.purpose)).toEqual(["public", "vpc", "vlan"]);
-    expectError(await emu.post(`${path}/interfaces`, { purpose: "vlan", label: "fourth" }), 400, COMPUTE_REASONS.tooManyInterfaces, "interfaces");
+    expectError(
+      await emu.post(`${path}/interfaces`, { purpose: "vlan", label: "fourth" }),
+      400,
+      COMPUTE_REASONS.tooManyInterfaces,
+      "interfaces",
+    );
     const vpcIface = list[1]!;
     expect((await emu.get(`${path}/interfaces/${vpcIface.id}`)).body).toEqual(vpcIface);
     const moved = await emu.put(`${path}/interfaces/${vpcIface.id}`, { ipv4: { vpc: "10.0.0.10" }, ip_ranges: ["10.0.0.64/28"] });
@@ -291,7 +315,12 @@ describe("configuration profiles and their interfaces", () => {
     );
     // A /29 has five assignable addresses after the gateway; the sixth instance finds none.
     for (let i = 1; i <= 5; i++) await create(`web-${i}`, { interfaces: [{ purpose: "vpc", subnet_id: subnetId }] });
-    expectError(await emu.post("/compute/instances", deploy("web-6", { interfaces: [{ purpose: "vpc", subnet_id: subnetId }] })), 400, COMPUTE_REASONS.subnetFull, "interfaces[0].subnet_id");
+    expectError(
+      await emu.post("/compute/instances", deploy("web-6", { interfaces: [{ purpose: "vpc", subnet_id: subnetId }] })),
+      400,
+      COMPUTE_REASONS.subnetFull,
+      "interfaces[0].subnet_id",
+    );
     expect(await emu.get("/compute/instances").then((r) => r.body.results)).toBe(5);
   });
 
@@ -300,7 +329,11 @@ describe("configuration profiles and their interfaces", () => {
     const compute = await running("web-1", { interfaces: [{ purpose: "vpc", subnet_id: subnetId }] });
     const config = (await emu.get(`/compute/instances/${compute.id}/configs`)).body.data[0];
     const iface = config.interfaces[0];
-    expectError(await emu.del(`/compute/instances/${compute.id}/configs/${config.id}/interfaces/${iface.id}`), 400, COMPUTE_REASONS.interfaceDeleteActive);
+    expectError(
+      await emu.del(`/compute/instances/${compute.id}/configs/${config.id}/interfaces/${iface.id}`),
+      400,
+      COMPUTE_REASONS.interfaceDeleteActive,
+    );
     expect((await emu.del(`/vpcs/${vpcId}/subnets/${subnetId}`)).status).toBe(400);
     await emu.del(`/compute/instances/${compute.id}`);
     advance(STEP_MS.deleting);
@@ -316,7 +349,9 @@ describe("what depends on instances, with created ones", () => {
     await emu.put(`/networking/firewalls/${fw2.id}`, { status: "disabled" });
     const compute = await create("web-1", { firewall_id: fw.id });
     const devices = (await emu.get(`/networking/firewalls/${fw.id}/devices`)).body.data;
-    expect(devices).toEqual([expect.objectContaining({ entity: expect.objectContaining({ id: compute.id, type: "compute", label: "web-1" }) })]);
+    expect(devices).toEqual([
+      expect.objectContaining({ entity: expect.objectContaining({ id: compute.id, type: "compute", label: "web-1" }) }),
+    ]);
     const added = await emu.post(`/networking/firewalls/${fw2.id}/devices`, { id: compute.id, type: "compute" });
     expect(added.status).toBe(200);
     await emu.del(`/compute/instances/${compute.id}`);
