@@ -64,7 +64,7 @@ describe("the status machine, on the emulated clock", () => {
       image: "public/debian12",
       label: "web-1",
     });
-    expect(compute.specs).toEqual({ disk: 25600, memory: 1024, vcpus: 1, transfer: 1000, gpus: 0 });
+    expect(compute.specs).toEqual({ disk: 25600, memory: 1024, vcpus: 1, transfer: 1000, gpus: 0, accelerated_devices: 0 });
     expect(compute.ipv4).toHaveLength(1);
     expect(compute.ipv6).toMatch(/\/128$/);
     expect(await eventsOf(compute.id)).toEqual(["compute_create:started"]);
