@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { runProcess } from "../support/process";
 import { REPO_ROOT } from "../support/engine";
-import { endpointOf } from "./endpoint-of";
+import { COMPUTE_LIFE_ENDPOINTS, endpointOf } from "./endpoint-of";
 
 const CONTRACT_DIR = path.join(REPO_ROOT, "test", "contract");
 /** Emulated time runs this much faster: provisioning (15–30 min) takes seconds. */
@@ -50,20 +50,7 @@ const REQUIRED_ENDPOINTS = [
   "POST /v4/images/upload",
   "POST /v4/images",
   "GET /v4/images/{imageId}",
-  "POST /v4/compute/instances",
-  "PUT /v4/compute/instances/{computeId}",
-  "DELETE /v4/compute/instances/{computeId}",
-  "POST /v4/compute/instances/{computeId}/boot",
-  "POST /v4/compute/instances/{computeId}/shutdown",
-  "POST /v4/compute/instances/{computeId}/reboot",
-  "POST /v4/compute/instances/{computeId}/resize",
-  "POST /v4/compute/instances/{computeId}/rebuild",
-  "GET /v4/compute/instances/{computeId}/ips",
-  "POST /v4/compute/instances/{computeId}/configs",
-  "PUT /v4/compute/instances/{computeId}/configs/{configId}",
-  "POST /v4/compute/instances/{computeId}/configs/{configId}/interfaces",
-  "PUT /v4/compute/instances/{computeId}/configs/{configId}/interfaces/{interfaceId}",
-  "DELETE /v4/compute/instances/{computeId}/configs/{configId}/interfaces/{interfaceId}",
+  ...COMPUTE_LIFE_ENDPOINTS,
 ];
 
 // Cold (empty Go caches) the first run downloads linodego and compiles it and Go's standard

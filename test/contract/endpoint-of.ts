@@ -19,3 +19,25 @@ export function endpointOf(method: string, path: string): string {
   const match = findEndpoint(method, bare, KNOWN);
   return match ? `${method} /v4${match.endpoint.path}` : `${method} (unknown) ${path.split("?")[0]}`;
 }
+
+/** What both official clients' compute lives reach (besides each one's own calls). */
+export const COMPUTE_LIFE_ENDPOINTS = [
+  "POST /v4/compute/instances",
+  "PUT /v4/compute/instances/{computeId}",
+  "DELETE /v4/compute/instances/{computeId}",
+  "POST /v4/compute/instances/{computeId}/boot",
+  "POST /v4/compute/instances/{computeId}/shutdown",
+  "POST /v4/compute/instances/{computeId}/reboot",
+  "POST /v4/compute/instances/{computeId}/resize",
+  "POST /v4/compute/instances/{computeId}/rebuild",
+  "GET /v4/compute/instances/{computeId}/ips",
+  "POST /v4/compute/instances/{computeId}/configs",
+  "PUT /v4/compute/instances/{computeId}/configs/{configId}",
+  "DELETE /v4/compute/instances/{computeId}/configs/{configId}",
+  "POST /v4/compute/instances/{computeId}/configs/{configId}/interfaces",
+  "POST /v4/compute/instances/{computeId}/configs/{configId}/interfaces/order",
+  "PUT /v4/compute/instances/{computeId}/configs/{configId}/interfaces/{interfaceId}",
+  "DELETE /v4/compute/instances/{computeId}/configs/{configId}/interfaces/{interfaceId}",
+  "GET /v4/compute/types",
+  "GET /v4/compute/types/{typeId}",
+];

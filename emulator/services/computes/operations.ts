@@ -147,14 +147,7 @@ export function createCompute(actor: Actor, input: ComputeCreateRequest): Stored
     addDevice(actor, firewall, { type: "compute", id });
   }
   const booted = input.booted ?? true;
-  const after: Array<[ComputeStep["to"], number]> =
-    input.image && booted
-      ? [
-          ["booting", STEP_MS.provisioning],
-          ["running", STEP_MS.booting],
-        ]
-      : [["offline", STEP_MS.provisioning]];
-  startJob(actor, compute, "compute_create", "provisioning", after);
+  startJob(actor, compute, "compute_create", "provisioning", thenUp(STEP_MS.provisioning, Boolean(input.image) && booted));
   if (input.image && booted) compute.booted_config_id = compute.configs[0]?.id ?? null;
   return compute;
 }
@@ -203,17 +196,21 @@ export function rebootCompute(actor: Actor, compute: StoredCompute, config: Stor
   startJob(actor, compute, "compute_reboot", "rebooting", [["running", STEP_MS.rebooting]]);
 }
 
+/** What follows a long step of `busyMs`: booting and running when the instance comes back up, else offline. */
+function thenUp(busyMs: number, up: boolean): Array<[ComputeStep["to"], number]> {
+  return up
+    ? [
+        ["booting", busyMs],
+        ["running", STEP_MS.booting],
+      ]
+    : [["offline", busyMs]];
+}
+
 /** Resizing: the instance is shut down, resized, and booted again if it was running. */
 export function resizeCompute(actor: Actor, compute: StoredCompute, type: string): void {
   const wasRunning = compute.status === "running";
   compute.type = type;
-  const steps: Array<[ComputeStep["to"], number]> = wasRunning
-    ? [
-        ["booting", STEP_MS.resizing],
-        ["running", STEP_MS.booting],
-      ]
-    : [["offline", STEP_MS.resizing]];
-  startJob(actor, compute, "compute_resize", "resizing", steps);
+  startJob(actor, compute, "compute_resize", "resizing", thenUp(STEP_MS.resizing, wasRunning));
 }
 
 /** Rebuilding: disks and profiles are replaced by the image's (interfaces of the first profile kept), then booted unless `booted: false`. */
@@ -228,13 +225,7 @@ export function rebuildCompute(actor: Actor, compute: StoredCompute, input: Comp
   ];
   const booted = input.booted ?? true;
   compute.booted_config_id = booted ? compute.configs[0]!.id : null;
-  const steps: Array<[ComputeStep["to"], number]> = booted
-    ? [
-        ["booting", STEP_MS.rebuilding],
-        ["running", STEP_MS.booting],
-      ]
-    : [["offline", STEP_MS.rebuilding]];
-  startJob(actor, compute, "compute_rebuild", "rebuilding", steps);
+  startJob(actor, compute, "compute_rebuild", "rebuilding", thenUp(STEP_MS.rebuilding, booted));
   return compute;
 }
 

@@ -46,10 +46,13 @@ const interfaceOf = (ctx: RouteContext) => {
   const { compute, config } = configOf(ctx);
   return { compute, config, iface: found(config.interfaces.find((i) => i.id === ctx.intParam("interfaceId"))) };
 };
-const bootable = (compute: ReturnType<typeof computeOf>, configId: number | null | undefined) => {
+/** The instance a boot or reboot acts on (not busy) and the profile it boots, or 400. */
+const bootTarget = (ctx: RouteContext, configId: number | null | undefined) => {
+  const compute = computeOf(ctx);
+  throwIfAny(checkNotBusy(compute));
   const config = bootConfig(compute, configId);
   if (!config) throw new ApiFailure(400, [entry(COMPUTE_REASONS.noConfig, configId != null ? "config_id" : undefined)]);
-  return config;
+  return { compute, config };
 };
 
 export const computeRoutes: RouteSpec[] = [
@@ -73,10 +76,7 @@ export const computeRoutes: RouteSpec[] = [
     if (statusOf(compute) !== "deleting") deleteCompute(ctx.actor, compute);
   }),
   route(COMPUTE_ENDPOINTS.boot, { grant: computeGrant.read_write }, (ctx) => {
-    const compute = computeOf(ctx);
-    const input = ctx.body();
-    throwIfAny(checkNotBusy(compute));
-    const config = bootable(compute, input.config_id);
+    const { compute, config } = bootTarget(ctx, ctx.body().config_id);
     if (statusOf(compute) === "offline") bootCompute(ctx.actor, compute, config);
   }),
   route(COMPUTE_ENDPOINTS.shutdown, { grant: computeGrant.read_write }, (ctx) => {
@@ -85,10 +85,7 @@ export const computeRoutes: RouteSpec[] = [
     if (statusOf(compute) === "running") shutdownCompute(ctx.actor, compute);
   }),
   route(COMPUTE_ENDPOINTS.reboot, { grant: computeGrant.read_write }, (ctx) => {
-    const compute = computeOf(ctx);
-    const input = ctx.body();
-    throwIfAny(checkNotBusy(compute));
-    const config = bootable(compute, input.config_id);
+    const { compute, config } = bootTarget(ctx, ctx.body().config_id);
     if (statusOf(compute) === "running") rebootCompute(ctx.actor, compute, config);
     else bootCompute(ctx.actor, compute, config);
   }),
