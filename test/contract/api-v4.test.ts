@@ -8,7 +8,7 @@
  * refuse only the fields newer than API 4.174 that the life sends on purpose (`laterField`).
  */
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { endpointOf } from "./endpoint-of";
+import { COMPUTE_LIFE_ENDPOINTS, endpointOf } from "./endpoint-of";
 import { sampleZoneRecords, startZoneServer, type ZoneServer } from "../support/dns-server";
 import { lifeContext, type LifeContext } from "./api-v4/life/context";
 import { runLife, type LifeOutcome } from "./api-v4/life";
@@ -79,6 +79,9 @@ const REQUIRED_ENDPOINTS = [
   "GET /v4/images/{imageId}",
   "PUT /v4/images/{imageId}",
   "DELETE /v4/images/{imageId}",
+  ...COMPUTE_LIFE_ENDPOINTS,
+  "GET /v4/compute/instances",
+  "GET /v4/compute/instances/{computeId}/configs",
   "POST /v4/support/tickets",
   "POST /v4/support/tickets/{ticketId}/replies",
   "GET /v4/support/tickets/{ticketId}/replies",

@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { runProcess } from "../support/process";
 import { REPO_ROOT } from "../support/engine";
-import { endpointOf } from "./endpoint-of";
+import { COMPUTE_LIFE_ENDPOINTS, endpointOf } from "./endpoint-of";
 
 const CONTRACT_DIR = path.join(REPO_ROOT, "test", "contract");
 /** Emulated time runs this much faster: provisioning (15–30 min) takes seconds. */
@@ -27,6 +27,7 @@ const GO_TESTS = [
   "TestImagesUploadedAndCaptured",
   "TestPaginationOverMoreThan500ObjectsAndTheirEvents",
   "TestErrorsOfEachKindParsedByTheClient",
+  "TestComputeInstancesConfigsAndInterfaces",
 ];
 
 /** What the issue asks the client to drive, one endpoint for each behaviour at least. */
@@ -49,6 +50,7 @@ const REQUIRED_ENDPOINTS = [
   "POST /v4/images/upload",
   "POST /v4/images",
   "GET /v4/images/{imageId}",
+  ...COMPUTE_LIFE_ENDPOINTS,
 ];
 
 // Cold (empty Go caches) the first run downloads linodego and compiles it and Go's standard
@@ -108,6 +110,10 @@ test("the official Go client runs its whole life against the emulator", async ()
   // The image upload's PUT of the data goes to the upload URL, outside /v4, and is not logged
   // here; more than 500 records were listed, so pages beyond the fifth were asked for.
   expect(requests.some((r) => /\/domains\/\d+\/records\?page=6\b/.test(r.path))).toBe(true);
+  // The compute life ran with no request refused: every one of them answered 2xx.
+  const computeRequests = requests.filter((r) => r.path.startsWith("/v4/compute/"));
+  expect(computeRequests.length).toBeGreaterThan(20);
+  expect(computeRequests.filter((r) => r.status === null || r.status >= 300)).toEqual([]);
   // Every request got an answer (no connection was cut, nothing is still in flight).
   expect(requests.filter((r) => r.status === null || r.status === 0)).toEqual([]);
   console.log(`contract: ${requests.length} requests, ${endpoints.size} endpoints:\n${[...endpoints].sort().join("\n")}`);

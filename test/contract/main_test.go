@@ -15,6 +15,7 @@ import (
 	"errors"
 	"net/http"
 	"os"
+	"regexp"
 	"testing"
 	"time"
 
@@ -47,7 +48,7 @@ func env(t *testing.T, name string) string {
 // another API host: UseURL sets the scheme, host and version segment (`/v4`).
 func newClient(t *testing.T) *linodego.Client {
 	t.Helper()
-	client := linodego.NewClient(&http.Client{Timeout: 60 * time.Second})
+	client := linodego.NewClient(&http.Client{Timeout: 60 * time.Second, Transport: specPaths{}})
 	if _, err := client.UseURL(env(t, "CONTRACT_API_URL")); err != nil {
 		t.Fatalf("UseURL: %v", err)
 	}
@@ -57,6 +58,21 @@ func newClient(t *testing.T) *linodego.Client {
 	client.SetRetryWaitTime(50 * time.Millisecond)
 	client.UseCache(false)
 	return &client
+}
+
+// specPaths sends the client's `/linode/instances…` and `/linode/types…` requests to the spec's
+// `/compute/instances…` and `/compute/types…` (spec, first paragraph); nothing else changes.
+type specPaths struct{}
+
+var linodePaths = regexp.MustCompile(`/linode/(instances|types)(/|$)`)
+
+func (specPaths) RoundTrip(r *http.Request) (*http.Response, error) {
+	if linodePaths.MatchString(r.URL.Path) {
+		r = r.Clone(r.Context())
+		r.URL.Path = linodePaths.ReplaceAllString(r.URL.Path, "/compute/$1$2")
+		r.URL.RawPath = ""
+	}
+	return http.DefaultTransport.RoundTrip(r)
 }
 
 func readSeed(t *testing.T) seed {

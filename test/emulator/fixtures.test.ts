@@ -50,7 +50,7 @@ const NOT_REPLAYED: Record<string, string> = {
   "database_mysql.ssl.current.json": LATER_PLATFORM,
   "database_postgresql.get.current.json": LATER_PLATFORM,
   "error.400.busy.json":
-    "POST /compute/instances/{id}/disks: the emulator serves no compute endpoint (instances are seeded); the sdk's retry rule",
+    "POST /compute/instances/{id}/disks: the emulator serves no disk endpoints; its instance actions answer this reason mid-way (test/emulator/services/computes)",
   "error.400.multiple_errors.json":
     "PUT /vpcs/{vpcId} with custom `ipv4` ranges (a later API): 4.174 refuses `ipv4` as unknown and words the label rule otherwise",
   "error.503.not_yet_available.json": "GET /lke/clusters/{id}/kubeconfig: Kubernetes is outside the emulator",

@@ -1,12 +1,15 @@
 /**
- * Compute instances exist in the emulator only as seeded data (control API `POST
- * /__emulator/seed/computes`, `seed.ts`): the API's compute endpoints are not implemented, but other
- * services depend on them — a subnet lists the instances whose configuration profile interfaces
- * use it, VPC IP records and VLANs are derived from those interfaces, addresses live on the
- * instances, firewalls are assigned to them, images capture their disks.
+ * Compute instances as stored: made through the API (`POST /compute/instances`, `operations.ts`)
+ * or seeded through the control API (`POST /__emulator/seed/computes`, `seed.ts`). Other services
+ * depend on them — a subnet lists the instances whose configuration profile interfaces use it, VPC
+ * IP records and VLANs are derived from those interfaces, addresses live on the instances,
+ * firewalls are assigned to them, images capture their disks. Fields the API's record has beyond
+ * what seeding always set are optional, so older state files load; `render.ts` fills them in.
  */
 import type { EmulatorRuntime } from "../../core/runtime";
-import { type AccountState, accountSlice, idCounter } from "../../core/state";
+import type { ComputeStatus } from "./contract";
+import { type AccountState, type UserRecord, accountSlice, idCounter } from "../../core/state";
+import { canSee } from "../../core/auth";
 
 export type InterfacePurpose = "vpc" | "public" | "vlan";
 
@@ -22,12 +25,38 @@ export interface StoredInterface {
   /** Extra ranges routed to a VPC interface (CIDR strings inside the subnet). */
   ip_ranges: string[];
   active: boolean;
+  /** The interface the instance's default route uses (absent: false). */
+  primary?: boolean;
+  /** VLAN interfaces: the address in the VLAN (absent: null). */
+  ipam_address?: string | null;
+}
+
+/** What the API keeps of a profile beyond its interfaces (absent for seeded profiles: the API's defaults). */
+export interface StoredConfigSettings {
+  comments: string;
+  devices: Record<string, { disk_id?: number | null; volume_id?: number | null } | null>;
+  helpers: { updatedb_disabled: boolean; distro: boolean; modules_dep: boolean; network: boolean; devtmpfs_automount: boolean };
+  memory_limit: number;
+  kernel: string;
+  init_rd: number | null;
+  root_device: string;
+  run_level: string;
+  virt_mode: string;
 }
 
 export interface StoredConfig {
   id: number;
   label: string;
   interfaces: StoredInterface[];
+  settings?: StoredConfigSettings;
+  created?: string;
+  updated?: string;
+}
+
+/** One step of an instance's status machine: become `to` at emulated `at` (ms); `gone` removes it. */
+export interface ComputeStep {
+  to: ComputeStatus | "gone";
+  at: number;
 }
 
 /** A disk of a seeded instance (the API's disk endpoints are not emulated; images capture disks). */
@@ -63,6 +92,20 @@ export interface StoredCompute {
   shared_ips?: string[];
   /** The instance's disks (images capture them). Optional so older state files load (absent = none). */
   disks?: StoredDisk[];
+  /** Seeded instances have none of the fields below: they render as a running `g6-standard-1` without an image. */
+  status?: ComputeStatus;
+  type?: string;
+  image?: string | null;
+  tags?: string[];
+  group?: string;
+  updated?: string;
+  watchdog_enabled?: boolean;
+  backups_enabled?: boolean;
+  /** The profile booted last (boot and reboot without `config_id` use it, else the first). */
+  booted_config_id?: number | null;
+  /** Pending steps of the status machine, in order, and the event of the action they finish. */
+  steps?: ComputeStep[];
+  event_id?: number | null;
 }
 
 /** `accounts[id].computes`: the seeded instances. */
@@ -99,4 +142,16 @@ export function everyCompute(runtime: EmulatorRuntime): StoredCompute[] {
 
 export function findCompute(account: AccountState, id: number): StoredCompute | undefined {
   return COMPUTES.of(account).find((c) => c.id === id);
+}
+
+/** The status an instance has now (a seeded one runs). */
+export const statusOf = (compute: StoredCompute): ComputeStatus => compute.status ?? "running";
+
+export function findConfig(compute: StoredCompute, id: number): StoredConfig | undefined {
+  return compute.configs.find((c) => c.id === id);
+}
+
+/** The instances a user may see: all of them, or for a restricted user those with a grant. */
+export function visibleComputes(account: AccountState, user: UserRecord): StoredCompute[] {
+  return COMPUTES.of(account).filter((c) => canSee(user, "compute", c.id));
 }

@@ -58,8 +58,22 @@ import type {
 } from "../../../node_modules/@linode/api-v4/lib/networking/types.js";
 import type { Region, RegionAvailability } from "../../../node_modules/@linode/api-v4/lib/regions/types.js";
 import type { ReplyRequest, SupportReply, SupportTicket, TicketRequest } from "../../../node_modules/@linode/api-v4/lib/support/types.js";
-import type { BaseType } from "../../../node_modules/@linode/api-v4/lib/linodes/types.js";
-import type { Filter, Params, ResourcePage as Page } from "../../../node_modules/@linode/api-v4/lib/types.js";
+import type {
+  BaseType,
+  Config,
+  ConfigInterfaceOrderPayload,
+  CreateLinodeRequest,
+  Interface,
+  InterfacePayload,
+  Linode,
+  LinodeConfigCreationData,
+  LinodeIPsResponse,
+  LinodeType,
+  RebuildRequest,
+  ResizeLinodePayload,
+  UpdateConfigInterfacePayload,
+} from "../../../node_modules/@linode/api-v4/lib/linodes/types.js";
+import type { DeepPartial, Filter, Params, ResourcePage as Page } from "../../../node_modules/@linode/api-v4/lib/types.js";
 import type {
   CreateSubnetPayload,
   CreateVPCPayload,
@@ -75,6 +89,7 @@ export type * from "../../../node_modules/@linode/api-v4/lib/databases/types.js"
 export type * from "../../../node_modules/@linode/api-v4/lib/domains/types.js";
 export type * from "../../../node_modules/@linode/api-v4/lib/firewalls/types.js";
 export type * from "../../../node_modules/@linode/api-v4/lib/images/types.js";
+export type * from "../../../node_modules/@linode/api-v4/lib/linodes/types.js";
 export type * from "../../../node_modules/@linode/api-v4/lib/networking/types.js";
 export type * from "../../../node_modules/@linode/api-v4/lib/regions/types.js";
 export type * from "../../../node_modules/@linode/api-v4/lib/support/types.js";
@@ -181,6 +196,36 @@ interface ApiV4 {
   getIPv6RangeInfo: (range: string, params?: Params) => Promise<IPRangeInformation>;
   createIPv6Range: (payload: CreateIPv6RangePayload) => Promise<Empty>;
   removeIPv6Range: (payload: { range: string }) => Promise<Empty>;
+  // linodes/linodes.d.ts, linodes/actions.d.ts, linodes/configs.d.ts, linodes/ips.d.ts, linodes/info.d.ts
+  getLinode: (linodeId: number) => Promise<Linode>;
+  getLinodes: (params?: Params, filter?: Filter) => Promise<Page<Linode>>;
+  createLinode: (data: CreateLinodeRequest) => Promise<Linode>;
+  updateLinode: (linodeId: number, values: DeepPartial<Linode>) => Promise<Linode>;
+  deleteLinode: (linodeId: number) => Promise<Empty>;
+  linodeBoot: (linodeId: number | string, config_id?: number) => Promise<Empty>;
+  linodeReboot: (linodeId: number | string, config_id?: number) => Promise<Empty>;
+  linodeShutdown: (linodeId: number | string) => Promise<Empty>;
+  resizeLinode: (linodeId: number, data: ResizeLinodePayload) => Promise<Empty>;
+  rebuildLinode: (linodeId: number, data: RebuildRequest) => Promise<Linode>;
+  getLinodeConfigs: (linodeId: number, params?: Params, filters?: Filter) => Promise<Page<Config>>;
+  getLinodeConfig: (linodeId: number, configId: number) => Promise<Config>;
+  createLinodeConfig: (linodeId: number, data: LinodeConfigCreationData) => Promise<Config>;
+  deleteLinodeConfig: (linodeId: number, configId: number) => Promise<Empty>;
+  updateLinodeConfig: (linodeId: number, configId: number, data: Partial<LinodeConfigCreationData>) => Promise<Config>;
+  getConfigInterfaces: (linodeId: number, configId: number) => Promise<Interface[]>;
+  getConfigInterface: (linodeId: number, configId: number, interfaceId: number) => Promise<Interface>;
+  appendConfigInterface: (linodeId: number, configId: number, data: InterfacePayload) => Promise<Interface>;
+  updateConfigInterface: (
+    linodeId: number,
+    configId: number,
+    interfaceId: number,
+    data: UpdateConfigInterfacePayload,
+  ) => Promise<Interface>;
+  updateLinodeConfigOrder: (linodeId: number, configId: number, data: ConfigInterfaceOrderPayload) => Promise<Empty>;
+  deleteLinodeConfigInterface: (linodeId: number, configId: number, interfaceId: number) => Promise<Empty>;
+  getLinodeIPs: (id: number) => Promise<LinodeIPsResponse>;
+  getLinodeTypes: (params?: Params) => Promise<Page<LinodeType>>;
+  getType: (typeId: string) => Promise<LinodeType>;
   // support/support.d.ts
   getTickets: (params?: Params, filter?: Filter) => Promise<Page<SupportTicket>>;
   getTicket: (ticketID: number) => Promise<SupportTicket>;

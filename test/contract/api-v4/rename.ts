@@ -3,7 +3,7 @@
  *
  * Why a shim at all: `@linode/api-v4` speaks the original API, in which instances are `linode`s.
  * This project's API is the same API renamed (emulator README, "Known differences"): paths
- * `/linode/instances` → `/compute/instances`, fields `linode_id` → `compute_id`, lists `linodes` →
+ * `/linode/instances` → `/compute/instances` (and `/linode/types` → `/compute/types`), fields `linode_id` → `compute_id`, lists `linodes` →
  * `computes` (a reply's `from_linode` → `from_compute`), entity, device and grant type `linode` → `compute`, public images `linode/…` →
  * `public/…`, and, following the same rule, region capabilities `Linodes` → `Computes` and event
  * actions `linode_*` → `compute_*`. Requests are renamed on the way out and answers back on the way
@@ -17,7 +17,7 @@ const ANSWER_KEYS: Record<string, string> = { compute_id: "linode_id", computes:
 
 /** `https://…/v4/linode/instances/1` → `…/v4/compute/instances/1`; `images/linode%2Fdebian12` → `images/public%2Fdebian12`. */
 export function renameRequestUrl(url: string): string {
-  return url.replace(/\/linode\/instances(?=\/|\?|$)/, "/compute/instances").replace(/\/images\/linode(\/|%2F)/i, "/images/public$1");
+  return url.replace(/\/linode\/(instances|types)(?=\/|\?|$)/, "/compute/$1").replace(/\/images\/linode(\/|%2F)/i, "/images/public$1");
 }
 
 /** A request body in the original API's names → the spec's. */

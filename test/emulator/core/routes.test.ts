@@ -10,11 +10,14 @@ beforeAll(async () => {
 afterAll(() => emu.close());
 beforeEach(() => emu.control.reset());
 
-test.each(["/nope", "/compute/instances", "/networking/nope", "/vpcs/1/nope", ""])("unknown path /v4%s is 404 Not found", async (path) => {
-  const r = await emu.get(path);
-  expect(r.status).toBe(404);
-  expect(onlyError(r)).toEqual({ reason: REASONS.notFound });
-});
+test.each(["/nope", "/compute/nope", "/compute/instances/1/nope", "/networking/nope", "/vpcs/1/nope", ""])(
+  "unknown path /v4%s is 404 Not found",
+  async (path) => {
+    const r = await emu.get(path);
+    expect(r.status).toBe(404);
+    expect(onlyError(r)).toEqual({ reason: REASONS.notFound });
+  },
+);
 
 test("paths outside /v4 are 404 too", async () => {
   const r = await emu.api("GET", "/../v3/vpcs");

@@ -4,6 +4,7 @@
  */
 import type { LifeContext } from "./context";
 import { addressesLife } from "./addresses";
+import { computesLife } from "./computes";
 import { databasesLife } from "./databases";
 import { dnsLife } from "./dns";
 import { imagesLife } from "./images";
@@ -18,6 +19,7 @@ export const AREAS = {
   dns: dnsLife,
   databases: databasesLife,
   images: imagesLife,
+  computes: computesLife,
   support: supportLife,
 } satisfies Record<string, (ctx: LifeContext) => Promise<void>>;
 
