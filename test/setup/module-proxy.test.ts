@@ -20,7 +20,7 @@ import { REPO_ROOT } from "../support/engine";
 
 jest.setTimeout(60_000);
 
-test("every version pinned by tools/*/go.mod, test/contract/go.mod, sdks/go/go.mod and their go.sum is served by the configured proxy", async () => {
+test("every version pinned by tools/*/go.mod, test/contract/go.mod, sdks/go/go.mod, bench/native-floor/go.mod and their go.sum is served by the configured proxy", async () => {
   const goproxy = execFileSync("go", ["env", "GOPROXY"], { encoding: "utf8" }).trim();
   const chain = proxyChain(goproxy);
   expect({ goproxy, proxies: chain.length }).toMatchObject({ proxies: expect.any(Number) });
@@ -34,6 +34,7 @@ test("every version pinned by tools/*/go.mod, test/contract/go.mod, sdks/go/go.m
     "tools/sdkgen",
     "test/contract",
     "sdks/go",
+    "bench/native-floor",
   ]);
   const needed = modules.flatMap((m) => neededFromModule(m.goMod, m.goSum, m.dir));
   const version = (JSON.parse(fs.readFileSync(require.resolve("@pulumi/pulumi/package.json"), "utf8")) as { version: string }).version;
