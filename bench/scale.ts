@@ -432,7 +432,7 @@ async function profileSplit(n: number, dir: string, phases: readonly Phase[], em
     "| variant | phase | process | part | CPU ms | share of the process | CPU ms per record |",
     "|---|---|---|---|---|---|---|",
   ];
-  for (const variant of ["native floor", "floor", "DomainRecord", PLUGIN] as const) {
+  for (const variant of PROFILED) {
     const run = await runVariant(variant, n, emulator, { dir, phases });
     for (const phase of phases) {
       const at = path.join(dir, variant, phase);
@@ -444,6 +444,53 @@ async function profileSplit(n: number, dir: string, phases: readonly Phase[], em
       processes.push(["program (and the emulator)", nodeSplit(path.join(at, "program.cpuprofile"))]);
       for (const [name, split] of processes) rows.push(...splitRows(name, split, n).map((row) => `${prefix} ${row}`));
     }
+  }
+  return [...rows, "", ...perCallTable(dir, n, phases)];
+}
+
+/** The variants of `--profile`, in its per-call table's column order. */
+const PROFILED = ["native floor", "floor", "DomainRecord", PLUGIN] as const;
+
+/** The provider's calls in each phase, one per record (and the engine's Diff after each Read or Check where it sends one). */
+const CALLS: Record<Phase, string> = {
+  up: "Check, Create",
+  preview: "Check, Diff",
+  refresh: "Read",
+  destroy: "Delete",
+};
+
+/**
+ * The per-call table of `--profile` (bench/README, "Where each millisecond above the floor goes"):
+ * for each phase, the provider process's CPU per record by the parts of a call (`CALL_PARTS`) in
+ * each profiled variant, its start-up once per process, and the engine's CPU per record. Read from
+ * the profiles in `dir`, so a run's files can be read again.
+ */
+export function perCallTable(dir: string, n: number, phases: readonly Phase[] = PHASES): string[] {
+  const rows = [
+    `| phase (calls per record) | part, CPU ms per record | ${PROFILED.join(" | ")} |`,
+    `|---|---|${PROFILED.map(() => "---").join("|")}|`,
+  ];
+  const cell = (ms: number | undefined) => (ms === undefined ? "–" : ms.toFixed(3));
+  const START_UP = "start-up: loading modules (all of them)";
+  for (const phase of phases) {
+    const hosts = PROFILED.map((variant) =>
+      variant === "native floor" ? undefined : nodeSplitOfFolder(path.join(dir, variant, phase, "host"), CALL_PARTS),
+    );
+    const engines = PROFILED.map((variant) => goSplit(path.join(dir, variant, phase)));
+    const parts = [...CALL_PARTS.map(([part]) => part), "Node.js (event loop, I/O)", "GC", "V8 / native (unattributed)", "other modules"];
+    const label = `${phase} (${CALLS[phase]})`;
+    for (const part of [...new Set(parts)]) {
+      rows.push(`| ${label} | ${part} | ${hosts.map((h) => (h ? cell((h.get(part) ?? 0) / n) : "–")).join(" | ")} |`);
+    }
+    const sum = (split: Map<string, number>, skip?: string) =>
+      [...split].filter(([part]) => part !== skip).reduce((total, [, ms]) => total + ms, 0);
+    rows.push(
+      `| ${label} | **the provider process per record, start-up aside** | ${hosts.map((h) => (h ? `**${cell(sum(h, START_UP) / n)}**` : "–")).join(" | ")} |`,
+    );
+    rows.push(
+      `| ${label} | the provider's start-up, ms once per process | ${hosts.map((h) => (h ? (h.get(START_UP) ?? 0).toFixed(0) : "–")).join(" | ")} |`,
+    );
+    rows.push(`| ${label} | the engine (pulumi), CPU ms per record | ${engines.map((e) => cell(sum(e) / n)).join(" | ")} |`);
   }
   return rows;
 }
