@@ -155,6 +155,17 @@ describe("asking a proxy", () => {
     expect(log).toContain("HEAD /ok.example/m/@v/v1.0.0.zip"); // the source is never downloaded
   });
 
+  test("a version that several modules pin is asked once", async () => {
+    log.length = 0;
+    const twice = { ...pin("ok.example/m", "v1.0.0"), source: "bench/native-floor" };
+    expect(await findRefusals(proxyChain(url), [pin("ok.example/m", "v1.0.0"), twice])).toEqual([]);
+    expect(log.filter((line) => line.includes("/ok.example/m/@v/v1.0.0")).sort()).toEqual([
+      "GET /ok.example/m/@v/v1.0.0.info",
+      "GET /ok.example/m/@v/v1.0.0.mod",
+      "HEAD /ok.example/m/@v/v1.0.0.zip",
+    ]);
+  });
+
   test("after a 404 the next proxy is asked; after a 403 it is not", async () => {
     const missing = pin("second.example/m", "v1.0.0");
     const chain = proxyChain(`${url}/nowhere,${url}`);
