@@ -95,7 +95,7 @@ interface CpuProfile {
 }
 
 /** The parts of a Node process, by the file a function is in (first match wins). */
-const NODE_PARTS: ReadonlyArray<[part: string, test: RegExp]> = [
+const NODE_PARTS: readonly Part[] = [
   // The plugin's own transport and Struct reader count with the libraries they stand in for.
   ["gRPC and protobuf", /\/(dist\/)?provider\/plugin\/(grpc|struct-values|protocol)\.js$/],
   ["ours: provider", /\/(dist\/)?provider\/|\/registry\.js$/],
@@ -112,12 +112,46 @@ const NODE_PARTS: ReadonlyArray<[part: string, test: RegExp]> = [
   ["benchmark", /\/(dist\/)?bench\//],
 ];
 
+/** A part of a process: its name, the files of its functions, and optionally the functions' names. */
+export type Part = [part: string, test: RegExp, functionName?: RegExp];
+
+/** The prefix of the parts whose callees count with them (`nodeSplit`): a conversion calls protobuf's accessors. */
+const CONVERSION = "value conversion";
+
 /**
- * CPU time of a `.cpuprofile` by part. A function of Node itself (`node:net`, a native) counts for
+ * The parts of a provider process's call, for the per-call table (`scale --profile`, bench/README
+ * "Where each millisecond above the floor goes"): by the file a function is in (and its name, for
+ * google-protobuf's Struct), first match wins. The same parts in both doors, so a row compares the
+ * plugin with the dynamic provider host.
+ */
+export const CALL_PARTS: readonly Part[] = [
+  // A request's Structs into plain values and back, and everything they call: the plugin's reader
+  // and writer; the dynamic host's Struct.toJavaScript/fromJavaScript (google-protobuf) and Pulumi's
+  // rpc helpers (secrets, unknowns).
+  [`${CONVERSION}: protocol ↔ values`, /\/google-protobuf\/google\/protobuf\/struct_pb\.js$/, /JavaScript$/],
+  [`${CONVERSION}: protocol ↔ values`, /\/(dist\/)?provider\/plugin\/struct-values\.js$|\/@pulumi\/pulumi\/runtime\/rpc\.js$/],
+  // Inputs into request bodies, the API's records into outputs (names, wire forms).
+  [`${CONVERSION}: values ↔ API wire`, /\/(dist\/)?provider\/engine\/(wire|field-names)\.js$/],
+  // gRPC's framing and HTTP/2, the messages' (de)serialization: grpc-js and google-protobuf in the
+  // dynamic host, the plugin's own transport and Pulumi's generated messages in the plugin, and
+  // Node's HTTP/2 where the event loop runs it (a session's frames arrive with no caller of ours).
+  [
+    "protocol: gRPC, HTTP/2, protobuf",
+    /\/(dist\/)?provider\/plugin\/(grpc|protocol)\.js$|\/node_modules\/(@grpc|google-protobuf|protobufjs|@protobufjs)\/|\/@pulumi\/pulumi\/proto\/|^node:internal\/http2\//,
+  ],
+  ["logging (row log, Pulumi's log)", /\/(dist\/)?provider\/(serve\/row-log|host\/engine-log)\.js$|\/@pulumi\/pulumi\/log\//],
+  ["the API call: sdk, undici", /\/(dist\/)?sdk\/|\/node_modules\/undici\//],
+  ["the engine's work: check, diff, normalisation (provider, zod)", /\/(dist\/)?provider\/|\/registry\.js$|\/node_modules\/zod\//],
+  ["Pulumi's dynamic host: dispatch, the provider's closure", /\/@pulumi\/pulumi\//],
+];
+
+/**
+ * CPU time of a `.cpuprofile` by part (`parts`: by default the processes' parts, `NODE_PARTS`). A
+ * function of Node itself (`node:net`, a native) counts for
  * the part that called it, so gRPC's socket writes are gRPC's; GC and V8's unattributed time are
  * their own parts; idle time is left out.
  */
-export function nodeSplit(file: string): Split {
+export function nodeSplit(file: string, parts: readonly Part[] = NODE_PARTS): Split {
   const profile = JSON.parse(readFileSync(file, "utf8")) as CpuProfile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
@@ -144,11 +178,19 @@ export function nodeSplit(file: string): Split {
     else if (functionName === "(garbage collector)") found = "GC";
     else if (functionName === "(program)") found = "V8 / native (unattributed)";
     else if (functionName === "(idle)") found = "idle";
-    else if (url && !url.startsWith("node:")) found = NODE_PARTS.find(([, test]) => test.test(url))?.[0] ?? "other modules";
+    else if (url && !url.startsWith("node:")) {
+      const up = parent.get(id);
+      const above = up === undefined ? undefined : part(up);
+      // What a conversion calls is the conversion's; otherwise the function's own file (and name).
+      if (above?.startsWith(CONVERSION)) found = above;
+      else found = parts.find(([, test, name]) => test.test(url) && (!name || name.test(functionName)))?.[0] ?? "other modules";
+    }
     if (found === undefined) {
       const up = parent.get(id);
       found = up === undefined ? "Node.js (no caller)" : part(up);
       if (found === "Node.js (no caller)" && url.startsWith("node:")) found = "Node.js (event loop, I/O)";
+      // Node's own modules a part names (`node:internal/http2/…` for the protocol), where no module of ours called them.
+      if (found === "Node.js (event loop, I/O)") found = parts.find(([, test, name]) => test.test(url) && !name)?.[0] ?? found;
     }
     partOf.set(id, found);
     return found;
@@ -163,10 +205,10 @@ export function nodeSplit(file: string): Split {
 }
 
 /** The sum of the splits of every `.cpuprofile` in a folder (the provider host may be several processes). */
-export function nodeSplitOfFolder(dir: string): Split {
+export function nodeSplitOfFolder(dir: string, parts?: readonly Part[]): Split {
   const total: Split = new Map();
   for (const file of readdirSync(dir).filter((f) => f.endsWith(".cpuprofile"))) {
-    for (const [k, v] of nodeSplit(path.join(dir, file))) total.set(k, (total.get(k) ?? 0) + v);
+    for (const [k, v] of nodeSplit(path.join(dir, file), parts)) total.set(k, (total.get(k) ?? 0) + v);
   }
   return total;
 }
@@ -245,10 +287,11 @@ export function goSplit(dir: string): Split {
   return split;
 }
 
-/** A split as table rows: part, CPU ms, share of the process. */
-export function splitRows(process: string, split: Split): string[] {
+/** A split as table rows: part, CPU ms, share of the process, and CPU ms per record when `records` is given. */
+export function splitRows(process: string, split: Split, records?: number): string[] {
   const total = [...split.values()].reduce((a, b) => a + b, 0);
+  const perRecord = (ms: number) => (records ? ` ${(ms / records).toFixed(3)} |` : "");
   return [...split.entries()]
     .sort((a, b) => b[1] - a[1])
-    .map(([part, ms]) => `| ${process} | ${part} | ${ms.toFixed(0)} | ${total ? ((100 * ms) / total).toFixed(0) : "0"}% |`);
+    .map(([part, ms]) => `| ${process} | ${part} | ${ms.toFixed(0)} | ${total ? ((100 * ms) / total).toFixed(0) : "0"}% |${perRecord(ms)}`);
 }

@@ -7,13 +7,14 @@
  * | variant | what the program declares |
  * |---|---|
  * | floor | N no-op dynamic resources: an ordinary inline dynamic provider, as a Pulumi user writes one |
+ * | native floor | N no-op resources of a provider plugin in Go (`native-floor.ts`): the engine's own floor, what any provider costs when its work is free |
  * | floor, skip checkpoints | the same with `PULUMI_SKIP_CHECKPOINTS=true` (state written once, at the end) |
  * | DomainRecord | a Domain and N DomainRecords in it, against the in-process emulator |
  * | DomainRecord (plugin) | the same resources as `compute:index:` resources through the provider plugin |
  * | DomainRecordSet | a Domain and one DomainRecordSet of the same N records |
  *
  * Each goes through `up` → `preview` (no changes) → `refresh` → `destroy`. Printed: the median time
- * of each phase and its ratio to the floor, the requests the emulator received per record in each
+ * of each phase and its ratios to both floors, the requests the emulator received per record in each
  * phase, the provider process's peak RSS (VmHWM of the dynamic provider host, or of the plugin), and the state's
  * bytes per resource (after `up`; the file as the `file://` backend wrote it, less the state of
  * the same stack with no resources, divided by N).
@@ -31,7 +32,7 @@
  *   npm run bench -- scale              N = 200, 3 rounds
  *   npm run bench -- scale --large      also N = 1000, 1 round (about 10 minutes more on two cores)
  *   npm run bench -- scale --sizes=50 --rounds=1   other sizes and rounds (a quick look)
- *   npm run bench -- scale --variants=plugin       the floor and the named variants only (floor, skip, record, plugin, set), without the rate-limited up unless `record` is named
+ *   npm run bench -- scale --variants=plugin       the two floors and the named variants only (floor, native, skip, record, plugin, set), without the rate-limited up unless `record` is named
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, rmdirSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
@@ -41,7 +42,8 @@ import { Domain, DomainRecord, DomainRecordSet } from "../provider";
 import { REPO_ROOT, createTestStack, type TestStack } from "../test/support/engine";
 import { pluginResource } from "../test/support/plugin-resource";
 import type { BenchResult, Benchmark, Metric } from "./benchmark";
-import { goSplit, nodeSplit, nodeSplitOfFolder, phaseProfiler, splitRows } from "./profile";
+import { NATIVE_FLOOR_PLUGIN, NativeNoop, nativeFloorPlugin } from "./native-floor";
+import { CALL_PARTS, goSplit, nodeSplit, nodeSplitOfFolder, phaseProfiler, splitRows } from "./profile";
 
 const PHASES = ["up", "preview", "refresh", "destroy"] as const;
 type Phase = (typeof PHASES)[number];
@@ -59,6 +61,7 @@ export const STATE_BYTES_GOAL = 1536;
 /** The variants, by the short names `--variants=` takes. */
 const VARIANTS = {
   floor: "floor",
+  native: "native floor",
   skip: "floor, skip checkpoints",
   record: "DomainRecord",
   plugin: "DomainRecord (plugin)",
@@ -66,9 +69,12 @@ const VARIANTS = {
 } as const;
 type VariantName = (typeof VARIANTS)[keyof typeof VARIANTS];
 
+/** The two floors every ratio is to: the dynamic provider's (`floor`) and the engine's own (`native floor`). */
+const FLOORS: readonly VariantName[] = ["floor", "native floor"];
+
 /**
- * `--variants=floor,plugin`: the variants to run (their short names, `VARIANTS`), the floor always
- * among them (every ratio is to it); all of them when not given.
+ * `--variants=floor,plugin`: the variants to run (their short names, `VARIANTS`), both floors always
+ * among them (every ratio is to them); all of them when not given.
  */
 function chosenVariants(given: string | undefined): VariantName[] {
   if (given === undefined) return Object.values(VARIANTS);
@@ -77,7 +83,7 @@ function chosenVariants(given: string | undefined): VariantName[] {
     if (!variant) throw new Error(`--variants: no variant ${name}; the variants: ${Object.keys(VARIANTS).join(", ")}`);
     return variant;
   });
-  return Object.values(VARIANTS).filter((v) => v === "floor" || names.includes(v));
+  return Object.values(VARIANTS).filter((v) => FLOORS.includes(v) || names.includes(v));
 }
 /** The variants that talk to the API: their requests are counted and checked. */
 const OURS: readonly VariantName[] = ["DomainRecord", "DomainRecord (plugin)", "DomainRecordSet"];
@@ -146,7 +152,8 @@ function providerMemory(): { stop(): number } {
   const sample = () => {
     for (const pid of descendants(process.pid)) {
       try {
-        if (!/dynamic-provider|provider\/plugin\/main\.js/.test(readFileSync(`/proc/${pid}/cmdline`, "utf8"))) continue;
+        if (!/dynamic-provider|provider\/plugin\/main\.js|pulumi-resource-noop/.test(readFileSync(`/proc/${pid}/cmdline`, "utf8")))
+          continue;
         const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
         if (hwm) peak = Math.max(peak, Number(hwm[1]) * 1024);
       } catch {
@@ -176,6 +183,8 @@ interface Profiling {
 }
 
 async function runVariant(variant: VariantName, n: number, emulator: RunningEmulator, profiling?: Profiling): Promise<Run> {
+  // The native floor's plugin, built once (seconds from the engine build's caches) and declared by the project.
+  const plugins = variant === "native floor" ? [{ name: NATIVE_FLOOR_PLUGIN, path: await nativeFloorPlugin() }] : [];
   // Short names: the project's name is repeated in every URN in state, as a user's short project name would be.
   const tag = `s${++stackCount}`;
   let declare = true;
@@ -190,6 +199,8 @@ async function runVariant(variant: VariantName, n: number, emulator: RunningEmul
       const zone = new Domain("zone", zoneArgs);
       if (variant === "DomainRecordSet") new DomainRecordSet("records", { domainId: zone.id, records });
       else records.forEach((record, i) => new DomainRecord(`r${i}`, { domainId: zone.id, ...record }));
+    } else if (variant === "native floor") {
+      for (let i = 0; i < n; i++) new NativeNoop(`r${i}`, recordArgs(i));
     } else {
       for (let i = 0; i < n; i++) new Noop(`r${i}`, recordArgs(i));
     }
@@ -202,6 +213,7 @@ async function runVariant(variant: VariantName, n: number, emulator: RunningEmul
     apiUrl: emulator.url,
     token: emulator.token,
     baseDir: PROJECTS,
+    plugins,
   });
   if (variant === "floor, skip checkpoints") testStack.stack.workspace.envVars.PULUMI_SKIP_CHECKPOINTS = "true";
   // This emulator counts the documented rate-limit windows without enforcing them: timing the
@@ -340,8 +352,8 @@ export function requestGoal(phase: Phase, n: number): number {
 export const DEFAULT_LATENCY_MS = 80;
 
 const TABLE_HEAD = [
-  "| N | latency | variant | up s | preview s | refresh s | destroy s | up/floor | preview/floor | refresh/floor | destroy/floor | requests per record up/preview/refresh/destroy | provider peak RSS | state per record |",
-  "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+  "| N | latency | variant | up s | preview s | refresh s | destroy s | up/floor | preview/floor | refresh/floor | destroy/floor | up/native | preview/native | refresh/native | destroy/native | requests per record up/preview/refresh/destroy | provider peak RSS | state per record |",
+  "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
 ];
 
 /**
@@ -371,13 +383,14 @@ async function measure(
         console.error(`  [N=${n}, ${latencyMs} ms, round ${round + 1}] ${variant}: ${phases}; ${kb(run.stateBytesPerResource)} per record`);
       }
     }
-    const floorRuns = runs.get("floor")!;
     for (const variant of variants) {
       const all = runs.get(variant)!;
       const times = PHASES.map((p) => median(all.map((r) => r.seconds[p])));
       // Each ratio is the median of the rounds' own ratios: a round's runs follow one another,
       // so a machine whose load changes during the benchmark skews them alike.
-      const ratios = PHASES.map((p) => median(all.map((r, round) => r.seconds[p] / floorRuns[round]!.seconds[p])).toFixed(2));
+      const ratiosTo = (floor: VariantName) =>
+        PHASES.map((p) => median(all.map((r, round) => r.seconds[p] / runs.get(floor)![round]!.seconds[p])).toFixed(2));
+      const ratios = [...ratiosTo("floor"), ...ratiosTo("native floor")];
       const last = all[all.length - 1]!;
       const perRecord = PHASES.map((p) => (OURS.includes(variant) ? (last.requests[p] / n).toFixed(3) : "–")).join(" / ");
       const state = median(all.map((r) => r.stateBytesPerResource));
@@ -407,26 +420,77 @@ async function measure(
 }
 
 /**
- * `--profile[=dir]`: one round of the floor, of DomainRecord and of DomainRecord through the
- * provider plugin at N with the phases `phases` profiled in the engine, the provider process (the
- * dynamic provider host, or the plugin) and the program (`profile.ts`); returns the
- * CPU split of each as table rows. The files stay in `dir` for `go tool pprof` and Chrome's profiler.
+ * `--profile[=dir]`: one round of the native floor, the floor, DomainRecord and DomainRecord through
+ * the provider plugin at N with the phases `phases` profiled in the engine, the provider process (the
+ * dynamic provider host, or the plugin, by the parts of a call: `CALL_PARTS`; the native floor's Go
+ * plugin is not profiled) and the program (`profile.ts`); returns the CPU split of each as table
+ * rows, with the CPU per record. The files stay in `dir` for `go tool pprof` and Chrome's profiler.
  */
 async function profileSplit(n: number, dir: string, phases: readonly Phase[], emulator: RunningEmulator): Promise<string[]> {
   rmSync(dir, { recursive: true, force: true });
-  const rows = ["| variant | phase | process | part | CPU ms | share of the process |", "|---|---|---|---|---|---|"];
-  for (const variant of ["floor", "DomainRecord", PLUGIN] as const) {
+  const rows = [
+    "| variant | phase | process | part | CPU ms | share of the process | CPU ms per record |",
+    "|---|---|---|---|---|---|---|",
+  ];
+  for (const variant of PROFILED) {
     const run = await runVariant(variant, n, emulator, { dir, phases });
     for (const phase of phases) {
       const at = path.join(dir, variant, phase);
       const prefix = `| ${variant} | ${phase} (${run.seconds[phase].toFixed(2)} s)`;
-      const processes: Array<[string, Map<string, number>]> = [
-        ["engine", goSplit(at)],
-        [variant === PLUGIN ? "provider plugin" : "provider host", nodeSplitOfFolder(path.join(at, "host"))],
-        ["program (and the emulator)", nodeSplit(path.join(at, "program.cpuprofile"))],
-      ];
-      for (const [name, split] of processes) rows.push(...splitRows(name, split).map((row) => `${prefix} ${row}`));
+      const processes: Array<[string, Map<string, number>]> = [["engine", goSplit(at)]];
+      if (variant !== "native floor") {
+        processes.push([variant === PLUGIN ? "provider plugin" : "provider host", nodeSplitOfFolder(path.join(at, "host"), CALL_PARTS)]);
+      }
+      processes.push(["program (and the emulator)", nodeSplit(path.join(at, "program.cpuprofile"))]);
+      for (const [name, split] of processes) rows.push(...splitRows(name, split, n).map((row) => `${prefix} ${row}`));
     }
+  }
+  return [...rows, "", ...perCallTable(dir, n, phases)];
+}
+
+/** The variants of `--profile`, in its per-call table's column order. */
+const PROFILED = ["native floor", "floor", "DomainRecord", PLUGIN] as const;
+
+/** The provider's calls in each phase, one per record (and the engine's Diff after each Read or Check where it sends one). */
+const CALLS: Record<Phase, string> = {
+  up: "Check, Create",
+  preview: "Check, Diff",
+  refresh: "Read",
+  destroy: "Delete",
+};
+
+/**
+ * The per-call table of `--profile` (bench/README, "Where each millisecond above the floor goes"):
+ * for each phase, the provider process's CPU per record by the parts of a call (`CALL_PARTS`) in
+ * each profiled variant, its start-up once per process, and the engine's CPU per record. Read from
+ * the profiles in `dir`, so a run's files can be read again.
+ */
+export function perCallTable(dir: string, n: number, phases: readonly Phase[] = PHASES): string[] {
+  const rows = [
+    `| phase (calls per record) | part, CPU ms per record | ${PROFILED.join(" | ")} |`,
+    `|---|---|${PROFILED.map(() => "---").join("|")}|`,
+  ];
+  const cell = (ms: number | undefined) => (ms === undefined ? "–" : ms.toFixed(3));
+  const START_UP = "start-up: loading modules (all of them)";
+  for (const phase of phases) {
+    const hosts = PROFILED.map((variant) =>
+      variant === "native floor" ? undefined : nodeSplitOfFolder(path.join(dir, variant, phase, "host"), CALL_PARTS),
+    );
+    const engines = PROFILED.map((variant) => goSplit(path.join(dir, variant, phase)));
+    const parts = [...CALL_PARTS.map(([part]) => part), "Node.js (event loop, I/O)", "GC", "V8 / native (unattributed)", "other modules"];
+    const label = `${phase} (${CALLS[phase]})`;
+    for (const part of [...new Set(parts)]) {
+      rows.push(`| ${label} | ${part} | ${hosts.map((h) => (h ? cell((h.get(part) ?? 0) / n) : "–")).join(" | ")} |`);
+    }
+    const sum = (split: Map<string, number>, skip?: string) =>
+      [...split].filter(([part]) => part !== skip).reduce((total, [, ms]) => total + ms, 0);
+    rows.push(
+      `| ${label} | **the provider process per record, start-up aside** | ${hosts.map((h) => (h ? `**${cell(sum(h, START_UP) / n)}**` : "–")).join(" | ")} |`,
+    );
+    rows.push(
+      `| ${label} | the provider's start-up, ms once per process | ${hosts.map((h) => (h ? (h.get(START_UP) ?? 0).toFixed(0) : "–")).join(" | ")} |`,
+    );
+    rows.push(`| ${label} | the engine (pulumi), CPU ms per record | ${engines.map((e) => cell(sum(e) / n)).join(" | ")} |`);
   }
   return rows;
 }
@@ -434,7 +498,7 @@ async function profileSplit(n: number, dir: string, phases: readonly Phase[], em
 export const benchmark: Benchmark = {
   name: "scale",
   description:
-    "N DNS records through the real engine (dynamic resources and the provider plugin) next to N no-op dynamic resources: time per phase, requests, memory, state size",
+    "N DNS records through the real engine (dynamic resources and the provider plugin) next to N no-op dynamic resources and N no-op resources of a Go plugin (the native floor): time per phase, requests, memory, state size",
   async run(flags: readonly string[] = []): Promise<BenchResult> {
     const given = (name: string) => flags.find((f) => f.startsWith(`--${name}=`))?.split("=")[1];
     const sizes = given("sizes")?.split(",").map(Number) ?? (flags.includes("--large") ? [200, 1000] : [200]);
@@ -443,7 +507,7 @@ export const benchmark: Benchmark = {
     const latencyMs = Number(given("latency-ms") ?? DEFAULT_LATENCY_MS);
     const variants = chosenVariants(given("variants"));
     // The networked pass compares what the network changes: the floor sends no request, so it stays the reference.
-    const networked = variants.filter((v) => ["floor", "DomainRecord", "DomainRecordSet"].includes(v));
+    const networked = variants.filter((v) => [...FLOORS, "DomainRecord", "DomainRecordSet"].includes(v));
     const metrics: Metric[] = [];
     const failures: string[] = [];
     const emulator = await startEmulator({ port: 0 });
@@ -451,10 +515,10 @@ export const benchmark: Benchmark = {
     try {
       if (profile) {
         const dir = given("profile") ?? path.join(REPO_ROOT, ".bench-profiles");
-        const table = await profileSplit(sizes[0]!, dir, ["preview", "refresh", "destroy"], emulator);
+        const table = await profileSplit(sizes[0]!, dir, PHASES, emulator);
         return {
           table,
-          summary: `CPU split of preview, refresh and destroy at N=${sizes[0]}, one run each; profiles in ${dir}`,
+          summary: `CPU split of up, preview, refresh and destroy at N=${sizes[0]}, one run each; profiles in ${dir}`,
           metrics,
           failures,
         };

@@ -151,8 +151,11 @@ export function toolsModules(root: string): GoModule[] {
     .map((name) => readModule(root, `tools/${name}`));
 }
 
-/** Go modules outside `tools/` that `npm test` builds: the contract test with the official Go client, and the Go SDK. */
-export const TEST_GO_MODULES = ["test/contract", "sdks/go"] as const;
+/**
+ * Go modules outside `tools/` that `npm test` builds: the contract test with the official Go client,
+ * the Go SDK, and the scale benchmark's native floor (`test/bench/native-floor.test.ts`).
+ */
+export const TEST_GO_MODULES = ["test/contract", "sdks/go", "bench/native-floor"] as const;
 
 /** Every Go module `npm test` needs from the proxy: the tools modules, then the test modules. */
 export function goModules(root: string): GoModule[] {
@@ -227,7 +230,11 @@ export async function findRefusals(chain: ProxyEntry[], needed: Needed[], option
   // Six at once: measured here, 1321 requests take 17 s; with eight or more in flight some
   // connections stall for about 5 s each and the whole takes minutes.
   const { concurrency = 6, timeoutMs = 20_000 } = options;
-  const jobs = needed.flatMap((m) => m.files.map((file) => ({ m, file })));
+  // A version several modules pin (the native floor's are all the engine's) is asked once.
+  const asked = new Set<string>();
+  const jobs = needed
+    .flatMap((m) => m.files.map((file) => ({ m, file })))
+    .filter(({ m, file }) => !asked.has(`${m.path}@${m.version}${file}`) && asked.add(`${m.path}@${m.version}${file}`));
   const refusals: Refusal[] = [];
   // Its own connection pool, closed at the end: no socket outlives the check.
   const dispatcher = new Agent({ connections: concurrency });

@@ -1,5 +1,6 @@
 /**
- * `scale --profile` profiles a provider process through `NODE_OPTIONS`, which the engine hands to
+ * `scale --profile` reads the provider processes' profiles by the parts of a call (`CALL_PARTS`).
+ * It profiles a provider process through `NODE_OPTIONS`, which the engine hands to
  * the plugins it starts. The variants' folders have spaces ("DomainRecord (plugin)"): unquoted, Node
  * split the options there, and the plugin's profile was never written.
  */
@@ -7,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { nodeOptionQuoted } from "../../bench/profile";
+import { CALL_PARTS, nodeOptionQuoted, nodeSplit } from "../../bench/profile";
 
 describe("nodeOptionQuoted", () => {
   let dir: string;
@@ -26,5 +27,44 @@ describe("nodeOptionQuoted", () => {
     });
     expect(out).toBe("preloaded ran");
     expect(readdirSync(folder).filter((f) => f.endsWith(".cpuprofile"))).toHaveLength(1);
+  });
+});
+
+describe("nodeSplit by the parts of a provider call (CALL_PARTS)", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), "call-parts-"));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  // A profile of one sample (1 ms) per leaf: node 1 is the root, each frame's children are listed.
+  const frame = (id: number, functionName: string, url: string, children: number[] = []) => ({
+    id,
+    callFrame: { functionName, url },
+    children,
+  });
+
+  it("counts a Struct conversion with what it calls, Node's HTTP/2 as the protocol, and the sdk as the API call", () => {
+    const struct = "file:///x/node_modules/google-protobuf/google/protobuf/struct_pb.js";
+    const nodes = [
+      frame(1, "(root)", "", [2, 5, 7, 9]),
+      frame(2, "check", "file:///x/node_modules/@pulumi/pulumi/cmd/dynamic-provider/index.js", [3]),
+      frame(3, "toJavaScript", struct, [4]),
+      frame(4, "getFieldsMap", struct), // called by the conversion: the conversion's
+      frame(5, "processTicksAndRejections", "node:internal/process/task_queues", [6]),
+      frame(6, "onStreamRead", "node:internal/http2/core"), // Node's HTTP/2 with no caller of ours
+      frame(7, "serializeBinary", struct, [8]), // the rest of that file: the protocol's
+      frame(8, "writeBytes", "file:///x/node_modules/google-protobuf/google-protobuf.js"),
+      frame(9, "request", "file:///x/node_modules/undici/lib/api/api-request.js"),
+    ];
+    const samples = [4, 6, 8, 9];
+    const file = path.join(dir, "host.cpuprofile");
+    writeFileSync(file, JSON.stringify({ nodes, samples, timeDeltas: [0, 1000, 1000, 1000, 1000] }));
+    const split = nodeSplit(file, CALL_PARTS);
+    expect(Object.fromEntries(split)).toEqual({
+      "value conversion: protocol ↔ values": 1,
+      "protocol: gRPC, HTTP/2, protobuf": 2,
+      "the API call: sdk, undici": 1,
+    });
   });
 });

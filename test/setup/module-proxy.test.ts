@@ -20,7 +20,7 @@ import { REPO_ROOT } from "../support/engine";
 
 jest.setTimeout(60_000);
 
-test("every version pinned by tools/*/go.mod, test/contract/go.mod, sdks/go/go.mod and their go.sum is served by the configured proxy", async () => {
+test("every version pinned by tools/*/go.mod, test/contract/go.mod, sdks/go/go.mod, bench/native-floor/go.mod and their go.sum is served by the configured proxy", async () => {
   const goproxy = execFileSync("go", ["env", "GOPROXY"], { encoding: "utf8" }).trim();
   const chain = proxyChain(goproxy);
   expect({ goproxy, proxies: chain.length }).toMatchObject({ proxies: expect.any(Number) });
@@ -34,6 +34,7 @@ test("every version pinned by tools/*/go.mod, test/contract/go.mod, sdks/go/go.m
     "tools/sdkgen",
     "test/contract",
     "sdks/go",
+    "bench/native-floor",
   ]);
   const needed = modules.flatMap((m) => neededFromModule(m.goMod, m.goSum, m.dir));
   const version = (JSON.parse(fs.readFileSync(require.resolve("@pulumi/pulumi/package.json"), "utf8")) as { version: string }).version;
@@ -152,6 +153,17 @@ describe("asking a proxy", () => {
       "gocloud.dev@v0.46.1-0.20260810195832-b5401c07b5f1 (tools/x): .info 403 This module version is not available.",
     );
     expect(log).toContain("HEAD /ok.example/m/@v/v1.0.0.zip"); // the source is never downloaded
+  });
+
+  test("a version that several modules pin is asked once", async () => {
+    log.length = 0;
+    const twice = { ...pin("ok.example/m", "v1.0.0"), source: "bench/native-floor" };
+    expect(await findRefusals(proxyChain(url), [pin("ok.example/m", "v1.0.0"), twice])).toEqual([]);
+    expect(log.filter((line) => line.includes("/ok.example/m/@v/v1.0.0")).sort()).toEqual([
+      "GET /ok.example/m/@v/v1.0.0.info",
+      "GET /ok.example/m/@v/v1.0.0.mod",
+      "HEAD /ok.example/m/@v/v1.0.0.zip",
+    ]);
   });
 
   test("after a 404 the next proxy is asked; after a 403 it is not", async () => {

@@ -11,7 +11,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, type PulumiFn, type Stack, type EngineEvent } from "@pulumi/pulumi/automation";
 import { pulumiCommand } from "../../provider/stack/pulumi-cli";
-import { withComputePlugins } from "../../provider/launch/plugins";
+import { withComputePlugins, type PluginDeclaration } from "../../provider/launch/plugins";
 import { EMULATED_CLOCK_ENV } from "../../provider/engine/time";
 import { startClockService } from "../../provider/testing/clock-service";
 import { startKeyService, type KeyService } from "../../provider/testing/key-service";
@@ -62,6 +62,8 @@ export interface TestStackOptions {
    * of sleeping (its clock service, `provider/testing/clock-service.ts`).
    */
   ephemeral?: { checkpoints?: false; clock?: Clock };
+  /** More provider plugins the project declares beside this package's (`plugins: providers:`), as the scale benchmark's native floor. */
+  plugins?: PluginDeclaration[];
 }
 
 export interface TestStack {
@@ -137,7 +139,13 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
         envVars,
         secretsProvider: keys.secretsProvider,
         // The provider process starts in `main`; from there `pulumi-compute` resolves to this repo.
-        projectSettings: withComputePlugins({ name: project, runtime: "nodejs", main: REPO_ROOT, backend: { url: `file://${stateDir}` } }),
+        projectSettings: withComputePlugins({
+          name: project,
+          runtime: "nodejs",
+          main: REPO_ROOT,
+          backend: { url: `file://${stateDir}` },
+          plugins: { providers: options.plugins ?? [] },
+        }),
       },
     ),
   );
