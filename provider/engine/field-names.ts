@@ -106,11 +106,15 @@ export function programText(names: ProgramNames, text: string): string {
 
 /**
  * The data function a Pulumi program calls for what an API listing answers, so that an API reason
- * that cites the listing (`see GET /databases/engines`) points the program to it instead.
+ * that cites the listing (`see GET /databases/engines`) points the program to it instead. Every
+ * listing a resource kind reads (a paginated GET without path parameters in its spec's `endpoints`)
+ * is here, and every entry names an exported data function (`test/checks/kind-lists.test.ts`).
  */
-const DATA_FUNCTIONS: Record<string, string> = {
+export const DATA_FUNCTIONS: Readonly<Record<string, string>> = {
   "/databases/engines": "getDatabaseEngines()",
   "/databases/instances": "getDatabases()",
+  "/databases/mysql/instances": 'getDatabases({ engine: "mysql" })',
+  "/databases/postgresql/instances": 'getDatabases({ engine: "postgresql" })',
   "/regions": "getRegions()",
   "/regions/availability": "getRegionAvailability()",
   "/networking/ips": "getIps()",
@@ -119,6 +123,7 @@ const DATA_FUNCTIONS: Record<string, string> = {
   "/networking/firewalls": "getFirewalls()",
   "/domains": "getDomains()",
   "/images": "getImages()",
+  "/vpcs": "getVpcs()",
   "/vpcs/ips": "getVpcIps()",
 };
 

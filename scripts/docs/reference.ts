@@ -399,7 +399,8 @@ function testingPage(docs: ExportDoc[]): string {
   ].join("\n");
 }
 
-function indexPage(specs: AnySpec[], functions: FunctionDoc[]): string {
+/** The index of `docs/reference/`: a row per resource spec and per data function. */
+export function indexPage(specs: AnySpec[], functions: FunctionDoc[]): string {
   return [
     HEADER,
     "",

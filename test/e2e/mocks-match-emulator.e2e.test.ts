@@ -157,7 +157,9 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
 
 test("every kind has a reference program that makes it", () => {
-  expect(specs.length).toBe(14);
+  // Every kind of the spec table, each loaded as itself (no count to move when a kind is added).
+  expect(Object.entries(RESOURCE_SPECS).map(([kind, spec]) => [kind, spec.name])).toEqual(specs.map((s) => [s.name, s.name]));
+  expect(specs.length).toBeGreaterThan(0);
   for (const spec of specs) expect(completeExample(spec, specs)).toContain(`new compute.${spec.name}(`);
 });
 

@@ -46,6 +46,8 @@ export interface Area {
   name: string;
   /** The heading of its part of index.ts. */
   title: string;
+  /** The resource kinds it writes (`test/checks/kind-lists.test.ts`: every kind is some area's, or in `NOT_IMPORTED`). */
+  kinds: readonly string[];
   read(client: ComputeClient, options: ReadOptions): Promise<AreaContents>;
 }
 
@@ -94,6 +96,7 @@ export const AREAS: readonly Area[] = [
   {
     name: "vpcs",
     title: "VPCs and their subnets",
+    kinds: ["Vpc", "VpcSubnet"],
     read: async (client) => {
       const objects: FoundObject[] = [];
       for (const vpc of await client.vpcs.listAll()) {
@@ -116,6 +119,7 @@ export const AREAS: readonly Area[] = [
   {
     name: "firewalls",
     title: "Firewalls, their rules and devices",
+    kinds: ["Firewall", "FirewallDevice"],
     read: async (client) => {
       const api = client.networking.firewalls;
       const firewalls = (await api.listAll()).filter((f) => f.status !== "deleted");
@@ -149,6 +153,7 @@ export const AREAS: readonly Area[] = [
   {
     name: "ipv6",
     title: "IPv6 ranges",
+    kinds: ["Ipv6Range"],
     read: async (client) => {
       const objects: FoundObject[] = [];
       const notes: string[] = [];
@@ -168,6 +173,7 @@ export const AREAS: readonly Area[] = [
   {
     name: "rdns",
     title: "Reverse DNS",
+    kinds: ["ReverseDns"],
     read: async (client) => {
       const objects: FoundObject[] = [];
       for (const ip of await client.networking.ips.listAll()) {
@@ -181,6 +187,7 @@ export const AREAS: readonly Area[] = [
   {
     name: "domains",
     title: "Domains and their records",
+    kinds: ["Domain", "DomainRecord", "DomainRecordSet"],
     read: async (client, options) => {
       const domains = await client.domains.listAll();
       const records = await mapLimited(domains, CONCURRENCY, (d) => client.domains.records.listAll(d.id));
@@ -211,6 +218,7 @@ export const AREAS: readonly Area[] = [
   {
     name: "databases",
     title: "Managed databases",
+    kinds: ["MysqlDatabase", "PostgresqlDatabase"],
     read: async (client) => {
       // The per-engine lists carry `ssl_connection` and the replication fields; the all-engines list does not.
       const [mysql, postgresql] = await Promise.all([client.databases.mysql.listAll(), client.databases.postgresql.listAll()]);
@@ -224,6 +232,7 @@ export const AREAS: readonly Area[] = [
   {
     name: "images",
     title: "Private images",
+    kinds: ["Image"],
     read: async (client) => {
       const objects: FoundObject[] = [];
       const notes: string[] = [];
@@ -244,3 +253,9 @@ export const AREAS: readonly Area[] = [
 ];
 
 export const AREA_NAMES = AREAS.map((a) => a.name);
+
+/** The kinds no area writes, and why: each is written as part of another kind's resource. */
+export const NOT_IMPORTED: Readonly<Record<string, string>> = {
+  FirewallRule: "a firewall's rules are imported with it, as its inbound and outbound inputs",
+  DatabaseAllowListEntry: "a database's allow list is imported with it, as its allowList input",
+};

@@ -102,6 +102,8 @@ describe("the program", () => {
       Image: 1,
     });
     for (const r of resources()) expect(r.inputs.adoptId).toBe(r.source.id);
+    // Each area writes the kinds it declares (which test/checks/kind-lists.test.ts holds against the spec table).
+    AREAS.forEach((area, i) => expect(contents[i]!.objects.filter((o) => !area.kinds.includes(o.kind))).toEqual([]));
     expect(program.notes).toEqual([expect.stringMatching(/^\d+ public image\(s\): the platform's distributions/)]);
   });
 
@@ -189,6 +191,7 @@ describe("the program", () => {
     const setContents = await domainsArea.read(client, { recordSets: true });
     const setProgram = buildProgram(RESOURCE_SPECS, [domainsArea], [setContents]);
     const sets = setProgram.sections.flatMap((s) => s.resources).filter((r) => r.kind === "DomainRecordSet");
+    expect(setContents.objects.filter((o) => !domainsArea.kinds.includes(o.kind))).toEqual([]);
     expect(sets.map((r) => r.name)).toEqual(seeded.domainIds.map((_, i) => ofKind("Domain")[i]!.name + "-records"));
     const spec = RESOURCE_SPECS.DomainRecordSet as AnySpec;
     for (const set of sets) {

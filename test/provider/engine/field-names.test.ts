@@ -11,25 +11,16 @@ import { check, explain } from "../../../provider/engine/engine";
 import { excerpt, programNames, programText } from "../../../provider/engine/field-names";
 import type { AnySpec, Failure } from "../../../provider/engine/spec";
 import { RESOURCE_SPECS } from "../../../provider/generated/spec-table";
+import { ENDPOINTS } from "../../../sdk/endpoints";
 import { args as firewallArgs, rule } from "../firewall-inputs";
 
-/** The sdk area whose reason texts each resource's failures can carry. */
-const AREA: Record<string, string> = {
-  Vpc: "vpcs",
-  VpcSubnet: "vpcs",
-  Domain: "domains",
-  DomainRecord: "domains",
-  DomainRecordSet: "domains",
-  Firewall: "firewalls",
-  FirewallDevice: "firewalls",
-  FirewallRule: "firewalls",
-  Image: "images",
-  Ipv6Range: "ips",
-  ReverseDns: "ips",
-  MysqlDatabase: "databases",
-  PostgresqlDatabase: "databases",
-  DatabaseAllowListEntry: "databases",
-};
+/** The sdk area whose reason texts each resource's failures can carry: that of the endpoints its spec writes with. */
+const AREA: Record<string, string> = Object.fromEntries(
+  Object.keys(RESOURCE_SPECS).map((name) => {
+    const write = RESOURCE_SPECS[name]!.endpoints.write[0];
+    return [name, ENDPOINTS.find((e) => e.name === write)!.service];
+  }),
+);
 
 /**
  * snake_case words in reason texts that are neither values nor names of any resource's input:
@@ -129,8 +120,7 @@ function reasonTexts(area: string, samples: string[]): string[] {
 
 const failuresOf = (spec: AnySpec, inputs: Record<string, unknown>): Failure[] => check(spec, inputs).failures ?? [];
 
-test("the table names every resource", () => {
-  expect(Object.keys(AREA).sort()).toEqual(Object.keys(RESOURCE_SPECS).sort());
+test("the valid inputs name every resource", () => {
   expect(Object.keys(VALID).sort()).toEqual(Object.keys(RESOURCE_SPECS).sort());
 });
 
