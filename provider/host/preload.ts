@@ -25,20 +25,21 @@ import { installDetailedDiff } from "./diff-response";
 import { hostModules, missingMethod, type HostModules } from "./modules";
 import { previewOffByEnvironment } from "../serve/config";
 import { HostNotice, hostLog, markLaunched, warner } from "./notice";
-import { hostUnpatchable, previewUnpatchable, withPreview, type HostService, type PreviewOf } from "./preview";
+import { hostUnpatchable, previewUnpatchable, withPreview, type HostService, type ServedKind } from "./preview";
 import { unloggable, withRowLog } from "../serve/row-log";
 import { REQUESTS_WITH_URN, engineModules } from "./engine-log";
 import { hostReadUnpatchable, importUnpatchable, withImport } from "./import";
 import { saySlowStart, startQuickly } from "../launch/quick-start";
+import type { Serving } from "../serve/providers";
 
 /**
  * Installs the changes when `hostFile` is Pulumi's dynamic provider host; returns whether it is.
- * `engineAddress` is the host's first argument; `previewOf` loads the serving layer's (`serve/providers.ts`) at the first preview.
+ * `engineAddress` is the host's first argument; `servedKind` answers previews through the serving layer (`serve/providers.ts`).
  */
 export function installHostChanges(
   hostFile: string | undefined,
   engineAddress: string | undefined,
-  previewOf: () => PreviewOf,
+  servedKind: ServedKind,
   env: NodeJS.ProcessEnv = process.env,
 ): boolean {
   if (!hostFile || !HOST_ENTRY.test(hostFile)) return false;
@@ -80,7 +81,7 @@ export function installHostChanges(
       if (logWhy === undefined) wrapped = withRowLog(log!, host, notice.served);
       else notice.now();
       if (!previewOff && previewWhy === undefined) {
-        wrapped = withPreview(modules, wrapped as HostService, (...args) => previewOf()(...args));
+        wrapped = withPreview(modules, wrapped as HostService, servedKind);
       }
       const importWhy = importProtocolWhy ?? hostReadUnpatchable(host);
       notice.stepAside("imports", importWhy);
@@ -102,7 +103,10 @@ export function installHostChanges(
 
 // Preloaded into the host (`node -r`), the host's file is the script being run and its first
 // argument the engine's address (its `main(process.argv.slice(2))`). The serving layer loads at the first preview.
-const previewOf = () =>
+let serving: Serving | undefined;
+const servedForPreview: ServedKind = (kind) => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use; the type comes with it
-  (require("../serve/providers") as typeof import("../serve/providers")).previewOf;
-installHostChanges(process.argv[1], process.argv[2], previewOf);
+  serving ??= (require("../serve/providers") as typeof import("../serve/providers")).previewServing();
+  return serving.kind(kind);
+};
+installHostChanges(process.argv[1], process.argv[2], servedForPreview);

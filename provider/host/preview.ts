@@ -10,11 +10,15 @@
  *
  * - the host's `configure` answer declares `supportsPreview`, unless the stack's config sets
  *   `compute:previewSupport` to `false`;
- * - a previewed `update` of one of this package's resources answers the outputs the update will
- *   record as far as they are known (`previewOf`: recorded values, new input values, unknown where
- *   the spec says the update recomputes them); it never reaches the provider's `update`;
- * - a previewed `create`, and a previewed update of any other dynamic provider's resource, get the
- *   engine's own answer for a provider without preview support: the inputs as the state.
+ * - a previewed `create` or `update` of one of this package's resources is answered by the
+ *   serving layer, as the plugin's and the mocks' are (`Served` of `serve/providers.ts`: a create's
+ *   inputs as the state; an update's recorded values, new input values, and unknowns where the spec
+ *   says the update recomputes them); it never reaches the provider's `create` or `update`;
+ * - a previewed create or update of any other dynamic provider's resource gets the engine's own
+ *   answer for a provider without preview support: the inputs as the state.
+ *
+ * This module only adapts: it reads the kind from the provider text, converts the host's messages
+ * to the serving layer's calls and back, and leaves every rule of what a preview answers to `Served`.
  *
  * The preload (`preload.ts`) installs it when the host adds its provider service. It fails closed:
  * unless every message, accessor and method it uses is there (`previewUnpatchable`,
@@ -24,6 +28,7 @@
  * pins the host's code they were written against and fails, naming what to re-read, when it changes.
  */
 import { previewWanted } from "../serve/config";
+import type { Served } from "../serve/providers";
 import { missingMethod, structUnusable, type HostModules } from "./modules";
 
 /** This package's provider text (`classes/shim.ts`); older serialized closures are not matched, and preview as before. */
@@ -35,6 +40,7 @@ type Method = (call: { request: RpcRequest }, callback: Callback) => unknown;
 export type HostService = Record<string, Method>;
 interface RpcRequest {
   getArgs(): Struct | undefined;
+  getId(): string;
   getPreview(): boolean;
   getProperties(): Struct;
   getOlds(): Struct;
@@ -70,6 +76,7 @@ export function previewUnpatchable(modules: HostModules): string | undefined {
     ["CreateRequest", "getPreview"],
     ["CreateRequest", "getProperties"],
     ["CreateResponse", "setProperties"],
+    ["UpdateRequest", "getId"],
     ["UpdateRequest", "getPreview"],
     ["UpdateRequest", "getOlds"],
     ["UpdateRequest", "getNews"],
@@ -91,8 +98,11 @@ export function hostUnpatchable(implementation: Record<string, unknown>): string
   return undefined;
 }
 
+/** A kind as the serving layer serves it (`Serving.kind`): what a preview of its create or update answers. */
+export type ServedKind = (kind: string) => Pick<Served, "create" | "update">;
+
 /** The host's provider service with previews answered here (see the module comment). */
-export function withPreview(modules: HostModules, host: HostService, previewOf: PreviewOf): object {
+export function withPreview(modules: HostModules, host: HostService, served: ServedKind): object {
   const proto = modules.proto as unknown as Record<string, new () => RpcResponse>;
   const struct = modules.struct as unknown as StructClass;
   const wrapped = Object.create(host) as Record<string, Method>;
@@ -103,15 +113,24 @@ export function withPreview(modules: HostModules, host: HostService, previewOf: 
     });
   wrapped.create = (call, callback) => {
     if (!call.request.getPreview()) return host.create!.call(host, call, callback);
-    const response = new proto.CreateResponse!();
-    response.setProperties(call.request.getProperties());
-    callback(undefined, response);
+    const request = call.request;
+    void previewed(struct, request.getProperties(), (kind, inputs) => served(kind).create(inputs, true)).then((properties) => {
+      const response = new proto.CreateResponse!();
+      response.setProperties(properties);
+      callback(undefined, response);
+    });
   };
   wrapped.update = (call, callback) => {
     if (!call.request.getPreview()) return host.update!.call(host, call, callback);
-    const response = new proto.UpdateResponse!();
-    response.setProperties(previewedUpdate(struct, call.request, previewOf));
-    callback(undefined, response);
+    const request = call.request;
+    const olds = () => request.getOlds().toJavaScript();
+    void previewed(struct, request.getNews(), (kind, news) => served(kind).update(request.getId(), olds(), news, true)).then(
+      (properties) => {
+        const response = new proto.UpdateResponse!();
+        response.setProperties(properties);
+        callback(undefined, response);
+      },
+    );
   };
   return wrapped;
 }
@@ -127,18 +146,24 @@ function configOf(request: RpcRequest): (key: string) => unknown {
   return (key) => args[key];
 }
 
-export type PreviewOf = (kind: string, olds: Record<string, unknown>, news: Record<string, unknown>) => Record<string, unknown>;
-
-/** This package's preview of an update; the new inputs (the engine's answer without preview support) for any other provider, or on any failure. */
-function previewedUpdate(struct: StructClass, request: RpcRequest, previewOf: PreviewOf): Struct {
-  const news = request.getNews();
+/**
+ * The properties a previewed create or update answers: for this package's resources, the outputs
+ * the serving layer answers for the new `inputs` (`serve`), with the provider text kept; for any
+ * other provider, or on any failure, the inputs themselves (the engine's answer without preview support).
+ */
+async function previewed(
+  struct: StructClass,
+  inputs: Struct,
+  serve: (kind: string, inputs: Record<string, unknown>) => Promise<{ outs: Record<string, unknown> }>,
+): Promise<Struct> {
   try {
-    const inputs = news.toJavaScript();
-    const kind = kindOf(inputs.__provider);
-    if (!kind) return news;
-    return struct.fromJavaScript({ ...previewOf(kind, request.getOlds().toJavaScript(), inputs), __provider: inputs.__provider });
+    const values = inputs.toJavaScript();
+    const kind = kindOf(values.__provider);
+    if (!kind) return inputs;
+    const { outs } = await serve(kind, values);
+    return struct.fromJavaScript({ ...outs, __provider: values.__provider });
   } catch (error) {
-    console.error(`pulumi-compute: previewing an update as Pulumi does without provider previews: ${String(error)}`);
-    return news;
+    console.error(`pulumi-compute: previewing as Pulumi does without provider previews: ${String(error)}`);
+    return inputs;
   }
 }

@@ -14,14 +14,6 @@ import { makeProvider, previewUpdate } from "../engine/engine";
 import { secretKeys, type AnySpec, type Inputs, type Outputs } from "../engine/spec";
 import { specOf } from "./spec-lookup";
 
-/**
- * The outputs a previewed in-place update of a `kind` shows (`previewUpdate`): reads no config and
- * sends nothing. The dynamic host's preview support (`host/preview.ts`) calls it in place of `update`.
- */
-export function previewOf(kind: string, olds: Outputs, news: Inputs): Outputs {
-  return previewUpdate(specOf(kind), olds, news);
-}
-
 /** The engine's provider methods of one kind (`makeProvider`). */
 export type EngineProvider = ReturnType<typeof makeProvider>;
 
@@ -58,6 +50,17 @@ export class Serving {
     }
     return served;
   }
+}
+
+/**
+ * The kinds as the dynamic host's preview support serves them (`host/preview.ts`): its previewed
+ * creates and updates, in place of the host's own. A preview reads no config and sends nothing,
+ * so this serving has no context; anything but a preview would say so.
+ */
+export function previewServing(): Serving {
+  return new Serving(() => {
+    throw new Error("pulumi-compute: the dynamic host's preview support serves previews only, which need no API context");
+  });
 }
 
 function serve(spec: AnySpec, methods: EngineProvider): Served {

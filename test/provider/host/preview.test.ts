@@ -7,6 +7,8 @@
  * - Configure declares preview support only with the patch; without it, as Pulumi's host does not;
  * - a previewed update of a pulumi-compute resource answers the recorded outputs, changed inputs
  *   and the unknowns the spec declares, and never reaches the provider's `update`;
+ * - a previewed create of a pulumi-compute resource answers its inputs, through the serving layer
+ *   (`Served`, as the plugin's and the mocks'), and never reaches the provider's `create`;
  * - a previewed create, and a previewed update of another dynamic provider, never reach that
  *   provider: they answer the inputs, as the engine does for a host without preview support;
  * - a host that handles previews itself, or lacks a method, is left alone (fails closed);
@@ -149,6 +151,23 @@ describe("the launcher and the real host", () => {
     expect(outs).toEqual({ ...vpcOlds, label: "renamed", updated: UNKNOWN, __provider: text });
   });
 
+  test("a previewed create of a pulumi-compute resource answers its inputs as the serving layer does, with no id and no call of create", async () => {
+    let said = "";
+    patched.child.stderr!.on("data", (chunk: Buffer) => (said += String(chunk)));
+    const text = providerText("Vpc");
+    const inputs = { label: "app-net", region: "us-iad", description: "", __provider: text };
+    // The provider's create would send a request to the API, which the host has none of (no config): a preview never reaches it.
+    const created = await patched.create(inputs, true, "urn:pulumi:dev::p::pulumi-nodejs:dynamic/compute:Vpc::app");
+    expect(created).toEqual({ id: "", props: inputs });
+    // A kind the serving layer does not know: the engine's answer without preview support, the inputs, and a line saying why.
+    const unknownKind = { a: 1, __provider: providerText("NoSuchKind") };
+    expect(await patched.create(unknownKind, true)).toEqual({ id: "", props: unknownKind });
+    const fellBack = "pulumi-compute: previewing as Pulumi does without provider previews";
+    for (let i = 0; i < 100 && !said.includes(fellBack); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    // Only the unknown kind fell back: the Vpc's inputs came from the serving layer.
+    expect(said.split("\n").filter((line) => line.includes(fellBack))).toEqual([expect.stringContaining("NoSuchKind")]);
+  });
+
   test("previews of another dynamic provider reach neither its create nor its update: the inputs come back, as without preview support", async () => {
     const created = await patched.create({ a: 1, __provider: foreign }, true);
     expect(created).toEqual({ id: "", props: { a: 1, __provider: foreign } });
@@ -267,6 +286,9 @@ describe("fails closed", () => {
     const older = { ...modules, proto: { ...modules.proto, ConfigureResponse: function () {} } } as unknown as typeof modules;
     expect(previewUnpatchable(older)).toMatch(/ConfigureResponse\.setSupportspreview/);
     expect(previewUnpatchable({ ...modules, struct: undefined })).toMatch(/Struct/);
+    // The id a previewed update is served with.
+    const noId = { ...modules, proto: { ...modules.proto, UpdateRequest: function () {} } } as unknown as typeof modules;
+    expect(previewUnpatchable(noId)).toBe("the protocol has no UpdateRequest.getId");
   });
 
   test("a protocol without a part of the detailed diff is left alone", () => {
