@@ -69,6 +69,14 @@ const VARIANTS: Variant[] = [
   { missing: PROTOCOL("CreateRequest.getProperties"), parts: PREVIEW, edits: [renamed("getProperties")] },
   { missing: PROTOCOL("CreateResponse.setProperties"), parts: PREVIEW, edits: [renamed("setProperties")] },
   { missing: PROTOCOL("UpdateRequest.getPreview"), parts: PREVIEW, edits: [member("UpdateRequest", "getPreview")] },
+  {
+    missing: PROTOCOL("UpdateRequest.getId"),
+    parts: PREVIEW,
+    edits: [
+      member("UpdateRequest", "getId"),
+      { file: "@pulumi/pulumi/cmd/dynamic-provider/index.js", method: "update", pattern: /req\.getId\(\)/, to: "req.getIdV2()" },
+    ],
+  },
   { missing: PROTOCOL("UpdateRequest.getOlds"), parts: PREVIEW, edits: [renamed("getOlds")] },
   { missing: PROTOCOL("UpdateRequest.getNews"), parts: PREVIEW, edits: [renamed("getNews")] },
   {
