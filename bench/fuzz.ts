@@ -3,13 +3,14 @@
  * through the real engine against the in-process emulator, every invariant after every step, a
  * violation shrunk and printed as a jest test to paste into `test/e2e/fuzz.e2e.test.ts`.
  *
- *   npm run bench -- fuzz --steps=200 --seed=7           one seed
- *   npm run bench -- fuzz --steps=100 --seed=1 --seeds=20  seeds 1 to 20
+ *   npm run bench -- fuzz --steps=200 --seed=7                 one seed, through its door (odd: classes, even: plugin)
+ *   npm run bench -- fuzz --steps=100 --seed=1 --seeds=20        seeds 1 to 20
+ *   npm run bench -- fuzz --steps=100 --seeds=20 --door=plugin   every seed through the provider plugin (or `classes`)
  *
  * Prints, per seed: steps, engine operations, faults fired, invariant checks, the most requests of
  * one operation, and the time per step. A violation is a failure of the benchmark.
  */
-import { fuzz, startFuzzWorld } from "../test/support/fuzz";
+import { DOORS, fuzz, startFuzzWorld, type Door } from "../test/support/fuzz";
 import type { BenchResult, Benchmark } from "./benchmark";
 
 const flag = (flags: readonly string[], name: string, fallback: number): number => {
@@ -26,19 +27,25 @@ export const benchmark: Benchmark = {
     const steps = flag(flags, "steps", 40);
     const first = flag(flags, "seed", 1);
     const seeds = flag(flags, "seeds", 1);
+    const doorFlag = flags.find((f) => f.startsWith("--door="))?.slice("--door=".length);
+    if (doorFlag !== undefined && !(DOORS as readonly string[]).includes(doorFlag))
+      throw new Error(`--door takes ${DOORS.join(" or ")}, not ${doorFlag}`);
+    const door = doorFlag as Door | undefined;
     const world = await startFuzzWorld();
     const table = [
-      "| seed | steps | operations | faults fired | invariant checks | most requests per operation | s per step | result |",
-      "|---|---|---|---|---|---|---|---|",
+      "| seed | door | steps | operations | faults fired | invariant checks | most requests per operation | s per step | result |",
+      "|---|---|---|---|---|---|---|---|---|",
     ];
     const failures: string[] = [];
     const total = { steps: 0, operations: 0, faults: 0, checks: 0, ms: 0 };
     try {
       for (let seed = first; seed < first + seeds; seed++) {
-        const { report, shrunk } = await fuzz(world, seed, steps, {
+        const result = await fuzz(world, seed, steps, {
+          door,
           log: (line) => console.log(`  seed ${seed}: ${line}`),
           trace: flags.includes("--trace"),
         });
+        const { report, shrunk } = result;
         total.steps += report.steps;
         total.operations += report.operations;
         total.faults += report.faults;
@@ -46,11 +53,11 @@ export const benchmark: Benchmark = {
         total.ms += report.ms;
         const v = report.violation;
         table.push(
-          `| ${seed} | ${report.steps} | ${report.operations} | ${report.faults} | ${report.checks} | ${report.mostRequests} | ${(report.ms / 1000 / report.steps).toFixed(2)} | ${v ? `${v.invariant} at step ${v.step}` : "clean"} |`,
+          `| ${seed} | ${result.door} | ${report.steps} | ${report.operations} | ${report.faults} | ${report.checks} | ${report.mostRequests} | ${(report.ms / 1000 / report.steps).toFixed(2)} | ${v ? `${v.invariant} at step ${v.step}` : "clean"} |`,
         );
         if (shrunk) {
           failures.push(
-            `seed ${seed}: ${shrunk.violation.invariant} (shrunk to ${shrunk.steps.length} steps in ${shrunk.replays} replays):\n${shrunk.test}`,
+            `seed ${seed} (${result.door}): ${shrunk.violation.invariant} (shrunk to ${shrunk.steps.length} steps in ${shrunk.replays} replays):\n${shrunk.test}`,
           );
         }
       }
@@ -58,7 +65,7 @@ export const benchmark: Benchmark = {
       await world.close();
     }
     return {
-      summary: `${seeds} seed(s) from ${first}, ${steps} steps each, on one in-process emulator (reset per run), TypeScript classes`,
+      summary: `${seeds} seed(s) from ${first}, ${steps} steps each, on one in-process emulator (reset per run), ${door ? `all through the ${door} door` : "each seed through its door (odd: classes, even: plugin)"}`,
       table,
       metrics: [
         { label: "steps", value: String(total.steps) },

@@ -8,7 +8,18 @@
  * Also: every kind of the spec table is modelled or deliberately not yet (with its reason).
  */
 import { RESOURCE_SPECS } from "../../provider/generated/spec-table";
-import { NOT_YET, asJestTest, fuzz, runSteps, shrink, startFuzzWorld, unmodelledKinds, type FuzzWorld, type Step } from "../support/fuzz";
+import {
+  NOT_YET,
+  asJestTest,
+  fuzz,
+  runSteps,
+  shrink,
+  startFuzzWorld,
+  unmodelledKinds,
+  type Door,
+  type FuzzWorld,
+  type Step,
+} from "../support/fuzz";
 
 jest.setTimeout(600_000);
 
@@ -20,9 +31,9 @@ afterAll(async () => {
   await world?.close();
 });
 
-/** Runs a (shrunk) step list and fails with the invariant it breaks. */
-async function replay(steps: Step[]): Promise<void> {
-  const report = await runSteps(world, steps, { name: "replay" });
+/** Runs a (shrunk) step list through `door` and fails with the invariant it breaks. */
+async function replay(steps: Step[], door: Door = "classes"): Promise<void> {
+  const report = await runSteps(world, steps, { name: "replay", door });
   expect(report.violation).toBeUndefined();
 }
 

@@ -37,7 +37,13 @@ export interface TestStackOptions {
   name: string;
   /** The stack's name (default `test`). */
   stackName?: string;
-  program: PulumiFn;
+  /** The inline program; absent for a Pulumi YAML project (`runtime: "yaml"`). */
+  program?: PulumiFn;
+  /**
+   * `yaml`: a Pulumi YAML project run through the provider plugin, its program the `Main.yaml`
+   * the caller writes into `workDir` before each operation (default: the inline program).
+   */
+  runtime?: "yaml";
   apiUrl: string;
   token: string;
   /** How the provider gets its credentials: secret stack config (default) or environment. */
@@ -128,26 +134,39 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
   // A stack beside another's may exist already; a fresh state folder holds none (`createStack`
   // skips the `stack select` that would fail first: one CLI start less).
   const open = (options.besides ? LocalWorkspace.createOrSelectStack : LocalWorkspace.createStack).bind(LocalWorkspace);
+  const stackName = options.stackName ?? "test";
+  const workspace = { workDir, pulumiCommand: command, envVars, secretsProvider: keys.secretsProvider };
+  const backend = { url: `file://${stateDir}` };
   // An operation's summary and outputs come from its events, as emulatedStack's do: up to three
   // `pulumi` starts less per operation (`event-results.ts`).
   const stack = resultsFromEvents(
-    await open(
-      { stackName: options.stackName ?? "test", projectName: project, program: options.program },
-      {
-        workDir,
-        pulumiCommand: command,
-        envVars,
-        secretsProvider: keys.secretsProvider,
-        // The provider process starts in `main`; from there `pulumi-compute` resolves to this repo.
-        projectSettings: withComputePlugins({
-          name: project,
-          runtime: "nodejs",
-          main: REPO_ROOT,
-          backend: { url: `file://${stateDir}` },
-          plugins: { providers: options.plugins ?? [] },
-        }),
-      },
-    ),
+    options.runtime === "yaml"
+      ? await open(
+          { stackName, workDir },
+          {
+            ...workspace,
+            projectSettings: withComputePlugins({
+              name: project,
+              runtime: { name: "yaml" },
+              backend,
+              plugins: { providers: options.plugins ?? [] },
+            }),
+          },
+        )
+      : await open(
+          { stackName, projectName: project, program: options.program! },
+          // The provider process starts in `main`; from there `pulumi-compute` resolves to this repo.
+          {
+            ...workspace,
+            projectSettings: withComputePlugins({
+              name: project,
+              runtime: "nodejs",
+              main: REPO_ROOT,
+              backend,
+              plugins: { providers: options.plugins ?? [] },
+            }),
+          },
+        ),
   );
   if (options.credentials !== "env") {
     // One CLI run for both keys: each `pulumi` start costs about 0.3 s of CPU.
@@ -156,7 +175,7 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
       "compute:apiUrl": { value: options.apiUrl },
     });
   }
-  const statePath = path.join(stateDir, ".pulumi", "stacks", project, `${options.stackName ?? "test"}.json`);
+  const statePath = path.join(stateDir, ".pulumi", "stacks", project, `${stackName}.json`);
   const stateText = () => fs.readFileSync(statePath, "utf8");
   return {
     stack,

@@ -8,29 +8,41 @@
 import { runSteps, type FuzzWorld, type RunReport } from "./run";
 import { asJestTest, shrink, type Shrunk } from "./shrink";
 import { generateSteps } from "./steps";
+import { doorOf, type Door } from "./doors";
 
 export { startFuzzWorld, runSteps, type FuzzWorld, type RunReport, type Violation } from "./run";
 export { generateSteps, type Step } from "./steps";
 export { KINDS, NOT_YET, unmodelledKinds } from "./kinds";
+export { DOORS, doorOf, type Door } from "./doors";
 export { shrink, asJestTest } from "./shrink";
 
 export interface FuzzResult {
   seed: number;
+  door: Door;
   report: RunReport;
   /** On a violation: the shrunk sequence and the jest test that replays it. */
   shrunk?: Shrunk & { test: string };
 }
 
-/** Generates `steps` steps from `seed`, runs them, and shrinks a violation (at most `maxReplays` replays). */
+/**
+ * Generates `steps` steps from `seed`, runs them through the seed's door (or `door`), and shrinks
+ * a violation (at most `maxReplays` replays) through the same door.
+ */
 export async function fuzz(
   world: FuzzWorld,
   seed: number,
   steps: number,
-  options: { maxReplays?: number; log?: (line: string) => void; trace?: boolean } = {},
+  options: { door?: Door; maxReplays?: number; log?: (line: string) => void; trace?: boolean } = {},
 ): Promise<FuzzResult> {
+  const door = options.door ?? doorOf(seed);
   const sequence = generateSteps(seed, steps);
-  const report = await runSteps(world, sequence, { name: `fuzz-${seed}`, log: options.log, trace: options.trace });
-  if (!report.violation) return { seed, report };
-  const shrunk = await shrink(world, sequence, report.violation, options);
-  return { seed, report, shrunk: { ...shrunk, test: asJestTest(`seed ${seed}: ${shrunk.violation.invariant}`, shrunk) } };
+  const report = await runSteps(world, sequence, { name: `fuzz-${seed}`, door, log: options.log, trace: options.trace });
+  if (!report.violation) return { seed, door, report };
+  const shrunk = await shrink(world, sequence, report.violation, { ...options, door });
+  return {
+    seed,
+    door,
+    report,
+    shrunk: { ...shrunk, test: asJestTest(`seed ${seed} (${door}): ${shrunk.violation.invariant}`, shrunk, door) },
+  };
 }

@@ -1,8 +1,8 @@
 /**
  * Runs a step list through the real engine: one emulator (reset before each run, so a seed and a
- * step list reproduce), one fresh stack per run whose inline program declares the model's current
- * resources with the TypeScript classes, and the invariants after every step, each reported with
- * the step that broke it.
+ * step list reproduce), one fresh stack per run whose program declares the model's current
+ * resources through one door (`doors.ts`: the TypeScript classes, or Pulumi YAML through the
+ * provider plugin), and the invariants after every step, each reported with the step that broke it.
  *
  * Invariants:
  * - `operation succeeds`: every preview, up and refresh succeeds at once, faults or not;
@@ -27,15 +27,16 @@
  * - `request budget`: an operation's requests stay within a loose budget per resource.
  */
 import * as fs from "node:fs";
-import type * as pulumi from "@pulumi/pulumi";
+import * as path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../../emulator";
 import type { FaultKind } from "../../../emulator/core/faults";
 import { ComputeClient } from "../../../sdk/client";
 import { ApiError } from "../../../sdk/core/errors";
 import { createTestStack, type TestStack } from "../engine";
+import { classesProgram, yamlProgram, type Door } from "./doors";
 import { KINDS, KIND_BY_NAME, type CloudObject } from "./kinds";
-import { afterOperation, applyEdit, emptyModel, findDecl, isOperation, type Model, type Operation, type Step } from "./steps";
+import { afterOperation, applyEdit, emptyModel, findDecl, isOperation, type Operation, type Step } from "./steps";
 
 /** The emulator and a client of its account, shared by every run of a process (reset before each). */
 export interface FuzzWorld {
@@ -83,6 +84,9 @@ const FAULT_KINDS: FaultKind[] = ["429", "500", "502", "503", "reset", "reset-af
 /** Requests an operation may make: a fixed part and a part per resource (each with a lookup, a create or an update, a read). */
 const budget = (resources: number, faulted: boolean) => (20 + 12 * resources) * (faulted ? 2 : 1);
 
+/** The id Pulumi holds for an object of the account. */
+const idOf = (o: CloudObject): string => o.stateId ?? String(o.id);
+
 class Broken extends Error {
   constructor(
     readonly invariant: string,
@@ -90,23 +94,6 @@ class Broken extends Error {
   ) {
     super(message);
   }
-}
-
-/** The program: the model's resources, in order, each with its options. */
-function program(model: Model): () => Promise<void> {
-  return async () => {
-    const made = new Map<string, pulumi.CustomResource>();
-    for (const decl of model.decls) {
-      const kind = KIND_BY_NAME.get(decl.kind)!;
-      const opts: pulumi.CustomResourceOptions = {
-        ...(decl.ignore.length ? { ignoreChanges: [...decl.ignore] } : {}),
-        ...(decl.aliases.length ? { aliases: decl.aliases.map((name) => ({ name })) } : {}),
-        ...(decl.deleteBeforeReplace ? { deleteBeforeReplace: true } : {}),
-        ...(decl.protect ? { protect: true } : {}),
-      };
-      made.set(decl.name, kind.declare(decl.name, decl.props, decl.parent === undefined ? undefined : made.get(decl.parent), opts));
-    }
-  };
 }
 
 /** The (resource, op) steps of an operation's events, sorted, without `same` and the engine's own resources. */
@@ -123,6 +110,8 @@ function opsOf(events: EngineEvent[]): string[] {
 export interface RunOptions {
   /** The stack's short name. */
   name?: string;
+  /** The door the program goes through (default: the classes). */
+  door?: Door;
   log?: (line: string) => void;
   /** Log every step with the checks made so far. */
   trace?: boolean;
@@ -141,13 +130,20 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
   const model = emptyModel();
   const started = Date.now();
   const report: RunReport = { steps: 0, operations: 0, faults: 0, checks: 0, mostRequests: 0, ms: 0 };
+  const door = options.door ?? "classes";
   const stack: TestStack = await createTestStack({
     name: options.name ?? "fuzz",
     apiUrl: emulator.url,
     token: emulator.token,
-    program: program(model),
+    ...(door === "plugin" ? { runtime: "yaml" as const } : { program: classesProgram(model) }),
     ephemeral: { checkpoints: false, clock: emulator.emulator.clock },
   });
+  /** The YAML door's program, written before each operation from the model as it is then. */
+  const writeProgram = () => {
+    if (door !== "plugin") return;
+    const urnOf = (kind: string, name: string) => `urn:pulumi:${stack.stack.name}::${stack.project}::compute:index:${kind}::${name}`;
+    fs.writeFileSync(path.join(stack.workDir, "Main.yaml"), yamlProgram(model, urnOf));
+  };
   /** The object id of each resource of the state, by name. */
   const ids = (): Map<string, string> => {
     try {
@@ -165,6 +161,7 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
   async function operate(op: Operation | "preview", run: (onEvent: (e: EngineEvent) => void) => Promise<unknown>): Promise<string[]> {
     const events: EngineEvent[] = [];
     report.operations++;
+    writeProgram();
     try {
       await run((e) => events.push(e));
     } catch (error) {
@@ -226,7 +223,7 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
         const id = stateIds.get(decl.name);
         // Deleted by hand and not created again yet (no `up` saw it gone): nothing to find.
         if (decl.gone) continue;
-        const object = found.filter((o) => String(o.id) === id);
+        const object = found.filter((o) => idOf(o) === id);
         check(
           "declared exactly once",
           object.length === 1,
@@ -262,11 +259,11 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
         }
       }
       const declaredIds = new Set(declared.filter((d) => !d.gone).map((d) => stateIds.get(d.name)));
-      const extra = found.filter((o) => !declaredIds.has(String(o.id)));
+      const extra = found.filter((o) => !declaredIds.has(idOf(o)));
       check(
         "nothing undeclared",
         extra.length === 0,
-        () => `${kind.kind} objects the program does not declare: ${extra.map((o) => `${o.id} ${JSON.stringify(o.values)}`).join(", ")}`,
+        () => `${kind.kind} objects the program does not declare: ${extra.map((o) => `${idOf(o)} ${JSON.stringify(o.values)}`).join(", ")}`,
       );
     }
   }
@@ -288,7 +285,7 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
           check("state matches the account", !recorded, () => `"${decl.name}", deleted by hand, is still in state after ${op}`);
         continue;
       }
-      const object = (objects.get(decl.kind) ?? []).find((o) => String(o.id) === stateIds.get(decl.name));
+      const object = (objects.get(decl.kind) ?? []).find((o) => idOf(o) === stateIds.get(decl.name));
       if (!recorded || !object) continue; // not deployed yet (a refresh creates nothing)
       for (const [field, value] of Object.entries(object.values)) {
         if (!refreshed && decl.hand.some((h) => h.field === field)) continue;
@@ -310,7 +307,7 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
       if (model.decls.some((d) => d.protect)) return;
       await faulted(op, (onEvent) => stack.stack.destroy({ onEvent }));
       afterOperation(model, op);
-      const left = [...(await cloud()).entries()].flatMap(([kind, objects]) => objects.map((o) => `${kind} ${o.id}`));
+      const left = [...(await cloud()).entries()].flatMap(([kind, objects]) => objects.map((o) => `${kind} ${idOf(o)}`));
       check("destroy leaves nothing", left.length === 0, () => `after destroy the account holds ${left.join(", ")}`);
       const kept = [...ids().keys()];
       check("destroy leaves nothing", kept.length === 0, () => `after destroy the state holds ${kept.join(", ")}`);
@@ -357,7 +354,7 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
     const decl = findDecl(model, name);
     const id = ids().get(name);
     if (!decl || decl.gone || id === undefined) return undefined;
-    return { id: Number(id), parentId: decl.parent === undefined ? undefined : Number(ids().get(decl.parent)), values: {} };
+    return { id: Number(id), stateId: id, parentId: decl.parent === undefined ? undefined : Number(ids().get(decl.parent)), values: {} };
   };
 
   async function edit(step: Step): Promise<void> {

@@ -6,6 +6,7 @@
  */
 import { runSteps, type FuzzWorld, type RunOptions, type Violation } from "./run";
 import type { Step } from "./steps";
+import type { Door } from "./doors";
 
 export interface Shrunk {
   steps: Step[];
@@ -18,14 +19,14 @@ export async function shrink(
   world: FuzzWorld,
   steps: readonly Step[],
   violation: Violation,
-  options: { maxReplays?: number; log?: (line: string) => void; afterStep?: RunOptions["afterStep"] } = {},
+  options: { door?: Door; maxReplays?: number; log?: (line: string) => void; afterStep?: RunOptions["afterStep"] } = {},
 ): Promise<Shrunk> {
   const maxReplays = options.maxReplays ?? 40;
   let best = { steps: steps.slice(0, violation.step + 1), violation };
   let replays = 0;
   const stillFails = async (candidate: Step[]): Promise<Violation | undefined> => {
     replays++;
-    const report = await runSteps(world, candidate, { name: "shrink", afterStep: options.afterStep });
+    const report = await runSteps(world, candidate, { name: "shrink", door: options.door, afterStep: options.afterStep });
     return report.violation?.invariant === violation.invariant ? report.violation : undefined;
   };
   for (
@@ -46,14 +47,14 @@ export async function shrink(
   return { ...best, replays };
 }
 
-/** A shrunk sequence as a jest test to paste into `test/e2e/fuzz.e2e.test.ts` (its `replay`). */
-export function asJestTest(title: string, shrunk: { steps: readonly Step[]; violation: Violation }): string {
+/** A shrunk sequence as a jest test to paste into `test/e2e/fuzz.e2e.test.ts` (its `replay`, through `door`). */
+export function asJestTest(title: string, shrunk: { steps: readonly Step[]; violation: Violation }, door: Door = "classes"): string {
   return [
     `// ${shrunk.violation.invariant}: ${shrunk.violation.message.split("\n")[0]}`,
     `test(${JSON.stringify(title)}, async () => {`,
     "  await replay([",
     ...shrunk.steps.map((s) => `    ${JSON.stringify(s)},`),
-    "  ]);",
+    door === "classes" ? "  ]);" : `  ], ${JSON.stringify(door)});`,
     "});",
   ].join("\n");
 }
