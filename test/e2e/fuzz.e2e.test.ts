@@ -9,6 +9,7 @@
  */
 import { RESOURCE_SPECS } from "../../provider/generated/spec-table";
 import {
+  DOORS,
   NOT_YET,
   asJestTest,
   fuzz,
@@ -107,4 +108,46 @@ test("seed 9: an update reads back a field changed by hand, and the next up rest
     { op: "up" },
     { op: "up" },
   ]);
+});
+
+// Steps of the second slice, through both doors: a record and a rule kept in the account when
+// their resources leave the program (`retainOnDelete`), and `pulumi-compute drift` reporting
+// exactly a change made by hand, then nothing once `up --refresh` restored it.
+test.each(DOORS)("retainOnDelete keeps what leaves the program, and drift reports exactly the hand change (%s)", async (door) => {
+  const report = await runSteps(
+    world,
+    [
+      { op: "add", kind: "Domain", name: "zone1", props: { domain: "fz1.example", soaEmail: "admin@fuzz.example", ttlSec: 300 } },
+      {
+        op: "add",
+        kind: "DomainRecord",
+        name: "rec1",
+        parent: "zone1",
+        props: { type: "A", name: "h2", target: "192.0.2.3", ttlSec: 300 },
+      },
+      { op: "add", kind: "Firewall", name: "fw1", props: { label: "fz-fw-4", inboundPolicy: "DROP", outboundPolicy: "ACCEPT" } },
+      {
+        op: "add",
+        kind: "FirewallRule",
+        name: "rule1",
+        parent: "fw1",
+        props: { direction: "inbound", label: "rule-5", action: "ACCEPT", protocol: "TCP", ports: "1006" },
+      },
+      { op: "retain", name: "rec1", on: true },
+      { op: "retain", name: "rule1", on: true },
+      { op: "up" },
+      { op: "hand", name: "rec1", field: "ttlSec", value: 3600 },
+      { op: "hand", name: "fw1", field: "label", value: "fz-hand-7" },
+      { op: "drift" },
+      { op: "changeReplace", name: "rule1", field: "label", props: { label: "rule-8" }, deleteBeforeReplace: false },
+      { op: "remove", name: "rec1" },
+      { op: "upRefresh" },
+      { op: "drift" },
+    ],
+    { name: "retain", door },
+  );
+  expect(report.violation).toBeUndefined();
+  expect(report.steps).toBe(14);
+  // The record, and the rule's old object (its label changed, so it was replaced).
+  expect(report.retained).toBe(2);
 });

@@ -99,6 +99,7 @@ export interface StateResource {
   id?: string;
   inputs?: Record<string, unknown>;
   outputs?: Record<string, unknown>;
+  retainOnDelete?: boolean;
 }
 
 export async function createTestStack(options: TestStackOptions): Promise<TestStack> {

@@ -33,6 +33,7 @@ export function classesProgram(model: Model): () => Promise<void> {
         ...(decl.aliases.length ? { aliases: decl.aliases.map((name) => ({ name })) } : {}),
         ...(decl.deleteBeforeReplace ? { deleteBeforeReplace: true } : {}),
         ...(decl.protect ? { protect: true } : {}),
+        ...(decl.retain ? { retainOnDelete: true } : {}),
       };
       const Class = (classes as unknown as Record<string, ResourceClass>)[decl.kind]!;
       const parent = decl.parent === undefined ? undefined : made.get(decl.parent);
@@ -54,6 +55,7 @@ export function yamlProgram(model: Model, urnOf: (kind: string, name: string) =>
       ...(decl.aliases.length ? { aliases: decl.aliases.map((name) => urnOf(decl.kind, name)) } : {}),
       ...(decl.deleteBeforeReplace ? { deleteBeforeReplace: true } : {}),
       ...(decl.protect ? { protect: true } : {}),
+      ...(decl.retain ? { retainOnDelete: true } : {}),
     };
     lines.push(
       `  ${decl.name}:`,

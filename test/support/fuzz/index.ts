@@ -39,10 +39,7 @@ export async function fuzz(
   const report = await runSteps(world, sequence, { name: `fuzz-${seed}`, door, log: options.log, trace: options.trace });
   if (!report.violation) return { seed, door, report };
   const shrunk = await shrink(world, sequence, report.violation, { ...options, door });
-  return {
-    seed,
-    door,
-    report,
-    shrunk: { ...shrunk, test: asJestTest(`seed ${seed} (${door}): ${shrunk.violation.invariant}`, shrunk, door) },
-  };
+  const test = asJestTest(`seed ${seed} (${door}): ${shrunk.violation.invariant}`, shrunk, door);
+  options.log?.(`shrunk from ${report.steps} to ${shrunk.steps.length} steps in ${shrunk.replays} replays:\n${test}`);
+  return { seed, door, report, shrunk: { ...shrunk, test } };
 }

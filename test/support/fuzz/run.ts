@@ -33,9 +33,10 @@ import { startEmulator, type RunningEmulator } from "../../../emulator";
 import type { FaultKind } from "../../../emulator/core/faults";
 import { ComputeClient } from "../../../sdk/client";
 import { ApiError } from "../../../sdk/core/errors";
-import { createTestStack, type TestStack } from "../engine";
+import { REPO_ROOT, createTestStack, type TestStack } from "../engine";
+import { runProcess } from "../process";
 import { classesProgram, yamlProgram, type Door } from "./doors";
-import { KINDS, KIND_BY_NAME, type CloudObject } from "./kinds";
+import { KINDS, KIND_BY_NAME, type CloudObject, type KindModel } from "./kinds";
 import { afterOperation, applyEdit, emptyModel, findDecl, isOperation, type Operation, type Step } from "./steps";
 
 /** The emulator and a client of its account, shared by every run of a process (reset before each). */
@@ -73,6 +74,8 @@ export interface RunReport {
   faults: number;
   /** Invariant checks made. */
   checks: number;
+  /** Objects found kept in the account after their resource left the state with `retainOnDelete`. */
+  retained: number;
   /** Requests of each operation, at most. */
   mostRequests: number;
   ms: number;
@@ -129,7 +132,7 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
   control.reset({ seed: 1 });
   const model = emptyModel();
   const started = Date.now();
-  const report: RunReport = { steps: 0, operations: 0, faults: 0, checks: 0, mostRequests: 0, ms: 0 };
+  const report: RunReport = { steps: 0, operations: 0, faults: 0, checks: 0, retained: 0, mostRequests: 0, ms: 0 };
   const door = options.door ?? "classes";
   const stack: TestStack = await createTestStack({
     name: options.name ?? "fuzz",
@@ -156,6 +159,8 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
     report.checks++;
     if (!ok) throw new Broken(invariant, message());
   };
+  /** State ids of objects deleted by hand (a retained one of them is not expected in the account). */
+  const deletedByHand = new Set<string>();
   const writesSinceClear = () => control.listRequests().filter((r) => r.method !== "GET");
 
   async function operate(op: Operation | "preview", run: (onEvent: (e: EngineEvent) => void) => Promise<unknown>): Promise<string[]> {
@@ -299,14 +304,119 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
     }
   }
 
+  /** The modelled kind of a state resource (`compute:index:Vpc`), if any. */
+  const kindOfType = (type: string) => KIND_BY_NAME.get(type.split(":").pop()!);
+
+  /** The objects the state holds before an operation, each with whether a delete of it would retain it (by the state or the program). */
+  function heldObjects(): Array<{ name: string; kind: KindModel; object: CloudObject; retained: boolean; byState: boolean }> {
+    if (!fs.existsSync(stack.statePath)) return [];
+    const retaining = new Set(model.decls.filter((d) => d.retain).flatMap((d) => [d.name, ...d.aliases]));
+    return stack.resources().flatMap((r) => {
+      const kind = kindOfType(r.type);
+      if (!kind || !r.id) return [];
+      const name = r.urn.split("::").pop()!;
+      const parentId = kind.parent ? Number(r.outputs?.[kind.parent.input]) : undefined;
+      const byState = !!r.retainOnDelete;
+      return [
+        {
+          name,
+          kind,
+          object: { id: Number(r.id), stateId: r.id, parentId, values: {} },
+          retained: byState || retaining.has(name),
+          byState,
+        },
+      ];
+    });
+  }
+
+  /**
+   * After an operation: an object whose resource left the state with `retainOnDelete` (in state)
+   * is still in the account, unless its parent's delete took it along or it was deleted by hand;
+   * then the team takes it away by hand, as it would take it over elsewhere.
+   */
+  async function settleRetained(held: ReturnType<typeof heldObjects>): Promise<void> {
+    const kept = new Set(ids().values());
+    const leaving = held.filter((h) => h.retained && !kept.has(h.object.stateId!) && !deletedByHand.has(h.object.stateId!));
+    if (!leaving.length) return;
+    const objects = await cloud();
+    for (const h of leaving) {
+      const alive = (objects.get(h.kind.kind) ?? []).some((o) => idOf(o) === h.object.stateId);
+      const parentAlive = !h.kind.parent || (objects.get(h.kind.parent.kind) ?? []).some((p) => p.id === h.object.parentId);
+      if (h.byState && parentAlive)
+        check(
+          "retained object kept",
+          alive,
+          () => `${h.kind.kind} "${h.name}" (${h.object.stateId}) had retainOnDelete but left the account`,
+        );
+      if (!alive) continue;
+      report.retained++;
+      await h.kind.remove(client, h.object);
+    }
+  }
+
+  /**
+   * `pulumi-compute drift --json`: it must report exactly the managed fields whose value in the
+   * account differs from the state's (read here with the sdk client), and the objects the state
+   * holds that the account lost; and each is a change the model made by hand.
+   */
+  async function drift(): Promise<void> {
+    report.operations++;
+    const cli = path.join(REPO_ROOT, "dist/provider/cli/main.js");
+    const args = [cli, "drift", "--cwd", stack.workDir, "--stack", stack.stack.name, "--json"];
+    const result = await runProcess(process.execPath, args, { env: { ...process.env, ...stack.env }, timeoutMs: 300_000 });
+    check("operation succeeds", result.code === 0 || result.code === 2, () => `drift exited ${result.code}: ${result.out.slice(-1500)}`);
+    const parsed = JSON.parse(result.stdout) as {
+      drift: Array<{ resource: string; field: string }>;
+      ignored?: Array<{ resource: string; field: string }>;
+    };
+    const reported = [...parsed.drift, ...(parsed.ignored ?? [])].map((d) => `${d.resource} ${d.field}`).sort();
+    const differing: string[] = [];
+    if (fs.existsSync(stack.statePath)) {
+      const objects = await cloud();
+      for (const r of stack.resources()) {
+        const kind = kindOfType(r.type);
+        if (!kind || !r.id) continue;
+        const name = r.urn.split("::").pop()!;
+        const object = (objects.get(kind.kind) ?? []).find((o) => idOf(o) === r.id);
+        if (!object) differing.push(`${name} (the object)`);
+        else
+          for (const [field, value] of Object.entries(object.values)) if (r.outputs?.[field] !== value) differing.push(`${name} ${field}`);
+      }
+    }
+    differing.sort();
+    check(
+      "drift reports the hand changes",
+      JSON.stringify(reported) === JSON.stringify(differing),
+      () => `drift reported [${reported.join(", ")}]; state and account differ in [${differing.join(", ")}]`,
+    );
+    const unknown = reported.filter((entry) => {
+      const [name, ...rest] = entry.split(" ");
+      const field = rest.join(" ");
+      const decl = findDecl(model, name!);
+      if (!decl) return false; // removed from the program since: its hand changes left the model with it
+      // A replacement the next up makes drops the old object's hand changes from the model, not from state.
+      if (decl.pendingReplace) return false;
+      return field === "(the object)" ? !decl.gone : !decl.hand.some((h) => h.field === field);
+    });
+    check(
+      "drift reports the hand changes",
+      unknown.length === 0,
+      () => `drift reported [${unknown.join(", ")}], which no hand change made`,
+    );
+  }
+
   async function operation(op: Operation): Promise<void> {
     if (op === "preview") {
       await preview(false);
+    } else if (op === "drift") {
+      await drift();
     } else if (op === "destroy") {
       // Pulumi refuses to destroy a protected resource: a team unprotects first (a no-op here).
       if (model.decls.some((d) => d.protect)) return;
+      const held = heldObjects();
       await faulted(op, (onEvent) => stack.stack.destroy({ onEvent }));
       afterOperation(model, op);
+      await settleRetained(held);
       const left = [...(await cloud()).entries()].flatMap(([kind, objects]) => objects.map((o) => `${kind} ${idOf(o)}`));
       check("destroy leaves nothing", left.length === 0, () => `after destroy the account holds ${left.join(", ")}`);
       const kept = [...ids().keys()];
@@ -318,7 +428,9 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
     } else {
       const refresh = op === "upRefresh";
       const planned = await preview(refresh);
+      const held = heldObjects();
       const done = await faulted(op, (onEvent) => stack.stack.up({ onEvent, refresh }));
+      await settleRetained(held);
       check(
         "preview equals up",
         JSON.stringify(planned) === JSON.stringify(done),
@@ -374,6 +486,7 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
       if (!applyEdit(model, step)) return;
       try {
         await kind.remove(client, object);
+        deletedByHand.add(object.stateId!);
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         Object.assign(decl, known, { gone: undefined });
@@ -382,7 +495,8 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
       const decl = findDecl(model, step.name);
       const id = ids().get(step.name);
       if (!applyEdit(model, step)) return;
-      decl!.keepId = decl!.pendingReplace ? undefined : id;
+      // An object deleted by hand comes back as a new one: nothing to keep.
+      decl!.keepId = decl!.pendingReplace || decl!.gone ? undefined : id;
     } else {
       applyEdit(model, step);
     }

@@ -6,9 +6,12 @@
  * - program edits: `add`, `remove` (its children go with it), `changeInPlace`, `changeReplace`
  *   (with or without the `deleteBeforeReplace` option), `rename` (with `aliases: [{ name: old }]`),
  *   `ignore` (`ignoreChanges` for a field), `protect` (on or off; a team does not remove or
- *   replace what it protects: those edits of a protected resource, or of its parent, are no-ops);
+ *   replace what it protects: those edits of a protected resource, or of its parent, are no-ops),
+ *   `retain` (`retainOnDelete` on or off, for kinds whose parent's delete takes them along:
+ *   records and firewall rules; what it leaves behind the runner checks and deletes by hand);
  * - operations: `preview`, `up`, `upRefresh`, `refresh`, `destroy` (a no-op while a resource is
- *   protected; the program stays, so the next `up` creates everything again);
+ *   protected; the program stays, so the next `up` creates everything again), `drift`
+ *   (`pulumi-compute drift`, which changes nothing);
  * - the world: `hand` (a change through the API), `handDelete` (a delete through the API, of an
  *   object without children), `faults` (a rate of 429, 5xx and resets for the next operation).
  *
@@ -27,12 +30,13 @@ export type Step =
   | { op: "rename"; name: string; to: string }
   | { op: "ignore"; name: string; field: string }
   | { op: "protect"; name: string; on: boolean }
+  | { op: "retain"; name: string; on: boolean }
   | { op: "hand"; name: string; field: string; value: string | number }
   | { op: "handDelete"; name: string }
   | { op: "faults"; rate: number }
-  | { op: "preview" | "up" | "upRefresh" | "refresh" | "destroy" };
+  | { op: "preview" | "up" | "upRefresh" | "refresh" | "destroy" | "drift" };
 
-export const OPERATIONS = ["preview", "up", "upRefresh", "refresh", "destroy"] as const;
+export const OPERATIONS = ["preview", "up", "upRefresh", "refresh", "destroy", "drift"] as const;
 export type Operation = (typeof OPERATIONS)[number];
 export const isOperation = (step: Step): step is { op: Operation } => (OPERATIONS as readonly string[]).includes(step.op);
 
@@ -62,6 +66,8 @@ export interface Decl {
   pendingReplace?: boolean;
   /** The `protect` option. */
   protect?: boolean;
+  /** The `retainOnDelete` option. */
+  retain?: boolean;
   /** Deleted by hand; `seen` once a refresh has dropped it from state. */
   gone?: "unseen" | "seen";
 }
@@ -155,12 +161,19 @@ export function applyEdit(model: Model, step: Step): boolean {
       if (!decl || decl.protect || childrenOf(model, decl.name).length > 0) return false;
       decl.gone = "unseen";
       decl.hand = [];
+      decl.keepId = undefined;
       return true;
     }
     case "protect": {
       const decl = present(model, step.name);
       if (!decl || !!decl.protect === step.on) return false;
       decl.protect = step.on;
+      return true;
+    }
+    case "retain": {
+      const decl = present(model, step.name);
+      if (!decl || !RETAINABLE.includes(decl.kind) || !!decl.retain === step.on) return false;
+      decl.retain = step.on;
       return true;
     }
     case "hand": {
@@ -178,8 +191,16 @@ export function applyEdit(model: Model, step: Step): boolean {
   }
 }
 
+/**
+ * Kinds a `retainOnDelete` is tried on: those whose parent's delete takes them along (a retained
+ * subnet would keep its VPC from being deleted; a retained VPC or domain would keep its unique
+ * label or name from the object that replaces it).
+ */
+export const RETAINABLE = ["DomainRecord", "FirewallRule"];
+
 /** What a successful operation teaches the model about hand changes. */
 export function afterOperation(model: Model, op: Operation): void {
+  if (op === "drift" || op === "preview") return;
   for (const decl of model.decls) {
     if (op === "destroy") {
       // Every object gone and out of state: the next up creates each anew.
@@ -265,12 +286,14 @@ export function generateSteps(seed: number, count: number, options: { faults?: b
         }),
     ],
     [0.7, () => withDecl((d) => ({ op: "protect", name: d.name, on: !d.protect }))],
+    [0.6, () => withDecl((d) => (RETAINABLE.includes(d.kind) ? { op: "retain", name: d.name, on: !d.retain } : undefined))],
     [0.7, () => withDecl((d) => (d.gone || childrenOf(model, d.name).length ? undefined : { op: "handDelete", name: d.name }))],
     [options.faults === false ? 0 : 2, () => ({ op: "faults", rate: pick([0.1, 0.2, 0.3])! })],
     [1, () => ({ op: "preview" })],
     [4, () => ({ op: "up" })],
     [1.5, () => ({ op: "upRefresh" })],
     [1, () => ({ op: "refresh" })],
+    [0.6, () => ({ op: "drift" })],
     [0.4, () => (model.decls.some((d) => d.protect) ? undefined : { op: "destroy" })],
   ];
   /** A step on a declared resource; one deleted by hand only when `anyDecl` (remove, rename). */
