@@ -111,8 +111,9 @@ test("seed 9: an update reads back a field changed by hand, and the next up rest
 });
 
 // Steps of the second slice, through both doors: a record and a rule kept in the account when
-// their resources leave the program (`retainOnDelete`), and `pulumi-compute drift` reporting
-// exactly a change made by hand, then nothing once `up --refresh` restored it.
+// their resources leave the program (`retainOnDelete`), `pulumi-compute drift` reporting exactly
+// the changes made by hand, then nothing once `up --refresh` restored them, and a firewall
+// device moved to another instance (the world seeds each instance when a step first needs it).
 test.each(DOORS)("retainOnDelete keeps what leaves the program, and drift reports exactly the hand change (%s)", async (door) => {
   const report = await runSteps(
     world,
@@ -133,6 +134,7 @@ test.each(DOORS)("retainOnDelete keeps what leaves the program, and drift report
         parent: "fw1",
         props: { direction: "inbound", label: "rule-5", action: "ACCEPT", protocol: "TCP", ports: "1006" },
       },
+      { op: "add", kind: "FirewallDevice", name: "dev1", parent: "fw1", props: { entityId: 8000006, entityType: "compute" } },
       { op: "retain", name: "rec1", on: true },
       { op: "retain", name: "rule1", on: true },
       { op: "up" },
@@ -141,13 +143,14 @@ test.each(DOORS)("retainOnDelete keeps what leaves the program, and drift report
       { op: "drift" },
       { op: "changeReplace", name: "rule1", field: "label", props: { label: "rule-8" }, deleteBeforeReplace: false },
       { op: "remove", name: "rec1" },
+      { op: "changeReplace", name: "dev1", field: "entityId", props: { entityId: 8000009 }, deleteBeforeReplace: false },
       { op: "upRefresh" },
       { op: "drift" },
     ],
     { name: "retain", door },
   );
   expect(report.violation).toBeUndefined();
-  expect(report.steps).toBe(14);
+  expect(report.steps).toBe(16);
   // The record, and the rule's old object (its label changed, so it was replaced).
   expect(report.retained).toBe(2);
 });

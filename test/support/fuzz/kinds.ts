@@ -11,6 +11,7 @@
  */
 import type { ComputeClient } from "../../../sdk/client";
 import type { Prng } from "../../../emulator/core/prng";
+import type { EmulatorControl } from "../../../emulator";
 
 /** Input values of a declared resource, as the program passes them (the parent's id aside). */
 export type Props = Record<string, string | number>;
@@ -56,6 +57,12 @@ export interface KindModel {
   hand: Array<Mutation & { apply(client: ComputeClient, object: CloudObject, value: string | number): Promise<unknown> }>;
   /** Deletes an object by hand through the API. */
   remove(client: ComputeClient, object: CloudObject): Promise<unknown>;
+  /**
+   * What the account must hold before the program declares these props, made by the world (an
+   * instance a team made elsewhere, for a firewall device): the run makes each `key` once, at the
+   * `add` or replacing change that first needs it.
+   */
+  needs?(props: Props): { key: string; make(control: EmulatorControl): void };
   /** Inputs every resource of the kind has, beside its props (a domain's `type`, a rule's addresses): both doors declare them. */
   fixed?: Record<string, unknown>;
   /** Every object of the kind in the account (under one parent object for a child kind). */
@@ -325,13 +332,38 @@ const firewallRule: KindModel = {
   },
 };
 
+/** Instances the world seeds for firewall devices: one per device ever drawn in a run, so none is on two firewalls. */
+const INSTANCE_BASE = 8_000_000;
+
+const firewallDevice: KindModel = {
+  kind: "FirewallDevice",
+  prefix: "dev",
+  parent: { kind: "Firewall", input: "firewallId" },
+  most: 2,
+  create: (d) => ({ entityId: INSTANCE_BASE + d.unique(), entityType: "compute" }),
+  // Every input replaces: a device is removed and added again.
+  inPlace: [],
+  replacing: [{ field: "entityId", next: (_p, d) => ({ entityId: INSTANCE_BASE + d.unique() }) }],
+  hand: [],
+  needs: (props) => {
+    const id = Number(props.entityId);
+    return { key: `compute ${id}`, make: (control) => control.seedCompute({ id, label: `fz-vm-${id - INSTANCE_BASE}`, region: "us-iad" }) };
+  },
+  remove: (client, o) => client.networking.firewalls.devices.delete(o.parentId!, o.id),
+  list: async (client, firewallId) =>
+    (await client.networking.firewalls.devices.listAll(firewallId!)).map((d) => ({
+      id: d.id,
+      parentId: firewallId,
+      values: { entityId: d.entity.id, entityType: d.entity.type },
+    })),
+};
+
 /** The modelled kinds, parents before their children. */
-export const KINDS: readonly KindModel[] = [vpc, vpcSubnet, domain, domainRecord, firewall, firewallRule];
+export const KINDS: readonly KindModel[] = [vpc, vpcSubnet, domain, domainRecord, firewall, firewallRule, firewallDevice];
 export const KIND_BY_NAME: ReadonlyMap<string, KindModel> = new Map(KINDS.map((k) => [k.kind, k]));
 
 /** The kinds of the spec table the model does not cover yet, each with why. */
 export const NOT_YET: Readonly<Record<string, string>> = {
-  FirewallDevice: "needs an instance or a NodeBalancer to attach, which no spec creates yet",
   DomainRecordSet: "owns a whole name's records: a second owner of DomainRecord's objects, to be modelled with it",
   MysqlDatabase: "provisioning takes emulated minutes and the clock jumps: slower steps, a later slice",
   PostgresqlDatabase: "as MysqlDatabase",

@@ -159,6 +159,8 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
     report.checks++;
     if (!ok) throw new Broken(invariant, message());
   };
+  /** What the world made for the program (`KindModel.needs`), by key. */
+  const made = new Set<string>();
   /** State ids of objects deleted by hand (a retained one of them is not expected in the account). */
   const deletedByHand = new Set<string>();
   const writesSinceClear = () => control.listRequests().filter((r) => r.method !== "GET");
@@ -498,7 +500,16 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
       // An object deleted by hand comes back as a new one: nothing to keep.
       decl!.keepId = decl!.pendingReplace || decl!.gone ? undefined : id;
     } else {
-      applyEdit(model, step);
+      if (!applyEdit(model, step)) return;
+      // What the world must have made first (an instance for a firewall device).
+      if (step.op === "add" || step.op === "changeReplace") {
+        const decl = findDecl(model, step.name)!;
+        const need = KIND_BY_NAME.get(decl.kind)!.needs?.(decl.props);
+        if (need && !made.has(need.key)) {
+          need.make(control);
+          made.add(need.key);
+        }
+      }
     }
   }
 
