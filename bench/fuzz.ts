@@ -52,9 +52,10 @@ export const benchmark: Benchmark = {
         total.checks += report.checks;
         total.ms += report.ms;
         const v = report.violation;
-        table.push(
-          `| ${seed} | ${result.door} | ${report.steps} | ${report.operations} | ${report.faults} | ${report.checks} | ${report.mostRequests} | ${(report.ms / 1000 / report.steps).toFixed(2)} | ${v ? `${v.invariant} at step ${v.step}` : "clean"} |`,
-        );
+        const row = `| ${seed} | ${result.door} | ${report.steps} | ${report.operations} | ${report.faults} | ${report.checks} | ${report.mostRequests} | ${(report.ms / 1000 / report.steps).toFixed(2)} | ${v ? `${v.invariant} at step ${v.step}` : "clean"} |`;
+        table.push(row);
+        // Each seed as it ends, for a long run watched from its log.
+        console.log(`  ${row}`);
         if (shrunk) {
           failures.push(
             `seed ${seed} (${result.door}): ${shrunk.violation.invariant} (shrunk to ${shrunk.steps.length} steps in ${shrunk.replays} replays):\n${shrunk.test}`,
