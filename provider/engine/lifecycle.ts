@@ -250,10 +250,16 @@ export function refreshedInputs(spec: AnySpec, outs: Outputs, recorded: Inputs):
   return inputs;
 }
 
-/** The inputs as the outputs record them, where a door hands the read no inputs (the dynamic host): every input field and meta input. */
+/**
+ * The inputs as the outputs record them, where a door hands the read no inputs (the dynamic host):
+ * every input field and meta input, but those whose absence leaves them to others
+ * (`othersWhenAbsent`): the outputs hold them whether the program gave them or not, and a
+ * firewall's rule lists recorded as given would refuse its `FirewallRule`s at the next check.
+ */
 function inputsOf(spec: AnySpec, state: Outputs): Inputs {
   const inputs: Inputs = {};
-  for (const key of [...Object.keys(spec.inputs), ...META_INPUTS]) if (state[key] !== undefined) inputs[key] = state[key];
+  const keys = [...Object.entries(spec.inputs).flatMap(([key, field]) => (field.othersWhenAbsent ? [] : [key])), ...META_INPUTS];
+  for (const key of keys) if (state[key] !== undefined) inputs[key] = state[key];
   return inputs;
 }
 

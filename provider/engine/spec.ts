@@ -71,6 +71,12 @@ export interface InputField {
    * default, and an update that removes the input sends it; a create leaves the field out.
    */
   default?: unknown;
+  /**
+   * Absent, the program leaves it to others (a firewall's rule lists and devices, which
+   * `FirewallRule` and `FirewallDevice` manage): a read that stands the outputs in for the
+   * recorded inputs (the dynamic host's) leaves it out, so a refresh never records it as given.
+   */
+  othersWhenAbsent?: boolean;
   /** Never printed in check failures; the engine marks it secret in state. */
   secret?: boolean;
   /** Computed by the `derive` hook in check (an image file's hash), never set by the program. */

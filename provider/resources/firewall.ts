@@ -361,6 +361,7 @@ export const firewallSpec = resourceSpec<FirewallWithDevices, FirewallCreateRequ
     },
     inbound: {
       schema: ruleList,
+      othersWhenAbsent: true,
       wire: "rules.inbound",
       toWire: wireRules,
       normalize: normalizeRules,
@@ -369,6 +370,7 @@ export const firewallSpec = resourceSpec<FirewallWithDevices, FirewallCreateRequ
     },
     outbound: {
       schema: ruleList,
+      othersWhenAbsent: true,
       wire: "rules.outbound",
       toWire: wireRules,
       normalize: normalizeRules,
@@ -388,6 +390,7 @@ export const firewallSpec = resourceSpec<FirewallWithDevices, FirewallCreateRequ
     },
     devices: {
       schema: devicesSchema,
+      othersWhenAbsent: true,
       send: "never",
       normalize: normalizeDevices,
       description:

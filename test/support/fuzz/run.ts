@@ -172,7 +172,9 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
     try {
       await run((e) => events.push(e));
     } catch (error) {
-      throw new Broken("operation succeeds", `${op} failed: ${(error as Error).message.split("\n").slice(0, 12).join("\n")}`);
+      // The command line first, the engine's diagnostics last: progress lines between them go.
+      const lines = (error as Error).message.split("\n").filter((line) => !/^ +[~+-] |^@ |^\s*$/.test(line));
+      throw new Broken("operation succeeds", `${op} failed: ${[...lines.slice(0, 4), ...lines.slice(4).slice(-16)].join("\n")}`);
     }
     return opsOf(events);
   }
