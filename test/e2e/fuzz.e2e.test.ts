@@ -112,6 +112,18 @@ test("seed 9: an update reads back a field changed by hand, and the next up rest
   ]);
 });
 
+/** A firewall `fw1` and an inbound rule `rule1` on it. */
+const FIREWALL_WITH_RULE: Step[] = [
+  { op: "add", kind: "Firewall", name: "fw1", props: { label: "fz-fw-2", inboundPolicy: "DROP", outboundPolicy: "ACCEPT" } },
+  {
+    op: "add",
+    kind: "FirewallRule",
+    name: "rule1",
+    parent: "fw1",
+    props: { direction: "inbound", label: "rule-11", action: "ACCEPT", protocol: "TCP", ports: "1012" },
+  },
+];
+
 // Steps of the second slice, through both doors: a record and a rule kept in the account when
 // their resources leave the program (`retainOnDelete`), `pulumi-compute drift` reporting exactly
 // the changes made by hand, then nothing once `up --refresh` restored them, and a firewall
@@ -128,14 +140,7 @@ test.each(DOORS)("retainOnDelete keeps what leaves the program, and drift report
         parent: "zone1",
         props: { type: "A", name: "h2", target: "192.0.2.3", ttlSec: 300 },
       },
-      { op: "add", kind: "Firewall", name: "fw1", props: { label: "fz-fw-4", inboundPolicy: "DROP", outboundPolicy: "ACCEPT" } },
-      {
-        op: "add",
-        kind: "FirewallRule",
-        name: "rule1",
-        parent: "fw1",
-        props: { direction: "inbound", label: "rule-5", action: "ACCEPT", protocol: "TCP", ports: "1006" },
-      },
+      ...FIREWALL_WITH_RULE,
       { op: "add", kind: "FirewallDevice", name: "dev1", parent: "fw1", props: { entityId: 8000006, entityType: "compute" } },
       { op: "retain", name: "rec1", on: true },
       { op: "retain", name: "rule1", on: true },
@@ -177,17 +182,5 @@ test("a resource deleted by hand and then renamed comes back as a new object, un
 // the program never gave included; the refresh step's diff then declared them owned. A read now
 // leaves out the fields whose absence leaves them to others (`othersWhenAbsent`).
 test("seed 1: a refresh does not make a Firewall own the rules its FirewallRules add", async () => {
-  await replay([
-    { op: "add", kind: "Firewall", name: "fw1", props: { label: "fz-fw-2", inboundPolicy: "DROP", outboundPolicy: "ACCEPT" } },
-    {
-      op: "add",
-      kind: "FirewallRule",
-      name: "rule1",
-      parent: "fw1",
-      props: { direction: "inbound", label: "rule-11", action: "ACCEPT", protocol: "TCP", ports: "1012" },
-    },
-    { op: "up" },
-    { op: "refresh" },
-    { op: "upRefresh" },
-  ]);
+  await replay([...FIREWALL_WITH_RULE, { op: "up" }, { op: "refresh" }, { op: "upRefresh" }]);
 });

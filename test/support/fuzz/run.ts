@@ -33,7 +33,8 @@ import { startEmulator, type RunningEmulator } from "../../../emulator";
 import type { FaultKind } from "../../../emulator/core/faults";
 import { ComputeClient } from "../../../sdk/client";
 import { ApiError } from "../../../sdk/core/errors";
-import { REPO_ROOT, createTestStack, type TestStack } from "../engine";
+import { packageRoot } from "../../../provider/project/plugins";
+import { createTestStack, type TestStack } from "../engine";
 import { runProcess } from "../process";
 import { classesProgram, yamlProgram, type Door } from "./doors";
 import { KINDS, KIND_BY_NAME, type CloudObject, type KindModel } from "./kinds";
@@ -365,7 +366,10 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
    */
   async function drift(): Promise<void> {
     report.operations++;
-    const cli = path.join(REPO_ROOT, "dist/provider/cli/main.js");
+    // The package's own command, as its `bin` names it (from jest's sources and from the bench's build alike).
+    const root = packageRoot();
+    const bin = (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { bin: Record<string, string> }).bin;
+    const cli = path.join(root, bin["pulumi-compute"]!);
     const args = [cli, "drift", "--cwd", stack.workDir, "--stack", stack.stack.name, "--json"];
     const result = await runProcess(process.execPath, args, { env: { ...process.env, ...stack.env }, timeoutMs: 300_000 });
     check("operation succeeds", result.code === 0 || result.code === 2, () => `drift exited ${result.code}: ${result.out.slice(-1500)}`);
