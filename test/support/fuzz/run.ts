@@ -21,6 +21,12 @@
  * - `state matches the account`: after a refresh, the state holds every modelled field as the
  *   account does, and nothing of an object deleted by hand; after an `up`, every field no hand
  *   change touched since a refresh read it;
+ * - `retained object kept`: an object whose resource left the state with `retainOnDelete` is still
+ *   in the account after the operation (unless its parent's delete took it along, or it was
+ *   deleted by hand); the run then deletes it by hand, as a team takes it over elsewhere;
+ * - `drift reports the hand changes`: `pulumi-compute drift --json` reports exactly the modelled
+ *   fields in which state and account differ and the objects the account lost, each a change the
+ *   model made by hand;
  * - `destroy leaves nothing`: after a `destroy`, no object of a modelled kind in the account and
  *   no resource in state;
  * - `no token in state`: the state file never holds the API token;
