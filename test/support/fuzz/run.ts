@@ -39,7 +39,7 @@ import { startEmulator, type RunningEmulator } from "../../../emulator";
 import type { FaultKind } from "../../../emulator/core/faults";
 import { ComputeClient } from "../../../sdk/client";
 import { ApiError } from "../../../sdk/core/errors";
-import { packageRoot } from "../../../provider/project/plugins";
+import { packageRoot } from "../../../provider/launch/plugins";
 import { createTestStack, type TestStack } from "../engine";
 import { runProcess } from "../process";
 import { classesProgram, yamlProgram, type Door } from "./doors";
