@@ -80,7 +80,6 @@ export const DatabaseUpdates = z.looseObject({
   day_of_week: z.number().int().nullable(),
   week_of_month: z.number().int().nullable().optional(),
 });
-export type DatabaseUpdates = z.infer<typeof DatabaseUpdates>;
 
 /**
  * A database instance of either engine. `ssl_connection` and `replication_type` are absent from
@@ -139,7 +138,6 @@ export type DatabaseCredentials = z.infer<typeof DatabaseCredentials>;
 
 /** `ca_certificate`: base64 of the PEM CA certificate (null in the 2023 recordings). */
 export const DatabaseSsl = z.looseObject({ ca_certificate: z.string().nullable() });
-export type DatabaseSsl = z.infer<typeof DatabaseSsl>;
 
 // ---------------------------------------------------------------------------------------------
 // Waiters

@@ -86,7 +86,6 @@ export const FirewallRulesCreate = z
     { error: (i) => (i.input === undefined ? FIREWALL_REASONS.rulesRequired : "rules must be an object") },
   )
   .superRefine(limitRuleCount);
-export type FirewallRulesCreate = z.infer<typeof FirewallRulesCreate>;
 
 /** `PUT .../rules`: replaces both rulesets; the policies are optional here. */
 export const FirewallRulesUpdateRequest = z

@@ -127,7 +127,6 @@ export const IpAssignment = z.strictObject({
   compute_id: requiredInt("compute_id"),
   region: z.string().min(1, "region must not be empty").optional(),
 });
-export type IpAssignment = z.infer<typeof IpAssignment>;
 
 /**
  * `POST /networking/ips/assign` (or `/networking/ipv4/assign`). The spec lists `region` per
@@ -267,7 +266,6 @@ export function splitRange(text: string): { range: string; prefix: number } | un
 
 /** `GET /networking/ips` query: `skip_ipv6_rdns` (listed by the spec as a body field of the GET). */
 export const IpListQuery = z.strictObject({ skip_ipv6_rdns: z.boolean({ error: IP_REASONS.skipIpv6RdnsInvalid }).optional() });
-export type IpListQuery = z.infer<typeof IpListQuery>;
 
 const SERVICE = { service: "ips", auth: "token" } as const;
 const READ = verbs({ ...SERVICE, scopes: ["ips:read_only"] });

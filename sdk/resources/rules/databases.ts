@@ -279,7 +279,6 @@ export const MysqlEngineConfig = z.strictObject({
   mysql: EngineParameters.optional(),
   binlog_retention_period: ConfigInteger.optional(),
 });
-export type MysqlEngineConfig = z.infer<typeof MysqlEngineConfig>;
 
 /** PostgreSQL's `engine_config` (newer than 4.174): `pg` parameters, `pglookout`, and three settings of their own. */
 export const PostgresqlEngineConfig = z.strictObject({
@@ -289,7 +288,6 @@ export const PostgresqlEngineConfig = z.strictObject({
   shared_buffers_percentage: z.number({ error: DATABASE_REASONS.engineConfigNumber }).optional(),
   work_mem: ConfigInteger.optional(),
 });
-export type PostgresqlEngineConfig = z.infer<typeof PostgresqlEngineConfig>;
 
 /** The create body of one engine: the common fields, its engine id and its own fields; one node cannot replicate. */
 function createRequest<const E extends "mysql" | "postgresql", S extends z.ZodRawShape>(engine: E, own: S) {
