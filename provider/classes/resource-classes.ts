@@ -41,6 +41,37 @@ type In<F> = F extends { schema: infer Z extends z.ZodType } ? DeepInput<z.input
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const proof = <T extends true>(): T | undefined => undefined;
 
+/** The inputs `MysqlDatabase` and `PostgresqlDatabase` document alike, written once. */
+interface MysqlDatabasePostgresqlDatabaseArgs<
+  S extends {
+    inputs: Record<"label" | "region" | "type" | "clusterSize" | "encrypted" | "sslConnection" | "allowList" | "updates", unknown>;
+  },
+> {
+  /** 3–32 characters, unique among the account's databases. Changes in place. */
+  label: In<S["inputs"]["label"]>;
+  /** Region id (one offering Managed Databases). Changing it replaces the database. */
+  region: In<S["inputs"]["region"]>;
+  /** Instance type of the nodes, such as `g6-nanode-1`. A change resizes in place, to a type with more disk only. */
+  type: In<S["inputs"]["type"]>;
+  /** 1, or 3 for a high-availability cluster (a primary and two replicas). Changing it replaces the database. Default `1`. */
+  clusterSize?: In<S["inputs"]["clusterSize"]>;
+  /** Encrypt the disks. Changing it replaces the database. Default `false`. */
+  encrypted?: In<S["inputs"]["encrypted"]>;
+  /** Require SSL to connect. When absent the API decides (it recorded `false`). Changing it replaces the database. */
+  sslConnection?: In<S["inputs"]["sslConnection"]>;
+  /**
+   * Addresses and CIDR ranges allowed to connect (a set; `203.0.113.1` equals `203.0.113.1/32`); empty blocks every connection, `0.0.0.0/0`
+   * allows all. Changes in place. When given, the database owns its allow list exactly; when absent, the list is left alone (use
+   * `DatabaseAllowListEntry`). A new database without it allows no connections.
+   */
+  allowList?: In<S["inputs"]["allowList"]>;
+  /**
+   * Maintenance window `{frequency, duration, hourOfDay, dayOfWeek, weekOfMonth}` (UTC). Applied once the database is active; changes in
+   * place. When absent the platform picks one.
+   */
+  updates?: In<S["inputs"]["updates"]>;
+}
+
 /**
  * Constructor arguments of `DatabaseAllowListEntry`: One address of a managed database's allow list that other stacks or people may also
  * change; the other addresses are left exactly as they are.
@@ -857,35 +888,12 @@ export class Ipv6Range extends pulumi.CustomResource {
  * Constructor arguments of `MysqlDatabase`: A managed MySQL database cluster.
  * Default timeouts: create 45m, update 45m, delete 30m.
  */
-export interface MysqlDatabaseArgs extends MetaArgs {
-  /** 3–32 characters, unique among the account's databases. Changes in place. */
-  label: In<typeof mysqlDatabaseSpec.inputs.label>;
-  /** Region id (one offering Managed Databases). Changing it replaces the database. */
-  region: In<typeof mysqlDatabaseSpec.inputs.region>;
-  /** Instance type of the nodes, such as `g6-nanode-1`. A change resizes in place, to a type with more disk only. */
-  type: In<typeof mysqlDatabaseSpec.inputs.type>;
+export interface MysqlDatabaseArgs extends MetaArgs, MysqlDatabasePostgresqlDatabaseArgs<typeof mysqlDatabaseSpec> {
   /**
    * Engine and version: a major, `mysql/8` (the API provisions its newest version; `getDatabaseEngines` lists them), or a full version,
    * `mysql/8.0.30`. Changing it replaces the database: engines are never upgraded in place.
    */
   engineId: In<typeof mysqlDatabaseSpec.inputs.engineId>;
-  /** 1, or 3 for a high-availability cluster (a primary and two replicas). Changing it replaces the database. Default `1`. */
-  clusterSize?: In<typeof mysqlDatabaseSpec.inputs.clusterSize>;
-  /** Encrypt the disks. Changing it replaces the database. Default `false`. */
-  encrypted?: In<typeof mysqlDatabaseSpec.inputs.encrypted>;
-  /** Require SSL to connect. When absent the API decides (it recorded `false`). Changing it replaces the database. */
-  sslConnection?: In<typeof mysqlDatabaseSpec.inputs.sslConnection>;
-  /**
-   * Addresses and CIDR ranges allowed to connect (a set; `203.0.113.1` equals `203.0.113.1/32`); empty blocks every connection, `0.0.0.0/0`
-   * allows all. Changes in place. When given, the database owns its allow list exactly; when absent, the list is left alone (use
-   * `DatabaseAllowListEntry`). A new database without it allows no connections.
-   */
-  allowList?: In<typeof mysqlDatabaseSpec.inputs.allowList>;
-  /**
-   * Maintenance window `{frequency, duration, hourOfDay, dayOfWeek, weekOfMonth}` (UTC). Applied once the database is active; changes in
-   * place. When absent the platform picks one.
-   */
-  updates?: In<typeof mysqlDatabaseSpec.inputs.updates>;
   /**
    * `none`, `asynch` or `semi_synch`; must be `none` for one node. When absent: `none` for one node, `semi_synch` for three. Changing it
    * replaces the database.
@@ -996,35 +1004,12 @@ export class MysqlDatabase extends pulumi.CustomResource {
  * Constructor arguments of `PostgresqlDatabase`: A managed PostgreSQL database cluster.
  * Default timeouts: create 45m, update 45m, delete 30m.
  */
-export interface PostgresqlDatabaseArgs extends MetaArgs {
-  /** 3–32 characters, unique among the account's databases. Changes in place. */
-  label: In<typeof postgresqlDatabaseSpec.inputs.label>;
-  /** Region id (one offering Managed Databases). Changing it replaces the database. */
-  region: In<typeof postgresqlDatabaseSpec.inputs.region>;
-  /** Instance type of the nodes, such as `g6-nanode-1`. A change resizes in place, to a type with more disk only. */
-  type: In<typeof postgresqlDatabaseSpec.inputs.type>;
+export interface PostgresqlDatabaseArgs extends MetaArgs, MysqlDatabasePostgresqlDatabaseArgs<typeof postgresqlDatabaseSpec> {
   /**
    * Engine and version: a major, `postgresql/16` (the API provisions its newest version; `getDatabaseEngines` lists them), or a full
    * version, `postgresql/14.6`. Changing it replaces the database: engines are never upgraded in place.
    */
   engineId: In<typeof postgresqlDatabaseSpec.inputs.engineId>;
-  /** 1, or 3 for a high-availability cluster (a primary and two replicas). Changing it replaces the database. Default `1`. */
-  clusterSize?: In<typeof postgresqlDatabaseSpec.inputs.clusterSize>;
-  /** Encrypt the disks. Changing it replaces the database. Default `false`. */
-  encrypted?: In<typeof postgresqlDatabaseSpec.inputs.encrypted>;
-  /** Require SSL to connect. When absent the API decides (it recorded `false`). Changing it replaces the database. */
-  sslConnection?: In<typeof postgresqlDatabaseSpec.inputs.sslConnection>;
-  /**
-   * Addresses and CIDR ranges allowed to connect (a set; `203.0.113.1` equals `203.0.113.1/32`); empty blocks every connection, `0.0.0.0/0`
-   * allows all. Changes in place. When given, the database owns its allow list exactly; when absent, the list is left alone (use
-   * `DatabaseAllowListEntry`). A new database without it allows no connections.
-   */
-  allowList?: In<typeof postgresqlDatabaseSpec.inputs.allowList>;
-  /**
-   * Maintenance window `{frequency, duration, hourOfDay, dayOfWeek, weekOfMonth}` (UTC). Applied once the database is active; changes in
-   * place. When absent the platform picks one.
-   */
-  updates?: In<typeof postgresqlDatabaseSpec.inputs.updates>;
   /**
    * `none` or `asynch`; must be `none` for one node. When absent: `none` for one node, `asynch` for three. Changing it replaces the
    * database.

@@ -120,26 +120,82 @@ const META_OUTPUTS: Record<(typeof META_INPUTS)[number], { type: string; descrip
   },
 };
 
-function renderResource({ exportName, spec }: SpecExport): string[] {
+/** An input of `Args`, typed through `spec` (`typeof mysqlDatabaseSpec`, or a shared group's parameter `S`). */
+const inputLines = (spec: string, key: string, field: InputField): string[] => [
+  ...doc(inputDoc(field), "  "),
+  `  ${key}${field.required ? "" : "?"}: In<${spec === "S" ? `S["inputs"]["${key}"]` : `${spec}.inputs.${key}`}>;`,
+];
+
+const inputsOf = (spec: AnySpec): Array<[string, InputField]> => Object.entries(spec.inputs).filter(([, field]) => !field.derived);
+
+/**
+ * Kinds that document some of their inputs alike (MySQL and PostgreSQL databases): those inputs are
+ * written once, in an interface generic in the spec that each kind's `Args` extends.
+ */
+interface SharedGroup {
+  /** `MysqlDatabasePostgresqlDatabase`: the members' names, for the interfaces' names. */
+  name: string;
+  members: string[];
+  inputs: string[];
+}
+
+/** Fewer shared fields than this are left in each kind. */
+const SHARED_AT_LEAST = 3;
+
+function sharedGroups(specs: SpecExport[]): SharedGroup[] {
+  const alike = <F>(fields: (spec: AnySpec) => Array<[string, F]>, render: (key: string, field: F) => string[], a: AnySpec, b: AnySpec) => {
+    const other = new Map(fields(b).map(([key, field]) => [key, render(key, field).join("\n")]));
+    return fields(a)
+      .filter(([key, field]) => other.get(key) === render(key, field).join("\n"))
+      .map(([key]) => key);
+  };
+  const groups: SharedGroup[] = [];
+  const grouped = new Set<string>();
+  for (const [i, a] of specs.entries()) {
+    for (const b of specs.slice(i + 1)) {
+      if (grouped.has(a.spec.name) || grouped.has(b.spec.name)) continue;
+      const inputs = alike(inputsOf, (key, field) => inputLines("S", key, field), a.spec, b.spec);
+      if (inputs.length < SHARED_AT_LEAST) continue;
+      groups.push({ name: `${a.spec.name}${b.spec.name}`, members: [a.spec.name, b.spec.name], inputs });
+      grouped.add(a.spec.name).add(b.spec.name);
+    }
+  }
+  return groups;
+}
+
+function renderGroup(group: SharedGroup, specs: SpecExport[]): string[] {
+  const first = specs.find((s) => s.spec.name === group.members[0])!.spec;
+  const members = group.members.map((m) => `\`${m}\``).join(" and ");
+  const keys = (list: string[]) => list.map((k) => `"${k}"`).join(" | ") || "never";
+  return [
+    ...doc(`The inputs ${members} document alike, written once.`, ""),
+    `interface ${group.name}Args<S extends { inputs: Record<${keys(group.inputs)}, unknown> }> {`,
+    ...group.inputs.flatMap((key) => inputLines("S", key, first.inputs[key]!)),
+    "}",
+    "",
+  ];
+}
+
+function renderResource({ exportName, spec }: SpecExport, group: SharedGroup | undefined): string[] {
   const t = spec.timeouts;
+  const self = `typeof ${exportName}`;
+  const sharedIn = new Set(group?.inputs);
   const lines = [
     ...doc(
       `Constructor arguments of \`${spec.name}\`: ${spec.description}\nDefault timeouts: create ${formatDuration(t.create)}, ` +
         `update ${formatDuration(t.update)}, delete ${formatDuration(t.delete)}.`,
       "",
     ),
-    `export interface ${spec.name}Args extends MetaArgs {`,
+    `export interface ${spec.name}Args extends MetaArgs${group ? `, ${group.name}Args<${self}>` : ""} {`,
+    ...inputsOf(spec)
+      .filter(([key]) => !sharedIn.has(key))
+      .flatMap(([key, field]) => inputLines(self, key, field)),
+    "}",
   ];
-  const derived: string[] = [];
-  for (const [key, field] of Object.entries(spec.inputs)) {
-    if (field.derived) {
-      derived.push(key);
-      continue;
-    }
-    lines.push(...doc(inputDoc(field), "  "), `  ${key}${field.required ? "" : "?"}: In<typeof ${exportName}.inputs.${key}>;`);
-  }
-  lines.push("}");
-  const argsOf = `ArgsOf<typeof ${exportName}>`;
+  const derived = Object.entries(spec.inputs)
+    .filter(([, field]) => field.derived)
+    .map(([key]) => key);
+  const argsOf = `ArgsOf<${self}>`;
   const derivedType = derived.length ? `Omit<${argsOf}, ${derived.map((d) => `"${d}"`).join(" | ")}>` : argsOf;
   lines.push(`proof<Same<${spec.name}Args, ${derivedType}>>();`, "");
 
@@ -147,9 +203,8 @@ function renderResource({ exportName, spec }: SpecExport): string[] {
     ...doc(`${spec.description}\n\n\`\`\`ts\n${spec.example}\n\`\`\``, ""),
     `export class ${spec.name} extends pulumi.CustomResource {`,
   );
-  const fields: Array<[string, InputField | OutputField]> = [...Object.entries(spec.inputs), ...Object.entries(spec.outputs)];
-  for (const [key, field] of fields) {
-    lines.push(...doc(outputDoc(field), "  "), `  declare readonly ${key}: pulumi.Output<OutputOf<typeof ${exportName}, "${key}">>;`);
+  for (const [key, field] of [...Object.entries(spec.inputs), ...Object.entries(spec.outputs)]) {
+    lines.push(...doc(outputDoc(field), "  "), `  declare readonly ${key}: pulumi.Output<OutputOf<${self}, "${key}">>;`);
   }
   for (const [key, meta] of Object.entries(META_OUTPUTS)) {
     lines.push(...doc(meta.description, "  "), `  declare readonly ${key}: pulumi.Output<${meta.type}>;`);
@@ -186,6 +241,7 @@ export function renderResourcesModule(specs: SpecExport[], publicTypes: Array<{ 
   const clash = publicTypes.flatMap((t) => t.names).filter((n) => classes.has(n));
   if (clash.length) throw new Error(`resource files export types the generator also makes: ${clash.join(", ")}`);
   const modules = [...new Set(specs.map((s) => s.module))];
+  const groups = sharedGroups(specs);
   return [
     HEADER,
     "/**",
@@ -212,7 +268,13 @@ export function renderResourcesModule(specs: SpecExport[], publicTypes: Array<{ 
     "type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;",
     "const proof = <T extends true>(): T | undefined => undefined;",
     "",
-    ...specs.flatMap(renderResource),
+    ...groups.flatMap((group) => renderGroup(group, specs)),
+    ...specs.flatMap((s) =>
+      renderResource(
+        s,
+        groups.find((g) => g.members.includes(s.spec.name)),
+      ),
+    ),
   ].join("\n");
 }
 

@@ -50,7 +50,7 @@ export function packageSchema(root: string, specs: AnySpec[] = findSpecs().map((
   const resources: Record<string, unknown> = {};
   for (const spec of specs) {
     const args = checker.getDeclaredTypeOfSymbol(exportedNamed(`${spec.name}Args`, ts.SymbolFlags.Interface));
-    const inputs = types.properties(args, spec.name, "input");
+    const inputs = inSpecOrder(types.properties(args, spec.name, "input"), spec);
     for (const [key, property] of Object.entries(inputs.properties)) Object.assign(property, fieldFlags(spec, key, "input"));
     const outputs = outputProperties(spec, exportedNamed(spec.name, ts.SymbolFlags.Class), checker, types);
     for (const key of META_INPUTS) {
@@ -98,6 +98,23 @@ export function packageSchema(root: string, specs: AnySpec[] = findSpecs().map((
 /** The schema's text, as the generator writes it and the plugin serves it. */
 export function renderSchema(root: string): string {
   return `${JSON.stringify(packageSchema(root), null, 2)}\n`;
+}
+
+/**
+ * The properties in the spec's order, the others after them as they came: an `Args` interface may
+ * inherit some of a kind's inputs from a group it shares with another kind (`scripts/docs/resources.ts`).
+ */
+function inSpecOrder(object: ObjectTypeSpec, spec: AnySpec): ObjectTypeSpec {
+  const keys = Object.keys(spec.inputs);
+  const rank = (key: string, at: number): number => (keys.includes(key) ? keys.indexOf(key) : keys.length + at);
+  const sorted = <T>(entries: Array<[string, T]>): Array<[string, T]> =>
+    entries
+      .map((entry, at) => ({ entry, rank: rank(entry[0], at) }))
+      .sort((a, b) => a.rank - b.rank)
+      .map((e) => e.entry);
+  const properties = Object.fromEntries(sorted(Object.entries(object.properties)));
+  const required = object.required && sorted(object.required.map((key) => [key, key] as [string, string])).map(([key]) => key);
+  return { ...object, properties, ...(required ? { required } : {}) };
 }
 
 /** What the spec says of a field beyond its type: secret, and replacing the resource when it changes. */

@@ -85,6 +85,7 @@ export type TicketOpenRequest = z.infer<typeof TicketOpenRequest>;
 export const ReplyCreateRequest = z.strictObject({
   description: requiredString("description").min(1, SUPPORT_REASONS.replyLength).max(65535, SUPPORT_REASONS.replyLength),
 });
+export type ReplyCreateRequest = z.infer<typeof ReplyCreateRequest>;
 
 /** A ticket's status: `new`, `open` or `closed` (api-facts P3-3). */
 export const TicketStatus = z.enum(["new", "open", "closed"]);
