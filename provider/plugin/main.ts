@@ -14,7 +14,7 @@
 import { engineLog, unloggable, withRowLog, type EngineModules } from "../serve/row-log";
 import { recordedSlowStart, saySlowStart, writeCompiledCode } from "../launch/quick-start";
 import { serveUnary, unaryClient, type UnaryMethod } from "./grpc";
-import { ENGINE_LOG_PATH, loadProtocol, providerMethodPath, type Protocol } from "./protocol";
+import { ENGINE_LOG_PATH, loadProtocol, providerMethodPath, structsOf, type Protocol } from "./protocol";
 import { providerService, type ServedMethod, type ServiceOptions } from "./server";
 import { requestReader } from "./struct-values";
 import schema from "./schema.json";
@@ -48,10 +48,16 @@ export async function serve(
   const service = providerService(protocol, { schema: schemaText, print, ...(account ? { account } : {}) });
   const served = (log ? withRowLog(log, service) : service) as Record<string, ServedMethod>;
   const read = requestReader({ Reader: protocol.binary.BinaryReader, Struct: protocol.struct.Struct });
+  const { write } = structsOf(protocol);
   const methods = new Map<string, UnaryMethod>(
     Object.entries(service).map(([name, method]) => [
       providerMethodPath(name),
-      { decode: (bytes) => read(method.requestType, bytes), handle: (call, callback) => served[name]!(call, callback) },
+      {
+        decode: (bytes) => read(method.requestType, bytes),
+        // The response's Structs written from their values (`plainStructs`).
+        handle: (call, callback) =>
+          served[name]!(call, (error, response) => callback(error, response && { serializeBinary: () => write(response) })),
+      },
     ]),
   );
   return serveUnary(methods);

@@ -14,6 +14,7 @@ import type * as engineproto from "@pulumi/pulumi/proto/engine_pb";
 import type * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import type * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import type * as statusproto from "@pulumi/pulumi/proto/status_pb";
+import { plainStructs, type PlainStructs } from "./struct-values";
 
 export interface Protocol {
   /** google-protobuf's runtime, which the message classes read and write with. */
@@ -41,6 +42,10 @@ export function loadProtocol(): Protocol {
     struct: pulumiRequire("google-protobuf/google/protobuf/struct_pb") as typeof structproto,
   };
 }
+
+/** The protocol's Structs of plain values, and the writer of the responses that carry them (`plainStructs`). */
+export const structsOf = (protocol: Protocol): PlainStructs =>
+  plainStructs({ Writer: protocol.binary.BinaryWriter, Struct: protocol.struct.Struct, Value: protocol.struct.Value });
 
 /** The path of a method of Pulumi's `ResourceProvider` service (`check` → `/pulumirpc.ResourceProvider/Check`). */
 export const providerMethodPath = (name: string): string => `/pulumirpc.ResourceProvider/${name[0]!.toUpperCase()}${name.slice(1)}`;

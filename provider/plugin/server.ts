@@ -22,7 +22,7 @@ import { servingContext } from "../serve/serving-context";
 import { Serving, type Served } from "../serve/providers";
 import { invoke } from "./functions";
 import { GRPC_STATUS, type GrpcFailure, type Message } from "./grpc";
-import type { Protocol } from "./protocol";
+import { structsOf, type Protocol } from "./protocol";
 import { structValues, unwrapSecret, valuesOf, type ReadableMessage, type Values } from "./struct-values";
 
 import type * as provproto from "@pulumi/pulumi/proto/provider_pb";
@@ -111,7 +111,7 @@ function served<Q>({ requestType, answer, secretsOf }: Handler<Q>, session: Sess
 
 /** Values as a Struct, the `secrets` among them marked secret. */
 const toStruct = ({ protocol }: Session, values: Values, secrets: readonly string[] = []) =>
-  protocol.struct.Struct.fromJavaScript(structValues(values, secrets));
+  structsOf(protocol).struct(structValues(values, secrets));
 
 /** The served kind of a request's resource type (`compute:index:Vpc`). */
 function resourceOf(request: { getType(): string; getUrn(): string }, { serving }: Session): Served {

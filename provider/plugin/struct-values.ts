@@ -6,8 +6,8 @@
  * spec marks `secret` (a database's root password), a secret data function's result, the token.
  * Configure is the one call that always brings secrets wrapped (`unwrapSecret`).
  */
-import type { BinaryReader } from "google-protobuf";
-import type { JavaScriptValue, Struct } from "google-protobuf/google/protobuf/struct_pb";
+import type { BinaryReader, BinaryWriter } from "google-protobuf";
+import type { JavaScriptValue, Struct, Value } from "google-protobuf/google/protobuf/struct_pb";
 import { isRecord } from "../engine/values";
 
 /** Pulumi's marker of a secret value in a struct: `{ [SIG_KEY]: SECRET_SIG, value }`. */
@@ -159,4 +159,126 @@ function valueOf(reader: BinaryReader): unknown {
   }
   if (kinds === 0) throw new Error("Unexpected struct type");
   return value;
+}
+
+/** Writes a response's Structs from their plain values (`plainStructs`). */
+export interface PlainStructs {
+  /** A Struct of `values` (as `structValues` gives them): built into messages only if something reads it as a message. */
+  struct(values: Record<string, JavaScriptValue>): Struct;
+  /** A message's bytes, as its `serializeBinary` gives them, its Structs of `struct` written straight from their values. */
+  write(message: { serializeBinary(): Uint8Array }): Uint8Array;
+}
+
+/** The message classes `plainStructs` writes with. */
+interface StructProtocol {
+  Writer: typeof BinaryWriter;
+  Struct: typeof Struct;
+  Value: typeof Value;
+}
+
+const plainStructsOf = new WeakMap<typeof Struct, PlainStructs>();
+
+/**
+ * The other way of `requestReader`: a response's Structs (every property map the plugin answers:
+ * a check's inputs, a create's, read's or update's properties) written straight from plain values
+ * into the response's bytes. google-protobuf's `fromJavaScript` builds a message for every Struct,
+ * Value and map entry, which its serialization then walks again: the plugin's second largest
+ * conversion per call after the requests' reading. The bytes are the same as its own (a map's
+ * entries sorted by key, as `jspb.Map` writes them; each Value its one field). A Struct that
+ * something reads as a message (a test's `toJavaScript`) is built then, as `fromJavaScript`
+ * would have built it. One per protocol: the writer knows its own Structs.
+ */
+export function plainStructs(protocol: StructProtocol): PlainStructs {
+  const known = plainStructsOf.get(protocol.Struct);
+  if (known) return known;
+  const { Writer, Struct: StructMessage, Value: ValueMessage } = protocol;
+
+  const fieldsMap = StructMessage.prototype.getFieldsMap as (this: Struct, noLazyCreate?: boolean) => ReturnType<Struct["getFieldsMap"]>;
+
+  class PlainStruct extends StructMessage {
+    /** The values not yet built into messages. */
+    values: Record<string, JavaScriptValue> | undefined;
+    constructor(values: Record<string, JavaScriptValue>) {
+      super();
+      this.values = values;
+    }
+    // google-protobuf's generated code passes `noLazyCreate`, which its typings leave out.
+    override getFieldsMap(noLazyCreate?: boolean): ReturnType<Struct["getFieldsMap"]> {
+      const values = this.values;
+      if (values !== undefined) {
+        this.values = undefined;
+        const map = super.getFieldsMap();
+        for (const key in values) map.set(key, ValueMessage.fromJavaScript(values[key]!));
+      }
+      return fieldsMap.call(this, noLazyCreate);
+    }
+  }
+
+  const writeMessage = Writer.prototype.writeMessage;
+  // The generated code writes each sub-message through the writer's `writeMessage`: a plain Struct's fields are written here instead.
+  function writePlain(this: BinaryWriter, field: number, message: unknown, write: (message: unknown, writer: BinaryWriter) => void): void {
+    if (message instanceof PlainStruct && message.values !== undefined) writeMessage.call(this, field, message.values, writeFields);
+    else writeMessage.call(this, field, message, write);
+  }
+
+  const plain: PlainStructs = {
+    struct: (values) => new PlainStruct(values),
+    write: (message) => {
+      const serialize = (message.constructor as Partial<SerializableClass>).serializeBinaryToWriter;
+      if (!serialize) return message.serializeBinary();
+      const writer = new Writer();
+      writer.writeMessage = writePlain;
+      serialize(message, writer);
+      return writer.getResultBuffer();
+    },
+  };
+  plainStructsOf.set(protocol.Struct, plain);
+  return plain;
+}
+
+interface SerializableClass {
+  serializeBinaryToWriter(message: unknown, writer: BinaryWriter): void;
+}
+
+/** `null` as `writeMessage` carries it (it writes nothing for `null`): a Value of `null_value`. */
+const NULL = Symbol("null");
+
+/** A Struct's fields (1): an entry per key, keys sorted as `jspb.Map` writes them, each its key (1) and Value (2). */
+function writeFields(values: Record<string, unknown>, writer: BinaryWriter): void {
+  const keys: string[] = [];
+  for (const key in values) keys.push(key); // every enumerable key, as `fromJavaScript` takes them
+  for (const key of keys.sort()) {
+    const value = values[key];
+    if (value === undefined) throw new Error("Unexpected struct type.");
+    writer.writeMessage(1, key, (_: string, entry: BinaryWriter) => {
+      entry.writeString(1, key);
+      entry.writeMessage(2, value === null ? NULL : value, writeValue);
+    });
+  }
+}
+
+/** A Value's one field, as google-protobuf's `fromJavaScript` sets it (and what it refuses, refused). */
+function writeValue(value: unknown, writer: BinaryWriter): void {
+  switch (typeof value) {
+    case "string":
+      return writer.writeString(3, value);
+    case "number":
+      return writer.writeDouble(2, value);
+    case "boolean":
+      return writer.writeBool(4, value);
+    case "symbol":
+      if (value === NULL) return writer.writeEnum(1, 0);
+      break;
+    case "object":
+      // A ListValue's values (1).
+      if (Array.isArray(value))
+        return writer.writeMessage(6, value, (items: unknown[], list: BinaryWriter) => {
+          for (const item of items) {
+            if (item === undefined) throw new Error("Unexpected struct type.");
+            list.writeMessage(1, item === null ? NULL : item, writeValue);
+          }
+        });
+      if (value !== null) return writer.writeMessage(5, value, writeFields);
+  }
+  throw new Error("Unexpected struct type.");
 }

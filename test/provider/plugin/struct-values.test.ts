@@ -1,12 +1,14 @@
 /**
  * The plugin's reading of a request's Structs (`requestReader`, `valuesOf`): the very values, keys in
  * the same order, that google-protobuf's own decoding and `toJavaScript` give, for every kind of
- * value and every request that carries property maps; what google-protobuf refuses is refused.
+ * value and every request that carries property maps; what google-protobuf refuses is refused. And
+ * its writing of a response's Structs (`plainStructs`): the very bytes of google-protobuf's
+ * `fromJavaScript` and `serializeBinary`.
  */
 import { Struct, Value } from "google-protobuf/google/protobuf/struct_pb";
 import * as jspb from "google-protobuf";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
-import { requestReader, valuesOf, type Values } from "../../../provider/plugin/struct-values";
+import { plainStructs, requestReader, valuesOf, type Values } from "../../../provider/plugin/struct-values";
 
 const read = requestReader({ Reader: jspb.BinaryReader, Struct });
 const struct = (values: Values) => Struct.fromJavaScript(values as Record<string, never>);
@@ -102,4 +104,43 @@ test("a value of no kind is refused, as google-protobuf refuses it", () => {
   const bytes = new proto.CheckRequest().setNews(odd).serializeBinary();
   expect(() => proto.CheckRequest.deserializeBinary(bytes).getNews()!.toJavaScript()).toThrow("Unexpected struct type");
   expect(() => read(proto.CheckRequest, bytes)).toThrow("Unexpected struct type");
+});
+
+const plain = plainStructs({ Writer: jspb.BinaryWriter, Struct, Value });
+const asStruct = (values: Values) => values as Record<string, never>;
+
+test("every response with property maps is written as google-protobuf writes it, byte for byte", () => {
+  const news = { label: "net-2", region: "us-iad", "10": 1, "2": [null, {}] };
+  const responses = (make: (values: Values) => Struct) => [
+    new proto.CheckResponse().setInputs(make(EVERY_KIND)),
+    new proto.CheckResponse().setInputs(make({})),
+    new proto.ReadResponse().setId("7").setProperties(make(EVERY_KIND)).setInputs(make(news)),
+    new proto.CreateResponse().setId("7").setProperties(make(news)),
+    new proto.UpdateResponse().setProperties(make(EVERY_KIND)),
+    new proto.InvokeResponse().setReturn(make({ list: [[], [[1]], { a: null }] })),
+    new proto.DiffResponse().setDiffsList(["a"]).setReplacesList(["b"]),
+  ];
+  const ours = responses((values) => plain.struct(asStruct(values))).map((m) => Buffer.from(plain.write(m)).toString("hex"));
+  const theirs = responses(struct).map((m) => Buffer.from(m.serializeBinary()).toString("hex"));
+  expect(ours).toEqual(theirs);
+  // Read back by google-protobuf: the same values.
+  const read = proto.ReadResponse.deserializeBinary(plain.write(responses((values) => plain.struct(asStruct(values)))[2]!));
+  expect([read.getProperties()!.toJavaScript(), read.getInputs()!.toJavaScript()]).toEqual([EVERY_KIND, news]);
+});
+
+test("a plain Struct read as a message is the Struct google-protobuf builds, and writes as it does after", () => {
+  const ours = plain.struct(asStruct(EVERY_KIND));
+  const response = new proto.CheckResponse().setInputs(ours);
+  expect(ours.toJavaScript()).toEqual(struct(EVERY_KIND).toJavaScript());
+  ours.getFieldsMap().set("added", Value.fromJavaScript("after"));
+  const theirs = new proto.CheckResponse().setInputs(struct({ ...EVERY_KIND, added: "after" }));
+  expect(Buffer.from(plain.write(response))).toEqual(Buffer.from(theirs.serializeBinary()));
+  expect(Buffer.from(response.serializeBinary())).toEqual(Buffer.from(theirs.serializeBinary()));
+});
+
+test("a value google-protobuf cannot write is refused, as it refuses it", () => {
+  for (const odd of [{ hollow: undefined }, { list: [1, undefined] }, { fn: () => 1 }, { deep: { big: BigInt(1) } }]) {
+    expect(() => struct(odd)).toThrow("Unexpected struct type");
+    expect(() => plain.write(new proto.CheckResponse().setInputs(plain.struct(asStruct(odd))))).toThrow("Unexpected struct type");
+  }
 });
