@@ -72,6 +72,32 @@ function storedRecordKey(inputs: Inputs, zone: string): Record<string, unknown> 
 const sameRecordKey = (record: DomainRecord, key: Record<string, unknown>): boolean =>
   Object.entries(key).every(([field, value]) => (record as Record<string, unknown>)[field] === value);
 
+/** The text a record's type, name and target make: every record of a key has its key's. */
+const keyText = (record: { type?: unknown; name?: unknown; target?: unknown }): string =>
+  `${String(record.type)}\n${String(record.name)}\n${String(record.target)}`;
+
+/** Each listing's records by `keyText`, in the listing's order, made once per listing. */
+const keyedListings = new WeakMap<readonly RecordWithZone[], Map<string, RecordWithZone[]>>();
+
+/**
+ * The records of a shared listing that have every field of `key`: the listing indexed once, so the
+ * lookups before a burst of N creates cost N, not N² (each one a pass over every record).
+ */
+function recordsWithKey(records: readonly RecordWithZone[], key: Record<string, unknown>): RecordWithZone[] {
+  let keyed = keyedListings.get(records);
+  if (!keyed) {
+    keyed = new Map();
+    for (const record of records) {
+      const text = keyText(record);
+      const same = keyed.get(text);
+      if (same) same.push(record);
+      else keyed.set(text, [record]);
+    }
+    keyedListings.set(records, keyed);
+  }
+  return (keyed.get(keyText(key)) ?? []).filter((r) => sameRecordKey(r, key));
+}
+
 export const domainRecordSpec = resourceSpec<RecordWithZone, RecordCreateRequest, RecordUpdateRequest>()({
   name: "DomainRecord",
   noun: "domain record",
@@ -126,7 +152,7 @@ export const domainRecordSpec = resourceSpec<RecordWithZone, RecordCreateRequest
         idOf: (record) => String(record.id),
       });
       const key = storedRecordKey(inputs, await zoneName(ctx, domainId, signal));
-      return records.filter((r) => sameRecordKey(r, key));
+      return recordsWithKey(records, key);
     },
   },
   hooks: {

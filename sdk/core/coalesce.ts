@@ -69,6 +69,8 @@ interface Pending<T> {
 }
 
 interface Listing<T> {
+  /** The listing, as listed; rejects as the listing did. */
+  all: Promise<readonly T[]>;
   /** The listing, by id; rejects as the listing did. */
   items: Promise<Map<string, T>>;
   /** The write generation it was requested in. */
@@ -131,16 +133,17 @@ export class Coalescer {
    * started now: a burst of creates that each look for an existing twin first lists once (each
    * lookup keeps the listing `reuseMs` longer). This
    * process's own writes do not make it list again — a lookup for one object's key is not
-   * changed by the creates of other keys — but `forget` does.
+   * changed by the creates of other keys — but `forget` does. The same array for every lookup
+   * that shares a listing: a caller may index it once (a burst of N lookups then costs N, not N²).
    */
-  list<T>(key: string, reader: Pick<CollectionReader<T>, "list" | "idOf">): Promise<T[]> {
+  list<T>(key: string, reader: Pick<CollectionReader<T>, "list" | "idOf">): Promise<readonly T[]> {
     const collection = this.collection<T>(key);
     const reused = this.reusable(collection, "epoch");
     // A burst of lookups keeps its listing: each one extends its life by `reuseMs` (creates paced
     // by the API's rate limits arrive over minutes).
     if (reused?.doneAt !== undefined) reused.doneAt = this.now();
     const listing = reused ?? this.startListing(collection, reader);
-    return listing.items.then((items) => [...items.values()]);
+    return listing.all;
   }
 
   /** A write to collection `key`: later reads are served by a listing requested after it. */
@@ -195,8 +198,9 @@ export class Coalescer {
   private startListing<T>(collection: Collection<T>, reader: Pick<CollectionReader<T>, "list" | "idOf">): Listing<T> {
     this.stats.listings += 1;
     // The listing is shared: it is not cancelled by one read's deadline, only bounded by the client's own.
-    const items = reader.list(new AbortController().signal).then((all) => new Map(all.map((item) => [reader.idOf(item), item])));
-    const listing: Listing<T> = { generation: collection.generation, epoch: collection.epoch, items };
+    const all = reader.list(new AbortController().signal);
+    const items = all.then((listed) => new Map(listed.map((item) => [reader.idOf(item), item])));
+    const listing: Listing<T> = { generation: collection.generation, epoch: collection.epoch, all, items };
     const done = () => void (listing.doneAt = this.now());
     items.then(done, done);
     collection.listing = listing;
