@@ -182,6 +182,7 @@ test("list() shares the listing the lookups around it use, whatever this process
   const reader = { list: async () => (t.calls.list++, [{ id: 1, v: "a" }]), idOf: (i: Item) => String(i.id) };
   const lists = await Promise.all([t.coalescer.list("c", reader), t.coalescer.list("c", reader)]);
   expect(lists).toEqual([[{ id: 1, v: "a" }], [{ id: 1, v: "a" }]]);
+  expect(lists[0]).toBe(lists[1]); // one array per listing: a caller indexes it once
   expect(t.calls.list).toBe(1);
   t.coalescer.invalidate("c"); // a write of this process: another key's lookup still holds
   await t.coalescer.list("c", reader);
