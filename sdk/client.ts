@@ -10,6 +10,7 @@ import type { z } from "zod";
 import { HttpClient, type CallOptions, type ClientOptions, type RequestOptions } from "./core/http";
 import type { AnyEndpoint, EndpointBody, EndpointResult, PathParams } from "./core/endpoint";
 import { Paginator, type ListOptions, type ListSpec } from "./core/pagination";
+import type { Computes } from "./resources/computes";
 import type { Domains } from "./resources/domains";
 import type { Databases } from "./resources/databases";
 import type { Events } from "./resources/events";
@@ -42,6 +43,7 @@ export interface SupportResources {
 /** Each area's resource class, exported by `resources/<module>` under its name capitalized (`vpcs` → `Vpcs`). */
 interface Areas {
   regions: Regions;
+  computes: Computes;
   vpcs: Vpcs;
   databases: Databases;
   domains: Domains;
@@ -67,6 +69,10 @@ function makeArea<K extends AreaName>(name: K, http: HttpClient): Areas[K] {
 
 /** Typed client of the compute cloud API v4. Call `close()` when done. */
 export class ComputeClient {
+  /** Compute instances (`computes.instances`, with their configuration profiles, interfaces and addresses) and plans (`computes.types`). */
+  get computes(): Computes {
+    return this.area("computes");
+  }
   /** Managed Databases: engines, MySQL and PostgreSQL instances, backups, credentials, SSL. */
   get databases(): Databases {
     return this.area("databases");

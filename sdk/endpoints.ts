@@ -4,6 +4,7 @@
  * `resources/vpcs.ts`); this file only gathers them.
  */
 import { endpointsOf, matchEndpointPath, type AnyEndpoint } from "./core/endpoint";
+import { COMPUTE_ENDPOINTS } from "./resources/computes";
 import { DATABASE_ENDPOINTS } from "./resources/databases";
 import { DOMAIN_ENDPOINTS } from "./resources/domains";
 import { EVENT_ENDPOINTS } from "./resources/events";
@@ -30,6 +31,7 @@ export const ENDPOINTS: readonly AnyEndpoint[] = Object.freeze(
       DOMAIN_ENDPOINTS,
       IMAGE_ENDPOINTS,
       EVENT_ENDPOINTS,
+      COMPUTE_ENDPOINTS,
     ].flatMap(endpointsOf),
   ),
 );

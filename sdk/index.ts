@@ -21,4 +21,5 @@ export * from "./resources/ips";
 export * from "./resources/vlans";
 export * from "./resources/domains";
 export * from "./resources/images";
+export * from "./resources/computes";
 export * from "./endpoints";

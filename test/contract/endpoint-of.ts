@@ -1,9 +1,5 @@
 /** How the contract tests name what a real client reached, from the emulator's request log. */
-import { ENDPOINTS, findEndpoint } from "../../sdk/endpoints";
-import { PENDING_SDK_ENDPOINTS } from "../support/pending-sdk-areas";
-
-/** The sdk's endpoints and those the emulator serves before the sdk declares them. */
-const KNOWN = [...ENDPOINTS, ...PENDING_SDK_ENDPOINTS];
+import { findEndpoint } from "../../sdk/endpoints";
 
 /**
  * `/v4/vpcs/123/subnets?page=1` (or on `/v4beta`) → `GET /v4/vpcs/{vpcId}/subnets`: the sdk's own
@@ -16,7 +12,7 @@ export function endpointOf(method: string, path: string): string {
     .split("?")[0]!
     .replace(/^\/v4(beta)?(?=\/)/, "")
     .replace(/(.)\/$/, "$1");
-  const match = findEndpoint(method, bare, KNOWN);
+  const match = findEndpoint(method, bare);
   return match ? `${method} /v4${match.endpoint.path}` : `${method} (unknown) ${path.split("?")[0]}`;
 }
 

@@ -16,7 +16,6 @@ import { API_ROUTES } from "../../emulator/services";
 import { ENDPOINTS } from "../../sdk/endpoints";
 import { REGION_ENDPOINTS } from "../../sdk/resources/regions";
 import { parseSpecTables, sdkEndpointsOf } from "../../scripts/coverage/endpoints";
-import { PENDING_SDK_ENDPOINTS } from "../support/pending-sdk-areas";
 import { REPO_ROOT, coverageRows, renderCoverage, renderSpecEndpointsModule } from "../../scripts/coverage/table";
 
 const rows = coverageRows(REPO_ROOT);
@@ -60,8 +59,7 @@ const ALIASES: Record<string, string> = {
 };
 
 test("every emulator route references a declared sdk endpoint, and every sdk endpoint is served once under its own path", () => {
-  // Endpoints of an area the sdk does not declare yet: test/support/pending-sdk-areas.ts says why.
-  const declared = [...ENDPOINTS, ...PENDING_SDK_ENDPOINTS];
+  const declared = ENDPOINTS;
   const undeclared = API_ROUTES.filter((r) => !declared.includes(r.endpoint)).map((r) => r.endpoint.name);
   expect(undeclared).toEqual([]);
   const own = API_ROUTES.filter((r) => routePath(r) === r.endpoint.path);

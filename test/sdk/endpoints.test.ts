@@ -35,8 +35,8 @@ const SAMPLE: Record<string, string | number> = {
 };
 const sampleParams = (names: readonly string[]) => Object.fromEntries(names.map((n) => [n, SAMPLE[n] ?? 12]));
 
-test("every endpoint is declared once: 105 of them, unique names, unique method + path", () => {
-  expect(ENDPOINTS).toHaveLength(105);
+test("every endpoint is declared once: 129 of them, unique names, unique method + path", () => {
+  expect(ENDPOINTS).toHaveLength(129);
   expect(new Set(ENDPOINTS.map((e) => e.name)).size).toBe(ENDPOINTS.length);
   expect(new Set(ENDPOINTS.map((e) => `${e.method} ${e.path}`)).size).toBe(ENDPOINTS.length);
 });
@@ -77,6 +77,8 @@ test("each endpoint belongs to the sdk file of its service, and declares what th
     "regions.availability.get",
     "images.list",
     "images.get",
+    "computes.types.list",
+    "computes.types.get",
   ]);
   expect(ENDPOINTS.filter((e) => e.idempotent).map((e) => e.name)).toEqual([
     "networking.ips.share",

@@ -4,7 +4,7 @@
  * `LinodeType`'s fields; ids, sizes and list prices as the public plan list states them, hourly =
  * monthly × 0.0015, as the list's hourly prices are): docs/api-facts-computes.md, "Types".
  */
-import type { ComputeType } from "./contract";
+import type { ComputeType } from "../../../sdk/resources/computes";
 
 interface Plan {
   id: string;

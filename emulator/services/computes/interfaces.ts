@@ -12,7 +12,7 @@ import type { EmulatorRuntime } from "../../core/runtime";
 import type { AccountState } from "../../core/state";
 import { findSubnetOfAccount } from "../vpcs/store";
 import { assignableRange, usedAddresses } from "../vpcs/subnet-addresses";
-import { COMPUTE_REASONS, type ConfigInterfaceRequest } from "./contract";
+import { COMPUTE_REASONS, type ConfigInterfaceRequest } from "../../../sdk/resources/computes";
 import { INTERFACE_ID, type StoredCompute, type StoredInterface } from "./store";
 
 /** At most three interfaces per profile (`eth0`–`eth2`). */

@@ -20,7 +20,7 @@ import type {
   ConfigInterfaceRequest,
   ConfigInterfaceUpdateRequest,
   ConfigUpdateRequest,
-} from "./contract";
+} from "../../../sdk/resources/computes";
 import { buildInterfaces } from "./interfaces";
 import { DEFAULT_CONFIG_SETTINGS } from "./render";
 import { defaultPublicIpv4 } from "./seed";

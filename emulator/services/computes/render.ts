@@ -10,7 +10,7 @@ import { renderAddress } from "../ips/render";
 import { accountAddresses } from "../ips/store";
 import { vpcIpRecords } from "../vpcs/vpc-ips";
 import { SEEDED_TYPE, findComputeType } from "./catalog";
-import type { Compute, ComputeIps, Config, ConfigInterface } from "./contract";
+import type { Compute, ComputeIps, Config, ConfigInterface } from "../../../sdk/resources/computes";
 import { type StoredCompute, type StoredConfig, type StoredConfigSettings, type StoredInterface, statusOf } from "./store";
 
 /** What a profile the API made without settings has (`@linode/api-v4`'s defaults of a new profile). */

@@ -7,7 +7,7 @@ import { findPublicImage } from "../images/catalog";
 import { findPrivateImage } from "../images/store";
 import { findRegion, regionHasCapability } from "../regions/catalog";
 import { COMPUTE_CAPABILITY, findComputeType } from "./catalog";
-import { COMPUTE_REASONS, type ComputeCreateRequest, type ComputeUpdateRequest } from "./contract";
+import { COMPUTE_REASONS, type ComputeCreateRequest, type ComputeUpdateRequest } from "../../../sdk/resources/computes";
 import { COMPUTES, type StoredCompute, statusOf } from "./store";
 
 function checkLabelFree(account: AccountState, label: string | undefined, self?: StoredCompute): ErrorEntry[] {

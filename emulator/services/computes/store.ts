@@ -7,7 +7,7 @@
  * what seeding always set are optional, so older state files load; `render.ts` fills them in.
  */
 import type { EmulatorRuntime } from "../../core/runtime";
-import type { ComputeStatus } from "./contract";
+import type { ComputeStatus } from "../../../sdk/resources/computes";
 import { type AccountState, type UserRecord, accountSlice, idCounter } from "../../core/state";
 import { canSee } from "../../core/auth";
 

@@ -5,7 +5,7 @@
  * label uniqueness and the types catalogue. Facts: docs/api-facts-computes.md.
  */
 import { STEP_MS } from "../../../../emulator/services/computes/catalog";
-import { COMPUTE_REASONS, Compute, ComputeIps, Config, ConfigInterface } from "../../../../emulator/services/computes/contract";
+import { COMPUTE_REASONS, Compute, ComputeIps, Config, ConfigInterface } from "../../../../sdk/resources/computes";
 import { Collection } from "../../../../sdk/core/schema";
 import { REASONS } from "../../../../emulator";
 import { expectError, startTestEmulator, vpcBody, type TestEmulator } from "../../helpers";

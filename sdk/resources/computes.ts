@@ -2,9 +2,8 @@
  * The compute endpoints' contract: wire schemas (snake_case, `null`s kept), the API's reason texts
  * and the endpoint declarations of `/compute/instances*` and `/compute/types*`.
  *
- * Written as an sdk area is (`sdk/resources/vpcs.ts`) and meant to move, unchanged, into
- * `sdk/resources/computes.ts` once the sdk's refactor (issue 58) lands; until then the emulator
- * declares them here and nothing in `sdk/` knows them. The shapes are the real API's as its official
+ * The emulator validates with these schemas and serves these endpoints; the provider's `Instance`
+ * derives its checks from them. The shapes are the real API's as its official
  * clients read and send them: linodego v1.69.1 (`instances.go`, `instance_configs.go`,
  * `instance_config_interfaces.go`, `instance_ips.go`, `types.go`) and `@linode/api-v4` /
  * `@linode/validation` (`linodes.schema`), with the spec's renaming (`/linode/instances` →
@@ -12,8 +11,12 @@
  * `docs/api-facts-computes.md`.
  */
 import { z } from "zod";
-import { Empty, Timestamp, filterable, requiredString } from "../../../sdk/core/schema";
-import { endpoints } from "../../../sdk/core/endpoint";
+import { Empty, Timestamp, filterable, requiredString } from "../core/schema";
+import { endpoints } from "../core/endpoint";
+import { resource } from "../core/resource";
+import { waitFor } from "../core/waiters";
+import { isNotFound } from "../core/errors";
+import type { CallOptions, Sleep } from "../core/http";
 
 /** Reason texts of the compute rules, shared with the tests (docs/api-facts-computes.md, "Reasons"). */
 export const COMPUTE_REASONS = {
@@ -396,137 +399,143 @@ const instance = "/compute/instances/{computeId}";
 const config = `${instance}/configs/{configId}`;
 const iface = `${config}/interfaces/{interfaceId}`;
 
-/** The compute endpoints (`ComputeClient.computes.*` once the sdk declares them). */
+/** The compute endpoints: `client.computes.instances.*` (reads `computes:read_only`, writes `computes:read_write`) and `client.computes.types`. */
 export const COMPUTE_ENDPOINTS = endpoints("computes", {
-  list: { ...base, scopes: READ, method: "GET", path: "/compute/instances", summary: "Instances", response: Compute, paginated: true },
-  create: {
-    ...base,
-    scopes: WRITE,
-    method: "POST",
-    path: "/compute/instances",
-    summary: "Creates an instance",
-    body: ComputeCreateRequest,
-    response: Compute,
-  },
-  get: { ...base, scopes: READ, method: "GET", path: instance, summary: "One instance", response: Compute },
-  update: {
-    ...base,
-    scopes: WRITE,
-    method: "PUT",
-    path: instance,
-    summary: "Updates an instance",
-    body: ComputeUpdateRequest,
-    response: Compute,
-  },
-  delete: { ...base, scopes: WRITE, method: "DELETE", path: instance, summary: "Deletes an instance", response: Empty },
-  boot: {
-    ...base,
-    scopes: WRITE,
-    method: "POST",
-    path: `${instance}/boot`,
-    summary: "Boots an instance",
-    body: ComputeBootRequest,
-    response: Empty,
-  },
-  shutdown: { ...base, scopes: WRITE, method: "POST", path: `${instance}/shutdown`, summary: "Shuts an instance down", response: Empty },
-  reboot: {
-    ...base,
-    scopes: WRITE,
-    method: "POST",
-    path: `${instance}/reboot`,
-    summary: "Reboots an instance",
-    body: ComputeBootRequest,
-    response: Empty,
-  },
-  resize: {
-    ...base,
-    scopes: WRITE,
-    method: "POST",
-    path: `${instance}/resize`,
-    summary: "Resizes an instance to another type",
-    body: ComputeResizeRequest,
-    response: Empty,
-  },
-  rebuild: {
-    ...base,
-    scopes: WRITE,
-    method: "POST",
-    path: `${instance}/rebuild`,
-    summary: "Rebuilds an instance from an image",
-    body: ComputeRebuildRequest,
-    response: Compute,
-  },
-  ips: { ...base, scopes: READ, method: "GET", path: `${instance}/ips`, summary: "The instance's addresses", response: ComputeIps },
-  configs: {
-    list: {
-      ...base,
-      scopes: READ,
-      method: "GET",
-      path: `${instance}/configs`,
-      summary: "Configuration profiles",
-      response: Config,
-      paginated: true,
-    },
+  /** `/compute/instances`: instances, their actions, addresses and configuration profiles. */
+  instances: {
+    list: { ...base, scopes: READ, method: "GET", path: "/compute/instances", summary: "Instances", response: Compute, paginated: true },
     create: {
       ...base,
       scopes: WRITE,
       method: "POST",
-      path: `${instance}/configs`,
-      summary: "Creates a configuration profile",
-      body: ConfigCreateRequest,
-      response: Config,
+      path: "/compute/instances",
+      summary: "Creates an instance",
+      body: ComputeCreateRequest,
+      response: Compute,
     },
-    get: { ...base, scopes: READ, method: "GET", path: config, summary: "One configuration profile", response: Config },
+    get: { ...base, scopes: READ, method: "GET", path: instance, summary: "One instance", response: Compute },
     update: {
       ...base,
       scopes: WRITE,
       method: "PUT",
-      path: config,
-      summary: "Updates a configuration profile",
-      body: ConfigUpdateRequest,
-      response: Config,
+      path: instance,
+      summary: "Updates an instance",
+      body: ComputeUpdateRequest,
+      response: Compute,
     },
-    delete: { ...base, scopes: WRITE, method: "DELETE", path: config, summary: "Deletes a configuration profile", response: Empty },
-    interfaces: {
+    delete: { ...base, scopes: WRITE, method: "DELETE", path: instance, summary: "Deletes an instance", response: Empty },
+    boot: {
+      ...base,
+      scopes: WRITE,
+      method: "POST",
+      path: `${instance}/boot`,
+      summary: "Boots an instance",
+      body: ComputeBootRequest,
+      response: Empty,
+    },
+    shutdown: { ...base, scopes: WRITE, method: "POST", path: `${instance}/shutdown`, summary: "Shuts an instance down", response: Empty },
+    reboot: {
+      ...base,
+      scopes: WRITE,
+      method: "POST",
+      path: `${instance}/reboot`,
+      summary: "Reboots an instance",
+      body: ComputeBootRequest,
+      response: Empty,
+    },
+    resize: {
+      ...base,
+      scopes: WRITE,
+      method: "POST",
+      path: `${instance}/resize`,
+      summary: "Resizes an instance to another type",
+      body: ComputeResizeRequest,
+      response: Empty,
+    },
+    rebuild: {
+      ...base,
+      scopes: WRITE,
+      method: "POST",
+      path: `${instance}/rebuild`,
+      summary: "Rebuilds an instance from an image",
+      body: ComputeRebuildRequest,
+      response: Compute,
+    },
+    ips: { ...base, scopes: READ, method: "GET", path: `${instance}/ips`, summary: "The instance's addresses", response: ComputeIps },
+    /** `/compute/instances/{computeId}/configs`: configuration profiles (what a boot brings up). */
+    configs: {
       list: {
         ...base,
         scopes: READ,
         method: "GET",
-        path: `${config}/interfaces`,
-        summary: "A profile's interfaces",
-        response: z.array(ConfigInterface),
+        path: `${instance}/configs`,
+        summary: "Configuration profiles",
+        response: Config,
+        paginated: true,
       },
       create: {
         ...base,
         scopes: WRITE,
         method: "POST",
-        path: `${config}/interfaces`,
-        summary: "Adds an interface",
-        body: ConfigInterfaceRequest,
-        response: ConfigInterface,
+        path: `${instance}/configs`,
+        summary: "Creates a configuration profile",
+        body: ConfigCreateRequest,
+        response: Config,
       },
-      order: {
-        ...base,
-        scopes: WRITE,
-        method: "POST",
-        path: `${config}/interfaces/order`,
-        summary: "Reorders a profile's interfaces",
-        body: InterfaceOrderRequest,
-        response: Empty,
-      },
-      get: { ...base, scopes: READ, method: "GET", path: iface, summary: "One interface", response: ConfigInterface },
+      get: { ...base, scopes: READ, method: "GET", path: config, summary: "One configuration profile", response: Config },
       update: {
         ...base,
         scopes: WRITE,
         method: "PUT",
-        path: iface,
-        summary: "Updates an interface",
-        body: ConfigInterfaceUpdateRequest,
-        response: ConfigInterface,
+        path: config,
+        summary: "Updates a configuration profile",
+        body: ConfigUpdateRequest,
+        response: Config,
       },
-      delete: { ...base, scopes: WRITE, method: "DELETE", path: iface, summary: "Deletes an interface", response: Empty },
+      delete: { ...base, scopes: WRITE, method: "DELETE", path: config, summary: "Deletes a configuration profile", response: Empty },
+      /** `…/configs/{configId}/interfaces`: a profile's network interfaces (`public`, `vlan`, `vpc`). */
+      interfaces: {
+        list: {
+          ...base,
+          scopes: READ,
+          method: "GET",
+          path: `${config}/interfaces`,
+          summary: "A profile's interfaces",
+          response: z.array(ConfigInterface),
+        },
+        create: {
+          ...base,
+          scopes: WRITE,
+          method: "POST",
+          path: `${config}/interfaces`,
+          summary: "Adds an interface",
+          body: ConfigInterfaceRequest,
+          response: ConfigInterface,
+        },
+        order: {
+          ...base,
+          scopes: WRITE,
+          method: "POST",
+          path: `${config}/interfaces/order`,
+          summary: "Reorders a profile's interfaces",
+          body: InterfaceOrderRequest,
+          response: Empty,
+        },
+        get: { ...base, scopes: READ, method: "GET", path: iface, summary: "One interface", response: ConfigInterface },
+        update: {
+          ...base,
+          scopes: WRITE,
+          method: "PUT",
+          path: iface,
+          summary: "Updates an interface",
+          body: ConfigInterfaceUpdateRequest,
+          response: ConfigInterface,
+        },
+        delete: { ...base, scopes: WRITE, method: "DELETE", path: iface, summary: "Deletes an interface", response: Empty },
+      },
     },
   },
+  /** `/compute/types`: the catalogue of plans (no token needed). */
   types: {
     list: {
       service: "computes",
@@ -549,3 +558,75 @@ export const COMPUTE_ENDPOINTS = endpoints("computes", {
     },
   },
 });
+
+// ---------------------------------------------------------------------------------------------
+// Waiters
+
+/** The statuses an instance rests in; every other one is on its way to one of these. */
+export const COMPUTE_RESTING_STATUSES: readonly ComputeStatus[] = ["running", "offline", "stopped"];
+
+/** Options of `waitForStatus`. */
+export interface ComputeWaitOptions extends CallOptions {
+  /** Default 10 minutes. */
+  timeoutMs?: number;
+  /** Delay between polls; default 3 000 ms. */
+  intervalMs?: number;
+  /** Every polled state (`undefined` once the instance is gone) and the time elapsed. */
+  progress?: (compute: Compute | undefined, elapsedMs: number) => void;
+  sleep?: Sleep;
+  now?: () => number;
+}
+
+/**
+ * The predicates of "wait until the instance reads one of `until`": done there; failed when it is
+ * gone, or when it comes to rest (running, offline) elsewhere — a boot that fell back to offline,
+ * a shutdown that came back up — since nothing moves it further without another request.
+ */
+export function computeStatusWaiter(
+  computeId: number,
+  until: readonly ComputeStatus[],
+): { done: (c: Compute | undefined) => boolean; failed: (c: Compute | undefined) => string | undefined } {
+  let moved = false;
+  return {
+    done: (c) => c !== undefined && until.includes(c.status),
+    failed: (c) => {
+      if (c === undefined) return `instance ${computeId} no longer exists`;
+      if (!COMPUTE_RESTING_STATUSES.includes(c.status)) moved = true;
+      else if (moved && !until.includes(c.status)) return `instance ${computeId} (${c.label}) came to rest ${c.status}`;
+      return undefined;
+    },
+  };
+}
+
+/** `/compute/instances`, with a status waiter. Create is a POST without an idempotency key: never retried after an ambiguous failure. */
+export class Instances extends resource(COMPUTE_ENDPOINTS.instances) {
+  /**
+   * Polls the instance until its status is one of `until` (default `running`) and resolves that
+   * record; fails fast with `WaitError` when it is deleted or comes to rest in another status.
+   */
+  waitForStatus(
+    computeId: number,
+    until: ComputeStatus | readonly ComputeStatus[] = "running",
+    options: ComputeWaitOptions = {},
+  ): Promise<Compute> {
+    const targets = typeof until === "string" ? [until] : until;
+    return waitFor<Compute | undefined>({
+      poll: (signal) =>
+        this.get(computeId, { signal }).catch((error: unknown) => {
+          if (isNotFound(error)) return undefined;
+          throw error;
+        }),
+      ...computeStatusWaiter(computeId, targets),
+      progress: options.progress,
+      intervalMs: options.intervalMs ?? 3_000,
+      timeoutMs: options.timeoutMs ?? 600_000,
+      what: `instance ${computeId} to become ${targets.join(" or ")}`,
+      sleep: options.sleep,
+      now: options.now,
+      signal: options.signal,
+    }) as Promise<Compute>;
+  }
+}
+
+/** `/compute`: instances (`computes.instances`, with `configs`, `configs.interfaces` and `ips`) and the plan catalogue (`computes.types`). */
+export class Computes extends resource(COMPUTE_ENDPOINTS, { sub: { instances: Instances } }) {}
