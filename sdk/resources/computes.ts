@@ -17,6 +17,10 @@ import { resource } from "../core/resource";
 import { waitFor } from "../core/waiters";
 import { isNotFound } from "../core/errors";
 import type { CallOptions, Sleep } from "../core/http";
+import type { ErrorEntry } from "../core/schema";
+import { interfaceListErrors } from "./rules/computes";
+
+export { MAX_INTERFACES } from "./rules/computes";
 
 /** Reason texts of the compute rules, shared with the tests (docs/api-facts-computes.md, "Reasons"). */
 export const COMPUTE_REASONS = {
@@ -105,6 +109,19 @@ export const ConfigInterfaceRequest = z.strictObject({
   ipv6: z.looseObject({}).nullish(),
 });
 export type ConfigInterfaceRequest = z.infer<typeof ConfigInterfaceRequest>;
+
+/**
+ * The rules of a profile's interfaces that need no state (at most three, one `public` and one `vpc`;
+ * a `vlan` named and not primary; a `vpc` with its subnet), each `{field, reason}` under `field`
+ * (`interfaces[1].subnet_id`). `existing`: the purposes of interfaces the profile keeps beside them.
+ */
+export function configInterfaceErrors(
+  requests: readonly Partial<ConfigInterfaceRequest>[],
+  field = "interfaces",
+  existing: readonly unknown[] = [],
+): ErrorEntry[] {
+  return interfaceListErrors(COMPUTE_REASONS, requests, field, existing);
+}
 
 /** `PUT …/interfaces/{interfaceId}`: what an interface may change in place. */
 export const ConfigInterfaceUpdateRequest = z.strictObject({

@@ -12,11 +12,8 @@ import type { EmulatorRuntime } from "../../core/runtime";
 import type { AccountState } from "../../core/state";
 import { findSubnetOfAccount } from "../vpcs/store";
 import { assignableRange, usedAddresses } from "../vpcs/subnet-addresses";
-import { COMPUTE_REASONS, type ConfigInterfaceRequest } from "../../../sdk/resources/computes";
+import { COMPUTE_REASONS, configInterfaceErrors, type ConfigInterfaceRequest } from "../../../sdk/resources/computes";
 import { INTERFACE_ID, type StoredCompute, type StoredInterface } from "./store";
-
-/** At most three interfaces per profile (`eth0`–`eth2`). */
-export const MAX_INTERFACES = 3;
 
 /**
  * Checks a profile's whole list of interfaces and builds them. `field` prefixes each refusal
@@ -32,11 +29,12 @@ export function buildInterfaces(
   replacing: readonly StoredInterface[] = [],
   existing: readonly StoredInterface[] = [],
 ): StoredInterface[] {
-  const errors: ErrorEntry[] = [];
-  const all = [...existing.map((i) => i.purpose), ...requests.map((r) => r.purpose)];
-  if (all.length > MAX_INTERFACES) errors.push(entry(COMPUTE_REASONS.tooManyInterfaces, field));
-  if (all.filter((p) => p === "public").length > 1) errors.push(entry(COMPUTE_REASONS.onePublic, field));
-  if (all.filter((p) => p === "vpc").length > 1) errors.push(entry(COMPUTE_REASONS.oneVpc, field));
+  // The rules that need no state are the sdk's (the provider's preview runs them too).
+  const errors: ErrorEntry[] = configInterfaceErrors(
+    requests,
+    field,
+    existing.map((i) => i.purpose),
+  );
   const freed = new Set(replacing.map((i) => i.ipv4?.vpc).filter((a): a is string => !!a));
   const reserved = new Set<string>();
   const built: StoredInterface[] = [];
@@ -83,20 +81,15 @@ function checkOne(
   }
   if (request.purpose === "public") return errors.length > before ? undefined : base;
   if (request.purpose === "vlan") {
-    if (request.primary) errors.push(entry(COMPUTE_REASONS.vlanPrimary, `${at}.primary`));
-    const label = request.label ?? "";
-    if (label === "") errors.push(entry(COMPUTE_REASONS.vlanLabelRequired, `${at}.label`));
-    else if (label.length > 64) errors.push(entry(COMPUTE_REASONS.vlanLabelLength, `${at}.label`));
+    const label = request.label ?? ""; // an empty one is refused by configInterfaceErrors
+    if (label.length > 64) errors.push(entry(COMPUTE_REASONS.vlanLabelLength, `${at}.label`));
     if (request.ipam_address && !parseIpv4Cidr(request.ipam_address)) {
       errors.push(entry("Must be a valid IPv4 range, e.g. 192.0.2.0/24.", `${at}.ipam_address`));
     }
     return errors.length > before ? undefined : { ...base, label, ipam_address: request.ipam_address ?? null };
   }
   // vpc
-  if (request.subnet_id == null) {
-    errors.push(entry(COMPUTE_REASONS.subnetRequired, `${at}.subnet_id`));
-    return undefined;
-  }
+  if (request.subnet_id == null) return undefined; // refused by configInterfaceErrors
   const placed = findSubnetOfAccount(account, request.subnet_id);
   if (!placed) {
     errors.push(entry(COMPUTE_REASONS.subnetInvalid, `${at}.subnet_id`));
