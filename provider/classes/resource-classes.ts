@@ -25,6 +25,7 @@ import type { firewallSpec } from "../resources/firewall";
 import type { firewallDeviceSpec } from "../resources/firewall-device";
 import type { firewallRuleSpec } from "../resources/firewall-rule";
 import type { imageSpec } from "../resources/image";
+import type { instanceSpec } from "../resources/instance";
 import type { ipv6RangeSpec } from "../resources/ipv6-range";
 import type { mysqlDatabaseSpec } from "../resources/mysql-database";
 import type { postgresqlDatabaseSpec } from "../resources/postgresql-database";
@@ -808,6 +809,143 @@ export class Image extends pulumi.CustomResource {
    */
   static override isInstance(obj: unknown): obj is Image {
     return isOfKind(obj, "Image");
+  }
+}
+
+/**
+ * Constructor arguments of `Instance`: A compute instance: a virtual machine deployed from an image, with its network interfaces.
+ * Default timeouts: create 15m, update 20m, delete 10m.
+ */
+export interface InstanceArgs extends MetaArgs {
+  /** 3–64 letters, digits, `-`, `_` and `.`; unique among the account's instances. Changes in place. */
+  label: In<typeof instanceSpec.inputs.label>;
+  /** Region id, such as `us-iad` (one offering Computes: `getRegions({ capability: "Computes" })`). Changing it replaces the instance. */
+  region: In<typeof instanceSpec.inputs.region>;
+  /**
+   * Plan, such as `g6-nanode-1` (`GET /compute/types` lists them). A change resizes the instance in place and waits for it; a running
+   * instance comes back up.
+   */
+  type: In<typeof instanceSpec.inputs.type>;
+  /** Image to deploy, such as `public/debian12` or a private image's id (`getImages` lists them). Changing it replaces the instance. */
+  image: In<typeof instanceSpec.inputs.image>;
+  /** Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance. Secret. */
+  rootPass: In<typeof instanceSpec.inputs.rootPass>;
+  /** SSH public keys installed for root at deployment. Changing them replaces the instance. */
+  authorizedKeys?: In<typeof instanceSpec.inputs.authorizedKeys>;
+  /** Whether the instance runs: `false` keeps it (or shuts it) offline. A change boots or shuts it down in place. Default `true`. */
+  booted?: In<typeof instanceSpec.inputs.booted>;
+  /** Give the instance a private IPv4 address (192.168.128.0/17). Changing it replaces the instance. Default `false`. */
+  privateIp?: In<typeof instanceSpec.inputs.privateIp>;
+  /** Tags (a set). Change in place. Default `[]`. */
+  tags?: In<typeof instanceSpec.inputs.tags>;
+  /**
+   * A firewall to assign at creation. Changing it replaces the instance; to change an instance's firewalls in place, use `FirewallDevice`.
+   */
+  firewallId?: In<typeof instanceSpec.inputs.firewallId>;
+  /**
+   * The configuration profile's interfaces, in order (`eth0`–`eth2`): `{purpose: "public"}`, `{purpose: "vlan", label, ipamAddress?}`,
+   * `{purpose: "vpc", subnetId, ipv4?: {vpc}, ipRanges?}`. A change replaces the profile's interfaces in place; a running instance is
+   * rebooted so they take effect (the preview's update of `interfaces` says so). When absent, the API gives one `public` interface and the
+   * list is left alone.
+   */
+  interfaces?: In<typeof instanceSpec.inputs.interfaces>;
+}
+proof<Same<InstanceArgs, ArgsOf<typeof instanceSpec>>>();
+
+/**
+ * A compute instance: a virtual machine deployed from an image, with its network interfaces.
+ *
+ * ```ts
+ * const vpc = new compute.Vpc("app", { label: "app-net", region: "us-iad" });
+ * const web = new compute.VpcSubnet("web", { vpcId: vpc.id, label: "web", ipv4: "10.0.1.0/24" });
+ * // The root password from the stack's secret config in a real program; written here so the example runs as is.
+ * const web1 = new compute.Instance("web-1", {
+ * label: "web-1",
+ * region: "us-iad",
+ * type: "g6-nanode-1",
+ * image: "public/debian12",
+ * rootPass: "an-example-root-password",
+ * interfaces: [{ purpose: "public" }, { purpose: "vpc", subnetId: web.id }],
+ * });
+ * export const webAddress = web1.vpcIpv4;
+ * ```
+ */
+export class Instance extends pulumi.CustomResource {
+  /** 3–64 letters, digits, `-`, `_` and `.`; unique among the account's instances. Changes in place. */
+  declare readonly label: pulumi.Output<OutputOf<typeof instanceSpec, "label">>;
+  /** Region id, such as `us-iad` (one offering Computes: `getRegions({ capability: "Computes" })`). Changing it replaces the instance. */
+  declare readonly region: pulumi.Output<OutputOf<typeof instanceSpec, "region">>;
+  /**
+   * Plan, such as `g6-nanode-1` (`GET /compute/types` lists them). A change resizes the instance in place and waits for it; a running
+   * instance comes back up.
+   */
+  declare readonly type: pulumi.Output<OutputOf<typeof instanceSpec, "type">>;
+  /** Image to deploy, such as `public/debian12` or a private image's id (`getImages` lists them). Changing it replaces the instance. */
+  declare readonly image: pulumi.Output<OutputOf<typeof instanceSpec, "image">>;
+  /**
+   * Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance. Secret: encrypted in
+   * state.
+   */
+  declare readonly rootPass: pulumi.Output<OutputOf<typeof instanceSpec, "rootPass">>;
+  /** SSH public keys installed for root at deployment. Changing them replaces the instance. */
+  declare readonly authorizedKeys: pulumi.Output<OutputOf<typeof instanceSpec, "authorizedKeys">>;
+  /** Whether the instance runs: `false` keeps it (or shuts it) offline. A change boots or shuts it down in place. */
+  declare readonly booted: pulumi.Output<OutputOf<typeof instanceSpec, "booted">>;
+  /** Give the instance a private IPv4 address (192.168.128.0/17). Changing it replaces the instance. */
+  declare readonly privateIp: pulumi.Output<OutputOf<typeof instanceSpec, "privateIp">>;
+  /** Tags (a set). Change in place. */
+  declare readonly tags: pulumi.Output<OutputOf<typeof instanceSpec, "tags">>;
+  /**
+   * A firewall to assign at creation. Changing it replaces the instance; to change an instance's firewalls in place, use `FirewallDevice`.
+   */
+  declare readonly firewallId: pulumi.Output<OutputOf<typeof instanceSpec, "firewallId">>;
+  /**
+   * The configuration profile's interfaces, in order (`eth0`–`eth2`): `{purpose: "public"}`, `{purpose: "vlan", label, ipamAddress?}`,
+   * `{purpose: "vpc", subnetId, ipv4?: {vpc}, ipRanges?}`. A change replaces the profile's interfaces in place; a running instance is
+   * rebooted so they take effect (the preview's update of `interfaces` says so). When absent, the API gives one `public` interface and the
+   * list is left alone.
+   */
+  declare readonly interfaces: pulumi.Output<OutputOf<typeof instanceSpec, "interfaces">>;
+  /** `running`, `offline`, or a transition (`provisioning`, `booting`, `resizing`, …). */
+  declare readonly status: pulumi.Output<OutputOf<typeof instanceSpec, "status">>;
+  /** The instance's IPv4 addresses: public first, then the private one when `privateIp`. */
+  declare readonly ipv4: pulumi.Output<OutputOf<typeof instanceSpec, "ipv4">>;
+  /** The SLAAC IPv6 address with its prefix length. Null when the API gives none. */
+  declare readonly ipv6: pulumi.Output<OutputOf<typeof instanceSpec, "ipv6">>;
+  /** `{disk, memory, vcpus, transfer, gpus, acceleratedDevices}` of its type (MB, MB, count, GB). */
+  declare readonly specs: pulumi.Output<OutputOf<typeof instanceSpec, "specs">>;
+  /**
+   * The IPv4 address of the `vpc` interface in its subnet, for a database allow list or a private DNS record. Null when the instance has no
+   * `vpc` interface.
+   */
+  declare readonly vpcIpv4: pulumi.Output<OutputOf<typeof instanceSpec, "vpcIpv4">>;
+  /** When the instance was created (UTC). */
+  declare readonly created: pulumi.Output<OutputOf<typeof instanceSpec, "created">>;
+  /** When the instance was last updated (UTC). */
+  declare readonly updated: pulumi.Output<OutputOf<typeof instanceSpec, "updated">>;
+  /** The id of the existing object this resource adopted (`adoptId` input), when one was given. */
+  declare readonly adoptId: pulumi.Output<string | number | undefined>;
+  /** Whether deleting this resource deletes the object it adopted (`deleteAdopted` input), when the program set it. */
+  declare readonly deleteAdopted: pulumi.Output<boolean | undefined>;
+  /** The operation timeouts the program set (`timeouts` input), when it set any. */
+  declare readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
+
+  constructor(name: string, args: InstanceArgs, opts?: pulumi.CustomResourceOptions) {
+    const registered = quietStacks();
+    try {
+      super(...dynamicResource(RESOURCE_SPECS.Instance, name, args, opts));
+    } finally {
+      registered();
+    }
+    unrecordedOutputs(this, RESOURCE_SPECS.Instance, args);
+  }
+
+  /**
+   * Whether `obj` is a Instance: this class's instance, or a resource whose Pulumi type is a Instance's through either door
+   * (`pulumi-nodejs:dynamic/compute:Instance`, `compute:index:Instance`), as a policy's `validateResourceOfType(Instance, …)` asks.
+   */
+  static override isInstance(obj: unknown): obj is Instance {
+    return isOfKind(obj, "Instance");
   }
 }
 

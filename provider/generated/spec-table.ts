@@ -17,6 +17,7 @@ export const RESOURCE_SPECS = specsLoadedOnUse({
   FirewallDevice: () => (require("../resources/firewall-device") as typeof import("../resources/firewall-device")).firewallDeviceSpec,
   FirewallRule: () => (require("../resources/firewall-rule") as typeof import("../resources/firewall-rule")).firewallRuleSpec,
   Image: () => (require("../resources/image") as typeof import("../resources/image")).imageSpec,
+  Instance: () => (require("../resources/instance") as typeof import("../resources/instance")).instanceSpec,
   Ipv6Range: () => (require("../resources/ipv6-range") as typeof import("../resources/ipv6-range")).ipv6RangeSpec,
   MysqlDatabase: () => (require("../resources/mysql-database") as typeof import("../resources/mysql-database")).mysqlDatabaseSpec,
   PostgresqlDatabase: () =>

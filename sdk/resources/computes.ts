@@ -10,6 +10,7 @@
  * `/compute/instances`, `linode_id` → `compute_id`). Every fact is listed with its source in
  * `docs/api-facts-computes.md`.
  */
+import { setTimeout as delay } from "node:timers/promises";
 import { z } from "zod";
 import { Empty, Timestamp, filterable, requiredString } from "../core/schema";
 import { endpoints } from "../core/endpoint";
@@ -586,8 +587,10 @@ export const COMPUTE_RESTING_STATUSES: readonly ComputeStatus[] = ["running", "o
 export interface ComputeWaitOptions extends CallOptions {
   /** Default 10 minutes. */
   timeoutMs?: number;
-  /** Delay between polls; default 3 000 ms. */
+  /** Longest delay between polls; default 3 000 ms. */
   intervalMs?: number;
+  /** First delay between polls (default: `intervalMs`); each next one is 1.5× longer, up to `intervalMs`. */
+  firstIntervalMs?: number;
   /** Every polled state (`undefined` once the instance is gone) and the time elapsed. */
   progress?: (compute: Compute | undefined, elapsedMs: number) => void;
   sleep?: Sleep;
@@ -627,6 +630,14 @@ export class Instances extends resource(COMPUTE_ENDPOINTS.instances) {
     options: ComputeWaitOptions = {},
   ): Promise<Compute> {
     const targets = typeof until === "string" ? [until] : until;
+    const maxInterval = options.intervalMs ?? 3_000;
+    const baseSleep = options.sleep ?? ((ms: number, signal?: AbortSignal) => delay(ms, undefined, { signal }));
+    let next = Math.min(options.firstIntervalMs ?? maxInterval, maxInterval);
+    const sleep: Sleep = (ms, signal) => {
+      const pause = Math.min(ms, next);
+      next = Math.min(maxInterval, Math.round(next * 1.5));
+      return baseSleep(pause, signal);
+    };
     return waitFor<Compute | undefined>({
       poll: (signal) =>
         this.get(computeId, { signal }).catch((error: unknown) => {
@@ -635,10 +646,10 @@ export class Instances extends resource(COMPUTE_ENDPOINTS.instances) {
         }),
       ...computeStatusWaiter(computeId, targets),
       progress: options.progress,
-      intervalMs: options.intervalMs ?? 3_000,
+      intervalMs: maxInterval,
       timeoutMs: options.timeoutMs ?? 600_000,
       what: `instance ${computeId} to become ${targets.join(" or ")}`,
-      sleep: options.sleep,
+      sleep,
       now: options.now,
       signal: options.signal,
     }) as Promise<Compute>;

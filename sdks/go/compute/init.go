@@ -37,6 +37,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &FirewallRule{}
 	case "compute:index:Image":
 		r = &Image{}
+	case "compute:index:Instance":
+		r = &Instance{}
 	case "compute:index:Ipv6Range":
 		r = &Ipv6Range{}
 	case "compute:index:MysqlDatabase":

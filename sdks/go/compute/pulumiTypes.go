@@ -2666,6 +2666,316 @@ func (o ImageResultArrayOutput) Index(i pulumi.IntInput) ImageResultOutput {
 	}).(ImageResultOutput)
 }
 
+type InstanceInterfacesArgs struct {
+	IpRanges    []string                        `pulumi:"ipRanges"`
+	IpamAddress *string                         `pulumi:"ipamAddress"`
+	Ipv4        *InstanceInterfacesArgsIpv4Args `pulumi:"ipv4"`
+	Label       *string                         `pulumi:"label"`
+	Primary     *bool                           `pulumi:"primary"`
+	Purpose     string                          `pulumi:"purpose"`
+	SubnetId    interface{}                     `pulumi:"subnetId"`
+}
+
+// InstanceInterfacesArgsInput is an input type that accepts InstanceInterfacesArgsArgs and InstanceInterfacesArgsOutput values.
+// You can construct a concrete instance of `InstanceInterfacesArgsInput` via:
+//
+//	InstanceInterfacesArgsArgs{...}
+type InstanceInterfacesArgsInput interface {
+	pulumi.Input
+
+	ToInstanceInterfacesArgsOutput() InstanceInterfacesArgsOutput
+	ToInstanceInterfacesArgsOutputWithContext(context.Context) InstanceInterfacesArgsOutput
+}
+
+type InstanceInterfacesArgsArgs struct {
+	IpRanges    pulumi.StringArrayInput                `pulumi:"ipRanges"`
+	IpamAddress pulumi.StringPtrInput                  `pulumi:"ipamAddress"`
+	Ipv4        InstanceInterfacesArgsIpv4ArgsPtrInput `pulumi:"ipv4"`
+	Label       pulumi.StringPtrInput                  `pulumi:"label"`
+	Primary     pulumi.BoolPtrInput                    `pulumi:"primary"`
+	Purpose     pulumi.StringInput                     `pulumi:"purpose"`
+	SubnetId    pulumi.Input                           `pulumi:"subnetId"`
+}
+
+func (InstanceInterfacesArgsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*InstanceInterfacesArgs)(nil)).Elem()
+}
+
+func (i InstanceInterfacesArgsArgs) ToInstanceInterfacesArgsOutput() InstanceInterfacesArgsOutput {
+	return i.ToInstanceInterfacesArgsOutputWithContext(context.Background())
+}
+
+func (i InstanceInterfacesArgsArgs) ToInstanceInterfacesArgsOutputWithContext(ctx context.Context) InstanceInterfacesArgsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(InstanceInterfacesArgsOutput)
+}
+
+// InstanceInterfacesArgsArrayInput is an input type that accepts InstanceInterfacesArgsArray and InstanceInterfacesArgsArrayOutput values.
+// You can construct a concrete instance of `InstanceInterfacesArgsArrayInput` via:
+//
+//	InstanceInterfacesArgsArray{ InstanceInterfacesArgsArgs{...} }
+type InstanceInterfacesArgsArrayInput interface {
+	pulumi.Input
+
+	ToInstanceInterfacesArgsArrayOutput() InstanceInterfacesArgsArrayOutput
+	ToInstanceInterfacesArgsArrayOutputWithContext(context.Context) InstanceInterfacesArgsArrayOutput
+}
+
+type InstanceInterfacesArgsArray []InstanceInterfacesArgsInput
+
+func (InstanceInterfacesArgsArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]InstanceInterfacesArgs)(nil)).Elem()
+}
+
+func (i InstanceInterfacesArgsArray) ToInstanceInterfacesArgsArrayOutput() InstanceInterfacesArgsArrayOutput {
+	return i.ToInstanceInterfacesArgsArrayOutputWithContext(context.Background())
+}
+
+func (i InstanceInterfacesArgsArray) ToInstanceInterfacesArgsArrayOutputWithContext(ctx context.Context) InstanceInterfacesArgsArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(InstanceInterfacesArgsArrayOutput)
+}
+
+type InstanceInterfacesArgsOutput struct{ *pulumi.OutputState }
+
+func (InstanceInterfacesArgsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*InstanceInterfacesArgs)(nil)).Elem()
+}
+
+func (o InstanceInterfacesArgsOutput) ToInstanceInterfacesArgsOutput() InstanceInterfacesArgsOutput {
+	return o
+}
+
+func (o InstanceInterfacesArgsOutput) ToInstanceInterfacesArgsOutputWithContext(ctx context.Context) InstanceInterfacesArgsOutput {
+	return o
+}
+
+func (o InstanceInterfacesArgsOutput) IpRanges() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v InstanceInterfacesArgs) []string { return v.IpRanges }).(pulumi.StringArrayOutput)
+}
+
+func (o InstanceInterfacesArgsOutput) IpamAddress() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v InstanceInterfacesArgs) *string { return v.IpamAddress }).(pulumi.StringPtrOutput)
+}
+
+func (o InstanceInterfacesArgsOutput) Ipv4() InstanceInterfacesArgsIpv4ArgsPtrOutput {
+	return o.ApplyT(func(v InstanceInterfacesArgs) *InstanceInterfacesArgsIpv4Args { return v.Ipv4 }).(InstanceInterfacesArgsIpv4ArgsPtrOutput)
+}
+
+func (o InstanceInterfacesArgsOutput) Label() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v InstanceInterfacesArgs) *string { return v.Label }).(pulumi.StringPtrOutput)
+}
+
+func (o InstanceInterfacesArgsOutput) Primary() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v InstanceInterfacesArgs) *bool { return v.Primary }).(pulumi.BoolPtrOutput)
+}
+
+func (o InstanceInterfacesArgsOutput) Purpose() pulumi.StringOutput {
+	return o.ApplyT(func(v InstanceInterfacesArgs) string { return v.Purpose }).(pulumi.StringOutput)
+}
+
+func (o InstanceInterfacesArgsOutput) SubnetId() pulumi.AnyOutput {
+	return o.ApplyT(func(v InstanceInterfacesArgs) interface{} { return v.SubnetId }).(pulumi.AnyOutput)
+}
+
+type InstanceInterfacesArgsArrayOutput struct{ *pulumi.OutputState }
+
+func (InstanceInterfacesArgsArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]InstanceInterfacesArgs)(nil)).Elem()
+}
+
+func (o InstanceInterfacesArgsArrayOutput) ToInstanceInterfacesArgsArrayOutput() InstanceInterfacesArgsArrayOutput {
+	return o
+}
+
+func (o InstanceInterfacesArgsArrayOutput) ToInstanceInterfacesArgsArrayOutputWithContext(ctx context.Context) InstanceInterfacesArgsArrayOutput {
+	return o
+}
+
+func (o InstanceInterfacesArgsArrayOutput) Index(i pulumi.IntInput) InstanceInterfacesArgsOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) InstanceInterfacesArgs {
+		return vs[0].([]InstanceInterfacesArgs)[vs[1].(int)]
+	}).(InstanceInterfacesArgsOutput)
+}
+
+type InstanceInterfacesArgsIpv4Args struct {
+	Vpc *string `pulumi:"vpc"`
+}
+
+// InstanceInterfacesArgsIpv4ArgsInput is an input type that accepts InstanceInterfacesArgsIpv4ArgsArgs and InstanceInterfacesArgsIpv4ArgsOutput values.
+// You can construct a concrete instance of `InstanceInterfacesArgsIpv4ArgsInput` via:
+//
+//	InstanceInterfacesArgsIpv4ArgsArgs{...}
+type InstanceInterfacesArgsIpv4ArgsInput interface {
+	pulumi.Input
+
+	ToInstanceInterfacesArgsIpv4ArgsOutput() InstanceInterfacesArgsIpv4ArgsOutput
+	ToInstanceInterfacesArgsIpv4ArgsOutputWithContext(context.Context) InstanceInterfacesArgsIpv4ArgsOutput
+}
+
+type InstanceInterfacesArgsIpv4ArgsArgs struct {
+	Vpc pulumi.StringPtrInput `pulumi:"vpc"`
+}
+
+func (InstanceInterfacesArgsIpv4ArgsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*InstanceInterfacesArgsIpv4Args)(nil)).Elem()
+}
+
+func (i InstanceInterfacesArgsIpv4ArgsArgs) ToInstanceInterfacesArgsIpv4ArgsOutput() InstanceInterfacesArgsIpv4ArgsOutput {
+	return i.ToInstanceInterfacesArgsIpv4ArgsOutputWithContext(context.Background())
+}
+
+func (i InstanceInterfacesArgsIpv4ArgsArgs) ToInstanceInterfacesArgsIpv4ArgsOutputWithContext(ctx context.Context) InstanceInterfacesArgsIpv4ArgsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(InstanceInterfacesArgsIpv4ArgsOutput)
+}
+
+func (i InstanceInterfacesArgsIpv4ArgsArgs) ToInstanceInterfacesArgsIpv4ArgsPtrOutput() InstanceInterfacesArgsIpv4ArgsPtrOutput {
+	return i.ToInstanceInterfacesArgsIpv4ArgsPtrOutputWithContext(context.Background())
+}
+
+func (i InstanceInterfacesArgsIpv4ArgsArgs) ToInstanceInterfacesArgsIpv4ArgsPtrOutputWithContext(ctx context.Context) InstanceInterfacesArgsIpv4ArgsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(InstanceInterfacesArgsIpv4ArgsOutput).ToInstanceInterfacesArgsIpv4ArgsPtrOutputWithContext(ctx)
+}
+
+// InstanceInterfacesArgsIpv4ArgsPtrInput is an input type that accepts InstanceInterfacesArgsIpv4ArgsArgs, InstanceInterfacesArgsIpv4ArgsPtr and InstanceInterfacesArgsIpv4ArgsPtrOutput values.
+// You can construct a concrete instance of `InstanceInterfacesArgsIpv4ArgsPtrInput` via:
+//
+//	        InstanceInterfacesArgsIpv4ArgsArgs{...}
+//
+//	or:
+//
+//	        nil
+type InstanceInterfacesArgsIpv4ArgsPtrInput interface {
+	pulumi.Input
+
+	ToInstanceInterfacesArgsIpv4ArgsPtrOutput() InstanceInterfacesArgsIpv4ArgsPtrOutput
+	ToInstanceInterfacesArgsIpv4ArgsPtrOutputWithContext(context.Context) InstanceInterfacesArgsIpv4ArgsPtrOutput
+}
+
+type instanceInterfacesArgsIpv4ArgsPtrType InstanceInterfacesArgsIpv4ArgsArgs
+
+func InstanceInterfacesArgsIpv4ArgsPtr(v *InstanceInterfacesArgsIpv4ArgsArgs) InstanceInterfacesArgsIpv4ArgsPtrInput {
+	return (*instanceInterfacesArgsIpv4ArgsPtrType)(v)
+}
+
+func (*instanceInterfacesArgsIpv4ArgsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**InstanceInterfacesArgsIpv4Args)(nil)).Elem()
+}
+
+func (i *instanceInterfacesArgsIpv4ArgsPtrType) ToInstanceInterfacesArgsIpv4ArgsPtrOutput() InstanceInterfacesArgsIpv4ArgsPtrOutput {
+	return i.ToInstanceInterfacesArgsIpv4ArgsPtrOutputWithContext(context.Background())
+}
+
+func (i *instanceInterfacesArgsIpv4ArgsPtrType) ToInstanceInterfacesArgsIpv4ArgsPtrOutputWithContext(ctx context.Context) InstanceInterfacesArgsIpv4ArgsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(InstanceInterfacesArgsIpv4ArgsPtrOutput)
+}
+
+type InstanceInterfacesArgsIpv4ArgsOutput struct{ *pulumi.OutputState }
+
+func (InstanceInterfacesArgsIpv4ArgsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*InstanceInterfacesArgsIpv4Args)(nil)).Elem()
+}
+
+func (o InstanceInterfacesArgsIpv4ArgsOutput) ToInstanceInterfacesArgsIpv4ArgsOutput() InstanceInterfacesArgsIpv4ArgsOutput {
+	return o
+}
+
+func (o InstanceInterfacesArgsIpv4ArgsOutput) ToInstanceInterfacesArgsIpv4ArgsOutputWithContext(ctx context.Context) InstanceInterfacesArgsIpv4ArgsOutput {
+	return o
+}
+
+func (o InstanceInterfacesArgsIpv4ArgsOutput) ToInstanceInterfacesArgsIpv4ArgsPtrOutput() InstanceInterfacesArgsIpv4ArgsPtrOutput {
+	return o.ToInstanceInterfacesArgsIpv4ArgsPtrOutputWithContext(context.Background())
+}
+
+func (o InstanceInterfacesArgsIpv4ArgsOutput) ToInstanceInterfacesArgsIpv4ArgsPtrOutputWithContext(ctx context.Context) InstanceInterfacesArgsIpv4ArgsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v InstanceInterfacesArgsIpv4Args) *InstanceInterfacesArgsIpv4Args {
+		return &v
+	}).(InstanceInterfacesArgsIpv4ArgsPtrOutput)
+}
+
+func (o InstanceInterfacesArgsIpv4ArgsOutput) Vpc() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v InstanceInterfacesArgsIpv4Args) *string { return v.Vpc }).(pulumi.StringPtrOutput)
+}
+
+type InstanceInterfacesArgsIpv4ArgsPtrOutput struct{ *pulumi.OutputState }
+
+func (InstanceInterfacesArgsIpv4ArgsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**InstanceInterfacesArgsIpv4Args)(nil)).Elem()
+}
+
+func (o InstanceInterfacesArgsIpv4ArgsPtrOutput) ToInstanceInterfacesArgsIpv4ArgsPtrOutput() InstanceInterfacesArgsIpv4ArgsPtrOutput {
+	return o
+}
+
+func (o InstanceInterfacesArgsIpv4ArgsPtrOutput) ToInstanceInterfacesArgsIpv4ArgsPtrOutputWithContext(ctx context.Context) InstanceInterfacesArgsIpv4ArgsPtrOutput {
+	return o
+}
+
+func (o InstanceInterfacesArgsIpv4ArgsPtrOutput) Elem() InstanceInterfacesArgsIpv4ArgsOutput {
+	return o.ApplyT(func(v *InstanceInterfacesArgsIpv4Args) InstanceInterfacesArgsIpv4Args {
+		if v != nil {
+			return *v
+		}
+		var ret InstanceInterfacesArgsIpv4Args
+		return ret
+	}).(InstanceInterfacesArgsIpv4ArgsOutput)
+}
+
+func (o InstanceInterfacesArgsIpv4ArgsPtrOutput) Vpc() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *InstanceInterfacesArgsIpv4Args) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Vpc
+	}).(pulumi.StringPtrOutput)
+}
+
+type InstanceSpecs struct {
+	AcceleratedDevices float64 `pulumi:"acceleratedDevices"`
+	Disk               float64 `pulumi:"disk"`
+	Gpus               float64 `pulumi:"gpus"`
+	Memory             float64 `pulumi:"memory"`
+	Transfer           float64 `pulumi:"transfer"`
+	Vcpus              float64 `pulumi:"vcpus"`
+}
+
+type InstanceSpecsOutput struct{ *pulumi.OutputState }
+
+func (InstanceSpecsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*InstanceSpecs)(nil)).Elem()
+}
+
+func (o InstanceSpecsOutput) ToInstanceSpecsOutput() InstanceSpecsOutput {
+	return o
+}
+
+func (o InstanceSpecsOutput) ToInstanceSpecsOutputWithContext(ctx context.Context) InstanceSpecsOutput {
+	return o
+}
+
+func (o InstanceSpecsOutput) AcceleratedDevices() pulumi.Float64Output {
+	return o.ApplyT(func(v InstanceSpecs) float64 { return v.AcceleratedDevices }).(pulumi.Float64Output)
+}
+
+func (o InstanceSpecsOutput) Disk() pulumi.Float64Output {
+	return o.ApplyT(func(v InstanceSpecs) float64 { return v.Disk }).(pulumi.Float64Output)
+}
+
+func (o InstanceSpecsOutput) Gpus() pulumi.Float64Output {
+	return o.ApplyT(func(v InstanceSpecs) float64 { return v.Gpus }).(pulumi.Float64Output)
+}
+
+func (o InstanceSpecsOutput) Memory() pulumi.Float64Output {
+	return o.ApplyT(func(v InstanceSpecs) float64 { return v.Memory }).(pulumi.Float64Output)
+}
+
+func (o InstanceSpecsOutput) Transfer() pulumi.Float64Output {
+	return o.ApplyT(func(v InstanceSpecs) float64 { return v.Transfer }).(pulumi.Float64Output)
+}
+
+func (o InstanceSpecsOutput) Vcpus() pulumi.Float64Output {
+	return o.ApplyT(func(v InstanceSpecs) float64 { return v.Vcpus }).(pulumi.Float64Output)
+}
+
 type IpResult struct {
 	Address    string            `pulumi:"address"`
 	ComputeId  *float64          `pulumi:"computeId"`
@@ -4373,6 +4683,10 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*FirewallOutboundArgsArrayInput)(nil)).Elem(), FirewallOutboundArgsArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*FirewallOutboundArgsAddressesArgsInput)(nil)).Elem(), FirewallOutboundArgsAddressesArgsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*FirewallRuleAddressesArgsInput)(nil)).Elem(), FirewallRuleAddressesArgsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*InstanceInterfacesArgsInput)(nil)).Elem(), InstanceInterfacesArgsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*InstanceInterfacesArgsArrayInput)(nil)).Elem(), InstanceInterfacesArgsArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*InstanceInterfacesArgsIpv4ArgsInput)(nil)).Elem(), InstanceInterfacesArgsIpv4ArgsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*InstanceInterfacesArgsIpv4ArgsPtrInput)(nil)).Elem(), InstanceInterfacesArgsIpv4ArgsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*MysqlDatabaseUpdatesArgsInput)(nil)).Elem(), MysqlDatabaseUpdatesArgsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*MysqlDatabaseUpdatesArgsPtrInput)(nil)).Elem(), MysqlDatabaseUpdatesArgsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PostgresqlDatabaseUpdatesArgsInput)(nil)).Elem(), PostgresqlDatabaseUpdatesArgsArgs{})
@@ -4441,6 +4755,11 @@ func init() {
 	pulumi.RegisterOutputType(FirewallWithDevicesResultRulesOutboundAddressesOutput{})
 	pulumi.RegisterOutputType(ImageResultOutput{})
 	pulumi.RegisterOutputType(ImageResultArrayOutput{})
+	pulumi.RegisterOutputType(InstanceInterfacesArgsOutput{})
+	pulumi.RegisterOutputType(InstanceInterfacesArgsArrayOutput{})
+	pulumi.RegisterOutputType(InstanceInterfacesArgsIpv4ArgsOutput{})
+	pulumi.RegisterOutputType(InstanceInterfacesArgsIpv4ArgsPtrOutput{})
+	pulumi.RegisterOutputType(InstanceSpecsOutput{})
 	pulumi.RegisterOutputType(IpResultOutput{})
 	pulumi.RegisterOutputType(IpResultArrayOutput{})
 	pulumi.RegisterOutputType(IpResultVpcNat11Output{})

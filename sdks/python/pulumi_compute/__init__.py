@@ -41,6 +41,7 @@ from .get_vpc_subnet import *
 from .get_vpc_subnets import *
 from .get_vpcs import *
 from .image import *
+from .instance import *
 from .ipv6_range import *
 from .mysql_database import *
 from .postgresql_database import *
@@ -74,6 +75,7 @@ _utilities.register(
    "compute:index:FirewallDevice": "FirewallDevice",
    "compute:index:FirewallRule": "FirewallRule",
    "compute:index:Image": "Image",
+   "compute:index:Instance": "Instance",
    "compute:index:Ipv6Range": "Ipv6Range",
    "compute:index:MysqlDatabase": "MysqlDatabase",
    "compute:index:PostgresqlDatabase": "PostgresqlDatabase",

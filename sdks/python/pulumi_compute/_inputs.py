@@ -29,6 +29,10 @@ __all__ = [
     'FirewallOutboundArgsAddressesArgsArgsDict',
     'FirewallRuleAddressesArgsArgs',
     'FirewallRuleAddressesArgsArgsDict',
+    'InstanceInterfacesArgsArgs',
+    'InstanceInterfacesArgsArgsDict',
+    'InstanceInterfacesArgsIpv4ArgsArgs',
+    'InstanceInterfacesArgsIpv4ArgsArgsDict',
     'MysqlDatabaseUpdatesArgsArgs',
     'MysqlDatabaseUpdatesArgsArgsDict',
     'PostgresqlDatabaseUpdatesArgsArgs',
@@ -482,6 +486,123 @@ class FirewallRuleAddressesArgsArgs:
     @ipv6.setter
     def ipv6(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
         pulumi.set(self, "ipv6", value)
+
+
+class InstanceInterfacesArgsArgsDict(TypedDict):
+    purpose: pulumi.Input[_builtins.str]
+    ip_ranges: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    ipam_address: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    ipv4: NotRequired[pulumi.Input[Optional['InstanceInterfacesArgsIpv4ArgsArgsDict']]]
+    label: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    primary: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    subnet_id: NotRequired[pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]]]
+
+@pulumi.input_type
+class InstanceInterfacesArgsArgs:
+    def __init__(__self__, *,
+                 purpose: pulumi.Input[_builtins.str],
+                 ip_ranges: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 ipam_address: pulumi.Input[Optional[_builtins.str]] = None,
+                 ipv4: pulumi.Input[Optional['InstanceInterfacesArgsIpv4ArgsArgs']] = None,
+                 label: pulumi.Input[Optional[_builtins.str]] = None,
+                 primary: pulumi.Input[Optional[_builtins.bool]] = None,
+                 subnet_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None):
+        pulumi.set(__self__, "purpose", purpose)
+        if ip_ranges is not None:
+            pulumi.set(__self__, "ip_ranges", ip_ranges)
+        if ipam_address is not None:
+            pulumi.set(__self__, "ipam_address", ipam_address)
+        if ipv4 is not None:
+            pulumi.set(__self__, "ipv4", ipv4)
+        if label is not None:
+            pulumi.set(__self__, "label", label)
+        if primary is not None:
+            pulumi.set(__self__, "primary", primary)
+        if subnet_id is not None:
+            pulumi.set(__self__, "subnet_id", subnet_id)
+
+    @_builtins.property
+    @pulumi.getter
+    def purpose(self) -> pulumi.Input[_builtins.str]:
+        return pulumi.get(self, "purpose")
+
+    @purpose.setter
+    def purpose(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "purpose", value)
+
+    @_builtins.property
+    @pulumi.getter(name="ipRanges")
+    def ip_ranges(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        return pulumi.get(self, "ip_ranges")
+
+    @ip_ranges.setter
+    def ip_ranges(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "ip_ranges", value)
+
+    @_builtins.property
+    @pulumi.getter(name="ipamAddress")
+    def ipam_address(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "ipam_address")
+
+    @ipam_address.setter
+    def ipam_address(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "ipam_address", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def ipv4(self) -> pulumi.Input[Optional['InstanceInterfacesArgsIpv4ArgsArgs']]:
+        return pulumi.get(self, "ipv4")
+
+    @ipv4.setter
+    def ipv4(self, value: pulumi.Input[Optional['InstanceInterfacesArgsIpv4ArgsArgs']]):
+        pulumi.set(self, "ipv4", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def label(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "label")
+
+    @label.setter
+    def label(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "label", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def primary(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        return pulumi.get(self, "primary")
+
+    @primary.setter
+    def primary(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "primary", value)
+
+    @_builtins.property
+    @pulumi.getter(name="subnetId")
+    def subnet_id(self) -> pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]]:
+        return pulumi.get(self, "subnet_id")
+
+    @subnet_id.setter
+    def subnet_id(self, value: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]]):
+        pulumi.set(self, "subnet_id", value)
+
+
+class InstanceInterfacesArgsIpv4ArgsArgsDict(TypedDict):
+    vpc: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+
+@pulumi.input_type
+class InstanceInterfacesArgsIpv4ArgsArgs:
+    def __init__(__self__, *,
+                 vpc: pulumi.Input[Optional[_builtins.str]] = None):
+        if vpc is not None:
+            pulumi.set(__self__, "vpc", vpc)
+
+    @_builtins.property
+    @pulumi.getter
+    def vpc(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "vpc")
+
+    @vpc.setter
+    def vpc(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "vpc", value)
 
 
 class MysqlDatabaseUpdatesArgsArgsDict(TypedDict):

@@ -50,6 +50,7 @@ __all__ = [
     'FirewallWithDevicesResultRulesOutbound',
     'FirewallWithDevicesResultRulesOutboundAddresses',
     'ImageResult',
+    'InstanceSpecs',
     'IpResult',
     'IpResultVpcNat11',
     'Ipv6PoolResult',
@@ -1770,6 +1771,70 @@ class ImageResult(dict):
     @pulumi.getter
     def vendor(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "vendor")
+
+
+@pulumi.output_type
+class InstanceSpecs(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "acceleratedDevices":
+            suggest = "accelerated_devices"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in InstanceSpecs. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        InstanceSpecs.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        InstanceSpecs.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 accelerated_devices: _builtins.float,
+                 disk: _builtins.float,
+                 gpus: _builtins.float,
+                 memory: _builtins.float,
+                 transfer: _builtins.float,
+                 vcpus: _builtins.float):
+        pulumi.set(__self__, "accelerated_devices", accelerated_devices)
+        pulumi.set(__self__, "disk", disk)
+        pulumi.set(__self__, "gpus", gpus)
+        pulumi.set(__self__, "memory", memory)
+        pulumi.set(__self__, "transfer", transfer)
+        pulumi.set(__self__, "vcpus", vcpus)
+
+    @_builtins.property
+    @pulumi.getter(name="acceleratedDevices")
+    def accelerated_devices(self) -> _builtins.float:
+        return pulumi.get(self, "accelerated_devices")
+
+    @_builtins.property
+    @pulumi.getter
+    def disk(self) -> _builtins.float:
+        return pulumi.get(self, "disk")
+
+    @_builtins.property
+    @pulumi.getter
+    def gpus(self) -> _builtins.float:
+        return pulumi.get(self, "gpus")
+
+    @_builtins.property
+    @pulumi.getter
+    def memory(self) -> _builtins.float:
+        return pulumi.get(self, "memory")
+
+    @_builtins.property
+    @pulumi.getter
+    def transfer(self) -> _builtins.float:
+        return pulumi.get(self, "transfer")
+
+    @_builtins.property
+    @pulumi.getter
+    def vcpus(self) -> _builtins.float:
+        return pulumi.get(self, "vcpus")
 
 
 @pulumi.output_type

@@ -1,0 +1,388 @@
+/**
+ * `compute:Instance`: a compute instance deployed from an image, with its configuration profile's
+ * network interfaces (`public`, `vlan`, `vpc`).
+ *
+ * - **Waiting.** Create waits in `settle` until the instance is `running` (or `offline` with
+ *   `booted: false`), saying on its row what it waits for; every change that moves the status
+ *   (a resize, a boot or shutdown, a reboot) is waited out the same way.
+ * - **In place.** `label` and `tags` (one PUT); `type` (a resize, waited for; a running instance
+ *   comes back up); `booted` (a boot or a shutdown); `interfaces` (the profile's interfaces replaced
+ *   whole; a running instance is rebooted so they take effect, which the reference says).
+ * - **Replaces.** `region`, `image`, `rootPass`, `authorizedKeys`, `privateIp` and `firewallId`: the
+ *   API sets them at creation only (a firewall is changed in place with `FirewallDevice`).
+ * - **Secrets.** `rootPass` is secret (encrypted in state), never in a message.
+ * - **Outputs.** `ipv4`, `ipv6`, `status`, `specs`, and `vpcIpv4`, the address of the `vpc`
+ *   interface, so a `DomainRecord` or a database allow list can take it.
+ */
+import { z } from "zod";
+import { WaitError, isNotFound } from "../../sdk/core/errors";
+import {
+  COMPUTE_REASONS,
+  ComputeCreateRequest,
+  ConfigInterfaceRequest,
+  configInterfaceErrors,
+  type Compute,
+  type ComputeStatus,
+  type ComputeUpdateRequest,
+  type Config,
+} from "../../sdk/resources/computes";
+import type { ProviderContext } from "../engine/context";
+import { resourceSpec, type Call, type Failure, type Values } from "../engine/spec";
+import { waitReporter } from "../engine/status";
+import { camelText, isRecord, isUnknown, snakeDeep } from "../engine/values";
+import { MINUTE, apiId, idField, idReference, normalizeId, regionOnOffer, timestamps, uniqueLabel } from "./common";
+
+const fields = ComputeCreateRequest.shape;
+const iface = ConfigInterfaceRequest.shape;
+
+/** The capability a region lists when instances can be made in it (`GET /regions`). */
+const COMPUTE_CAPABILITY = "Computes";
+
+/** One interface as a program writes it: the API's fields in camelCase, `subnetId` another resource's id. */
+const InterfaceInput = z.strictObject({
+  purpose: iface.purpose,
+  label: z.string().optional(),
+  ipamAddress: z.string().optional(),
+  primary: z.boolean().optional(),
+  subnetId: idReference("subnetId").optional(),
+  ipv4: z.strictObject({ vpc: z.string().optional() }).optional(),
+  ipRanges: iface.ip_ranges.unwrap().unwrap().optional(),
+});
+
+/** An interface in canonical form, for comparing: what it sets and nothing else. */
+function canonicalInterface(value: unknown): unknown {
+  if (!isRecord(value)) return value;
+  const out: Values = { purpose: value.purpose };
+  if (value.label !== undefined && value.label !== null && value.label !== "") out.label = value.label;
+  if (value.ipamAddress) out.ipamAddress = value.ipamAddress;
+  if (value.primary === true) out.primary = true;
+  if (value.subnetId !== undefined && value.subnetId !== null) out.subnetId = normalizeId(value.subnetId);
+  const vpc = isRecord(value.ipv4) ? value.ipv4.vpc : undefined;
+  if (typeof vpc === "string" && vpc !== "") out.ipv4 = { vpc };
+  if (Array.isArray(value.ipRanges) && value.ipRanges.length > 0) out.ipRanges = value.ipRanges;
+  return out;
+}
+const canonicalInterfaces = (value: unknown): unknown => (Array.isArray(value) ? value.map(canonicalInterface) : value);
+
+/** Statuses in which the instance is up (or on its way up): what `booted: true` reads as. */
+const UP: readonly string[] = ["running", "booting", "rebooting", "provisioning", "resizing", "rebuilding", "migrating"];
+
+/** An instance as the hooks return it: the API's record, its profile's interfaces and its VPC address. */
+type InstanceRecord = Compute & { interfaces?: Values[]; vpc_ipv4?: string | null; config_id?: number };
+
+/** A value the API never reads back (a password, a create-only choice): what the program gave, or state recorded. */
+const given =
+  (key: string) =>
+  (_record: unknown, values: Values): unknown =>
+    values[key];
+
+/** The interfaces of a profile as the program writes them; `ipv4.vpc` only where the program named the address. */
+function interfacesOf(config: Config | undefined, recorded: unknown): Values[] | undefined {
+  if (!config) return undefined;
+  const named = Array.isArray(recorded) ? recorded : [];
+  return config.interfaces.map((i, n) => {
+    const was = named[n] as Values | undefined;
+    const namedAddress = isRecord(was?.ipv4) && typeof was.ipv4.vpc === "string";
+    return {
+      purpose: i.purpose,
+      ...(i.label !== null && { label: i.label }),
+      ...(i.ipam_address !== null && { ipam_address: i.ipam_address }),
+      ...(i.primary && { primary: true }),
+      ...(i.subnet_id !== null && { subnet_id: i.subnet_id }),
+      ...(namedAddress && i.ipv4?.vpc && { ipv4: { vpc: i.ipv4.vpc } }),
+      ...(i.ip_ranges.length > 0 && { ip_ranges: i.ip_ranges }),
+    };
+  });
+}
+
+const instances = (ctx: ProviderContext) => ctx.client().computes.instances;
+
+/** The record with its first profile's interfaces and the VPC address; `undefined` when gone. */
+async function readFull(ctx: ProviderContext, id: number, recorded: Values, signal: AbortSignal): Promise<InstanceRecord | undefined> {
+  let compute: Compute;
+  try {
+    compute = await instances(ctx).get(id, { signal });
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
+  const [config] = await instances(ctx).configs.listAll(id, { signal });
+  const vpc = config?.interfaces.find((i) => i.purpose === "vpc");
+  return {
+    ...compute,
+    interfaces: interfacesOf(config, recorded.interfaces),
+    vpc_ipv4: vpc?.ipv4?.vpc ?? null,
+    config_id: config?.id,
+  };
+}
+
+/** Waits until the instance rests in one of `until`, on the resource's row. */
+async function waitFor(ctx: ProviderContext, id: number, until: ComputeStatus[], signal: AbortSignal, awaited: string): Promise<Compute> {
+  let report: ((status: string, elapsedMs: number) => void) | undefined;
+  return instances(ctx).waitForStatus(id, until, {
+    timeoutMs: 7 * 24 * 3600 * 1000, // the operation's own deadline (its `timeouts`) aborts first
+    intervalMs: 5_000,
+    // A boot is seen within a second; a provisioning or a resize of minutes costs few reads.
+    firstIntervalMs: 1_000,
+    signal,
+    sleep: ctx.time.sleep,
+    now: ctx.time.now,
+    progress: (c, elapsed) => {
+      if (!c) return;
+      report ??= waitReporter(
+        { what: `instance ${id} (${c.label})`, until: awaited },
+        (status) => (until as string[]).includes(status),
+        (text, about) => ctx.status(text, about),
+      );
+      report(c.status, elapsed);
+    },
+  });
+}
+
+/** The resting status the program asks for: `running`, or `offline` with `booted: false`. */
+const wanted = (booted: unknown): ComputeStatus => (booted === false ? "offline" : "running");
+
+/** Preview's checks that read the API: the type, the image, and each `vpc` interface's subnet in the instance's region. */
+async function onOffer(call: Call & { inputs: Values; olds: Values }): Promise<Failure[]> {
+  const { ctx, inputs, olds, signal } = call;
+  const failures = await regionOnOffer(COMPUTE_CAPABILITY)(call);
+  const client = ctx.client();
+  const exists = (key: string, get: () => Promise<unknown>) =>
+    ctx.memo(key, () =>
+      get().then(
+        () => true,
+        (error: unknown) => {
+          if (isNotFound(error)) return false;
+          throw error;
+        },
+      ),
+    );
+  const type = inputs.type;
+  if (
+    typeof type === "string" &&
+    type !== olds.type &&
+    !(await exists(`computes.types/${type}`, () => client.computes.types.get(type, { signal })))
+  ) {
+    failures.push({
+      property: "type",
+      reason: `type ${type} is not a compute type of the API; its plans are listed by GET /compute/types`,
+    });
+  }
+  const image = inputs.image;
+  if (typeof image === "string" && image !== olds.image && !(await exists(`images/${image}`, () => client.images.get(image, { signal })))) {
+    failures.push({ property: "image", reason: `image ${image} is not an image of the account or a public one; getImages lists them` });
+  }
+  const region = inputs.region;
+  const list = Array.isArray(inputs.interfaces) ? (inputs.interfaces as unknown[]) : [];
+  const subnets = list.flatMap((i, n) =>
+    isRecord(i) && i.purpose === "vpc" && !isUnknown(i.subnetId) && i.subnetId != null ? [[n, normalizeId(i.subnetId)] as const] : [],
+  );
+  if (subnets.length > 0 && typeof region === "string") {
+    const vpcs = await ctx.memo("vpcs", () => client.vpcs.listAll({ signal }));
+    for (const [n, subnetId] of subnets) {
+      const vpc = vpcs.find((v) => v.subnets.some((s) => s.id === subnetId));
+      if (!vpc)
+        failures.push({
+          property: `interfaces[${n}].subnetId`,
+          reason: `subnet ${String(subnetId)} is not a subnet of the account's VPCs; getVpcs lists them`,
+        });
+      else if (vpc.region !== region) {
+        failures.push({
+          property: `interfaces[${n}].subnetId`,
+          reason: `subnet ${String(subnetId)} is in VPC ${vpc.label} of region ${vpc.region}, not the instance's region ${region}: ${COMPUTE_REASONS.subnetRegion}`,
+        });
+      }
+    }
+  }
+  return failures;
+}
+
+export const instanceSpec = resourceSpec<InstanceRecord, ComputeCreateRequest, ComputeUpdateRequest>()({
+  name: "Instance",
+  noun: "instance",
+  description: "A compute instance: a virtual machine deployed from an image, with its network interfaces.",
+  example: [
+    'const vpc = new compute.Vpc("app", { label: "app-net", region: "us-iad" });',
+    'const web = new compute.VpcSubnet("web", { vpcId: vpc.id, label: "web", ipv4: "10.0.1.0/24" });',
+    "// The root password from the stack's secret config in a real program; written here so the example runs as is.",
+    'const web1 = new compute.Instance("web-1", {',
+    '  label: "web-1",',
+    '  region: "us-iad",',
+    '  type: "g6-nanode-1",',
+    '  image: "public/debian12",',
+    '  rootPass: "an-example-root-password",',
+    '  interfaces: [{ purpose: "public" }, { purpose: "vpc", subnetId: web.id }],',
+    "});",
+    "export const webAddress = web1.vpcIpv4;",
+  ].join("\n"),
+  inputs: {
+    label: {
+      schema: fields.label.unwrap(),
+      required: true,
+      description: "3–64 letters, digits, `-`, `_` and `.`; unique among the account's instances. Changes in place.",
+    },
+    region: {
+      schema: fields.region,
+      required: true,
+      replaceOnChange: true,
+      description:
+        'Region id, such as `us-iad` (one offering Computes: `getRegions({ capability: "Computes" })`). Changing it replaces the instance.',
+    },
+    type: {
+      schema: fields.type,
+      required: true,
+      send: "create",
+      description:
+        "Plan, such as `g6-nanode-1` (`GET /compute/types` lists them). A change resizes the instance in place and waits for it; a running instance comes back up.",
+    },
+    image: {
+      schema: z.string().min(1),
+      required: true,
+      replaceOnChange: true,
+      description:
+        "Image to deploy, such as `public/debian12` or a private image's id (`getImages` lists them). Changing it replaces the instance.",
+    },
+    rootPass: {
+      schema: fields.root_pass.unwrap(),
+      required: true,
+      secret: true,
+      send: "create",
+      replaceOnChange: true,
+      description: "Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance.",
+    },
+    authorizedKeys: {
+      schema: fields.authorized_keys.unwrap().unwrap(),
+      set: true,
+      send: "create",
+      replaceOnChange: true,
+      description: "SSH public keys installed for root at deployment. Changing them replaces the instance.",
+    },
+    booted: {
+      schema: fields.booted.unwrap(),
+      default: true,
+      send: "create",
+      description: "Whether the instance runs: `false` keeps it (or shuts it) offline. A change boots or shuts it down in place.",
+    },
+    privateIp: {
+      schema: fields.private_ip.unwrap(),
+      default: false,
+      send: "create",
+      replaceOnChange: true,
+      description: "Give the instance a private IPv4 address (192.168.128.0/17). Changing it replaces the instance.",
+    },
+    tags: { schema: fields.tags.unwrap(), set: true, default: [], description: "Tags (a set). Change in place." },
+    firewallId: {
+      ...idField("firewallId"),
+      send: "create",
+      replaceOnChange: true,
+      description:
+        "A firewall to assign at creation. Changing it replaces the instance; to change an instance's firewalls in place, use `FirewallDevice`.",
+    },
+    interfaces: {
+      schema: z.array(InterfaceInput).max(3),
+      send: "create",
+      normalize: canonicalInterfaces,
+      toWire: canonicalInterfaces,
+      description:
+        'The configuration profile\'s interfaces, in order (`eth0`–`eth2`): `{purpose: "public"}`, `{purpose: "vlan", label, ipamAddress?}`, `{purpose: "vpc", subnetId, ipv4?: {vpc}, ipRanges?}`. A change replaces the profile\'s interfaces in place; a running instance is rebooted so they take effect (the preview\'s update of `interfaces` says so). When absent, the API gives one `public` interface and the list is left alone.',
+    },
+  },
+  outputs: {
+    status: { description: "`running`, `offline`, or a transition (`provisioning`, `booting`, `resizing`, …)." },
+    ipv4: { description: "The instance's IPv4 addresses: public first, then the private one when `privateIp`." },
+    ipv6: { description: "The SLAAC IPv6 address with its prefix length.", nullWhen: "Null when the API gives none." },
+    specs: { description: "`{disk, memory, vcpus, transfer, gpus, acceleratedDevices}` of its type (MB, MB, count, GB)." },
+    vpcIpv4: {
+      wire: "vpc_ipv4",
+      description: "The IPv4 address of the `vpc` interface in its subnet, for a database allow list or a private DNS record.",
+      recomputedBy: ["interfaces"],
+      nullWhen: "Null when the instance has no `vpc` interface.",
+    },
+    ...timestamps("instance"),
+  },
+  computed: {
+    rootPass: given("rootPass"),
+    authorizedKeys: given("authorizedKeys"),
+    privateIp: (record: InstanceRecord, values: Values) =>
+      record.ipv4.some((a) => a.startsWith("192.168.")) ? true : (values.privateIp ?? false),
+    firewallId: given("firewallId"),
+    booted: (record: InstanceRecord, values: Values) =>
+      record.status === "running" ? true : record.status === "offline" ? false : (values.booted ?? UP.includes(record.status)),
+  },
+  timeouts: { create: 15 * MINUTE, update: 20 * MINUTE, delete: 10 * MINUTE },
+  endpoints: {
+    read: [
+      "regions.list",
+      "vpcs.list",
+      "images.get",
+      "computes.types.get",
+      "computes.instances.list",
+      "computes.instances.get",
+      "computes.instances.configs.list",
+    ],
+    write: [
+      "computes.instances.create",
+      "computes.instances.update",
+      "computes.instances.delete",
+      "computes.instances.boot",
+      "computes.instances.shutdown",
+      "computes.instances.reboot",
+      "computes.instances.resize",
+      "computes.instances.configs.update",
+    ],
+  },
+  uniqueInputs: ["label"],
+  // The sdk's rules of a profile's interfaces, on the program's list (camelCase inside): named back in its words.
+  wireRules: (wire) =>
+    Array.isArray(wire.interfaces)
+      ? configInterfaceErrors(snakeDeep(wire.interfaces) as never).map((e) => ({ ...e, field: e.field && camelText(e.field) }))
+      : [],
+  checkShared: onOffer,
+  // Labels are unique among the account's instances.
+  naturalKey: uniqueLabel((ctx, filter, signal) => instances(ctx).listAll({ filter, signal })),
+  hooks: {
+    create: ({ ctx, body, signal }) => instances(ctx).create(body, { signal }),
+    read: ({ ctx, id, state, signal }) => readFull(ctx, apiId(id), state, signal),
+    settle: async ({ ctx, record, inputs, signal }) => {
+      const target = wanted(inputs.booted);
+      await waitFor(ctx, record.id, [target], signal, target);
+      return (await readFull(ctx, record.id, inputs as Values, signal))!;
+    },
+    update: async ({ ctx, id, body, news, changed, signal }) => {
+      const computeId = apiId(id);
+      if (Object.keys(body).length > 0) await instances(ctx).update(computeId, body, { signal });
+      const target = wanted(news.booted);
+      let status = (await instances(ctx).get(computeId, { signal })).status;
+      if (changed.includes("type")) {
+        await instances(ctx).resize(computeId, { type: news.type }, { signal });
+        status = (await waitFor(ctx, computeId, ["running", "offline"], signal, "the resize")).status;
+      }
+      if (changed.includes("interfaces") && news.interfaces !== undefined) {
+        const [config] = await instances(ctx).configs.listAll(computeId, { signal });
+        if (!config) throw new Error(`instance ${computeId} has no configuration profile to set the interfaces of`);
+        const wire = snakeDeep(canonicalInterfaces(news.interfaces)) as ConfigInterfaceRequest[];
+        await instances(ctx).configs.update(computeId, config.id, { interfaces: wire }, { signal });
+        // The profile's interfaces change on the next boot: a running instance reboots now.
+        if (status === "running" && target === "running") {
+          ctx.status(`rebooting instance ${computeId} so its new interfaces take effect`);
+          await instances(ctx).reboot(computeId, {}, { signal });
+          status = (await waitFor(ctx, computeId, ["running"], signal, "running after the reboot")).status;
+        }
+      }
+      if (status !== target) {
+        if (target === "running") await instances(ctx).boot(computeId, {}, { signal });
+        else await instances(ctx).shutdown(computeId, { signal });
+        await waitFor(ctx, computeId, [target], signal, target);
+      }
+      return (await readFull(ctx, computeId, news as Values, signal))!;
+    },
+    // Waits until it is gone: its subnet, firewall or VPC can only go after it.
+    delete: async ({ ctx, id, signal }) => {
+      const computeId = apiId(id);
+      await instances(ctx).delete(computeId, { signal });
+      await waitFor(ctx, computeId, [], signal, "deleted").catch((error: unknown) => {
+        if (!(error instanceof WaitError && error.kind === "failed" && error.last === undefined)) throw error;
+      });
+    },
+  },
+});
