@@ -17,6 +17,7 @@ watchInlinePrograms();
 export * from "./classes/resource-classes";
 // Data functions, each with its `…Output` form (Inputs in, an Output out): everything each area's module
 // exports (test/checks/kind-lists.test.ts holds that every module of provider/functions/ is here).
+export * from "./functions/computes";
 export * from "./functions/databases";
 export * from "./functions/domains";
 export * from "./functions/firewalls";

@@ -121,13 +121,18 @@ export function unrecordedKeys(spec: AnySpec, args: object): string[] {
 
 /**
  * A resource's props: the inputs, and every output key (undefined) so it becomes a property, but
- * for the outputs it never records (`unrecordedKeys`).
+ * for the outputs it never records (`unrecordedKeys`). A secret input (an instance's root password)
+ * is given as a secret, so the state records the inputs encrypted too, as the plugin's schema says.
  */
 export function dynamicProps(spec: AnySpec, args: object): Record<string, unknown> {
   const props: Record<string, unknown> = {};
   for (const key of [...Object.keys(spec.inputs), ...Object.keys(spec.outputs), ...META_INPUTS]) props[key] = undefined;
   for (const key of unrecordedKeys(spec, args)) delete props[key];
-  return { ...props, ...args };
+  const given: Record<string, unknown> = { ...args };
+  for (const [key, field] of Object.entries(spec.inputs)) {
+    if (field.secret && given[key] !== undefined) given[key] = pulumi.secret(given[key]);
+  }
+  return { ...props, ...given };
 }
 
 /**

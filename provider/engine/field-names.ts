@@ -124,6 +124,7 @@ export const DATA_FUNCTIONS: Readonly<Record<string, string>> = {
   "/domains": "getDomains()",
   "/images": "getImages()",
   "/vpcs": "getVpcs()",
+  "/compute/instances": "getInstances()",
   "/vpcs/ips": "getVpcIps()",
 };
 

@@ -291,14 +291,19 @@ export const instanceSpec = resourceSpec<InstanceRecord, ComputeCreateRequest, C
     status: { description: "`running`, `offline`, or a transition (`provisioning`, `booting`, `resizing`, …)." },
     ipv4: { description: "The instance's IPv4 addresses: public first, then the private one when `privateIp`." },
     ipv6: { description: "The SLAAC IPv6 address with its prefix length.", nullWhen: "Null when the API gives none." },
-    specs: { description: "`{disk, memory, vcpus, transfer, gpus, acceleratedDevices}` of its type (MB, MB, count, GB)." },
+    specs: {
+      description: "`{disk, memory, vcpus, transfer, gpus, acceleratedDevices}` of its type (MB, MB, count, GB).",
+      recomputedBy: ["type"],
+    },
     vpcIpv4: {
       wire: "vpc_ipv4",
       description: "The IPv4 address of the `vpc` interface in its subnet, for a database allow list or a private DNS record.",
       recomputedBy: ["interfaces"],
       nullWhen: "Null when the instance has no `vpc` interface.",
     },
-    ...timestamps("instance"),
+    created: timestamps("instance").created,
+    // Stamped by every change the instance itself takes: the PUT, a resize, a boot, a shutdown, a reboot.
+    updated: { ...timestamps("instance").updated, recomputedBy: ["label", "tags", "type", "booted", "interfaces"] },
   },
   computed: {
     rootPass: given("rootPass"),

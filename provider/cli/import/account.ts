@@ -258,4 +258,6 @@ export const AREA_NAMES = AREAS.map((a) => a.name);
 export const NOT_IMPORTED: Readonly<Record<string, string>> = {
   FirewallRule: "a firewall's rules are imported with it, as its inbound and outbound inputs",
   DatabaseAllowListEntry: "a database's allow list is imported with it, as its allowList input",
+  Instance:
+    "the API never answers an instance's root password, which Instance requires: adopt one with adoptId and the password it was made with",
 };

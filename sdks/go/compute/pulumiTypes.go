@@ -2929,6 +2929,373 @@ func (o InstanceInterfacesArgsIpv4ArgsPtrOutput) Vpc() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+type InstanceResult struct {
+	Alerts              InstanceResultAlerts  `pulumi:"alerts"`
+	Backups             InstanceResultBackups `pulumi:"backups"`
+	Capabilities        []string              `pulumi:"capabilities"`
+	Created             string                `pulumi:"created"`
+	DiskEncryption      string                `pulumi:"diskEncryption"`
+	Group               string                `pulumi:"group"`
+	HasUserData         bool                  `pulumi:"hasUserData"`
+	HostUuid            string                `pulumi:"hostUuid"`
+	Hypervisor          string                `pulumi:"hypervisor"`
+	Id                  float64               `pulumi:"id"`
+	Image               *string               `pulumi:"image"`
+	InterfaceGeneration string                `pulumi:"interfaceGeneration"`
+	Ipv4                []string              `pulumi:"ipv4"`
+	Ipv6                *string               `pulumi:"ipv6"`
+	Label               string                `pulumi:"label"`
+	LkeClusterId        *float64              `pulumi:"lkeClusterId"`
+	Locks               []string              `pulumi:"locks"`
+	MaintenancePolicy   string                `pulumi:"maintenancePolicy"`
+	PlacementGroup      interface{}           `pulumi:"placementGroup"`
+	Region              string                `pulumi:"region"`
+	SiteType            string                `pulumi:"siteType"`
+	Specs               InstanceResultSpecs   `pulumi:"specs"`
+	Status              string                `pulumi:"status"`
+	Tags                []string              `pulumi:"tags"`
+	Type                *string               `pulumi:"type"`
+	Updated             string                `pulumi:"updated"`
+	WatchdogEnabled     bool                  `pulumi:"watchdogEnabled"`
+}
+
+type InstanceResultOutput struct{ *pulumi.OutputState }
+
+func (InstanceResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*InstanceResult)(nil)).Elem()
+}
+
+func (o InstanceResultOutput) ToInstanceResultOutput() InstanceResultOutput {
+	return o
+}
+
+func (o InstanceResultOutput) ToInstanceResultOutputWithContext(ctx context.Context) InstanceResultOutput {
+	return o
+}
+
+func (o InstanceResultOutput) Alerts() InstanceResultAlertsOutput {
+	return o.ApplyT(func(v InstanceResult) InstanceResultAlerts { return v.Alerts }).(InstanceResultAlertsOutput)
+}
+
+func (o InstanceResultOutput) Backups() InstanceResultBackupsOutput {
+	return o.ApplyT(func(v InstanceResult) InstanceResultBackups { return v.Backups }).(InstanceResultBackupsOutput)
+}
+
+func (o InstanceResultOutput) Capabilities() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v InstanceResult) []string { return v.Capabilities }).(pulumi.StringArrayOutput)
+}
+
+func (o InstanceResultOutput) Created() pulumi.StringOutput {
+	return o.ApplyT(func(v InstanceResult) string { return v.Created }).(pulumi.StringOutput)
+}
+
+func (o InstanceResultOutput) DiskEncryption() pulumi.StringOutput {
+	return o.ApplyT(func(v InstanceResult) string { return v.DiskEncryption }).(pulumi.StringOutput)
+}
+
+func (o InstanceResultOutput) Group() pulumi.StringOutput {
+	return o.ApplyT(func(v InstanceResult) string { return v.Group }).(pulumi.StringOutput)
+}
+
+func (o InstanceResultOutput) HasUserData() pulumi.BoolOutput {
+	return o.ApplyT(func(v InstanceResult) bool { return v.HasUserData }).(pulumi.BoolOutput)
+}
+
+func (o InstanceResultOutput) HostUuid() pulumi.StringOutput {
+	return o.ApplyT(func(v InstanceResult) string { return v.HostUuid }).(pulumi.StringOutput)
+}
+
+func (o InstanceResultOutput) Hypervisor() pulumi.StringOutput {
+	return o.ApplyT(func(v InstanceResult) string { return v.Hypervisor }).(pulumi.StringOutput)
+}
+
+func (o InstanceResultOutput) Id() pulumi.Float64Output {
+	return o.ApplyT(func(v InstanceResult) float64 { return v.Id }).(pulumi.Float64Output)
+}
+
+func (o InstanceResultOutput) Image() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v InstanceResult) *string { return v.Image }).(pulumi.StringPtrOutput)
+}
+
+func (o InstanceResultOutput) InterfaceGeneration() pulumi.StringOutput {
+	return o.ApplyT(func(v InstanceResult) string { return v.InterfaceGeneration }).(pulumi.StringOutput)
+}
+
+func (o InstanceResultOutput) Ipv4() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v InstanceResult) []string { return v.Ipv4 }).(pulumi.StringArrayOutput)
+}
+
+func (o InstanceResultOutput) Ipv6() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v InstanceResult) *string { return v.Ipv6 }).(pulumi.StringPtrOutput)
+}
+
+func (o InstanceResultOutput) Label() pulumi.StringOutput {
+	return o.ApplyT(func(v InstanceResult) string { return v.Label }).(pulumi.StringOutput)
+}
+
+func (o InstanceResultOutput) LkeClusterId() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v InstanceResult) *float64 { return v.LkeClusterId }).(pulumi.Float64PtrOutput)
+}
+
+func (o InstanceResultOutput) Locks() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v InstanceResult) []string { return v.Locks }).(pulumi.StringArrayOutput)
+}
+
+func (o InstanceResultOutput) MaintenancePolicy() pulumi.StringOutput {
+	return o.ApplyT(func(v InstanceResult) string { return v.MaintenancePolicy }).(pulumi.StringOutput)
+}
+
+func (o InstanceResultOutput) PlacementGroup() pulumi.AnyOutput {
+	return o.ApplyT(func(v InstanceResult) interface{} { return v.PlacementGroup }).(pulumi.AnyOutput)
+}
+
+func (o InstanceResultOutput) Region() pulumi.StringOutput {
+	return o.ApplyT(func(v InstanceResult) string { return v.Region }).(pulumi.StringOutput)
+}
+
+func (o InstanceResultOutput) SiteType() pulumi.StringOutput {
+	return o.ApplyT(func(v InstanceResult) string { return v.SiteType }).(pulumi.StringOutput)
+}
+
+func (o InstanceResultOutput) Specs() InstanceResultSpecsOutput {
+	return o.ApplyT(func(v InstanceResult) InstanceResultSpecs { return v.Specs }).(InstanceResultSpecsOutput)
+}
+
+func (o InstanceResultOutput) Status() pulumi.StringOutput {
+	return o.ApplyT(func(v InstanceResult) string { return v.Status }).(pulumi.StringOutput)
+}
+
+func (o InstanceResultOutput) Tags() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v InstanceResult) []string { return v.Tags }).(pulumi.StringArrayOutput)
+}
+
+func (o InstanceResultOutput) Type() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v InstanceResult) *string { return v.Type }).(pulumi.StringPtrOutput)
+}
+
+func (o InstanceResultOutput) Updated() pulumi.StringOutput {
+	return o.ApplyT(func(v InstanceResult) string { return v.Updated }).(pulumi.StringOutput)
+}
+
+func (o InstanceResultOutput) WatchdogEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v InstanceResult) bool { return v.WatchdogEnabled }).(pulumi.BoolOutput)
+}
+
+type InstanceResultArrayOutput struct{ *pulumi.OutputState }
+
+func (InstanceResultArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]InstanceResult)(nil)).Elem()
+}
+
+func (o InstanceResultArrayOutput) ToInstanceResultArrayOutput() InstanceResultArrayOutput {
+	return o
+}
+
+func (o InstanceResultArrayOutput) ToInstanceResultArrayOutputWithContext(ctx context.Context) InstanceResultArrayOutput {
+	return o
+}
+
+func (o InstanceResultArrayOutput) Index(i pulumi.IntInput) InstanceResultOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) InstanceResult {
+		return vs[0].([]InstanceResult)[vs[1].(int)]
+	}).(InstanceResultOutput)
+}
+
+type InstanceResultAlerts struct {
+	Cpu           *float64 `pulumi:"cpu"`
+	Io            *float64 `pulumi:"io"`
+	NetworkIn     *float64 `pulumi:"networkIn"`
+	NetworkOut    *float64 `pulumi:"networkOut"`
+	TransferQuota *float64 `pulumi:"transferQuota"`
+}
+
+type InstanceResultAlertsOutput struct{ *pulumi.OutputState }
+
+func (InstanceResultAlertsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*InstanceResultAlerts)(nil)).Elem()
+}
+
+func (o InstanceResultAlertsOutput) ToInstanceResultAlertsOutput() InstanceResultAlertsOutput {
+	return o
+}
+
+func (o InstanceResultAlertsOutput) ToInstanceResultAlertsOutputWithContext(ctx context.Context) InstanceResultAlertsOutput {
+	return o
+}
+
+func (o InstanceResultAlertsOutput) Cpu() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v InstanceResultAlerts) *float64 { return v.Cpu }).(pulumi.Float64PtrOutput)
+}
+
+func (o InstanceResultAlertsOutput) Io() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v InstanceResultAlerts) *float64 { return v.Io }).(pulumi.Float64PtrOutput)
+}
+
+func (o InstanceResultAlertsOutput) NetworkIn() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v InstanceResultAlerts) *float64 { return v.NetworkIn }).(pulumi.Float64PtrOutput)
+}
+
+func (o InstanceResultAlertsOutput) NetworkOut() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v InstanceResultAlerts) *float64 { return v.NetworkOut }).(pulumi.Float64PtrOutput)
+}
+
+func (o InstanceResultAlertsOutput) TransferQuota() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v InstanceResultAlerts) *float64 { return v.TransferQuota }).(pulumi.Float64PtrOutput)
+}
+
+type InstanceResultBackups struct {
+	Available      *bool                          `pulumi:"available"`
+	Enabled        *bool                          `pulumi:"enabled"`
+	LastSuccessful *string                        `pulumi:"lastSuccessful"`
+	Schedule       *InstanceResultBackupsSchedule `pulumi:"schedule"`
+}
+
+type InstanceResultBackupsOutput struct{ *pulumi.OutputState }
+
+func (InstanceResultBackupsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*InstanceResultBackups)(nil)).Elem()
+}
+
+func (o InstanceResultBackupsOutput) ToInstanceResultBackupsOutput() InstanceResultBackupsOutput {
+	return o
+}
+
+func (o InstanceResultBackupsOutput) ToInstanceResultBackupsOutputWithContext(ctx context.Context) InstanceResultBackupsOutput {
+	return o
+}
+
+func (o InstanceResultBackupsOutput) Available() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v InstanceResultBackups) *bool { return v.Available }).(pulumi.BoolPtrOutput)
+}
+
+func (o InstanceResultBackupsOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v InstanceResultBackups) *bool { return v.Enabled }).(pulumi.BoolPtrOutput)
+}
+
+func (o InstanceResultBackupsOutput) LastSuccessful() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v InstanceResultBackups) *string { return v.LastSuccessful }).(pulumi.StringPtrOutput)
+}
+
+func (o InstanceResultBackupsOutput) Schedule() InstanceResultBackupsSchedulePtrOutput {
+	return o.ApplyT(func(v InstanceResultBackups) *InstanceResultBackupsSchedule { return v.Schedule }).(InstanceResultBackupsSchedulePtrOutput)
+}
+
+type InstanceResultBackupsSchedule struct {
+	Day    *string `pulumi:"day"`
+	Window *string `pulumi:"window"`
+}
+
+type InstanceResultBackupsScheduleOutput struct{ *pulumi.OutputState }
+
+func (InstanceResultBackupsScheduleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*InstanceResultBackupsSchedule)(nil)).Elem()
+}
+
+func (o InstanceResultBackupsScheduleOutput) ToInstanceResultBackupsScheduleOutput() InstanceResultBackupsScheduleOutput {
+	return o
+}
+
+func (o InstanceResultBackupsScheduleOutput) ToInstanceResultBackupsScheduleOutputWithContext(ctx context.Context) InstanceResultBackupsScheduleOutput {
+	return o
+}
+
+func (o InstanceResultBackupsScheduleOutput) Day() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v InstanceResultBackupsSchedule) *string { return v.Day }).(pulumi.StringPtrOutput)
+}
+
+func (o InstanceResultBackupsScheduleOutput) Window() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v InstanceResultBackupsSchedule) *string { return v.Window }).(pulumi.StringPtrOutput)
+}
+
+type InstanceResultBackupsSchedulePtrOutput struct{ *pulumi.OutputState }
+
+func (InstanceResultBackupsSchedulePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**InstanceResultBackupsSchedule)(nil)).Elem()
+}
+
+func (o InstanceResultBackupsSchedulePtrOutput) ToInstanceResultBackupsSchedulePtrOutput() InstanceResultBackupsSchedulePtrOutput {
+	return o
+}
+
+func (o InstanceResultBackupsSchedulePtrOutput) ToInstanceResultBackupsSchedulePtrOutputWithContext(ctx context.Context) InstanceResultBackupsSchedulePtrOutput {
+	return o
+}
+
+func (o InstanceResultBackupsSchedulePtrOutput) Elem() InstanceResultBackupsScheduleOutput {
+	return o.ApplyT(func(v *InstanceResultBackupsSchedule) InstanceResultBackupsSchedule {
+		if v != nil {
+			return *v
+		}
+		var ret InstanceResultBackupsSchedule
+		return ret
+	}).(InstanceResultBackupsScheduleOutput)
+}
+
+func (o InstanceResultBackupsSchedulePtrOutput) Day() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *InstanceResultBackupsSchedule) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Day
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o InstanceResultBackupsSchedulePtrOutput) Window() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *InstanceResultBackupsSchedule) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Window
+	}).(pulumi.StringPtrOutput)
+}
+
+type InstanceResultSpecs struct {
+	AcceleratedDevices float64 `pulumi:"acceleratedDevices"`
+	Disk               float64 `pulumi:"disk"`
+	Gpus               float64 `pulumi:"gpus"`
+	Memory             float64 `pulumi:"memory"`
+	Transfer           float64 `pulumi:"transfer"`
+	Vcpus              float64 `pulumi:"vcpus"`
+}
+
+type InstanceResultSpecsOutput struct{ *pulumi.OutputState }
+
+func (InstanceResultSpecsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*InstanceResultSpecs)(nil)).Elem()
+}
+
+func (o InstanceResultSpecsOutput) ToInstanceResultSpecsOutput() InstanceResultSpecsOutput {
+	return o
+}
+
+func (o InstanceResultSpecsOutput) ToInstanceResultSpecsOutputWithContext(ctx context.Context) InstanceResultSpecsOutput {
+	return o
+}
+
+func (o InstanceResultSpecsOutput) AcceleratedDevices() pulumi.Float64Output {
+	return o.ApplyT(func(v InstanceResultSpecs) float64 { return v.AcceleratedDevices }).(pulumi.Float64Output)
+}
+
+func (o InstanceResultSpecsOutput) Disk() pulumi.Float64Output {
+	return o.ApplyT(func(v InstanceResultSpecs) float64 { return v.Disk }).(pulumi.Float64Output)
+}
+
+func (o InstanceResultSpecsOutput) Gpus() pulumi.Float64Output {
+	return o.ApplyT(func(v InstanceResultSpecs) float64 { return v.Gpus }).(pulumi.Float64Output)
+}
+
+func (o InstanceResultSpecsOutput) Memory() pulumi.Float64Output {
+	return o.ApplyT(func(v InstanceResultSpecs) float64 { return v.Memory }).(pulumi.Float64Output)
+}
+
+func (o InstanceResultSpecsOutput) Transfer() pulumi.Float64Output {
+	return o.ApplyT(func(v InstanceResultSpecs) float64 { return v.Transfer }).(pulumi.Float64Output)
+}
+
+func (o InstanceResultSpecsOutput) Vcpus() pulumi.Float64Output {
+	return o.ApplyT(func(v InstanceResultSpecs) float64 { return v.Vcpus }).(pulumi.Float64Output)
+}
+
 type InstanceSpecs struct {
 	AcceleratedDevices float64 `pulumi:"acceleratedDevices"`
 	Disk               float64 `pulumi:"disk"`
@@ -4759,6 +5126,13 @@ func init() {
 	pulumi.RegisterOutputType(InstanceInterfacesArgsArrayOutput{})
 	pulumi.RegisterOutputType(InstanceInterfacesArgsIpv4ArgsOutput{})
 	pulumi.RegisterOutputType(InstanceInterfacesArgsIpv4ArgsPtrOutput{})
+	pulumi.RegisterOutputType(InstanceResultOutput{})
+	pulumi.RegisterOutputType(InstanceResultArrayOutput{})
+	pulumi.RegisterOutputType(InstanceResultAlertsOutput{})
+	pulumi.RegisterOutputType(InstanceResultBackupsOutput{})
+	pulumi.RegisterOutputType(InstanceResultBackupsScheduleOutput{})
+	pulumi.RegisterOutputType(InstanceResultBackupsSchedulePtrOutput{})
+	pulumi.RegisterOutputType(InstanceResultSpecsOutput{})
 	pulumi.RegisterOutputType(InstanceSpecsOutput{})
 	pulumi.RegisterOutputType(IpResultOutput{})
 	pulumi.RegisterOutputType(IpResultArrayOutput{})

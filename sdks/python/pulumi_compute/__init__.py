@@ -25,6 +25,8 @@ from .get_firewall import *
 from .get_firewalls import *
 from .get_image import *
 from .get_images import *
+from .get_instance import *
+from .get_instances import *
 from .get_ips import *
 from .get_ipv6_pools import *
 from .get_ipv6_range import *

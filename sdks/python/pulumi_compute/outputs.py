@@ -50,6 +50,11 @@ __all__ = [
     'FirewallWithDevicesResultRulesOutbound',
     'FirewallWithDevicesResultRulesOutboundAddresses',
     'ImageResult',
+    'InstanceResult',
+    'InstanceResultAlerts',
+    'InstanceResultBackups',
+    'InstanceResultBackupsSchedule',
+    'InstanceResultSpecs',
     'InstanceSpecs',
     'IpResult',
     'IpResultVpcNat11',
@@ -1771,6 +1776,354 @@ class ImageResult(dict):
     @pulumi.getter
     def vendor(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "vendor")
+
+
+@pulumi.output_type
+class InstanceResult(dict):
+    def __init__(__self__, *,
+                 alerts: 'outputs.InstanceResultAlerts',
+                 backups: 'outputs.InstanceResultBackups',
+                 capabilities: Sequence[_builtins.str],
+                 created: _builtins.str,
+                 disk_encryption: _builtins.str,
+                 group: _builtins.str,
+                 has_user_data: _builtins.bool,
+                 host_uuid: _builtins.str,
+                 hypervisor: _builtins.str,
+                 id: _builtins.float,
+                 interface_generation: _builtins.str,
+                 ipv4: Sequence[_builtins.str],
+                 label: _builtins.str,
+                 locks: Sequence[_builtins.str],
+                 maintenance_policy: _builtins.str,
+                 placement_group: Any,
+                 region: _builtins.str,
+                 site_type: _builtins.str,
+                 specs: 'outputs.InstanceResultSpecs',
+                 status: _builtins.str,
+                 tags: Sequence[_builtins.str],
+                 updated: _builtins.str,
+                 watchdog_enabled: _builtins.bool,
+                 image: Optional[_builtins.str] = None,
+                 ipv6: Optional[_builtins.str] = None,
+                 lke_cluster_id: Optional[_builtins.float] = None,
+                 type: Optional[_builtins.str] = None):
+        pulumi.set(__self__, "alerts", alerts)
+        pulumi.set(__self__, "backups", backups)
+        pulumi.set(__self__, "capabilities", capabilities)
+        pulumi.set(__self__, "created", created)
+        pulumi.set(__self__, "disk_encryption", disk_encryption)
+        pulumi.set(__self__, "group", group)
+        pulumi.set(__self__, "has_user_data", has_user_data)
+        pulumi.set(__self__, "host_uuid", host_uuid)
+        pulumi.set(__self__, "hypervisor", hypervisor)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "interface_generation", interface_generation)
+        pulumi.set(__self__, "ipv4", ipv4)
+        pulumi.set(__self__, "label", label)
+        pulumi.set(__self__, "locks", locks)
+        pulumi.set(__self__, "maintenance_policy", maintenance_policy)
+        pulumi.set(__self__, "placement_group", placement_group)
+        pulumi.set(__self__, "region", region)
+        pulumi.set(__self__, "site_type", site_type)
+        pulumi.set(__self__, "specs", specs)
+        pulumi.set(__self__, "status", status)
+        pulumi.set(__self__, "tags", tags)
+        pulumi.set(__self__, "updated", updated)
+        pulumi.set(__self__, "watchdog_enabled", watchdog_enabled)
+        if image is not None:
+            pulumi.set(__self__, "image", image)
+        if ipv6 is not None:
+            pulumi.set(__self__, "ipv6", ipv6)
+        if lke_cluster_id is not None:
+            pulumi.set(__self__, "lke_cluster_id", lke_cluster_id)
+        if type is not None:
+            pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def alerts(self) -> 'outputs.InstanceResultAlerts':
+        return pulumi.get(self, "alerts")
+
+    @_builtins.property
+    @pulumi.getter
+    def backups(self) -> 'outputs.InstanceResultBackups':
+        return pulumi.get(self, "backups")
+
+    @_builtins.property
+    @pulumi.getter
+    def capabilities(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "capabilities")
+
+    @_builtins.property
+    @pulumi.getter
+    def created(self) -> _builtins.str:
+        return pulumi.get(self, "created")
+
+    @_builtins.property
+    @pulumi.getter(name="diskEncryption")
+    def disk_encryption(self) -> _builtins.str:
+        return pulumi.get(self, "disk_encryption")
+
+    @_builtins.property
+    @pulumi.getter
+    def group(self) -> _builtins.str:
+        return pulumi.get(self, "group")
+
+    @_builtins.property
+    @pulumi.getter(name="hasUserData")
+    def has_user_data(self) -> _builtins.bool:
+        return pulumi.get(self, "has_user_data")
+
+    @_builtins.property
+    @pulumi.getter(name="hostUuid")
+    def host_uuid(self) -> _builtins.str:
+        return pulumi.get(self, "host_uuid")
+
+    @_builtins.property
+    @pulumi.getter
+    def hypervisor(self) -> _builtins.str:
+        return pulumi.get(self, "hypervisor")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.float:
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="interfaceGeneration")
+    def interface_generation(self) -> _builtins.str:
+        return pulumi.get(self, "interface_generation")
+
+    @_builtins.property
+    @pulumi.getter
+    def ipv4(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "ipv4")
+
+    @_builtins.property
+    @pulumi.getter
+    def label(self) -> _builtins.str:
+        return pulumi.get(self, "label")
+
+    @_builtins.property
+    @pulumi.getter
+    def locks(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "locks")
+
+    @_builtins.property
+    @pulumi.getter(name="maintenancePolicy")
+    def maintenance_policy(self) -> _builtins.str:
+        return pulumi.get(self, "maintenance_policy")
+
+    @_builtins.property
+    @pulumi.getter(name="placementGroup")
+    def placement_group(self) -> Any:
+        return pulumi.get(self, "placement_group")
+
+    @_builtins.property
+    @pulumi.getter
+    def region(self) -> _builtins.str:
+        return pulumi.get(self, "region")
+
+    @_builtins.property
+    @pulumi.getter(name="siteType")
+    def site_type(self) -> _builtins.str:
+        return pulumi.get(self, "site_type")
+
+    @_builtins.property
+    @pulumi.getter
+    def specs(self) -> 'outputs.InstanceResultSpecs':
+        return pulumi.get(self, "specs")
+
+    @_builtins.property
+    @pulumi.getter
+    def status(self) -> _builtins.str:
+        return pulumi.get(self, "status")
+
+    @_builtins.property
+    @pulumi.getter
+    def tags(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "tags")
+
+    @_builtins.property
+    @pulumi.getter
+    def updated(self) -> _builtins.str:
+        return pulumi.get(self, "updated")
+
+    @_builtins.property
+    @pulumi.getter(name="watchdogEnabled")
+    def watchdog_enabled(self) -> _builtins.bool:
+        return pulumi.get(self, "watchdog_enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def image(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "image")
+
+    @_builtins.property
+    @pulumi.getter
+    def ipv6(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "ipv6")
+
+    @_builtins.property
+    @pulumi.getter(name="lkeClusterId")
+    def lke_cluster_id(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "lke_cluster_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class InstanceResultAlerts(dict):
+    def __init__(__self__, *,
+                 cpu: Optional[_builtins.float] = None,
+                 io: Optional[_builtins.float] = None,
+                 network_in: Optional[_builtins.float] = None,
+                 network_out: Optional[_builtins.float] = None,
+                 transfer_quota: Optional[_builtins.float] = None):
+        if cpu is not None:
+            pulumi.set(__self__, "cpu", cpu)
+        if io is not None:
+            pulumi.set(__self__, "io", io)
+        if network_in is not None:
+            pulumi.set(__self__, "network_in", network_in)
+        if network_out is not None:
+            pulumi.set(__self__, "network_out", network_out)
+        if transfer_quota is not None:
+            pulumi.set(__self__, "transfer_quota", transfer_quota)
+
+    @_builtins.property
+    @pulumi.getter
+    def cpu(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "cpu")
+
+    @_builtins.property
+    @pulumi.getter
+    def io(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "io")
+
+    @_builtins.property
+    @pulumi.getter(name="networkIn")
+    def network_in(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "network_in")
+
+    @_builtins.property
+    @pulumi.getter(name="networkOut")
+    def network_out(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "network_out")
+
+    @_builtins.property
+    @pulumi.getter(name="transferQuota")
+    def transfer_quota(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "transfer_quota")
+
+
+@pulumi.output_type
+class InstanceResultBackups(dict):
+    def __init__(__self__, *,
+                 available: Optional[_builtins.bool] = None,
+                 enabled: Optional[_builtins.bool] = None,
+                 last_successful: Optional[_builtins.str] = None,
+                 schedule: Optional['outputs.InstanceResultBackupsSchedule'] = None):
+        if available is not None:
+            pulumi.set(__self__, "available", available)
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if last_successful is not None:
+            pulumi.set(__self__, "last_successful", last_successful)
+        if schedule is not None:
+            pulumi.set(__self__, "schedule", schedule)
+
+    @_builtins.property
+    @pulumi.getter
+    def available(self) -> Optional[_builtins.bool]:
+        return pulumi.get(self, "available")
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> Optional[_builtins.bool]:
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="lastSuccessful")
+    def last_successful(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "last_successful")
+
+    @_builtins.property
+    @pulumi.getter
+    def schedule(self) -> Optional['outputs.InstanceResultBackupsSchedule']:
+        return pulumi.get(self, "schedule")
+
+
+@pulumi.output_type
+class InstanceResultBackupsSchedule(dict):
+    def __init__(__self__, *,
+                 day: Optional[_builtins.str] = None,
+                 window: Optional[_builtins.str] = None):
+        if day is not None:
+            pulumi.set(__self__, "day", day)
+        if window is not None:
+            pulumi.set(__self__, "window", window)
+
+    @_builtins.property
+    @pulumi.getter
+    def day(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "day")
+
+    @_builtins.property
+    @pulumi.getter
+    def window(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "window")
+
+
+@pulumi.output_type
+class InstanceResultSpecs(dict):
+    def __init__(__self__, *,
+                 accelerated_devices: _builtins.float,
+                 disk: _builtins.float,
+                 gpus: _builtins.float,
+                 memory: _builtins.float,
+                 transfer: _builtins.float,
+                 vcpus: _builtins.float):
+        pulumi.set(__self__, "accelerated_devices", accelerated_devices)
+        pulumi.set(__self__, "disk", disk)
+        pulumi.set(__self__, "gpus", gpus)
+        pulumi.set(__self__, "memory", memory)
+        pulumi.set(__self__, "transfer", transfer)
+        pulumi.set(__self__, "vcpus", vcpus)
+
+    @_builtins.property
+    @pulumi.getter(name="acceleratedDevices")
+    def accelerated_devices(self) -> _builtins.float:
+        return pulumi.get(self, "accelerated_devices")
+
+    @_builtins.property
+    @pulumi.getter
+    def disk(self) -> _builtins.float:
+        return pulumi.get(self, "disk")
+
+    @_builtins.property
+    @pulumi.getter
+    def gpus(self) -> _builtins.float:
+        return pulumi.get(self, "gpus")
+
+    @_builtins.property
+    @pulumi.getter
+    def memory(self) -> _builtins.float:
+        return pulumi.get(self, "memory")
+
+    @_builtins.property
+    @pulumi.getter
+    def transfer(self) -> _builtins.float:
+        return pulumi.get(self, "transfer")
+
+    @_builtins.property
+    @pulumi.getter
+    def vcpus(self) -> _builtins.float:
+        return pulumi.get(self, "vcpus")
 
 
 @pulumi.output_type

@@ -49,6 +49,7 @@ const VALID: Record<string, Record<string, unknown>> = {
     addresses: { ipv4: ["10.0.0.0/24"] },
   },
   Image: { diskId: 1, label: "golden" },
+  Instance: { label: "web-1", region: "us-iad", type: "g6-nanode-1", image: "public/debian12", rootPass: "a-long-root-password" },
   Ipv6Range: { prefixLength: 64, computeId: 1 },
   DatabaseAllowListEntry: { engine: "mysql", databaseId: 1, address: "203.0.113.7" },
   ReverseDns: { address: "203.0.113.7", rdns: "www.example.com" },
