@@ -8,11 +8,13 @@
  * - a MySQL database whose allow list is the data subnet, and a PostgreSQL one for reports whose
  *   allow list gets the data subnet through a DatabaseAllowListEntry;
  * - a private image uploaded from a generated file;
- * - an IPv6 range routed to the first instance.
+ * - an IPv6 range routed to the first instance;
+ * - a worker instance in the data subnet, with a VPC interface only.
  *
- * Compute instances are not part of this API: the program finds the account's instances through
- * their public addresses (`getIps`). Config (namespace `compute-quickstart`): `region` (default
- * `us-iad`), `domain` (default `quickstart.example`), `nodebalancerId` (optional).
+ * The firewall guards the account's existing instances, found through their public addresses
+ * (`getIps`); the stack makes one instance of its own, the worker. Config (namespace
+ * `compute-quickstart`): `region` (default `us-iad`), `domain` (default `quickstart.example`),
+ * `nodebalancerId` (optional), `workerRootPass` (secret; a fixed example value otherwise).
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as compute from "../../provider";
@@ -76,6 +78,17 @@ export async function quickstart(): Promise<Record<string, unknown>> {
     });
   }
 
+  // A worker in the data subnet, reachable inside the VPC only (no public interface): the MySQL
+  // database's allow list (the data subnet) lets it in.
+  const worker = new compute.Instance("worker", {
+    label: "quickstart-worker",
+    region,
+    type: "g6-nanode-1",
+    image: "public/debian12",
+    rootPass: config.getSecret("workerRootPass") ?? "quickstart-worker-root-password",
+    interfaces: [{ purpose: "vpc", subnetId: dataSubnet.id }],
+  });
+
   // DNS: the zone, its records, and the reverse DNS of the web address
   const domain = new compute.Domain("zone", { domain: zone, type: "master", soaEmail: `hostmaster@${zone}`, ttlSec: 3600 });
   const www = new compute.DomainRecord("www", { domainId: domain.id, type: "A", name: "www", target: webAddress, ttlSec: 300 });
@@ -135,5 +148,6 @@ export async function quickstart(): Promise<Record<string, unknown>> {
     reportsDatabaseHost: reports.hosts.apply((h) => h.primary),
     imageId: image.id,
     ipv6Range: range.range,
+    workerAddress: worker.vpcIpv4,
   };
 }
