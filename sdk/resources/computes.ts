@@ -81,6 +81,7 @@ export const COMPUTE_STATUSES = [
   "restoring",
   "stopped",
 ] as const;
+/** One status of an instance. */
 export type ComputeStatus = (typeof COMPUTE_STATUSES)[number];
 
 const id = z.number().int();
@@ -222,6 +223,7 @@ export type ComputeRebuildRequest = z.infer<typeof ComputeRebuildRequest>;
 const Device = z.looseObject({ disk_id: id.nullish(), volume_id: id.nullish() }).nullable();
 /** `devices`: `sda`…`sdh` (linodego knows more), each a disk or a volume or null. */
 export const ConfigDevices = z.record(z.string().regex(/^sd[a-z]{1,2}$/), Device);
+/** `helpers`: the boot helpers of a configuration profile (distro, network, modules…). */
 export const ConfigHelpers = z.looseObject({
   updatedb_disabled: z.boolean().optional(),
   distro: z.boolean().optional(),

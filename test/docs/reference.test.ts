@@ -46,7 +46,7 @@ test("every resource has a page with its inputs, what replaces, drift, an exampl
 
 test("every data function the package exports has a page with its TSDoc example, linked from the index", () => {
   const functions = Object.keys(compute).filter((name) => /^get[A-Z]\w*$/.test(name) && !name.endsWith("Output"));
-  expect(functions.length).toBe(27);
+  expect(functions.length).toBe(29);
   for (const name of functions) {
     const page = pages[`${pageName(name)}.md`]!;
     expect(page).toContain(`# ${name}\n`);
