@@ -26,6 +26,7 @@ import {
   type ComputeUpdateRequest,
   type Config,
 } from "../../sdk/resources/computes";
+import type { Vpc } from "../../sdk/resources/vpcs";
 import type { ProviderContext } from "../engine/context";
 import { resourceSpec, type Call, type Failure, type Values } from "../engine/spec";
 import { waitReporter } from "../engine/status";
@@ -165,7 +166,7 @@ async function onOffer(call: Call & { inputs: Values; olds: Values }): Promise<F
   ) {
     failures.push({
       property: "type",
-      reason: `type ${type} is not a compute type of the API; its plans are listed by GET /compute/types`,
+      reason: `type ${type} is not a plan the API offers for instances (such as g6-nanode-1, g6-standard-2 or g6-dedicated-4)`,
     });
   }
   const image = inputs.image;
@@ -178,9 +179,12 @@ async function onOffer(call: Call & { inputs: Values; olds: Values }): Promise<F
     isRecord(i) && i.purpose === "vpc" && !isUnknown(i.subnetId) && i.subnetId != null ? [[n, normalizeId(i.subnetId)] as const] : [],
   );
   if (subnets.length > 0 && typeof region === "string") {
-    const vpcs = await ctx.memo("vpcs", () => client.vpcs.listAll({ signal }));
+    const holding = (vpcs: Vpc[], subnetId: unknown) => vpcs.find((v) => v.subnets.some((s) => s.id === subnetId));
+    let vpcs = await ctx.memo("vpcs", () => client.vpcs.listAll({ signal }));
+    // A subnet the program made after the listing was read (in this process) is read afresh.
+    if (subnets.some(([, id]) => !holding(vpcs, id))) vpcs = await client.vpcs.listAll({ signal });
     for (const [n, subnetId] of subnets) {
-      const vpc = vpcs.find((v) => v.subnets.some((s) => s.id === subnetId));
+      const vpc = holding(vpcs, subnetId);
       if (!vpc)
         failures.push({
           property: `interfaces[${n}].subnetId`,
@@ -288,7 +292,10 @@ export const instanceSpec = resourceSpec<InstanceRecord, ComputeCreateRequest, C
     },
   },
   outputs: {
-    status: { description: "`running`, `offline`, or a transition (`provisioning`, `booting`, `resizing`, …)." },
+    status: {
+      description: "`running`, `offline`, or a transition (`provisioning`, `booting`, `resizing`, …).",
+      recomputedBy: ["booted"],
+    },
     ipv4: { description: "The instance's IPv4 addresses: public first, then the private one when `privateIp`." },
     ipv6: { description: "The SLAAC IPv6 address with its prefix length.", nullWhen: "Null when the API gives none." },
     specs: {
@@ -337,6 +344,8 @@ export const instanceSpec = resourceSpec<InstanceRecord, ComputeCreateRequest, C
     ],
   },
   uniqueInputs: ["label"],
+  // The API never answers them: recorded only as the program gave them.
+  unrecorded: (args) => ["authorizedKeys", "firewallId"].filter((key) => args[key] === undefined),
   // The sdk's rules of a profile's interfaces, on the program's list (camelCase inside): named back in its words.
   wireRules: (wire) =>
     Array.isArray(wire.interfaces)

@@ -51,8 +51,8 @@ interface Subject {
 const rule = (label: string, ports: string) => ({ label, action: "ACCEPT", protocol: "TCP", ports, addresses: { ipv4: ["0.0.0.0/0"] } });
 const window = { frequency: "weekly", duration: 1, hourOfDay: 3, dayOfWeek: 7 };
 
-/** Filled in beforeAll: seeded instances, SLAAC addresses of two instances in another region, and the image files. */
-const world = { computes: [] as number[], targets: [] as string[], imageA: "", imageB: "" };
+/** Filled in beforeAll: seeded instances, SLAAC addresses of two instances in another region, the image files, and a subnet for an instance's vpc interface. */
+const world = { computes: [] as number[], targets: [] as string[], imageA: "", imageB: "", subnetId: 0 };
 /** A region of its own for the range routed by address (an account holds one range per region). */
 const TARGET_REGION = "us-ord";
 
@@ -224,6 +224,25 @@ function subjects(): Record<string, Subject> {
     // A new target moves the same range (an assign): by instance, and by SLAAC address.
     range: { kind: "Ipv6Range", base: { prefixLength: 64, computeId: range }, changes: [["computeId", range2]] },
     "range-by-target": { kind: "Ipv6Range", base: { prefixLength: 64, routeTarget: targetA }, changes: [["routeTarget", targetB]] },
+    // Its interfaces gain a vpc interface while it runs (a reboot applies them); it is shut down last.
+    instance: {
+      kind: "Instance",
+      base: {
+        label: "truth-web",
+        region: REGION,
+        type: "g6-nanode-1",
+        image: "public/debian12",
+        rootPass: "a-truth-root-password",
+        interfaces: [{ purpose: "public" }],
+      },
+      changes: [
+        ["label", "truth-web-2"],
+        ["tags", ["truth"]],
+        ["type", "g6-standard-1"],
+        ["interfaces", [{ purpose: "public" }, { purpose: "vpc", subnetId: world.subnetId }]],
+        ["booted", false],
+      ],
+    },
     // Every input replaces: a subject for its outputs' dependents (its database is `entry-parent`).
     entry: { kind: "DatabaseAllowListEntry", base: { engine: "postgresql", address: "203.0.113.9" }, changes: [] },
   };
@@ -317,6 +336,8 @@ beforeAll(async () => {
   emulator.control.seedCompute({ label: "rdns", region: REGION, ipv4: [RDNS_ADDRESS] });
   const forward = await client.domains.create({ domain: "rdns.truth.example", type: "master", soa_email: "admin@truth.example" });
   for (const name of ["www", "www2"]) await client.domains.records.create(forward.id, { type: "A", name, target: RDNS_ADDRESS });
+  const net = await client.vpcs.create({ label: "truth-instances", region: REGION, subnets: [{ label: "web", ipv4: "10.0.9.0/24" }] });
+  world.subnetId = net.subnets[0]!.id;
   world.imageA = await exampleImageFile("truth");
   world.imageB = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "truth-image-")), "moved.img.gz");
   fs.copyFileSync(world.imageA, world.imageB); // the same content at another path: an in-place change

@@ -48,7 +48,7 @@ describe("check", () => {
       interfaces: [{ purpose: "vpc", subnetId: String(subnetId) }],
     });
     expect(found.map((f) => f.property)).toEqual(["type", "image", "interfaces[0].subnetId"]);
-    expect(found[0]!.reason).toContain("g6-huge-99 is not a compute type");
+    expect(found[0]!.reason).toContain("type g6-huge-99 is not a plan the API offers");
     expect(found[1]!.reason).toContain("public/nothing-such is not an image");
     expect(found[2]!.reason).toContain("not the instance's region us-iad");
     expect(harness.writes()).toEqual(["POST /v4/vpcs"]);
