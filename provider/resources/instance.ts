@@ -209,15 +209,15 @@ export const instanceSpec = resourceSpec<InstanceRecord, ComputeCreateRequest, C
     'const vpc = new compute.Vpc("app", { label: "app-net", region: "us-iad" });',
     'const web = new compute.VpcSubnet("web", { vpcId: vpc.id, label: "web", ipv4: "10.0.1.0/24" });',
     "// The root password from the stack's secret config in a real program; written here so the example runs as is.",
-    'const web1 = new compute.Instance("web-1", {',
-    '  label: "web-1",',
+    'const app = new compute.Instance("app-1", {',
+    '  label: "app-1",',
     '  region: "us-iad",',
     '  type: "g6-nanode-1",',
     '  image: "public/debian12",',
     '  rootPass: "an-example-root-password",',
     '  interfaces: [{ purpose: "public" }, { purpose: "vpc", subnetId: web.id }],',
     "});",
-    "export const webAddress = web1.vpcIpv4;",
+    "export const appAddress = app.vpcIpv4;",
   ].join("\n"),
   inputs: {
     label: {

@@ -7,11 +7,10 @@
  * by `up --refresh`, and a destroy that leaves nothing.
  */
 import * as path from "node:path";
-import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
 import { Domain, DomainRecord, Firewall, FirewallDevice, Instance, Vpc, VpcSubnet } from "../../provider";
-import { REPO_ROOT, createTestStack, eventRecorder, type TestStack } from "../support/engine";
+import { REPO_ROOT, createTestStack, eventRecorder, plannedSteps, type TestStack } from "../support/engine";
 import { runProcess } from "../support/process";
 import { writesSince } from "../support/requests";
 
@@ -63,17 +62,6 @@ afterAll(async () => {
   await emulator?.close();
 });
 
-/** Resource name → operation, for the steps that are not `same`. */
-function plan(events: EngineEvent[]): Record<string, string> {
-  const steps: Record<string, string> = {};
-  for (const e of events) {
-    const meta = e.resourcePreEvent?.metadata;
-    if (!meta || meta.type.startsWith("pulumi:") || meta.op === "same") continue;
-    steps[meta.urn.split("::").pop()!] = meta.op;
-  }
-  return steps;
-}
-
 /** A preview, then an up: what each planned, and the writes the preview sent. */
 async function previewThenUp(): Promise<{ previewed: Record<string, string>; done: Record<string, string>; previewWrites: string[] }> {
   const mark = emulator.control.listRequests().length;
@@ -83,7 +71,7 @@ async function previewThenUp(): Promise<{ previewed: Record<string, string>; don
   const upEvents = eventRecorder();
   const up = await testStack.stack.up({ onEvent: upEvents.onEvent });
   expect(up.summary.result).toBe("succeeded");
-  return { previewed: plan(previewEvents.events), done: plan(upEvents.events), previewWrites };
+  return { previewed: plannedSteps(previewEvents.events), done: plannedSteps(upEvents.events), previewWrites };
 }
 
 const drift = (...args: string[]) =>

@@ -23,13 +23,12 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
 import { RESOURCE_SPECS } from "../../provider/generated/spec-table";
 import type { AnySpec } from "../../provider/engine/spec";
 import { exampleImageFile } from "../../examples/support/files";
-import { createTestStack, eventRecorder, type TestStack } from "../support/engine";
+import { createTestStack, eventRecorder, plannedSteps, type TestStack } from "../support/engine";
 import { DOORS, resourceThrough, type Door } from "../support/plugin-resource";
 import { writesSince } from "../support/requests";
 
@@ -349,17 +348,6 @@ afterAll(async () => {
   if (world.imageB) fs.rmSync(path.dirname(world.imageB), { recursive: true, force: true });
 });
 
-/** Resource name → operation, for the steps that are not `same`. */
-function plan(events: EngineEvent[]): Record<string, string> {
-  const steps: Record<string, string> = {};
-  for (const e of events) {
-    const meta = e.resourcePreEvent?.metadata;
-    if (!meta || meta.type.startsWith("pulumi:") || meta.op === "same") continue;
-    steps[meta.urn.split("::").pop()!] = meta.op;
-  }
-  return steps;
-}
-
 /** What a round's changes must update: the changed subjects, and the dependents of outputs those changes recompute. */
 function expectedPlan(roundNumber: number): Record<string, string> {
   const steps: Record<string, string> = {};
@@ -410,7 +398,7 @@ describe.each(DOORS)("through the %s", (door) => {
     expect(first.summary.result).toBe("succeeded");
     const settled = eventRecorder();
     await testStack.stack.preview({ onEvent: settled.onEvent, diff: true });
-    expect(plan(settled.events)).toEqual({});
+    expect(plannedSteps(settled.events)).toEqual({});
 
     const rounds = Math.max(...Object.values(subjects()).map((s) => s.changes.length));
     for (round = 1; round <= rounds; round++) {
@@ -418,7 +406,7 @@ describe.each(DOORS)("through the %s", (door) => {
       let mark = emulator.control.listRequests().length;
       const preview = await testStack.stack.preview({ onEvent: previewEvents.onEvent, diff: true });
       expect({ round, writes: mutations(mark) }).toEqual({ round, writes: [] });
-      const planned = plan(previewEvents.events);
+      const planned = plannedSteps(previewEvents.events);
       expect({ round, planned }).toEqual({ round, planned: expectedPlan(round) });
       if (round === 1) {
         // An address added to an allow list reads as its value, not as a key with an unknown value.
@@ -429,12 +417,12 @@ describe.each(DOORS)("through the %s", (door) => {
       const upEvents = eventRecorder();
       const up = await testStack.stack.up({ onEvent: upEvents.onEvent });
       expect(up.summary.result).toBe("succeeded");
-      expect({ round, done: plan(upEvents.events) }).toEqual({ round, done: planned });
+      expect({ round, done: plannedSteps(upEvents.events) }).toEqual({ round, done: planned });
 
       mark = emulator.control.listRequests().length;
       const afterEvents = eventRecorder();
       await testStack.stack.preview({ onEvent: afterEvents.onEvent });
-      expect({ round, after: plan(afterEvents.events) }).toEqual({ round, after: {} });
+      expect({ round, after: plannedSteps(afterEvents.events) }).toEqual({ round, after: {} });
       expect(mutations(mark)).toEqual([]);
     }
   });

@@ -224,6 +224,17 @@ export function eventRecorder(): { onEvent: (e: EngineEvent) => void; events: En
   };
 }
 
+/** Resource name → operation, for the steps of a preview or an up that are not `same`. */
+export function plannedSteps(events: EngineEvent[]): Record<string, string> {
+  const steps: Record<string, string> = {};
+  for (const e of events) {
+    const meta = e.resourcePreEvent?.metadata;
+    if (!meta || meta.type.startsWith("pulumi:") || meta.op === "same") continue;
+    steps[meta.urn.split("::").pop()!] = meta.op;
+  }
+  return steps;
+}
+
 /** The step metadata of each resource (by URN suffix `type::name`) for one operation. */
 export function stepsByName(
   events: EngineEvent[],
