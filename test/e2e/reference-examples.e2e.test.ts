@@ -62,7 +62,7 @@ beforeAll(() => (base = fs.mkdtempSync(path.join(os.tmpdir(), "pc-reference-")))
 afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
 
 test("every page of a resource or a data function has an example to run", () => {
-  expect(pages.length).toBe(14 + 27);
+  expect(pages.length).toBe(15 + 29);
   for (const page of pages) expect(exampleOf(page)).toMatch(/^import \* as compute from "pulumi-compute";$/m);
 });
 
