@@ -87,7 +87,14 @@ test("pulumi-compute scopes prints the stack's scopes from a preview, sending no
     "ips:read_write",
     "vpc:read_write",
   ]);
-  expect(report.preview).toEqual(["databases:read_only", "domains:read_only", "firewall:read_only", "images:read_only", "ips:read_only"]);
+  expect(report.preview).toEqual([
+    "computes:read_only",
+    "databases:read_only",
+    "domains:read_only",
+    "firewall:read_only",
+    "images:read_only",
+    "ips:read_only",
+  ]);
   expect(report.previewCalls).toContain("networking.ips.list"); // getIps, in the program
   expect(printed.stdout).toContain(`    ${report.up.join(",")}\n`);
   expect(writes()).toBe(0);
