@@ -26,8 +26,12 @@ export async function quickstart(): Promise<Record<string, unknown>> {
   const zone = config.get("domain") ?? "quickstart.example";
   const nodebalancerId = config.getNumber("nodebalancerId");
 
-  // The instances this stack protects and names: every public IPv4 address in the region.
-  const publicIps = (await compute.getIps()).filter((ip) => ip.type === "ipv4" && ip.public && ip.region === region);
+  // The instances this stack protects and names: every public IPv4 address in the region, but
+  // those of the stack's own worker (made below; found here once it exists).
+  const worker = (await compute.getInstances({ label: "quickstart-worker" })).map((i) => i.id);
+  const publicIps = (await compute.getIps()).filter(
+    (ip) => ip.type === "ipv4" && ip.public && ip.region === region && !worker.includes(ip.computeId ?? 0),
+  );
   if (publicIps.length === 0) throw new Error(`no compute instance with a public IPv4 address in ${region}`);
   const computeIds = [...new Set(publicIps.flatMap((ip) => (ip.computeId === null ? [] : [ip.computeId])))];
   const webAddress = publicIps[0]!.address;
@@ -80,7 +84,7 @@ export async function quickstart(): Promise<Record<string, unknown>> {
 
   // A worker in the data subnet, reachable inside the VPC only (no public interface): the MySQL
   // database's allow list (the data subnet) lets it in.
-  const worker = new compute.Instance("worker", {
+  const workerInstance = new compute.Instance("worker", {
     label: "quickstart-worker",
     region,
     type: "g6-nanode-1",
@@ -148,6 +152,6 @@ export async function quickstart(): Promise<Record<string, unknown>> {
     reportsDatabaseHost: reports.hosts.apply((h) => h.primary),
     imageId: image.id,
     ipv6Range: range.range,
-    workerAddress: worker.vpcIpv4,
+    workerAddress: workerInstance.vpcIpv4,
   };
 }
