@@ -23,7 +23,7 @@ import { Serving, type Served } from "../serve/providers";
 import { invoke } from "./functions";
 import { GRPC_STATUS, type GrpcFailure, type Message } from "./grpc";
 import { structsOf, type Protocol } from "./protocol";
-import { structValues, unwrapSecret, valuesOf, type ReadableMessage, type Values } from "./struct-values";
+import { plainValuesOf, structValues, unwrapSecret, valuesOf, type ReadableMessage, type Values } from "./struct-values";
 
 import type * as provproto from "@pulumi/pulumi/proto/provider_pb";
 
@@ -188,8 +188,8 @@ async function configure(request: provproto.ConfigureRequest, { protocol, option
 async function check(request: provproto.CheckRequest, session: Session): Promise<Message> {
   const proto = session.protocol.provider;
   const { methods, secrets } = resourceOf(request, session);
-  const news = valuesOf(request.getNews());
-  const result = await methods.check(valuesOf(request.getOlds()), news);
+  const news = plainValuesOf(request.getNews());
+  const result = await methods.check(plainValuesOf(request.getOlds()), news);
   const response = new proto.CheckResponse().setInputs(toStruct(session, (result.inputs as Values | undefined) ?? news, secrets));
   return response.setFailuresList((result.failures ?? []).map((f) => new proto.CheckFailure().setProperty(f.property).setReason(f.reason)));
 }
@@ -197,7 +197,7 @@ async function check(request: provproto.CheckRequest, session: Session): Promise
 async function diff(request: provproto.DiffRequest, session: Session): Promise<Message> {
   const proto = session.protocol.provider;
   const { methods } = resourceOf(request, session);
-  const result = (await methods.diff(request.getId(), valuesOf(request.getOlds()), valuesOf(request.getNews()))) as DiffResult;
+  const result = (await methods.diff(request.getId(), plainValuesOf(request.getOlds()), plainValuesOf(request.getNews()))) as DiffResult;
   const { DIFF_SOME, DIFF_NONE } = proto.DiffResponse.DiffChanges;
   const response = new proto.DiffResponse()
     .setChanges(result.changes ? DIFF_SOME : DIFF_NONE)
@@ -212,7 +212,7 @@ async function diff(request: provproto.DiffRequest, session: Session): Promise<M
 
 async function create(request: provproto.CreateRequest, session: Session): Promise<Message> {
   const { create, secrets } = resourceOf(request, session);
-  const inputs = valuesOf(request.getProperties());
+  const inputs = plainValuesOf(request.getProperties());
   const created = await create(withCustomTimeout(inputs, "create", request.getTimeout()), request.getPreview());
   const response = new session.protocol.provider.CreateResponse().setProperties(
     toStruct(session, ownTimeouts(created.outs, inputs), secrets),
@@ -223,7 +223,7 @@ async function create(request: provproto.CreateRequest, session: Session): Promi
 async function read(request: provproto.ReadRequest, session: Session): Promise<Message> {
   const { methods, secrets } = resourceOf(request, session);
   // Nothing recorded (Pulumi's import by id): the engine answers the inputs that manage the object as it is.
-  const read = await methods.read(request.getId(), valuesOf(request.getProperties()), valuesOf(request.getInputs()));
+  const read = await methods.read(request.getId(), plainValuesOf(request.getProperties()), plainValuesOf(request.getInputs()));
   const response = new session.protocol.provider.ReadResponse();
   // No id: the object is gone, and a refresh drops it from state (an import fails: no such object).
   if (!read.id) return response;
@@ -234,8 +234,8 @@ async function read(request: provproto.ReadRequest, session: Session): Promise<M
 
 async function update(request: provproto.UpdateRequest, session: Session): Promise<Message> {
   const { update, secrets } = resourceOf(request, session);
-  const olds = valuesOf(request.getOlds());
-  const news = valuesOf(request.getNews());
+  const olds = plainValuesOf(request.getOlds());
+  const news = plainValuesOf(request.getNews());
   const updated = await update(request.getId(), olds, withCustomTimeout(news, "update", request.getTimeout()), request.getPreview());
   return new session.protocol.provider.UpdateResponse().setProperties(toStruct(session, ownTimeouts(updated.outs, news), secrets));
 }
@@ -243,7 +243,7 @@ async function update(request: provproto.UpdateRequest, session: Session): Promi
 /** `delete`, a word a function cannot be named. */
 async function remove(request: provproto.DeleteRequest, session: Session): Promise<Message> {
   const { methods } = resourceOf(request, session);
-  await methods.delete(request.getId(), withCustomTimeout(valuesOf(request.getProperties()), "delete", request.getTimeout()));
+  await methods.delete(request.getId(), withCustomTimeout(plainValuesOf(request.getProperties()), "delete", request.getTimeout()));
   return new session.protocol.empty.Empty();
 }
 
@@ -251,7 +251,7 @@ async function invokeFunction(request: provproto.InvokeRequest, session: Session
   const name = kindOfType(request.getTok());
   if (name === undefined) throw new Error(`pulumi-resource-compute serves compute:index:<function> functions, not ${request.getTok()}`);
   const { token, apiUrl } = resolveCredentials((key) => session.config.get(key));
-  const { result, secrets } = await invoke(name, valuesOf(request.getArgs()), { token, apiUrl });
+  const { result, secrets } = await invoke(name, plainValuesOf(request.getArgs()), { token, apiUrl });
   return new session.protocol.provider.InvokeResponse().setReturn(toStruct(session, result, secrets));
 }
 

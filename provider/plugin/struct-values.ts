@@ -85,6 +85,24 @@ export function valuesOf(struct: Struct | undefined): Values {
   return decoded.get(struct) ?? struct.toJavaScript();
 }
 
+/** A resource's or a function's property map as `valuesOf` reads it, a top-level secret wrapper taken off (`plainTopLevel`). */
+export const plainValuesOf = (struct: Struct | undefined): Values => plainTopLevel(valuesOf(struct));
+
+/**
+ * `values` with a secret wrapper around a top-level value taken off. The engine never sends this
+ * plugin a wrapped value (it declares no secret support), but Pulumi's Go and Python mocks, which
+ * `pulumi_compute.testing` answers through this plugin, pass a program's secret input (an
+ * `Instance`'s `rootPass`) as the Check answered it: wrapped.
+ */
+function plainTopLevel(values: Values): Values {
+  for (const key in values) {
+    if (unwrapSecret(values[key]) !== values[key]) {
+      return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, unwrapSecret(v)]));
+    }
+  }
+  return values;
+}
+
 /** Runs `read` on the message at the reader's field, whatever its type (the reader handles the message's length). */
 const readNested = (reader: BinaryReader, read: (reader: BinaryReader) => void): void =>
   reader.readMessage(undefined as never, (_: unknown, nested: BinaryReader) => read(nested));

@@ -8,7 +8,7 @@
 import { Struct, Value } from "google-protobuf/google/protobuf/struct_pb";
 import * as jspb from "google-protobuf";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
-import { plainStructs, requestReader, valuesOf, type Values } from "../../../provider/plugin/struct-values";
+import { plainStructs, plainValuesOf, requestReader, valuesOf, type Values } from "../../../provider/plugin/struct-values";
 
 const read = requestReader({ Reader: jspb.BinaryReader, Struct });
 const struct = (values: Values) => Struct.fromJavaScript(values as Record<string, never>);
@@ -143,4 +143,14 @@ test("a value google-protobuf cannot write is refused, as it refuses it", () => 
     expect(() => struct(odd)).toThrow("Unexpected struct type");
     expect(() => plain.write(new proto.CheckResponse().setInputs(plain.struct(asStruct(odd))))).toThrow("Unexpected struct type");
   }
+});
+
+test("a resource's property map read by the plugin has its top-level secret wrappers taken off, as the Go and Python mocks send Check's answer back", () => {
+  const wrapped = struct({ label: "app-1", rootPass: EVERY_KIND.secret, nested: { secret: EVERY_KIND.secret } });
+  const request = read(
+    proto.CreateRequest as never,
+    new proto.CreateRequest().setProperties(wrapped).serializeBinary(),
+  ) as proto.CreateRequest;
+  expect(plainValuesOf(request.getProperties())).toEqual({ label: "app-1", nested: { secret: EVERY_KIND.secret }, rootPass: "p4ss" });
+  expect(valuesOf(request.getProperties()).rootPass).toEqual(EVERY_KIND.secret);
 });
