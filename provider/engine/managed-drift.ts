@@ -7,6 +7,12 @@ import { sameValue } from "./diff";
 import { ignoredChange } from "./ignore-changes";
 import type { AnySpec, Outputs } from "./spec";
 
+/** The key of Pulumi's marker of a secret; an exported state and the CLI's event log hold each secret as its `ciphertext`. */
+const SECRET_MARKER = "4dabf18193072939515e22adb298388d";
+
+/** A secret as a ciphertext: the engine encrypts a secret anew at each write, so two ciphertexts of one value differ. */
+const sealed = (value: unknown): boolean => typeof value === "object" && value !== null && SECRET_MARKER in value && "ciphertext" in value;
+
 export interface DriftEntry {
   field: string;
   /** The value in state before the refresh. */
@@ -40,6 +46,8 @@ export function managedChanges(
   for (const [field, input] of Object.entries(spec.inputs)) {
     if (given && given[field] === undefined && input.default === undefined) continue;
     if (sameValue(input, recorded[field], actual[field], recorded)) continue;
+    // Two ciphertexts say nothing of their values (an Instance's rootPass, which the API never returns, after a refresh).
+    if (sealed(recorded[field]) && sealed(actual[field])) continue;
     const entry = { field, state: recorded[field], cloud: actual[field] };
     const ignored = ignoreChanges.length > 0 && ignoredChange(field, input, recorded[field], actual[field], ignoreChanges, recorded);
     found[ignored ? "ignored" : "drift"].push(entry);

@@ -4,6 +4,7 @@
  */
 import { managedDrift } from "../../../provider/engine/managed-drift";
 import { firewallSpec } from "../../../provider/resources/firewall";
+import { instanceSpec } from "../../../provider/resources/instance";
 
 const rule = { action: "ACCEPT", protocol: "TCP", ports: "443", addresses: { ipv4: ["0.0.0.0/0"] }, label: "web" };
 const recorded = { label: "edge", inboundPolicy: "DROP", outboundPolicy: "ACCEPT", inbound: [], outbound: [] };
@@ -24,4 +25,12 @@ test("a managed field changed by hand is drift, with or without the program's in
   const edited = { ...recorded, label: "edited-by-hand" };
   expect(managedDrift(firewallSpec, recorded, edited, given)).toEqual([{ field: "label", state: "edge", cloud: "edited-by-hand" }]);
   expect(managedDrift(firewallSpec, recorded, edited)).toEqual([{ field: "label", state: "edge", cloud: "edited-by-hand" }]);
+});
+
+test("a secret input re-encrypted by a refresh (two ciphertexts of one rootPass) is not drift; a label changed by hand is", () => {
+  const sealed = (ciphertext: string) => ({ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext });
+  const before = { label: "worker", region: "us-iad", type: "g6-nanode-1", image: "linode/debian12", rootPass: sealed("v1:a:one") };
+  const after = { ...before, label: "edited-by-hand", rootPass: sealed("v1:b:two") };
+  const given = { label: "worker", region: "us-iad", type: "g6-nanode-1", image: "linode/debian12", rootPass: sealed("v1:c:three") };
+  expect(managedDrift(instanceSpec, before, after, given)).toEqual([{ field: "label", state: "worker", cloud: "edited-by-hand" }]);
 });

@@ -200,7 +200,7 @@ describe("record-ttl", () => {
 
 describe("required-tags", () => {
   test("nothing is required by default; the tags the settings name, on the kinds that carry tags", () => {
-    expect(policy("required-tags").kinds).toEqual(["Domain", "Firewall"]);
+    expect(policy("required-tags").kinds).toEqual(["Domain", "Firewall", "Instance"]);
     expect(validate("required-tags", "Domain", {}).violations).toEqual([]);
     const config = { tags: ["team", "env"] };
     expect(validate("required-tags", "Domain", { tags: ["team"] }, { config }).violations).toEqual([
