@@ -6,11 +6,12 @@
  * update of that position. Pulumi looks each path up in the lists, so `preview --diff` prints the
  * values themselves (`+ [2]: "prod"`) and the Automation API's events carry the same paths
  * (`detailedDiff`); a key (`tags["prod"]`) would read as a map's key with an unknown value. Any
- * other field is named by its name.
+ * other object or list names the paths inside it that differ (`interfaces[1].ipv4`), a scalar its
+ * field.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { InputField, Outputs } from "./spec";
-import { canonicalJson, isUnknown } from "./values";
+import { canonicalJson, isRecord, isUnknown } from "./values";
 
 /** How one property path changes, as Pulumi's `PropertyDiff.Kind` names it. */
 export type DiffKind = "add" | "add-replace" | "delete" | "delete-replace" | "update" | "update-replace";
@@ -153,9 +154,37 @@ export function fieldDiff(key: string, field: InputField, olds: unknown, news: u
       : known && field.set
         ? setChanges(field, olds, news, recorded)
         : undefined;
+  // Any other structured value names the paths inside it that differ after normalization.
+  const inner = !elements && !isUnknown(news) ? innerPaths(key, normalized(field, olds, recorded), normalized(field, news, recorded)) : [];
+  if (inner.length > 0) return Object.fromEntries(inner.map(([path, k]) => [path, kind(k)]));
   // A list that only changed order or spelling (or an unknown) still names the field itself.
   if (!elements || elements.length === 0) {
     return { [key]: kind(olds === undefined || olds === null ? "add" : news === undefined || news === null ? "delete" : "update") };
   }
   return Object.fromEntries([...positions(elements)].sort(([a], [b]) => a - b).map(([index, k]) => [elementPath(key, index), kind(k)]));
+}
+
+/** `interfaces[1].ipv4`, `updates["day-of-week"]`: a key after a path, quoted when not a plain name. */
+const keyPath = (path: string, key: string): string =>
+  /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+
+/**
+ * The paths inside an object or a list (by key, by position) whose normalized values differ, each
+ * with how it changes; `[]` for a scalar. Pulumi prints only these, so an element whose other
+ * fields differ only in spelling (an id the program gives as text and state holds as a number)
+ * does not read as changed in `preview --diff`.
+ */
+function innerPaths(path: string, before: unknown, after: unknown): Array<[string, "add" | "delete" | "update"]> {
+  const found: Array<[string, "add" | "delete" | "update"]> = [];
+  const walk = (at: string, a: unknown, b: unknown, top: boolean): void => {
+    if (isRecord(a) && isRecord(b)) {
+      for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) walk(keyPath(at, key), a[key], b[key], false);
+    } else if (Array.isArray(a) && Array.isArray(b)) {
+      for (let i = 0; i < Math.max(a.length, b.length); i++) walk(elementPath(at, i), a[i], b[i], false);
+    } else if (!top && canonicalJson(a ?? null) !== canonicalJson(b ?? null)) {
+      found.push([at, a === undefined || a === null ? "add" : b === undefined || b === null ? "delete" : "update"]);
+    }
+  };
+  walk(path, before, after, true);
+  return found;
 }

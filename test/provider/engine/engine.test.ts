@@ -7,6 +7,7 @@ import { REAL_TIME } from "../../../provider/engine/time";
 import { vpcSpec } from "../../../provider/resources/vpc";
 import { vpcSubnetSpec } from "../../../provider/resources/vpc-subnet";
 import { domainSpec } from "../../../provider/resources/domain";
+import { instanceSpec } from "../../../provider/resources/instance";
 import type { VpcArgs } from "../../../provider";
 
 const PROVIDER = { __provider: "exports.handler = …" };
@@ -135,6 +136,25 @@ describe("diff", () => {
     // Order alone is no change; an unknown list is named as a whole.
     expect(diff(domainSpec, zone, { ...zone, tags: ["web", "prod"] }).changes).toBe(false);
     expect(diff(domainSpec, zone, { ...zone, tags: [UNKNOWN] }).detailedDiff).toEqual({ tags: { kind: "update", inputDiff: false } });
+  });
+
+  test("a changed object or list names the paths inside it that differ, so an id the program gives as text and state holds as a number does not read as changed", () => {
+    const instance = { label: "web", region: "us-iad", type: "g6-nanode-1", image: "public/debian12" };
+    const recorded = { ...instance, interfaces: [{ purpose: "public" }, { purpose: "vpc", subnetId: 11000 }] };
+    const wanted = { ...instance, interfaces: [{ purpose: "public" }, { purpose: "vpc", subnetId: "11000", ipv4: { vpc: "10.0.3.9" } }] };
+    // Before: `interfaces` was named whole, and preview --diff printed `~ subnetId: 11000 => "11000"` beside the address.
+    expect(diff(instanceSpec, recorded, wanted).detailedDiff).toEqual({ "interfaces[1].ipv4": { kind: "add", inputDiff: false } });
+    // An element added to the list is named at its position; an unknown list as a whole.
+    expect(
+      diff(instanceSpec, recorded, { ...wanted, interfaces: [...recorded.interfaces, { purpose: "vlan", label: "v1" }] }).detailedDiff,
+    ).toEqual({
+      "interfaces[2]": { kind: "add", inputDiff: false },
+    });
+    expect(
+      diff(instanceSpec, recorded, { ...wanted, interfaces: [{ purpose: "public" }, { purpose: "vpc", subnetId: UNKNOWN }] }).detailedDiff,
+    ).toEqual({
+      interfaces: { kind: "update", inputDiff: false },
+    });
   });
 
   test("removing the description resets it to the API default; an empty one is no change", () => {
