@@ -7,6 +7,7 @@
 import { ComputeClient } from "../../sdk/client";
 import { Coalescer } from "../../sdk/core/coalesce";
 import { PROCESS_LOG, type ContextPorts, type LogPort } from "./ports";
+import type { ProgramLanguage } from "./alias-text";
 import { paceText, retryText } from "./status";
 import { REAL_TIME, type ProviderTime } from "./time";
 
@@ -103,6 +104,11 @@ export class ProviderContext {
     /** What the serving layer hands in (`ports.ts`): the backend's stacks, who hears each call. */
     readonly ports: ContextPorts = {},
   ) {}
+
+  /** The language of the program served (`ports.ts`): messages write their advice in it. */
+  get language(): ProgramLanguage {
+    return this.ports.language?.() ?? "nodejs";
+  }
 
   /** The log port (`ports.ts`): the resource being served, and its row. */
   get log(): LogPort {

@@ -17,7 +17,8 @@ import { ApiError, ConnectionError, TimeoutError } from "../../sdk/core/errors";
 import { backoffDelay, decideRetry } from "../../sdk/core/retry";
 import { forget } from "./collections";
 import type { ProviderContext } from "./context";
-import { aliasFor, holderOf, holdings, type Holder, type MovedResource } from "./ownership";
+import { aliasText, sameOldParent, type ProgramLanguage } from "./alias-text";
+import { aliasOf, holderOf, holdings, type Holder, type MovedResource } from "./ownership";
 import type { AnySpec, ApiObject, Failure, Inputs } from "./spec";
 import { canonicalJson, isUnknown } from "./values";
 
@@ -174,7 +175,7 @@ export async function keyClash(
   if (when === "renamed" && holder.where !== "this stack") return []; // the create takes it over, as its kind allows
   const field = fields[fields.length - 1]!;
   const equal = found.some(equalsInputs);
-  return [{ property: field, reason: clashMessage(spec, key.describe(inputs), field, id, holder, urn, equal) }];
+  return [{ property: field, reason: clashMessage(spec, key.describe(inputs), field, id, holder, urn, equal, ctx.language) }];
 }
 
 /** Where the guide on renames, moves, stacks and adoption lives, for messages. */
@@ -192,6 +193,7 @@ export function clashMessage(
   holder: Holder,
   urn: string | undefined,
   equal = false,
+  language: ProgramLanguage = "nodejs",
 ): string {
   const taken = `${key} is taken by ${spec.noun} ${id}`;
   const name = urn?.slice(urn.lastIndexOf("::") + 2);
@@ -209,7 +211,7 @@ export function clashMessage(
     case "this resource":
       return `${taken}, which this resource manages: replace it with deleteBeforeReplace: true in its options, or change its ${field} in the same change ${guide}.`;
     case "this stack":
-      return `${taken}, which this stack manages as resource "${holder.resource}". ${keepMoved(spec, holder, urn, name)} Otherwise change this resource's ${field} ${guide}.`;
+      return `${taken}, which this stack manages as resource "${holder.resource}". ${keepMoved(spec, holder, urn, name, language)} Otherwise change this resource's ${field} ${guide}.`;
     case "another stack":
       return (
         `${taken}, which stack "${holder.stack}" manages as resource "${holder.resource}". Do not set adoptId to it: two stacks would ` +
@@ -240,16 +242,19 @@ function keepMoved(
   holder: Extract<Holder, { where: "this stack" }>,
   urn: string | undefined,
   name: string | undefined,
+  language: ProgramLanguage,
 ): string {
-  const alias = holder.alias ?? aliasFor(holder.urn, urn);
-  const renamed = alias.startsWith("aliases: [{ name:") && !alias.includes("parent:");
+  const alias = holder.alias ?? aliasOf(holder.urn, urn);
+  const text = aliasText(alias, language);
+  const renamed = !("urn" in alias) && alias.parent === undefined;
   const stateRename = renamed && name !== undefined ? ` (or run \`pulumi state rename '${holder.urn}' ${name}\`)` : "";
   const keeps = `the ${spec.noun} stays and the next preview plans no create and no delete`;
-  if (renamed) return `If this resource is "${holder.resource}" renamed, add ${alias} to this resource's options${stateRename}: ${keeps}.`;
-  const moved = `If this resource is "${holder.resource}" moved into or out of a component, add ${alias} to this resource's options: ${keeps}.`;
+  if (renamed) return `If this resource is "${holder.resource}" renamed, add ${text} to this resource's options${stateRename}: ${keeps}.`;
+  const moved = `If this resource is "${holder.resource}" moved into or out of a component, add ${text} to this resource's options: ${keeps}.`;
   const others = holder.alongside ?? [];
   if (others.length === 0) return moved;
-  const form = (m: MovedResource) => (alias.endsWith(m.alias.slice("aliases: [{ ".length)) ? "" : `: ${m.alias}`);
+  // The same old parent needs no second spelling.
+  const form = (m: MovedResource) => (sameOldParent(alias, m.alias) ? "" : `: ${aliasText(m.alias, language)}`);
   const listed = others.map((m) => `"${m.resource}" (${m.kind})${form(m)}`).join(", ");
   return (
     `${moved} The preview stops at the first resource it refuses, so here are the others: each resource of this stack that was ` +

@@ -18,6 +18,7 @@
  *   checkpoints come through the context's backend port (`ports.ts`), which the serving layer
  *   fills from `stores/backend-store.ts`.
  */
+import { aliasText, type Alias, type OldParent, type ProgramLanguage } from "./alias-text";
 import type { ProviderContext } from "./context";
 import type { StateEntry } from "./ports";
 import type { AnySpec } from "./spec";
@@ -77,8 +78,8 @@ export type Holder =
       where: "this stack";
       urn: string;
       resource: string;
-      /** The alias that keeps the object, in a form that holds in every stack (`aliasFor`); from the URNs alone when absent. */
-      alias?: string;
+      /** The alias that keeps the object, in a form that holds in every stack (`aliasOf`); from the URNs alone when absent. */
+      alias?: Alias;
       /**
        * A move (its parents changed): this stack's other resources of the same old parent that the
        * run has not checked, which may have moved with it (`movedAlongside`). The engine stops a
@@ -144,7 +145,7 @@ export async function holderOf(spec: AnySpec, ctx: ProviderContext, id: string, 
     const resource = parseUrn(found.urn)?.name ?? found.urn;
     if (stack === self) {
       const all = entries ?? [];
-      const alias = aliasFor(found.urn, urn, all);
+      const alias = aliasOf(found.urn, urn, all);
       const moved = parseUrn(found.urn)?.types !== own.types;
       return { where: "this stack", urn: found.urn, resource, alias, alongside: moved ? movedAlongside(ctx, all, found, urn) : [] };
     }
@@ -175,7 +176,7 @@ export interface MovedResource {
   /** Its kind (`VpcSubnet`). */
   kind: string;
   /** The alias that keeps it, in a form that holds in every stack. */
-  alias: string;
+  alias: Alias;
 }
 
 /**
@@ -193,7 +194,7 @@ export function movedAlongside(ctx: ProviderContext, entries: StateEntry[], foun
     const kind = kindOfType(entry.type);
     if (kind === undefined || entry.urn === found.urn || entry.urn === urn || !sameParent(entry) || run.wasChecked(entry.urn)) continue;
     const name = parseUrn(entry.urn)?.name ?? entry.urn;
-    moved.push({ resource: name, kind, alias: aliasFor(entry.urn, undefined, entries) });
+    moved.push({ resource: name, kind, alias: aliasOf(entry.urn, undefined, entries) });
   }
   return moved.sort((a, b) => a.resource.localeCompare(b.resource));
 }
@@ -202,18 +203,18 @@ export function movedAlongside(ctx: ProviderContext, entries: StateEntry[], foun
 const STACK_TYPE = "pulumi:pulumi:Stack";
 
 /**
- * The resource option that keeps an object through a rename or a move, in a form that holds in
- * every stack of the program (never a URN with a stack's name in it): the old name alone when only
- * the name changed; for a move (its parents changed, or `newUrn` unknown), the old parent, as
- * `pulumi.rootStackResource` for the stack's top level and as `pulumi.createUrn` of the old
- * component (which takes the stack and project of the run) otherwise, with the old name when it
- * changed too. `entries`: the stack's checkpoint, which holds each old parent's own parent.
+ * The alias that keeps an object through a rename or a move, in a form that holds in every stack
+ * of the program (never a URN with a stack's name in it): the old name alone when only the name
+ * changed; for a move (its parents changed, or `newUrn` unknown), the old parent (the stack's top
+ * level, or the old component with its own parents), with the old name when it changed too.
+ * `entries`: the stack's checkpoint, which holds each old parent's own parent. `aliasText` writes
+ * it in the program's language.
  */
-export function aliasFor(oldUrn: string, newUrn: string | undefined, entries: StateEntry[] = []): string {
+export function aliasOf(oldUrn: string, newUrn: string | undefined, entries: StateEntry[] = []): Alias {
   const old = parseUrn(oldUrn);
   const now = newUrn === undefined ? undefined : parseUrn(newUrn);
-  if (!old) return `aliases: [${JSON.stringify(oldUrn)}]`;
-  if (now && old.types === now.types) return `aliases: [{ name: ${JSON.stringify(old.name)} }]`;
+  if (!old) return { urn: oldUrn };
+  if (now && old.types === now.types) return { name: old.name };
   const byUrn = new Map(entries.map((e) => [e.urn, e]));
   const parentOf = (urn: string): string | undefined => {
     const recorded = byUrn.get(urn)?.parent;
@@ -221,23 +222,23 @@ export function aliasFor(oldUrn: string, newUrn: string | undefined, entries: St
     // Not in the checkpoint given: at the top level when its type chain is one type long.
     return parseUrn(urn)?.types.includes("$") ? undefined : STACK_TYPE;
   };
-  const parentForm = (parentUrn: string | undefined, depth: number): string | undefined => {
+  const parentForm = (parentUrn: string | undefined, depth: number): OldParent | undefined => {
     if (parentUrn === undefined || depth > 20) return undefined;
-    if (parentUrn === STACK_TYPE) return "pulumi.rootStackResource";
+    if (parentUrn === STACK_TYPE) return { root: true };
     const parent = parseUrn(parentUrn);
     if (!parent) return undefined;
-    if (parent.types === STACK_TYPE) return "pulumi.rootStackResource";
-    const type = parent.types.split("$").pop()!;
+    if (parent.types === STACK_TYPE) return { root: true };
     const grand = parentOf(parentUrn);
     const grandForm = grand === undefined ? undefined : parentForm(grand, depth + 1);
     if (grandForm === undefined) return undefined;
-    const args = [JSON.stringify(parent.name), JSON.stringify(type)];
-    if (grandForm !== "pulumi.rootStackResource") args.push(grandForm);
-    return `pulumi.createUrn(${args.join(", ")})`;
+    return { name: parent.name, type: parent.types.split("$").pop()!, parent: grandForm };
   };
   const form = parentForm(parentOf(oldUrn), 0);
   // Without its old parent's chain, the old URN itself (it names this stack).
-  if (form === undefined) return `aliases: [${JSON.stringify(oldUrn)}]`;
-  const name = now && now.name !== old.name ? `name: ${JSON.stringify(old.name)}, ` : "";
-  return `aliases: [{ ${name}parent: ${form} }]`;
+  if (form === undefined) return { urn: oldUrn };
+  return now && now.name !== old.name ? { name: old.name, parent: form } : { parent: form };
 }
+
+/** `aliasOf` as the program's language writes it (TypeScript unless said). */
+export const aliasFor = (oldUrn: string, newUrn: string | undefined, entries: StateEntry[] = [], language?: ProgramLanguage): string =>
+  aliasText(aliasOf(oldUrn, newUrn, entries), language);

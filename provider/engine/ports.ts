@@ -10,6 +10,7 @@
  * in one process. `explain`, which has no context at hand, names the resource being served from it.
  */
 import type { AnyEndpoint } from "../../sdk/core/endpoint";
+import type { ProgramLanguage } from "./alias-text";
 
 /** Sends one line for the resource being served: a status of its row (`ephemeral`) or a kept line; false when it cannot. */
 export type RowLog = (message: string, ephemeral: boolean) => boolean;
@@ -74,4 +75,6 @@ export interface ContextPorts {
   backend?: BackendReader;
   /** The `onCall` of each client the context builds (made when the client is). */
   onCall?: () => ((endpoint: AnyEndpoint) => void) | undefined;
+  /** The language of the program served, which messages write their advice in; TypeScript when absent. */
+  language?: () => ProgramLanguage;
 }

@@ -19,6 +19,7 @@ import { processTime, type ProviderTime } from "../engine/time";
 import { TYPE_MODULE, kindOfType } from "../engine/type-tokens";
 import { CONFIG_VARIABLES, previewOffByEnvironment, previewWanted } from "../serve/config";
 import { servingContext } from "../serve/serving-context";
+import { projectLanguage } from "../stores/project-language";
 import { Serving, type Served } from "../serve/providers";
 import { invoke } from "./functions";
 import { GRPC_STATUS, type GrpcFailure, type Message } from "./grpc";
@@ -92,7 +93,10 @@ const HANDLERS = {
 export function providerService(protocol: Protocol, options: ServiceOptions): Record<string, ServedMethod> {
   const fixed = options.account?.config;
   const config = new Map<string, string>(Object.entries(fixed ?? {}));
-  const ctx = servingContext((key) => config.get(key), options.print, options.account?.time ?? processTime());
+  // A program of any language: messages advise in the project's (`Pulumi.yaml`'s runtime).
+  const ctx = servingContext((key) => config.get(key), options.print, options.account?.time ?? processTime(), {
+    language: () => projectLanguage(),
+  });
   const session: Session = { protocol, options, config, serving: new Serving(() => ctx) };
   return Object.fromEntries(Object.entries(HANDLERS).map(([name, method]) => [name, served(method as Handler<unknown>, session)]));
 }

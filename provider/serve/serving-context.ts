@@ -18,7 +18,12 @@ export const SERVING_PORTS: ContextPorts = {
   onCall: () => scopesLogger(),
 };
 
-/** A context with the house's ports: `print` and `time` as `ProviderContext` takes them. */
-export function servingContext(config?: ConfigSource, print?: (line: string) => void, time?: ProviderTime): ProviderContext {
-  return new ProviderContext(config, print, time, SERVING_PORTS);
+/** A context with the house's ports (and a door's own, `language`): `print` and `time` as `ProviderContext` takes them. */
+export function servingContext(
+  config?: ConfigSource,
+  print?: (line: string) => void,
+  time?: ProviderTime,
+  ports: Pick<ContextPorts, "language"> = {},
+): ProviderContext {
+  return new ProviderContext(config, print, time, { ...SERVING_PORTS, ...ports });
 }

@@ -4,10 +4,13 @@
  * the stack being served, and the aliases a rename or a move needs; the messages built on them.
  */
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { servingContext } from "../../../provider/serve/serving-context";
 import { adoptClash, clashMessage } from "../../../provider/engine/natural-key";
-import { aliasFor, holderOf, holdings, parseUrn } from "../../../provider/engine/ownership";
+import { aliasFor, aliasOf, holderOf, holdings, parseUrn } from "../../../provider/engine/ownership";
+import { aliasText, type ProgramLanguage } from "../../../provider/engine/alias-text";
+import { projectLanguage, runtimeOf } from "../../../provider/stores/project-language";
 import { currentBackendUrl, readStackResources } from "../../../provider/stores/backend-store";
 import { specOf } from "../../../provider/registry";
 import type { StateEntry } from "../../../provider/engine/ports";
@@ -70,6 +73,70 @@ test("the alias of a rename is the old name; of a move, the old parent in a form
   expect(aliasFor(orphan, urn("dev", "db"))).toBe(`aliases: [${JSON.stringify(orphan)}]`);
 });
 
+test("the alias in the program's language: Pulumi YAML, Python and Go write what TypeScript writes, each in its own form", () => {
+  const net = urn("dev", "net", "acme:Net");
+  const inner = urn("dev", "inner", "acme:Net$acme:Inner");
+  const entries = [
+    { urn: net, type: "acme:Net", parent: stackUrn("dev") },
+    { urn: inner, type: "acme:Inner", parent: net },
+    { urn: urn("dev", "db", `acme:Net$acme:Inner$${VPC}`), type: VPC, parent: inner },
+  ];
+  const renamed = aliasOf(urn("dev", "app"), urn("dev", "network"));
+  const toTop = aliasOf(urn("dev", "app"), urn("dev", "vpc", `acme:Net$${VPC}`));
+  const outOfNested = aliasOf(urn("dev", "db", `acme:Net$acme:Inner$${VPC}`), urn("dev", "db"), entries);
+  const orphan = aliasOf(urn("dev", "db", `acme:Gone$${VPC}`), urn("dev", "db"));
+  const forms = (language: ProgramLanguage) => [renamed, toTop, outOfNested, orphan].map((a) => aliasText(a, language));
+  // Before: every door advised TypeScript's `pulumi.rootStackResource`, which a YAML program cannot write.
+  expect(forms("yaml")).toEqual([
+    'aliases: [{ name: "app" }]',
+    'aliases: [{ name: "app", noParent: true }]',
+    'aliases: [{ parent: "urn:pulumi:${pulumi.stack}::${pulumi.project}::acme:Net$acme:Inner::inner" }]',
+    `aliases: [${JSON.stringify(urn("dev", "db", `acme:Gone$${VPC}`))}]`,
+  ]);
+  expect(forms("python")).toEqual([
+    'aliases=[pulumi.Alias(name="app")]',
+    'aliases=[pulumi.Alias(name="app", parent=pulumi.ROOT_STACK_RESOURCE)]',
+    'aliases=[pulumi.Alias(parent=pulumi.create_urn("inner", "acme:Inner", pulumi.create_urn("net", "acme:Net")))]',
+    `aliases=[${JSON.stringify(urn("dev", "db", `acme:Gone$${VPC}`))}]`,
+  ]);
+  expect(forms("go")).toEqual([
+    'pulumi.Aliases([]pulumi.Alias{{Name: pulumi.String("app")}})',
+    'pulumi.Aliases([]pulumi.Alias{{Name: pulumi.String("app"), NoParent: pulumi.Bool(true)}})',
+    'pulumi.Aliases([]pulumi.Alias{{ParentURN: pulumi.URN("urn:pulumi:" + ctx.Stack() + "::" + ctx.Project() + "::acme:Net$acme:Inner::inner")}})',
+    `pulumi.Aliases([]pulumi.Alias{{URN: pulumi.URN(${JSON.stringify(urn("dev", "db", `acme:Gone$${VPC}`))})}})`,
+  ]);
+  // The message of a rename in a Python program.
+  const message = clashMessage(
+    vpc,
+    'label "x"',
+    "label",
+    "10",
+    { where: "this stack", urn: urn("dev", "app"), resource: "app" },
+    urn("dev", "network"),
+    false,
+    "python",
+  );
+  expect(message).toContain('add aliases=[pulumi.Alias(name="app")] to this resource\'s options');
+});
+
+test("the program's language is its project's runtime, from the plugin's folder or one below the project's", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "language-"));
+  try {
+    const file = path.join(dir, "Pulumi.yaml");
+    fs.writeFileSync(file, "name: app\nruntime: yaml\n");
+    expect(runtimeOf(file)).toBe("yaml");
+    fs.writeFileSync(file, "name: app\nruntime:\n  options:\n    toolchain: pip\n  name: python\n");
+    expect(runtimeOf(file)).toBe("python");
+    fs.writeFileSync(file, "name: app\nruntime: dotnet\n");
+    expect(runtimeOf(file)).toBeUndefined();
+    fs.writeFileSync(file, 'name: app\nruntime: "go"\n');
+    fs.mkdirSync(path.join(dir, "src"));
+    expect(projectLanguage(path.join(dir, "src"))).toBe("go");
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("a move: every resource of this stack beside the moved one that the run has not checked is named with it", async () => {
   const net = urn("dev", "net", "acme:Net");
   process.env.PULUMI_BACKEND_URL = backend({
@@ -97,10 +164,10 @@ test("a move: every resource of this stack beside the moved one that the run has
     where: "this stack",
     urn: urn("dev", "app"),
     resource: "app",
-    alias: "aliases: [{ parent: pulumi.rootStackResource }]",
+    alias: { parent: { root: true } },
     alongside: [
-      { resource: "data", kind: "VpcSubnet", alias: "aliases: [{ parent: pulumi.rootStackResource }]" },
-      { resource: "www", kind: "DomainRecord", alias: "aliases: [{ parent: pulumi.rootStackResource }]" },
+      { resource: "data", kind: "VpcSubnet", alias: { parent: { root: true } } },
+      { resource: "www", kind: "DomainRecord", alias: { parent: { root: true } } },
     ],
   });
   const message = clashMessage(vpc, 'label "x"', "label", "10", holder, urn("dev", "app", `acme:Zone$${VPC}`));
@@ -116,7 +183,7 @@ test("a move: every resource of this stack beside the moved one that the run has
   expect(message).not.toContain("adoptId");
   expect(message).not.toContain("recover");
   // A rename (no parent changed) names no other resource.
-  expect(await holderOf(vpc, ctx, "10", urn("dev", "network"))).toMatchObject({ alias: 'aliases: [{ name: "app" }]', alongside: [] });
+  expect(await holderOf(vpc, ctx, "10", urn("dev", "network"))).toMatchObject({ alias: { name: "app" }, alongside: [] });
 });
 
 test("who manages an object: the asking resource itself, this stack under another name, another stack, nobody", async () => {
@@ -132,7 +199,7 @@ test("who manages an object: the asking resource itself, this stack under anothe
     where: "this stack",
     urn: urn("dev", "app"),
     resource: "app",
-    alias: 'aliases: [{ name: "app" }]',
+    alias: { name: "app" },
     alongside: [],
   });
   expect(await holderOf(vpc, ctx, "30", urn("dev", "app"))).toEqual({
