@@ -18,7 +18,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { LocalWorkspace, type EngineEvent } from "@pulumi/pulumi/automation";
+import { LocalWorkspace, type EngineEvent, type Stack } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { pulumiCommand } from "../../provider/stack/pulumi-cli";
 import { LOSES, type StepAside } from "../../provider/host/notice";
@@ -205,8 +205,9 @@ function reshapedProject(edits: Edit[]): string {
     copy.dir = path.join(base, "variant");
     execFileSync("cp", ["-al", installed, copy.dir]);
   }
-  // What the last variant's stack left in the project (its state, its stack settings) goes too.
-  const own = new Set(fs.readdirSync(installed));
+  // What else the last variant left in the project goes too, but the stacks (their state, empty
+  // after each variant's destroy, and their settings), which the next variant runs in again.
+  const own = new Set([...fs.readdirSync(installed), ".state", ...[...stacks.values()].map((stack) => `Pulumi.${stack.name}.yaml`)]);
   for (const entry of fs.readdirSync(copy.dir)) if (!own.has(entry)) fs.rmSync(path.join(copy.dir, entry), { recursive: true });
   for (const file of copy.rewritten.splice(0)) {
     fs.rmSync(path.join(copy.dir, file));
@@ -258,25 +259,31 @@ function operation(events: EngineEvent[]): Operation {
   return { steps, detailed, said };
 }
 
-/** up, a preview of an in-place change of the VPC's label, destroy, in `project` through the real engine. */
-async function life(project: string, config: Record<string, string> = {}, env: Record<string, string> = {}) {
-  const zone = `v${++serial}.example.com`;
-  fs.mkdirSync(path.join(project, ".state"), { recursive: true });
+/**
+ * The stack of each config, made once in the variants' copy and kept there: every variant's `up`
+ * starts from the empty stack the last one's `destroy` left, as from a new one, without a
+ * `stack init` and a `config set-all` of its own (two CLI starts a variant). A variant whose life
+ * fails leaves its stack behind for a new one, so what it left cannot fail the next.
+ */
+const stacks = new Map<string, Stack>();
+let made = 0;
+/** The folder of the stacks' state in the variants' copy. */
+const stateDir = (project: string) => path.join(project, ".state");
+
+async function stackFor(project: string, config: Record<string, string>): Promise<Stack> {
+  const key = JSON.stringify(config);
+  const kept = stacks.get(key);
+  if (kept) return kept;
+  fs.mkdirSync(stateDir(project), { recursive: true });
   const keys = await sharedKeyService();
   // Every check reads the operations' events: their outputs and summaries are not read.
   const stack = skipReads(
     await LocalWorkspace.createStack(
-      { stackName: "dev", workDir: project },
+      { stackName: `dev${made++ || ""}`, workDir: project },
       {
         pulumiCommand: await pulumiCommand(),
         secretsProvider: keys.secretsProvider,
-        envVars: {
-          ...keys.env,
-          PULUMI_BACKEND_URL: `file://${path.join(project, ".state")}`,
-          PC_ZONE: zone,
-          PC_LABEL: "net-one",
-          ...env,
-        },
+        envVars: { ...keys.env, PULUMI_BACKEND_URL: `file://${stateDir(project)}` },
       },
     ),
     { outputs: true, summary: true },
@@ -286,21 +293,42 @@ async function life(project: string, config: Record<string, string> = {}, env: R
     "compute:token": { value: emulator.token, secret: true },
     ...Object.fromEntries(Object.entries(config).map(([key, value]) => [key, { value }])),
   });
+  stacks.set(key, stack);
+  return stack;
+}
+
+/** up, a preview of an in-place change of the VPC's label, destroy, in `project` through the real engine. */
+async function life(project: string, config: Record<string, string> = {}, env: Record<string, string> = {}) {
+  const zone = `v${++serial}.example.com`;
+  const stack = await stackFor(project, config);
+  const keys = await sharedKeyService();
+  stack.workspace.envVars = {
+    ...keys.env,
+    PULUMI_BACKEND_URL: `file://${stateDir(project)}`,
+    PC_ZONE: zone,
+    PC_LABEL: "net-one",
+    ...env,
+  };
   const run = async (op: (o: { onEvent: (e: EngineEvent) => void }) => Promise<unknown>) => {
     const events: EngineEvent[] = [];
     await op({ onEvent: (e) => events.push(e) });
     return operation(events);
   };
-  const up = await run((o) => stack.up(o));
-  stack.workspace.envVars.PC_LABEL = "net-two";
-  const before = emulator.control.listRequests().length;
-  const preview = await run((o) => stack.preview({ ...o, diff: true }));
-  const previewWrites = emulator.control
-    .listRequests()
-    .slice(before)
-    .filter((r) => r.method !== "GET");
-  const destroy = await run((o) => stack.destroy(o));
-  return { up, preview, destroy, previewWrites };
+  try {
+    const up = await run((o) => stack.up(o));
+    stack.workspace.envVars.PC_LABEL = "net-two";
+    const before = emulator.control.listRequests().length;
+    const preview = await run((o) => stack.preview({ ...o, diff: true }));
+    const previewWrites = emulator.control
+      .listRequests()
+      .slice(before)
+      .filter((r) => r.method !== "GET");
+    const destroy = await run((o) => stack.destroy(o));
+    return { up, preview, destroy, previewWrites };
+  } catch (error) {
+    stacks.delete(JSON.stringify(config));
+    throw error;
+  }
 }
 
 const EXACT = { net: "update" };
