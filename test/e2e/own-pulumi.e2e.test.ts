@@ -19,6 +19,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as zlib from "node:zlib";
 import { startEmulator, type RunningEmulator } from "../../emulator";
+import { EMULATED_CLOCK_ENV } from "../../provider/engine/time";
+import { startClockService, type ClockService } from "../../provider/testing/clock-service";
 import { REPO_ROOT } from "../support/engine";
 import { UserShell, expectExit } from "../support/user-shell";
 import {
@@ -38,6 +40,8 @@ let base: string;
 let own: OwnPulumi;
 let env: NodeJS.ProcessEnv;
 let emulator: RunningEmulator;
+/** The emulator's clock service: the project's runs wait on its clock (`waited`). */
+let clock: ClockService;
 let project: string;
 let before: { install: Record<string, string>; links: Record<string, string> };
 
@@ -58,6 +62,7 @@ beforeAll(async () => {
   before = { install: folderSnapshot(own.install), links: folderSnapshot(own.links) };
   env = ownPulumiEnv(user, own);
   emulator = await startEmulator({ port: 0, timeScale: 300 });
+  clock = await startClockService(emulator.emulator.clock);
   project = path.join(base, "my-infra");
   await readmeProject(project, env);
   fs.writeFileSync(path.join(project, "index.ts"), `import * as compute from "pulumi-compute";\n\n${READING_PROGRAM}`);
@@ -65,12 +70,20 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await clock?.close();
   await emulator?.close();
   if (base) fs.rmSync(base, { recursive: true, force: true });
 });
 
+/**
+ * The environment of a run of the project against this file's emulator: the provider's waits (the
+ * database's 15–30 minutes of provisioning) jump the emulator's clock instead of sleeping, as an
+ * `emulatedStack`'s do. Not for this checkout's own commands, whose demo runs an emulator of its own.
+ */
+const waited = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({ ...env, [EMULATED_CLOCK_ENV]: clock.url, ...extra });
+
 async function pulumi(args: string, extra: NodeJS.ProcessEnv = {}, cwd = project) {
-  return ownShell({ ...env, ...extra }, `pulumi ${args}`, cwd);
+  return ownShell(waited(extra), `pulumi ${args}`, cwd);
 }
 
 test("the user's pulumi is Pulumi's installation: its own launcher beside it, and none on PATH", async () => {
@@ -200,7 +213,7 @@ test.each(["local", "inline"])(
     const elsewhere = fs.mkdtempSync(path.join(base, "service-cwd-"));
     emulator.control.clearRequests();
     const ran = await ownShell(
-      { ...env, API_URL: emulator.url, API_TOKEN: emulator.token },
+      waited({ API_URL: emulator.url, API_TOKEN: emulator.token }),
       `node ${project}/service.js ${mode}`,
       elsewhere,
     );
