@@ -510,7 +510,11 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
     const decl = findDecl(model, name);
     const id = ids().get(name);
     if (!decl || decl.gone || id === undefined) return undefined;
-    return { id: Number(id), stateId: id, parentId: decl.parent === undefined ? undefined : Number(ids().get(decl.parent)), values: {} };
+    // The parent's id as the state records it on the child: a parent renamed since the last up is
+    // under its old name in state (seed 31).
+    const parent = KIND_BY_NAME.get(decl.kind)!.parent;
+    const recorded = parent && stack.resources().find((r) => r.id === id && r.urn.split("::").pop() === name)?.outputs?.[parent.input];
+    return { id: Number(id), stateId: id, parentId: parent ? Number(recorded) : undefined, values: {} };
   };
 
   async function edit(step: Step): Promise<void> {
