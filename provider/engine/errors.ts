@@ -104,6 +104,22 @@ export function explain(spec: AnySpec, op: string, error: unknown): Error {
 }
 
 /**
+ * An update the API answers 404: the object was deleted outside the stack since its state was last
+ * read. Pulumi updates what its state holds until a refresh tells it otherwise, so the message names
+ * the program's resource and the two commands that put it right.
+ */
+export function goneOnUpdate(spec: AnySpec, id: string, error: ApiError): Error {
+  const resource = servedResource();
+  const which = resource === undefined ? `the ${spec.noun} ${id}` : `the ${spec.noun} of resource ${JSON.stringify(resource)} (id ${id})`;
+  return new Error(
+    `${which} no longer exists in the account (deleted outside this stack since its state was read), so it cannot be updated: ` +
+      `run \`pulumi up --refresh\` to create it again with the program's values, or \`pulumi refresh\` to drop it from the stack's state ` +
+      `(HTTP ${error.status} ${error.method} ${error.path})`,
+    { cause: error },
+  );
+}
+
+/**
  * The input a wire field belongs to, with the rest of the path: `ttl_sec` → `ttlSec`,
  * `rules.inbound[0].ports` → `inbound[0].ports`, `engine` → `engineId`.
  */

@@ -8,7 +8,7 @@ import { isNotFound } from "../../sdk/core/errors";
 import { collectionKeyOf, invalidate } from "./collections";
 import type { ProviderContext } from "./context";
 import { changedFields, sameValue } from "./diff";
-import { GaveUpWaiting, PartialApplyError, ResourceInitError, explain } from "./errors";
+import { GaveUpWaiting, PartialApplyError, ResourceInitError, explain, goneOnUpdate } from "./errors";
 import { unsetKnown, unsetKnownMessage } from "./known";
 import { UnresolvedCreateError, createExactlyOnce } from "./natural-key";
 import { holdings } from "./ownership";
@@ -167,7 +167,7 @@ async function updateHook(
   if (!spec.hooks.update) return present(spec, id, await readHook(spec, ctx, id, olds, signal));
   const body = updateBody(spec, news, changed);
   return spec.hooks.update({ ctx, signal, id, body, olds, news, changed, bodyOf: (keys) => updateBody(spec, news, keys) }).catch((e) => {
-    throw explain(spec, "update", e);
+    throw isNotFound(e) ? goneOnUpdate(spec, id, e) : explain(spec, "update", e);
   });
 }
 
