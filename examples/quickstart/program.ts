@@ -9,10 +9,13 @@
  *   allow list gets the data subnet through a DatabaseAllowListEntry;
  * - a private image uploaded from a generated file;
  * - an IPv6 range routed to the first instance;
- * - a worker instance in the data subnet, with a VPC interface only.
+ * - a worker instance in the data subnet, with a VPC interface only;
+ * - the app: two instances in the web subnet behind a firewall of their own (`firewallId`), each
+ *   with a public and a VPC interface, an A record at its public address, and its VPC address on
+ *   the reports database's allow list.
  *
- * The firewall guards the account's existing instances, found through their public addresses
- * (`getIps`); the stack makes one instance of its own, the worker. Config (namespace
+ * The edge firewall guards the account's existing instances, found through their public addresses
+ * (`getIps`); the stack's own instances (tagged `quickstart`) are left out of it. Config (namespace
  * `compute-quickstart`): `region` (default `us-iad`), `domain` (default `quickstart.example`),
  * `nodebalancerId` (optional), `workerRootPass` (secret; a fixed example value otherwise).
  */
@@ -27,10 +30,10 @@ export async function quickstart(): Promise<Record<string, unknown>> {
   const nodebalancerId = config.getNumber("nodebalancerId");
 
   // The instances this stack protects and names: every public IPv4 address in the region, but
-  // those of the stack's own worker (made below; found here once it exists).
-  const worker = (await compute.getInstances({ label: "quickstart-worker" })).map((i) => i.id);
+  // those of the stack's own instances (made below, tagged `quickstart`; found here once they exist).
+  const own = (await compute.getInstances({ region })).filter((i) => i.tags.includes("quickstart")).map((i) => i.id);
   const publicIps = (await compute.getIps()).filter(
-    (ip) => ip.type === "ipv4" && ip.public && ip.region === region && !worker.includes(ip.computeId ?? 0),
+    (ip) => ip.type === "ipv4" && ip.public && ip.region === region && !own.includes(ip.computeId ?? 0),
   );
   if (publicIps.length === 0) throw new Error(`no compute instance with a public IPv4 address in ${region}`);
   const computeIds = [...new Set(publicIps.flatMap((ip) => (ip.computeId === null ? [] : [ip.computeId])))];
@@ -84,14 +87,42 @@ export async function quickstart(): Promise<Record<string, unknown>> {
 
   // A worker in the data subnet, reachable inside the VPC only (no public interface): the MySQL
   // database's allow list (the data subnet) lets it in.
+  const rootPass = config.getSecret("workerRootPass") ?? "quickstart-worker-root-password";
   const workerInstance = new compute.Instance("worker", {
     label: "quickstart-worker",
     region,
     type: "g6-nanode-1",
     image: "public/debian12",
-    rootPass: config.getSecret("workerRootPass") ?? "quickstart-worker-root-password",
+    rootPass,
+    tags: ["quickstart"],
     interfaces: [{ purpose: "vpc", subnetId: dataSubnet.id }],
   });
+
+  // The app: two instances in the web subnet, public behind a firewall of their own (set at
+  // creation by `firewallId`; the edge firewall owns its device list, so they are not added there).
+  const appFirewall = new compute.Firewall("app-edge", {
+    label: "quickstart-app",
+    tags: ["quickstart", "app"],
+    inboundPolicy: "DROP",
+    outboundPolicy: "ACCEPT",
+    inbound: [
+      { label: "allow-web", action: "ACCEPT", protocol: "TCP", ports: "80, 443", addresses: { ipv4: ["0.0.0.0/0"], ipv6: ["::/0"] } },
+      { label: "allow-ssh", action: "ACCEPT", protocol: "TCP", ports: "22", addresses: { ipv4: ["203.0.113.0/24"] } },
+    ],
+  });
+  const apps = [1, 2].map(
+    (n) =>
+      new compute.Instance(`app-${n}`, {
+        label: `quickstart-app-${n}`,
+        region,
+        type: "g6-nanode-1",
+        image: "public/debian12",
+        rootPass,
+        tags: ["quickstart", "app"],
+        firewallId: appFirewall.id,
+        interfaces: [{ purpose: "public" }, { purpose: "vpc", subnetId: webSubnet.id }],
+      }),
+  );
 
   // DNS: the zone, its records, and the reverse DNS of the web address
   const domain = new compute.Domain("zone", { domain: zone, type: "master", soaEmail: `hostmaster@${zone}`, ttlSec: 3600 });
@@ -105,6 +136,17 @@ export async function quickstart(): Promise<Record<string, unknown>> {
       { type: "TXT", name: "", target: "v=spf1 mx -all" },
     ],
   });
+  // Each app instance answers at a name of its own: an A record at its public address.
+  const appRecords = apps.map(
+    (app, n) =>
+      new compute.DomainRecord(`app-${n + 1}`, {
+        domainId: domain.id,
+        type: "A",
+        name: `app-${n + 1}`,
+        target: app.ipv4.apply((addresses) => addresses[0]!),
+        ttlSec: 300,
+      }),
+  );
   const reverse = new compute.ReverseDns("www-rdns", { address: webAddress, rdns: `www.${zone}` }, { dependsOn: [www] });
 
   // Data: a MySQL database reachable from the data subnet only
@@ -127,6 +169,15 @@ export async function quickstart(): Promise<Record<string, unknown>> {
   });
   // Its allow list managed entry by entry, as app stacks add their own addresses to a shared database.
   new compute.DatabaseAllowListEntry("reports-from-data", { engine: "postgresql", databaseId: reports.id, address: dataSubnet.ipv4 });
+  // and the app instances' VPC addresses, one entry each.
+  apps.forEach(
+    (app, n) =>
+      new compute.DatabaseAllowListEntry(`reports-from-app-${n + 1}`, {
+        engine: "postgresql",
+        databaseId: reports.id,
+        address: app.vpcIpv4.apply((address) => address as string), // set: the instance has a `vpc` interface
+      }),
+  );
 
   // An image uploaded from a generated file, and an IPv6 range for the first instance
   const image = new compute.Image("golden", {
@@ -153,5 +204,7 @@ export async function quickstart(): Promise<Record<string, unknown>> {
     imageId: image.id,
     ipv6Range: range.range,
     workerAddress: workerInstance.vpcIpv4,
+    appRecords: appRecords.map((record) => record.fqdn),
+    appVpcAddresses: apps.map((app) => app.vpcIpv4),
   };
 }
