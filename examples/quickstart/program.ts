@@ -11,8 +11,8 @@
  * - an IPv6 range routed to the first instance;
  * - a worker instance in the data subnet, with a VPC interface only;
  * - the app: two instances in the web subnet behind a firewall of their own (`firewallId`), each
- *   with a public and a VPC interface, an A record at its public address, and its VPC address on
- *   the reports database's allow list.
+ *   with a public and a VPC interface (its VPC address named), an A record at its public address,
+ *   and its VPC address on the reports database's allow list.
  *
  * The edge firewall guards the account's existing instances, found through their public addresses
  * (`getIps`); the stack's own instances (tagged `quickstart`) are left out of it. Config (namespace
@@ -110,17 +110,20 @@ export async function quickstart(): Promise<Record<string, unknown>> {
       { label: "allow-ssh", action: "ACCEPT", protocol: "TCP", ports: "22", addresses: { ipv4: ["203.0.113.0/24"] } },
     ],
   });
-  const apps = [1, 2].map(
-    (n) =>
-      new compute.Instance(`app-${n}`, {
-        label: `quickstart-app-${n}`,
+  // Each has a VPC address the program names, so the reports database's allow list can name it
+  // at preview (and the compute-guardrails pack check it there); `vpcIpv4` reads it back.
+  const appAddresses = ["10.0.1.11", "10.0.1.12"];
+  const apps = appAddresses.map(
+    (address, n) =>
+      new compute.Instance(`app-${n + 1}`, {
+        label: `quickstart-app-${n + 1}`,
         region,
         type: "g6-nanode-1",
         image: "public/debian12",
         rootPass,
         tags: ["quickstart", "app"],
         firewallId: appFirewall.id,
-        interfaces: [{ purpose: "public" }, { purpose: "vpc", subnetId: webSubnet.id }],
+        interfaces: [{ purpose: "public" }, { purpose: "vpc", subnetId: webSubnet.id, ipv4: { vpc: address } }],
       }),
   );
 
@@ -169,14 +172,14 @@ export async function quickstart(): Promise<Record<string, unknown>> {
   });
   // Its allow list managed entry by entry, as app stacks add their own addresses to a shared database.
   new compute.DatabaseAllowListEntry("reports-from-data", { engine: "postgresql", databaseId: reports.id, address: dataSubnet.ipv4 });
-  // and the app instances' VPC addresses, one entry each.
+  // and the app instances' VPC addresses, one entry each, made once the instance holds it.
   apps.forEach(
     (app, n) =>
-      new compute.DatabaseAllowListEntry(`reports-from-app-${n + 1}`, {
-        engine: "postgresql",
-        databaseId: reports.id,
-        address: app.vpcIpv4.apply((address) => address as string), // set: the instance has a `vpc` interface
-      }),
+      new compute.DatabaseAllowListEntry(
+        `reports-from-app-${n + 1}`,
+        { engine: "postgresql", databaseId: reports.id, address: appAddresses[n]! },
+        { dependsOn: [app] },
+      ),
   );
 
   // An image uploaded from a generated file, and an IPv6 range for the first instance
