@@ -44,14 +44,18 @@ export async function quickstart(): Promise<Record<string, unknown>> {
   const webSubnet = new compute.VpcSubnet("web", { vpcId: vpc.id, label: "web", ipv4: "10.0.1.0/24" });
   const dataSubnet = new compute.VpcSubnet("data", { vpcId: vpc.id, label: "data", ipv4: "10.0.2.0/24" });
 
+  // Web from everyone, SSH from the admin network: the rules of both firewalls that guard instances.
+  const webAndSsh = [
+    { label: "allow-web", action: "ACCEPT", protocol: "TCP", ports: "80, 443", addresses: { ipv4: ["0.0.0.0/0"], ipv6: ["::/0"] } },
+    { label: "allow-ssh", action: "ACCEPT", protocol: "TCP", ports: "22", addresses: { ipv4: ["203.0.113.0/24"] } },
+  ] satisfies compute.FirewallArgs["inbound"];
   const firewall = new compute.Firewall("edge", {
     label: "quickstart-edge",
     tags: ["quickstart", "web"],
     inboundPolicy: "DROP",
     outboundPolicy: "ACCEPT",
     inbound: [
-      { label: "allow-web", action: "ACCEPT", protocol: "TCP", ports: "80, 443", addresses: { ipv4: ["0.0.0.0/0"], ipv6: ["::/0"] } },
-      { label: "allow-ssh", action: "ACCEPT", protocol: "TCP", ports: "22", addresses: { ipv4: ["203.0.113.0/24"] } },
+      ...webAndSsh,
       // Pings from the monitoring network only: ICMP has no ports, so from everyone it would count
       // as every port open to everyone (the compute-guardrails pack's firewall-exposure policy).
       { label: "allow-ping", action: "ACCEPT", protocol: "ICMP", addresses: { ipv4: ["198.51.100.0/24"] } },
@@ -105,10 +109,7 @@ export async function quickstart(): Promise<Record<string, unknown>> {
     tags: ["quickstart", "app"],
     inboundPolicy: "DROP",
     outboundPolicy: "ACCEPT",
-    inbound: [
-      { label: "allow-web", action: "ACCEPT", protocol: "TCP", ports: "80, 443", addresses: { ipv4: ["0.0.0.0/0"], ipv6: ["::/0"] } },
-      { label: "allow-ssh", action: "ACCEPT", protocol: "TCP", ports: "22", addresses: { ipv4: ["203.0.113.0/24"] } },
-    ],
+    inbound: [...webAndSsh],
   });
   // Each has a VPC address the program names, so the reports database's allow list can name it
   // at preview (and the compute-guardrails pack check it there); `vpcIpv4` reads it back.
