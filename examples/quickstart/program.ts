@@ -9,10 +9,13 @@
  *   allow list gets the data subnet through a DatabaseAllowListEntry;
  * - a private image uploaded from a generated file;
  * - an IPv6 range routed to the first instance;
- * - a worker instance in the data subnet, with a VPC interface only.
+ * - a worker instance in the data subnet, with a VPC interface only;
+ * - the app: two instances in the web subnet behind a firewall of their own (`firewallId`), each
+ *   with a public and a VPC interface (its VPC address named), an A record at its public address,
+ *   and its VPC address on the reports database's allow list.
  *
- * The firewall guards the account's existing instances, found through their public addresses
- * (`getIps`); the stack makes one instance of its own, the worker. Config (namespace
+ * The edge firewall guards the account's existing instances, found through their public addresses
+ * (`getIps`); the stack's own instances (tagged `quickstart`) are left out of it. Config (namespace
  * `compute-quickstart`): `region` (default `us-iad`), `domain` (default `quickstart.example`),
  * `nodebalancerId` (optional), `workerRootPass` (secret; a fixed example value otherwise).
  */
@@ -27,10 +30,10 @@ export async function quickstart(): Promise<Record<string, unknown>> {
   const nodebalancerId = config.getNumber("nodebalancerId");
 
   // The instances this stack protects and names: every public IPv4 address in the region, but
-  // those of the stack's own worker (made below; found here once it exists).
-  const worker = (await compute.getInstances({ label: "quickstart-worker" })).map((i) => i.id);
+  // those of the stack's own instances (made below, tagged `quickstart`; found here once they exist).
+  const own = (await compute.getInstances({ region })).filter((i) => i.tags.includes("quickstart")).map((i) => i.id);
   const publicIps = (await compute.getIps()).filter(
-    (ip) => ip.type === "ipv4" && ip.public && ip.region === region && !worker.includes(ip.computeId ?? 0),
+    (ip) => ip.type === "ipv4" && ip.public && ip.region === region && !own.includes(ip.computeId ?? 0),
   );
   if (publicIps.length === 0) throw new Error(`no compute instance with a public IPv4 address in ${region}`);
   const computeIds = [...new Set(publicIps.flatMap((ip) => (ip.computeId === null ? [] : [ip.computeId])))];
@@ -41,14 +44,18 @@ export async function quickstart(): Promise<Record<string, unknown>> {
   const webSubnet = new compute.VpcSubnet("web", { vpcId: vpc.id, label: "web", ipv4: "10.0.1.0/24" });
   const dataSubnet = new compute.VpcSubnet("data", { vpcId: vpc.id, label: "data", ipv4: "10.0.2.0/24" });
 
+  // Web from everyone, SSH from the admin network: the rules of both firewalls that guard instances.
+  const webAndSsh = [
+    { label: "allow-web", action: "ACCEPT", protocol: "TCP", ports: "80, 443", addresses: { ipv4: ["0.0.0.0/0"], ipv6: ["::/0"] } },
+    { label: "allow-ssh", action: "ACCEPT", protocol: "TCP", ports: "22", addresses: { ipv4: ["203.0.113.0/24"] } },
+  ] satisfies compute.FirewallArgs["inbound"];
   const firewall = new compute.Firewall("edge", {
     label: "quickstart-edge",
     tags: ["quickstart", "web"],
     inboundPolicy: "DROP",
     outboundPolicy: "ACCEPT",
     inbound: [
-      { label: "allow-web", action: "ACCEPT", protocol: "TCP", ports: "80, 443", addresses: { ipv4: ["0.0.0.0/0"], ipv6: ["::/0"] } },
-      { label: "allow-ssh", action: "ACCEPT", protocol: "TCP", ports: "22", addresses: { ipv4: ["203.0.113.0/24"] } },
+      ...webAndSsh,
       // Pings from the monitoring network only: ICMP has no ports, so from everyone it would count
       // as every port open to everyone (the compute-guardrails pack's firewall-exposure policy).
       { label: "allow-ping", action: "ACCEPT", protocol: "ICMP", addresses: { ipv4: ["198.51.100.0/24"] } },
@@ -84,14 +91,42 @@ export async function quickstart(): Promise<Record<string, unknown>> {
 
   // A worker in the data subnet, reachable inside the VPC only (no public interface): the MySQL
   // database's allow list (the data subnet) lets it in.
+  const rootPass = config.getSecret("workerRootPass") ?? "quickstart-worker-root-password";
   const workerInstance = new compute.Instance("worker", {
     label: "quickstart-worker",
     region,
     type: "g6-nanode-1",
     image: "public/debian12",
-    rootPass: config.getSecret("workerRootPass") ?? "quickstart-worker-root-password",
+    rootPass,
+    tags: ["quickstart"],
     interfaces: [{ purpose: "vpc", subnetId: dataSubnet.id }],
   });
+
+  // The app: two instances in the web subnet, public behind a firewall of their own (set at
+  // creation by `firewallId`; the edge firewall owns its device list, so they are not added there).
+  const appFirewall = new compute.Firewall("app-edge", {
+    label: "quickstart-app",
+    tags: ["quickstart", "app"],
+    inboundPolicy: "DROP",
+    outboundPolicy: "ACCEPT",
+    inbound: [...webAndSsh],
+  });
+  // Each has a VPC address the program names, so the reports database's allow list can name it
+  // at preview (and the compute-guardrails pack check it there); `vpcIpv4` reads it back.
+  const appAddresses = ["10.0.1.11", "10.0.1.12"];
+  const apps = appAddresses.map(
+    (address, n) =>
+      new compute.Instance(`app-${n + 1}`, {
+        label: `quickstart-app-${n + 1}`,
+        region,
+        type: "g6-nanode-1",
+        image: "public/debian12",
+        rootPass,
+        tags: ["quickstart", "app"],
+        firewallId: appFirewall.id,
+        interfaces: [{ purpose: "public" }, { purpose: "vpc", subnetId: webSubnet.id, ipv4: { vpc: address } }],
+      }),
+  );
 
   // DNS: the zone, its records, and the reverse DNS of the web address
   const domain = new compute.Domain("zone", { domain: zone, type: "master", soaEmail: `hostmaster@${zone}`, ttlSec: 3600 });
@@ -105,6 +140,17 @@ export async function quickstart(): Promise<Record<string, unknown>> {
       { type: "TXT", name: "", target: "v=spf1 mx -all" },
     ],
   });
+  // Each app instance answers at a name of its own: an A record at its public address.
+  const appRecords = apps.map(
+    (app, n) =>
+      new compute.DomainRecord(`app-${n + 1}`, {
+        domainId: domain.id,
+        type: "A",
+        name: `app-${n + 1}`,
+        target: app.ipv4.apply((addresses) => addresses[0]!),
+        ttlSec: 300,
+      }),
+  );
   const reverse = new compute.ReverseDns("www-rdns", { address: webAddress, rdns: `www.${zone}` }, { dependsOn: [www] });
 
   // Data: a MySQL database reachable from the data subnet only
@@ -127,6 +173,15 @@ export async function quickstart(): Promise<Record<string, unknown>> {
   });
   // Its allow list managed entry by entry, as app stacks add their own addresses to a shared database.
   new compute.DatabaseAllowListEntry("reports-from-data", { engine: "postgresql", databaseId: reports.id, address: dataSubnet.ipv4 });
+  // and the app instances' VPC addresses, one entry each, made once the instance holds it.
+  apps.forEach(
+    (app, n) =>
+      new compute.DatabaseAllowListEntry(
+        `reports-from-app-${n + 1}`,
+        { engine: "postgresql", databaseId: reports.id, address: appAddresses[n]! },
+        { dependsOn: [app] },
+      ),
+  );
 
   // An image uploaded from a generated file, and an IPv6 range for the first instance
   const image = new compute.Image("golden", {
@@ -153,5 +208,7 @@ export async function quickstart(): Promise<Record<string, unknown>> {
     imageId: image.id,
     ipv6Range: range.range,
     workerAddress: workerInstance.vpcIpv4,
+    appRecords: appRecords.map((record) => record.fqdn),
+    appVpcAddresses: apps.map((app) => app.vpcIpv4),
   };
 }

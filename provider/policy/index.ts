@@ -9,6 +9,7 @@ import { databaseAvailability } from "./policies/database-availability";
 import { databaseExposure } from "./policies/database-exposure";
 import { databaseTransport } from "./policies/database-transport";
 import { firewallExposure } from "./policies/firewall-exposure";
+import { instanceFirewall } from "./policies/instance-firewall";
 import { recordTtl } from "./policies/record-ttl";
 import { requiredTags } from "./policies/required-tags";
 
@@ -16,6 +17,14 @@ import { requiredTags } from "./policies/required-tags";
 export const POLICY_PACK = "compute-guardrails";
 
 /** Every policy of the pack, in the order the reference lists them. */
-export const COMPUTE_POLICIES = [firewallExposure, databaseExposure, databaseTransport, databaseAvailability, recordTtl, requiredTags];
+export const COMPUTE_POLICIES = [
+  firewallExposure,
+  databaseExposure,
+  databaseTransport,
+  databaseAvailability,
+  recordTtl,
+  requiredTags,
+  instanceFirewall,
+];
 
 export { definePolicy, type ComputePolicy, type Setting } from "./define";

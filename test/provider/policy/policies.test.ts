@@ -211,6 +211,33 @@ describe("required-tags", () => {
   });
 });
 
+describe("instance-firewall", () => {
+  test("a public interface, or none (the API gives one), without firewallId is reported; a firewall or a VPC-only instance passes", () => {
+    const vpcOnly = [{ purpose: "vpc", subnetId: "11" }];
+    const both = [{ purpose: "public" }, { purpose: "vpc", subnetId: "11" }];
+    expect(validate("instance-firewall", "Instance", { label: "web", interfaces: both }).violations).toEqual([
+      'Instance "it": has a public interface and no firewallId: every port it listens on is open to the internet. Set firewallId to a Firewall\'s id (a change replaces the instance), or attach one with a FirewallDevice.',
+    ]);
+    expect(validate("instance-firewall", "Instance", { label: "web" }).violations[0]).toContain(
+      "has no interfaces, so the API gives it a public one, and no firewallId",
+    );
+    expect(validate("instance-firewall", "Instance", { interfaces: both, firewallId: 7 }).violations).toEqual([]);
+    // A firewall the same stack makes: its id is unknown until up, and it is a firewall all the same.
+    expect(validate("instance-firewall", "Instance", { interfaces: both, firewallId: UNKNOWN })).toEqual({ violations: [] });
+    expect(validate("instance-firewall", "Instance", { interfaces: vpcOnly })).toEqual({ violations: [] });
+    // Through the provider plugin's type token as well.
+    expect(validate("instance-firewall", "Instance", { interfaces: both }, { type: packageType("Instance") }).violations).toHaveLength(1);
+  });
+
+  test("an unknown interface list or purpose is checked at up; a known public one is reported at preview", () => {
+    expect(validate("instance-firewall", "Instance", { interfaces: UNKNOWN }).atUp).toContain('Instance "it": interfaces is known only');
+    expect(validate("instance-firewall", "Instance", { interfaces: [{ purpose: UNKNOWN }] }).atUp).toContain("interfaces[0].purpose");
+    expect(validate("instance-firewall", "Instance", { interfaces: [{ purpose: UNKNOWN }, { purpose: "public" }] })).toEqual({
+      violations: [expect.stringContaining("has a public interface and no firewallId")],
+    });
+  });
+});
+
 test("every policy has a name, a one-line description, a default level, and a default and meaning for each setting", () => {
   expect(COMPUTE_POLICIES.map((p) => [p.name, p.enforcementLevel])).toEqual([
     ["firewall-exposure", "mandatory"],
@@ -219,6 +246,7 @@ test("every policy has a name, a one-line description, a default level, and a de
     ["database-availability", "mandatory"],
     ["record-ttl", "advisory"],
     ["required-tags", "mandatory"],
+    ["instance-firewall", "advisory"],
   ]);
   for (const p of COMPUTE_POLICIES) {
     expect(p.description).toMatch(/^[A-Z][^\n]*\.$/);
