@@ -1,7 +1,7 @@
 /**
  * The program side of a resource: the types the generated classes (`provider/classes/resource-classes.ts`)
- * take from a spec — constructor arguments and outputs — and the base class that registers a spec's
- * props and options as a dynamic resource.
+ * take from a spec — constructor arguments and outputs — and `resourceClass`, which makes each of
+ * them: a class that registers a spec's props and options as a dynamic resource.
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
@@ -20,6 +20,57 @@ export { TYPE_MODULE } from "../engine/type-tokens";
 export function isOfKind(obj: unknown, kind: string): boolean {
   const type = (obj as { __pulumiType?: unknown } | null | undefined)?.__pulumiType;
   return typeof type === "string" && kindOfType(type) === kind;
+}
+
+/**
+ * What every resource of the package is (each generated class's instance type extends it): a
+ * `CustomResource` with the outputs of the inputs every resource accepts (`MetaArgs`).
+ */
+export interface ComputeResource extends pulumi.CustomResource {
+  /** The id of the existing object this resource adopted (`adoptId` input), when one was given. */
+  readonly adoptId: pulumi.Output<string | number | undefined>;
+  /** Whether deleting this resource deletes the object it adopted (`deleteAdopted` input), when the program set it. */
+  readonly deleteAdopted: pulumi.Output<boolean | undefined>;
+  /** The operation timeouts the program set (`timeouts` input), when it set any. */
+  readonly timeouts: pulumi.Output<TimeoutsArgs | undefined>;
+}
+
+/**
+ * A generated class as programs use it: `new Vpc(name, args, opts)`, and `Vpc.isInstance(obj)` —
+ * this class's instance, or a resource whose Pulumi type is a Vpc's through either door
+ * (`pulumi-nodejs:dynamic/compute:Vpc`, `compute:index:Vpc`), as a policy's
+ * `validateResourceOfType(Vpc, …)` asks.
+ */
+export interface ResourceClass<R extends ComputeResource, A extends object> {
+  new (name: string, args: A, opts?: pulumi.CustomResourceOptions): R;
+  isInstance(obj: unknown): obj is R;
+}
+
+/**
+ * The class of the kind `kind`, whose spec `spec()` reads (on first use, from the spec table):
+ * every generated class is one, and `resource-classes.ts` declares its instance type `R` (its
+ * outputs, documented) and its arguments `A`. The class extends `CustomResource` directly, with no
+ * class of ours between, so Pulumi records the program's own line as the resource's source position
+ * (its SDK takes the frame four constructors up), as it does for any provider's resources.
+ */
+export function resourceClass<R extends ComputeResource, A extends object>(kind: string, spec: () => AnySpec): ResourceClass<R, A> {
+  const made = class extends pulumi.CustomResource {
+    constructor(name: string, args: A, opts?: pulumi.CustomResourceOptions) {
+      const registered = quietStacks();
+      try {
+        super(...dynamicResource(spec(), name, args, opts));
+      } finally {
+        registered();
+      }
+      unrecordedOutputs(this, spec(), args);
+    }
+
+    static override isInstance(obj: unknown): obj is R {
+      return isOfKind(obj, kind);
+    }
+  };
+  Object.defineProperty(made, "name", { value: kind });
+  return made as unknown as ResourceClass<R, A>;
 }
 
 /** Operation timeouts, as durations such as `"90s"`, `"10m"`, `"1h"`. */
@@ -164,13 +215,11 @@ export function resourceOptions(spec: AnySpec, opts: pulumi.CustomResourceOption
 }
 
 /**
- * The arguments of `pulumi.CustomResource` for a resource of `spec`, which every generated class
- * passes straight to it: a dynamic resource — the type token `pulumi-nodejs:dynamic/compute:<name>`,
+ * The arguments of `pulumi.CustomResource` for a resource of `spec`, which the class of each kind
+ * (`resourceClass`) passes straight to it: a dynamic resource — the type token `pulumi-nodejs:dynamic/compute:<name>`,
  * routed to the Node.js dynamic provider host — whose `__provider` is the one-line text of its kind
  * (`shim.ts`), with every input and output of the spec a property. It registers as
- * `pulumi.dynamic.Resource` does, without serializing a closure. The generated classes extend
- * `CustomResource` directly (no class of ours between), so Pulumi records the program's own line
- * as the resource's source position, as it does for any provider's resources.
+ * `pulumi.dynamic.Resource` does, without serializing a closure. (`resourceClass` says why no class of ours stands between.)
  */
 export function dynamicResource(
   spec: AnySpec,
@@ -224,7 +273,7 @@ function warnCustomTimeouts(spec: AnySpec, name: string, opts: pulumi.CustomReso
  * (bench/README.md, "Where the time goes"). The resource's own source position and stack trace are
  * unchanged: Pulumi captures them with a limit it sets itself. The leak report still names each
  * promise's resource and property; an error thrown by the registration keeps its message. The
- * generated classes call it around `super(...)`:
+ * class of each kind (`resourceClass`) calls it around `super(...)`:
  *
  * ```ts
  * const registered = quietStacks();

@@ -3,7 +3,7 @@ import type { Compute } from "../../sdk/resources/computes";
 import { camelizeDeep } from "../engine/values";
 import type { Camelized } from "../engine/values";
 import { type FunctionOptions, outputForm, withClient } from "./client";
-import { idArgument, noMatch, onlyMatch, orMissing, refuseUnlessOneWay } from "./lookup";
+import { filterGiven, idArgument, noMatch, onlyMatch, orMissing, refuseUnlessOneWay } from "./lookup";
 
 /** An instance as the data functions return it (camelCase of the API record). */
 export type InstanceResult = Camelized<Compute>;
@@ -64,13 +64,8 @@ export async function getInstance(args: GetInstanceArgs, options: FunctionOption
  */
 export function getInstances(args: GetInstancesArgs = {}, options: FunctionOptions = {}): Promise<InstanceResult[]> {
   return withClient("getInstances", options, async (client) => {
-    const filter: Record<string, unknown> = {};
-    if (args.label !== undefined) filter.label = args.label;
-    if (args.region !== undefined) filter.region = args.region;
-    if (args.tag !== undefined) filter.tags = args.tag;
-    return (await client.computes.instances.listAll(Object.keys(filter).length ? { filter } : {})).map(
-      (c) => camelizeDeep(c) as InstanceResult,
-    );
+    const filter = filterGiven({ label: args.label, region: args.region, tags: args.tag });
+    return (await client.computes.instances.listAll(filter)).map((c) => camelizeDeep(c) as InstanceResult);
   });
 }
 

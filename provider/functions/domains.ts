@@ -4,7 +4,7 @@ import { apiId } from "../resources/common";
 import { camelizeDeep } from "../engine/values";
 import type { Camelized } from "../engine/values";
 import { type FunctionOptions, outputForm, withClient } from "./client";
-import { idArgument, oneChild, orMissing, refuseUnlessOneWay } from "./lookup";
+import { filterGiven, hasGiven, idArgument, oneChild, orMissing, refuseUnlessOneWay } from "./lookup";
 
 /** A domain (DNS zone), with camelCase keys. */
 export type DomainResult = Camelized<Domain>;
@@ -75,7 +75,7 @@ export function getDomains(
   return withClient("getDomains", options, async (client) => {
     const domains = await client.domains.listAll();
     return domains
-      .filter((d) => (args.type === undefined || d.type === args.type) && (args.group === undefined || d.group === args.group))
+      .filter((d) => hasGiven(d, { type: args.type, group: args.group }))
       .filter((d) => args.tag === undefined || (d.tags ?? []).includes(args.tag))
       .map((d) => camelizeDeep(d) as DomainResult);
   });
@@ -122,11 +122,9 @@ export async function getDomainRecord(args: GetDomainRecordArgs, options: Functi
 export function getDomainRecords(args: GetDomainRecordsArgs, options: FunctionOptions = {}): Promise<DomainRecordResult[]> {
   return withClient("getDomainRecords", options, async (client) => {
     const domainId = apiId(args.domainId);
-    const filter: Record<string, unknown> = {};
-    if (args.name !== undefined) filter.name = args.name;
-    if (args.type !== undefined) filter.type = args.type;
+    const filter = filterGiven({ name: args.name, type: args.type });
     const records = await orMissing(
-      () => client.domains.records.listAll(domainId, Object.keys(filter).length ? { filter } : {}),
+      () => client.domains.records.listAll(domainId, filter),
       `getDomainRecords: no domain with id ${domainId}`,
     );
     return records.map((r) => camelizeDeep(r) as DomainRecordResult);

@@ -4,7 +4,7 @@ import { mapBounded } from "../../sdk/core/pagination";
 import { camelizeDeep } from "../engine/values";
 import type { Camelized } from "../engine/values";
 import { type FunctionOptions, outputForm, withClient } from "./client";
-import { idArgument, noMatch, onlyMatch, orMissing, refuseUnlessOneWay } from "./lookup";
+import { filterGiven, idArgument, noMatch, onlyMatch, orMissing, refuseUnlessOneWay } from "./lookup";
 
 /** A device of a firewall (the instance or NodeBalancer it protects), with camelCase keys. */
 export type FirewallDeviceResult = Camelized<FirewallDevice>;
@@ -40,10 +40,8 @@ export interface GetFirewallsArgs {
  */
 export function getFirewalls(args: GetFirewallsArgs = {}, options: FunctionOptions = {}): Promise<FirewallResult[]> {
   return withClient("getFirewalls", options, async (client) => {
-    const filter: Record<string, unknown> = {};
-    if (args.label !== undefined) filter.label = args.label;
-    if (args.status !== undefined) filter.status = args.status;
-    const firewalls = (await client.networking.firewalls.listAll(Object.keys(filter).length ? { filter } : {})).filter(
+    const filter = filterGiven({ label: args.label, status: args.status });
+    const firewalls = (await client.networking.firewalls.listAll(filter)).filter(
       (f) => args.tag === undefined || f.tags.includes(args.tag),
     );
     return mapBounded(firewalls, 4, async (firewall) => {

@@ -3,6 +3,7 @@ import type { Image } from "../../sdk/resources/images";
 import { camelizeDeep } from "../engine/values";
 import type { Camelized } from "../engine/values";
 import { type FunctionOptions, outputForm, withClient } from "./client";
+import { filterGiven } from "./lookup";
 
 /** An image as the data functions return it (camelCase of the API record). */
 export type ImageResult = Camelized<Image>;
@@ -40,12 +41,9 @@ export interface GetImagesArgs {
 export async function getImages(args: GetImagesArgs = {}, options: FunctionOptions = {}): Promise<ImageResult[]> {
   const pattern = compilePattern(args.labelPattern); // refused before any request
   return withClient("getImages", options, async (client) => {
-    const filter: Record<string, unknown> = {};
-    if (args.isPublic !== undefined) filter.is_public = args.isPublic;
-    if (args.vendor !== undefined) filter.vendor = args.vendor;
-    if (args.deprecated === false) filter.deprecated = false;
-    if (args.status !== undefined) filter.status = args.status;
-    let images = await client.images.listAll(Object.keys(filter).length ? { filter } : {});
+    const deprecated = args.deprecated === false ? false : undefined;
+    const filter = filterGiven({ is_public: args.isPublic, vendor: args.vendor, deprecated, status: args.status });
+    let images = await client.images.listAll(filter);
     if (pattern) images = images.filter((i) => pattern.test(i.label));
     if (args.latest) images = newest(images);
     return images.map((i) => camelizeDeep(i) as ImageResult);

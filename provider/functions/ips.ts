@@ -5,7 +5,7 @@ import { apiId } from "../resources/common";
 import { camelizeDeep } from "../engine/values";
 import type { Camelized } from "../engine/values";
 import { type FunctionOptions, outputForm, withClient } from "./client";
-import { orMissing } from "./lookup";
+import { hasGiven, orMissing } from "./lookup";
 
 /** An IP address of the account, with camelCase keys. */
 export type IpResult = Camelized<IpAddress>;
@@ -26,6 +26,7 @@ export interface GetIpsArgs {
   type?: string;
   /** Only public (true) or only non-public (false) addresses. */
   public?: boolean;
+  /** Only addresses of this region. */
   region?: string;
   /** Leave `rdns` of IPv6 addresses null (faster on large accounts). */
   skipIpv6Rdns?: boolean;
@@ -47,9 +48,7 @@ export function getIps(args: GetIpsArgs = {}, options: FunctionOptions = {}): Pr
     return ips
       .filter((ip) => computeId === undefined || ip.compute_id === computeId)
       .filter((ip) => address === undefined || canonicalIp(ip.address) === address)
-      .filter((ip) => args.type === undefined || ip.type === args.type)
-      .filter((ip) => args.public === undefined || ip.public === args.public)
-      .filter((ip) => args.region === undefined || ip.region === args.region)
+      .filter((ip) => hasGiven(ip, { type: args.type, public: args.public, region: args.region }))
       .map((ip) => camelizeDeep(ip) as IpResult);
   });
 }
@@ -65,7 +64,7 @@ export function getIps(args: GetIpsArgs = {}, options: FunctionOptions = {}): Pr
 export function getIpv6Pools(args: { region?: string } = {}, options: FunctionOptions = {}): Promise<Ipv6PoolResult[]> {
   return withClient("getIpv6Pools", options, async (client) =>
     (await client.networking.ipv6.pools.listAll())
-      .filter((p) => args.region === undefined || p.region === args.region)
+      .filter((p) => hasGiven(p, { region: args.region }))
       .map((p) => camelizeDeep(p) as Ipv6PoolResult),
   );
 }
@@ -81,7 +80,7 @@ export function getIpv6Pools(args: { region?: string } = {}, options: FunctionOp
 export function getIpv6Ranges(args: { region?: string } = {}, options: FunctionOptions = {}): Promise<Ipv6RangeResult[]> {
   return withClient("getIpv6Ranges", options, async (client) =>
     (await client.networking.ipv6.ranges.listAll())
-      .filter((r) => args.region === undefined || r.region === args.region)
+      .filter((r) => hasGiven(r, { region: args.region }))
       .map((r) => camelizeDeep(r) as Ipv6RangeResult),
   );
 }

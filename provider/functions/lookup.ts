@@ -44,6 +44,21 @@ export function idArgument(fn: string, key: string, value: string | number): num
   }
 }
 
+/**
+ * A listing's options with the API's filter (`X-Filter`) of the arguments given, by their wire
+ * names: `{}` when none is, so the request carries no filter.
+ */
+export function filterGiven(fields: Record<string, unknown>): { filter?: Record<string, unknown> } {
+  const filter = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+  return Object.keys(filter).length ? { filter } : {};
+}
+
+/** Whether `item` holds every value given (an argument left undefined matches anything): the filters the API does not apply. */
+export function hasGiven(item: object, fields: Record<string, unknown>): boolean {
+  const values = item as Record<string, unknown>;
+  return Object.entries(fields).every(([key, value]) => value === undefined || values[key] === value);
+}
+
 /** `getVpc: no VPC with label "app-net"`. */
 export function noMatch(fn: string, noun: Noun, what: string): string {
   return `${fn}: no ${noun.one} with ${what}`;

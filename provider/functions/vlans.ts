@@ -3,6 +3,7 @@ import type { Vlan } from "../../sdk/resources/vlans";
 import { camelizeDeep } from "../engine/values";
 import type { Camelized } from "../engine/values";
 import { type FunctionOptions, outputForm, withClient } from "./client";
+import { hasGiven } from "./lookup";
 
 /** A VLAN of the account, with camelCase keys. */
 export type VlanResult = Camelized<Vlan>;
@@ -18,8 +19,7 @@ export type VlanResult = Camelized<Vlan>;
 export function getVlans(args: { region?: string; label?: string } = {}, options: FunctionOptions = {}): Promise<VlanResult[]> {
   return withClient("getVlans", options, async (client) =>
     (await client.networking.vlans.listAll())
-      .filter((v) => args.region === undefined || v.region === args.region)
-      .filter((v) => args.label === undefined || v.label === args.label)
+      .filter((v) => hasGiven(v, { region: args.region, label: args.label }))
       .map((v) => camelizeDeep(v) as VlanResult),
   );
 }

@@ -4,7 +4,7 @@ import { apiId } from "../resources/common";
 import { camelizeDeep } from "../engine/values";
 import type { Camelized } from "../engine/values";
 import { type FunctionOptions, outputForm, withClient } from "./client";
-import { idArgument, noMatch, oneChild, onlyMatch, orMissing, refuseUnlessOneWay } from "./lookup";
+import { filterGiven, idArgument, noMatch, oneChild, onlyMatch, orMissing, refuseUnlessOneWay } from "./lookup";
 
 /** A VPC with its subnets, with camelCase keys. */
 export type VpcResult = Camelized<Vpc>;
@@ -54,10 +54,7 @@ export async function getVpc(args: GetVpcArgs, options: FunctionOptions = {}): P
  */
 export function getVpcs(args: { label?: string; region?: string } = {}, options: FunctionOptions = {}): Promise<VpcResult[]> {
   return withClient("getVpcs", options, async (client) => {
-    const filter: Record<string, unknown> = {};
-    if (args.label !== undefined) filter.label = args.label;
-    if (args.region !== undefined) filter.region = args.region;
-    return (await client.vpcs.listAll(Object.keys(filter).length ? { filter } : {})).map((v) => camelizeDeep(v) as VpcResult);
+    return (await client.vpcs.listAll(filterGiven({ label: args.label, region: args.region }))).map((v) => camelizeDeep(v) as VpcResult);
   });
 }
 

@@ -61,12 +61,21 @@ export interface LocalApiOptions {
 export class LocalApi {
   /** The typed client on this API, with the account's unrestricted token. */
   readonly client: ComputeClient;
+  /** The API's base URL, `http://127.0.0.1:<port>/v4`. */
+  readonly url: string;
+  /** The account's unrestricted token. */
+  readonly token: string;
+  /** The emulator's control operations (faults, the clock, seeded objects, the request log). */
+  readonly control: EmulatorControl;
+  /** The emulator itself: its clock and state. */
+  readonly emulator: RunningEmulator["emulator"];
   private closed = false;
 
   private constructor(
     private readonly running: RunningEmulator,
     private readonly sockets: Set<Socket>,
   ) {
+    ({ url: this.url, token: this.token, control: this.control, emulator: this.emulator } = running);
     this.client = new ComputeClient({ baseUrl: running.url, token: running.token });
   }
 
@@ -93,26 +102,6 @@ export class LocalApi {
       throw error;
     }
     return api;
-  }
-
-  /** The API's base URL, `http://127.0.0.1:<port>/v4`. */
-  get url(): string {
-    return this.running.url;
-  }
-
-  /** The account's unrestricted token. */
-  get token(): string {
-    return this.running.token;
-  }
-
-  /** The emulator's control operations (faults, the clock, seeded objects, the request log). */
-  get control(): EmulatorControl {
-    return this.running.control;
-  }
-
-  /** The emulator itself: its clock and state. */
-  get emulator(): RunningEmulator["emulator"] {
-    return this.running.emulator;
   }
 
   /** Stops the emulator; connections still open are cut. Closing twice is closing once. */

@@ -237,6 +237,10 @@ class RunningStack implements EmulatedStack {
   private readonly stopping = new AbortController();
   private readonly running = new Set<Promise<unknown>>();
   private disposed: Promise<void> | undefined;
+  readonly client: ComputeClient;
+  readonly control: EmulatorControl;
+  readonly apiUrl: string;
+  readonly token: string;
 
   constructor(
     readonly stack: Stack,
@@ -245,23 +249,8 @@ class RunningStack implements EmulatedStack {
     /** The stack's services in the test's process (its clock, its key), closed with it. */
     private readonly services: ReadonlyArray<LoopbackService | undefined>,
   ) {
+    ({ client: this.client, control: this.control, url: this.apiUrl, token: this.token } = api);
     resultsFromEvents(stack);
-  }
-
-  get client(): ComputeClient {
-    return this.api.client;
-  }
-
-  get control(): EmulatorControl {
-    return this.api.control;
-  }
-
-  get apiUrl(): string {
-    return this.api.url;
-  }
-
-  get token(): string {
-    return this.api.token;
   }
 
   up(options: UpOptions = {}): Promise<UpResult> {

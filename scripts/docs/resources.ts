@@ -1,8 +1,9 @@
 /**
  * The program-facing surface of the provider, generated from the resource specs:
  * - `provider/classes/resource-classes.ts`: per resource its `Args` interface (each input documented,
- *   typed by its schema, proven equal to the type the engine derives) and its class (each output
- *   a documented `declare readonly` property typed from the spec and the sdk's response type);
+ *   typed by its schema, proven equal to the type the engine derives), its instance type (each
+ *   output a documented property typed from the spec and the sdk's response type) and its class,
+ *   one line: `resourceClass` (`provider/classes/resource.ts`) makes every class;
  * - `provider/generated/spec-table.ts`: the table of specs by kind, each loaded on first use, which the provider
  *   process serves and the classes declare.
  * Specs are found by loading `provider/resources/*`: a resource is a file exporting its spec, and
@@ -11,11 +12,9 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { AnySpec, InputField, OutputField } from "../../provider/engine/spec";
-import { META_INPUTS } from "../../provider/engine/spec";
 import { outputText } from "../../provider/engine/known";
 import { formatDuration } from "../../provider/engine/values";
 import { formatSource } from "./format";
-import { dynamicType, packageType } from "../../provider/engine/type-tokens";
 
 /** Where the resource modules are: beside this script's `provider/`, in the sources or in `dist/`. */
 const RESOURCES_DIR = path.join(__dirname, "../../provider/resources");
@@ -105,21 +104,6 @@ function inputDoc(field: InputField): string {
 const outputDoc = (field: InputField | OutputField): string =>
   field.secret ? `${outputText(field)} Secret: encrypted in state.` : outputText(field);
 
-const META_OUTPUTS: Record<(typeof META_INPUTS)[number], { type: string; description: string }> = {
-  adoptId: {
-    type: "string | number | undefined",
-    description: "The id of the existing object this resource adopted (`adoptId` input), when one was given.",
-  },
-  deleteAdopted: {
-    type: "boolean | undefined",
-    description: "Whether deleting this resource deletes the object it adopted (`deleteAdopted` input), when the program set it.",
-  },
-  timeouts: {
-    type: "TimeoutsArgs | undefined",
-    description: "The operation timeouts the program set (`timeouts` input), when it set any.",
-  },
-};
-
 /** An input of `Args`, typed through `spec` (`typeof mysqlDatabaseSpec`, or a shared group's parameter `S`). */
 const inputLines = (spec: string, key: string, field: InputField): string[] => [
   ...doc(inputDoc(field), "  "),
@@ -199,37 +183,16 @@ function renderResource({ exportName, spec }: SpecExport, group: SharedGroup | u
   const derivedType = derived.length ? `Omit<${argsOf}, ${derived.map((d) => `"${d}"`).join(" | ")}>` : argsOf;
   lines.push(`proof<Same<${spec.name}Args, ${derivedType}>>();`, "");
 
-  lines.push(
-    ...doc(`${spec.description}\n\n\`\`\`ts\n${spec.example}\n\`\`\``, ""),
-    `export class ${spec.name} extends pulumi.CustomResource {`,
-  );
+  const classDoc = doc(`${spec.description}\n\n\`\`\`ts\n${spec.example}\n\`\`\``, "");
+  lines.push(...doc(`A \`${spec.name}\`: its outputs, each an input or a field of the object.`, ""));
+  lines.push(`export interface ${spec.name} extends ComputeResource {`);
   for (const [key, field] of [...Object.entries(spec.inputs), ...Object.entries(spec.outputs)]) {
-    lines.push(...doc(outputDoc(field), "  "), `  declare readonly ${key}: pulumi.Output<OutputOf<${self}, "${key}">>;`);
-  }
-  for (const [key, meta] of Object.entries(META_OUTPUTS)) {
-    lines.push(...doc(meta.description, "  "), `  declare readonly ${key}: pulumi.Output<${meta.type}>;`);
+    lines.push(...doc(outputDoc(field), "  "), `  readonly ${key}: pulumi.Output<OutputOf<${self}, "${key}">>;`);
   }
   lines.push(
-    "",
-    `  constructor(name: string, args: ${spec.name}Args, opts?: pulumi.CustomResourceOptions) {`,
-    "    const registered = quietStacks();",
-    "    try {",
-    `      super(...dynamicResource(RESOURCE_SPECS.${spec.name}, name, args, opts));`,
-    "    } finally {",
-    "      registered();",
-    "    }",
-    `    unrecordedOutputs(this, RESOURCE_SPECS.${spec.name}, args);`,
-    "  }",
-    "",
-    ...doc(
-      `Whether \`obj\` is a ${spec.name}: this class's instance, or a resource whose Pulumi type is a ${spec.name}'s through either door ` +
-        `(\`${dynamicType(spec.name)}\`, \`${packageType(spec.name)}\`), as a policy's \`validateResourceOfType(${spec.name}, …)\` asks.`,
-      "  ",
-    ),
-    `  static override isInstance(obj: unknown): obj is ${spec.name} {`,
-    `    return isOfKind(obj, "${spec.name}");`,
-    "  }",
     "}",
+    ...classDoc,
+    `export const ${spec.name} = resourceClass<${spec.name}, ${spec.name}Args>("${spec.name}", () => RESOURCE_SPECS.${spec.name});`,
     "",
   );
   return lines;
@@ -245,12 +208,13 @@ export function renderResourcesModule(specs: SpecExport[], publicTypes: Array<{ 
   return [
     HEADER,
     "/**",
-    " * The resource classes and their constructor arguments, one of each per spec. A class's outputs are its spec's",
-    " * inputs and outputs, typed from the spec's schemas and the sdk's response types (`OutputOf`).",
+    " * The resource classes and their constructor arguments, one of each per spec, each class made by `resourceClass`. A class's",
+    " * instance type lists its outputs: its spec's inputs and outputs, typed from the spec's schemas and the sdk's response types",
+    " * (`OutputOf`), and the outputs every resource has (`ComputeResource`).",
     " */",
     'import * as pulumi from "@pulumi/pulumi";',
     'import type { z } from "zod";',
-    'import { dynamicResource, isOfKind, quietStacks, unrecordedOutputs, type ArgsOf, type DeepInput, type MetaArgs, type OutputOf, type TimeoutsArgs } from "./resource";',
+    'import { resourceClass, type ArgsOf, type ComputeResource, type DeepInput, type MetaArgs, type OutputOf } from "./resource";',
     'import { RESOURCE_SPECS } from "../generated/spec-table";',
     ...modules.map(
       (m) =>

@@ -52,7 +52,7 @@ export function packageSchema(root: string, specs: AnySpec[] = findSpecs().map((
     const args = checker.getDeclaredTypeOfSymbol(exportedNamed(`${spec.name}Args`, ts.SymbolFlags.Interface));
     const inputs = inSpecOrder(types.properties(args, spec.name, "input"), spec);
     for (const [key, property] of Object.entries(inputs.properties)) Object.assign(property, fieldFlags(spec, key, "input"));
-    const outputs = outputProperties(spec, exportedNamed(spec.name, ts.SymbolFlags.Class), checker, types);
+    const outputs = outputProperties(spec, exportedNamed(spec.name, ts.SymbolFlags.Interface), checker, types);
     for (const key of META_INPUTS) {
       inputs.properties[key]!.description = META_DESCRIPTIONS[key];
       outputs.properties[key]!.description = `The \`${key}\` the program gave, when it gave one.`;
@@ -128,14 +128,15 @@ function fieldFlags(spec: AnySpec, key: string, side: "input" | "output"): Prope
 }
 
 /** A resource's outputs: the class's properties of its spec's fields and meta inputs, each typed as the `Output` the class declares. */
-function outputProperties(spec: AnySpec, classSymbol: ts.Symbol, checker: ts.TypeChecker, types: SchemaTypes): ObjectTypeSpec {
+/** The outputs of a class: the properties of its instance type (`resource-classes.ts`, with those of `ComputeResource`). */
+function outputProperties(spec: AnySpec, instanceSymbol: ts.Symbol, checker: ts.TypeChecker, types: SchemaTypes): ObjectTypeSpec {
   const properties: Record<string, PropertySpec> = {};
   const required: string[] = [];
   const keys = new Set<string>([...Object.keys(spec.inputs), ...Object.keys(spec.outputs), ...META_INPUTS]);
-  for (const member of classSymbol.members?.values() ?? []) {
+  for (const member of checker.getPropertiesOfType(checker.getDeclaredTypeOfSymbol(instanceSymbol))) {
     const key = member.getName();
-    const declaration = member.valueDeclaration;
-    if (!keys.has(key) || !declaration || !ts.isPropertyDeclaration(declaration)) continue;
+    const declaration = member.declarations?.[0];
+    if (!keys.has(key) || !declaration || !ts.isPropertySignature(declaration)) continue;
     const output = declaration.type;
     const value = output && ts.isTypeReferenceNode(output) ? output.typeArguments?.[0] : undefined;
     if (!value) throw new Error(`${spec.name}.${key} is not declared as a pulumi.Output<…>`);

@@ -53,8 +53,13 @@ test("every argument and output of every resource has TSDoc", () => {
   const bare: string[] = [];
   const classes: string[] = [];
   source.forEachChild((node) => {
-    if (!ts.isInterfaceDeclaration(node) && !ts.isClassDeclaration(node)) return;
-    if (ts.isClassDeclaration(node)) classes.push(node.name!.text);
+    // A class is a `resourceClass(…)` constant, documented with its example; its outputs are its interface's members.
+    if (ts.isVariableStatement(node)) {
+      const made = node.declarationList.declarations.filter((d) => d.initializer?.getText(source).startsWith("resourceClass"));
+      classes.push(...made.map((d) => d.name.getText(source)));
+      for (const d of made) if (!documented(d)) bare.push(d.name.getText(source));
+    }
+    if (!ts.isInterfaceDeclaration(node)) return;
     for (const member of node.members) {
       if (ts.isConstructorDeclaration(member)) continue;
       if (!documented(member)) bare.push(`${node.name!.text}.${member.name?.getText(source)}`);

@@ -10,6 +10,7 @@ import type { ApiObject, Values } from "../../engine/spec";
 import { domainRecordSpec } from "../../resources/domain-record";
 import { programInputs } from "../../engine/import-inputs";
 import { canonicalIp } from "../../../sdk/core/net";
+import { mapBounded } from "../../../sdk/core/pagination";
 
 /** One object to write as a resource. */
 export interface FoundObject {
@@ -51,21 +52,22 @@ export interface Area {
   read(client: ComputeClient, options: ReadOptions): Promise<AreaContents>;
 }
 
-/** At most `limit` reads at a time: a large account is read without a burst the API would rate-limit. */
-async function mapLimited<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await work(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
+/** Reads at a time (`mapBounded`): a large account is read without a burst the API would rate-limit. */
+const CONCURRENCY = 4;
+
+/** An object known by its record's id; `parent` and the rest as `more` says. */
+function found(kind: string, record: ApiObject & { id: number }, label: string, more: Partial<FoundObject> = {}): FoundObject {
+  return { kind, record, id: String(record.id), label, ...more };
 }
 
-const CONCURRENCY = 4;
+/** An object known by its address (an IPv6 range, an address's reverse name): its id is the address in canonical form. */
+function foundAt(kind: string, address: string, record: ApiObject, label: string, more: Partial<FoundObject> = {}): FoundObject {
+  const id = canonicalIp(address) ?? address;
+  return { kind, record: { ...record, id }, id, label, ...more };
+}
+
+/** An object whose `input` references `object` (`vpcId`: its VPC). */
+const childOf = (object: FoundObject, input: string): Pick<FoundObject, "parent"> => ({ parent: { input, object } });
 
 /** A public IPv4 address's platform reverse name starts with the address in dashes (`203-0-113-7.ip…`): not the user's. */
 const isPlatformRdns = (address: string, rdns: string) => rdns.toLowerCase().startsWith(`${address.replace(/\./g, "-")}.`);
@@ -86,7 +88,7 @@ function recordSet(domain: FoundObject, zone: string, records: readonly DomainRe
     record: { id: Number(domain.id), domain: zone, records: [...records] },
     id: domain.id,
     label: "records",
-    parent: { input: "domainId", object: domain },
+    ...childOf(domain, "domainId"),
     comment: `${records.length} record(s) of ${zone}`,
     written: { records: written },
   };
@@ -100,18 +102,9 @@ export const AREAS: readonly Area[] = [
     read: async (client) => {
       const objects: FoundObject[] = [];
       for (const vpc of await client.vpcs.listAll()) {
-        const parent: FoundObject = { kind: "Vpc", record: vpc, id: String(vpc.id), label: vpc.label };
-        objects.push(parent);
+        const parent = found("Vpc", vpc, vpc.label);
         // The VPC record lists its subnets: no request per VPC.
-        for (const subnet of vpc.subnets) {
-          objects.push({
-            kind: "VpcSubnet",
-            record: subnet,
-            id: String(subnet.id),
-            label: subnet.label,
-            parent: { input: "vpcId", object: parent },
-          });
-        }
+        objects.push(parent, ...vpc.subnets.map((subnet) => found("VpcSubnet", subnet, subnet.label, childOf(parent, "vpcId"))));
       }
       return { objects, notes: [] };
     },
@@ -123,11 +116,11 @@ export const AREAS: readonly Area[] = [
     read: async (client) => {
       const api = client.networking.firewalls;
       const firewalls = (await api.listAll()).filter((f) => f.status !== "deleted");
-      const devices = await mapLimited(firewalls, CONCURRENCY, (f) => api.devices.listAll(f.id));
+      const devices = await mapBounded(firewalls, CONCURRENCY, (f) => api.devices.listAll(f.id));
       const objects: FoundObject[] = [];
       const notes: string[] = [];
       firewalls.forEach((firewall, i) => {
-        const parent: FoundObject = { kind: "Firewall", record: firewall, id: String(firewall.id), label: firewall.label };
+        const parent = found("Firewall", firewall, firewall.label);
         objects.push(parent);
         for (const device of devices[i]!) {
           const { id, type, label } = device.entity;
@@ -137,14 +130,12 @@ export const AREAS: readonly Area[] = [
             );
             continue;
           }
-          objects.push({
-            kind: "FirewallDevice",
-            record: device,
-            id: String(device.id),
-            label: label ?? `${type}-${id}`,
-            parent: { input: "firewallId", object: parent },
-            comment: `${type} ${label ?? id}`,
-          });
+          objects.push(
+            found("FirewallDevice", device, label ?? `${type}-${id}`, {
+              ...childOf(parent, "firewallId"),
+              comment: `${type} ${label ?? id}`,
+            }),
+          );
         }
       });
       return { objects, notes };
@@ -162,10 +153,9 @@ export const AREAS: readonly Area[] = [
           notes.push(`IPv6 range ${range.range}/${range.prefix}: it is routed to no instance`);
           continue;
         }
-        const id = canonicalIp(range.range) ?? range.range;
         // The spec's record: the list's route target, the prefix length under its input's wire name.
-        const record = { ...range, id, prefix_length: range.prefix };
-        objects.push({ kind: "Ipv6Range", record, id, label: `range-${range.range}`, comment: `${range.range}/${range.prefix}` });
+        const record = { ...range, prefix_length: range.prefix };
+        objects.push(foundAt("Ipv6Range", range.range, record, `range-${range.range}`, { comment: `${range.range}/${range.prefix}` }));
       }
       return { objects, notes };
     },
@@ -178,8 +168,7 @@ export const AREAS: readonly Area[] = [
       const objects: FoundObject[] = [];
       for (const ip of await client.networking.ips.listAll()) {
         if (ip.rdns === null || !ip.public || isPlatformRdns(ip.address, ip.rdns)) continue;
-        const id = canonicalIp(ip.address) ?? ip.address;
-        objects.push({ kind: "ReverseDns", record: { ...ip, id }, id, label: ip.rdns });
+        objects.push(foundAt("ReverseDns", ip.address, ip, ip.rdns));
       }
       return { objects, notes: [] };
     },
@@ -190,10 +179,10 @@ export const AREAS: readonly Area[] = [
     kinds: ["Domain", "DomainRecord", "DomainRecordSet"],
     read: async (client, options) => {
       const domains = await client.domains.listAll();
-      const records = await mapLimited(domains, CONCURRENCY, (d) => client.domains.records.listAll(d.id));
+      const records = await mapBounded(domains, CONCURRENCY, (d) => client.domains.records.listAll(d.id));
       const objects: FoundObject[] = [];
       domains.forEach((domain, i) => {
-        const parent: FoundObject = { kind: "Domain", record: domain, id: String(domain.id), label: domain.domain };
+        const parent = found("Domain", domain, domain.domain);
         objects.push(parent);
         if (options.recordSets) {
           if (records[i]!.length > 0) objects.push(recordSet(parent, domain.domain, records[i]!));
@@ -203,13 +192,7 @@ export const AREAS: readonly Area[] = [
           // The record with its zone's name, as the DomainRecord hooks return it: names and targets normalize against it.
           const withZone = { ...record, domain: domain.domain };
           const label = `${record.type}-${record.name === "" ? "apex" : record.name}`;
-          objects.push({
-            kind: "DomainRecord",
-            record: withZone,
-            id: String(record.id),
-            label,
-            parent: { input: "domainId", object: parent },
-          });
+          objects.push(found("DomainRecord", withZone, label, childOf(parent, "domainId")));
         }
       });
       return { objects, notes: [] };
@@ -223,8 +206,8 @@ export const AREAS: readonly Area[] = [
       // The per-engine lists carry `ssl_connection` and the replication fields; the all-engines list does not.
       const [mysql, postgresql] = await Promise.all([client.databases.mysql.listAll(), client.databases.postgresql.listAll()]);
       const objects: FoundObject[] = [
-        ...mysql.map((db) => ({ kind: "MysqlDatabase", record: db, id: String(db.id), label: db.label })),
-        ...postgresql.map((db) => ({ kind: "PostgresqlDatabase", record: db, id: String(db.id), label: db.label })),
+        ...mysql.map((db) => found("MysqlDatabase", db, db.label)),
+        ...postgresql.map((db) => found("PostgresqlDatabase", db, db.label)),
       ];
       return { objects, notes: [] };
     },

@@ -28,7 +28,8 @@ type GetIpsArgs struct {
 	// Only the addresses of this instance.
 	ComputeId interface{} `pulumi:"computeId"`
 	// Only public (true) or only non-public (false) addresses.
-	Public *bool   `pulumi:"public"`
+	Public *bool `pulumi:"public"`
+	// Only addresses of this region.
 	Region *string `pulumi:"region"`
 	// Leave `rdns` of IPv6 addresses null (faster on large accounts).
 	SkipIpv6Rdns *bool `pulumi:"skipIpv6Rdns"`
@@ -52,7 +53,8 @@ type GetIpsOutputArgs struct {
 	// Only the addresses of this instance.
 	ComputeId pulumi.Input `pulumi:"computeId"`
 	// Only public (true) or only non-public (false) addresses.
-	Public pulumi.BoolPtrInput   `pulumi:"public"`
+	Public pulumi.BoolPtrInput `pulumi:"public"`
+	// Only addresses of this region.
 	Region pulumi.StringPtrInput `pulumi:"region"`
 	// Leave `rdns` of IPv6 addresses null (faster on large accounts).
 	SkipIpv6Rdns pulumi.BoolPtrInput `pulumi:"skipIpv6Rdns"`

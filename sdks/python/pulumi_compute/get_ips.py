@@ -60,6 +60,7 @@ def get_ips(address: Optional[_builtins.str] = None,
     :param _builtins.str address: Only this address (any spelling of an IPv6 one).
     :param Union[_builtins.str, _builtins.float] compute_id: Only the addresses of this instance.
     :param _builtins.bool public: Only public (true) or only non-public (false) addresses.
+    :param _builtins.str region: Only addresses of this region.
     :param _builtins.bool skip_ipv6_rdns: Leave `rdns` of IPv6 addresses null (faster on large accounts).
     :param _builtins.str type: `ipv4` or `ipv6` (the SLAAC address).
     """
@@ -88,6 +89,7 @@ def get_ips_output(address: pulumi.Input[Optional[Optional[_builtins.str]]] = No
     :param _builtins.str address: Only this address (any spelling of an IPv6 one).
     :param Union[_builtins.str, _builtins.float] compute_id: Only the addresses of this instance.
     :param _builtins.bool public: Only public (true) or only non-public (false) addresses.
+    :param _builtins.str region: Only addresses of this region.
     :param _builtins.bool skip_ipv6_rdns: Leave `rdns` of IPv6 addresses null (faster on large accounts).
     :param _builtins.str type: `ipv4` or `ipv6` (the SLAAC address).
     """

@@ -45,6 +45,19 @@ describe("quietStacks", () => {
 });
 
 describe("a generated class's registration", () => {
+  it("records the program's own line as the resource's source position (no class of ours between it and CustomResource)", () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the module Pulumi's Resource calls, to read what it sends
+    const runtime = require("@pulumi/pulumi/runtime/resource") as { registerResource: (...args: unknown[]) => void };
+    const register = jest.spyOn(runtime, "registerResource");
+    try {
+      new DomainRecord("positioned", { domainId: 1, type: "A", name: "at", target: "192.0.2.1" });
+      const position = register.mock.calls.find((call) => call[3] === "positioned")![9] as { uri: string; line: number };
+      expect(position.uri).toMatch(/\/resource\.test\.[jt]s$/);
+    } finally {
+      register.mockRestore();
+    }
+  });
+
   it("leaves the program's stack limit as it was and registers every output of the spec", async () => {
     const limit = Error.stackTraceLimit;
     const record = new DomainRecord("www", { domainId: 1, type: "A", name: "www", target: "192.0.2.1", ttlSec: 300 });
