@@ -1,7 +1,8 @@
 /**
  * The `X-Filter` header (api-facts "Collection envelope"): a JSON object whose keys are field
  * names (plain equality, or an object of operators) or the combinators `+and` / `+or` (arrays of
- * filters), plus `+order_by` / `+order` for sorting. Fields may be dotted (`entity.id`) or nested
+ * filters), plus `+order_by` / `+order` for sorting. A value given for a list field (`tags`) matches
+ * an item whose list holds it. Fields may be dotted (`entity.id`) or nested
  * objects (`{"entity": {"id": 1}}`). Only the route's filterable fields may be used; anything
  * else is 400 `Cannot filter on <field>` with field `X-Filter`.
  */
@@ -112,7 +113,11 @@ class FilterCompiler {
     }
     this.checkField(field);
     if (Array.isArray(value)) throw fail(REASONS.filterBadValue(field));
-    return (item) => looselyEqual(readField(item, field), value);
+    // A list field (tags) matches when it holds the value: `{"tags": "web"}` lists what is tagged web.
+    return (item) => {
+      const actual = readField(item, field);
+      return Array.isArray(actual) ? actual.some((v) => looselyEqual(v, value)) : looselyEqual(actual, value);
+    };
   }
 }
 

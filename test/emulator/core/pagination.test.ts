@@ -122,6 +122,13 @@ describe("X-Filter", () => {
     expect(REASONS.cannotFilterOn("foo")).toBe("Cannot filter on foo"); // fixtures/error.400.bad_filter.json
   });
 
+  test("a value filter on a list field matches an item whose list holds it (tags), as getInstances({ tag }) asks", () => {
+    const items = [{ tags: ["app", "quickstart"] }, { tags: ["db"] }, { tags: [] }];
+    // Before: nothing matched, since the list itself was compared with the value.
+    expect(applyFilter(items, compileFilter('{"tags":"quickstart"}', ["tags"]))).toEqual([{ tags: ["app", "quickstart"] }]);
+    expect(applyFilter(items, compileFilter('{"+or":[{"tags":"db"},{"tags":"app"}]}', ["tags"]))).toHaveLength(2);
+  });
+
   test("filters compare ids given as strings or numbers alike", () => {
     const items = [{ entity: { id: 5 } }, { entity: { id: 6 } }];
     expect(applyFilter(items, compileFilter('{"entity.id":"6"}', ["entity.id"]))).toEqual([{ entity: { id: 6 } }]);
