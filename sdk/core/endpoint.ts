@@ -234,3 +234,63 @@ export function verbs<const A extends Access>(access: A): Verbs<A> {
     delete: { ...access, method: "DELETE", response: Empty },
   } as const);
 }
+
+/** What `crud` declares, each verb when named: its summary (and for a write, its body schema). */
+export interface CrudVerbs {
+  readonly list?: string;
+  readonly create?: readonly [summary: string, body: z.ZodType];
+  readonly get?: string;
+  readonly update?: readonly [summary: string, body: z.ZodType];
+  readonly delete?: string;
+}
+
+type Summary<V> = V extends readonly [infer S, z.ZodType] ? S : V;
+type Body<V> = V extends readonly [string, infer B] ? { readonly body: B } : unknown;
+
+/** The declarations `crud` makes: the collection's verbs on `P`, the item's on `P/{I}`. */
+export type CrudGroup<A extends Access, W extends Access, P extends string, I extends string, R extends z.ZodType, V extends CrudVerbs> = {
+  readonly [K in keyof V]-?: { readonly path: K extends "list" | "create" ? P : `${P}/{${I}}`; readonly summary: Summary<V[K]> } & Body<
+    V[K]
+  > &
+    (K extends "list"
+      ? Verbs<A>["list"] & { readonly response: R }
+      : K extends "get"
+        ? Verbs<A>["get"] & { readonly response: R }
+        : K extends "create"
+          ? Verbs<W>["post"] & { readonly response: R }
+          : K extends "update"
+            ? Verbs<W>["put"] & { readonly response: R }
+            : Verbs<W>["delete"]);
+};
+
+/**
+ * A collection and its items, declared at once: `list` and `create` on `path`, `get`, `update` and
+ * `delete` on `path/{id}`, reads with `read`'s access, writes with `write`'s, each answering
+ * `response` (a delete `{}`). Only the verbs named in `named` are declared, in the order
+ * list, create, get, update, delete; other endpoints of the group are written beside it.
+ */
+export function crud<
+  A extends Access,
+  W extends Access,
+  const P extends string,
+  const I extends string,
+  R extends z.ZodType,
+  const V extends CrudVerbs,
+>(
+  read: Verbs<A>,
+  write: Verbs<W>,
+  group: { readonly path: P; readonly id: I; readonly response: R },
+  named: V,
+): CrudGroup<A, W, P, I, R, V> {
+  const { path, response } = group;
+  const item = `${path}/{${group.id}}`;
+  const withBody = (v: CrudVerbs["create"]) => (v ? { summary: v[0], body: v[1] } : undefined);
+  const made = {
+    list: named.list && { ...read.list, path, summary: named.list, response },
+    create: named.create && { ...write.post, path, ...withBody(named.create), response },
+    get: named.get && { ...read.get, path: item, summary: named.get, response },
+    update: named.update && { ...write.put, path: item, ...withBody(named.update), response },
+    delete: named.delete && { ...write.delete, path: item, summary: named.delete },
+  };
+  return Object.fromEntries(Object.entries(made).filter(([, v]) => v !== undefined)) as never;
+}
