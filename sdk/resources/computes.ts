@@ -14,7 +14,7 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { z } from "zod";
 import { Timestamp, filterable } from "../core/schema";
-import { crud, endpoints, verbs } from "../core/endpoint";
+import { endpoints, verbs } from "../core/endpoint";
 import { resource } from "../core/resource";
 import { waitFor } from "../core/waiters";
 import { isNotFound } from "../core/errors";
@@ -185,68 +185,46 @@ export type ComputeType = z.infer<typeof ComputeType>;
 const READ = verbs({ service: "computes", auth: "token", scopes: ["computes:read_only"] });
 const WRITE = verbs({ service: "computes", auth: "token", scopes: ["computes:read_write"] });
 const CATALOGUE = verbs({ service: "computes", auth: "none", scopes: [] });
-const instance = "/compute/instances/{computeId}";
-const config = `${instance}/configs/{configId}`;
-const iface = `${config}/interfaces/{interfaceId}`;
+
+const one = "/compute/instances/{computeId}";
+const configs = `${one}/configs`;
+const config = `${configs}/{configId}`;
+const ifaces = `${config}/interfaces`;
+const iface = `${ifaces}/{interfaceId}`;
 
 /** The compute endpoints: `client.computes.instances.*` (reads `computes:read_only`, writes `computes:read_write`) and `client.computes.types`. */
 export const COMPUTE_ENDPOINTS = endpoints("computes", {
   /** `/compute/instances`: instances, their actions, addresses and configuration profiles. */
   instances: {
-    ...crud(
-      READ,
-      WRITE,
-      { path: "/compute/instances", id: "computeId", response: Compute },
-      {
-        list: "Instances",
-        create: ["Creates an instance", ComputeCreateRequest],
-        get: "One instance",
-        update: ["Updates an instance", ComputeUpdateRequest],
-        delete: "Deletes an instance",
-      },
-    ),
-    boot: { ...WRITE.action, path: `${instance}/boot`, summary: "Boots an instance", body: ComputeBootRequest },
-    shutdown: { ...WRITE.action, path: `${instance}/shutdown`, summary: "Shuts an instance down" },
-    reboot: { ...WRITE.action, path: `${instance}/reboot`, summary: "Reboots an instance", body: ComputeBootRequest },
-    resize: { ...WRITE.action, path: `${instance}/resize`, summary: "Resizes an instance to another type", body: ComputeResizeRequest },
+    list: { ...READ.list, path: "/compute/instances", summary: "Instances", response: Compute },
+    create: { ...WRITE.post, path: "/compute/instances", summary: "Creates an instance", body: ComputeCreateRequest, response: Compute },
+    get: { ...READ.get, path: one, summary: "One instance", response: Compute },
+    update: { ...WRITE.put, path: one, summary: "Updates an instance", body: ComputeUpdateRequest, response: Compute },
+    delete: { ...WRITE.delete, path: one, summary: "Deletes an instance" },
+    boot: { ...WRITE.action, path: `${one}/boot`, summary: "Boots an instance", body: ComputeBootRequest },
+    shutdown: { ...WRITE.action, path: `${one}/shutdown`, summary: "Shuts an instance down" },
+    reboot: { ...WRITE.action, path: `${one}/reboot`, summary: "Reboots an instance", body: ComputeBootRequest },
+    resize: { ...WRITE.action, path: `${one}/resize`, summary: "Resizes an instance to another type", body: ComputeResizeRequest },
     rebuild: {
       ...WRITE.post,
-      path: `${instance}/rebuild`,
+      path: `${one}/rebuild`,
       summary: "Rebuilds an instance from an image",
       body: ComputeRebuildRequest,
       response: Compute,
     },
-    ips: { ...READ.get, path: `${instance}/ips`, summary: "The instance's addresses", response: ComputeIps },
+    ips: { ...READ.get, path: `${one}/ips`, summary: "The instance's addresses", response: ComputeIps },
     /** `/compute/instances/{computeId}/configs`: configuration profiles (what a boot brings up). */
     configs: {
-      ...crud(
-        READ,
-        WRITE,
-        { path: `${instance}/configs`, id: "configId", response: Config },
-        {
-          list: "Configuration profiles",
-          create: ["Creates a configuration profile", ConfigCreateRequest],
-          get: "One configuration profile",
-          update: ["Updates a configuration profile", ConfigUpdateRequest],
-          delete: "Deletes a configuration profile",
-        },
-      ),
+      list: { ...READ.list, path: configs, summary: "Configuration profiles", response: Config },
+      create: { ...WRITE.post, path: configs, summary: "Creates a configuration profile", body: ConfigCreateRequest, response: Config },
+      get: { ...READ.get, path: config, summary: "One configuration profile", response: Config },
+      update: { ...WRITE.put, path: config, summary: "Updates a configuration profile", body: ConfigUpdateRequest, response: Config },
+      delete: { ...WRITE.delete, path: config, summary: "Deletes a configuration profile" },
       /** `…/configs/{configId}/interfaces`: a profile's network interfaces (`public`, `vlan`, `vpc`). */
       interfaces: {
-        list: { ...READ.get, path: `${config}/interfaces`, summary: "A profile's interfaces", response: z.array(ConfigInterface) },
-        create: {
-          ...WRITE.post,
-          path: `${config}/interfaces`,
-          summary: "Adds an interface",
-          body: ConfigInterfaceRequest,
-          response: ConfigInterface,
-        },
-        order: {
-          ...WRITE.action,
-          path: `${config}/interfaces/order`,
-          summary: "Reorders a profile's interfaces",
-          body: InterfaceOrderRequest,
-        },
+        list: { ...READ.get, path: ifaces, summary: "A profile's interfaces", response: z.array(ConfigInterface) },
+        create: { ...WRITE.post, path: ifaces, summary: "Adds an interface", body: ConfigInterfaceRequest, response: ConfigInterface },
+        order: { ...WRITE.action, path: `${ifaces}/order`, summary: "Reorders a profile's interfaces", body: InterfaceOrderRequest },
         get: { ...READ.get, path: iface, summary: "One interface", response: ConfigInterface },
         update: {
           ...WRITE.put,
