@@ -70,26 +70,14 @@ function makeArea<K extends AreaName>(name: K, http: HttpClient): Areas[K] {
 /** Typed client of the compute cloud API v4. Call `close()` when done. */
 export class ComputeClient {
   /** Compute instances (`computes.instances`, with their configuration profiles, interfaces and addresses) and plans (`computes.types`). */
-  get computes(): Computes {
-    return this.area("computes");
-  }
+  declare readonly computes: Computes;
   /** Managed Databases: engines, MySQL and PostgreSQL instances, backups, credentials, SSL. */
-  get databases(): Databases {
-    return this.area("databases");
-  }
-  get domains(): Domains {
-    return this.area("domains");
-  }
+  declare readonly databases: Databases;
+  declare readonly domains: Domains;
   /** Private images (captured or uploaded) and public distribution images. */
-  get images(): Images {
-    return this.area("images");
-  }
-  get regions(): Regions {
-    return this.area("regions");
-  }
-  get vpcs(): Vpcs {
-    return this.area("vpcs");
-  }
+  declare readonly images: Images;
+  declare readonly regions: Regions;
+  declare readonly vpcs: Vpcs;
   readonly account: AccountResources;
   readonly support: SupportResources;
   readonly networking: NetworkingResources;
@@ -98,6 +86,7 @@ export class ComputeClient {
 
   constructor(options: ClientOptions) {
     this.http = new HttpClient(options);
+    this.lazy(this, ["computes", "databases", "domains", "images", "regions", "vpcs"], false);
     this.account = this.namespace(["events"]);
     this.support = this.namespace(["tickets"]);
     this.networking = this.namespace(["firewalls", "ips", "ipv6", "vlans"]);
@@ -115,9 +104,13 @@ export class ComputeClient {
 
   /** A frozen group of areas (`client.networking`), each made on first use. */
   private namespace<T>(names: AreaName[]): T {
-    const group = {};
-    for (const name of names) Object.defineProperty(group, name, { enumerable: true, get: () => this.area(name) });
-    return Object.freeze(group) as T;
+    return Object.freeze(this.lazy({}, names, true)) as T;
+  }
+
+  /** Defines each area on `target` as a getter that makes it on first use. */
+  private lazy<O extends object>(target: O, names: AreaName[], enumerable: boolean): O {
+    for (const name of names) Object.defineProperty(target, name, { enumerable, get: () => this.area(name) });
+    return target;
   }
 
   /** A raw call through the same pipeline (validation, retries, error mapping, parsing). */

@@ -14,6 +14,7 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { z } from "zod";
 import { Timestamp, filterable } from "../core/schema";
+import { VpcIp } from "./vpcs";
 import { endpoints, verbs } from "../core/endpoint";
 import { resource } from "../core/resource";
 import { waitFor } from "../core/waiters";
@@ -126,21 +127,6 @@ const InstanceIp = z.looseObject({
   compute_id: id.nullable(),
   region: z.string(),
 });
-const InstanceVpcIp = z.looseObject({
-  address: z.string().nullable(),
-  address_range: z.string().nullable(),
-  vpc_id: id,
-  subnet_id: id,
-  config_id: id,
-  interface_id: id,
-  compute_id: id,
-  active: z.boolean(),
-  nat_1_1: z.string().nullable(),
-  gateway: z.string().nullable(),
-  prefix: id,
-  subnet_mask: z.string(),
-  region: z.string(),
-});
 
 /** `GET /compute/instances/{computeId}/ips`. */
 export const ComputeIps = z.looseObject({
@@ -149,7 +135,8 @@ export const ComputeIps = z.looseObject({
     private: z.array(InstanceIp),
     shared: z.array(InstanceIp),
     reserved: z.array(InstanceIp),
-    vpc: z.array(InstanceVpcIp),
+    /** The same records as `GET /vpcs/{vpcId}/ips`, for this instance. */
+    vpc: z.array(VpcIp),
   }),
   ipv6: z
     .looseObject({
