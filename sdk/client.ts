@@ -67,6 +67,12 @@ function makeArea<K extends AreaName>(name: K, http: HttpClient): Areas[K] {
   return new module[name[0]!.toUpperCase() + name.slice(1)]!(http);
 }
 
+/** Defines each area on `target` as a getter that makes it (`make`) on first use. */
+function lazyAreas<O extends object>(target: O, names: AreaName[], enumerable: boolean, make: (name: AreaName) => unknown): O {
+  for (const name of names) Object.defineProperty(target, name, { enumerable, get: () => make(name) });
+  return target;
+}
+
 /** Typed client of the compute cloud API v4. Call `close()` when done. */
 export class ComputeClient {
   /** Compute instances (`computes.instances`, with their configuration profiles, interfaces and addresses) and plans (`computes.types`). */
@@ -86,7 +92,7 @@ export class ComputeClient {
 
   constructor(options: ClientOptions) {
     this.http = new HttpClient(options);
-    this.lazy(this, ["computes", "databases", "domains", "images", "regions", "vpcs"], false);
+    lazyAreas(this, ["computes", "databases", "domains", "images", "regions", "vpcs"], false, (name) => this.area(name));
     this.account = this.namespace(["events"]);
     this.support = this.namespace(["tickets"]);
     this.networking = this.namespace(["firewalls", "ips", "ipv6", "vlans"]);
@@ -104,13 +110,7 @@ export class ComputeClient {
 
   /** A frozen group of areas (`client.networking`), each made on first use. */
   private namespace<T>(names: AreaName[]): T {
-    return Object.freeze(this.lazy({}, names, true)) as T;
-  }
-
-  /** Defines each area on `target` as a getter that makes it on first use. */
-  private lazy<O extends object>(target: O, names: AreaName[], enumerable: boolean): O {
-    for (const name of names) Object.defineProperty(target, name, { enumerable, get: () => this.area(name) });
-    return target;
+    return Object.freeze(lazyAreas({}, names, true, (name) => this.area(name))) as T;
   }
 
   /** A raw call through the same pipeline (validation, retries, error mapping, parsing). */
