@@ -67,29 +67,23 @@ function makeArea<K extends AreaName>(name: K, http: HttpClient): Areas[K] {
   return new module[name[0]!.toUpperCase() + name.slice(1)]!(http);
 }
 
+/** Defines each area on `target` as a getter that makes it (`make`) on first use. */
+function lazyAreas<O extends object>(target: O, names: AreaName[], enumerable: boolean, make: (name: AreaName) => unknown): O {
+  for (const name of names) Object.defineProperty(target, name, { enumerable, get: () => make(name) });
+  return target;
+}
+
 /** Typed client of the compute cloud API v4. Call `close()` when done. */
 export class ComputeClient {
   /** Compute instances (`computes.instances`, with their configuration profiles, interfaces and addresses) and plans (`computes.types`). */
-  get computes(): Computes {
-    return this.area("computes");
-  }
+  declare readonly computes: Computes;
   /** Managed Databases: engines, MySQL and PostgreSQL instances, backups, credentials, SSL. */
-  get databases(): Databases {
-    return this.area("databases");
-  }
-  get domains(): Domains {
-    return this.area("domains");
-  }
+  declare readonly databases: Databases;
+  declare readonly domains: Domains;
   /** Private images (captured or uploaded) and public distribution images. */
-  get images(): Images {
-    return this.area("images");
-  }
-  get regions(): Regions {
-    return this.area("regions");
-  }
-  get vpcs(): Vpcs {
-    return this.area("vpcs");
-  }
+  declare readonly images: Images;
+  declare readonly regions: Regions;
+  declare readonly vpcs: Vpcs;
   readonly account: AccountResources;
   readonly support: SupportResources;
   readonly networking: NetworkingResources;
@@ -98,6 +92,7 @@ export class ComputeClient {
 
   constructor(options: ClientOptions) {
     this.http = new HttpClient(options);
+    lazyAreas(this, ["computes", "databases", "domains", "images", "regions", "vpcs"], false, (name) => this.area(name));
     this.account = this.namespace(["events"]);
     this.support = this.namespace(["tickets"]);
     this.networking = this.namespace(["firewalls", "ips", "ipv6", "vlans"]);
@@ -115,9 +110,7 @@ export class ComputeClient {
 
   /** A frozen group of areas (`client.networking`), each made on first use. */
   private namespace<T>(names: AreaName[]): T {
-    const group = {};
-    for (const name of names) Object.defineProperty(group, name, { enumerable: true, get: () => this.area(name) });
-    return Object.freeze(group) as T;
+    return Object.freeze(lazyAreas({}, names, true, (name) => this.area(name))) as T;
   }
 
   /** A raw call through the same pipeline (validation, retries, error mapping, parsing). */

@@ -27,112 +27,28 @@ import {
 import { makeRedactor, redactEntries, redactHeaders, sanitizeCause, type Redactor } from "./redact";
 import { decideRetry, isIdempotentMethod, type RetryPolicyOptions } from "./retry";
 import { ErrorEnvelope, issuesToErrors, type CollectionPage, type ErrorEntry } from "./schema";
-import {
-  endpointPath,
-  type AnyEndpoint,
-  type EndpointBody,
-  type EndpointItem,
-  type EndpointQuery,
-  type EndpointResult,
-  type PathParams,
-} from "./endpoint";
-import { Paginator, type ListOptions } from "./pagination";
+import { endpointPath, type AnyEndpoint, type EndpointBody, type EndpointItem, type EndpointResult, type PathParams } from "./endpoint";
+import { Paginator } from "./pagination";
 import { Pacer, isCollectionQuery, type PacedRequest } from "./pacing";
 import { SDK_VERSION } from "../version";
-import type { Filter, HttpMethod, Query, RequestOptions } from "./request";
+import type { HttpMethod, Query, RequestOptions } from "./request";
+import type {
+  CallOptions,
+  ClientOptions,
+  EndpointListOptions,
+  PaceEvent,
+  RetryEvent,
+  Sleep,
+  StreamRequestOptions,
+  StreamResponse,
+} from "./options";
+import { encodeFilter, normalizeBaseUrl, parseAbsoluteUrl, queryString } from "./wire";
 
 export type { Filter, HttpMethod, Query, RequestOptions } from "./request";
+export type * from "./options";
+export { normalizeBaseUrl } from "./wire";
 
-/** Waits `ms`; rejects when `signal` aborts. Injected so tests run at zero delay. */
-export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
-
-/** Payload of the `onRetry` hook. Carries no headers and no body, hence no credential. */
-export interface RetryEvent {
-  /** 1-based number of the attempt that failed. */
-  attempt: number;
-  delayMs: number;
-  reason: string;
-  method: string;
-  path: string;
-}
-
-/** Payload of the `onPace` hook: a request held back for rate-limit budget, and for about how long. */
-export interface PaceEvent {
-  method: string;
-  path: string;
-  /** How long the pacer expects to hold it (an answer with news may release it sooner). */
-  waitMs: number;
-}
-
-/** Options of a client instance. Only `baseUrl` is required. */
-export interface ClientOptions {
-  /** API root including the version segment, e.g. `http://127.0.0.1:4010/v4` (a trailing slash is fine). */
-  baseUrl: string;
-  /** Personal access or OAuth token, sent as `Authorization: Bearer …`; redacted from every error. */
-  token?: string;
-  /** undici dispatcher (a `MockAgent` in tests). Default: a keep-alive `Agent` owned and closed by the client. */
-  dispatcher?: Dispatcher;
-  /** Deadline per attempt, covering response headers and body. Default 30 000 ms. */
-  timeoutMs?: number;
-  /** Default `pulumi-compute/<version>`. */
-  userAgent?: string;
-  /** Overrides of the retry policy tunables (`maxRetries`, `baseDelayMs`, …). */
-  retry?: Partial<RetryPolicyOptions>;
-  /** Delay function used between retries. Default: a real, abortable timer. */
-  sleep?: Sleep;
-  /** Called before each retry (after the decision, before the delay). Errors thrown by it are ignored. */
-  onRetry?: (event: RetryEvent) => void;
-  /**
-   * Client-side pacing from the rate-limit headers, seeded from the documented limits
-   * (`core/pacing.ts`): `true` for a pacer of this client's own, or a `Pacer` to share. Default off.
-   */
-  pacing?: boolean | Pacer;
-  /** Called when pacing holds a request back for budget. Errors thrown by it are ignored. */
-  onPace?: (event: PaceEvent) => void;
-  /** Called with each declared endpoint the client calls or lists (which scopes a program needs). Errors thrown by it are ignored. */
-  onCall?: (endpoint: AnyEndpoint) => void;
-}
-
-/** Options every resource method accepts. */
-export interface CallOptions {
-  signal?: AbortSignal;
-}
-
-/** Options of `HttpClient.paginate`: the listing options and the endpoint's extra query parameters. */
-export interface EndpointListOptions<E extends AnyEndpoint = AnyEndpoint> extends ListOptions {
-  query?: EndpointQuery<E>;
-}
-
-/** A body streamed to an absolute URL outside the API (`HttpClient.sendStream`). */
-export interface StreamRequestOptions {
-  method: "PUT" | "POST";
-  /** Absolute http(s) URL, such as a pre-signed upload URL. Its query string never appears in an error. */
-  url: string;
-  /**
-   * Opens the body: a stream, or an async iterable of chunks (a chunk may reuse the memory of an
-   * earlier one: the next is pulled only once the socket has taken the previous one, as long as
-   * chunks are larger than the socket's buffer). Called once per attempt, so a retry re-reads its
-   * source from the start.
-   */
-  open: () => Readable | AsyncIterable<Uint8Array>;
-  /** Exact body length in bytes, sent as `Content-Length` (pre-signed URLs refuse chunked bodies). */
-  contentLength: number;
-  contentType: string;
-  signal?: AbortSignal;
-}
-
-/** Status, lower-cased headers and body text of a 2xx answer to `sendStream`. */
-export interface StreamResponse {
-  status: number;
-  headers: Record<string, string>;
-  text: string;
-}
-
-interface RawResponse {
-  status: number;
-  headers: Record<string, string>;
-  text: string;
-}
+type RawResponse = StreamResponse;
 
 /** Transport codes of a connection that was never established: the request did not leave. */
 const NOT_SENT_CODES = new Set([
@@ -440,55 +356,6 @@ export class HttpClient {
 function closeBody(body: Readable | AsyncIterable<Uint8Array>): void {
   if ("destroy" in body && typeof body.destroy === "function") body.destroy();
   else (body as AsyncGenerator<Uint8Array>).return?.(undefined)?.catch(() => undefined);
-}
-
-/** An absolute http(s) URL for `sendStream`; anything else is refused before sending. */
-function parseAbsoluteUrl(text: string): URL {
-  let url: URL | undefined;
-  try {
-    url = new URL(text);
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
-    throw new ClientValidationError("upload URL", [{ reason: "the upload URL must be an absolute http(s) URL" }]);
-  }
-  return url;
-}
-
-/** Validates the base URL and drops trailing slashes, so `base + "/vpcs"` is always right. */
-export function normalizeBaseUrl(baseUrl: string): string {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new ClientValidationError("client options", [{ field: "baseUrl", reason: "baseUrl must be an absolute http(s) URL" }]);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new ClientValidationError("client options", [{ field: "baseUrl", reason: "baseUrl must use http or https" }]);
-  }
-  if (url.search || url.hash || url.username || url.password) {
-    throw new ClientValidationError("client options", [
-      { field: "baseUrl", reason: "baseUrl must not carry a query, a fragment or credentials (use the token option)" },
-    ]);
-  }
-  return url.href.replace(/\/+$/, "");
-}
-
-function queryString(query: Query | undefined): string {
-  if (!query) return "";
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value !== undefined) params.append(key, String(value));
-  const text = params.toString();
-  return text ? `?${text}` : "";
-}
-
-/** Strict out: the filter must be a plain JSON object. */
-function encodeFilter(filter: Filter): string {
-  if (typeof filter !== "object" || filter === null || Array.isArray(filter)) {
-    throw new ClientValidationError("X-Filter", [{ field: "X-Filter", reason: "X-Filter must be a JSON object" }]);
-  }
-  return JSON.stringify(filter);
 }
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {

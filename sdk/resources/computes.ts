@@ -1,6 +1,7 @@
 /**
- * The compute endpoints' contract: wire schemas (snake_case, `null`s kept), the API's reason texts
- * and the endpoint declarations of `/compute/instances*` and `/compute/types*`.
+ * The compute endpoints' contract: response schemas (snake_case, `null`s kept), the endpoint
+ * declarations of `/compute/instances*` and `/compute/types*`, and the instance's status waiter;
+ * the reason texts and request schemas are in `rules/computes.ts`, re-exported here.
  *
  * The emulator validates with these schemas and serves these endpoints; the provider's `Instance`
  * derives its checks from them. The shapes are the real API's as its official
@@ -12,260 +13,30 @@
  */
 import { setTimeout as delay } from "node:timers/promises";
 import { z } from "zod";
-import { Empty, Timestamp, filterable, requiredString } from "../core/schema";
-import { endpoints } from "../core/endpoint";
+import { Timestamp, filterable } from "../core/schema";
+import { VpcIp } from "./vpcs";
+import { endpoints, verbs } from "../core/endpoint";
 import { resource } from "../core/resource";
 import { waitFor } from "../core/waiters";
 import { isNotFound } from "../core/errors";
 import type { CallOptions, Sleep } from "../core/http";
-import type { ErrorEntry } from "../core/schema";
-import { interfaceListErrors } from "./rules/computes";
+import { COMPUTE_STATUSES, ComputeAlerts, ComputeBackups, ConfigDevice, ConfigHelpers, type ComputeStatus } from "./rules/computes";
+import {
+  ComputeBootRequest,
+  ComputeCreateRequest,
+  ComputeRebuildRequest,
+  ComputeResizeRequest,
+  ComputeUpdateRequest,
+  ConfigCreateRequest,
+  ConfigInterfaceRequest,
+  ConfigInterfaceUpdateRequest,
+  ConfigUpdateRequest,
+  InterfaceOrderRequest,
+} from "./rules/computes";
 
-export { MAX_INTERFACES } from "./rules/computes";
-
-/** Reason texts of the compute rules, shared with the tests (docs/api-facts-computes.md, "Reasons"). */
-export const COMPUTE_REASONS = {
-  labelLength: "Label must contain between 3 and 64 characters.",
-  labelChars: "Label must begin and end with a letter or number, and may only contain letters, numbers, dashes, underscores and periods.",
-  labelUnique: "Label must be unique among your Computes",
-  regionRequired: "Region is required.",
-  regionInvalid: "Region is not valid",
-  regionNoComputes: "Computes are not available in this region",
-  typeRequired: "Plan is required.",
-  typeInvalid: "A valid plan type by that ID was not found",
-  imageInvalid: "Image is not valid",
-  rootPassRequired: "You must provide a root password when deploying from an image.",
-  rootPassLength: "Password must be between 7 and 128 characters.",
-  imageRequired: "An image is required.",
-  busy: "Compute busy.",
-  sameType: "Compute is already running this service plan.",
-  firewallInvalid: "Invalid Firewall ID",
-  configLabelLength: "Label must be between 1 and 48 characters.",
-  configLabelRequired: "Label is required.",
-  devicesRequired: "A list of devices is required.",
-  purpose: "Purpose must be public, vlan, or vpc.",
-  vlanLabelRequired: "VLAN label is required.",
-  vlanLabelLength: "VLAN label must be between 1 and 64 characters.",
-  subnetRequired: "Subnet is required.",
-  subnetInvalid: "Subnet is not valid",
-  subnetRegion: "Subnet must be in the same region as the Compute",
-  subnetFull: "No addresses are available in this subnet",
-  vpcAddressInvalid: "Must be a valid IPv4 address within the subnet, e.g. 10.0.0.2",
-  vpcAddressTaken: "The address is already in use in this subnet",
-  ipRangeInvalid: "Must be a valid IPv4 range within the subnet, e.g. 10.0.0.16/28",
-  natInvalid: "nat_1_1 must be any or a public IPv4 address of this Compute",
-  tooManyInterfaces: "A configuration profile may have at most 3 interfaces",
-  onePublic: "Only one public interface is allowed per configuration profile",
-  oneVpc: "Only one vpc interface is allowed per configuration profile",
-  vlanPrimary: "VLAN interfaces can't be the primary interface",
-  onlyForPurpose: (field: string, purpose: string) =>
-    `${field} is not allowed for interfaces that do not have a purpose set to ${purpose}.`,
-  interfaceDeleteActive: "Active interfaces cannot be deleted; shut the Compute down first",
-  noConfig: "This Compute has no configuration profile to boot",
-  noDisks: "This Compute has no disks",
-} as const;
-
-/** The statuses of an instance (linodego `InstanceStatus`; the ones the emulator's machine walks). */
-export const COMPUTE_STATUSES = [
-  "provisioning",
-  "booting",
-  "running",
-  "offline",
-  "shutting_down",
-  "rebooting",
-  "resizing",
-  "rebuilding",
-  "deleting",
-  "migrating",
-  "cloning",
-  "restoring",
-  "stopped",
-] as const;
-/** One status of an instance. */
-export type ComputeStatus = (typeof COMPUTE_STATUSES)[number];
+export * from "./rules/computes";
 
 const id = z.number().int();
-
-/** An instance label: 3–64 characters, letters, digits, `-`, `_`, `.`; no doubled separators (linodes.schema). */
-export const ComputeLabel = z
-  .string()
-  .min(3, COMPUTE_REASONS.labelLength)
-  .max(64, COMPUTE_REASONS.labelLength)
-  .regex(/^(?!.*(--|__|\.\.))[a-zA-Z0-9]([a-zA-Z0-9-_.]*[a-zA-Z0-9])?$/, COMPUTE_REASONS.labelChars);
-
-/** `ipv4` of a VPC interface: its address in the subnet and an optional 1:1 NAT (`any` or an address). */
-export const InterfaceIpv4 = z.strictObject({ vpc: z.string().nullish(), nat_1_1: z.string().nullish() });
-
-/** One configuration profile interface as a request names it (create, config create/update, interface add). */
-export const ConfigInterfaceRequest = z.strictObject({
-  purpose: z.enum(["public", "vlan", "vpc"], { error: COMPUTE_REASONS.purpose }),
-  label: z.string().nullish(),
-  ipam_address: z.string().nullish(),
-  primary: z.boolean().optional(),
-  subnet_id: id.nullish(),
-  /** Sent by `@linode/api-v4`'s forms beside `subnet_id`; the subnet decides the VPC. */
-  vpc_id: id.nullish(),
-  ipv4: InterfaceIpv4.nullish(),
-  ip_ranges: z.array(z.string()).nullish(),
-  /** IPv6 of VPC interfaces (`slaac`, `ranges`, `is_public`): accepted, not emulated (IPv6 VPCs are a beta). */
-  ipv6: z.looseObject({}).nullish(),
-});
-export type ConfigInterfaceRequest = z.infer<typeof ConfigInterfaceRequest>;
-
-/**
- * The rules of a profile's interfaces that need no state (at most three, one `public` and one `vpc`;
- * a `vlan` named and not primary; a `vpc` with its subnet), each `{field, reason}` under `field`
- * (`interfaces[1].subnet_id`). `existing`: the purposes of interfaces the profile keeps beside them.
- */
-export function configInterfaceErrors(
-  requests: readonly Partial<ConfigInterfaceRequest>[],
-  field = "interfaces",
-  existing: readonly unknown[] = [],
-): ErrorEntry[] {
-  return interfaceListErrors(COMPUTE_REASONS, requests, field, existing);
-}
-
-/** `PUT …/interfaces/{interfaceId}`: what an interface may change in place. */
-export const ConfigInterfaceUpdateRequest = z.strictObject({
-  primary: z.boolean().optional(),
-  ipv4: InterfaceIpv4.nullish(),
-  ip_ranges: z.array(z.string()).nullish(),
-  ipv6: z.looseObject({}).nullish(),
-});
-export type ConfigInterfaceUpdateRequest = z.infer<typeof ConfigInterfaceUpdateRequest>;
-
-/** `POST /compute/instances` (legacy configuration profile interfaces). */
-export const ComputeCreateRequest = z.strictObject({
-  region: requiredString("region").min(1, COMPUTE_REASONS.regionRequired),
-  type: requiredString("type").min(1, COMPUTE_REASONS.typeRequired),
-  label: ComputeLabel.optional(),
-  image: z.string().nullish(),
-  root_pass: z.string().min(7, COMPUTE_REASONS.rootPassLength).max(128, COMPUTE_REASONS.rootPassLength).optional(),
-  authorized_keys: z.array(z.string()).nullish(),
-  authorized_users: z.array(z.string()).nullish(),
-  booted: z.boolean().optional(),
-  private_ip: z.boolean().optional(),
-  backups_enabled: z.boolean().optional(),
-  tags: z.array(z.string()).optional(),
-  group: z.string().optional(),
-  firewall_id: id.nullish(),
-  interfaces: z.array(ConfigInterfaceRequest).optional(),
-  interface_generation: z.enum(["legacy_config", "linode"]).optional(),
-  swap_size: id.optional(),
-  network_helper: z.boolean().optional(),
-  stackscript_id: id.nullish(),
-  stackscript_data: z.record(z.string(), z.string()).nullish(),
-  backup_id: id.nullish(),
-  metadata: z.looseObject({}).nullish(),
-  disk_encryption: z.enum(["enabled", "disabled"]).optional(),
-  placement_group: z.looseObject({}).nullish(),
-  maintenance_policy: z.string().nullish(),
-  ipv4: z.array(z.string()).optional(),
-});
-export type ComputeCreateRequest = z.infer<typeof ComputeCreateRequest>;
-
-const Alerts = z.looseObject({
-  cpu: id.optional(),
-  io: id.optional(),
-  network_in: id.optional(),
-  network_out: id.optional(),
-  transfer_quota: id.optional(),
-});
-const Backups = z.looseObject({
-  available: z.boolean().optional(),
-  enabled: z.boolean().optional(),
-  last_successful: z.string().nullish(),
-  schedule: z.looseObject({ day: z.string().nullish(), window: z.string().nullish() }).optional(),
-});
-
-/**
- * `PUT /compute/instances/{computeId}`. linodego's `GetUpdateOptions` sends back what it read
- * (`backups` with read-only `available`, `alerts`, `group`, `maintenance_policy`): the API accepts it.
- */
-export const ComputeUpdateRequest = z.strictObject({
-  label: ComputeLabel.optional(),
-  tags: z.array(z.string()).nullish(),
-  group: z.string().nullish(),
-  watchdog_enabled: z.boolean().optional(),
-  alerts: Alerts.nullish(),
-  backups: Backups.nullish(),
-  maintenance_policy: z.string().nullish(),
-});
-export type ComputeUpdateRequest = z.infer<typeof ComputeUpdateRequest>;
-
-/** `POST …/boot` and `…/reboot`: the profile to boot (default: the instance's last booted, else its first). */
-export const ComputeBootRequest = z.strictObject({ config_id: id.nullish() });
-export type ComputeBootRequest = z.infer<typeof ComputeBootRequest>;
-
-/** `POST …/resize`. */
-export const ComputeResizeRequest = z.strictObject({
-  type: requiredString("type").min(1, COMPUTE_REASONS.typeRequired),
-  migration_type: z.enum(["warm", "cold"]).optional(),
-  allow_auto_disk_resize: z.boolean().optional(),
-});
-export type ComputeResizeRequest = z.infer<typeof ComputeResizeRequest>;
-
-/** `POST …/rebuild`. */
-export const ComputeRebuildRequest = z.strictObject({
-  image: requiredString("image").min(1, COMPUTE_REASONS.imageRequired),
-  root_pass: z.string().min(7, COMPUTE_REASONS.rootPassLength).max(128, COMPUTE_REASONS.rootPassLength),
-  authorized_keys: z.array(z.string()).nullish(),
-  authorized_users: z.array(z.string()).nullish(),
-  booted: z.boolean().optional(),
-  stackscript_id: id.nullish(),
-  stackscript_data: z.record(z.string(), z.string()).nullish(),
-  metadata: z.looseObject({}).nullish(),
-  type: z.string().optional(),
-  disk_encryption: z.enum(["enabled", "disabled"]).optional(),
-});
-export type ComputeRebuildRequest = z.infer<typeof ComputeRebuildRequest>;
-
-const Device = z.looseObject({ disk_id: id.nullish(), volume_id: id.nullish() }).nullable();
-/** `devices`: `sda`…`sdh` (linodego knows more), each a disk or a volume or null. */
-export const ConfigDevices = z.record(z.string().regex(/^sd[a-z]{1,2}$/), Device);
-/** `helpers`: the boot helpers of a configuration profile (distro, network, modules…). */
-export const ConfigHelpers = z.looseObject({
-  updatedb_disabled: z.boolean().optional(),
-  distro: z.boolean().optional(),
-  modules_dep: z.boolean().optional(),
-  network: z.boolean().optional(),
-  devtmpfs_automount: z.boolean().optional(),
-});
-
-const configFields = {
-  comments: z.string().nullish(),
-  helpers: ConfigHelpers.nullish(),
-  memory_limit: id.nullish(),
-  kernel: z.string().optional(),
-  /** An initrd disk's id; `@linode/api-v4` declares it `null | number | string` (a numeric string names the disk). */
-  initrd: z.union([id, z.string().regex(/^\d*$/)]).nullish(),
-  /** linodego's spelling of `initrd` (its config update always sends `init_rd: null`). */
-  init_rd: id.nullish(),
-  root_device: z.string().nullish(),
-  run_level: z.enum(["default", "single", "binbash"]).optional(),
-  virt_mode: z.enum(["paravirt", "fullvirt"]).optional(),
-};
-
-/** `POST /compute/instances/{computeId}/configs`. */
-export const ConfigCreateRequest = z.strictObject({
-  label: requiredString("label").min(1, COMPUTE_REASONS.configLabelLength).max(48, COMPUTE_REASONS.configLabelLength),
-  devices: ConfigDevices,
-  interfaces: z.array(ConfigInterfaceRequest).nullish(),
-  ...configFields,
-});
-export type ConfigCreateRequest = z.infer<typeof ConfigCreateRequest>;
-
-/** `PUT …/configs/{configId}`: `interfaces` given replaces the list whole; `null` or absent keeps it. */
-export const ConfigUpdateRequest = z.strictObject({
-  label: z.string().min(1, COMPUTE_REASONS.configLabelLength).max(48, COMPUTE_REASONS.configLabelLength).optional(),
-  devices: ConfigDevices.nullish(),
-  interfaces: z.array(ConfigInterfaceRequest).nullish(),
-  ...configFields,
-});
-export type ConfigUpdateRequest = z.infer<typeof ConfigUpdateRequest>;
-
-/** `POST …/interfaces/order`. */
-export const InterfaceOrderRequest = z.strictObject({ ids: z.array(id) });
 
 /** The instance's specs, from its type. */
 export const ComputeSpecs = z.looseObject({
@@ -291,8 +62,8 @@ export const Compute = z.looseObject({
   image: filterable(z.string().nullable()),
   region: filterable(z.string()),
   specs: ComputeSpecs,
-  alerts: Alerts,
-  backups: Backups,
+  alerts: ComputeAlerts,
+  backups: ComputeBackups,
   hypervisor: z.string(),
   watchdog_enabled: z.boolean(),
   tags: filterable(z.array(z.string())),
@@ -329,7 +100,7 @@ export const Config = z.looseObject({
   id: filterable(id),
   label: filterable(z.string()),
   comments: z.string(),
-  devices: z.record(z.string(), Device),
+  devices: z.record(z.string(), ConfigDevice),
   helpers: ConfigHelpers,
   interfaces: z.array(ConfigInterface),
   memory_limit: id,
@@ -356,21 +127,6 @@ const InstanceIp = z.looseObject({
   compute_id: id.nullable(),
   region: z.string(),
 });
-const InstanceVpcIp = z.looseObject({
-  address: z.string().nullable(),
-  address_range: z.string().nullable(),
-  vpc_id: id,
-  subnet_id: id,
-  config_id: id,
-  interface_id: id,
-  compute_id: id,
-  active: z.boolean(),
-  nat_1_1: z.string().nullable(),
-  gateway: z.string().nullable(),
-  prefix: id,
-  subnet_mask: z.string(),
-  region: z.string(),
-});
 
 /** `GET /compute/instances/{computeId}/ips`. */
 export const ComputeIps = z.looseObject({
@@ -379,7 +135,8 @@ export const ComputeIps = z.looseObject({
     private: z.array(InstanceIp),
     shared: z.array(InstanceIp),
     reserved: z.array(InstanceIp),
-    vpc: z.array(InstanceVpcIp),
+    /** The same records as `GET /vpcs/{vpcId}/ips`, for this instance. */
+    vpc: z.array(VpcIp),
   }),
   ipv6: z
     .looseObject({
@@ -412,170 +169,65 @@ export const ComputeType = z.looseObject({
 });
 export type ComputeType = z.infer<typeof ComputeType>;
 
-const READ = ["computes:read_only"] as const;
-const WRITE = ["computes:read_write"] as const;
-const base = { service: "computes", auth: "token" } as const;
-const instance = "/compute/instances/{computeId}";
-const config = `${instance}/configs/{configId}`;
-const iface = `${config}/interfaces/{interfaceId}`;
+const READ = verbs({ service: "computes", auth: "token", scopes: ["computes:read_only"] });
+const WRITE = verbs({ service: "computes", auth: "token", scopes: ["computes:read_write"] });
+const CATALOGUE = verbs({ service: "computes", auth: "none", scopes: [] });
+
+const one = "/compute/instances/{computeId}";
+const configs = `${one}/configs`;
+const config = `${configs}/{configId}`;
+const ifaces = `${config}/interfaces`;
+const iface = `${ifaces}/{interfaceId}`;
 
 /** The compute endpoints: `client.computes.instances.*` (reads `computes:read_only`, writes `computes:read_write`) and `client.computes.types`. */
 export const COMPUTE_ENDPOINTS = endpoints("computes", {
   /** `/compute/instances`: instances, their actions, addresses and configuration profiles. */
   instances: {
-    list: { ...base, scopes: READ, method: "GET", path: "/compute/instances", summary: "Instances", response: Compute, paginated: true },
-    create: {
-      ...base,
-      scopes: WRITE,
-      method: "POST",
-      path: "/compute/instances",
-      summary: "Creates an instance",
-      body: ComputeCreateRequest,
-      response: Compute,
-    },
-    get: { ...base, scopes: READ, method: "GET", path: instance, summary: "One instance", response: Compute },
-    update: {
-      ...base,
-      scopes: WRITE,
-      method: "PUT",
-      path: instance,
-      summary: "Updates an instance",
-      body: ComputeUpdateRequest,
-      response: Compute,
-    },
-    delete: { ...base, scopes: WRITE, method: "DELETE", path: instance, summary: "Deletes an instance", response: Empty },
-    boot: {
-      ...base,
-      scopes: WRITE,
-      method: "POST",
-      path: `${instance}/boot`,
-      summary: "Boots an instance",
-      body: ComputeBootRequest,
-      response: Empty,
-    },
-    shutdown: { ...base, scopes: WRITE, method: "POST", path: `${instance}/shutdown`, summary: "Shuts an instance down", response: Empty },
-    reboot: {
-      ...base,
-      scopes: WRITE,
-      method: "POST",
-      path: `${instance}/reboot`,
-      summary: "Reboots an instance",
-      body: ComputeBootRequest,
-      response: Empty,
-    },
-    resize: {
-      ...base,
-      scopes: WRITE,
-      method: "POST",
-      path: `${instance}/resize`,
-      summary: "Resizes an instance to another type",
-      body: ComputeResizeRequest,
-      response: Empty,
-    },
+    list: { ...READ.list, path: "/compute/instances", summary: "Instances", response: Compute },
+    create: { ...WRITE.post, path: "/compute/instances", summary: "Creates an instance", body: ComputeCreateRequest, response: Compute },
+    get: { ...READ.get, path: one, summary: "One instance", response: Compute },
+    update: { ...WRITE.put, path: one, summary: "Updates an instance", body: ComputeUpdateRequest, response: Compute },
+    delete: { ...WRITE.delete, path: one, summary: "Deletes an instance" },
+    boot: { ...WRITE.action, path: `${one}/boot`, summary: "Boots an instance", body: ComputeBootRequest },
+    shutdown: { ...WRITE.action, path: `${one}/shutdown`, summary: "Shuts an instance down" },
+    reboot: { ...WRITE.action, path: `${one}/reboot`, summary: "Reboots an instance", body: ComputeBootRequest },
+    resize: { ...WRITE.action, path: `${one}/resize`, summary: "Resizes an instance to another type", body: ComputeResizeRequest },
     rebuild: {
-      ...base,
-      scopes: WRITE,
-      method: "POST",
-      path: `${instance}/rebuild`,
+      ...WRITE.post,
+      path: `${one}/rebuild`,
       summary: "Rebuilds an instance from an image",
       body: ComputeRebuildRequest,
       response: Compute,
     },
-    ips: { ...base, scopes: READ, method: "GET", path: `${instance}/ips`, summary: "The instance's addresses", response: ComputeIps },
+    ips: { ...READ.get, path: `${one}/ips`, summary: "The instance's addresses", response: ComputeIps },
     /** `/compute/instances/{computeId}/configs`: configuration profiles (what a boot brings up). */
     configs: {
-      list: {
-        ...base,
-        scopes: READ,
-        method: "GET",
-        path: `${instance}/configs`,
-        summary: "Configuration profiles",
-        response: Config,
-        paginated: true,
-      },
-      create: {
-        ...base,
-        scopes: WRITE,
-        method: "POST",
-        path: `${instance}/configs`,
-        summary: "Creates a configuration profile",
-        body: ConfigCreateRequest,
-        response: Config,
-      },
-      get: { ...base, scopes: READ, method: "GET", path: config, summary: "One configuration profile", response: Config },
-      update: {
-        ...base,
-        scopes: WRITE,
-        method: "PUT",
-        path: config,
-        summary: "Updates a configuration profile",
-        body: ConfigUpdateRequest,
-        response: Config,
-      },
-      delete: { ...base, scopes: WRITE, method: "DELETE", path: config, summary: "Deletes a configuration profile", response: Empty },
+      list: { ...READ.list, path: configs, summary: "Configuration profiles", response: Config },
+      create: { ...WRITE.post, path: configs, summary: "Creates a configuration profile", body: ConfigCreateRequest, response: Config },
+      get: { ...READ.get, path: config, summary: "One configuration profile", response: Config },
+      update: { ...WRITE.put, path: config, summary: "Updates a configuration profile", body: ConfigUpdateRequest, response: Config },
+      delete: { ...WRITE.delete, path: config, summary: "Deletes a configuration profile" },
       /** `…/configs/{configId}/interfaces`: a profile's network interfaces (`public`, `vlan`, `vpc`). */
       interfaces: {
-        list: {
-          ...base,
-          scopes: READ,
-          method: "GET",
-          path: `${config}/interfaces`,
-          summary: "A profile's interfaces",
-          response: z.array(ConfigInterface),
-        },
-        create: {
-          ...base,
-          scopes: WRITE,
-          method: "POST",
-          path: `${config}/interfaces`,
-          summary: "Adds an interface",
-          body: ConfigInterfaceRequest,
-          response: ConfigInterface,
-        },
-        order: {
-          ...base,
-          scopes: WRITE,
-          method: "POST",
-          path: `${config}/interfaces/order`,
-          summary: "Reorders a profile's interfaces",
-          body: InterfaceOrderRequest,
-          response: Empty,
-        },
-        get: { ...base, scopes: READ, method: "GET", path: iface, summary: "One interface", response: ConfigInterface },
+        list: { ...READ.get, path: ifaces, summary: "A profile's interfaces", response: z.array(ConfigInterface) },
+        create: { ...WRITE.post, path: ifaces, summary: "Adds an interface", body: ConfigInterfaceRequest, response: ConfigInterface },
+        order: { ...WRITE.action, path: `${ifaces}/order`, summary: "Reorders a profile's interfaces", body: InterfaceOrderRequest },
+        get: { ...READ.get, path: iface, summary: "One interface", response: ConfigInterface },
         update: {
-          ...base,
-          scopes: WRITE,
-          method: "PUT",
+          ...WRITE.put,
           path: iface,
           summary: "Updates an interface",
           body: ConfigInterfaceUpdateRequest,
           response: ConfigInterface,
         },
-        delete: { ...base, scopes: WRITE, method: "DELETE", path: iface, summary: "Deletes an interface", response: Empty },
+        delete: { ...WRITE.delete, path: iface, summary: "Deletes an interface" },
       },
     },
   },
   /** `/compute/types`: the catalogue of plans (no token needed). */
   types: {
-    list: {
-      service: "computes",
-      auth: "none",
-      scopes: [],
-      method: "GET",
-      path: "/compute/types",
-      summary: "Compute types",
-      response: ComputeType,
-      paginated: true,
-    },
-    get: {
-      service: "computes",
-      auth: "none",
-      scopes: [],
-      method: "GET",
-      path: "/compute/types/{typeId}",
-      summary: "One compute type",
-      response: ComputeType,
-    },
+    list: { ...CATALOGUE.list, path: "/compute/types", summary: "Compute types", response: ComputeType },
+    get: { ...CATALOGUE.get, path: "/compute/types/{typeId}", summary: "One compute type", response: ComputeType },
   },
 });
 
