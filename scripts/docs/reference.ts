@@ -124,7 +124,7 @@ function inputRows(spec: AnySpec): string[] {
   return Object.entries(spec.inputs).map(([name, f]) => {
     const notes = [
       f.derived ? "computed" : f.required ? "required" : "optional",
-      f.replaceOnChange ? "**replaces**" : "in place",
+      f.replaceOnChange ? (f.inPlaceWhen ? "**replaces** (unless the program asks otherwise)" : "**replaces**") : "in place",
       f.set ? "set" : "",
       f.elementKeys ? "keyed list" : "",
       f.secret ? "secret" : "",
@@ -139,6 +139,9 @@ function replaceSection(spec: AnySpec): string[] {
   const lines = replacing.length
     ? [
         `A change to any of these replaces the ${spec.noun}: ${replacing.map(([name]) => code(name)).join(", ")}. Every other input changes in place.`,
+        ...replacing
+          .filter(([, f]) => f.inPlaceWhen)
+          .map(([name, f]) => `${code(name)} changes in place when the program asks for it: ${f.description}`),
       ]
     : [`No input replaces it: every input changes in place.`];
   // Where nothing the program changes replaces it, a replacement is one the person asks for.
