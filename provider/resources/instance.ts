@@ -9,7 +9,11 @@
  *   comes back up); `booted` (a boot or a shutdown); `interfaces` (the profile's interfaces replaced
  *   whole; a running instance is rebooted so they take effect, which the reference says).
  * - **Replaces.** `region`, `image`, `rootPass`, `authorizedKeys`, `privateIp` and `firewallId`: the
- *   API sets them at creation only (a firewall is changed in place with `FirewallDevice`).
+ *   API sets them at creation only (a firewall is changed in place with `FirewallDevice`). With
+ *   `rebuildOnImageChange`, a new `image` (with its `rootPass` and `authorizedKeys`) is a rebuild in
+ *   place instead, waited for.
+ * - **Said at preview.** What an update does beside its fields (`updateEffects`): the reboot that
+ *   applies new interfaces, the resize's downtime, the rebuild.
  * - **Secrets.** `rootPass` is secret (encrypted in state), never in a message.
  * - **Outputs.** `ipv4`, `ipv6`, `status`, `specs`, and `vpcIpv4`, the address of the `vpc`
  *   interface, so a `DomainRecord` or a database allow list can take it.
@@ -341,7 +345,7 @@ export const instanceSpec = resourceSpec<InstanceRecord, ComputeCreateRequest, C
       normalize: canonicalInterfaces,
       toWire: wireInterfaces,
       description:
-        'The configuration profile\'s interfaces, in order (`eth0`–`eth2`): `{purpose: "public"}`, `{purpose: "vlan", label, ipamAddress?}`, `{purpose: "vpc", subnetId, ipv4?: {vpc}, ipRanges?}`. A change replaces the profile\'s interfaces in place; a running instance is rebooted so they take effect (the preview\'s update of `interfaces` says so). When absent, the API gives one `public` interface and the list is left alone.',
+        'The configuration profile\'s interfaces, in order (`eth0`–`eth2`): `{purpose: "public"}`, `{purpose: "vlan", label, ipamAddress?}`, `{purpose: "vpc", subnetId, ipv4?: {vpc, nat11}, ipRanges?}` (`nat11`: the API\'s `nat_1_1`, `any` or one of the instance\'s public addresses, a 1:1 NAT to the VPC address). A change replaces the profile\'s interfaces in place; a running instance is rebooted so they take effect (the preview says so on the instance\'s row). When absent, the API gives one `public` interface and the list is left alone.',
     },
   },
   outputs: {
