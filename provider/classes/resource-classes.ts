@@ -649,9 +649,15 @@ export interface InstanceArgs extends MetaArgs {
    * `authorizedKeys`, its id, addresses and interfaces kept) instead of replacing it. The preview says the rebuild. Default `false`.
    */
   rebuildOnImageChange?: In<typeof instanceSpec.inputs.rebuildOnImageChange>;
-  /** Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance. Secret. */
+  /**
+   * Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance (or goes with a rebuild
+   * when `image` changes with `rebuildOnImageChange`). Secret.
+   */
   rootPass: In<typeof instanceSpec.inputs.rootPass>;
-  /** SSH public keys installed for root at deployment. Changing them replaces the instance. */
+  /**
+   * SSH public keys installed for root at deployment. Changing them replaces the instance (or goes with a rebuild when `image` changes with
+   * `rebuildOnImageChange`).
+   */
   authorizedKeys?: In<typeof instanceSpec.inputs.authorizedKeys>;
   /** Whether the instance runs: `false` keeps it (or shuts it) offline. A change boots or shuts it down in place. Default `true`. */
   booted?: In<typeof instanceSpec.inputs.booted>;
@@ -695,11 +701,14 @@ export interface Instance extends ComputeResource {
    */
   readonly rebuildOnImageChange: pulumi.Output<OutputOf<typeof instanceSpec, "rebuildOnImageChange">>;
   /**
-   * Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance. Secret: encrypted in
-   * state.
+   * Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance (or goes with a rebuild
+   * when `image` changes with `rebuildOnImageChange`). Secret: encrypted in state.
    */
   readonly rootPass: pulumi.Output<OutputOf<typeof instanceSpec, "rootPass">>;
-  /** SSH public keys installed for root at deployment. Changing them replaces the instance. */
+  /**
+   * SSH public keys installed for root at deployment. Changing them replaces the instance (or goes with a rebuild when `image` changes with
+   * `rebuildOnImageChange`).
+   */
   readonly authorizedKeys: pulumi.Output<OutputOf<typeof instanceSpec, "authorizedKeys">>;
   /** Whether the instance runs: `false` keeps it (or shuts it) offline. A change boots or shuts it down in place. */
   readonly booted: pulumi.Output<OutputOf<typeof instanceSpec, "booted">>;

@@ -308,7 +308,8 @@ export const instanceSpec = resourceSpec<InstanceRecord, ComputeCreateRequest, C
       send: "create",
       replaceOnChange: true,
       inPlaceWhen: rebuildsWith,
-      description: "Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance.",
+      description:
+        "Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`).",
     },
     authorizedKeys: {
       schema: fields.authorized_keys.unwrap().unwrap(),
@@ -316,7 +317,8 @@ export const instanceSpec = resourceSpec<InstanceRecord, ComputeCreateRequest, C
       send: "create",
       replaceOnChange: true,
       inPlaceWhen: rebuildsWith,
-      description: "SSH public keys installed for root at deployment. Changing them replaces the instance.",
+      description:
+        "SSH public keys installed for root at deployment. Changing them replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`).",
     },
     booted: {
       schema: fields.booted.unwrap(),

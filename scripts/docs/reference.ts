@@ -139,9 +139,6 @@ function replaceSection(spec: AnySpec): string[] {
   const lines = replacing.length
     ? [
         `A change to any of these replaces the ${spec.noun}: ${replacing.map(([name]) => code(name)).join(", ")}. Every other input changes in place.`,
-        ...replacing
-          .filter(([, f]) => f.inPlaceWhen)
-          .map(([name, f]) => `${code(name)} changes in place when the program asks for it: ${f.description}`),
       ]
     : [`No input replaces it: every input changes in place.`];
   // Where nothing the program changes replaces it, a replacement is one the person asks for.

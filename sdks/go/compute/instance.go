@@ -18,7 +18,7 @@ type Instance struct {
 
 	// The `adoptId` the program gave, when it gave one.
 	AdoptId pulumi.AnyOutput `pulumi:"adoptId"`
-	// SSH public keys installed for root at deployment. Changing them replaces the instance.
+	// SSH public keys installed for root at deployment. Changing them replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`).
 	AuthorizedKeys pulumi.AnyOutput `pulumi:"authorizedKeys"`
 	// Whether the instance runs: `false` keeps it (or shuts it) offline. A change boots or shuts it down in place.
 	Booted pulumi.AnyOutput `pulumi:"booted"`
@@ -44,7 +44,7 @@ type Instance struct {
 	RebuildOnImageChange pulumi.AnyOutput `pulumi:"rebuildOnImageChange"`
 	// Region id, such as `us-iad` (one offering Computes: `getRegions({ capability: "Computes" })`). Changing it replaces the instance.
 	Region pulumi.StringOutput `pulumi:"region"`
-	// Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance. Secret: encrypted in state.
+	// Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`). Secret: encrypted in state.
 	RootPass pulumi.AnyOutput `pulumi:"rootPass"`
 	// `{disk, memory, vcpus, transfer, gpus, acceleratedDevices}` of its type (MB, MB, count, GB).
 	Specs InstanceSpecsOutput `pulumi:"specs"`
@@ -126,7 +126,7 @@ func (InstanceState) ElementType() reflect.Type {
 type instanceArgs struct {
 	// The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
 	AdoptId interface{} `pulumi:"adoptId"`
-	// SSH public keys installed for root at deployment. Changing them replaces the instance.
+	// SSH public keys installed for root at deployment. Changing them replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`).
 	AuthorizedKeys []string `pulumi:"authorizedKeys"`
 	// Whether the instance runs: `false` keeps it (or shuts it) offline. A change boots or shuts it down in place. Default `true`.
 	Booted *bool `pulumi:"booted"`
@@ -146,7 +146,7 @@ type instanceArgs struct {
 	RebuildOnImageChange *bool `pulumi:"rebuildOnImageChange"`
 	// Region id, such as `us-iad` (one offering Computes: `getRegions({ capability: "Computes" })`). Changing it replaces the instance.
 	Region string `pulumi:"region"`
-	// Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance. Secret.
+	// Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`). Secret.
 	RootPass string `pulumi:"rootPass"`
 	// Tags (a set). Change in place. Default `[]`.
 	Tags []string `pulumi:"tags"`
@@ -160,7 +160,7 @@ type instanceArgs struct {
 type InstanceArgs struct {
 	// The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
 	AdoptId pulumi.Input
-	// SSH public keys installed for root at deployment. Changing them replaces the instance.
+	// SSH public keys installed for root at deployment. Changing them replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`).
 	AuthorizedKeys pulumi.StringArrayInput
 	// Whether the instance runs: `false` keeps it (or shuts it) offline. A change boots or shuts it down in place. Default `true`.
 	Booted pulumi.BoolPtrInput
@@ -180,7 +180,7 @@ type InstanceArgs struct {
 	RebuildOnImageChange pulumi.BoolPtrInput
 	// Region id, such as `us-iad` (one offering Computes: `getRegions({ capability: "Computes" })`). Changing it replaces the instance.
 	Region pulumi.StringInput
-	// Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance. Secret.
+	// Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`). Secret.
 	RootPass pulumi.StringInput
 	// Tags (a set). Change in place. Default `[]`.
 	Tags pulumi.StringArrayInput
@@ -232,7 +232,7 @@ func (o InstanceOutput) AdoptId() pulumi.AnyOutput {
 	return o.ApplyT(func(v *Instance) pulumi.AnyOutput { return v.AdoptId }).(pulumi.AnyOutput)
 }
 
-// SSH public keys installed for root at deployment. Changing them replaces the instance.
+// SSH public keys installed for root at deployment. Changing them replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`).
 func (o InstanceOutput) AuthorizedKeys() pulumi.AnyOutput {
 	return o.ApplyT(func(v *Instance) pulumi.AnyOutput { return v.AuthorizedKeys }).(pulumi.AnyOutput)
 }
@@ -297,7 +297,7 @@ func (o InstanceOutput) Region() pulumi.StringOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringOutput { return v.Region }).(pulumi.StringOutput)
 }
 
-// Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance. Secret: encrypted in state.
+// Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`). Secret: encrypted in state.
 func (o InstanceOutput) RootPass() pulumi.AnyOutput {
 	return o.ApplyT(func(v *Instance) pulumi.AnyOutput { return v.RootPass }).(pulumi.AnyOutput)
 }

@@ -42,10 +42,10 @@ class InstanceArgs:
         :param pulumi.Input[_builtins.str] image: Image to deploy, such as `public/debian12` or a private image's id (`getImages` lists them). Changing it replaces the instance, or rebuilds it in place with `rebuildOnImageChange`.
         :param pulumi.Input[_builtins.str] label: 3–64 letters, digits, `-`, `_` and `.`; unique among the account's instances. Changes in place.
         :param pulumi.Input[_builtins.str] region: Region id, such as `us-iad` (one offering Computes: `getRegions({ capability: "Computes" })`). Changing it replaces the instance.
-        :param pulumi.Input[_builtins.str] root_pass: Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance. Secret.
+        :param pulumi.Input[_builtins.str] root_pass: Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`). Secret.
         :param pulumi.Input[_builtins.str] type: Plan, such as `g6-nanode-1` (`GET /compute/types` lists them). A change resizes the instance in place and waits for it; a running instance comes back up.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] authorized_keys: SSH public keys installed for root at deployment. Changing them replaces the instance.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] authorized_keys: SSH public keys installed for root at deployment. Changing them replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`).
         :param pulumi.Input[_builtins.bool] booted: Whether the instance runs: `false` keeps it (or shuts it) offline. A change boots or shuts it down in place. Default `true`.
         :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] firewall_id: A firewall to assign at creation. Changing it replaces the instance; to change an instance's firewalls in place, use `FirewallDevice`.
@@ -121,7 +121,7 @@ class InstanceArgs:
     @pulumi.getter(name="rootPass")
     def root_pass(self) -> pulumi.Input[_builtins.str]:
         """
-        Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance. Secret.
+        Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`). Secret.
         """
         return pulumi.get(self, "root_pass")
 
@@ -157,7 +157,7 @@ class InstanceArgs:
     @pulumi.getter(name="authorizedKeys")
     def authorized_keys(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        SSH public keys installed for root at deployment. Changing them replaces the instance.
+        SSH public keys installed for root at deployment. Changing them replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`).
         """
         return pulumi.get(self, "authorized_keys")
 
@@ -290,7 +290,7 @@ class Instance(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] authorized_keys: SSH public keys installed for root at deployment. Changing them replaces the instance.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] authorized_keys: SSH public keys installed for root at deployment. Changing them replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`).
         :param pulumi.Input[_builtins.bool] booted: Whether the instance runs: `false` keeps it (or shuts it) offline. A change boots or shuts it down in place. Default `true`.
         :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] firewall_id: A firewall to assign at creation. Changing it replaces the instance; to change an instance's firewalls in place, use `FirewallDevice`.
@@ -300,7 +300,7 @@ class Instance(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] private_ip: Give the instance a private IPv4 address (192.168.128.0/17). Changing it replaces the instance. Default `false`.
         :param pulumi.Input[_builtins.bool] rebuild_on_image_change: A change of `image` rebuilds the instance in place (its disks erased and deployed from the new image with `rootPass` and `authorizedKeys`, its id, addresses and interfaces kept) instead of replacing it. The preview says the rebuild. Default `false`.
         :param pulumi.Input[_builtins.str] region: Region id, such as `us-iad` (one offering Computes: `getRegions({ capability: "Computes" })`). Changing it replaces the instance.
-        :param pulumi.Input[_builtins.str] root_pass: Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance. Secret.
+        :param pulumi.Input[_builtins.str] root_pass: Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`). Secret.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tags (a set). Change in place. Default `[]`.
         :param pulumi.Input[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         :param pulumi.Input[_builtins.str] type: Plan, such as `g6-nanode-1` (`GET /compute/types` lists them). A change resizes the instance in place and waits for it; a running instance comes back up.
@@ -445,7 +445,7 @@ class Instance(pulumi.CustomResource):
     @pulumi.getter(name="authorizedKeys")
     def authorized_keys(self) -> pulumi.Output[Any]:
         """
-        SSH public keys installed for root at deployment. Changing them replaces the instance.
+        SSH public keys installed for root at deployment. Changing them replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`).
         """
         return pulumi.get(self, "authorized_keys")
 
@@ -549,7 +549,7 @@ class Instance(pulumi.CustomResource):
     @pulumi.getter(name="rootPass")
     def root_pass(self) -> pulumi.Output[Any]:
         """
-        Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance. Secret: encrypted in state.
+        Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`). Secret: encrypted in state.
         """
         return pulumi.get(self, "root_pass")
 
