@@ -4,7 +4,7 @@
  * still waited for): an `up` killed while two instances provision, recovered by the one command
  * the product names, with one instance per label; the exact preview of a resize and of an
  * interface change (the preview's plan is the up's, its reboot said, the VPC address the program
- * names known); a label changed by hand found by `pulumi-compute drift` and restored by `up`; and
+ * names known to the DNS record that reads it); a label changed by hand found by `pulumi-compute drift` and restored by `up`; and
  * a destroy that leaves nothing.
  */
 import { spawn } from "node:child_process";
@@ -40,6 +40,8 @@ const made = ["web-1", "web-2"].map((label) =>
     ],
   }),
 );
+const zone = new compute.Domain("zone", { domain: "day2.example", type: "master", soaEmail: "admin@day2.example" });
+new compute.DomainRecord("private-web-1", { domainId: zone.id, type: "A", name: "web-1.private", target: made[0].vpcIpv4 });
 exports.web1Address = made[0].vpcIpv4;
 `;
 
@@ -155,9 +157,9 @@ test("an up killed while two instances provision: the one command the product na
   expect(recover.stdout.split("\n").filter((l) => /^Instance web-[12]: adopted id \d+/.test(l))).toHaveLength(2);
   expect(writes()).toEqual([]);
 
-  // Recovered: the next preview plans nothing, an up makes no twin, and both run.
-  expectExit(await pulumi("preview --expect-no-changes"), 0);
+  // Recovered: the next up makes what the killed one had not reached (the record at web-1's address), no twin, and both run.
   expectExit(await pulumi("up --yes --skip-preview"), 0);
+  expectExit(await pulumi("preview --expect-no-changes"), 0);
   const instances = await linked.client.computes.instances.listAll();
   expect(instances.map((i) => [i.label, i.status]).sort()).toEqual([
     ["web-1", "running"],
@@ -178,12 +180,17 @@ test("the exact preview of a resize and of an interface change: the up's plan, n
 
   round = { ...round, WEB_1_ADDRESS: "10.0.1.50" };
   const readdress = await previewThenUp();
-  expect(plannedSteps(JSON.stringify(readdress.preview))).toEqual({ "web-1": "update" });
-  expect(readdress.up).toEqual({ "web-1": "update" });
+  expect(plannedSteps(JSON.stringify(readdress.preview))).toEqual({ "web-1": "update", "private-web-1": "update" });
+  expect(readdress.up).toEqual({ "web-1": "update", "private-web-1": "update" });
   expect(readdress.previewWrites).toEqual([]);
   expect(said(readdress.preview, "web-1")).toEqual([REBOOT_FOR_INTERFACES]);
-  expect(stepOf(readdress.preview, "web-1")).toMatchObject({ newState: { outputs: { vpcIpv4: "10.0.1.50" } } });
-  expect(readdress.upWrites).toEqual(["PUT /vN/compute/instances/N/configs/N", "POST /vN/compute/instances/N/reboot"]);
+  // The address the program names is known at preview: the record that reads it plans its new target, not an unknown.
+  expect(stepOf(readdress.preview, "private-web-1")).toMatchObject({ op: "update", newState: { inputs: { target: "10.0.1.50" } } });
+  expect(readdress.upWrites).toEqual([
+    "PUT /vN/compute/instances/N/configs/N",
+    "POST /vN/compute/instances/N/reboot",
+    "PUT /vN/domains/N/records/N",
+  ]);
   const outputs = await pulumi("stack output --json");
   expect(JSON.parse(outputs.stdout)).toEqual({ web1Address: "10.0.1.50" });
   expectExit(await pulumi("preview --expect-no-changes"), 0);
@@ -205,4 +212,5 @@ test("a label changed by hand: drift finds it, up --refresh restores it; destroy
   expectExit(await pulumi("destroy --yes --skip-preview"), 0);
   expect(await linked.client.computes.instances.listAll()).toEqual([]);
   expect(await linked.client.vpcs.listAll()).toEqual([]);
+  expect(await linked.client.domains.listAll()).toEqual([]);
 });
