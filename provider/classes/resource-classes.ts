@@ -639,11 +639,25 @@ export interface InstanceArgs extends MetaArgs {
    * instance comes back up.
    */
   type: In<typeof instanceSpec.inputs.type>;
-  /** Image to deploy, such as `public/debian12` or a private image's id (`getImages` lists them). Changing it replaces the instance. */
+  /**
+   * Image to deploy, such as `public/debian12` or a private image's id (`getImages` lists them). Changing it replaces the instance, or
+   * rebuilds it in place with `rebuildOnImageChange`.
+   */
   image: In<typeof instanceSpec.inputs.image>;
-  /** Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance. Secret. */
+  /**
+   * A change of `image` rebuilds the instance in place (its disks erased and deployed from the new image with `rootPass` and
+   * `authorizedKeys`, its id, addresses and interfaces kept) instead of replacing it. The preview says the rebuild. Default `false`.
+   */
+  rebuildOnImageChange?: In<typeof instanceSpec.inputs.rebuildOnImageChange>;
+  /**
+   * Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance (or goes with a rebuild
+   * when `image` changes with `rebuildOnImageChange`). Secret.
+   */
   rootPass: In<typeof instanceSpec.inputs.rootPass>;
-  /** SSH public keys installed for root at deployment. Changing them replaces the instance. */
+  /**
+   * SSH public keys installed for root at deployment. Changing them replaces the instance (or goes with a rebuild when `image` changes with
+   * `rebuildOnImageChange`).
+   */
   authorizedKeys?: In<typeof instanceSpec.inputs.authorizedKeys>;
   /** Whether the instance runs: `false` keeps it (or shuts it) offline. A change boots or shuts it down in place. Default `true`. */
   booted?: In<typeof instanceSpec.inputs.booted>;
@@ -657,9 +671,9 @@ export interface InstanceArgs extends MetaArgs {
   firewallId?: In<typeof instanceSpec.inputs.firewallId>;
   /**
    * The configuration profile's interfaces, in order (`eth0`–`eth2`): `{purpose: "public"}`, `{purpose: "vlan", label, ipamAddress?}`,
-   * `{purpose: "vpc", subnetId, ipv4?: {vpc}, ipRanges?}`. A change replaces the profile's interfaces in place; a running instance is
-   * rebooted so they take effect (the preview's update of `interfaces` says so). When absent, the API gives one `public` interface and the
-   * list is left alone.
+   * `{purpose: "vpc", subnetId, ipv4?: {vpc, nat11}, ipRanges?}` (`nat11`: the API's `nat_1_1`, `any` or one of the instance's public
+   * addresses, a 1:1 NAT to the VPC address). A change replaces the profile's interfaces in place; a running instance is rebooted so they
+   * take effect (the preview says so on the instance's row). When absent, the API gives one `public` interface and the list is left alone.
    */
   interfaces?: In<typeof instanceSpec.inputs.interfaces>;
 }
@@ -676,14 +690,25 @@ export interface Instance extends ComputeResource {
    * instance comes back up.
    */
   readonly type: pulumi.Output<OutputOf<typeof instanceSpec, "type">>;
-  /** Image to deploy, such as `public/debian12` or a private image's id (`getImages` lists them). Changing it replaces the instance. */
+  /**
+   * Image to deploy, such as `public/debian12` or a private image's id (`getImages` lists them). Changing it replaces the instance, or
+   * rebuilds it in place with `rebuildOnImageChange`.
+   */
   readonly image: pulumi.Output<OutputOf<typeof instanceSpec, "image">>;
   /**
-   * Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance. Secret: encrypted in
-   * state.
+   * A change of `image` rebuilds the instance in place (its disks erased and deployed from the new image with `rootPass` and
+   * `authorizedKeys`, its id, addresses and interfaces kept) instead of replacing it. The preview says the rebuild.
+   */
+  readonly rebuildOnImageChange: pulumi.Output<OutputOf<typeof instanceSpec, "rebuildOnImageChange">>;
+  /**
+   * Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance (or goes with a rebuild
+   * when `image` changes with `rebuildOnImageChange`). Secret: encrypted in state.
    */
   readonly rootPass: pulumi.Output<OutputOf<typeof instanceSpec, "rootPass">>;
-  /** SSH public keys installed for root at deployment. Changing them replaces the instance. */
+  /**
+   * SSH public keys installed for root at deployment. Changing them replaces the instance (or goes with a rebuild when `image` changes with
+   * `rebuildOnImageChange`).
+   */
   readonly authorizedKeys: pulumi.Output<OutputOf<typeof instanceSpec, "authorizedKeys">>;
   /** Whether the instance runs: `false` keeps it (or shuts it) offline. A change boots or shuts it down in place. */
   readonly booted: pulumi.Output<OutputOf<typeof instanceSpec, "booted">>;
@@ -697,9 +722,9 @@ export interface Instance extends ComputeResource {
   readonly firewallId: pulumi.Output<OutputOf<typeof instanceSpec, "firewallId">>;
   /**
    * The configuration profile's interfaces, in order (`eth0`–`eth2`): `{purpose: "public"}`, `{purpose: "vlan", label, ipamAddress?}`,
-   * `{purpose: "vpc", subnetId, ipv4?: {vpc}, ipRanges?}`. A change replaces the profile's interfaces in place; a running instance is
-   * rebooted so they take effect (the preview's update of `interfaces` says so). When absent, the API gives one `public` interface and the
-   * list is left alone.
+   * `{purpose: "vpc", subnetId, ipv4?: {vpc, nat11}, ipRanges?}` (`nat11`: the API's `nat_1_1`, `any` or one of the instance's public
+   * addresses, a 1:1 NAT to the VPC address). A change replaces the profile's interfaces in place; a running instance is rebooted so they
+   * take effect (the preview says so on the instance's row). When absent, the API gives one `public` interface and the list is left alone.
    */
   readonly interfaces: pulumi.Output<OutputOf<typeof instanceSpec, "interfaces">>;
   /** `running`, `offline`, or a transition (`provisioning`, `booting`, `resizing`, …). */

@@ -22,7 +22,7 @@ export function changedFields(spec: AnySpec, olds: Outputs, news: Inputs): Field
     if (desired === undefined) continue; // not managed by this program
     if (isUnknown(desired) || !sameValue(field, olds[key] ?? field.default, desired, olds)) {
       changed.push(key);
-      if (field.replaceOnChange) replaces.push(key);
+      if (field.replaceOnChange && !field.inPlaceWhen?.(news, olds)) replaces.push(key);
     }
   }
   return { changed, replaces };

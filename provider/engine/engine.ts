@@ -43,6 +43,12 @@ export function makeProvider(spec: AnySpec, context: () => ProviderContext): Dyn
       spec.declare?.({ ctx: context(), id, inputs: withoutProvider(news) });
       const result = diff(spec, olds, news);
       refuseImportChanges(spec, context(), id, withoutProvider(olds), result);
+      // What the update does beside its fields (a reboot), said at preview as at up.
+      if (result.changes && (result.replaces ?? []).length === 0) {
+        for (const effect of spec.updateEffects?.(withoutProvider(olds), withoutProvider(news), result.diffs) ?? []) {
+          context().progress(effect);
+        }
+      }
       return result;
     },
     create: async (inputs) => {

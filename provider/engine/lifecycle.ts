@@ -330,7 +330,10 @@ export function previewUpdate(spec: AnySpec, olds: Outputs, raw: Inputs): Output
     outs[key] = field.recomputedBy && recomputed(field.recomputedBy) ? UNKNOWN : (news[key] ?? field.default);
   }
   for (const [key, field] of Object.entries(spec.outputs)) {
-    if (recomputed(field.recomputedBy)) outs[key] = UNKNOWN;
+    if (recomputed(field.recomputedBy)) {
+      const said = field.previewed?.(news, outs);
+      outs[key] = said === undefined || isUnknown(said) ? UNKNOWN : said;
+    }
     // What the check derived into the inputs (an image file's size and time) is what the update records.
     else if (news[key] !== undefined) outs[key] = news[key];
   }

@@ -46,6 +46,13 @@ export interface InputField {
   toWire?(value: unknown, inputs: Inputs): unknown;
   /** A change can only be made by replacing the object. */
   replaceOnChange?: boolean;
+  /**
+   * With `replaceOnChange`: the change is made in place instead when the program asks for it (an
+   * instance rebuilt from its new image with `rebuildOnImageChange`). `news` are the program's
+   * inputs, `olds` the recorded outputs. Pulumi's schema then does not mark the input as replacing
+   * (the languages' SDKs would force a replacement), and the engine's diff decides. Default: never.
+   */
+  inPlaceWhen?(news: Values, olds: Values): boolean;
   /** Compared as a set: order and duplicates do not matter. */
   set?: boolean;
   /**
@@ -116,6 +123,12 @@ export interface OutputField {
   known?: KnownAfterCreate;
   /** When the output (or a part of it not `known`) is null, in words the reference prints after "Null". */
   nullWhen?: string;
+  /**
+   * What an update that recomputes it (`recomputedBy`) will record, when the new inputs already say
+   * it (an address the program names); `undefined` when only the API will know, and the preview
+   * shows it unknown. Pure: `previewUpdate` calls it with the new inputs and the recorded outputs.
+   */
+  previewed?(inputs: Values, recorded: Outputs): unknown;
 }
 
 /** See `OutputField.known`. */
@@ -250,6 +263,13 @@ export interface ResourceSpec<
   endpoints: EndpointsUsed;
   /** Inputs whose unchanged value would collide when the replacement is created first (unique labels). */
   uniqueInputs?: Array<keyof F & string>;
+  /**
+   * What an in-place update does beside changing its fields (an instance rebooted so new
+   * interfaces take effect), one sentence each: the engine's diff says them on the resource's row,
+   * so the preview tells what `up` will do. `olds` are the recorded outputs, `changed` the inputs
+   * that change. Must not call the API. Default: nothing to say.
+   */
+  updateEffects?(olds: Values, news: Values, changed: readonly string[]): string[];
   /** Other reasons a replacement must delete the old object first (an overlapping range, say). */
   deleteFirst?(olds: Values, news: Values): boolean;
   /**

@@ -9,7 +9,11 @@
  *   comes back up); `booted` (a boot or a shutdown); `interfaces` (the profile's interfaces replaced
  *   whole; a running instance is rebooted so they take effect, which the reference says).
  * - **Replaces.** `region`, `image`, `rootPass`, `authorizedKeys`, `privateIp` and `firewallId`: the
- *   API sets them at creation only (a firewall is changed in place with `FirewallDevice`).
+ *   API sets them at creation only (a firewall is changed in place with `FirewallDevice`). With
+ *   `rebuildOnImageChange`, a new `image` (with its `rootPass` and `authorizedKeys`) is a rebuild in
+ *   place instead, waited for.
+ * - **Said at preview.** What an update does beside its fields (`updateEffects`): the reboot that
+ *   applies new interfaces, the resize's downtime, the rebuild.
  * - **Secrets.** `rootPass` is secret (encrypted in state), never in a message.
  * - **Outputs.** `ipv4`, `ipv6`, `status`, `specs`, and `vpcIpv4`, the address of the `vpc`
  *   interface, so a `DomainRecord` or a database allow list can take it.
@@ -20,6 +24,7 @@ import {
   COMPUTE_REASONS,
   ComputeCreateRequest,
   ConfigInterfaceRequest,
+  InterfaceIpv4,
   configInterfaceErrors,
   type Compute,
   type ComputeStatus,
@@ -30,6 +35,7 @@ import type { Vpc } from "../../sdk/resources/vpcs";
 import type { ProviderContext } from "../engine/context";
 import { resourceSpec, type Call, type Failure, type Values } from "../engine/spec";
 import { waitReporter } from "../engine/status";
+import { viaWire } from "../engine/schemas";
 import { camelText, isRecord, isUnknown, snakeDeep } from "../engine/values";
 import { MINUTE, apiId, idField, idReference, normalizeId, regionOnOffer, timestamps, uniqueLabel } from "./common";
 
@@ -46,9 +52,17 @@ const InterfaceInput = z.strictObject({
   ipamAddress: z.string().optional(),
   primary: z.boolean().optional(),
   subnetId: idReference("subnetId").optional(),
-  ipv4: z.strictObject({ vpc: z.string().optional() }).optional(),
+  // `nat11` is the API's `nat_1_1` (as the bridged provider spells it): `any`, or one of the instance's public addresses.
+  ipv4: viaWire<{ vpc?: string; nat11?: string }>(InterfaceIpv4, (v) => (isRecord(v) ? wireIpv4(v) : v), camelText).optional(),
   ipRanges: iface.ip_ranges.unwrap().unwrap().optional(),
 });
+
+/** An interface's `ipv4` as the API spells it: `nat11` is `nat_1_1`. */
+function wireIpv4(ipv4: Values): Values {
+  if (ipv4.nat11 === undefined) return ipv4;
+  const { nat11, ...rest } = ipv4;
+  return { ...rest, nat_1_1: nat11 };
+}
 
 /** An interface in canonical form, for comparing: what it sets and nothing else. */
 function canonicalInterface(value: unknown): unknown {
@@ -58,12 +72,23 @@ function canonicalInterface(value: unknown): unknown {
   if (value.ipamAddress) out.ipamAddress = value.ipamAddress;
   if (value.primary === true) out.primary = true;
   if (value.subnetId !== undefined && value.subnetId !== null) out.subnetId = normalizeId(value.subnetId);
-  const vpc = isRecord(value.ipv4) ? value.ipv4.vpc : undefined;
-  if (typeof vpc === "string" && vpc !== "") out.ipv4 = { vpc };
+  const ipv4 = isRecord(value.ipv4) ? value.ipv4 : {};
+  const named = Object.fromEntries(["vpc", "nat11"].flatMap((k) => (typeof ipv4[k] === "string" && ipv4[k] !== "" ? [[k, ipv4[k]]] : [])));
+  if (Object.keys(named).length > 0) out.ipv4 = named;
   if (Array.isArray(value.ipRanges) && value.ipRanges.length > 0) out.ipRanges = value.ipRanges;
   return out;
 }
 const canonicalInterfaces = (value: unknown): unknown => (Array.isArray(value) ? value.map(canonicalInterface) : value);
+
+/** The interfaces as the API takes them: snake_case, and `nat11` spelled `nat_1_1`. */
+function wireInterfaces(value: unknown): unknown {
+  const list = canonicalInterfaces(value);
+  if (!Array.isArray(list)) return list;
+  return list.map((i: Values) => {
+    const wire = snakeDeep(i) as Values;
+    return isRecord(wire.ipv4) ? { ...wire, ipv4: wireIpv4(wire.ipv4) } : wire;
+  });
+}
 
 /** Statuses in which the instance is up (or on its way up): what `booted: true` reads as. */
 const UP: readonly string[] = ["running", "booting", "rebooting", "provisioning", "resizing", "rebuilding", "migrating"];
@@ -84,16 +109,37 @@ function interfacesOf(config: Config | undefined, recorded: unknown): Values[] |
   return config.interfaces.map((i, n) => {
     const was = named[n] as Values | undefined;
     const namedAddress = isRecord(was?.ipv4) && typeof was.ipv4.vpc === "string";
+    // `any` reads back as the address it mapped: the program's `any` stays while a mapping is there.
+    const namedNat = isRecord(was?.ipv4) && typeof was.ipv4.nat11 === "string" ? was.ipv4.nat11 : undefined;
+    const nat = i.ipv4?.nat_1_1 ? (namedNat === "any" ? "any" : i.ipv4.nat_1_1) : undefined;
+    const ipv4 = { ...(namedAddress && i.ipv4?.vpc && { vpc: i.ipv4.vpc }), ...(nat !== undefined && { nat_1_1: nat }) };
     return {
       purpose: i.purpose,
       ...(i.label !== null && { label: i.label }),
       ...(i.ipam_address !== null && { ipam_address: i.ipam_address }),
       ...(i.primary && { primary: true }),
       ...(i.subnet_id !== null && { subnet_id: i.subnet_id }),
-      ...(namedAddress && i.ipv4?.vpc && { ipv4: { vpc: i.ipv4.vpc } }),
+      ...(Object.keys(ipv4).length > 0 && { ipv4 }),
       ...(i.ip_ranges.length > 0 && { ip_ranges: i.ip_ranges }),
     };
   });
+}
+
+/** An image change rebuilds in place when the program asks for it (`rebuildOnImageChange`). */
+const rebuilds = (news: Values): boolean => news.rebuildOnImageChange === true;
+/** The password and keys go with a rebuild: they change in place when the image does. */
+const rebuildsWith = (news: Values, olds: Values): boolean => rebuilds(news) && news.image !== undefined && news.image !== olds.image;
+
+/** What the update of a running instance's interfaces does beside them, said at preview and at up. */
+export const REBOOT_FOR_INTERFACES = "the instance reboots so its new interfaces take effect (a profile's interfaces apply at boot)";
+
+/** The `vpc` interface's address an update of `interfaces` records, when the program names it; `null` without one. */
+function previewedVpcAddress(inputs: Values): unknown {
+  if (!Array.isArray(inputs.interfaces)) return undefined;
+  const vpc = (inputs.interfaces as unknown[]).find((i) => isRecord(i) && i.purpose === "vpc") as Values | undefined;
+  if (!vpc) return null;
+  const address = isRecord(vpc.ipv4) ? vpc.ipv4.vpc : undefined;
+  return typeof address === "string" && address !== "" ? address : undefined;
 }
 
 const instances = (ctx: ProviderContext) => ctx.client().computes.instances;
@@ -242,9 +288,18 @@ export const instanceSpec = resourceSpec<InstanceRecord, ComputeCreateRequest, C
     image: {
       schema: z.string().min(1),
       required: true,
+      send: "create",
       replaceOnChange: true,
+      inPlaceWhen: rebuilds,
       description:
-        "Image to deploy, such as `public/debian12` or a private image's id (`getImages` lists them). Changing it replaces the instance.",
+        "Image to deploy, such as `public/debian12` or a private image's id (`getImages` lists them). Changing it replaces the instance, or rebuilds it in place with `rebuildOnImageChange`.",
+    },
+    rebuildOnImageChange: {
+      schema: z.boolean(),
+      default: false,
+      send: "never",
+      description:
+        "A change of `image` rebuilds the instance in place (its disks erased and deployed from the new image with `rootPass` and `authorizedKeys`, its id, addresses and interfaces kept) instead of replacing it. The preview says the rebuild.",
     },
     rootPass: {
       schema: fields.root_pass.unwrap(),
@@ -252,14 +307,18 @@ export const instanceSpec = resourceSpec<InstanceRecord, ComputeCreateRequest, C
       secret: true,
       send: "create",
       replaceOnChange: true,
-      description: "Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance.",
+      inPlaceWhen: rebuildsWith,
+      description:
+        "Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`).",
     },
     authorizedKeys: {
       schema: fields.authorized_keys.unwrap().unwrap(),
       set: true,
       send: "create",
       replaceOnChange: true,
-      description: "SSH public keys installed for root at deployment. Changing them replaces the instance.",
+      inPlaceWhen: rebuildsWith,
+      description:
+        "SSH public keys installed for root at deployment. Changing them replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`).",
     },
     booted: {
       schema: fields.booted.unwrap(),
@@ -286,9 +345,9 @@ export const instanceSpec = resourceSpec<InstanceRecord, ComputeCreateRequest, C
       schema: z.array(InterfaceInput).max(3),
       send: "create",
       normalize: canonicalInterfaces,
-      toWire: canonicalInterfaces,
+      toWire: wireInterfaces,
       description:
-        'The configuration profile\'s interfaces, in order (`eth0`–`eth2`): `{purpose: "public"}`, `{purpose: "vlan", label, ipamAddress?}`, `{purpose: "vpc", subnetId, ipv4?: {vpc}, ipRanges?}`. A change replaces the profile\'s interfaces in place; a running instance is rebooted so they take effect (the preview\'s update of `interfaces` says so). When absent, the API gives one `public` interface and the list is left alone.',
+        'The configuration profile\'s interfaces, in order (`eth0`–`eth2`): `{purpose: "public"}`, `{purpose: "vlan", label, ipamAddress?}`, `{purpose: "vpc", subnetId, ipv4?: {vpc, nat11}, ipRanges?}` (`nat11`: the API\'s `nat_1_1`, `any` or one of the instance\'s public addresses, a 1:1 NAT to the VPC address). A change replaces the profile\'s interfaces in place; a running instance is rebooted so they take effect (the preview says so on the instance\'s row). When absent, the API gives one `public` interface and the list is left alone.',
     },
   },
   outputs: {
@@ -306,11 +365,13 @@ export const instanceSpec = resourceSpec<InstanceRecord, ComputeCreateRequest, C
       wire: "vpc_ipv4",
       description: "The IPv4 address of the `vpc` interface in its subnet, for a database allow list or a private DNS record.",
       recomputedBy: ["interfaces"],
+      // Exact at preview when the program names it (`ipv4.vpc`), or when no `vpc` interface is left.
+      previewed: previewedVpcAddress,
       nullWhen: "Null when the instance has no `vpc` interface.",
     },
     created: timestamps("instance").created,
     // Stamped by every change the instance itself takes: the PUT, a resize, a boot, a shutdown, a reboot.
-    updated: { ...timestamps("instance").updated, recomputedBy: ["label", "tags", "type", "booted", "interfaces"] },
+    updated: { ...timestamps("instance").updated, recomputedBy: ["label", "tags", "type", "booted", "interfaces", "image"] },
   },
   computed: {
     rootPass: given("rootPass"),
@@ -318,8 +379,19 @@ export const instanceSpec = resourceSpec<InstanceRecord, ComputeCreateRequest, C
     privateIp: (record: InstanceRecord, values: Values) =>
       record.ipv4.some((a) => a.startsWith("192.168.")) ? true : (values.privateIp ?? false),
     firewallId: given("firewallId"),
+    rebuildOnImageChange: (_record: InstanceRecord, values: Values) => values.rebuildOnImageChange ?? false,
     booted: (record: InstanceRecord, values: Values) =>
       record.status === "running" ? true : record.status === "offline" ? false : (values.booted ?? UP.includes(record.status)),
+  },
+  updateEffects: (olds, news, changed) => {
+    const running = olds.status === "running" && news.booted !== false;
+    const effects: string[] = [];
+    if (changed.includes("image"))
+      effects.push(`the instance is rebuilt from ${String(news.image)}: its disks are erased and deployed again, and it boots from them`);
+    if (!running) return effects;
+    if (changed.includes("type")) effects.push("the resize takes the instance offline while it moves to the new plan, then boots it again");
+    if (changed.includes("interfaces") && news.interfaces !== undefined) effects.push(REBOOT_FOR_INTERFACES);
+    return effects;
   },
   timeouts: { create: 15 * MINUTE, update: 20 * MINUTE, delete: 10 * MINUTE },
   endpoints: {
@@ -340,6 +412,7 @@ export const instanceSpec = resourceSpec<InstanceRecord, ComputeCreateRequest, C
       "computes.instances.shutdown",
       "computes.instances.reboot",
       "computes.instances.resize",
+      "computes.instances.rebuild",
       "computes.instances.configs.update",
     ],
   },
@@ -349,7 +422,10 @@ export const instanceSpec = resourceSpec<InstanceRecord, ComputeCreateRequest, C
   // The sdk's rules of a profile's interfaces, on the program's list (camelCase inside): named back in its words.
   wireRules: (wire) =>
     Array.isArray(wire.interfaces)
-      ? configInterfaceErrors(snakeDeep(wire.interfaces) as never).map((e) => ({ ...e, field: e.field && camelText(e.field) }))
+      ? configInterfaceErrors(wireInterfaces(wire.interfaces) as never).map((e) => ({
+          field: e.field && camelText(e.field),
+          reason: camelText(e.reason),
+        }))
       : [],
   checkShared: onOffer,
   // Labels are unique among the account's instances.
@@ -367,6 +443,17 @@ export const instanceSpec = resourceSpec<InstanceRecord, ComputeCreateRequest, C
       if (Object.keys(body).length > 0) await instances(ctx).update(computeId, body, { signal });
       const target = wanted(news.booted);
       let status = (await instances(ctx).get(computeId, { signal })).status;
+      if (changed.includes("image")) {
+        // Only with `rebuildOnImageChange` (else the diff replaces): the new image with the program's password and keys.
+        const rebuild = {
+          image: String(news.image),
+          root_pass: String(news.rootPass),
+          ...(Array.isArray(news.authorizedKeys) && { authorized_keys: news.authorizedKeys as string[] }),
+          booted: target === "running",
+        };
+        await instances(ctx).rebuild(computeId, rebuild, { signal });
+        status = (await waitFor(ctx, computeId, [target], signal, `${target} after the rebuild`)).status;
+      }
       if (changed.includes("type")) {
         await instances(ctx).resize(computeId, { type: news.type }, { signal });
         status = (await waitFor(ctx, computeId, ["running", "offline"], signal, "the resize")).status;
@@ -374,11 +461,11 @@ export const instanceSpec = resourceSpec<InstanceRecord, ComputeCreateRequest, C
       if (changed.includes("interfaces") && news.interfaces !== undefined) {
         const [config] = await instances(ctx).configs.listAll(computeId, { signal });
         if (!config) throw new Error(`instance ${computeId} has no configuration profile to set the interfaces of`);
-        const wire = snakeDeep(canonicalInterfaces(news.interfaces)) as ConfigInterfaceRequest[];
+        const wire = wireInterfaces(news.interfaces) as ConfigInterfaceRequest[];
         await instances(ctx).configs.update(computeId, config.id, { interfaces: wire }, { signal });
         // The profile's interfaces change on the next boot: a running instance reboots now.
         if (status === "running" && target === "running") {
-          ctx.status(`rebooting instance ${computeId} so its new interfaces take effect`);
+          ctx.status(`rebooting instance ${computeId}: ${REBOOT_FOR_INTERFACES}`);
           await instances(ctx).reboot(computeId, {}, { signal });
           status = (await waitFor(ctx, computeId, ["running"], signal, "running after the reboot")).status;
         }

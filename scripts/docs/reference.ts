@@ -124,7 +124,7 @@ function inputRows(spec: AnySpec): string[] {
   return Object.entries(spec.inputs).map(([name, f]) => {
     const notes = [
       f.derived ? "computed" : f.required ? "required" : "optional",
-      f.replaceOnChange ? "**replaces**" : "in place",
+      f.replaceOnChange ? (f.inPlaceWhen ? "**replaces** (unless the program asks otherwise)" : "**replaces**") : "in place",
       f.set ? "set" : "",
       f.elementKeys ? "keyed list" : "",
       f.secret ? "secret" : "",

@@ -123,7 +123,7 @@ function fieldFlags(spec: AnySpec, key: string, side: "input" | "output"): Prope
   if (!field) return {};
   return {
     ...(field.secret ? { secret: true } : {}),
-    ...(side === "input" && spec.inputs[key]?.replaceOnChange ? { willReplaceOnChanges: true } : {}),
+    ...(side === "input" && spec.inputs[key]?.replaceOnChange && !spec.inputs[key]?.inPlaceWhen ? { willReplaceOnChanges: true } : {}),
   };
 }
 

@@ -240,6 +240,8 @@ function subjects(): Record<string, Subject> {
         ["type", "g6-standard-1"],
         ["interfaces", [{ purpose: "public" }, { purpose: "vpc", subnetId: world.subnetId }]],
         ["booted", false],
+        // Asking for rebuilds changes nothing the API holds: an update that sends nothing.
+        ["rebuildOnImageChange", true],
       ],
     },
     // Every input replaces: a subject for its outputs' dependents (its database is `entry-parent`).

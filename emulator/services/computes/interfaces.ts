@@ -68,17 +68,7 @@ function checkOne(
     primary: request.primary ?? false,
     ipam_address: null,
   };
-  const notFor = (name: string, purpose: string) => errors.push(entry(COMPUTE_REASONS.onlyForPurpose(name, purpose), `${at}.${name}`));
-  if (request.purpose !== "vlan") {
-    if (request.label) notFor("label", "vlan");
-    if (request.ipam_address) notFor("ipam_address", "vlan");
-  }
-  if (request.purpose !== "vpc") {
-    if (request.subnet_id != null) notFor("subnet_id", "vpc");
-    if (request.ipv4?.vpc) notFor("ipv4.vpc", "vpc");
-    if (request.ipv4?.nat_1_1) notFor("ipv4.nat_1_1", "vpc");
-    if ((request.ip_ranges ?? []).length > 0) notFor("ip_ranges", "vpc");
-  }
+  // Fields of one purpose on an interface of another: refused by `configInterfaceErrors`.
   if (request.purpose === "public") return errors.length > before ? undefined : base;
   if (request.purpose === "vlan") {
     const label = request.label ?? ""; // an empty one is refused by configInterfaceErrors

@@ -263,7 +263,14 @@ interface InterfaceShape {
   primary?: unknown;
   label?: unknown;
   subnet_id?: unknown;
+  ipam_address?: unknown;
+  ipv4?: { vpc?: unknown; nat_1_1?: unknown } | null;
+  ip_ranges?: unknown;
 }
+
+/** Whether a request names a value (an empty string, list or `null` names none). */
+const names = (value: unknown): boolean =>
+  value !== undefined && value !== null && value !== "" && !(Array.isArray(value) && value.length === 0);
 
 /**
  * A profile's interfaces as a whole (`field`: `interfaces`; `existing`: the purposes of the
@@ -283,6 +290,19 @@ function interfaceListErrors(requests: readonly InterfaceShape[], field: string,
       if (request.label === undefined || request.label === null || request.label === "") {
         errors.push({ field: `${at}.label`, reason: COMPUTE_REASONS.vlanLabelRequired });
       }
+    }
+    // Fields of one purpose on an interface of another.
+    const notFor = (name: string, purpose: string) =>
+      errors.push({ field: `${at}.${name}`, reason: COMPUTE_REASONS.onlyForPurpose(name, purpose) });
+    if (request.purpose !== "vlan") {
+      if (names(request.label)) notFor("label", "vlan");
+      if (names(request.ipam_address)) notFor("ipam_address", "vlan");
+    }
+    if (request.purpose !== "vpc") {
+      if (names(request.subnet_id)) notFor("subnet_id", "vpc");
+      if (names(request.ipv4?.vpc)) notFor("ipv4.vpc", "vpc");
+      if (names(request.ipv4?.nat_1_1)) notFor("ipv4.nat_1_1", "vpc");
+      if (names(request.ip_ranges)) notFor("ip_ranges", "vpc");
     }
     if (request.purpose === "vpc" && (request.subnet_id === undefined || request.subnet_id === null)) {
       errors.push({ field: `${at}.subnet_id`, reason: COMPUTE_REASONS.subnetRequired });

@@ -18,7 +18,7 @@ type Instance struct {
 
 	// The `adoptId` the program gave, when it gave one.
 	AdoptId pulumi.AnyOutput `pulumi:"adoptId"`
-	// SSH public keys installed for root at deployment. Changing them replaces the instance.
+	// SSH public keys installed for root at deployment. Changing them replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`).
 	AuthorizedKeys pulumi.AnyOutput `pulumi:"authorizedKeys"`
 	// Whether the instance runs: `false` keeps it (or shuts it) offline. A change boots or shuts it down in place.
 	Booted pulumi.AnyOutput `pulumi:"booted"`
@@ -28,9 +28,9 @@ type Instance struct {
 	DeleteAdopted pulumi.BoolPtrOutput `pulumi:"deleteAdopted"`
 	// A firewall to assign at creation. Changing it replaces the instance; to change an instance's firewalls in place, use `FirewallDevice`.
 	FirewallId pulumi.AnyOutput `pulumi:"firewallId"`
-	// Image to deploy, such as `public/debian12` or a private image's id (`getImages` lists them). Changing it replaces the instance.
+	// Image to deploy, such as `public/debian12` or a private image's id (`getImages` lists them). Changing it replaces the instance, or rebuilds it in place with `rebuildOnImageChange`.
 	Image pulumi.StringOutput `pulumi:"image"`
-	// The configuration profile's interfaces, in order (`eth0`–`eth2`): `{purpose: "public"}`, `{purpose: "vlan", label, ipamAddress?}`, `{purpose: "vpc", subnetId, ipv4?: {vpc}, ipRanges?}`. A change replaces the profile's interfaces in place; a running instance is rebooted so they take effect (the preview's update of `interfaces` says so). When absent, the API gives one `public` interface and the list is left alone.
+	// The configuration profile's interfaces, in order (`eth0`–`eth2`): `{purpose: "public"}`, `{purpose: "vlan", label, ipamAddress?}`, `{purpose: "vpc", subnetId, ipv4?: {vpc, nat11}, ipRanges?}` (`nat11`: the API's `nat_1_1`, `any` or one of the instance's public addresses, a 1:1 NAT to the VPC address). A change replaces the profile's interfaces in place; a running instance is rebooted so they take effect (the preview says so on the instance's row). When absent, the API gives one `public` interface and the list is left alone.
 	Interfaces pulumi.ArrayOutput `pulumi:"interfaces"`
 	// The instance's IPv4 addresses: public first, then the private one when `privateIp`.
 	Ipv4 pulumi.StringArrayOutput `pulumi:"ipv4"`
@@ -40,9 +40,11 @@ type Instance struct {
 	Label pulumi.StringOutput `pulumi:"label"`
 	// Give the instance a private IPv4 address (192.168.128.0/17). Changing it replaces the instance.
 	PrivateIp pulumi.AnyOutput `pulumi:"privateIp"`
+	// A change of `image` rebuilds the instance in place (its disks erased and deployed from the new image with `rootPass` and `authorizedKeys`, its id, addresses and interfaces kept) instead of replacing it. The preview says the rebuild.
+	RebuildOnImageChange pulumi.AnyOutput `pulumi:"rebuildOnImageChange"`
 	// Region id, such as `us-iad` (one offering Computes: `getRegions({ capability: "Computes" })`). Changing it replaces the instance.
 	Region pulumi.StringOutput `pulumi:"region"`
-	// Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance. Secret: encrypted in state.
+	// Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`). Secret: encrypted in state.
 	RootPass pulumi.AnyOutput `pulumi:"rootPass"`
 	// `{disk, memory, vcpus, transfer, gpus, acceleratedDevices}` of its type (MB, MB, count, GB).
 	Specs InstanceSpecsOutput `pulumi:"specs"`
@@ -124,7 +126,7 @@ func (InstanceState) ElementType() reflect.Type {
 type instanceArgs struct {
 	// The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
 	AdoptId interface{} `pulumi:"adoptId"`
-	// SSH public keys installed for root at deployment. Changing them replaces the instance.
+	// SSH public keys installed for root at deployment. Changing them replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`).
 	AuthorizedKeys []string `pulumi:"authorizedKeys"`
 	// Whether the instance runs: `false` keeps it (or shuts it) offline. A change boots or shuts it down in place. Default `true`.
 	Booted *bool `pulumi:"booted"`
@@ -132,17 +134,19 @@ type instanceArgs struct {
 	DeleteAdopted *bool `pulumi:"deleteAdopted"`
 	// A firewall to assign at creation. Changing it replaces the instance; to change an instance's firewalls in place, use `FirewallDevice`.
 	FirewallId interface{} `pulumi:"firewallId"`
-	// Image to deploy, such as `public/debian12` or a private image's id (`getImages` lists them). Changing it replaces the instance.
+	// Image to deploy, such as `public/debian12` or a private image's id (`getImages` lists them). Changing it replaces the instance, or rebuilds it in place with `rebuildOnImageChange`.
 	Image string `pulumi:"image"`
-	// The configuration profile's interfaces, in order (`eth0`–`eth2`): `{purpose: "public"}`, `{purpose: "vlan", label, ipamAddress?}`, `{purpose: "vpc", subnetId, ipv4?: {vpc}, ipRanges?}`. A change replaces the profile's interfaces in place; a running instance is rebooted so they take effect (the preview's update of `interfaces` says so). When absent, the API gives one `public` interface and the list is left alone.
+	// The configuration profile's interfaces, in order (`eth0`–`eth2`): `{purpose: "public"}`, `{purpose: "vlan", label, ipamAddress?}`, `{purpose: "vpc", subnetId, ipv4?: {vpc, nat11}, ipRanges?}` (`nat11`: the API's `nat_1_1`, `any` or one of the instance's public addresses, a 1:1 NAT to the VPC address). A change replaces the profile's interfaces in place; a running instance is rebooted so they take effect (the preview says so on the instance's row). When absent, the API gives one `public` interface and the list is left alone.
 	Interfaces []InstanceInterfacesArgs `pulumi:"interfaces"`
 	// 3–64 letters, digits, `-`, `_` and `.`; unique among the account's instances. Changes in place.
 	Label string `pulumi:"label"`
 	// Give the instance a private IPv4 address (192.168.128.0/17). Changing it replaces the instance. Default `false`.
 	PrivateIp *bool `pulumi:"privateIp"`
+	// A change of `image` rebuilds the instance in place (its disks erased and deployed from the new image with `rootPass` and `authorizedKeys`, its id, addresses and interfaces kept) instead of replacing it. The preview says the rebuild. Default `false`.
+	RebuildOnImageChange *bool `pulumi:"rebuildOnImageChange"`
 	// Region id, such as `us-iad` (one offering Computes: `getRegions({ capability: "Computes" })`). Changing it replaces the instance.
 	Region string `pulumi:"region"`
-	// Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance. Secret.
+	// Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`). Secret.
 	RootPass string `pulumi:"rootPass"`
 	// Tags (a set). Change in place. Default `[]`.
 	Tags []string `pulumi:"tags"`
@@ -156,7 +160,7 @@ type instanceArgs struct {
 type InstanceArgs struct {
 	// The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
 	AdoptId pulumi.Input
-	// SSH public keys installed for root at deployment. Changing them replaces the instance.
+	// SSH public keys installed for root at deployment. Changing them replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`).
 	AuthorizedKeys pulumi.StringArrayInput
 	// Whether the instance runs: `false` keeps it (or shuts it) offline. A change boots or shuts it down in place. Default `true`.
 	Booted pulumi.BoolPtrInput
@@ -164,17 +168,19 @@ type InstanceArgs struct {
 	DeleteAdopted pulumi.BoolPtrInput
 	// A firewall to assign at creation. Changing it replaces the instance; to change an instance's firewalls in place, use `FirewallDevice`.
 	FirewallId pulumi.Input
-	// Image to deploy, such as `public/debian12` or a private image's id (`getImages` lists them). Changing it replaces the instance.
+	// Image to deploy, such as `public/debian12` or a private image's id (`getImages` lists them). Changing it replaces the instance, or rebuilds it in place with `rebuildOnImageChange`.
 	Image pulumi.StringInput
-	// The configuration profile's interfaces, in order (`eth0`–`eth2`): `{purpose: "public"}`, `{purpose: "vlan", label, ipamAddress?}`, `{purpose: "vpc", subnetId, ipv4?: {vpc}, ipRanges?}`. A change replaces the profile's interfaces in place; a running instance is rebooted so they take effect (the preview's update of `interfaces` says so). When absent, the API gives one `public` interface and the list is left alone.
+	// The configuration profile's interfaces, in order (`eth0`–`eth2`): `{purpose: "public"}`, `{purpose: "vlan", label, ipamAddress?}`, `{purpose: "vpc", subnetId, ipv4?: {vpc, nat11}, ipRanges?}` (`nat11`: the API's `nat_1_1`, `any` or one of the instance's public addresses, a 1:1 NAT to the VPC address). A change replaces the profile's interfaces in place; a running instance is rebooted so they take effect (the preview says so on the instance's row). When absent, the API gives one `public` interface and the list is left alone.
 	Interfaces InstanceInterfacesArgsArrayInput
 	// 3–64 letters, digits, `-`, `_` and `.`; unique among the account's instances. Changes in place.
 	Label pulumi.StringInput
 	// Give the instance a private IPv4 address (192.168.128.0/17). Changing it replaces the instance. Default `false`.
 	PrivateIp pulumi.BoolPtrInput
+	// A change of `image` rebuilds the instance in place (its disks erased and deployed from the new image with `rootPass` and `authorizedKeys`, its id, addresses and interfaces kept) instead of replacing it. The preview says the rebuild. Default `false`.
+	RebuildOnImageChange pulumi.BoolPtrInput
 	// Region id, such as `us-iad` (one offering Computes: `getRegions({ capability: "Computes" })`). Changing it replaces the instance.
 	Region pulumi.StringInput
-	// Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance. Secret.
+	// Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`). Secret.
 	RootPass pulumi.StringInput
 	// Tags (a set). Change in place. Default `[]`.
 	Tags pulumi.StringArrayInput
@@ -226,7 +232,7 @@ func (o InstanceOutput) AdoptId() pulumi.AnyOutput {
 	return o.ApplyT(func(v *Instance) pulumi.AnyOutput { return v.AdoptId }).(pulumi.AnyOutput)
 }
 
-// SSH public keys installed for root at deployment. Changing them replaces the instance.
+// SSH public keys installed for root at deployment. Changing them replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`).
 func (o InstanceOutput) AuthorizedKeys() pulumi.AnyOutput {
 	return o.ApplyT(func(v *Instance) pulumi.AnyOutput { return v.AuthorizedKeys }).(pulumi.AnyOutput)
 }
@@ -251,12 +257,12 @@ func (o InstanceOutput) FirewallId() pulumi.AnyOutput {
 	return o.ApplyT(func(v *Instance) pulumi.AnyOutput { return v.FirewallId }).(pulumi.AnyOutput)
 }
 
-// Image to deploy, such as `public/debian12` or a private image's id (`getImages` lists them). Changing it replaces the instance.
+// Image to deploy, such as `public/debian12` or a private image's id (`getImages` lists them). Changing it replaces the instance, or rebuilds it in place with `rebuildOnImageChange`.
 func (o InstanceOutput) Image() pulumi.StringOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringOutput { return v.Image }).(pulumi.StringOutput)
 }
 
-// The configuration profile's interfaces, in order (`eth0`–`eth2`): `{purpose: "public"}`, `{purpose: "vlan", label, ipamAddress?}`, `{purpose: "vpc", subnetId, ipv4?: {vpc}, ipRanges?}`. A change replaces the profile's interfaces in place; a running instance is rebooted so they take effect (the preview's update of `interfaces` says so). When absent, the API gives one `public` interface and the list is left alone.
+// The configuration profile's interfaces, in order (`eth0`–`eth2`): `{purpose: "public"}`, `{purpose: "vlan", label, ipamAddress?}`, `{purpose: "vpc", subnetId, ipv4?: {vpc, nat11}, ipRanges?}` (`nat11`: the API's `nat_1_1`, `any` or one of the instance's public addresses, a 1:1 NAT to the VPC address). A change replaces the profile's interfaces in place; a running instance is rebooted so they take effect (the preview says so on the instance's row). When absent, the API gives one `public` interface and the list is left alone.
 func (o InstanceOutput) Interfaces() pulumi.ArrayOutput {
 	return o.ApplyT(func(v *Instance) pulumi.ArrayOutput { return v.Interfaces }).(pulumi.ArrayOutput)
 }
@@ -281,12 +287,17 @@ func (o InstanceOutput) PrivateIp() pulumi.AnyOutput {
 	return o.ApplyT(func(v *Instance) pulumi.AnyOutput { return v.PrivateIp }).(pulumi.AnyOutput)
 }
 
+// A change of `image` rebuilds the instance in place (its disks erased and deployed from the new image with `rootPass` and `authorizedKeys`, its id, addresses and interfaces kept) instead of replacing it. The preview says the rebuild.
+func (o InstanceOutput) RebuildOnImageChange() pulumi.AnyOutput {
+	return o.ApplyT(func(v *Instance) pulumi.AnyOutput { return v.RebuildOnImageChange }).(pulumi.AnyOutput)
+}
+
 // Region id, such as `us-iad` (one offering Computes: `getRegions({ capability: "Computes" })`). Changing it replaces the instance.
 func (o InstanceOutput) Region() pulumi.StringOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringOutput { return v.Region }).(pulumi.StringOutput)
 }
 
-// Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance. Secret: encrypted in state.
+// Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`). Secret: encrypted in state.
 func (o InstanceOutput) RootPass() pulumi.AnyOutput {
 	return o.ApplyT(func(v *Instance) pulumi.AnyOutput { return v.RootPass }).(pulumi.AnyOutput)
 }

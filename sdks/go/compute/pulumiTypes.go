@@ -2797,7 +2797,8 @@ func (o InstanceInterfacesArgsArrayOutput) Index(i pulumi.IntInput) InstanceInte
 }
 
 type InstanceInterfacesArgsIpv4Args struct {
-	Vpc *string `pulumi:"vpc"`
+	Nat11 *string `pulumi:"nat11"`
+	Vpc   *string `pulumi:"vpc"`
 }
 
 // InstanceInterfacesArgsIpv4ArgsInput is an input type that accepts InstanceInterfacesArgsIpv4ArgsArgs and InstanceInterfacesArgsIpv4ArgsOutput values.
@@ -2812,7 +2813,8 @@ type InstanceInterfacesArgsIpv4ArgsInput interface {
 }
 
 type InstanceInterfacesArgsIpv4ArgsArgs struct {
-	Vpc pulumi.StringPtrInput `pulumi:"vpc"`
+	Nat11 pulumi.StringPtrInput `pulumi:"nat11"`
+	Vpc   pulumi.StringPtrInput `pulumi:"vpc"`
 }
 
 func (InstanceInterfacesArgsIpv4ArgsArgs) ElementType() reflect.Type {
@@ -2892,6 +2894,10 @@ func (o InstanceInterfacesArgsIpv4ArgsOutput) ToInstanceInterfacesArgsIpv4ArgsPt
 	}).(InstanceInterfacesArgsIpv4ArgsPtrOutput)
 }
 
+func (o InstanceInterfacesArgsIpv4ArgsOutput) Nat11() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v InstanceInterfacesArgsIpv4Args) *string { return v.Nat11 }).(pulumi.StringPtrOutput)
+}
+
 func (o InstanceInterfacesArgsIpv4ArgsOutput) Vpc() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v InstanceInterfacesArgsIpv4Args) *string { return v.Vpc }).(pulumi.StringPtrOutput)
 }
@@ -2918,6 +2924,15 @@ func (o InstanceInterfacesArgsIpv4ArgsPtrOutput) Elem() InstanceInterfacesArgsIp
 		var ret InstanceInterfacesArgsIpv4Args
 		return ret
 	}).(InstanceInterfacesArgsIpv4ArgsOutput)
+}
+
+func (o InstanceInterfacesArgsIpv4ArgsPtrOutput) Nat11() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *InstanceInterfacesArgsIpv4Args) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Nat11
+	}).(pulumi.StringPtrOutput)
 }
 
 func (o InstanceInterfacesArgsIpv4ArgsPtrOutput) Vpc() pulumi.StringPtrOutput {

@@ -586,14 +586,27 @@ class InstanceInterfacesArgsArgs:
 
 
 class InstanceInterfacesArgsIpv4ArgsArgsDict(TypedDict):
+    nat11: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     vpc: NotRequired[pulumi.Input[Optional[_builtins.str]]]
 
 @pulumi.input_type
 class InstanceInterfacesArgsIpv4ArgsArgs:
     def __init__(__self__, *,
+                 nat11: pulumi.Input[Optional[_builtins.str]] = None,
                  vpc: pulumi.Input[Optional[_builtins.str]] = None):
+        if nat11 is not None:
+            pulumi.set(__self__, "nat11", nat11)
         if vpc is not None:
             pulumi.set(__self__, "vpc", vpc)
+
+    @_builtins.property
+    @pulumi.getter
+    def nat11(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "nat11")
+
+    @nat11.setter
+    def nat11(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "nat11", value)
 
     @_builtins.property
     @pulumi.getter

@@ -33,23 +33,25 @@ class InstanceArgs:
                  firewall_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  interfaces: pulumi.Input[Optional[Sequence[pulumi.Input['InstanceInterfacesArgsArgs']]]] = None,
                  private_ip: pulumi.Input[Optional[_builtins.bool]] = None,
+                 rebuild_on_image_change: pulumi.Input[Optional[_builtins.bool]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  timeouts: pulumi.Input[Optional['TimeoutsArgsArgs']] = None):
         """
         The set of arguments for constructing a Instance resource.
 
-        :param pulumi.Input[_builtins.str] image: Image to deploy, such as `public/debian12` or a private image's id (`getImages` lists them). Changing it replaces the instance.
+        :param pulumi.Input[_builtins.str] image: Image to deploy, such as `public/debian12` or a private image's id (`getImages` lists them). Changing it replaces the instance, or rebuilds it in place with `rebuildOnImageChange`.
         :param pulumi.Input[_builtins.str] label: 3–64 letters, digits, `-`, `_` and `.`; unique among the account's instances. Changes in place.
         :param pulumi.Input[_builtins.str] region: Region id, such as `us-iad` (one offering Computes: `getRegions({ capability: "Computes" })`). Changing it replaces the instance.
-        :param pulumi.Input[_builtins.str] root_pass: Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance. Secret.
+        :param pulumi.Input[_builtins.str] root_pass: Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`). Secret.
         :param pulumi.Input[_builtins.str] type: Plan, such as `g6-nanode-1` (`GET /compute/types` lists them). A change resizes the instance in place and waits for it; a running instance comes back up.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] authorized_keys: SSH public keys installed for root at deployment. Changing them replaces the instance.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] authorized_keys: SSH public keys installed for root at deployment. Changing them replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`).
         :param pulumi.Input[_builtins.bool] booted: Whether the instance runs: `false` keeps it (or shuts it) offline. A change boots or shuts it down in place. Default `true`.
         :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] firewall_id: A firewall to assign at creation. Changing it replaces the instance; to change an instance's firewalls in place, use `FirewallDevice`.
-        :param pulumi.Input[Sequence[pulumi.Input['InstanceInterfacesArgsArgs']]] interfaces: The configuration profile's interfaces, in order (`eth0`–`eth2`): `{purpose: "public"}`, `{purpose: "vlan", label, ipamAddress?}`, `{purpose: "vpc", subnetId, ipv4?: {vpc}, ipRanges?}`. A change replaces the profile's interfaces in place; a running instance is rebooted so they take effect (the preview's update of `interfaces` says so). When absent, the API gives one `public` interface and the list is left alone.
+        :param pulumi.Input[Sequence[pulumi.Input['InstanceInterfacesArgsArgs']]] interfaces: The configuration profile's interfaces, in order (`eth0`–`eth2`): `{purpose: "public"}`, `{purpose: "vlan", label, ipamAddress?}`, `{purpose: "vpc", subnetId, ipv4?: {vpc, nat11}, ipRanges?}` (`nat11`: the API's `nat_1_1`, `any` or one of the instance's public addresses, a 1:1 NAT to the VPC address). A change replaces the profile's interfaces in place; a running instance is rebooted so they take effect (the preview says so on the instance's row). When absent, the API gives one `public` interface and the list is left alone.
         :param pulumi.Input[_builtins.bool] private_ip: Give the instance a private IPv4 address (192.168.128.0/17). Changing it replaces the instance. Default `false`.
+        :param pulumi.Input[_builtins.bool] rebuild_on_image_change: A change of `image` rebuilds the instance in place (its disks erased and deployed from the new image with `rootPass` and `authorizedKeys`, its id, addresses and interfaces kept) instead of replacing it. The preview says the rebuild. Default `false`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tags (a set). Change in place. Default `[]`.
         :param pulumi.Input['TimeoutsArgsArgs'] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
@@ -72,6 +74,8 @@ class InstanceArgs:
             pulumi.set(__self__, "interfaces", interfaces)
         if private_ip is not None:
             pulumi.set(__self__, "private_ip", private_ip)
+        if rebuild_on_image_change is not None:
+            pulumi.set(__self__, "rebuild_on_image_change", rebuild_on_image_change)
         if tags is not None:
             pulumi.set(__self__, "tags", tags)
         if timeouts is not None:
@@ -81,7 +85,7 @@ class InstanceArgs:
     @pulumi.getter
     def image(self) -> pulumi.Input[_builtins.str]:
         """
-        Image to deploy, such as `public/debian12` or a private image's id (`getImages` lists them). Changing it replaces the instance.
+        Image to deploy, such as `public/debian12` or a private image's id (`getImages` lists them). Changing it replaces the instance, or rebuilds it in place with `rebuildOnImageChange`.
         """
         return pulumi.get(self, "image")
 
@@ -117,7 +121,7 @@ class InstanceArgs:
     @pulumi.getter(name="rootPass")
     def root_pass(self) -> pulumi.Input[_builtins.str]:
         """
-        Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance. Secret.
+        Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`). Secret.
         """
         return pulumi.get(self, "root_pass")
 
@@ -153,7 +157,7 @@ class InstanceArgs:
     @pulumi.getter(name="authorizedKeys")
     def authorized_keys(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        SSH public keys installed for root at deployment. Changing them replaces the instance.
+        SSH public keys installed for root at deployment. Changing them replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`).
         """
         return pulumi.get(self, "authorized_keys")
 
@@ -201,7 +205,7 @@ class InstanceArgs:
     @pulumi.getter
     def interfaces(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['InstanceInterfacesArgsArgs']]]]:
         """
-        The configuration profile's interfaces, in order (`eth0`–`eth2`): `{purpose: "public"}`, `{purpose: "vlan", label, ipamAddress?}`, `{purpose: "vpc", subnetId, ipv4?: {vpc}, ipRanges?}`. A change replaces the profile's interfaces in place; a running instance is rebooted so they take effect (the preview's update of `interfaces` says so). When absent, the API gives one `public` interface and the list is left alone.
+        The configuration profile's interfaces, in order (`eth0`–`eth2`): `{purpose: "public"}`, `{purpose: "vlan", label, ipamAddress?}`, `{purpose: "vpc", subnetId, ipv4?: {vpc, nat11}, ipRanges?}` (`nat11`: the API's `nat_1_1`, `any` or one of the instance's public addresses, a 1:1 NAT to the VPC address). A change replaces the profile's interfaces in place; a running instance is rebooted so they take effect (the preview says so on the instance's row). When absent, the API gives one `public` interface and the list is left alone.
         """
         return pulumi.get(self, "interfaces")
 
@@ -220,6 +224,18 @@ class InstanceArgs:
     @private_ip.setter
     def private_ip(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "private_ip", value)
+
+    @_builtins.property
+    @pulumi.getter(name="rebuildOnImageChange")
+    def rebuild_on_image_change(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        A change of `image` rebuilds the instance in place (its disks erased and deployed from the new image with `rootPass` and `authorizedKeys`, its id, addresses and interfaces kept) instead of replacing it. The preview says the rebuild. Default `false`.
+        """
+        return pulumi.get(self, "rebuild_on_image_change")
+
+    @rebuild_on_image_change.setter
+    def rebuild_on_image_change(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "rebuild_on_image_change", value)
 
     @_builtins.property
     @pulumi.getter
@@ -261,6 +277,7 @@ class Instance(pulumi.CustomResource):
                  interfaces: pulumi.Input[Optional[Sequence[pulumi.Input[Union['InstanceInterfacesArgsArgs', 'InstanceInterfacesArgsArgsDict']]]]] = None,
                  label: pulumi.Input[Optional[_builtins.str]] = None,
                  private_ip: pulumi.Input[Optional[_builtins.bool]] = None,
+                 rebuild_on_image_change: pulumi.Input[Optional[_builtins.bool]] = None,
                  region: pulumi.Input[Optional[_builtins.str]] = None,
                  root_pass: pulumi.Input[Optional[_builtins.str]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
@@ -273,16 +290,17 @@ class Instance(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] authorized_keys: SSH public keys installed for root at deployment. Changing them replaces the instance.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] authorized_keys: SSH public keys installed for root at deployment. Changing them replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`).
         :param pulumi.Input[_builtins.bool] booted: Whether the instance runs: `false` keeps it (or shuts it) offline. A change boots or shuts it down in place. Default `true`.
         :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] firewall_id: A firewall to assign at creation. Changing it replaces the instance; to change an instance's firewalls in place, use `FirewallDevice`.
-        :param pulumi.Input[_builtins.str] image: Image to deploy, such as `public/debian12` or a private image's id (`getImages` lists them). Changing it replaces the instance.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['InstanceInterfacesArgsArgs', 'InstanceInterfacesArgsArgsDict']]]] interfaces: The configuration profile's interfaces, in order (`eth0`–`eth2`): `{purpose: "public"}`, `{purpose: "vlan", label, ipamAddress?}`, `{purpose: "vpc", subnetId, ipv4?: {vpc}, ipRanges?}`. A change replaces the profile's interfaces in place; a running instance is rebooted so they take effect (the preview's update of `interfaces` says so). When absent, the API gives one `public` interface and the list is left alone.
+        :param pulumi.Input[_builtins.str] image: Image to deploy, such as `public/debian12` or a private image's id (`getImages` lists them). Changing it replaces the instance, or rebuilds it in place with `rebuildOnImageChange`.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['InstanceInterfacesArgsArgs', 'InstanceInterfacesArgsArgsDict']]]] interfaces: The configuration profile's interfaces, in order (`eth0`–`eth2`): `{purpose: "public"}`, `{purpose: "vlan", label, ipamAddress?}`, `{purpose: "vpc", subnetId, ipv4?: {vpc, nat11}, ipRanges?}` (`nat11`: the API's `nat_1_1`, `any` or one of the instance's public addresses, a 1:1 NAT to the VPC address). A change replaces the profile's interfaces in place; a running instance is rebooted so they take effect (the preview says so on the instance's row). When absent, the API gives one `public` interface and the list is left alone.
         :param pulumi.Input[_builtins.str] label: 3–64 letters, digits, `-`, `_` and `.`; unique among the account's instances. Changes in place.
         :param pulumi.Input[_builtins.bool] private_ip: Give the instance a private IPv4 address (192.168.128.0/17). Changing it replaces the instance. Default `false`.
+        :param pulumi.Input[_builtins.bool] rebuild_on_image_change: A change of `image` rebuilds the instance in place (its disks erased and deployed from the new image with `rootPass` and `authorizedKeys`, its id, addresses and interfaces kept) instead of replacing it. The preview says the rebuild. Default `false`.
         :param pulumi.Input[_builtins.str] region: Region id, such as `us-iad` (one offering Computes: `getRegions({ capability: "Computes" })`). Changing it replaces the instance.
-        :param pulumi.Input[_builtins.str] root_pass: Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance. Secret.
+        :param pulumi.Input[_builtins.str] root_pass: Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`). Secret.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tags (a set). Change in place. Default `[]`.
         :param pulumi.Input[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         :param pulumi.Input[_builtins.str] type: Plan, such as `g6-nanode-1` (`GET /compute/types` lists them). A change resizes the instance in place and waits for it; a running instance comes back up.
@@ -320,6 +338,7 @@ class Instance(pulumi.CustomResource):
                  interfaces: pulumi.Input[Optional[Sequence[pulumi.Input[Union['InstanceInterfacesArgsArgs', 'InstanceInterfacesArgsArgsDict']]]]] = None,
                  label: pulumi.Input[Optional[_builtins.str]] = None,
                  private_ip: pulumi.Input[Optional[_builtins.bool]] = None,
+                 rebuild_on_image_change: pulumi.Input[Optional[_builtins.bool]] = None,
                  region: pulumi.Input[Optional[_builtins.str]] = None,
                  root_pass: pulumi.Input[Optional[_builtins.str]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
@@ -347,6 +366,7 @@ class Instance(pulumi.CustomResource):
                 raise TypeError("Missing required property 'label'")
             __props__.__dict__["label"] = label
             __props__.__dict__["private_ip"] = private_ip
+            __props__.__dict__["rebuild_on_image_change"] = rebuild_on_image_change
             if region is None and not opts.urn:
                 raise TypeError("Missing required property 'region'")
             __props__.__dict__["region"] = region
@@ -401,6 +421,7 @@ class Instance(pulumi.CustomResource):
         __props__.__dict__["ipv6"] = None
         __props__.__dict__["label"] = None
         __props__.__dict__["private_ip"] = None
+        __props__.__dict__["rebuild_on_image_change"] = None
         __props__.__dict__["region"] = None
         __props__.__dict__["root_pass"] = None
         __props__.__dict__["specs"] = None
@@ -424,7 +445,7 @@ class Instance(pulumi.CustomResource):
     @pulumi.getter(name="authorizedKeys")
     def authorized_keys(self) -> pulumi.Output[Any]:
         """
-        SSH public keys installed for root at deployment. Changing them replaces the instance.
+        SSH public keys installed for root at deployment. Changing them replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`).
         """
         return pulumi.get(self, "authorized_keys")
 
@@ -464,7 +485,7 @@ class Instance(pulumi.CustomResource):
     @pulumi.getter
     def image(self) -> pulumi.Output[_builtins.str]:
         """
-        Image to deploy, such as `public/debian12` or a private image's id (`getImages` lists them). Changing it replaces the instance.
+        Image to deploy, such as `public/debian12` or a private image's id (`getImages` lists them). Changing it replaces the instance, or rebuilds it in place with `rebuildOnImageChange`.
         """
         return pulumi.get(self, "image")
 
@@ -472,7 +493,7 @@ class Instance(pulumi.CustomResource):
     @pulumi.getter
     def interfaces(self) -> pulumi.Output[Sequence[Any]]:
         """
-        The configuration profile's interfaces, in order (`eth0`–`eth2`): `{purpose: "public"}`, `{purpose: "vlan", label, ipamAddress?}`, `{purpose: "vpc", subnetId, ipv4?: {vpc}, ipRanges?}`. A change replaces the profile's interfaces in place; a running instance is rebooted so they take effect (the preview's update of `interfaces` says so). When absent, the API gives one `public` interface and the list is left alone.
+        The configuration profile's interfaces, in order (`eth0`–`eth2`): `{purpose: "public"}`, `{purpose: "vlan", label, ipamAddress?}`, `{purpose: "vpc", subnetId, ipv4?: {vpc, nat11}, ipRanges?}` (`nat11`: the API's `nat_1_1`, `any` or one of the instance's public addresses, a 1:1 NAT to the VPC address). A change replaces the profile's interfaces in place; a running instance is rebooted so they take effect (the preview says so on the instance's row). When absent, the API gives one `public` interface and the list is left alone.
         """
         return pulumi.get(self, "interfaces")
 
@@ -509,6 +530,14 @@ class Instance(pulumi.CustomResource):
         return pulumi.get(self, "private_ip")
 
     @_builtins.property
+    @pulumi.getter(name="rebuildOnImageChange")
+    def rebuild_on_image_change(self) -> pulumi.Output[Any]:
+        """
+        A change of `image` rebuilds the instance in place (its disks erased and deployed from the new image with `rootPass` and `authorizedKeys`, its id, addresses and interfaces kept) instead of replacing it. The preview says the rebuild.
+        """
+        return pulumi.get(self, "rebuild_on_image_change")
+
+    @_builtins.property
     @pulumi.getter
     def region(self) -> pulumi.Output[_builtins.str]:
         """
@@ -520,7 +549,7 @@ class Instance(pulumi.CustomResource):
     @pulumi.getter(name="rootPass")
     def root_pass(self) -> pulumi.Output[Any]:
         """
-        Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance. Secret: encrypted in state.
+        Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`). Secret: encrypted in state.
         """
         return pulumi.get(self, "root_pass")
 

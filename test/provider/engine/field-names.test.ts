@@ -29,7 +29,6 @@ const AREA: Record<string, string> = Object.fromEntries(
 const NOT_PROGRAM_INPUTS: Record<string, string> = {
   skip_ipv6_rdns: "a query parameter of the IP list, which no resource sends",
   remote_nameserver: "the domain import request, which no resource sends",
-  nat_1_1: "a vpc interface's 1:1 NAT, which Instance's interfaces do not offer yet",
 };
 
 /** Valid inputs of each resource, so cross-field rules run on the variations below. */

@@ -5,8 +5,8 @@
  * reboot, shutdown, delete — with the requests each step sends.
  */
 import { provider } from "../../../provider/registry";
-import { diff } from "../../../provider/engine/engine";
-import { instanceSpec } from "../../../provider/resources/instance";
+import { UNKNOWN, diff, previewUpdate } from "../../../provider/engine/engine";
+import { REBOOT_FOR_INTERFACES, instanceSpec } from "../../../provider/resources/instance";
 import { useProviderHarness } from "../harness";
 
 jest.setTimeout(60_000);
@@ -88,6 +88,41 @@ describe("diff", () => {
     expect(diff(instanceSpec, recorded, { ...recorded, image: "public/ubuntu24.04" }).replaces).toEqual(["image"]);
     expect(diff(instanceSpec, recorded, { ...recorded, rootPass: "another-long-one" }).replaces).toEqual(["rootPass"]);
   });
+  test("with rebuildOnImageChange, an image change (with its password and keys) is an update that says the rebuild; without it, a replacement", () => {
+    const rebuild = { ...recorded, rebuildOnImageChange: true };
+    expect(diff(instanceSpec, rebuild, { ...rebuild, image: "public/ubuntu24.04", rootPass: "another-long-one" })).toMatchObject({
+      changes: true,
+      replaces: [],
+      diffs: ["image", "rootPass"],
+    });
+    expect(instanceSpec.updateEffects!(rebuild, { ...rebuild, image: "public/ubuntu24.04" }, ["image"])).toEqual([
+      "the instance is rebuilt from public/ubuntu24.04: its disks are erased and deployed again, and it boots from them",
+    ]);
+    // The password alone still replaces: a rebuild happens only for a new image.
+    expect(diff(instanceSpec, rebuild, { ...rebuild, rootPass: "another-long-one" }).replaces).toEqual(["rootPass"]);
+    expect(diff(instanceSpec, recorded, { ...recorded, image: "public/ubuntu24.04", rebuildOnImageChange: false }).replaces).toEqual([
+      "image",
+    ]);
+  });
+  test("an interface change of a running instance says its reboot; of an offline one, none", () => {
+    const news = { ...recorded, interfaces: [{ purpose: "public" }] };
+    expect(instanceSpec.updateEffects!(recorded, news, ["interfaces"])).toEqual([REBOOT_FOR_INTERFACES]);
+    expect(instanceSpec.updateEffects!({ ...recorded, status: "offline" }, { ...news, booted: false }, ["interfaces"])).toEqual([]);
+    expect(instanceSpec.updateEffects!(recorded, { ...recorded, label: "web-2" }, ["label"])).toEqual([]);
+  });
+  test("a previewed interface change shows the vpc address the program names, null without a vpc interface, unknown when the API assigns it", () => {
+    const recordedOuts = { ...recorded, vpcIpv4: "10.0.1.2", updated: "2026-01-01T00:00:00" };
+    const named = previewUpdate(instanceSpec, recordedOuts, {
+      ...recorded,
+      interfaces: [{ purpose: "public" }, { purpose: "vpc", subnetId: 7, ipv4: { vpc: "10.0.1.50" } }],
+    });
+    expect(named.vpcIpv4).toBe("10.0.1.50");
+    expect(previewUpdate(instanceSpec, recordedOuts, { ...recorded, interfaces: [{ purpose: "public" }] }).vpcIpv4).toBeNull();
+    const assigned = previewUpdate(instanceSpec, recordedOuts, { ...recorded, interfaces: [{ purpose: "vpc", subnetId: 7 }] });
+    expect(assigned.vpcIpv4).toBe(UNKNOWN);
+    // A change that leaves the interfaces alone keeps the recorded address.
+    expect(previewUpdate(instanceSpec, recordedOuts, { ...recorded, label: "web-2" }).vpcIpv4).toBe("10.0.1.2");
+  });
   test("the same interfaces spelled otherwise (a subnet id as a string, empty fields) are no change", () => {
     const same = {
       ...recorded,
@@ -142,7 +177,40 @@ describe("the life of an instance", () => {
     });
     expect(off.outs).toMatchObject({ status: "offline", booted: false });
 
-    await instances.delete!(made.id, off.outs!);
+    // A new image with rebuildOnImageChange: rebuilt in place (same id), waited for, offline as the program asks.
+    const rebuildFrom = harness.emulator.control.listRequests().length;
+    const rebuilt = await instances.update!(made.id, off.outs!, {
+      ...base,
+      type: "g6-standard-1",
+      booted: false,
+      image: "public/ubuntu22.04",
+      rebuildOnImageChange: true,
+      interfaces: [{ purpose: "public" }],
+    });
+    expect(rebuilt.outs).toMatchObject({ image: "public/ubuntu22.04", status: "offline", rebuildOnImageChange: true });
+    const rebuildWrites = harness.emulator.control
+      .listRequests()
+      .slice(rebuildFrom)
+      .filter((r) => r.method !== "GET")
+      .map((r) => `${r.method} ${r.path.replace(/\d+/g, "N")}`);
+    expect(rebuildWrites).toEqual(["POST /vN/compute/instances/N/rebuild"]);
+    expect(JSON.stringify(rebuilt.outs)).not.toContain("another");
+
+    await instances.delete!(made.id, rebuilt.outs!);
     expect(await instances.read!(made.id, off.outs!)).toEqual({});
+  });
+
+  test("a vpc interface's 1:1 NAT: nat11 any goes as nat_1_1, maps the public address, and reads back as the program wrote it", async () => {
+    const { subnetId } = await subnet();
+    const interfaces = [{ purpose: "public" }, { purpose: "vpc", subnetId: String(subnetId), ipv4: { nat11: "any" } }];
+    const made = await instances.create({ ...base, interfaces });
+    const [config] = await harness.client.computes.instances.configs.listAll(Number(made.id));
+    expect(config!.interfaces[1]!.ipv4).toEqual({ vpc: "10.0.1.2", nat_1_1: made.outs.ipv4[0] });
+    expect(made.outs.interfaces).toEqual([{ purpose: "public" }, { purpose: "vpc", subnetId, ipv4: { nat11: "any" } }]);
+    expect(diff(instanceSpec, made.outs, { ...base, interfaces })).toMatchObject({ changes: false });
+    expect(await failures({ ...base, label: "web-2", interfaces: [{ purpose: "public", ipv4: { nat11: "any" } }] })).toEqual([
+      { property: "interfaces[0].ipv4.nat11", reason: expect.stringContaining("ipv4.nat11") },
+    ]);
+    await instances.delete!(made.id, made.outs);
   });
 });
