@@ -29,7 +29,7 @@
  *   model made by hand;
  * - `destroy leaves nothing`: after a `destroy`, no object of a modelled kind in the account and
  *   no resource in state;
- * - `no token in state`: the state file never holds the API token;
+ * - `no token in state`: the state file never holds the API token, nor an instance's root password in the clear;
  * - `request budget`: an operation's requests stay within a loose budget per resource.
  */
 import * as fs from "node:fs";
@@ -43,7 +43,7 @@ import { packageRoot } from "../../../provider/launch/plugins";
 import { createTestStack, type TestStack } from "../engine";
 import { runProcess } from "../process";
 import { classesProgram, yamlProgram, type Door } from "./doors";
-import { KINDS, KIND_BY_NAME, type CloudObject, type KindModel } from "./kinds";
+import { KINDS, KIND_BY_NAME, ROOT_PASS, type CloudObject, type KindModel } from "./kinds";
 import { afterOperation, applyEdit, emptyModel, findDecl, isOperation, type Operation, type Step } from "./steps";
 
 /** The emulator and a client of its account, shared by every run of a process (reset before each). */
@@ -503,6 +503,12 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
     }
     if (fs.existsSync(stack.statePath))
       check("no token in state", !stack.stateText().includes(emulator.token), () => "the state file holds the API token");
+    if (fs.existsSync(stack.statePath))
+      check(
+        "no token in state",
+        !stack.stateText().includes(ROOT_PASS),
+        () => "the state file holds an instance's root password in the clear",
+      );
   }
 
   /** The object of a declared resource as the state knows it (undefined before it is deployed, or under another name). */
