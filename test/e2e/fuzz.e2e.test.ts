@@ -175,6 +175,25 @@ test("a resource deleted by hand and then renamed comes back as a new object, un
   ]);
 });
 
+// A move into a component, to another with a rename, and out to the top level, each with the
+// alias of the old parent as the product's refusal advises: the objects stay (`alias keeps the
+// object` after each up), the subnet under its VPC.
+test("a VPC and its subnet moved into components, renamed, and out again keep their objects", async () => {
+  await replay([
+    { op: "add", kind: "Vpc", name: "vpc1", props: { label: "fz-net-1", region: "us-iad", description: "" } },
+    { op: "add", kind: "VpcSubnet", name: "sub1", parent: "vpc1", props: { label: "sub-2", ipv4: "10.0.3.0/24" } },
+    { op: "up" },
+    { op: "move", name: "vpc1", into: "grp1" },
+    { op: "up" },
+    { op: "move", name: "vpc1", into: "grp2" },
+    { op: "rename", name: "vpc1", to: "vpc2" },
+    { op: "move", name: "sub1", into: "grp2" },
+    { op: "up" },
+    { op: "move", name: "vpc2" },
+    { op: "up" },
+  ]);
+});
+
 // Found by seed 1 (classes, 50 steps; shrunk by hand from 23 steps to 5): after a `refresh` that
 // read a rule added by a FirewallRule, `up --refresh` failed at preview ("firewall … has its rules
 // set by a Firewall resource of this program"). Pulumi's dynamic host hands a read the outputs

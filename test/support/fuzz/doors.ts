@@ -4,10 +4,10 @@
  * program, `Main.yaml` beside the project's `runtime: yaml`). A seed picks its door
  * (`doorOf`), unless the run names one.
  */
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import * as classes from "../../../provider";
 import { KIND_BY_NAME } from "./kinds";
-import type { Decl, Model } from "./steps";
+import { GROUP_TYPE, type Decl, type Model, type OldName } from "./steps";
 
 export const DOORS = ["classes", "plugin"] as const;
 export type Door = (typeof DOORS)[number];
@@ -23,14 +23,30 @@ function inputsOf(decl: Decl, parentId: unknown): Record<string, unknown> {
 
 type ResourceClass = new (name: string, args: Record<string, unknown>, opts: pulumi.CustomResourceOptions) => pulumi.CustomResource;
 
-/** The classes' program: the model's resources, in order, each with its options. */
+/** A component of the classes' program that resources move into and out of (`move`). */
+class Group extends pulumi.ComponentResource {
+  constructor(name: string) {
+    super(GROUP_TYPE, name, {}, {});
+  }
+}
+
+/** An alias as the product's message advises it in TypeScript: the old name, and the old parent (the stack, or a component by its URN). */
+const classAlias = (old: OldName): pulumi.Alias => ({
+  name: old.name,
+  parent: old.group === undefined ? pulumi.rootStackResource : pulumi.createUrn(old.group, GROUP_TYPE),
+});
+
+/** The classes' program: the components its resources are in, then the model's resources, in order, each with its options. */
 export function classesProgram(model: Model): () => Promise<void> {
   return async () => {
     const made = new Map<string, pulumi.CustomResource>();
+    const groups = new Map<string, Group>();
+    for (const group of new Set(model.decls.flatMap((d) => (d.group ? [d.group] : [])))) groups.set(group, new Group(group));
     for (const decl of model.decls) {
       const opts: pulumi.CustomResourceOptions = {
+        ...(decl.group ? { parent: groups.get(decl.group)! } : {}),
         ...(decl.ignore.length ? { ignoreChanges: [...decl.ignore] } : {}),
-        ...(decl.aliases.length ? { aliases: decl.aliases.map((name) => ({ name })) } : {}),
+        ...(decl.aliases.length ? { aliases: decl.aliases.map(classAlias) } : {}),
         ...(decl.deleteBeforeReplace ? { deleteBeforeReplace: true } : {}),
         ...(decl.protect ? { protect: true } : {}),
         ...(decl.retain ? { retainOnDelete: true } : {}),
@@ -44,15 +60,18 @@ export function classesProgram(model: Model): () => Promise<void> {
 
 /**
  * The same program in Pulumi YAML: each resource's properties and options as JSON (YAML's flow
- * style), a parent's id as `${name.id}`, and aliases as the URNs of the old names (`urnOf`).
+ * style), a parent's id as `${name.id}`, and aliases as the URNs of the old names (`urnOf`). Pulumi
+ * YAML declares no components of its own, so a moved resource stays at the top level here (an
+ * alias of its own URN left out).
  */
 export function yamlProgram(model: Model, urnOf: (kind: string, name: string) => string): string {
   if (!model.decls.length) return "resources: {}\n";
   const lines = ["resources:"];
   for (const decl of model.decls) {
+    const aliases = [...new Set(decl.aliases.filter((a) => a.name !== decl.name).map((a) => urnOf(decl.kind, a.name)))];
     const options = {
       ...(decl.ignore.length ? { ignoreChanges: decl.ignore } : {}),
-      ...(decl.aliases.length ? { aliases: decl.aliases.map((name) => urnOf(decl.kind, name)) } : {}),
+      ...(aliases.length ? { aliases } : {}),
       ...(decl.deleteBeforeReplace ? { deleteBeforeReplace: true } : {}),
       ...(decl.protect ? { protect: true } : {}),
       ...(decl.retain ? { retainOnDelete: true } : {}),

@@ -323,7 +323,7 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
   /** The objects the state holds before an operation, each with whether a delete of it would retain it (by the state or the program). */
   function heldObjects(): Array<{ name: string; kind: KindModel; object: CloudObject; retained: boolean; byState: boolean }> {
     if (!fs.existsSync(stack.statePath)) return [];
-    const retaining = new Set(model.decls.filter((d) => d.retain).flatMap((d) => [d.name, ...d.aliases]));
+    const retaining = new Set(model.decls.filter((d) => d.retain).flatMap((d) => [d.name, ...d.aliases.map((a) => a.name)]));
     return stack.resources().flatMap((r) => {
       const kind = kindOfType(r.type);
       if (!kind || !r.id) return [];
@@ -430,7 +430,7 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
     const outputs = new Map(stack.resources().map((r) => [r.urn.split("::").pop()!, r.outputs ?? {}]));
     const changedGone = model.decls.filter((d) => {
       if (d.gone !== "unseen") return false;
-      const recorded = [d.name, ...d.aliases].map((n) => outputs.get(n)).find((o) => o !== undefined);
+      const recorded = [d.name, ...d.aliases.map((a) => a.name)].map((n) => outputs.get(n)).find((o) => o !== undefined);
       return !!recorded && Object.entries(d.props).some(([field, value]) => !d.ignore.includes(field) && recorded[field] !== value);
     });
     return changedGone.find((d) => message.includes(`"${d.name}"`) && message.includes("pulumi up --refresh"))?.name;
@@ -545,7 +545,7 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
         if (!(error instanceof ApiError)) throw error;
         Object.assign(decl, known, { gone: undefined });
       }
-    } else if (step.op === "rename") {
+    } else if (step.op === "rename" || step.op === "move") {
       const decl = findDecl(model, step.name);
       const id = ids().get(step.name);
       if (!applyEdit(model, step)) return;

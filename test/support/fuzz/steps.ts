@@ -5,6 +5,9 @@
  *
  * - program edits: `add`, `remove` (its children go with it), `changeInPlace`, `changeReplace`
  *   (with or without the `deleteBeforeReplace` option), `rename` (with `aliases: [{ name: old }]`),
+ *   `move` into a component, to another, or out to the top level (with the alias of the old
+ *   parent, as the product's refusal of a move without one advises; the classes door only, since
+ *   Pulumi YAML declares no components of its own: there a move changes nothing),
  *   `ignore` (`ignoreChanges` for a field), `protect` (on or off; a team does not remove or
  *   replace what it protects: those edits of a protected resource, or of its parent, are no-ops),
  *   `retain` (`retainOnDelete` on or off, for kinds whose parent's delete takes them along:
@@ -28,6 +31,7 @@ export type Step =
   | { op: "changeInPlace"; name: string; field: string; value: string | number }
   | { op: "changeReplace"; name: string; field: string; props: Props; deleteBeforeReplace: boolean }
   | { op: "rename"; name: string; to: string }
+  | { op: "move"; name: string; into?: string }
   | { op: "ignore"; name: string; field: string }
   | { op: "protect"; name: string; on: boolean }
   | { op: "retain"; name: string; on: boolean }
@@ -47,6 +51,16 @@ export interface HandMark {
   seen: boolean;
 }
 
+/** A name a resource had before, and the component it was in then (absent: the top level). */
+export interface OldName {
+  name: string;
+  group?: string;
+}
+
+/** The components a resource moves into (`move`): each a `ComponentResource` of `GROUP_TYPE` at the top level. */
+export const GROUPS = ["grp1", "grp2"] as const;
+export const GROUP_TYPE = "fuzz:index:Group";
+
 /** A resource the program declares. */
 export interface Decl {
   kind: string;
@@ -55,8 +69,10 @@ export interface Decl {
   props: Props;
   /** `ignoreChanges`. */
   ignore: string[];
-  /** Names it had before (`aliases`). */
-  aliases: string[];
+  /** Names and components it had before (`aliases`: the name, and the old parent). */
+  aliases: OldName[];
+  /** The component it is declared in (`GROUPS`); absent at the top level. */
+  group?: string;
   deleteBeforeReplace: boolean;
   /** Hand changes not yet restored by an `up` that saw them. */
   hand: HandMark[];
@@ -146,8 +162,15 @@ export function applyEdit(model: Model, step: Step): boolean {
       const decl = findDecl(model, step.name);
       if (!decl || findDecl(model, step.to)) return false;
       for (const child of childrenOf(model, step.name)) child.parent = step.to;
-      decl.aliases.push(decl.name);
+      decl.aliases.push({ name: decl.name, ...(decl.group ? { group: decl.group } : {}) });
       decl.name = step.to;
+      return true;
+    }
+    case "move": {
+      const decl = present(model, step.name);
+      if (!decl || decl.group === step.into) return false;
+      decl.aliases.push({ name: decl.name, ...(decl.group ? { group: decl.group } : {}) });
+      decl.group = step.into;
       return true;
     }
     case "ignore": {
@@ -267,6 +290,14 @@ export function generateSteps(seed: number, count: number, options: { faults?: b
         }),
     ],
     [1, () => withDecl((d) => ({ op: "rename", name: d.name, to: fresh(KIND_BY_NAME.get(d.kind)!.prefix) }), true)],
+    [
+      0.8,
+      () =>
+        withDecl((d) => {
+          const into = pick([...GROUPS, undefined].filter((g) => g !== d.group));
+          return { op: "move", name: d.name, ...(into ? { into } : {}) };
+        }),
+    ],
     [
       0.5,
       () =>
