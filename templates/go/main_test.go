@@ -4,7 +4,9 @@
 package main
 
 import (
+	"fmt"
 	"regexp"
+	"strconv"
 	"sync"
 	"testing"
 
@@ -34,7 +36,7 @@ func withMocks(t *testing.T, body func(app *infra, wg *sync.WaitGroup)) {
 	wg.Wait()
 }
 
-func TestTheDatabaseHasAHostNameAndPort3306AndAdmitsTheSubnet(t *testing.T) {
+func TestTheDatabaseHasAHostNameAndPort3306AndAdmitsTheSubnetAndTheApp(t *testing.T) {
 	withMocks(t, func(app *infra, wg *sync.WaitGroup) {
 		wg.Add(1)
 		pulumi.All(app.db.Hosts.Primary(), app.db.Port, app.db.AllowList, app.db.SslConnection).ApplyT(func(v []interface{}) error {
@@ -45,8 +47,8 @@ func TestTheDatabaseHasAHostNameAndPort3306AndAdmitsTheSubnet(t *testing.T) {
 			if port := v[1].(float64); port != 3306 {
 				t.Errorf("port %v, want 3306", port)
 			}
-			if allow := v[2].([]string); len(allow) != 1 || allow[0] != "10.0.2.0/24" {
-				t.Errorf("allowList %v, want the subnet's range", allow)
+			if allow := v[2].([]string); len(allow) != 2 || allow[0] != "10.0.2.0/24" || allow[1] != "10.0.1.11" {
+				t.Errorf("allowList %v, want the data subnet's range and the app's address", allow)
 			}
 			if ssl := v[3].(bool); !ssl {
 				t.Error("sslConnection is false, want true")
@@ -54,6 +56,36 @@ func TestTheDatabaseHasAHostNameAndPort3306AndAdmitsTheSubnet(t *testing.T) {
 			return nil
 		})
 	})
+}
+
+func TestTheAppRunsInTheWebSubnetAtItsAddressBehindTheFirewall(t *testing.T) {
+	withMocks(t, func(app *infra, wg *sync.WaitGroup) {
+		wg.Add(1)
+		pulumi.All(app.app.Status, app.app.VpcIpv4, app.app.Ipv4, app.app.FirewallId, app.appFirewall.ID()).ApplyT(func(v []interface{}) error {
+			defer wg.Done()
+			if status := v[0].(string); status != "running" {
+				t.Errorf("status %q, want running", status)
+			}
+			if address, _ := v[1].(string); address != "10.0.1.11" {
+				t.Errorf("vpcIpv4 %v, want 10.0.1.11", v[1])
+			}
+			if ipv4 := v[2].([]string); len(ipv4) != 1 || !regexp.MustCompile(`^\d+\.\d+\.\d+\.\d+$`).MatchString(ipv4[0]) {
+				t.Errorf("ipv4 %v, want one public address", ipv4)
+			}
+			if firewall := idText(v[3]); firewall != string(v[4].(pulumi.ID)) {
+				t.Errorf("firewallId %s, want the firewall's id %s", firewall, v[4])
+			}
+			return nil
+		})
+	})
+}
+
+// idText is an id as the program reads it (a string) or as an output may hold it (a number), as text.
+func idText(id interface{}) string {
+	if number, ok := id.(float64); ok {
+		return strconv.FormatFloat(number, 'f', -1, 64)
+	}
+	return fmt.Sprint(id)
 }
 
 func TestTheRootPasswordIsASecret(t *testing.T) {

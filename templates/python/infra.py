@@ -1,10 +1,42 @@
-"""A VPC, a subnet, and a MySQL database that accepts connections from the subnet, over TLS only."""
+"""A VPC with a data and a web subnet; the app, an instance in the web subnet behind a firewall; and
+a MySQL database that accepts connections, over TLS only, from the data subnet and the app."""
 
 import pulumi
 import pulumi_compute as compute
 
 vpc = compute.Vpc("app", label="app-net", region="us-iad")
 data = compute.VpcSubnet("data", vpc_id=vpc.id, label="data", ipv4="10.0.2.0/24")
+web = compute.VpcSubnet("web", vpc_id=vpc.id, label="web", ipv4="10.0.1.0/24")
+
+# The app's firewall: web from everyone, everything else dropped.
+app_firewall = compute.Firewall(
+    "app-fw",
+    label="app-fw",
+    inbound_policy="DROP",
+    outbound_policy="ACCEPT",
+    inbound=[
+        {
+            "label": "allow-web",
+            "action": "ACCEPT",
+            "protocol": "TCP",
+            "ports": "80, 443",
+            "addresses": {"ipv4": ["0.0.0.0/0"], "ipv6": ["::/0"]},
+        },
+    ],
+)
+# The app: a public interface behind the firewall, and a VPC interface at an address the program
+# names (the database's allow list names it too, so previews are exact).
+app_address = "10.0.1.11"
+app = compute.Instance(
+    "app-1",
+    label="app-1",
+    region="us-iad",
+    type="g6-nanode-1",
+    image="public/debian12",
+    root_pass="an-example-root-password",  # from the stack's secret config in a real program
+    firewall_id=app_firewall.id,
+    interfaces=[{"purpose": "public"}, {"purpose": "vpc", "subnet_id": web.id, "ipv4": {"vpc": app_address}}],
+)
 db = compute.MysqlDatabase(
     "db",
     label="app-db",
@@ -12,7 +44,7 @@ db = compute.MysqlDatabase(
     type="g6-nanode-1",
     engine_id="mysql/8",
     ssl_connection=True,  # TLS only (the API records an absent value as false; changing it later replaces the database)
-    allow_list=[data.ipv4],
+    allow_list=[data.ipv4, app_address],
 )
 
 pulumi.export("dbHost", db.hosts.primary)

@@ -111,17 +111,23 @@ function guardrails(project: string, registered: Registered[]): string[] {
 
 /**
  * The program's resources, as it registered them, pass the policies at their defaults; and the
- * same database without TLS would not (the check reads what it was given).
+ * same database without TLS, or the same app without its firewall, would not (the checks read what
+ * they were given).
  */
 function expectGuardrailsPass(project: string, registered: Registered[]): void {
   expect(registered.map((r) => `${r.type} ${r.name}`).sort()).toEqual([
+    "compute:index:Firewall app-fw",
+    "compute:index:Instance app-1",
     "compute:index:MysqlDatabase db",
     "compute:index:Vpc app",
     "compute:index:VpcSubnet data",
+    "compute:index:VpcSubnet web",
   ]);
   expect(guardrails(project, registered)).toEqual([]);
   const withoutTls = registered.map((r) => (r.name === "db" ? { ...r, inputs: { ...r.inputs, sslConnection: false } } : r));
   expect(guardrails(project, withoutTls)).toEqual([expect.stringMatching(/^database-transport: MysqlDatabase "db": /)]);
+  const withoutFirewall = registered.map((r) => (r.name === "app-1" ? { ...r, inputs: { ...r.inputs, firewallId: undefined } } : r));
+  expect(guardrails(project, withoutFirewall)).toEqual([expect.stringMatching(/^instance-firewall: Instance "app-1": /)]);
 }
 
 test("python: pulumi new lays the project down (then needs a Python host); installed as the host installs it, its tests pass under the mocks, and so do the pack's policies", async () => {
@@ -139,7 +145,8 @@ test("python: pulumi new lays the project down (then needs a Python host); insta
   const tests = await shell("venv/bin/pytest -p no:cacheprovider -rA", dir, env);
   expectExit(tests, 0);
   expect(passed(tests.out, /^PASSED [^\n]*?::(\S+)/gm)).toEqual([
-    "test_the_database_has_a_host_name_and_port_3306_and_admits_the_subnet",
+    "test_the_app_runs_in_the_web_subnet_at_its_address_behind_the_firewall",
+    "test_the_database_has_a_host_name_and_port_3306_and_admits_the_subnet_and_the_app",
     "test_the_root_password_is_a_secret",
   ]);
 
@@ -183,7 +190,8 @@ test("go: pulumi new lays the project down (then needs a Go host); tidied as the
   expectExit(tests, 0);
   expect(passed(tests.out, /^--- PASS: (\w+)/gm)).toEqual([
     "TestRecordWhatTheProgramRegisters",
-    "TestTheDatabaseHasAHostNameAndPort3306AndAdmitsTheSubnet",
+    "TestTheAppRunsInTheWebSubnetAtItsAddressBehindTheFirewall",
+    "TestTheDatabaseHasAHostNameAndPort3306AndAdmitsTheSubnetAndTheApp",
     "TestTheRootPasswordIsASecret",
   ]);
   expectGuardrailsPass(path.basename(dir), JSON.parse(fs.readFileSync(registered, "utf8")));

@@ -34,4 +34,6 @@ def test_record_what_the_program_registers():
         with open(os.environ["PC_REGISTERED"], "w") as out:
             json.dump(registered, out)
 
-    return pulumi.Output.all(infra.vpc.id, infra.data.id, infra.db.id).apply(write)
+    return pulumi.Output.all(
+        infra.vpc.id, infra.data.id, infra.web.id, infra.app_firewall.id, infra.app.id, infra.db.id
+    ).apply(write)
