@@ -1,13 +1,14 @@
 // The stack's test (`npm test`, Node's own test runner): the program through the Pulumi engine on
 // an emulated account of its own (pulumi-compute/testing), its clock fast, so the database is
-// active in seconds: what `up` makes, a label changed by hand that `refresh` sees and `up`
+// active in seconds: what `up` makes (the app instance behind its firewall, the database open to
+// the data subnet and the app's VPC address), a label changed by hand that `refresh` sees and `up`
 // repairs, and `destroy`, which leaves nothing.
 const assert = require("node:assert/strict");
 const { test } = require("node:test");
 const { emulatedStack } = require("pulumi-compute/testing");
 
 test(
-  "up makes the network and a database over TLS that admits the subnet; drift is repaired; destroy leaves nothing",
+  "up makes the network, the app behind its firewall, and a database over TLS that admits the subnet and the app; drift is repaired; destroy leaves nothing",
   { timeout: 300_000 },
   async () => {
     const stack = await emulatedStack(__dirname);
@@ -20,7 +21,16 @@ test(
       assert.equal(vpc.label, "app-net");
       const [db] = await stack.client.databases.mysql.listAll();
       assert.equal(db.ssl_connection, true);
-      assert.deepEqual(db.allow_list, ["10.0.2.0/24"]);
+      assert.deepEqual(db.allow_list, ["10.0.2.0/24", "10.0.1.11"]);
+      const [app] = await stack.client.computes.instances.listAll();
+      assert.equal(app.label, "app-1");
+      assert.equal(app.status, "running");
+      const [firewall] = await stack.client.networking.firewalls.listAll();
+      const devices = await stack.client.networking.firewalls.devices.listAll(firewall.id);
+      assert.deepEqual(
+        devices.map((d) => d.entity.id),
+        [app.id],
+      );
 
       await stack.client.vpcs.update(vpc.id, { label: "changed-by-hand" });
       const refresh = await stack.refresh();
@@ -31,6 +41,8 @@ test(
       await stack.destroy();
       assert.deepEqual(await stack.client.vpcs.listAll(), []);
       assert.deepEqual(await stack.client.databases.mysql.listAll(), []);
+      assert.deepEqual(await stack.client.computes.instances.listAll(), []);
+      assert.deepEqual(await stack.client.networking.firewalls.listAll(), []);
     } finally {
       await stack.dispose();
     }

@@ -112,16 +112,29 @@ async function previewAndUp(dir: string, resources: number): Promise<void> {
   expect(up.out).not.toMatch(/❌|\[(mandatory|advisory)\]/);
 }
 
-/** The README's program on the account: the VPC and its subnet, a database over TLS open to the subnet; its outputs. */
-async function expectTheProgramsObjects(dir: string): Promise<void> {
+/**
+ * The README's program on the account: the VPC and its subnet, a database over TLS open to the
+ * subnet; its outputs. With `app` (the workload the YAML template adds): the web subnet, the app
+ * instance running there at its VPC address behind its firewall, and the database open to that
+ * address too.
+ */
+async function expectTheProgramsObjects(dir: string, { app = false } = {}): Promise<void> {
   const [vpc] = await client.vpcs.listAll();
-  expect(vpc).toMatchObject({
-    label: "app-net",
-    region: "us-iad",
-    subnets: [expect.objectContaining({ label: "data", ipv4: "10.0.2.0/24" })],
-  });
+  const subnets = [{ label: "data", ipv4: "10.0.2.0/24" }, ...(app ? [{ label: "web", ipv4: "10.0.1.0/24" }] : [])];
+  expect(vpc).toMatchObject({ label: "app-net", region: "us-iad" });
+  expect(vpc!.subnets.map(({ label, ipv4 }) => ({ label, ipv4 })).sort((a, b) => a.label.localeCompare(b.label))).toEqual(subnets);
   const [db] = await client.databases.mysql.listAll();
-  expect(db).toMatchObject({ label: "app-db", status: "active", ssl_connection: true, allow_list: ["10.0.2.0/24"] });
+  const allowList = app ? ["10.0.2.0/24", "10.0.1.11"] : ["10.0.2.0/24"];
+  expect(db).toMatchObject({ label: "app-db", status: "active", ssl_connection: true, allow_list: allowList });
+  if (app) {
+    const instances = await client.computes.instances.listAll();
+    expect(instances.map((i) => ({ label: i.label, status: i.status }))).toEqual([{ label: "app-1", status: "running" }]);
+    const web = vpc!.subnets.find((s) => s.label === "web")!;
+    expect(web.computes.map((c) => c.id)).toEqual([instances[0]!.id]);
+    const [firewall] = await client.networking.firewalls.listAll();
+    expect(firewall).toMatchObject({ label: "app-fw", rules: { inbound_policy: "DROP" } });
+    expect((await client.networking.firewalls.devices.listAll(firewall!.id)).map((d) => d.entity.id)).toEqual([instances[0]!.id]);
+  }
   const outputs = await shell("pulumi stack output --json", dir);
   expectExit(outputs, 0);
   expect(JSON.parse(outputs.stdout)).toEqual({ dbHost: db!.hosts.primary, dbPort: 3306, dbPassword: "[secret]" });
@@ -132,7 +145,12 @@ async function destroy(dir: string, resources: number): Promise<void> {
   const destroyed = await shell("pulumi destroy --yes", dir);
   expectExit(destroyed, 0);
   expect(destroyed.out).toMatch(new RegExp(`- ${resources + 1} deleted`));
-  expect({ vpcs: await client.vpcs.listAll(), databases: await client.databases.mysql.listAll() }).toEqual({ vpcs: [], databases: [] });
+  expect({
+    vpcs: await client.vpcs.listAll(),
+    databases: await client.databases.mysql.listAll(),
+    instances: await client.computes.instances.listAll(),
+    firewalls: await client.networking.firewalls.listAll(),
+  }).toEqual({ vpcs: [], databases: [], instances: [], firewalls: [] });
 }
 
 test("typescript: pulumi new lays the project down and installs it; preview and up pass the policy pack; its npm test passes; destroy", async () => {
@@ -167,8 +185,9 @@ test("yaml: pulumi new --generate-only lays the project down, and stack init; pr
   await pulumiNew(dir, "yaml");
   expect(fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8")).toContain("type: compute:index:MysqlDatabase");
 
-  await previewAndUp(dir, 3);
-  await expectTheProgramsObjects(dir);
+  // The VPC, two subnets, the firewall, the app instance and the database.
+  await previewAndUp(dir, 6);
+  await expectTheProgramsObjects(dir, { app: true });
 
   // Its own test, on Node's test runner: the stack on an emulated account of its own, up to destroy.
   const tests = await shell("npm test", dir);
@@ -177,5 +196,5 @@ test("yaml: pulumi new --generate-only lays the project down, and stack init; pr
   expect(tests.out).toMatch(/^\S+ pass 1$/m);
   expect(tests.out).toMatch(/^\S+ fail 0$/m);
 
-  await destroy(dir, 3);
+  await destroy(dir, 6);
 });
