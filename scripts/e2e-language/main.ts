@@ -5,8 +5,8 @@
  * under mocks only; whoever has a host runs this to see the whole path: the project's engine, the
  * host, the package's provider plugin named in the project's Pulumi.yaml, and the emulator over
  * HTTP. Steps: preview (plans the creates, sends no write), up (creates them; the record points at
- * the database's primary host), a change of the program (one update), refresh (no drift), a preview
- * with nothing to do, destroy (deletes all; the emulator ends empty), and a preview of bad input
+ * the database's primary host, the app's at the app instance, running), a change of the program
+ * (one update), refresh (no drift), a preview with nothing to do, destroy (deletes all; the emulator ends empty), and a preview of bad input
  * (refused, naming the resource and field, with no write). Everything goes into one
  * temporary folder (project, virtual environment, state, PULUMI_HOME), removed at the end; pip's
  * downloads and Go's builds are cached in the project's cache.
@@ -68,8 +68,18 @@ const LANGUAGES: Record<string, Language> = {
 };
 
 /** The program's resources, as the engine names them in a plan. */
-const RESOURCES = ["Vpc app", "VpcSubnet data", "MysqlDatabase db", "Domain zone", "DomainRecord db-name"];
-/** The stack and its five resources. */
+const RESOURCES = [
+  "Vpc app",
+  "VpcSubnet data",
+  "VpcSubnet web",
+  "Firewall app-fw",
+  "Instance app-1",
+  "MysqlDatabase db",
+  "Domain zone",
+  "DomainRecord db-name",
+  "DomainRecord app-1",
+];
+/** The stack and its nine resources. */
 const COUNT = RESOURCES.length + 1;
 
 class Failure extends Error {}
@@ -193,6 +203,14 @@ async function runLanguage(name: string, language: Language, hosts: string, keep
       const ipv4 = subnets.find((s) => s.label === "data")?.ipv4;
       if (!ipv4 || !db.allow_list.includes(ipv4))
         failures.push(`the database's allow list ${JSON.stringify(db.allow_list)} lacks the subnet's ${ipv4}`);
+      // The app: running behind its firewall, its A record at its public address, its VPC address on the allow list.
+      const [app] = await client.computes.instances.listAll({ filter: { label: "app-1" } });
+      const appRecord = (await client.domains.records.listAll(zone.id)).find((rec) => rec.name === "app-1");
+      if (app?.status !== "running") failures.push(`the app instance is ${app ? app.status : "missing"}, not running`);
+      else if (appRecord?.target !== app.ipv4[0])
+        failures.push(`the app's record targets ${appRecord?.target}, the app is at ${app.ipv4[0]}`);
+      if (!db.allow_list.includes("10.0.1.11"))
+        failures.push(`the database's allow list ${JSON.stringify(db.allow_list)} lacks the app's VPC address 10.0.1.11`);
       const state = fs.readFileSync(path.join(work, "state", ".pulumi", "stacks", `e2e-${name}`, "dev.json"), "utf8");
       if (state.includes(emulator.token)) failures.push("the token is in the state");
       const { password } = await client.databases.mysql.credentials(db.id);
@@ -238,6 +256,8 @@ async function runLanguage(name: string, language: Language, hosts: string, keep
         vpcs: (await client.vpcs.listAll()).length,
         databases: (await client.databases.instances.listAll()).length,
         domains: (await client.domains.listAll()).length,
+        apps: (await client.computes.instances.listAll({ filter: { label: "app-1" } })).length,
+        firewalls: (await client.networking.firewalls.listAll()).filter((f) => f.label === "app-fw").length,
       };
       console.log(`   the emulator holds ${JSON.stringify(left)}`);
       return [

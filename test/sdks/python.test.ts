@@ -22,6 +22,7 @@ const PYTHON_TESTS = [
   "test_ids_are_the_apis",
   "test_record_reads_the_primary_host",
   "test_root_password_is_secret",
+  "test_the_app_runs_at_its_addresses_behind_its_firewall_and_answers_at_its_name",
   "test_the_package_is_the_installed_wheel",
 ];
 /**

@@ -33,7 +33,7 @@ def test_database_answers_hosts_and_port_as_the_api_does():
         assert re.fullmatch(r"[a-z0-9-]+(\.[a-z0-9-]+)+", primary), primary
         assert port == 3306
         assert status == "active"
-        assert allow_list == ["10.0.2.0/24"]
+        assert allow_list == ["10.0.2.0/24", "10.0.1.11"]
 
     return pulumi.Output.all(program.db.hosts.primary, program.db.port, program.db.status, program.db.allow_list).apply(check)
 
@@ -43,6 +43,28 @@ def test_record_reads_the_primary_host():
     return pulumi.Output.all(program.db_name.target, program.db.hosts.primary, program.db_name.fqdn).apply(
         lambda v: (_equal(v[0], v[1]), _equal(v[2], "db.app.example"))
     )
+
+
+@pulumi.runtime.test
+def test_the_app_runs_at_its_addresses_behind_its_firewall_and_answers_at_its_name():
+    def check(values):
+        status, vpc_ipv4, ipv4, firewall_id, firewall, target, fqdn = values
+        assert status == "running"
+        assert vpc_ipv4 == "10.0.1.11"
+        assert len(ipv4) == 1 and re.fullmatch(r"\d+\.\d+\.\d+\.\d+", ipv4[0]), ipv4
+        assert int(float(firewall_id)) == int(firewall)
+        _equal(target, ipv4[0])
+        _equal(fqdn, "app-1.app.example")
+
+    return pulumi.Output.all(
+        program.app.status,
+        program.app.vpc_ipv4,
+        program.app.ipv4,
+        program.app.firewall_id,
+        program.app_firewall.id,
+        program.app_name.target,
+        program.app_name.fqdn,
+    ).apply(check)
 
 
 @pulumi.runtime.test
