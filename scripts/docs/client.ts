@@ -190,6 +190,62 @@ export function findClientDocs(root: string): ClientDocs {
     return array ? `${array[1]}[]` : /^\w+$/.test(text) ? text : checker.typeToString(typeOf(property, at), undefined, TYPE_FLAGS);
   };
 
+  /** What a derived method's signature is written from: the path's parameters, the body and answer by their schemas' names. */
+  interface Written {
+    names: string[];
+    body?: string;
+    /** The body schema's type, and its name's symbol when the body is written as a name. */
+    bodyType?: ts.Type;
+    bodySymbol?: ts.Symbol;
+    response: string;
+    paginated: boolean;
+  }
+
+  /** An entry of a table (`update: { ...WRITE.put, path, summary, body: VpcUpdateRequest, response: Vpc }`). */
+  const tableEntry = (entry: ts.Expression): Written => {
+    const declared = checker.getTypeAtLocation(entry);
+    const pathType = declared.getProperty("path") && typeOf(declared.getProperty("path")!, entry);
+    // A table written once for several engines has one path per engine (or a template of them); their parameters are the same.
+    const written = pathType ? checker.typeToString(pathType.isUnion() ? pathType.types[0]! : pathType) : "";
+    const bodyProperty = declared.getProperty("body");
+    const bodyDeclaration = bodyProperty?.valueDeclaration ?? bodyProperty?.declarations?.[0];
+    return {
+      names: [...written.matchAll(/(?<!\$)\{([^}]+)\}/g)].map((x) => x[1]!),
+      body: schemaName(declared, "body", entry),
+      bodyType: bodyProperty && checker.getTypeOfSymbolAtLocation(bodyProperty, entry),
+      bodySymbol:
+        bodyDeclaration && ts.isPropertyAssignment(bodyDeclaration) ? checker.getSymbolAtLocation(bodyDeclaration.initializer) : undefined,
+      response: schemaName(declared, "response", entry) ?? "unknown",
+      paginated: declared.getProperty("paginated") !== undefined,
+    };
+  };
+
+  /**
+   * A verb of a `crud(read, write, path, id, response, { list: summary, create: [summary, body], … })`
+   * group (`sdk/core/endpoint.ts`): the path and answer from the call's arguments, the body from the verb.
+   */
+  const crudVerb = (declaration: ts.Node, entry: ts.Expression): Written | undefined => {
+    const call = declaration.parent?.parent;
+    if (!ts.isPropertyAssignment(declaration) || !call || !ts.isCallExpression(call) || call.expression.getText() !== "crud")
+      return undefined;
+    const [path, id, response] = [2, 3, 4].map((i) => call.arguments[i]!);
+    const text = (node: ts.Expression) => {
+      const type = checker.getTypeAtLocation(node);
+      return type.isStringLiteral() ? type.value : "";
+    };
+    const verb = declaration.name.getText();
+    const item = verb === "list" || verb === "create" ? "" : `/{${text(id)}}`;
+    const bodyNode = ts.isArrayLiteralExpression(entry) ? entry.elements[1] : undefined;
+    return {
+      names: [...`${text(path)}${item}`.matchAll(/(?<!\$)\{([^}]+)\}/g)].map((x) => x[1]!),
+      ...(bodyNode
+        ? { body: bodyNode.getText(), bodyType: checker.getTypeAtLocation(bodyNode), bodySymbol: checker.getSymbolAtLocation(bodyNode) }
+        : {}),
+      response: verb === "delete" ? "Empty" : /^\w+$/.test(response.getText()) ? response.getText() : "unknown",
+      paginated: verb === "list",
+    };
+  };
+
   /**
    * A derived method's signature, written from its endpoint's declaration: the path's parameters
    * in order, the body by its schema's name, the options; `listAll` from its table's `list`.
@@ -209,14 +265,7 @@ export function findClientDocs(root: string): ClientDocs {
         signature: `(${params.join(", ")}): Promise<${item ?? checker.typeToString(signature.getReturnType(), undefined, TYPE_FLAGS)}[]>`,
       };
     }
-    const declared = checker.getTypeAtLocation(entry);
-    const pathType = declared.getProperty("path") && typeOf(declared.getProperty("path")!, entry);
-    // A table written once for several engines has one path per engine (or a template of them); their parameters are the same.
-    const written = pathType ? checker.typeToString(pathType.isUnion() ? pathType.types[0]! : pathType) : "";
-    const names = [...written.matchAll(/(?<!\$)\{([^}]+)\}/g)].map((x) => x[1]!);
-    const body = schemaName(declared, "body", entry);
-    const response = schemaName(declared, "response", entry) ?? "unknown";
-    const paginated = declared.getProperty("paginated") !== undefined;
+    const { names, body, bodyType, bodySymbol: named, response, paginated } = crudVerb(declaration, entry) ?? tableEntry(entry);
     if (paginated) service.items.set(m.name, response);
     const params = [
       ...names.map((p) => `${p}: PathParam`),
@@ -224,10 +273,7 @@ export function findClientDocs(root: string): ClientDocs {
       paginated ? "options?: ListOptions" : "options?: CallOptions",
     ];
     const answer = paginated ? `Paginator<${response}>` : response === "Empty" ? "Promise<void>" : `Promise<${response}>`;
-    if (body && !bodies.has(body)) {
-      const bodyType = checker.getTypeOfSymbolAtLocation(declared.getProperty("body")!, entry);
-      const written = declared.getProperty("body")!.valueDeclaration ?? declared.getProperty("body")!.declarations?.[0];
-      const named = written && ts.isPropertyAssignment(written) ? checker.getSymbolAtLocation(written.initializer) : undefined;
+    if (body && bodyType && !bodies.has(body)) {
       // A schema imported from a sibling module (`resources/rules/databases.ts`) is documented where it is declared.
       const alias = named && named.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(named) : named;
       const type = alias ? checker.getDeclaredTypeOfSymbol(alias) : bodyType;

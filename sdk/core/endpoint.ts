@@ -234,3 +234,61 @@ export function verbs<const A extends Access>(access: A): Verbs<A> {
     delete: { ...access, method: "DELETE", response: Empty },
   } as const);
 }
+
+/** What `crud` declares, each verb when named: its summary (for a write, its summary and body schema). */
+export interface CrudVerbs {
+  readonly list?: string;
+  readonly create?: readonly [summary: string, body: z.ZodType];
+  readonly get?: string;
+  readonly update?: readonly [summary: string, body: z.ZodType];
+  readonly delete?: string;
+}
+
+type Summary<V> = V extends readonly [infer S, z.ZodType] ? S : V;
+type Body<V> = V extends readonly [string, infer B] ? { readonly body: B } : unknown;
+type CrudVerb<A extends Access, W extends Access, K, R extends z.ZodType> = K extends "list"
+  ? Verbs<A>["list"] & { readonly response: R }
+  : K extends "get"
+    ? Verbs<A>["get"] & { readonly response: R }
+    : K extends "create"
+      ? Verbs<W>["post"] & { readonly response: R }
+      : K extends "update"
+        ? Verbs<W>["put"] & { readonly response: R }
+        : Verbs<W>["delete"];
+
+/** The declarations `crud` makes: the collection's verbs on `P`, the item's on `P/{I}`. */
+export type CrudGroup<A extends Access, W extends Access, P extends string, I extends string, R extends z.ZodType, V extends CrudVerbs> = {
+  readonly [K in keyof V]-?: { readonly path: K extends "list" | "create" ? P : `${P}/{${I}}`; readonly summary: Summary<V[K]> } & Body<
+    V[K]
+  > &
+    CrudVerb<A, W, K, R>;
+};
+
+/**
+ * A collection and its items, declared at once: `crud(READ, WRITE, "/vpcs", "vpcId", Vpc, { list: "VPC collection", … })`
+ * declares `list` and `create` on `path`, `get`, `update` and `delete` on `path/{id}`, reads with
+ * `read`'s access, writes with `write`'s, each answering `response` (a delete `{}`). Only the verbs
+ * `named` names are declared (a summary; a write's summary and body schema), each an ordinary
+ * declaration that `endpoints()` names by its place; other endpoints of the group are written beside
+ * it (`{ ...crud(…), boot: … }`). The client reference page reads the call's arguments and the
+ * verb's entry (`scripts/docs/client.ts`).
+ */
+export function crud<
+  A extends Access,
+  W extends Access,
+  const P extends string,
+  const I extends string,
+  R extends z.ZodType,
+  const V extends CrudVerbs,
+>(read: Verbs<A>, write: Verbs<W>, path: P, id: I, response: R, named: V): CrudGroup<A, W, P, I, R, V> {
+  const item = `${path}/{${id}}`;
+  const withBody = (v: CrudVerbs["create"]) => (v ? { summary: v[0], body: v[1] } : undefined);
+  const made = {
+    list: named.list && { ...read.list, path, summary: named.list, response },
+    create: named.create && { ...write.post, path, ...withBody(named.create), response },
+    get: named.get && { ...read.get, path: item, summary: named.get, response },
+    update: named.update && { ...write.put, path: item, ...withBody(named.update), response },
+    delete: named.delete && { ...write.delete, path: item, summary: named.delete },
+  };
+  return Object.freeze(Object.fromEntries(Object.entries(made).filter(([, v]) => v !== undefined))) as never;
+}

@@ -9,7 +9,7 @@ import { isIPv6 } from "node:net";
 import { z } from "zod";
 import { Timestamp, clearable, filterable, type ErrorEntry } from "../core/schema";
 import { parseIpv4 } from "../core/net";
-import { endpoints, verbs } from "../core/endpoint";
+import { crud, endpoints, verbs } from "../core/endpoint";
 import { resource } from "../core/resource";
 import {
   DOMAIN_REASONS,
@@ -308,8 +308,13 @@ const WRITE = verbs({ service: "domains", auth: "token", scopes: ["domains:read_
 
 /** The `/domains` endpoints (spec "Domains"). */
 export const DOMAIN_ENDPOINTS = endpoints("domains", {
-  list: { ...READ.list, path: "/domains", summary: "Domain collection", response: Domain },
-  create: { ...WRITE.post, path: "/domains", summary: "Create a domain", body: DomainCreateRequest, response: Domain },
+  ...crud(READ, WRITE, "/domains", "domainId", Domain, {
+    list: "Domain collection",
+    create: ["Create a domain", DomainCreateRequest],
+    get: "One domain",
+    update: ["Update any writable field of a domain, its name included", DomainUpdateRequest],
+    delete: "Delete a domain and all its records",
+  }),
   importZone: {
     ...WRITE.post,
     path: "/domains/import",
@@ -317,15 +322,6 @@ export const DOMAIN_ENDPOINTS = endpoints("domains", {
     body: DomainImportRequest,
     response: Domain,
   },
-  get: { ...READ.get, path: "/domains/{domainId}", summary: "One domain", response: Domain },
-  update: {
-    ...WRITE.put,
-    path: "/domains/{domainId}",
-    summary: "Update any writable field of a domain, its name included",
-    body: DomainUpdateRequest,
-    response: Domain,
-  },
-  delete: { ...WRITE.delete, path: "/domains/{domainId}", summary: "Delete a domain and all its records" },
   clone: {
     ...WRITE.post,
     path: "/domains/{domainId}/clone",
@@ -340,25 +336,13 @@ export const DOMAIN_ENDPOINTS = endpoints("domains", {
     response: ZoneFile,
   },
   /** `/domains/{domainId}/records`. */
-  records: {
-    list: { ...READ.list, path: "/domains/{domainId}/records", summary: "Record collection of a domain", response: DomainRecord },
-    create: {
-      ...WRITE.post,
-      path: "/domains/{domainId}/records",
-      summary: "Create a record",
-      body: RecordCreateRequest,
-      response: DomainRecord,
-    },
-    get: { ...READ.get, path: "/domains/{domainId}/records/{recordId}", summary: "One record", response: DomainRecord },
-    update: {
-      ...WRITE.put,
-      path: "/domains/{domainId}/records/{recordId}",
-      summary: "Update a record (every field but its type)",
-      body: RecordUpdateRequest,
-      response: DomainRecord,
-    },
-    delete: { ...WRITE.delete, path: "/domains/{domainId}/records/{recordId}", summary: "Delete a record" },
-  },
+  records: crud(READ, WRITE, "/domains/{domainId}/records", "recordId", DomainRecord, {
+    list: "Record collection of a domain",
+    create: ["Create a record", RecordCreateRequest],
+    get: "One record",
+    update: ["Update a record (every field but its type)", RecordUpdateRequest],
+    delete: "Delete a record",
+  }),
 });
 
 /**

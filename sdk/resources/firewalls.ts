@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { Timestamp, filterable, requiredInt } from "../core/schema";
-import { endpoints, verbs } from "../core/endpoint";
+import { crud, endpoints, verbs } from "../core/endpoint";
 import { resource } from "../core/resource";
 import {
   FIREWALL_DEVICE_TYPES,
@@ -207,49 +207,20 @@ const WRITE = verbs({ service: "firewalls", auth: "token", scopes: ["firewall:re
 
 /** The `/networking/firewalls` endpoints (spec "Networking: firewalls"). */
 export const FIREWALL_ENDPOINTS = endpoints("networking.firewalls", {
-  list: { ...READ.list, path: "/networking/firewalls", summary: "Firewalls the caller can access", response: Firewall },
-  create: {
-    ...WRITE.post,
-    path: "/networking/firewalls",
-    summary: "Create a firewall with its rules and optional devices",
-    body: FirewallCreateRequest,
-    response: Firewall,
-  },
-  get: { ...READ.get, path: "/networking/firewalls/{firewallId}", summary: "One firewall (without devices)", response: Firewall },
-  update: {
-    ...WRITE.put,
-    path: "/networking/firewalls/{firewallId}",
-    summary: "Update a firewall's label, status or tags",
-    body: FirewallUpdateRequest,
-    response: Firewall,
-  },
-  delete: {
-    ...WRITE.delete,
-    path: "/networking/firewalls/{firewallId}",
-    summary: "Delete a firewall; its rules leave every assigned service",
-  },
+  ...crud(READ, WRITE, "/networking/firewalls", "firewallId", Firewall, {
+    list: "Firewalls the caller can access",
+    create: ["Create a firewall with its rules and optional devices", FirewallCreateRequest],
+    get: "One firewall (without devices)",
+    update: ["Update a firewall's label, status or tags", FirewallUpdateRequest],
+    delete: "Delete a firewall; its rules leave every assigned service",
+  }),
   /** `/networking/firewalls/{firewallId}/devices`. */
-  devices: {
-    list: { ...READ.list, path: "/networking/firewalls/{firewallId}/devices", summary: "Devices of a firewall", response: FirewallDevice },
-    create: {
-      ...WRITE.post,
-      path: "/networking/firewalls/{firewallId}/devices",
-      summary: "Assign a firewall to a compute instance or nodebalancer",
-      body: FirewallDeviceCreateRequest,
-      response: FirewallDevice,
-    },
-    get: {
-      ...READ.get,
-      path: "/networking/firewalls/{firewallId}/devices/{deviceId}",
-      summary: "One device of a firewall",
-      response: FirewallDevice,
-    },
-    delete: {
-      ...WRITE.delete,
-      path: "/networking/firewalls/{firewallId}/devices/{deviceId}",
-      summary: "Remove a firewall from one service",
-    },
-  },
+  devices: crud(READ, WRITE, "/networking/firewalls/{firewallId}/devices", "deviceId", FirewallDevice, {
+    list: "Devices of a firewall",
+    create: ["Assign a firewall to a compute instance or nodebalancer", FirewallDeviceCreateRequest],
+    get: "One device of a firewall",
+    delete: "Remove a firewall from one service",
+  }),
   /** `/networking/firewalls/{firewallId}/rules`. */
   rules: {
     get: {

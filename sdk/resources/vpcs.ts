@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { Timestamp, filterable, requiredString } from "../core/schema";
 import type { ListOptions, Paginator } from "../core/pagination";
-import { endpoints, verbs } from "../core/endpoint";
+import { crud, endpoints, verbs } from "../core/endpoint";
 import { resource } from "../core/resource";
 import { CLASSIC_PRIVATE_RANGE, RFC1918_RANGES, formatIpv4Cidr, ipv4RangeWithin, ipv4RangesOverlap, parseIpv4Cidr } from "../core/net";
 
@@ -145,29 +145,25 @@ const IPS = { ...verbs({ service: "vpcs", auth: "token", scopes: ["ips:read_only
 
 /** The `/vpcs` endpoints (spec "VPCs"): reads list no scope, the IP lists need `ips:read_only`, writes `vpc:read_write`. */
 export const VPC_ENDPOINTS = endpoints("vpcs", {
-  /** Iterates the account's VPCs. */
-  list: { ...READ.list, path: "/vpcs", summary: "VPC collection", response: Vpc },
-  /** The body is validated against `VpcCreateRequest` before anything is sent; never retried after an ambiguous failure. */
-  create: { ...WRITE.post, path: "/vpcs", summary: "Create a VPC with optional subnets", body: VpcCreateRequest, response: Vpc },
-  get: { ...READ.get, path: "/vpcs/{vpcId}", summary: "One VPC", response: Vpc },
-  update: { ...WRITE.put, path: "/vpcs/{vpcId}", summary: "Update a VPC's label or description", body: VpcUpdateRequest, response: Vpc },
-  delete: { ...WRITE.delete, path: "/vpcs/{vpcId}", summary: "Delete a VPC and all its subnets (all or nothing)" },
+  ...crud(READ, WRITE, "/vpcs", "vpcId", Vpc, {
+    /** Iterates the account's VPCs. */
+    list: "VPC collection",
+    /** The body is validated against `VpcCreateRequest` before anything is sent; never retried after an ambiguous failure. */
+    create: ["Create a VPC with optional subnets", VpcCreateRequest],
+    get: "One VPC",
+    update: ["Update a VPC's label or description", VpcUpdateRequest],
+    delete: "Delete a VPC and all its subnets (all or nothing)",
+  }),
   /** `/vpcs/{vpcId}/subnets`. */
-  subnets: {
-    list: { ...READ.list, path: "/vpcs/{vpcId}/subnets", summary: "Subnet collection of a VPC", response: Subnet },
+  subnets: crud(READ, WRITE, "/vpcs/{vpcId}/subnets", "vpcSubnetId", Subnet, {
+    list: "Subnet collection of a VPC",
     /** Never retried after an ambiguous failure. */
-    create: { ...WRITE.post, path: "/vpcs/{vpcId}/subnets", summary: "Create a subnet", body: SubnetCreateRequest, response: Subnet },
-    get: { ...READ.get, path: "/vpcs/{vpcId}/subnets/{vpcSubnetId}", summary: "One subnet", response: Subnet },
+    create: ["Create a subnet", SubnetCreateRequest],
+    get: "One subnet",
     /** The label only; `ipv4` is fixed. */
-    update: {
-      ...WRITE.put,
-      path: "/vpcs/{vpcId}/subnets/{vpcSubnetId}",
-      summary: "Update a subnet's label",
-      body: SubnetUpdateRequest,
-      response: Subnet,
-    },
-    delete: { ...WRITE.delete, path: "/vpcs/{vpcId}/subnets/{vpcSubnetId}", summary: "Delete a subnet without assigned interfaces" },
-  },
+    update: ["Update a subnet's label", SubnetUpdateRequest],
+    delete: "Delete a subnet without assigned interfaces",
+  }),
   ips: {
     list: { ...IPS, path: "/vpcs/{vpcId}/ips", summary: "VPC IP records of one VPC" },
     listAccount: { ...IPS, path: "/vpcs/ips", summary: "VPC IP records of the account" },
