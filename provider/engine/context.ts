@@ -60,8 +60,37 @@ export function resolvePacing(config: ConfigSource, env: NodeJS.ProcessEnv = pro
 export function resolveCredentials(config: ConfigSource, env: NodeJS.ProcessEnv = process.env): Credentials {
   const token = nonEmpty(config(CONFIG_TOKEN)) ?? nonEmpty(env[ENV_TOKEN]);
   if (!token) throw new MissingCredentialsError();
-  const apiUrl = nonEmpty(config(CONFIG_API_URL)) ?? nonEmpty(env[ENV_API_URL]) ?? DEFAULT_API_URL;
+  const fromConfig = nonEmpty(config(CONFIG_API_URL));
+  const apiUrl = fromConfig ?? nonEmpty(env[ENV_API_URL]) ?? DEFAULT_API_URL;
+  checkApiUrl(apiUrl, fromConfig !== undefined || env[ENV_API_URL] === undefined ? "config" : "env");
   return { token, apiUrl };
+}
+
+/**
+ * The API's base URL ends in its version (`/v4`, or `/v4beta`, which the API serves beside it). A
+ * URL without it (an emulator's address copied without `/v4`) would answer every request 404,
+ * read at preview as "no such object": refused here, before any request, with the URL to set.
+ */
+function checkApiUrl(apiUrl: string, source: "config" | "env"): void {
+  let url: URL | undefined;
+  try {
+    url = new URL(apiUrl);
+  } catch {
+    url = undefined;
+  }
+  if (url !== undefined && (url.protocol === "http:" || url.protocol === "https:") && /\/v4(beta)?\/?$/.test(url.pathname)) return;
+  const where = source === "config" ? CONFIG_API_URL : `the environment variable ${ENV_API_URL}`;
+  const fixed = url === undefined ? `${DEFAULT_API_URL}` : `${apiUrl.replace(/\/+$/, "")}/v4`;
+  const how = source === "config" ? `\`pulumi config set ${CONFIG_API_URL} ${fixed}\`` : `${ENV_API_URL}=${fixed}`;
+  throw new InvalidApiUrlError(
+    `${where} is ${apiUrl}, which is not the API's base URL: that ends in the API's version. ` +
+      `Set it with ${how} (an emulator prints its own as \`API:\`)`,
+  );
+}
+
+/** `compute:apiUrl` (or `COMPUTE_API_URL`) is not a URL of the API's version. */
+export class InvalidApiUrlError extends Error {
+  override name = "InvalidApiUrlError";
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

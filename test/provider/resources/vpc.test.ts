@@ -111,6 +111,23 @@ test("missing credentials give an error naming the stack config key and the envi
   expect(harness.emulator.control.listRequests()).toEqual([]);
 });
 
+test("an apiUrl without the API's version is refused before any request, naming the config key and the URL to set", async () => {
+  const saved = config["compute:apiUrl"];
+  const base = saved!.replace(/\/v4\/?$/, "");
+  config["compute:apiUrl"] = base;
+  forgetSessions();
+  try {
+    await expect(vpcs.check!({}, { label: "no-version", region: "us-iad" })).rejects.toThrow(
+      `compute:apiUrl is ${base}, which is not the API's base URL: that ends in the API's version. ` +
+        `Set it with \`pulumi config set compute:apiUrl ${base}/v4\` (an emulator prints its own as \`API:\`)`,
+    );
+  } finally {
+    config["compute:apiUrl"] = saved;
+    forgetSessions();
+  }
+  expect(harness.emulator.control.listRequests()).toEqual([]);
+});
+
 test("a token without the scope a request needs: the error names the scope it needs, the token's own, and what to do", async () => {
   const saved = config["compute:token"];
   config["compute:token"] = harness.emulator.control.createToken({ scopes: ["vpc:read_only", "domains:read_write"] }).token;
