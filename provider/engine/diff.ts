@@ -1,9 +1,10 @@
 /**
  * The engine's diff: managed input fields only, compared after normalization (sets as sets, keyed
- * lists element by element), never `__provider`; which changes replace, in which order, and the
- * detailed diff both doors answer.
+ * lists element by element), never `__provider`, nor what the resource's `ignoreChanges` names;
+ * which changes replace, in which order, and the detailed diff both doors answer.
  */
 import { fieldDiff, keyedChanges, type DetailedDiff, type DiffResult } from "./detailed-diff";
+import { withIgnored } from "./ignore-changes";
 import { unsetKnown } from "./known";
 import { deleteAdoptedChanged, type AnySpec, type InputField, type Inputs, type Outputs } from "./spec";
 import { canonicalJson, isUnknown } from "./values";
@@ -28,7 +29,14 @@ export function changedFields(spec: AnySpec, olds: Outputs, news: Inputs): Field
   return { changed, replaces };
 }
 
-export function diff(spec: AnySpec, olds: Outputs, news: Inputs): DiffResult {
+/**
+ * The diff of the recorded outputs `olds` and the program's inputs `news`. `ignoreChanges`, the
+ * paths a door's request names (Pulumi's `DiffRequest.ignoreChanges`), differ from nothing: the
+ * outputs record what the API answered, a value set by hand at such a path included, which the
+ * program's input there (the engine's copy of the recorded input) would otherwise set back.
+ */
+export function diff(spec: AnySpec, olds: Outputs, given: Inputs, ignoreChanges: readonly string[] = []): DiffResult {
+  const news = withIgnored(spec, olds, given, ignoreChanges);
   const { changed, replaces: changedReplaces } = changedFields(spec, olds, news);
   // A broken object (see `replaceBroken`) is replaced even when nothing changed.
   const broken = spec.replaceBroken?.(olds) ?? [];

@@ -28,9 +28,14 @@ export { previewUpdate, readObject, refreshedInputs } from "./lifecycle";
 export { UNKNOWN } from "./values";
 export { createBody, fieldsBody, toOutputs, updateBody, wireBody, wirePath } from "./wire";
 
-type DynamicProvider = Required<Pick<pulumi.dynamic.ResourceProvider, "check" | "create" | "update" | "delete">> & {
-  /** The diff with its detailed diff, which a door passes on (`DiffResult`). */
-  diff(id: string, olds: Outputs, news: Inputs): Promise<DiffResult>;
+type DynamicProvider = Required<Pick<pulumi.dynamic.ResourceProvider, "check" | "create" | "delete">> & {
+  /**
+   * The diff with its detailed diff, which a door passes on (`DiffResult`). `ignoreChanges`: the
+   * resource option's paths, as the door's request carries them (`DiffRequest.ignoreChanges`).
+   */
+  diff(id: string, olds: Outputs, news: Inputs, ignoreChanges?: readonly string[]): Promise<DiffResult>;
+  /** An in-place update; `ignoreChanges` as the door's request carries them (`UpdateRequest.ignoreChanges`). */
+  update(id: string, olds: Outputs, news: Inputs, ignoreChanges?: readonly string[]): Promise<pulumi.dynamic.UpdateResult>;
   /** `inputs`: the recorded inputs, where the door has them (the plugin's ReadRequest); else the outputs stand in. */
   read(id: string, props?: Outputs, inputs?: Inputs): Promise<pulumi.dynamic.ReadResult>;
 };
@@ -39,9 +44,9 @@ type DynamicProvider = Required<Pick<pulumi.dynamic.ResourceProvider, "check" | 
 export function makeProvider(spec: AnySpec, context: () => ProviderContext): DynamicProvider {
   return {
     check: async (olds, news) => importCheck(spec, context(), await checkAndDerive(spec, olds ?? {}, news, context)),
-    diff: async (id, olds, news) => {
+    diff: async (id, olds, news, ignoreChanges = []) => {
       spec.declare?.({ ctx: context(), id, inputs: withoutProvider(news) });
-      const result = diff(spec, olds, news);
+      const result = diff(spec, olds, news, ignoreChanges);
       refuseImportChanges(spec, context(), id, withoutProvider(olds), result);
       // What the update does beside its fields (a reboot), said at preview as at up.
       if (result.changes && (result.replaces ?? []).length === 0) {
@@ -59,8 +64,8 @@ export function makeProvider(spec: AnySpec, context: () => ProviderContext): Dyn
     // Nothing recorded: Pulumi's import by id, answered with the inputs that manage the object as it is.
     read: async (id, props, inputs?: Inputs) =>
       isImportRead(props, inputs) ? ((await importRead(spec, context(), id)) ?? {}) : read(spec, context(), id, props ?? {}, inputs),
-    update: async (id, olds, news) => {
-      const updated = await update(spec, context(), id, olds, news);
+    update: async (id, olds, news, ignoreChanges = []) => {
+      const updated = await update(spec, context(), id, olds, news, ignoreChanges);
       spec.declare?.({ ctx: context(), id, inputs: withoutProvider(news) });
       return updated;
     },

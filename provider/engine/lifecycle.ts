@@ -8,6 +8,7 @@ import { isNotFound } from "../../sdk/core/errors";
 import { collectionKeyOf, invalidate } from "./collections";
 import type { ProviderContext } from "./context";
 import { changedFields, sameValue } from "./diff";
+import { withIgnored } from "./ignore-changes";
 import { GaveUpWaiting, PartialApplyError, ResourceInitError, explain, goneOnUpdate } from "./errors";
 import { unsetKnown, unsetKnownMessage } from "./known";
 import { UnresolvedCreateError, createExactlyOnce } from "./natural-key";
@@ -263,14 +264,20 @@ function inputsOf(spec: AnySpec, state: Outputs): Inputs {
   return inputs;
 }
 
+/**
+ * An in-place update from the recorded outputs `olds` to the program's inputs `raw`, sending and
+ * recording nothing of the paths `ignoreChanges` names (Pulumi's `UpdateRequest.ignoreChanges`):
+ * there the recorded value stands (`withIgnored`), as in the diff that planned the update.
+ */
 export async function update(
   spec: AnySpec,
   ctx: ProviderContext,
   id: string,
   olds: Outputs,
   raw: Inputs,
+  ignoreChanges: readonly string[] = [],
 ): Promise<pulumi.dynamic.UpdateResult> {
-  const news = withoutProvider(raw);
+  const news = withIgnored(spec, olds, withoutProvider(raw), ignoreChanges);
   try {
     return await updateObject(spec, ctx, id, olds, news, raw);
   } finally {
@@ -315,8 +322,8 @@ async function updateObject(
  * (Pulumi's retry of an object with init errors) re-reads the object: every output it does not
  * take from the inputs is unknown then.
  */
-export function previewUpdate(spec: AnySpec, olds: Outputs, raw: Inputs): Outputs {
-  const news = withoutProvider(raw);
+export function previewUpdate(spec: AnySpec, olds: Outputs, raw: Inputs, ignoreChanges: readonly string[] = []): Outputs {
+  const news = withIgnored(spec, olds, withoutProvider(raw), ignoreChanges);
   const outs: Outputs = { ...withoutProvider(olds) };
   const { changed } = changedFields(spec, outs, news);
   // "any update": one that sends the object a change (moving an image's file alone sends nothing).

@@ -4,8 +4,8 @@
  * field under the resource's `ignoreChanges` is the cloud's to change: listed apart, as ignored.
  */
 import { sameValue } from "./diff";
-import { ignoredChange } from "./ignore-changes";
-import type { AnySpec, Outputs } from "./spec";
+import { keptIgnored } from "./ignore-changes";
+import type { AnySpec, InputField, Outputs } from "./spec";
 
 /** The key of Pulumi's marker of a secret; an exported state and the CLI's event log hold each secret as its `ciphertext`. */
 const SECRET_MARKER = "4dabf18193072939515e22adb298388d";
@@ -53,6 +53,22 @@ export function managedChanges(
     found[ignored ? "ignored" : "drift"].push(entry);
   }
   return found;
+}
+
+/**
+ * Whether the difference in `field` between `state` and `cloud` lies wholly under paths that
+ * `ignoreChanges` names: the whole field (`label`, `*`), or parts of it (`tags[0]`), in which case
+ * the field is ignored only when putting state's values back at those parts leaves no difference.
+ */
+export function ignoredChange(
+  field: string,
+  input: InputField,
+  state: unknown,
+  cloud: unknown,
+  ignoreChanges: readonly string[],
+  recorded: Outputs = {},
+): boolean {
+  return sameValue(input, state, keptIgnored(field, cloud, state, ignoreChanges), recorded);
 }
 
 /** The drift of `managedChanges` for a resource without `ignoreChanges`. */

@@ -6,7 +6,7 @@
  *
  * Two cases reach it:
  * - the project's launcher preloaded this package (`preload.ts`), and a change stepped aside
- *   because the host lacks a part it uses (`preview.ts`, `diff-response.ts`, `engine-log.ts`);
+ *   because the host lacks a part it uses (`preview.ts`, `diff-response.ts`, `ignore-changes.ts`, `engine-log.ts`);
  * - the project does not declare this package's plugin, so Pulumi's own launcher started the host
  *   and nothing was preloaded (`withoutLauncher`): previews are Pulumi's plain ones.
  * Turning preview support off on purpose (`PULUMI_DISABLE_PROVIDER_PREVIEW`, `compute:previewSupport`)
@@ -15,6 +15,7 @@
 import { previewOffByEnvironment } from "../serve/config";
 import { HOST_ENTRY, HOST_PINNED } from "./entry";
 import { detailedDiffInHost } from "./diff-response";
+import { ignoreChangesInHost } from "./ignore-changes";
 import { hostModules } from "./modules";
 import { NOTICE_PREFIX, engineLog, unloggable, type EngineLog, type EngineModules } from "../serve/row-log";
 import { engineModules } from "./engine-log";
@@ -22,7 +23,7 @@ import { DYNAMIC_PLUGIN, PLUGINS_PATH } from "../launch/plugins";
 
 /** A change to the host that is off in this run. */
 export interface StepAside {
-  part: "preview support" | "detailed diffs" | "status lines" | "imports";
+  part: "preview support" | "detailed diffs" | "ignoreChanges" | "status lines" | "imports";
   /** Which part of the host it found missing, as `modules.ts` names it. */
   why: string;
 }
@@ -32,6 +33,8 @@ export const LOSES: Record<StepAside["part"], string> = {
   "preview support":
     "previews of in-place updates show output-only properties (hosts, port, size, …) as unknown, and resources that read them may plan updates that `up` will not make",
   "detailed diffs": "`pulumi preview --diff` names a changed list but not which of its elements change",
+  ignoreChanges:
+    "a value changed by hand under a resource's `ignoreChanges` is set back by the `up` after an update that records it, as if the option were not there",
   "status lines": "progress (waits, retries) is printed under the stack instead of on each resource's row",
   imports: 'the `import` resource option fails with Pulumi\'s "code must be a string"; adopt an existing object with `adoptId` instead',
 };
@@ -77,8 +80,8 @@ export function stepAsideText(asides: readonly StepAside[], version: string | un
   ].join("\n");
 }
 
-/** The warning when the project's host was started without this package's launcher. */
-export function noLauncherText(diffWhy: string | undefined): string {
+/** The warning when the project's host was started without this package's launcher; `ignoreWhy`: why ignoreChanges cannot reach the provider there, if so. */
+export function noLauncherText(diffWhy: string | undefined, ignoreWhy?: string): string {
   return [
     ...wrap(
       `${NOTICE_PREFIX}preview support is off: this project does not declare pulumi-compute's plugin, so Pulumi's own dynamic provider host runs its resources. ` +
@@ -91,6 +94,9 @@ export function noLauncherText(diffWhy: string | undefined): string {
     `          path: ${PLUGINS_PATH}`,
     ...wrap(`(Automation API: projectSettings: withComputePlugins({...}) from pulumi-compute; ${DOCS}.)`, "  ", "  "),
     ...(diffWhy ? wrap(`Detailed diffs are off too: ${diffWhy}. ${capital(LOSES["detailed diffs"])}.`, "  ", "  ") : []),
+    ...(ignoreWhy
+      ? wrap(`ignoreChanges does not reach the provider either: ${ignoreWhy}. ${capital(LOSES.ignoreChanges)}.`, "  ", "  ")
+      : []),
   ].join("\n");
 }
 
@@ -164,6 +170,7 @@ export function withoutLauncher(previewWanted: boolean, env: NodeJS.ProcessEnv =
   const main = require.main;
   if (slot[LAUNCHED] || !main || !HOST_ENTRY.test(main.filename)) return;
   const diffWhy = detailedDiffInHost();
+  const ignoreWhy = ignoreChangesInHost();
   if (!previewWanted || previewOffByEnvironment(env)) return;
   once(() => {
     let log: EngineLog | undefined;
@@ -172,6 +179,6 @@ export function withoutLauncher(previewWanted: boolean, env: NodeJS.ProcessEnv =
     } catch {
       log = undefined;
     }
-    warner(log)(noLauncherText(diffWhy));
+    warner(log)(noLauncherText(diffWhy, ignoreWhy));
   });
 }

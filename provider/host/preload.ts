@@ -6,7 +6,8 @@
  * (`node -r`): the engine's Configure call comes before any resource's code is loaded. Here, in
  * that process only:
  *
- * - detailed diffs (`diff-response.ts`) are patched into the host's protocol at once;
+ * - detailed diffs (`diff-response.ts`) are patched into the host's protocol at once, and so is the
+ *   resource's `ignoreChanges` in each diff and update (`ignore-changes.ts`);
  * - when the host adds its provider service, each request is served in the context of its
  *   resource (`engine-log.ts`: lines on the resource's row), and previews are answered here
  *   (`preview.ts`), and a Read by id alone of this package's resources gets its provider (`import.ts`:
@@ -22,6 +23,7 @@
 import * as path from "node:path";
 import { HOST_ENTRY } from "./entry";
 import { installDetailedDiff } from "./diff-response";
+import { installIgnoreChanges } from "./ignore-changes";
 import { hostModules, missingMethod, type HostModules } from "./modules";
 import { previewOffByEnvironment } from "../serve/config";
 import { HostNotice, hostLog, markLaunched, warner } from "./notice";
@@ -52,7 +54,8 @@ export function installHostChanges(
   } catch (error) {
     const notice = new HostNotice(warner(undefined), undefined);
     const why = `its protocol could not be loaded (${String(error).split("\n")[0]})`;
-    for (const part of ["preview support", "detailed diffs", "status lines", "imports"] as const) notice.stepAside(part, why);
+    for (const part of ["preview support", "detailed diffs", "ignoreChanges", "status lines", "imports"] as const)
+      notice.stepAside(part, why);
     notice.now();
     return true;
   }
@@ -62,6 +65,7 @@ export function installHostChanges(
   const logWhy = unloggable(engine, engineAddress) ?? missingMethod(modules.proto, REQUESTS_WITH_URN);
   const notice = new HostNotice(warner(log), modules.version);
   notice.stepAside("detailed diffs", installDetailedDiff(modules.proto));
+  notice.stepAside("ignoreChanges", installIgnoreChanges(modules.proto));
   notice.stepAside("status lines", logWhy);
   const previewOff = previewOffByEnvironment(env);
   const protocolWhy = previewOff ? undefined : previewUnpatchable(modules);

@@ -12,8 +12,9 @@
  *   `compute:previewSupport` to `false`;
  * - a previewed `create` or `update` of one of this package's resources is answered by the
  *   serving layer, as the plugin's and the mocks' are (`Served` of `serve/providers.ts`: a create's
- *   inputs as the state; an update's recorded values, new input values, and unknowns where the spec
- *   says the update recomputes them); it never reaches the provider's `create` or `update`;
+ *   inputs as the state; an update's recorded values, new input values but where the resource's
+ *   `ignoreChanges` names them (`ignore-changes.ts`), and unknowns where the spec says the update
+ *   recomputes them); it never reaches the provider's `create` or `update`;
  * - a previewed create or update of any other dynamic provider's resource gets the engine's own
  *   answer for a provider without preview support: the inputs as the state.
  *
@@ -29,6 +30,7 @@
  */
 import { previewWanted } from "../serve/config";
 import type { Served } from "../serve/providers";
+import { ignoredPaths } from "./ignore-changes";
 import { missingMethod, structUnusable, type HostModules } from "./modules";
 
 /** This package's provider text (`classes/shim.ts`); older serialized closures are not matched, and preview as before. */
@@ -124,13 +126,13 @@ export function withPreview(modules: HostModules, host: HostService, served: Ser
     if (!call.request.getPreview()) return host.update!.call(host, call, callback);
     const request = call.request;
     const olds = () => request.getOlds().toJavaScript();
-    void previewed(struct, request.getNews(), (kind, news) => served(kind).update(request.getId(), olds(), news, true)).then(
-      (properties) => {
-        const response = new proto.UpdateResponse!();
-        response.setProperties(properties);
-        callback(undefined, response);
-      },
-    );
+    void previewed(struct, request.getNews(), (kind, news) =>
+      served(kind).update(request.getId(), olds(), news, true, ignoredPaths(news)),
+    ).then((properties) => {
+      const response = new proto.UpdateResponse!();
+      response.setProperties(properties);
+      callback(undefined, response);
+    });
   };
   return wrapped;
 }

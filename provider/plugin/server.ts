@@ -201,7 +201,14 @@ async function check(request: provproto.CheckRequest, session: Session): Promise
 async function diff(request: provproto.DiffRequest, session: Session): Promise<Message> {
   const proto = session.protocol.provider;
   const { methods } = resourceOf(request, session);
-  const result = (await methods.diff(request.getId(), plainValuesOf(request.getOlds()), plainValuesOf(request.getNews()))) as DiffResult;
+  // The resource's ignoreChanges, which the engine sends for the provider to leave out of its diff.
+  const ignoreChanges = request.getIgnorechangesList();
+  const result = (await methods.diff(
+    request.getId(),
+    plainValuesOf(request.getOlds()),
+    plainValuesOf(request.getNews()),
+    ignoreChanges,
+  )) as DiffResult;
   const { DIFF_SOME, DIFF_NONE } = proto.DiffResponse.DiffChanges;
   const response = new proto.DiffResponse()
     .setChanges(result.changes ? DIFF_SOME : DIFF_NONE)
@@ -240,7 +247,9 @@ async function update(request: provproto.UpdateRequest, session: Session): Promi
   const { update, secrets } = resourceOf(request, session);
   const olds = plainValuesOf(request.getOlds());
   const news = plainValuesOf(request.getNews());
-  const updated = await update(request.getId(), olds, withCustomTimeout(news, "update", request.getTimeout()), request.getPreview());
+  const timed = withCustomTimeout(news, "update", request.getTimeout());
+  // The resource's ignoreChanges: the update sends nothing at those paths, as its diff planned.
+  const updated = await update(request.getId(), olds, timed, request.getPreview(), request.getIgnorechangesList());
   return new session.protocol.provider.UpdateResponse().setProperties(toStruct(session, ownTimeouts(updated.outs, news), secrets));
 }
 

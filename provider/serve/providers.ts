@@ -26,8 +26,12 @@ export interface Served {
   secrets: string[];
   /** A create; previewed, the inputs as the state, no id, and nothing sent. */
   create(inputs: Inputs, preview: boolean): Promise<{ id?: string; outs: Outputs }>;
-  /** An in-place update; previewed, the outputs it will record as far as they are known (`previewUpdate`), and nothing sent. */
-  update(id: string, olds: Outputs, news: Inputs, preview: boolean): Promise<{ outs: Outputs }>;
+  /**
+   * An in-place update; previewed, the outputs it will record as far as they are known
+   * (`previewUpdate`), and nothing sent. `ignoreChanges`: the resource option's paths, as the
+   * door's request carries them.
+   */
+  update(id: string, olds: Outputs, news: Inputs, preview: boolean, ignoreChanges?: readonly string[]): Promise<{ outs: Outputs }>;
 }
 
 /** The kinds of one context, each served the first time a door asks for it. */
@@ -73,9 +77,9 @@ function serve(spec: AnySpec, methods: EngineProvider): Served {
       const created = await methods.create(inputs);
       return { id: created.id, outs: (created.outs ?? {}) as Outputs };
     },
-    update: async (id, olds, news, preview) => {
-      if (preview) return { outs: previewUpdate(spec, olds, news) };
-      const updated = await methods.update(id, olds, news);
+    update: async (id, olds, news, preview, ignoreChanges = []) => {
+      if (preview) return { outs: previewUpdate(spec, olds, news, ignoreChanges) };
+      const updated = await methods.update(id, olds, news, ignoreChanges);
       return { outs: (updated.outs ?? {}) as Outputs };
     },
   };

@@ -112,6 +112,24 @@ test("seed 9: an update reads back a field changed by hand, and the next up rest
   ]);
 });
 
+// Found by seed 105 (classes, 30 steps; shrunk to 6): a Firewall ignoring its label, its
+// outboundPolicy changed in the program and its label changed by hand, then `up` without refresh.
+// The update recorded the firewall the API answered, hand label included, while the engine kept
+// the program's label as the input (ignoreChanges); the next diff compared the two and planned to
+// put the ignored label back. The engine's diff and update now take the resource's ignoreChanges
+// from each door (the plugin's DiffRequest and UpdateRequest; the dynamic host's, through
+// `provider/host/ignore-changes.ts`) and leave those paths as recorded.
+test("seed 105: an update that reads back a label the program ignores plans no change of it", async () => {
+  await replay([
+    { op: "add", kind: "Firewall", name: "fw1", props: { label: "fz-fw-2", inboundPolicy: "ACCEPT", outboundPolicy: "DROP" } },
+    { op: "ignore", name: "fw1", field: "label" },
+    { op: "upRefresh" },
+    { op: "changeInPlace", name: "fw1", field: "outboundPolicy", value: "ACCEPT" },
+    { op: "hand", name: "fw1", field: "label", value: "fz-hand-7" },
+    { op: "up" },
+  ]);
+});
+
 /** A firewall `fw1` and an inbound rule `rule1` on it. */
 const FIREWALL_WITH_RULE: Step[] = [
   { op: "add", kind: "Firewall", name: "fw1", props: { label: "fz-fw-2", inboundPolicy: "DROP", outboundPolicy: "ACCEPT" } },

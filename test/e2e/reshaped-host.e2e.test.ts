@@ -1,7 +1,7 @@
 /**
  * The changes to Pulumi's dynamic provider host fail closed, through the real engine (issue 39).
  * A project with the packed package installed and its launcher declared; for each member of the
- * host that preview support, detailed diffs or status lines use, a copy of the project whose
+ * host that preview support, detailed diffs, ignoreChanges or status lines use, a copy of the project whose
  * `@pulumi/pulumi` lacks it: renamed consistently wherever Pulumi's own code uses it (so the host
  * still works, as a reshaped release would), or removed where only our changes use it. Every time:
  *
@@ -78,7 +78,8 @@ const VARIANTS: Variant[] = [
     ],
   },
   { missing: PROTOCOL("UpdateRequest.getOlds"), parts: PREVIEW, edits: [renamed("getOlds")] },
-  { missing: PROTOCOL("UpdateRequest.getNews"), parts: PREVIEW, edits: [renamed("getNews")] },
+  // The news of a diff and an update carry the resource's ignoreChanges (`provider/host/ignore-changes.ts`).
+  { missing: PROTOCOL("UpdateRequest.getNews"), parts: ["preview support", "ignoreChanges"], edits: [renamed("getNews")] },
   {
     missing: PROTOCOL("UpdateResponse.setProperties"),
     parts: PREVIEW,
@@ -99,6 +100,11 @@ const VARIANTS: Variant[] = [
   { missing: "protobuf's Struct has no fromJavaScript/toJavaScript", parts: PREVIEW, edits: [renamed("toJavaScript")] },
   { missing: "gRPC's Server has no addService", parts: ["preview support", "status lines"], edits: [renamed("addService")] },
   { missing: PROTOCOL("ResourceProviderService"), parts: ["preview support", "status lines"], edits: [renamed("ResourceProviderService")] },
+  {
+    missing: PROTOCOL("DiffRequest.getIgnorechangesList"),
+    parts: ["ignoreChanges"],
+    edits: [member("DiffRequest", "getIgnorechangesList")],
+  },
   { missing: PROTOCOL("DiffResponse.setChanges"), parts: DIFF, edits: [renamed("setChanges")] },
   { missing: PROTOCOL("DiffResponse.setDiffsList"), parts: DIFF, edits: [renamed("setDiffsList")] },
   { missing: PROTOCOL("DiffResponse.setHasdetaileddiff"), parts: DIFF, edits: [renamed("setHasdetaileddiff")] },

@@ -191,6 +191,56 @@ test("a VPC's life: a previewed create sends nothing, create, the detailed diff,
   expect(gone.getId()).toBe("");
 });
 
+// Seed 105 of the fuzzer (bench/README): the engine sends a resource's ignoreChanges with each
+// Diff and Update; an update records the label set by hand that the program ignores, and the next
+// diff must not plan to set it back, nor a later update send it.
+test("ignoreChanges: the diff and the update leave what the request's ignoreChanges names as the API holds it", async () => {
+  const FW = "urn:pulumi:dev::p::compute:index:Firewall::fw";
+  const type = "compute:index:Firewall";
+  const given = { label: "plugin-fw", inboundPolicy: "ACCEPT", outboundPolicy: "DROP" };
+  const created = await call<proto.CreateResponse>(
+    client.create,
+    new proto.CreateRequest().setUrn(FW).setType(type).setProperties(struct(given)),
+  );
+  const id = created.getId();
+  await api.networking.firewalls.update(Number(id), { label: "plugin-fw-hand" });
+  const update = (olds: Values, news: Values, ignore: string[], preview = false) =>
+    call<proto.UpdateResponse>(
+      client.update,
+      new proto.UpdateRequest()
+        .setId(id)
+        .setUrn(FW)
+        .setType(type)
+        .setOlds(struct(olds))
+        .setNews(struct(news))
+        .setPreview(preview)
+        .setIgnorechangesList(ignore),
+    ).then((r) => r.getProperties()!.toJavaScript());
+  const diff = (olds: Values, news: Values, ignore: string[]) =>
+    call<proto.DiffResponse>(
+      client.diff,
+      new proto.DiffRequest().setId(id).setUrn(FW).setType(type).setOlds(struct(olds)).setNews(struct(news)).setIgnorechangesList(ignore),
+    ).then((r) => ({ changes: r.getChanges(), diffs: r.getDiffsList() }));
+  const { DIFF_SOME, DIFF_NONE } = proto.DiffResponse.DiffChanges;
+
+  // The program's outboundPolicy change, the label changed by hand unseen (no refresh): the update records the API's answer.
+  const changed = { ...given, outboundPolicy: "ACCEPT" };
+  const outputs = await update(created.getProperties()!.toJavaScript(), changed, ["label"]);
+  expect(outputs).toMatchObject({ label: "plugin-fw-hand", outboundPolicy: "ACCEPT" });
+  // The engine's news keep the recorded input's label: ignored, nothing to do; without the list, the label would be set back.
+  expect(await diff(outputs, changed, ["label"])).toEqual({ changes: DIFF_NONE, diffs: [] });
+  expect(await diff(outputs, changed, [])).toEqual({ changes: DIFF_SOME, diffs: ["label"] });
+
+  // A later change: its preview and the update keep the hand label, and send nothing for it.
+  const next = { ...changed, inboundPolicy: "DROP" };
+  expect(await update(outputs, next, ["label"], true)).toMatchObject({ label: "plugin-fw-hand", inboundPolicy: "DROP" });
+  const mark = emulator.control.listRequests().length;
+  expect(await update(outputs, next, ["label"])).toMatchObject({ label: "plugin-fw-hand", inboundPolicy: "DROP" });
+  expect(writesSince(emulator, mark)).toEqual([`PUT /v4/networking/firewalls/${id}/rules`]);
+  expect((await api.networking.firewalls.get(Number(id))).label).toBe("plugin-fw-hand");
+  await call<Empty>(client.delete, new proto.DeleteRequest().setId(id).setUrn(FW).setType(type).setProperties(struct(outputs)));
+});
+
 test("a create that fails after the API made the object answers ErrorResourceInitFailed with its id and properties, for state", async () => {
   const domain = await api.domains.create({ domain: "init-failure.example", type: "master", soa_email: "admin@init-failure.example" });
   const records = Array.from({ length: 6 }, (_, i) => ({ type: "A", name: `host${i}`, target: `192.0.2.${i + 1}` }));
