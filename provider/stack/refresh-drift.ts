@@ -119,9 +119,12 @@ export function changesFromEvents(
       });
       continue;
     }
-    if (!event.resOutputsEvent || meta.op !== "update" || !meta.old || !meta.new) continue;
+    // A refresh whose only differences lie under `ignoreChanges` is `same`: the engine's refresh diff
+    // passes the option to the provider, whose diff leaves them out (`engine/ignore-changes.ts`).
+    // They are still listed as ignored; drift comes from the refreshes the engine found changed.
+    if (!event.resOutputsEvent || (meta.op !== "update" && meta.op !== "same") || !meta.old || !meta.new) continue;
     const changes = changesBetween(meta.type, meta.urn, meta.old.outputs, meta.new.outputs, meta.old.inputs, ignoring.get(meta.urn));
-    found.drift.push(...changes.drift);
+    if (meta.op === "update") found.drift.push(...changes.drift);
     found.ignored.push(...changes.ignored);
   }
   return found;
