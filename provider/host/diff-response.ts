@@ -22,15 +22,10 @@ import {
   type DiffResult,
   type PropertyDiffMessages,
 } from "../engine/detailed-diff";
-import { HOST_ENTRY } from "./entry";
-import { hostModules, missingMethod, type ProtoModule } from "./modules";
+import { decideInHost, missingMethod, type HostDecision, type ProtoModule } from "./modules";
 
 /** The process's one decision and the result being read, shared by every copy of this package in the process. */
-interface DiffState {
-  /** Whether `setChanges` copies detailed diffs in this process. */
-  patched: boolean;
-  /** Why not, when this is the host and its protocol lacks something. */
-  reason?: string;
+interface DiffState extends HostDecision {
   /** The result the host is about to copy into its response (set by the `changes` getter, taken by `setChanges`). */
   reading?: DiffResult;
 }
@@ -92,15 +87,7 @@ export function installDetailedDiff(proto: ProtoModule): string | undefined {
  * patch it from the host's own protocol. Returns why detailed diffs are off, if they are.
  */
 export function detailedDiffInHost(): string | undefined {
-  const decided = state();
-  if (decided) return decided.reason;
-  const main = require.main;
-  if (!main || !HOST_ENTRY.test(main.filename)) return decide({ patched: false }).reason;
-  try {
-    return installDetailedDiff(hostModules(main.filename).proto);
-  } catch (error) {
-    return decide({ patched: false, reason: `the host's protocol could not be loaded (${String(error)})` }).reason;
-  }
+  return decideInHost(state(), decide, installDetailedDiff);
 }
 
 /** The diff result as the host should see it: `changes` marks the result as the one being read. */

@@ -18,21 +18,15 @@
  * first provider the host loads decides, before its first diff (the engine checks a resource's
  * inputs first). Anywhere else (tests, a program) nothing is patched and no values carry paths.
  */
-import { HOST_ENTRY } from "./entry";
-import { hostModules, missingMethod, type ProtoModule } from "./modules";
+import { decideInHost, missingMethod, type HostDecision, type ProtoModule } from "./modules";
 
 /** The symbol the values of a request carry its paths under, shared by every copy of this package in the process. */
 const PATHS = Symbol.for("pulumi-compute.ignore-changes");
 
 /** The process's one decision, shared by every copy of this package in the process. */
-interface IgnoreState {
-  patched: boolean;
-  /** Why not, when this is the host and its protocol lacks something. */
-  reason?: string;
-}
 const STATE = Symbol.for("pulumi-compute.ignore-changes-patch");
-const state = (): IgnoreState | undefined => (globalThis as Record<symbol, IgnoreState | undefined>)[STATE];
-const decide = (decided: IgnoreState): IgnoreState => ((globalThis as Record<symbol, IgnoreState>)[STATE] = decided);
+const state = (): HostDecision | undefined => (globalThis as Record<symbol, HostDecision | undefined>)[STATE];
+const decide = (decided: HostDecision): HostDecision => ((globalThis as Record<symbol, HostDecision>)[STATE] = decided);
 
 /** The requests whose news the provider's methods receive. */
 const REQUESTS = ["DiffRequest", "UpdateRequest"] as const;
@@ -93,15 +87,7 @@ function carryPaths(news: unknown, paths: readonly string[]): void {
  * patch it from the host's own protocol. Returns why ignoreChanges cannot reach the provider, if so.
  */
 export function ignoreChangesInHost(): string | undefined {
-  const decided = state();
-  if (decided) return decided.reason;
-  const main = require.main;
-  if (!main || !HOST_ENTRY.test(main.filename)) return decide({ patched: false }).reason;
-  try {
-    return installIgnoreChanges(hostModules(main.filename).proto);
-  } catch (error) {
-    return decide({ patched: false, reason: `the host's protocol could not be loaded (${String(error)})` }).reason;
-  }
+  return decideInHost(state(), decide, installIgnoreChanges);
 }
 
 /** The `ignoreChanges` paths the request that gave `values` carries; none outside the patched host. */

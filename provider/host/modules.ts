@@ -6,6 +6,7 @@
  * saying why (`notice.ts`), when one is missing.
  */
 import { createRequire } from "node:module";
+import { HOST_ENTRY } from "./entry";
 
 /** A protocol module: message classes by name, each with the accessors of its fields. */
 export type ProtoModule = Record<string, ProtoMessage | undefined>;
@@ -77,4 +78,32 @@ export function structUnusable(modules: HostModules): string | undefined {
   if (typeof struct?.fromJavaScript !== "function" || typeof struct.prototype?.toJavaScript !== "function")
     return "protobuf's Struct has no fromJavaScript/toJavaScript";
   return undefined;
+}
+
+/** A change's decision in this process: whether it patched the host, and why not when it could not. */
+export interface HostDecision {
+  patched: boolean;
+  /** Why not, when this is the host and its protocol lacks something. */
+  reason?: string;
+}
+
+/**
+ * Decides a change under a launcher that did not preload this package, once per process: when this
+ * process runs the host, `install` patches it from the host's own protocol; anywhere else nothing
+ * is patched. `decided` is the decision made already, if any; `decide` records one. Returns why the
+ * change is off, if it is.
+ */
+export function decideInHost(
+  decided: HostDecision | undefined,
+  decide: (decision: HostDecision) => HostDecision,
+  install: (proto: ProtoModule) => string | undefined,
+): string | undefined {
+  if (decided) return decided.reason;
+  const main = require.main;
+  if (!main || !HOST_ENTRY.test(main.filename)) return decide({ patched: false }).reason;
+  try {
+    return install(hostModules(main.filename).proto);
+  } catch (error) {
+    return decide({ patched: false, reason: `the host's protocol could not be loaded (${String(error)})` }).reason;
+  }
 }

@@ -21,7 +21,7 @@ import { unignorable } from "../../../provider/host/ignore-changes";
 import { hostModules } from "../../../provider/host/modules";
 import { UNKNOWN } from "../../../provider/engine/values";
 import { writesSince } from "../../support/requests";
-import { HOST, HostProcess, LAUNCHER, Struct, expectPinned, hostMethod, hostVersion, proto, sha } from "./real-host";
+import { HOST, HostProcess, LAUNCHER, Struct, expectPinned, hostMethod, hostVersion, proto, sha, withoutMember } from "./real-host";
 
 jest.setTimeout(60_000);
 
@@ -43,6 +43,17 @@ type Values = Record<string, unknown>;
 const struct = (values: Values) => Struct.fromJavaScript(values);
 const plain = (resp: Record<string, () => unknown>) => (resp.getProperties!() as { toJavaScript(): Values }).toJavaScript();
 
+/** A Diff or Update request of the VPC `id`, as the engine sends it: the values with the kind's provider line, and the resource's ignoreChanges. */
+function request(message: "DiffRequest" | "UpdateRequest", id: string, olds: Values, news: Values, ignore: string[]) {
+  const req = new proto[message]!();
+  req.setId!(id);
+  req.setUrn!(URN);
+  req.setOlds!(struct({ ...olds, __provider: PROVIDER }));
+  req.setNews!(struct({ ...news, __provider: PROVIDER }));
+  req.setIgnorechangesList!(ignore);
+  return req;
+}
+
 /** One host process, serving the emulator's account, with the calls of a resource's update as the engine makes them. */
 class Host extends HostProcess {
   async configured(): Promise<this> {
@@ -63,24 +74,13 @@ class Host extends HostProcess {
 
   /** The engine's Diff: whether it plans a change, and of which properties. */
   async diff(id: string, olds: Values, news: Values, ignore: string[]): Promise<{ changes: unknown; diffs: unknown }> {
-    const req = new proto.DiffRequest!();
-    req.setId!(id);
-    req.setUrn!(URN);
-    req.setOlds!(struct({ ...olds, __provider: PROVIDER }));
-    req.setNews!(struct({ ...news, __provider: PROVIDER }));
-    req.setIgnorechangesList!(ignore);
-    const resp = await this.call("diff", req);
+    const resp = await this.call("diff", request("DiffRequest", id, olds, news, ignore));
     const some = (proto.DiffResponse as unknown as { DiffChanges: { DIFF_SOME: number } }).DiffChanges.DIFF_SOME;
     return { changes: resp.getChanges!() === some, diffs: resp.getDiffsList!() };
   }
 
   async update(id: string, olds: Values, news: Values, ignore: string[], preview = false): Promise<Values> {
-    const req = new proto.UpdateRequest!();
-    req.setId!(id);
-    req.setUrn!(URN);
-    req.setOlds!(struct({ ...olds, __provider: PROVIDER }));
-    req.setNews!(struct({ ...news, __provider: PROVIDER }));
-    req.setIgnorechangesList!(ignore);
+    const req = request("UpdateRequest", id, olds, news, ignore);
     req.setPreview!(preview);
     const { __provider: _text, ...outs } = plain(await this.call("update", req));
     return outs;
@@ -157,16 +157,7 @@ describe("fails closed", () => {
   });
 
   test("a protocol without a request's ignoreChanges or news is left alone", () => {
-    const without = (message: string, member: string) => {
-      const Original = modules.proto[message]!;
-      const Reshaped = function () {} as unknown as typeof Original;
-      Reshaped.prototype = Object.fromEntries(
-        Object.entries(Object.getOwnPropertyDescriptors(Original.prototype))
-          .filter(([k]) => k !== member)
-          .map(([k, d]) => [k, d.value]),
-      );
-      return { ...modules.proto, [message]: Reshaped };
-    };
+    const without = (message: string, member: string) => withoutMember(modules.proto, message, member);
     expect(unignorable(without("DiffRequest", "getIgnorechangesList"))).toBe("the protocol has no DiffRequest.getIgnorechangesList");
     expect(unignorable(without("UpdateRequest", "getIgnorechangesList"))).toBe("the protocol has no UpdateRequest.getIgnorechangesList");
     expect(unignorable(without("UpdateRequest", "getNews"))).toBe("the protocol has no UpdateRequest.getNews");

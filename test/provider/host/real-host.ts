@@ -84,3 +84,16 @@ export class HostProcess {
     this.child.kill("SIGKILL");
   }
 }
+
+/** `proto` with its `message` reshaped to lack `member` (a protocol of another release), its static members kept. */
+export function withoutMember<P extends Record<string, unknown>>(proto: P, message: string, member: string): P {
+  const Original = proto[message] as { prototype: object };
+  const Reshaped = function () {} as unknown as { prototype: object };
+  Object.assign(Reshaped, Original);
+  Reshaped.prototype = Object.fromEntries(
+    Object.entries(Object.getOwnPropertyDescriptors(Original.prototype))
+      .filter(([k]) => k !== member)
+      .map(([k, d]) => [k, d.value]),
+  );
+  return { ...proto, [message]: Reshaped };
+}
