@@ -5,10 +5,11 @@
  * under mocks only; whoever has a host runs this to see the whole path: the project's engine, the
  * host, the package's provider plugin named in the project's Pulumi.yaml, and the emulator over
  * HTTP. Steps: preview (plans the creates, sends no write), up (creates them; the record points at
- * the database's primary host, the app's at the app instance, running), a change of the program
- * (one update), refresh (no drift), a preview with nothing to do, destroy (deletes all; the emulator ends empty), and a preview of bad input
- * (refused, naming the resource and field, with no write). Everything goes into one
- * temporary folder (project, virtual environment, state, PULUMI_HOME), removed at the end; pip's
+ * the database's primary host, the app's at the app instance, running behind its firewall at its
+ * VPC address), a change of the program (one update), refresh (no drift), a preview with nothing
+ * to do, destroy (deletes all; the emulator ends empty), and a preview of bad input (refused,
+ * naming the resource and field, with no write). Everything goes into one temporary folder
+ * (project, virtual environment, state, PULUMI_HOME), removed at the end; pip's
  * downloads and Go's builds are cached in the project's cache.
  */
 import * as fs from "node:fs";
@@ -211,6 +212,14 @@ async function runLanguage(name: string, language: Language, hosts: string, keep
         failures.push(`the app's record targets ${appRecord?.target}, the app is at ${app.ipv4[0]}`);
       if (!db.allow_list.includes("10.0.1.11"))
         failures.push(`the database's allow list ${JSON.stringify(db.allow_list)} lacks the app's VPC address 10.0.1.11`);
+      // Behind its firewall, at the VPC address the program names, in the web subnet.
+      const [firewall] = (await client.networking.firewalls.listAll()).filter((f) => f.label === "app-fw");
+      const devices = firewall ? (await client.networking.firewalls.devices.listAll(firewall.id)).map((d) => d.entity.id) : [];
+      if (!app || !devices.includes(app.id)) failures.push(`the firewall app-fw guards ${JSON.stringify(devices)}, not the app`);
+      const vpcIps = app ? (await client.computes.instances.ips(app.id)).ipv4.vpc : [];
+      const web = subnets.find((s) => s.label === "web");
+      if (!vpcIps.some((ip) => ip.address === "10.0.1.11" && ip.subnet_id === web?.id))
+        failures.push(`the app's VPC addresses ${JSON.stringify(vpcIps.map((ip) => ip.address))} lack 10.0.1.11 in the web subnet`);
       const state = fs.readFileSync(path.join(work, "state", ".pulumi", "stacks", `e2e-${name}`, "dev.json"), "utf8");
       if (state.includes(emulator.token)) failures.push("the token is in the state");
       const { password } = await client.databases.mysql.credentials(db.id);
@@ -219,6 +228,10 @@ async function runLanguage(name: string, language: Language, hosts: string, keep
       if (shown !== password) failures.push("the secret output dbPassword is not the API's root password");
       console.log(
         `   outputs ${JSON.stringify(outputs)}; the record: db CNAME ${record?.target}; allow list ${JSON.stringify(db.allow_list)}`,
+      );
+      console.log(
+        `   the app: ${app?.status}, app-1 A ${appRecord?.target}, VPC address ${vpcIps.map((ip) => ip.address).join(", ")}, ` +
+          `firewall app-fw on ${devices.length} device(s)`,
       );
       return failures;
     });
