@@ -12,6 +12,7 @@ import ts from "typescript";
 import { ENDPOINTS } from "../../sdk/endpoints";
 import { docOf, moduleExports } from "./functions";
 import { code, escape, firstSentence } from "./format";
+import { propertiesInWrittenOrder } from "./written-order";
 
 /** The client's entry, from the repository root. */
 export const CLIENT_ENTRY = "sdk/client.ts";
@@ -87,6 +88,17 @@ export function findClientDocs(root: string): ClientDocs {
     });
   const isMethod = (p: ts.Symbol) => (p.flags & ts.SymbolFlags.Method) !== 0;
   const typeOf = (p: ts.Symbol, at: ts.Node) => checker.getTypeOfSymbolAtLocation(p, at);
+  /** A body's fields in the order its schema writes them, each typed where the service reads it. */
+  const bodyFields = (type: ts.Type, at: ts.Node): BodyField[] =>
+    propertiesInWrittenOrder(checker, type).map((f) => {
+      const optional = (f.flags & ts.SymbolFlags.Optional) !== 0;
+      const fieldType = typeOf(f, at);
+      return {
+        name: f.name,
+        optional,
+        type: checker.typeToString(optional ? checker.getNonNullableType(fieldType) : fieldType, undefined, TYPE_FLAGS),
+      };
+    });
 
   /**
    * The body a method takes, by the name its declaration gives it (`VpcCreateRequest`), or by the
@@ -111,15 +123,7 @@ export function findClientDocs(root: string): ClientDocs {
       bodies.set(name, {
         name,
         description: alias ? docOf(alias, checker) : "",
-        fields: checker.getPropertiesOfType(type).map((f) => {
-          const optional = (f.flags & ts.SymbolFlags.Optional) !== 0;
-          const fieldType = typeOf(f, service.at);
-          return {
-            name: f.name,
-            optional,
-            type: checker.typeToString(optional ? checker.getNonNullableType(fieldType) : fieldType, undefined, TYPE_FLAGS),
-          };
-        }),
+        fields: bodyFields(type, service.at),
       });
     }
     return name;
@@ -280,15 +284,7 @@ export function findClientDocs(root: string): ClientDocs {
       bodies.set(body, {
         name: body,
         description: alias ? docOf(alias, checker) : "",
-        fields: checker.getPropertiesOfType(type).map((f) => {
-          const optional = (f.flags & ts.SymbolFlags.Optional) !== 0;
-          const fieldType = typeOf(f, entry);
-          return {
-            name: f.name,
-            optional,
-            type: checker.typeToString(optional ? checker.getNonNullableType(fieldType) : fieldType, undefined, TYPE_FLAGS),
-          };
-        }),
+        fields: bodyFields(type, entry),
       });
     }
     return { signature: `(${params.join(", ")}): ${answer}`, ...(body ? { body } : {}) };

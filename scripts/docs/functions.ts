@@ -6,6 +6,7 @@
  */
 import * as path from "node:path";
 import ts from "typescript";
+import { propertiesInWrittenOrder } from "./written-order";
 
 /** One property of an argument or result type, as a reference table shows it. */
 export interface FieldDoc {
@@ -96,14 +97,14 @@ export function findFunctions(root: string, { checker, exported }: PackageProgra
     }
     const isObject = bare.flags & ts.TypeFlags.Object && !bare.getCallSignatures().length;
     if (isObject && !bare.isUnion()) {
-      const keys = checker.getPropertiesOfType(bare).map((p) => p.getName());
+      const keys = propertiesInWrittenOrder(checker, bare).map((p) => p.getName());
       if (keys.length && depth < 1) return `{ ${keys.join(", ")} }${orNull}`;
       if (keys.length) return `object${orNull}`;
     }
     return checker.typeToString(type, undefined, TYPE_FLAGS);
   };
   const fieldsOf = (type: ts.Type, at: ts.Node): FieldDoc[] =>
-    checker.getPropertiesOfType(type).map((p) => {
+    propertiesInWrittenOrder(checker, type).map((p) => {
       const propType = checker.getTypeOfSymbolAtLocation(p, at);
       const optional = (p.flags & ts.SymbolFlags.Optional) !== 0;
       return {
@@ -137,8 +138,7 @@ export function findFunctions(root: string, { checker, exported }: PackageProgra
     }
     const ways = argsType.isUnion()
       ? alternatives.map((a) =>
-          checker
-            .getPropertiesOfType(a)
+          propertiesInWrittenOrder(checker, a)
             .filter((p) => !(p.flags & ts.SymbolFlags.Optional) && !byNameIsShared(p.getName(), alternatives, checker))
             .map((p) => p.getName()),
         )

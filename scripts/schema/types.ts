@@ -11,6 +11,7 @@
  */
 import ts from "typescript";
 import { packageType } from "../../provider/engine/type-tokens";
+import { propertiesInWrittenOrder } from "../docs/written-order";
 
 /** A reference to a type, as the schema writes it. */
 export type TypeSpec =
@@ -75,7 +76,7 @@ export class SchemaTypes {
   properties(type: ts.Type, name: string, side: Side, at?: ts.Node): ObjectTypeSpec {
     const properties: Record<string, PropertySpec> = {};
     const required: string[] = [];
-    for (const symbol of this.checker.getPropertiesOfType(type)) {
+    for (const symbol of propertiesInWrittenOrder(this.checker, type)) {
       const key = symbol.getName();
       const propType = at ? this.checker.getTypeOfSymbolAtLocation(symbol, at) : this.checker.getTypeOfSymbol(symbol);
       if (propType.flags & ts.TypeFlags.Undefined) continue; // `id?: undefined`: the other way of a union
