@@ -3,22 +3,20 @@ import type { Compute } from "../../sdk/resources/computes";
 import { camelizeDeep } from "../engine/values";
 import type { Camelized } from "../engine/values";
 import { type FunctionOptions, outputForm, withClient } from "./client";
-import { filterGiven, idArgument, noMatch, onlyMatch, orMissing, refuseUnlessOneWay } from "./lookup";
+import { filterGiven, idArgument, noMatch, onlyMatch, orMissing, refuseUnlessOneWay, type ByIdOrLabel, type TagFilter } from "./lookup";
 
 /** An instance as the data functions return it (camelCase of the API record). */
 export type InstanceResult = Camelized<Compute>;
 
 /** Arguments of `getInstance`: its `id`, or its `label` (unique among the account's instances). */
-export type GetInstanceArgs = { id: string | number; label?: undefined } | { label: string; id?: undefined };
+export type GetInstanceArgs = ByIdOrLabel;
 
 /** Filters of `getInstances`; all of them together. */
-export interface GetInstancesArgs {
+export interface GetInstancesArgs extends TagFilter {
   /** Only the instance with this label. */
   label?: string;
   /** Only those of this region. */
   region?: string;
-  /** Only those carrying this tag. */
-  tag?: string;
 }
 
 const INSTANCE = { one: "instance", many: "instances" };

@@ -16,7 +16,7 @@ import {
 import { camelizeDeep } from "../engine/values";
 import type { Camelized } from "../engine/values";
 import { type FunctionOptions, outputForm, withClient } from "./client";
-import { type Noun, idArgument, noMatch, onlyMatch, orMissing, refuseUnlessOneWay } from "./lookup";
+import { type ByIdOrLabel, type Noun, idArgument, noMatch, onlyMatch, orMissing, refuseUnlessOneWay } from "./lookup";
 
 /** An engine version new databases can use (`id` is an `engineId`), with camelCase keys. */
 export type DatabaseEngineResult = Camelized<DatabaseEngine>;
@@ -37,7 +37,7 @@ export type DatabaseWithSecretsResult = DatabaseResult & {
 export type DatabaseBackupResult = Camelized<DatabaseBackup>;
 
 /** Arguments of `getMysqlDatabase` and `getPostgresqlDatabase`: its `id`, or its `label` (unique among the account's databases). */
-export type GetDatabaseArgs = { id: string | number; label?: undefined } | { label: string; id?: undefined };
+export type GetDatabaseArgs = ByIdOrLabel;
 
 /** Arguments of `getDatabaseBackups`. */
 export interface GetDatabaseBackupsArgs {

@@ -4,7 +4,7 @@ import { mapBounded } from "../../sdk/core/pagination";
 import { camelizeDeep } from "../engine/values";
 import type { Camelized } from "../engine/values";
 import { type FunctionOptions, outputForm, withClient } from "./client";
-import { filterGiven, idArgument, noMatch, onlyMatch, orMissing, refuseUnlessOneWay } from "./lookup";
+import { filterGiven, idArgument, noMatch, onlyMatch, orMissing, refuseUnlessOneWay, type ByIdOrLabel, type TagFilter } from "./lookup";
 
 /** A device of a firewall (the instance or NodeBalancer it protects), with camelCase keys. */
 export type FirewallDeviceResult = Camelized<FirewallDevice>;
@@ -14,18 +14,16 @@ export type FirewallResult = Camelized<Firewall> & { devices?: FirewallDeviceRes
 export type FirewallWithDevicesResult = FirewallResult & { devices: FirewallDeviceResult[] };
 
 /** Arguments of `getFirewall`: its `id`, or its `label` (unique among the account's firewalls). */
-export type GetFirewallArgs = { id: string | number; label?: undefined } | { label: string; id?: undefined };
+export type GetFirewallArgs = ByIdOrLabel;
 
 const FIREWALL = { one: "firewall", many: "firewalls" };
 
 /** Filters of `getFirewalls`. */
-export interface GetFirewallsArgs {
+export interface GetFirewallsArgs extends TagFilter {
   /** Only the firewall with this label. */
   label?: string;
   /** Only firewalls with this status (`enabled`, `disabled`). */
   status?: string;
-  /** Only firewalls carrying this tag. */
-  tag?: string;
   /** Also list each firewall's devices (one more request per firewall). */
   includeDevices?: boolean;
 }

@@ -14,6 +14,15 @@ export interface Noun {
   many: string;
 }
 
+/** Arguments that name an object by its `id` or by its `label`, never both. */
+export type ByIdOrLabel = { id: string | number; label?: undefined } | { label: string; id?: undefined };
+
+/** The filter of a list whose objects carry tags. */
+export interface TagFilter {
+  /** Only those carrying this tag. */
+  tag?: string;
+}
+
 /** `id 12, label "app-net"`: the arguments given, as the program spelled them. */
 function described(args: object): string {
   const given = Object.entries(args).filter(([, value]) => value !== undefined);

@@ -4,7 +4,7 @@ import { apiId } from "../resources/common";
 import { camelizeDeep } from "../engine/values";
 import type { Camelized } from "../engine/values";
 import { type FunctionOptions, outputForm, withClient } from "./client";
-import { filterGiven, idArgument, noMatch, oneChild, onlyMatch, orMissing, refuseUnlessOneWay } from "./lookup";
+import { filterGiven, idArgument, noMatch, oneChild, onlyMatch, orMissing, refuseUnlessOneWay, type ByIdOrLabel } from "./lookup";
 
 /** A VPC with its subnets, with camelCase keys. */
 export type VpcResult = Camelized<Vpc>;
@@ -12,12 +12,10 @@ export type VpcResult = Camelized<Vpc>;
 export type VpcSubnetResult = Camelized<Subnet>;
 
 /** Arguments of `getVpc`: its `id`, or its `label` (unique among the account's VPCs). */
-export type GetVpcArgs = { id: string | number; label?: undefined } | { label: string; id?: undefined };
+export type GetVpcArgs = ByIdOrLabel;
 
 /** Arguments of `getVpcSubnet`: its VPC, and its `id` or its `label` (unique within the VPC). */
-export type GetVpcSubnetArgs = { vpcId: string | number } & (
-  { id: string | number; label?: undefined } | { label: string; id?: undefined }
-);
+export type GetVpcSubnetArgs = { vpcId: string | number } & ByIdOrLabel;
 
 const VPC = { one: "VPC", many: "VPCs" };
 const subnetOf = (vpcId: number) => ({ one: `subnet of VPC ${vpcId}`, many: `subnets of VPC ${vpcId}` });

@@ -49,6 +49,14 @@ export const parentIdField = (field: string, parent: string, onChange: string) =
 });
 
 /**
+ * The description of a resource that owns one entry of a list others also write
+ * (`engine/shared-writes.ts`): the `entry`, how it is `keyed` within the list if it is, and what
+ * the `others` are, which the resource leaves as they are.
+ */
+export const sharedEntryDescription = (entry: string, keyed: string | undefined, others: string): string =>
+  `One ${entry} that other stacks or people may also change${keyed ? `, keyed by ${keyed}` : ""}; the other ${others} are left exactly as they are.`;
+
+/**
  * The `computed` output of a parent id the API's record does not name: the id the program gave
  * (or state recorded), kept as a number so reads can find the object again.
  */

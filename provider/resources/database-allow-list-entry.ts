@@ -32,7 +32,7 @@ import type { ProviderContext } from "../engine/context";
 import { sharedWritesOf, type SharedChange, type SharedDocument } from "../engine/shared-writes";
 import { resourceSpec, type Failure, type Values } from "../engine/spec";
 import { isUnknown } from "../engine/values";
-import { MINUTE, apiId, normalizeId, parentAtCheck, parentIdField } from "./common";
+import { MINUTE, apiId, normalizeId, parentAtCheck, parentIdField, sharedEntryDescription } from "./common";
 import { DATABASE_NOUNS, allowListDeclarations, databaseKey, refusedNotActive, waitUntil, type DatabaseAccess } from "./database-common";
 
 /** An entry as the hooks return it: the address as the list has it, and where it is. */
@@ -157,8 +157,7 @@ async function sharedFailures({ ctx, inputs, signal }: { ctx: ProviderContext; i
 export const databaseAllowListEntrySpec = resourceSpec<AllowListEntryObject>()({
   name: "DatabaseAllowListEntry",
   noun: "database allow list entry",
-  description:
-    "One address of a managed database's allow list that other stacks or people may also change; the other addresses are left exactly as they are.",
+  description: sharedEntryDescription("address of a managed database's allow list", undefined, "addresses"),
   adoptIdForm: { example: '"mysql:12345:203.0.113.7/32"', what: "`<engine>:<databaseId>:<address as CIDR>`" },
   example: [
     "// A database whose allow list is not its own (no `allowList`); often another stack's.",

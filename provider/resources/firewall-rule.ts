@@ -31,7 +31,7 @@ import { resourceSpec, type Failure, type Values } from "../engine/spec";
 import { viaWire } from "../engine/schemas";
 import type { SharedChange } from "../engine/shared-writes";
 import { isUnknown } from "../engine/values";
-import { MINUTE, apiId, normalizeId, parentAtCheck, parentIdField } from "./common";
+import { MINUTE, apiId, normalizeId, parentAtCheck, parentIdField, sharedEntryDescription } from "./common";
 import { canonicalRule, changeFirewallRules, firewallDeclarations, wirePorts, wireRule } from "./firewall";
 
 export const RULE_DIRECTIONS = ["inbound", "outbound"] as const;
@@ -186,8 +186,7 @@ async function sharedFailures({ ctx, inputs, signal }: { ctx: ProviderContext; i
 export const firewallRuleSpec = resourceSpec<FirewallRuleObject>()({
   name: "FirewallRule",
   noun: "firewall rule",
-  description:
-    "One rule of a firewall that other stacks or people may also change, keyed by its label within its direction; the other rules are left exactly as they are.",
+  description: sharedEntryDescription("rule of a firewall", "its label within its direction", "rules"),
   adoptIdForm: { example: '"12345:inbound:app-https"', what: "`<firewallId>:<direction>:<label>`" },
   example: [
     "// `edge`: a firewall whose rule lists are not its own (no `inbound`, `outbound`); often another stack's.",

@@ -235,6 +235,17 @@ export function verbs<const A extends Access>(access: A): Verbs<A> {
   } as const);
 }
 
+/**
+ * The accesses of an area whose spec table reads with `<scope>:read_only` and writes with
+ * `<scope>:read_write`, both with a token: `const [READ, WRITE] = readWrite("domains", "domains")`.
+ */
+export function readWrite<const S extends string, const N extends string>(service: S, scope: N) {
+  return [
+    verbs({ service, auth: "token", scopes: [`${scope}:read_only`] as const }),
+    verbs({ service, auth: "token", scopes: [`${scope}:read_write`] as const }),
+  ] as const;
+}
+
 /** What `crud` declares, each verb when named: its summary (for a write, its summary and body schema). */
 export interface CrudVerbs {
   readonly list?: string;

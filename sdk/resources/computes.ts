@@ -15,7 +15,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { z } from "zod";
 import { Timestamp, filterable } from "../core/schema";
 import { VpcIp } from "./vpcs";
-import { endpoints, verbs } from "../core/endpoint";
+import { endpoints, readWrite, verbs } from "../core/endpoint";
 import { resource } from "../core/resource";
 import { waitFor } from "../core/waiters";
 import { isNotFound } from "../core/errors";
@@ -169,8 +169,7 @@ export const ComputeType = z.looseObject({
 });
 export type ComputeType = z.infer<typeof ComputeType>;
 
-const READ = verbs({ service: "computes", auth: "token", scopes: ["computes:read_only"] });
-const WRITE = verbs({ service: "computes", auth: "token", scopes: ["computes:read_write"] });
+const [READ, WRITE] = readWrite("computes", "computes");
 const CATALOGUE = verbs({ service: "computes", auth: "none", scopes: [] });
 
 const one = "/compute/instances/{computeId}";

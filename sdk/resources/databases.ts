@@ -14,7 +14,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { z } from "zod";
 import { Timestamp, filterable } from "../core/schema";
 import type { CallOptions, HttpClient, Sleep } from "../core/http";
-import { endpoints, verbs } from "../core/endpoint";
+import { endpoints, readWrite, verbs } from "../core/endpoint";
 import { resource } from "../core/resource";
 import { waitFor } from "../core/waiters";
 import {
@@ -199,8 +199,7 @@ export function waitForDatabaseStatus(
 // ---------------------------------------------------------------------------------------------
 // Endpoints
 
-const READ = verbs({ service: "databases", auth: "token", scopes: ["databases:read_only"] });
-const WRITE = verbs({ service: "databases", auth: "token", scopes: ["databases:read_write"] });
+const [READ, WRITE] = readWrite("databases", "databases");
 /** No token needed for the engine catalog (spec: "none listed"). */
 const CATALOG = verbs({ service: "databases", auth: "none", scopes: [] });
 

@@ -9,7 +9,7 @@ import { isIPv6 } from "node:net";
 import { z } from "zod";
 import { Timestamp, clearable, filterable, type ErrorEntry } from "../core/schema";
 import { parseIpv4 } from "../core/net";
-import { crud, endpoints, verbs } from "../core/endpoint";
+import { crud, endpoints, readWrite } from "../core/endpoint";
 import { resource } from "../core/resource";
 import {
   DOMAIN_REASONS,
@@ -303,8 +303,7 @@ export type ZoneFile = z.infer<typeof ZoneFile>;
 // ---------------------------------------------------------------------------------------------
 // endpoints
 
-const READ = verbs({ service: "domains", auth: "token", scopes: ["domains:read_only"] });
-const WRITE = verbs({ service: "domains", auth: "token", scopes: ["domains:read_write"] });
+const [READ, WRITE] = readWrite("domains", "domains");
 
 /** The `/domains` endpoints (spec "Domains"). */
 export const DOMAIN_ENDPOINTS = endpoints("domains", {

@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { Timestamp, filterable, requiredInt } from "../core/schema";
-import { crud, endpoints, verbs } from "../core/endpoint";
+import { crud, endpoints, readWrite } from "../core/endpoint";
 import { resource } from "../core/resource";
 import {
   FIREWALL_DEVICE_TYPES,
@@ -202,8 +202,7 @@ export type FirewallDevice = z.infer<typeof FirewallDevice>;
 // ---------------------------------------------------------------------------------------------
 // endpoints
 
-const READ = verbs({ service: "firewalls", auth: "token", scopes: ["firewall:read_only"] });
-const WRITE = verbs({ service: "firewalls", auth: "token", scopes: ["firewall:read_write"] });
+const [READ, WRITE] = readWrite("firewalls", "firewall");
 
 /** The `/networking/firewalls` endpoints (spec "Networking: firewalls"). */
 export const FIREWALL_ENDPOINTS = endpoints("networking.firewalls", {

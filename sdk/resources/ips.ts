@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { filterable, requiredInt, requiredString } from "../core/schema";
-import { endpoints, verbs } from "../core/endpoint";
+import { endpoints, readWrite, verbs } from "../core/endpoint";
 import { resource } from "../core/resource";
 import type { CallOptions } from "../core/http";
 import type { ListOptions, Paginator } from "../core/pagination";
@@ -267,10 +267,8 @@ export function splitRange(text: string): { range: string; prefix: number } | un
 /** `GET /networking/ips` query: `skip_ipv6_rdns` (listed by the spec as a body field of the GET). */
 export const IpListQuery = z.strictObject({ skip_ipv6_rdns: z.boolean({ error: IP_REASONS.skipIpv6RdnsInvalid }).optional() });
 
-const SERVICE = { service: "ips", auth: "token" } as const;
-const READ = verbs({ ...SERVICE, scopes: ["ips:read_only"] });
-const WRITE = verbs({ ...SERVICE, scopes: ["ips:read_write"] });
-const WRITE_COMPUTES = verbs({ ...SERVICE, scopes: ["ips:read_write", "computes:read_write"] });
+const [READ, WRITE] = readWrite("ips", "ips");
+const WRITE_COMPUTES = verbs({ service: "ips", auth: "token", scopes: ["ips:read_write", "computes:read_write"] });
 const ASSIGN = { ...WRITE_COMPUTES.action, body: IpAssignRequest } as const;
 /** The body is the whole desired list, so sending it twice has the effect of sending it once: safe to retry. */
 const SHARE = { ...WRITE_COMPUTES.action, body: IpShareRequest, idempotent: true } as const;

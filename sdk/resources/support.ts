@@ -7,7 +7,7 @@ import { z } from "zod";
 import { undici } from "../core/undici";
 import { Timestamp, filterable, requiredString } from "../core/schema";
 import { ClientValidationError } from "../core/errors";
-import { describeCall, endpoints, verbs } from "../core/endpoint";
+import { describeCall, endpoints, readWrite } from "../core/endpoint";
 import { resource } from "../core/resource";
 import type { CallOptions } from "../core/http";
 
@@ -141,8 +141,7 @@ export function isAllowedAttachment(filename: string): boolean {
   return ATTACHMENT_EXTENSIONS.some((ext) => lower.endsWith(ext));
 }
 
-const READ = verbs({ service: "support", auth: "token", scopes: ["account:read_only"] });
-const WRITE = verbs({ service: "support", auth: "token", scopes: ["account:read_write"] });
+const [READ, WRITE] = readWrite("support", "account");
 
 /** The `/support/tickets` endpoints (spec "Support"). */
 export const TICKET_ENDPOINTS = endpoints("support.tickets", {
