@@ -25,6 +25,8 @@ export interface WaitOptions<T> {
   progress?: (value: T, elapsedMs: number) => void;
   /** Delay between polls; default 5 000 ms. */
   intervalMs?: number;
+  /** First delay between polls (default `intervalMs`); each next one is 1.5× longer, up to `intervalMs`. */
+  firstIntervalMs?: number;
   /** Overall deadline. */
   timeoutMs: number;
   /** What is awaited, for messages: "database 12 to become active". */
@@ -47,6 +49,13 @@ export async function waitFor<T>(options: WaitOptions<T>): Promise<T> {
   const sleep = options.sleep ?? defaultSleep;
   const interval = options.intervalMs ?? 5_000;
   const what = options.what ?? "the expected state";
+  let next = Math.min(options.firstIntervalMs ?? interval, interval);
+  /** The next delay, never past the deadline (the last poll happens right at it); polling backs off to `interval`. */
+  const delayWithin = (remaining: number) => {
+    const ms = Math.min(interval, remaining, next);
+    next = Math.min(interval, Math.round(next * 1.5));
+    return ms;
+  };
   const start = now();
   for (;;) {
     if (options.signal?.aborted) throw new AbortError(`aborted while waiting for ${what}`);
@@ -56,7 +65,7 @@ export async function waitFor<T>(options: WaitOptions<T>): Promise<T> {
     } catch (error) {
       const remaining = options.timeoutMs - (now() - start);
       if (!decideRetry(error, 1, { idempotent: true }).retry || remaining <= 0) throw error;
-      await pause(sleep, Math.min(interval, remaining), what, options.signal);
+      await pause(sleep, delayWithin(remaining), what, options.signal);
       continue;
     }
     const elapsed = now() - start;
@@ -68,8 +77,7 @@ export async function waitFor<T>(options: WaitOptions<T>): Promise<T> {
     if (remaining <= 0) {
       throw new WaitError(`timed out after ${options.timeoutMs} ms waiting for ${what}`, { kind: "timeout", last: value });
     }
-    // Never sleep past the deadline: the last poll happens right at it.
-    await pause(sleep, Math.min(interval, remaining), what, options.signal);
+    await pause(sleep, delayWithin(remaining), what, options.signal);
   }
 }
 

@@ -11,7 +11,6 @@
  * `/compute/instances`, `linode_id` → `compute_id`). Every fact is listed with its source in
  * `docs/api-facts-computes.md`.
  */
-import { setTimeout as delay } from "node:timers/promises";
 import { z } from "zod";
 import { Timestamp, filterable } from "../core/schema";
 import { VpcIp } from "./vpcs";
@@ -283,14 +282,6 @@ export class Instances extends resource(COMPUTE_ENDPOINTS.instances) {
     options: ComputeWaitOptions = {},
   ): Promise<Compute> {
     const targets = typeof until === "string" ? [until] : until;
-    const maxInterval = options.intervalMs ?? 3_000;
-    const baseSleep = options.sleep ?? ((ms: number, signal?: AbortSignal) => delay(ms, undefined, { signal }));
-    let next = Math.min(options.firstIntervalMs ?? maxInterval, maxInterval);
-    const sleep: Sleep = (ms, signal) => {
-      const pause = Math.min(ms, next);
-      next = Math.min(maxInterval, Math.round(next * 1.5));
-      return baseSleep(pause, signal);
-    };
     return waitFor<Compute | undefined>({
       poll: (signal) =>
         this.get(computeId, { signal }).catch((error: unknown) => {
@@ -299,10 +290,11 @@ export class Instances extends resource(COMPUTE_ENDPOINTS.instances) {
         }),
       ...computeStatusWaiter(computeId, targets),
       progress: options.progress,
-      intervalMs: maxInterval,
+      intervalMs: options.intervalMs ?? 3_000,
+      firstIntervalMs: options.firstIntervalMs,
       timeoutMs: options.timeoutMs ?? 600_000,
       what: `instance ${computeId} to become ${targets.join(" or ")}`,
-      sleep,
+      sleep: options.sleep,
       now: options.now,
       signal: options.signal,
     }) as Promise<Compute>;

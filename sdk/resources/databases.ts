@@ -10,7 +10,6 @@
  * platform's records (`fixtures/*.current.json`: `members`, `platform`, `hosts.standby`, no
  * `replication_type`), so a client pointed at a newer API keeps working.
  */
-import { setTimeout as delay } from "node:timers/promises";
 import { z } from "zod";
 import { Timestamp, filterable } from "../core/schema";
 import type { CallOptions, HttpClient, Sleep } from "../core/http";
@@ -160,8 +159,6 @@ export interface DatabaseWaitOptions {
   now?: () => number;
 }
 
-const defaultSleep: Sleep = (ms, signal) => delay(ms, undefined, { signal });
-
 /**
  * Polls a database until its status is one of `until`, failing fast on `failed`/`degraded`.
  * Polling starts at `firstIntervalMs` and backs off to `intervalMs`, so a quick transition (an
@@ -174,23 +171,16 @@ export function waitForDatabaseStatus(
 ): Promise<Database> {
   const until = options.until ?? ["active"];
   const failOn = (options.failOn ?? ["failed", "degraded"]).filter((s) => !until.includes(s));
-  const maxInterval = options.intervalMs ?? 15_000;
-  const baseSleep = options.sleep ?? defaultSleep;
-  let next = Math.min(options.firstIntervalMs ?? 1_000, maxInterval);
-  const sleep: Sleep = (ms, signal) => {
-    const delay = Math.min(ms, next);
-    next = Math.min(maxInterval, Math.round(next * 1.5));
-    return baseSleep(delay, signal);
-  };
   return waitFor({
     poll,
     done: (db) => until.includes(db.status),
     failed: (db) => (failOn.includes(db.status) ? `database ${db.id} (${db.label}) is ${db.status}` : undefined),
     progress: options.progress,
-    intervalMs: maxInterval,
+    intervalMs: options.intervalMs ?? 15_000,
+    firstIntervalMs: options.firstIntervalMs ?? 1_000,
     timeoutMs: options.timeoutMs,
     what: options.what ?? `a database to become ${orList(until)}`,
-    sleep,
+    sleep: options.sleep,
     signal: options.signal,
     now: options.now,
   });

@@ -30,6 +30,14 @@ type Db = { status: string };
 const dbStatus = (name: string): Db => ({ status: fixture(name).status });
 
 describe("waitFor", () => {
+  test("backs off from firstIntervalMs by half again a poll, up to intervalMs and never past the deadline", async () => {
+    const r = replay<Db>([{ status: "provisioning" }]);
+    await expect(
+      waitFor({ ...r, done: (db) => db.status === "active", firstIntervalMs: 1000, intervalMs: 3000, timeoutMs: 10_000 }),
+    ).rejects.toThrow(WaitError);
+    expect(r.slept).toEqual([1000, 1500, 2250, 3000, 2250]);
+  });
+
   test("resolves the final value after a recorded database sequence provisioning → active", async () => {
     const r = replay<Db>([
       dbStatus("database_mysql.create.json"),
