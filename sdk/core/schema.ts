@@ -91,20 +91,23 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
 }
 
 /**
- * A required string field whose "missing" message is the API's `<field> is required`.
- * zod's default text ("Invalid input: expected string, received undefined") says nothing useful.
+ * The `error` of a required field: `missing` when the field is absent, `invalid` for any other
+ * failure of the type (`z.enum(TYPES, missingOr(REASONS.typeRequired, REASONS.typeInvalid))`).
  */
-export function requiredString(field: string) {
-  return z.string({
-    error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be a string`),
-  });
+export function missingOr(missing: string, invalid: string) {
+  return { error: (issue: { input?: unknown }) => (issue.input === undefined ? missing : invalid) };
+}
+
+/**
+ * A required string field whose "missing" message is the API's `<field> is required` (or the
+ * area's own `missing` text). zod's default text ("Invalid input: expected string, received
+ * undefined") says nothing useful.
+ */
+export function requiredString(field: string, missing = `${field} is required`) {
+  return z.string(missingOr(missing, `${field} must be a string`));
 }
 
 /** The same for integers. */
-export function requiredInt(field: string) {
-  return z
-    .number({
-      error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be an integer`),
-    })
-    .int(`${field} must be an integer`);
+export function requiredInt(field: string, missing = `${field} is required`) {
+  return z.number(missingOr(missing, `${field} must be an integer`)).int(`${field} must be an integer`);
 }

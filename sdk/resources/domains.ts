@@ -7,7 +7,7 @@
  */
 import { isIPv6 } from "node:net";
 import { z } from "zod";
-import { Timestamp, clearable, filterable, type ErrorEntry } from "../core/schema";
+import { Timestamp, clearable, filterable, missingOr, requiredString, type ErrorEntry } from "../core/schema";
 import { parseIpv4 } from "../core/net";
 import { crud, endpoints, readWrite } from "../core/endpoint";
 import { resource } from "../core/resource";
@@ -26,7 +26,7 @@ export * from "./rules/domains";
 // field schemas
 
 const stringField = (field: string, required = false) =>
-  z.string({ error: (i) => (i.input === undefined && required ? `${field} is required` : `${field} must be a string`) });
+  required ? requiredString(field) : z.string({ error: `${field} must be a string` });
 
 /** A whole number in a range; every failure (wrong type, fraction, out of range) reads `reason`. */
 const intField = (reason: string, min: number, max?: number) => {
@@ -38,17 +38,13 @@ const intField = (reason: string, min: number, max?: number) => {
 };
 
 /** A domain (zone) name: RFC 1035, labels ≤ 63, total ≤ 253. */
-export const DomainName = z
-  .string({ error: (i) => (i.input === undefined ? DOMAIN_REASONS.domainRequired : "domain must be a string") })
-  .superRefine((text, ctx) => {
-    const problem = domainNameProblem(text);
-    if (problem) ctx.addIssue({ code: "custom", message: problem });
-  });
+export const DomainName = requiredString("domain", DOMAIN_REASONS.domainRequired).superRefine((text, ctx) => {
+  const problem = domainNameProblem(text);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
 
 /** A domain's type: `master` (authoritative) or `slave` (a read-only copy). */
-export const DomainType = z.enum(["master", "slave"], {
-  error: (i) => (i.input === undefined ? DOMAIN_REASONS.typeRequired : DOMAIN_REASONS.typeInvalid),
-});
+export const DomainType = z.enum(["master", "slave"], missingOr(DOMAIN_REASONS.typeRequired, DOMAIN_REASONS.typeInvalid));
 export type DomainType = z.infer<typeof DomainType>;
 
 /** Whether the domain is rendered: `active` or `disabled`. */
@@ -126,15 +122,16 @@ export type DomainCloneRequest = z.input<typeof DomainCloneRequest>;
 export const DomainImportRequest = z.strictObject({
   domain: DomainName,
   remote_nameserver: z
-    .string({ error: (i) => (i.input === undefined ? DOMAIN_REASONS.remoteNameserverRequired : DOMAIN_REASONS.remoteNameserverInvalid) })
+    .string(missingOr(DOMAIN_REASONS.remoteNameserverRequired, DOMAIN_REASONS.remoteNameserverInvalid))
     .refine(isIpAddress, DOMAIN_REASONS.remoteNameserverInvalid),
 });
 export type DomainImportRequest = z.input<typeof DomainImportRequest>;
 
 /** A record's type: `A`, `AAAA`, `NS`, `MX`, `CNAME`, `TXT`, `SRV`, `PTR` or `CAA`. */
-export const RecordType = z.enum(["A", "AAAA", "NS", "MX", "CNAME", "TXT", "SRV", "PTR", "CAA"], {
-  error: (i) => (i.input === undefined ? RECORD_REASONS.typeRequired : RECORD_REASONS.typeInvalid),
-});
+export const RecordType = z.enum(
+  ["A", "AAAA", "NS", "MX", "CNAME", "TXT", "SRV", "PTR", "CAA"],
+  missingOr(RECORD_REASONS.typeRequired, RECORD_REASONS.typeInvalid),
+);
 export type RecordType = z.infer<typeof RecordType>;
 
 /** A CAA record's tag: `issue`, `issuewild` or `iodef`. */

@@ -7,7 +7,7 @@
  * provider's `check` derives from them.
  */
 import { z } from "zod";
-import { Timestamp, filterable, requiredInt } from "../core/schema";
+import { Timestamp, filterable, missingOr, requiredInt } from "../core/schema";
 import { crud, endpoints, readWrite } from "../core/endpoint";
 import { resource } from "../core/resource";
 import {
@@ -71,8 +71,7 @@ function limitRuleCount(
   }
 }
 
-const policyRequired = (required: string) =>
-  z.enum(["ACCEPT", "DROP"], { error: (i) => (i.input === undefined ? required : FIREWALL_REASONS.policyInvalid) });
+const policyRequired = (required: string) => z.enum(["ACCEPT", "DROP"], missingOr(required, FIREWALL_REASONS.policyInvalid));
 
 /** `rules` of a create: both policies required. */
 export const FirewallRulesCreate = z
@@ -83,7 +82,7 @@ export const FirewallRulesCreate = z
       outbound: FirewallRuleList.optional(),
       outbound_policy: policyRequired(FIREWALL_REASONS.outboundPolicyRequired),
     },
-    { error: (i) => (i.input === undefined ? FIREWALL_REASONS.rulesRequired : "rules must be an object") },
+    missingOr(FIREWALL_REASONS.rulesRequired, "rules must be an object"),
   )
   .superRefine(limitRuleCount);
 

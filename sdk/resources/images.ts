@@ -11,7 +11,7 @@
 import { createHash } from "node:crypto";
 import { open, stat } from "node:fs/promises";
 import { z } from "zod";
-import { Timestamp } from "../core/schema";
+import { Timestamp, requiredInt, requiredString } from "../core/schema";
 import { isNotFound } from "../core/errors";
 import type { CallOptions, HttpClient, Sleep } from "../core/http";
 import { endpoints, verbs } from "../core/endpoint";
@@ -67,8 +67,7 @@ const READ_CHUNK_BYTES = 1024 * 1024;
 export const IMAGE_UPLOAD_CONTENT_TYPE = "application/octet-stream";
 
 /** An image label: 1–50 characters, letters, digits, whitespace and `, . ? - _ '` (MGR-V). */
-export const ImageLabel = z
-  .string({ error: (i) => (i.input === undefined ? IMAGE_REASONS.labelRequired : "label must be a string") })
+export const ImageLabel = requiredString("label", IMAGE_REASONS.labelRequired)
   .min(1, IMAGE_REASONS.labelLength)
   .max(50, IMAGE_REASONS.labelLength)
   .regex(/^[a-zA-Z0-9,.?\-_\s']+$/, IMAGE_REASONS.labelChars);
@@ -80,9 +79,7 @@ const CloudInit = z.boolean({ error: IMAGE_REASONS.cloudInit });
 
 /** `POST /images`: capture a disk. The label defaults to the disk's. */
 export const ImageCreateRequest = z.strictObject({
-  disk_id: z
-    .number({ error: (i) => (i.input === undefined ? IMAGE_REASONS.diskRequired : "disk_id must be an integer") })
-    .int("disk_id must be an integer"),
+  disk_id: requiredInt("disk_id", IMAGE_REASONS.diskRequired),
   label: ImageLabel.optional(),
   description: ImageDescription.optional(),
   cloud_init: CloudInit.optional(),
@@ -92,9 +89,7 @@ export type ImageCreateRequest = z.infer<typeof ImageCreateRequest>;
 /** `POST /images/upload`: a new image waiting for its data. */
 export const ImageUploadRequest = z.strictObject({
   label: ImageLabel,
-  region: z
-    .string({ error: (i) => (i.input === undefined ? IMAGE_REASONS.regionRequired : "region must be a string") })
-    .min(1, IMAGE_REASONS.regionRequired),
+  region: requiredString("region", IMAGE_REASONS.regionRequired).min(1, IMAGE_REASONS.regionRequired),
   description: ImageDescription.optional(),
   cloud_init: CloudInit.optional(),
 });

@@ -6,7 +6,7 @@
  * them. Response schemas are tolerant: unknown keys pass, `vpc_nat_1_1` may be absent.
  */
 import { z } from "zod";
-import { filterable, requiredInt, requiredString } from "../core/schema";
+import { filterable, missingOr, requiredInt, requiredString } from "../core/schema";
 import { endpoints, readWrite, verbs } from "../core/endpoint";
 import { resource } from "../core/resource";
 import type { CallOptions } from "../core/http";
@@ -81,14 +81,15 @@ export function canonicalRdns(text: string): string {
 
 /** `rdns`: a host name, or `null` to restore the default (required: the key must be present). */
 export const Rdns = z
-  .string({ error: (i) => (i.input === undefined ? IP_REASONS.rdnsRequired : IP_REASONS.rdnsType) })
+  .string(missingOr(IP_REASONS.rdnsRequired, IP_REASONS.rdnsType))
   .refine(isDomainName, IP_REASONS.rdnsInvalid)
   .nullable();
 
 /** An IPv4 or IPv6 address (no prefix length). */
-export const IpAddressText = z
-  .string({ error: (i) => (i.input === undefined ? "address is required" : "address must be a string") })
-  .refine((s) => parseIpv4(s) !== undefined || parseIpv6(s) !== undefined, "address must be an IPv4 or IPv6 address");
+export const IpAddressText = requiredString("address").refine(
+  (s) => parseIpv4(s) !== undefined || parseIpv6(s) !== undefined,
+  "address must be an IPv4 or IPv6 address",
+);
 
 /** An IPv6 SLAAC address given as a route target: an address, never `addr/128`. */
 export const RouteTarget = z
@@ -97,7 +98,7 @@ export const RouteTarget = z
 
 /** `prefix_length` of an IPv6 range: 56 or 64. */
 export const PrefixLength = z
-  .number({ error: (i) => (i.input === undefined ? IP_REASONS.prefixLengthRequired : IP_REASONS.prefixLength) })
+  .number(missingOr(IP_REASONS.prefixLengthRequired, IP_REASONS.prefixLength))
   .refine((n) => n === 56 || n === 64, IP_REASONS.prefixLength);
 
 /** An assignable address: IPv4, or an IPv6 range written with its /56 or /64 prefix length. */
@@ -116,8 +117,8 @@ const ShareableAddress = z.string().refine((s) => parseIpv4(s) !== undefined || 
 /** `POST /networking/ips`: allocate an IPv4 address to an instance. */
 export const IpAllocateRequest = z.strictObject({
   compute_id: requiredInt("compute_id"),
-  public: z.boolean({ error: (i) => (i.input === undefined ? IP_REASONS.publicRequired : "public must be a boolean") }),
-  type: z.literal("ipv4", { error: (i) => (i.input === undefined ? IP_REASONS.typeRequired : IP_REASONS.typeIpv4) }),
+  public: z.boolean(missingOr(IP_REASONS.publicRequired, "public must be a boolean")),
+  type: z.literal("ipv4", missingOr(IP_REASONS.typeRequired, IP_REASONS.typeIpv4)),
 });
 export type IpAllocateRequest = z.infer<typeof IpAllocateRequest>;
 
@@ -137,7 +138,7 @@ export const IpAssignRequest = z
   .strictObject({
     region: z.string().min(1, "region must not be empty").optional(),
     assignments: z
-      .array(IpAssignment, { error: (i) => (i.input === undefined ? IP_REASONS.assignmentsRequired : "assignments must be an array") })
+      .array(IpAssignment, missingOr(IP_REASONS.assignmentsRequired, "assignments must be an array"))
       .min(1, IP_REASONS.assignmentsEmpty),
   })
   .superRefine((body, ctx) => {
@@ -157,7 +158,7 @@ export function assignmentRegion(body: IpAssignRequest, index: number): string {
 /** `POST /networking/ips/share` (or `/networking/ipv4/share`): the full list of addresses the instance shares; `[]` removes all. */
 export const IpShareRequest = z.strictObject({
   compute_id: requiredInt("compute_id"),
-  ips: z.array(ShareableAddress, { error: (i) => (i.input === undefined ? IP_REASONS.ipsRequired : "ips must be an array") }),
+  ips: z.array(ShareableAddress, missingOr(IP_REASONS.ipsRequired, "ips must be an array")),
 });
 export type IpShareRequest = z.infer<typeof IpShareRequest>;
 

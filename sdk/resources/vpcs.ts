@@ -37,31 +37,28 @@ export const VPC_REASONS = {
 } as const;
 
 /** A VPC or subnet label: 1–64 ASCII letters, digits and single dashes (api-facts P2-1). */
-export const VpcLabel = z
-  .string({ error: (i) => (i.input === undefined ? "label is required" : "label must be a string") })
+export const VpcLabel = requiredString("label")
   .min(1, VPC_REASONS.labelLength)
   .max(64, VPC_REASONS.labelLength)
   .regex(/^[A-Za-z0-9-]*$/, VPC_REASONS.labelChars)
   .refine((s) => !s.includes("--"), VPC_REASONS.labelDashes);
 
 /** A subnet's IPv4 range: canonical CIDR, RFC 1918, prefix 1..29, clear of 192.168.128.0/17. */
-export const SubnetIpv4 = z
-  .string({ error: (i) => (i.input === undefined ? "ipv4 is required" : "ipv4 must be a string") })
-  .superRefine((text, ctx) => {
-    const range = parseIpv4Cidr(text);
-    if (!range) return void ctx.addIssue({ code: "custom", message: VPC_REASONS.ipv4Invalid });
-    if (!range.canonical) {
-      return void ctx.addIssue({
-        code: "custom",
-        message: `Subnet IPv4 range must be in canonical CIDR form (${formatIpv4Cidr(range)}, not ${text})`,
-      });
-    }
-    if (range.prefix < 1 || range.prefix > 29) return void ctx.addIssue({ code: "custom", message: VPC_REASONS.ipv4Prefix });
-    if (!RFC1918_RANGES.some((outer) => ipv4RangeWithin(range, outer))) {
-      return void ctx.addIssue({ code: "custom", message: VPC_REASONS.ipv4Private });
-    }
-    if (ipv4RangesOverlap(range, CLASSIC_PRIVATE_RANGE)) ctx.addIssue({ code: "custom", message: VPC_REASONS.ipv4Classic });
-  });
+export const SubnetIpv4 = requiredString("ipv4").superRefine((text, ctx) => {
+  const range = parseIpv4Cidr(text);
+  if (!range) return void ctx.addIssue({ code: "custom", message: VPC_REASONS.ipv4Invalid });
+  if (!range.canonical) {
+    return void ctx.addIssue({
+      code: "custom",
+      message: `Subnet IPv4 range must be in canonical CIDR form (${formatIpv4Cidr(range)}, not ${text})`,
+    });
+  }
+  if (range.prefix < 1 || range.prefix > 29) return void ctx.addIssue({ code: "custom", message: VPC_REASONS.ipv4Prefix });
+  if (!RFC1918_RANGES.some((outer) => ipv4RangeWithin(range, outer))) {
+    return void ctx.addIssue({ code: "custom", message: VPC_REASONS.ipv4Private });
+  }
+  if (ipv4RangesOverlap(range, CLASSIC_PRIVATE_RANGE)) ctx.addIssue({ code: "custom", message: VPC_REASONS.ipv4Classic });
+});
 
 /** A VPC description: at most 255 characters. */
 export const VpcDescription = z.string().max(255, VPC_REASONS.descriptionLength);

@@ -213,10 +213,7 @@ export const DatabaseAllowList = z.array(DatabaseAllowListEntry, { error: DATABA
 // Request schemas
 
 /** A database label: 3–32 characters, unique among the account's databases. */
-export const DatabaseLabel = z
-  .string({ error: (i) => (i.input === undefined ? "label is required" : "label must be a string") })
-  .min(3, DATABASE_REASONS.labelLength)
-  .max(32, DATABASE_REASONS.labelLength);
+export const DatabaseLabel = requiredString("label").min(3, DATABASE_REASONS.labelLength).max(32, DATABASE_REASONS.labelLength);
 
 /** `engine/version`, such as `mysql/8.0.30`; the path's engine type must match. */
 export function databaseEngineId(engine: DatabaseEngineType) {
@@ -361,8 +358,7 @@ export type DatabaseUpdateRequest = MysqlDatabaseUpdateRequest | PostgresqlDatab
 
 /** `POST .../backups`: a snapshot. Label 1–30 ASCII letters, digits, `_` (api-facts P4-2). */
 export const DatabaseBackupCreateRequest = z.strictObject({
-  label: z
-    .string({ error: (i) => (i.input === undefined ? "label is required" : "label must be a string") })
+  label: requiredString("label")
     .min(1, DATABASE_REASONS.backupLabelLength)
     .max(30, DATABASE_REASONS.backupLabelLength)
     .regex(/^[A-Za-z0-9_]*$/, DATABASE_REASONS.backupLabelChars),

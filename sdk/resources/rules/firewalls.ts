@@ -2,6 +2,7 @@
  * Cloud Firewalls: the device kinds, limits and reason texts, and the schemas of the fields of a firewall and its rules (label, tags, policies, protocols, ports, addresses), shared with the emulator and the provider (re-exported by `firewalls.ts`).
  */
 import { z } from "zod";
+import { missingOr, requiredString } from "../../core/schema";
 import { parseIpv4Cidr, parseIpv6Cidr } from "../../core/net";
 
 /** Device entity kinds a firewall can be assigned to. */
@@ -77,8 +78,7 @@ export const FIREWALL_REASONS = {
 // request schemas
 
 /** 3..32 chars; alphanumerics, `-`, `_`, `.`; alphanumeric at both ends; no two of `-_.` in a row. */
-export const FirewallLabel = z
-  .string({ error: (i) => (i.input === undefined ? FIREWALL_REASONS.labelRequired : "label must be a string") })
+export const FirewallLabel = requiredString("label", FIREWALL_REASONS.labelRequired)
   .min(FIREWALL_LIMITS.labelMin, FIREWALL_REASONS.labelLength)
   .max(FIREWALL_LIMITS.labelMax, FIREWALL_REASONS.labelLength)
   .regex(/^[A-Za-z0-9._-]*$/, FIREWALL_REASONS.labelChars)
@@ -90,7 +90,7 @@ export const FirewallTags = z.array(z.string({ error: "Tags must be strings" }))
 
 /** A string enum whose missing and wrong values each have their reason text. */
 export function enumOf<const T extends readonly [string, ...string[]]>(values: T, required: string, invalid: string) {
-  return z.enum(values, { error: (i) => (i.input === undefined ? required : invalid) });
+  return z.enum(values, missingOr(required, invalid));
 }
 
 /** What happens to traffic no rule matches: `ACCEPT` or `DROP`. */
@@ -171,7 +171,7 @@ export const FirewallAddresses = z
       ipv4: z.array(FirewallIpv4).min(1, FIREWALL_REASONS.addressesEmpty).optional(),
       ipv6: z.array(FirewallIpv6).min(1, FIREWALL_REASONS.addressesEmpty).optional(),
     },
-    { error: (i) => (i.input === undefined ? FIREWALL_REASONS.addressesRequired : "addresses must be an object with ipv4 and/or ipv6") },
+    missingOr(FIREWALL_REASONS.addressesRequired, "addresses must be an object with ipv4 and/or ipv6"),
   )
   .superRefine((addresses, ctx) => {
     if (addresses.ipv4 === undefined && addresses.ipv6 === undefined) {
