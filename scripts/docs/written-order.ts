@@ -14,7 +14,10 @@ import ts from "typescript";
  */
 export function propertiesInWrittenOrder(checker: ts.TypeChecker, type: ts.Type): ts.Symbol[] {
   const properties = checker.getPropertiesOfType(type);
-  const declarations = properties.map((p) => p.declarations?.[0]);
+  // A mapped type that renames keys (`Camelized<Vpc>`) links a property to its origin, not to its declaration.
+  const declarationOf = (p: ts.Symbol) =>
+    p.declarations?.[0] ?? checker.getRootSymbols(p).find((r) => r.declarations?.length)?.declarations?.[0];
+  const declarations = properties.map(declarationOf);
   const literals = new Set(
     declarations.map((d) => d?.parent).filter((p): p is ts.ObjectLiteralExpression => !!p && ts.isObjectLiteralExpression(p)),
   );
@@ -24,7 +27,7 @@ export function propertiesInWrittenOrder(checker: ts.TypeChecker, type: ts.Type)
     const covered = (o: ts.Node[]) => declarations.filter((d) => d && o.includes(d)).length;
     if (covered(order) > covered(best)) best = order;
   }
-  const rank = (symbol: ts.Symbol) => best.indexOf(symbol.declarations?.[0] ?? (null as never));
+  const rank = (symbol: ts.Symbol) => best.indexOf(declarationOf(symbol) ?? (null as never));
   const ranked = properties.filter((p) => rank(p) >= 0).sort((a, b) => rank(a) - rank(b));
   return properties.map((p) => (rank(p) >= 0 ? ranked.shift()! : p));
 }

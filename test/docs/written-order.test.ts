@@ -16,6 +16,7 @@ export type Thing = z.output<typeof Thing>;
 export const Body = z.strictObject({ region: z.string().optional(), items: z.array(z.string()) });
 export type Body = z.input<typeof Body>;
 export type Both = { first: number } & { second: string; third: boolean };
+export type Renamed = { [K in keyof Thing as K extends string ? Uppercase<K> : K]: Thing[K] };
 `;
 
 function fieldsOf(typeName: string): { checker: string[]; written: string[] } {
@@ -46,6 +47,10 @@ test("a spread fragment's fields stand where the spread is written", () => {
   const { checker, written } = fieldsOf("Thing");
   expect(checker).not.toEqual(written); // what the generators listed before
   expect(written).toEqual(["id", "created", "updated", "label"]);
+});
+
+test("a mapped type that renames keys (Camelized) keeps its origin's order", () => {
+  expect(fieldsOf("Renamed").written).toEqual(["ID", "CREATED", "UPDATED", "LABEL"]);
 });
 
 test("a zod input type keeps the schema's order, optional fields included", () => {

@@ -29,7 +29,7 @@ type GetFirewallsArgs struct {
 	Label *string `pulumi:"label"`
 	// Only firewalls with this status (`enabled`, `disabled`).
 	Status *string `pulumi:"status"`
-	// Only firewalls carrying this tag.
+	// Only those carrying this tag.
 	Tag *string `pulumi:"tag"`
 }
 
@@ -50,7 +50,7 @@ type GetFirewallsOutputArgs struct {
 	Label pulumi.StringPtrInput `pulumi:"label"`
 	// Only firewalls with this status (`enabled`, `disabled`).
 	Status pulumi.StringPtrInput `pulumi:"status"`
-	// Only firewalls carrying this tag.
+	// Only those carrying this tag.
 	Tag pulumi.StringPtrInput `pulumi:"tag"`
 }
 

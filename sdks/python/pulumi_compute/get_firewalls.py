@@ -58,7 +58,7 @@ def get_firewalls(include_devices: Optional[_builtins.bool] = None,
     :param _builtins.bool include_devices: Also list each firewall's devices (one more request per firewall).
     :param _builtins.str label: Only the firewall with this label.
     :param _builtins.str status: Only firewalls with this status (`enabled`, `disabled`).
-    :param _builtins.str tag: Only firewalls carrying this tag.
+    :param _builtins.str tag: Only those carrying this tag.
     """
     __args__ = dict()
     __args__['includeDevices'] = include_devices
@@ -81,7 +81,7 @@ def get_firewalls_output(include_devices: pulumi.Input[Optional[Optional[_builti
     :param _builtins.bool include_devices: Also list each firewall's devices (one more request per firewall).
     :param _builtins.str label: Only the firewall with this label.
     :param _builtins.str status: Only firewalls with this status (`enabled`, `disabled`).
-    :param _builtins.str tag: Only firewalls carrying this tag.
+    :param _builtins.str tag: Only those carrying this tag.
     """
     __args__ = dict()
     __args__['includeDevices'] = include_devices
