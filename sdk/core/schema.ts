@@ -54,6 +54,15 @@ export function filterable<T extends z.ZodType>(field: T): T {
   return marked;
 }
 
+/** `created` and `updated` of a record the API stamps at both (`updated` equals `created` until a change). */
+export const STAMPS = { created: Timestamp, updated: Timestamp };
+
+/** `created` and `updated` of a record whose `updated` is null until its first change. */
+export const STAMPS_UPDATED_NULLABLE = { created: Timestamp, updated: Timestamp.nullable() };
+
+/** The same, both fields filterable in a listing (VPCs, subnets, firewall devices). */
+export const FILTERABLE_STAMPS = { created: filterable(Timestamp), updated: filterable(Timestamp.nullable()) };
+
 /**
  * The fields of a record schema marked `filterable`, in the schema's order; those of a nested
  * object by their dotted path (`entity.id`), as `X-Filter` names them.

@@ -12,7 +12,7 @@
  * `docs/api-facts-computes.md`.
  */
 import { z } from "zod";
-import { Timestamp, filterable } from "../core/schema";
+import { STAMPS, filterable } from "../core/schema";
 import { VpcIp } from "./vpcs";
 import { endpoints, readWrite, verbs } from "../core/endpoint";
 import { resource } from "../core/resource";
@@ -53,8 +53,7 @@ export const Compute = z.looseObject({
   label: filterable(z.string()),
   group: filterable(z.string()),
   status: z.enum(COMPUTE_STATUSES),
-  created: Timestamp,
-  updated: Timestamp,
+  ...STAMPS,
   type: filterable(z.string().nullable()),
   ipv4: z.array(z.string()),
   ipv6: z.string().nullable(),
@@ -109,8 +108,7 @@ export const Config = z.looseObject({
   root_device: z.string(),
   run_level: z.string(),
   virt_mode: z.string(),
-  created: Timestamp,
-  updated: Timestamp,
+  ...STAMPS,
 });
 export type Config = z.infer<typeof Config>;
 

@@ -11,7 +11,7 @@
  * `replication_type`), so a client pointed at a newer API keeps working.
  */
 import { z } from "zod";
-import { Timestamp, filterable } from "../core/schema";
+import { STAMPS, Timestamp, filterable } from "../core/schema";
 import type { CallOptions, HttpClient, Sleep } from "../core/http";
 import { endpoints, readWrite, verbs } from "../core/endpoint";
 import { resource } from "../core/resource";
@@ -102,8 +102,7 @@ export const Database = z.looseObject({
   replication_commit_type: z.string().optional(),
   port: z.number().int(),
   updates: DatabaseUpdates,
-  created: Timestamp,
-  updated: Timestamp,
+  ...STAMPS,
   /** The node type's disk. 4.174 describes both disk fields; its recordings lack them, so they stay optional here. */
   total_disk_size_gb: z.number().int().optional(),
   /** Null while provisioning. */

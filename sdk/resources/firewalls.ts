@@ -7,7 +7,7 @@
  * provider's `check` derives from them.
  */
 import { z } from "zod";
-import { Timestamp, filterable, missingOr, requiredInt } from "../core/schema";
+import { FILTERABLE_STAMPS, STAMPS_UPDATED_NULLABLE, filterable, missingOr, requiredInt } from "../core/schema";
 import { crud, endpoints, readWrite } from "../core/endpoint";
 import { resource } from "../core/resource";
 import {
@@ -173,8 +173,7 @@ export type FirewallRules = z.infer<typeof FirewallRules>;
 export const Firewall = z.looseObject({
   id: z.number().int(),
   label: z.string(),
-  created: Timestamp,
-  updated: Timestamp.nullable(),
+  ...STAMPS_UPDATED_NULLABLE,
   /** `enabled`, `disabled` or `deleted`. */
   status: z.string(),
   rules: FirewallRules,
@@ -185,8 +184,7 @@ export type Firewall = z.infer<typeof Firewall>;
 /** A device record (api-facts P2-4): the assignment of a firewall to one entity. */
 export const FirewallDevice = z.looseObject({
   id: filterable(z.number().int()),
-  created: filterable(Timestamp),
-  updated: filterable(Timestamp.nullable()),
+  ...FILTERABLE_STAMPS,
   entity: z.looseObject({
     id: filterable(z.number().int()),
     /** `compute` or `nodebalancer`. */

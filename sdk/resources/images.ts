@@ -11,7 +11,7 @@
 import { createHash } from "node:crypto";
 import { open, stat } from "node:fs/promises";
 import { z } from "zod";
-import { Timestamp, requiredInt, requiredString } from "../core/schema";
+import { STAMPS_UPDATED_NULLABLE, Timestamp, requiredInt, requiredString } from "../core/schema";
 import { isNotFound } from "../core/errors";
 import type { CallOptions, HttpClient, Sleep } from "../core/http";
 import { endpoints, verbs } from "../core/endpoint";
@@ -107,8 +107,7 @@ export const Image = z.looseObject({
   id: z.string(),
   label: z.string(),
   description: z.string().nullable(),
-  created: Timestamp,
-  updated: Timestamp.nullable(),
+  ...STAMPS_UPDATED_NULLABLE,
   /** Minimum size to deploy, in MB (0 until an upload has been processed). */
   size: z.number().int(),
   /** The creating user; the provider's name for public images; null for automatic images. */

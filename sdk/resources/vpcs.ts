@@ -5,7 +5,7 @@
  * from them.
  */
 import { z } from "zod";
-import { Timestamp, filterable, requiredString } from "../core/schema";
+import { FILTERABLE_STAMPS, filterable, requiredString } from "../core/schema";
 import type { ListOptions, Paginator } from "../core/pagination";
 import { crud, endpoints, verbs } from "../core/endpoint";
 import { resource } from "../core/resource";
@@ -101,8 +101,7 @@ export const Subnet = z.looseObject({
   /** Not in the spec; every recording carries `"ipv6": null`. */
   ipv6: z.unknown().optional(),
   computes: z.array(SubnetCompute),
-  created: filterable(Timestamp),
-  updated: filterable(Timestamp.nullable()),
+  ...FILTERABLE_STAMPS,
 });
 export type Subnet = z.infer<typeof Subnet>;
 
@@ -113,8 +112,7 @@ export const Vpc = z.looseObject({
   description: filterable(z.string()),
   region: filterable(z.string()),
   subnets: z.array(Subnet),
-  created: filterable(Timestamp),
-  updated: filterable(Timestamp.nullable()),
+  ...FILTERABLE_STAMPS,
 });
 export type Vpc = z.infer<typeof Vpc>;
 
