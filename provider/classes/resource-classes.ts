@@ -650,10 +650,11 @@ export interface InstanceArgs extends MetaArgs {
    */
   rebuildOnImageChange?: In<typeof instanceSpec.inputs.rebuildOnImageChange>;
   /**
-   * Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance (or goes with a rebuild
-   * when `image` changes with `rebuildOnImageChange`). Secret.
+   * Root password, 7–128 characters (secret: encrypted in state, never printed). Required whenever an up deploys the image: a new instance,
+   * a replacement, a rebuild. An instance the program adopts (`adoptId`, `pulumi-compute import`) goes without it, since the API never
+   * reads it back. Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`). Secret.
    */
-  rootPass: In<typeof instanceSpec.inputs.rootPass>;
+  rootPass?: In<typeof instanceSpec.inputs.rootPass>;
   /**
    * SSH public keys installed for root at deployment. Changing them replaces the instance (or goes with a rebuild when `image` changes with
    * `rebuildOnImageChange`).
@@ -701,8 +702,10 @@ export interface Instance extends ComputeResource {
    */
   readonly rebuildOnImageChange: pulumi.Output<OutputOf<typeof instanceSpec, "rebuildOnImageChange">>;
   /**
-   * Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance (or goes with a rebuild
-   * when `image` changes with `rebuildOnImageChange`). Secret: encrypted in state.
+   * Root password, 7–128 characters (secret: encrypted in state, never printed). Required whenever an up deploys the image: a new instance,
+   * a replacement, a rebuild. An instance the program adopts (`adoptId`, `pulumi-compute import`) goes without it, since the API never
+   * reads it back. Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`). Secret:
+   * encrypted in state.
    */
   readonly rootPass: pulumi.Output<OutputOf<typeof instanceSpec, "rootPass">>;
   /**

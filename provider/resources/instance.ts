@@ -14,7 +14,9 @@
  *   place instead, waited for.
  * - **Said at preview.** What an update does beside its fields (`updateEffects`): the reboot that
  *   applies new interfaces, the resize's downtime, the rebuild.
- * - **Secrets.** `rootPass` is secret (encrypted in state), never in a message.
+ * - **Secrets.** `rootPass` is secret (encrypted in state), never in a message. It goes with each
+ *   deployment of the image (create, replacement, rebuild) and is refused missing there at check;
+ *   an adopted or imported instance has none, since the API never reads it back.
  * - **Outputs.** `ipv4`, `ipv6`, `status`, `specs`, and `vpcIpv4`, the address of the `vpc`
  *   interface, so a `DomainRecord` or a database allow list can take it.
  */
@@ -35,6 +37,7 @@ import type { Vpc } from "../../sdk/resources/vpcs";
 import type { ProviderContext } from "../engine/context";
 import { resourceSpec, type Call, type Failure, type Values } from "../engine/spec";
 import { waitReporter } from "../engine/status";
+import { changedFields } from "../engine/diff";
 import { viaWire } from "../engine/schemas";
 import { camelText, isRecord, isUnknown, snakeDeep } from "../engine/values";
 import { MINUTE, apiId, idField, idReference, normalizeId, regionOnOffer, timestamps, uniqueLabel } from "./common";
@@ -125,6 +128,23 @@ function interfacesOf(config: Config | undefined, recorded: unknown): Values[] |
   });
 }
 
+/**
+ * Whether the next up deploys the instance from its image, which takes the root password: a new
+ * instance (one the program adopts exists already), a replacement, or a rebuild. `olds` are the
+ * inputs last checked (`{}` for a new resource); what changes is the engine's diff of them.
+ */
+function deploys(inputs: Values, olds: Values): boolean {
+  if (Object.keys(olds).length === 0) return inputs.adoptId === undefined;
+  const { changed, replaces } = changedFields(instanceSpec, olds, inputs);
+  return replaces.length > 0 || changed.includes("image");
+}
+
+/** The refusal of a deployment without a root password, in the program's words. */
+export const ROOT_PASS_TO_DEPLOY =
+  "required when this up deploys the instance from its image (a new instance, a replacement or a rebuild): give the root " +
+  "password from the stack's secret config (pulumi config set --secret). An instance the program adopts (adoptId, " +
+  "pulumi-compute import) goes without one until a change deploys it again, as the API never reads it back";
+
 /** An image change rebuilds in place when the program asks for it (`rebuildOnImageChange`). */
 const rebuilds = (news: Values): boolean => news.rebuildOnImageChange === true;
 /** The password and keys go with a rebuild: they change in place when the image does. */
@@ -144,6 +164,27 @@ function previewedVpcAddress(inputs: Values): unknown {
 
 const instances = (ctx: ProviderContext) => ctx.client().computes.instances;
 
+/** The record as the hooks return it: the instance with its first profile's interfaces (see `interfacesOf`) and the VPC address. */
+function instanceRecord(compute: Compute, config: Config | undefined, recordedInterfaces: unknown): InstanceRecord {
+  const vpc = config?.interfaces.find((i) => i.purpose === "vpc");
+  return {
+    ...compute,
+    interfaces: interfacesOf(config, recordedInterfaces),
+    vpc_ipv4: vpc?.ipv4?.vpc ?? null,
+    config_id: config?.id,
+  };
+}
+
+/**
+ * The record of an instance a program takes over (`pulumi-compute import`), as the hooks return
+ * it: every address its profile's interfaces hold is named, as a program that made it would have
+ * named them, so the program's previews of dependents are exact from the start.
+ */
+export function importedInstanceRecord(compute: Compute, config: Config | undefined): InstanceRecord {
+  const named = config?.interfaces.map((i) => ({ ipv4: { vpc: i.ipv4?.vpc ?? undefined, nat11: i.ipv4?.nat_1_1 ?? undefined } }));
+  return instanceRecord(compute, config, named);
+}
+
 /** The record with its first profile's interfaces and the VPC address; `undefined` when gone. */
 async function readFull(ctx: ProviderContext, id: number, recorded: Values, signal: AbortSignal): Promise<InstanceRecord | undefined> {
   let compute: Compute;
@@ -154,13 +195,7 @@ async function readFull(ctx: ProviderContext, id: number, recorded: Values, sign
     throw error;
   }
   const [config] = await instances(ctx).configs.listAll(id, { signal });
-  const vpc = config?.interfaces.find((i) => i.purpose === "vpc");
-  return {
-    ...compute,
-    interfaces: interfacesOf(config, recorded.interfaces),
-    vpc_ipv4: vpc?.ipv4?.vpc ?? null,
-    config_id: config?.id,
-  };
+  return instanceRecord(compute, config, recorded.interfaces);
 }
 
 /** Waits until the instance rests in one of `until`, on the resource's row. */
@@ -303,13 +338,12 @@ export const instanceSpec = resourceSpec<InstanceRecord, ComputeCreateRequest, C
     },
     rootPass: {
       schema: fields.root_pass.unwrap(),
-      required: true,
       secret: true,
       send: "create",
       replaceOnChange: true,
       inPlaceWhen: rebuildsWith,
       description:
-        "Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`).",
+        "Root password, 7–128 characters (secret: encrypted in state, never printed). Required whenever an up deploys the image: a new instance, a replacement, a rebuild. An instance the program adopts (`adoptId`, `pulumi-compute import`) goes without it, since the API never reads it back. Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`).",
     },
     authorizedKeys: {
       schema: fields.authorized_keys.unwrap().unwrap(),
@@ -419,6 +453,9 @@ export const instanceSpec = resourceSpec<InstanceRecord, ComputeCreateRequest, C
   uniqueInputs: ["label"],
   // The API never answers them: recorded only as the program gave them.
   unrecorded: (args) => ["authorizedKeys", "firewallId"].filter((key) => args[key] === undefined),
+  // The password goes only with a deployment: an adopted instance's program has none, without a diff.
+  validate: (inputs, olds) =>
+    inputs.rootPass === undefined && deploys(inputs, olds) ? [{ property: "rootPass", reason: ROOT_PASS_TO_DEPLOY }] : [],
   // The sdk's rules of a profile's interfaces, on the program's list (camelCase inside): named back in its words.
   wireRules: (wire) =>
     Array.isArray(wire.interfaces)

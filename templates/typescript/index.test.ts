@@ -44,6 +44,8 @@ describe("the stack, through the Pulumi engine on an emulated account", () => {
 
     await stack.destroy();
     expect(await stack.client.vpcs.listAll()).toEqual([]);
+    expect(await stack.client.computes.instances.listAll()).toEqual([]);
+    expect(await stack.client.networking.firewalls.listAll()).toEqual([]);
     expect(await stack.client.databases.mysql.listAll()).toEqual([]);
   }, 300_000);
 });

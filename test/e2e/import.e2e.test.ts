@@ -3,6 +3,8 @@
  * the API (test/support/import-account.ts) is imported into a new project; the packed package is
  * installed into it; `pulumi up` adopts every object without changing any (the API sees reads
  * only); `pulumi preview --expect-no-changes` passes, and passes again with every adoptId removed;
+ * the instance comes with its interfaces, firewall and tags and without a root password, which only
+ * a change deploying its image again asks for (refused at preview, naming it);
  * a change behind Pulumi's back makes `pulumi-compute drift` exit 2 naming the field. Imported
  * with `--record-sets`, the same zones adopt as one DomainRecordSet each, again without a write.
  */
@@ -12,7 +14,7 @@ import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
 import { REPO_ROOT } from "../support/engine";
-import { seedImportAccount, type SeededAccount } from "../support/import-account";
+import { APP_1_VPC_IPV4, seedImportAccount, type SeededAccount } from "../support/import-account";
 import { UserShell, expectExit, useTarball } from "../support/user-shell";
 import { packedPackage } from "../support/installed-project";
 import { PLUGINS_YAML } from "../../provider/launch/plugins";
@@ -59,9 +61,11 @@ test("import, install, up adopts everything and changes nothing, previews clean 
   expectExit(imported, 0);
   const reads = emulator.control.listRequests();
   expect(reads.filter((r) => r.method !== "GET")).toEqual([]);
-  // One listing per area, plus the records of each domain and the devices of each firewall.
-  expect(reads.length).toBeLessThanOrEqual(15);
-  const total = 2 + 3 + 2 + 3 + 1 + 1 + 3 + seeded.records + 2 + 1;
+  // One listing per area, plus the records of each domain, the devices of each firewall (read again
+  // for the instances' firewalls) and the profile of each instance deployed from an image.
+  expect(reads.length).toBeLessThanOrEqual(20);
+  // VPCs and subnets, firewalls and devices, the instance, the range, the reverse name, domains and records, databases, the image.
+  const total = 2 + 3 + 2 + 4 + 1 + 1 + 1 + 3 + seeded.records + 2 + 1;
   expect(imported.out).toContain(`Wrote ${total} resource(s) to infra`);
   expect(imported.out).toMatch(/Next steps:\n {2}cd infra\n {2}npm install\n {2}pulumi stack init dev\n/);
   expect(fs.readdirSync(project).sort()).toEqual(["Pulumi.yaml", "index.ts", "package.json", "tsconfig.json"]);
@@ -70,6 +74,10 @@ test("import, install, up adopts everything and changes nothing, previews clean 
   for (const file of fs.readdirSync(project)) expect(fs.readFileSync(path.join(project, file), "utf8")).not.toContain(emulator.token);
   const index = fs.readFileSync(path.join(project, "index.ts"), "utf8");
   expect(index.match(/adoptId: /g)).toHaveLength(total);
+  // The instance with its firewall, interfaces and tags, and no root password.
+  expect(index).toMatch(/new compute\.Instance\("app-1", \{[^}]*tags: \["app", "prod"\],\n\s*firewallId: webFw\.id,/);
+  expect(index).toContain(`{ purpose: "vpc", subnetId: appNetWeb.id, ipv4: { vpc: "${APP_1_VPC_IPV4}" } }`);
+  expect(index).not.toMatch(/rootPass/);
   console.log(`import: ${total} objects, ${reads.length} requests, ${importMs} ms (with the CLI's start)`);
 
   useTarball(project, tarball);
@@ -83,6 +91,12 @@ test("import, install, up adopts everything and changes nothing, previews clean 
   await pulumi(`config set compute:apiUrl ${emulator.url}`);
   await pulumi(`config set --secret compute:token ${emulator.token}`);
 
+  // Right after the import, the preview plans the adoptions alone: no update, no replacement, no refusal.
+  const first = await pulumi("preview");
+  expect(first).toMatch(new RegExp(`\\+ ${total + 1} to create`));
+  expect(first).not.toMatch(/to update|to replace|rootPass/);
+  expect(writes()).toEqual([]);
+
   // The first up adopts: every resource is "created" in the stack, and the API sees no write.
   emulator.control.clearRequests();
   const upStarted = Date.now();
@@ -93,6 +107,19 @@ test("import, install, up adopts everything and changes nothing, previews clean 
   expect(writes()).toEqual([]);
 
   await pulumi("preview --expect-no-changes");
+  // The adopted instance has no root password in state either: none was given, none was read.
+  const state = await pulumi("stack export --show-secrets");
+  expect(JSON.parse(state).deployment.resources.find((r: { urn: string }) => r.urn.endsWith("::app-1")).outputs.rootPass).toBeUndefined();
+
+  // A change that would deploy the image again (another region replaces the instance) needs the
+  // password: refused at preview on the instance's row, naming rootPass, with nothing sent.
+  const moved = index.replace(/(new compute\.Instance\("app-1", \{\n\s*label: "app-1",\n\s*)region: "us-iad"/, '$1region: "us-ord"');
+  expect(moved).not.toBe(index);
+  fs.writeFileSync(path.join(project, "index.ts"), moved);
+  const refused = await pulumi("preview", "fails");
+  expect(refused).toMatch(/Instance resource 'app-1'[\s\S]*rootPass: required when this up deploys the instance from its image/);
+  expect(writes()).toEqual([]);
+  fs.writeFileSync(path.join(project, "index.ts"), index);
 
   // Without adoptId the program means the same: nothing to change.
   const without = index.replace(/^\s*adoptId: .*\n/gm, "").replace(/, adoptId: "[^"]*"/g, "");

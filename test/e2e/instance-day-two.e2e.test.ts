@@ -7,7 +7,6 @@
  * names known to the DNS record that reads it); a label changed by hand found by `pulumi-compute drift` and restored by `up`; and
  * a destroy that leaves nothing.
  */
-import { spawn } from "node:child_process";
 import * as path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import type { RequestLogEntry } from "../../emulator";
@@ -16,7 +15,8 @@ import { REPO_ROOT, plannedSteps as upSteps } from "../support/engine";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { linkedStack, type LinkedStack } from "../support/linked-stack";
 import { plannedSteps } from "../support/own-pulumi";
-import { alive, killTree, runProcess, type ProcessResult } from "../support/process";
+import { killedRun } from "../support/killed-run";
+import { runProcess, type ProcessResult } from "../support/process";
 import { expectExit } from "../support/user-shell";
 
 jest.setTimeout(600_000);
@@ -116,30 +116,16 @@ test("an up killed while two instances provision: the one command the product na
   emulator.control.clearRequests();
   // The waits' first polls are held until both instances have been created and are being waited for.
   emulator.control.addFault({ method: "GET", pathPattern: "/v4/compute/instances/*", kind: "latency", latencyMs: 4_000 });
-  const child = spawn("pulumi", ["up", "--yes", "--skip-preview"], {
-    cwd: linked.project,
-    env: { ...linked.env, ...round },
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  child.stdout.on("data", (c: Buffer) => (out += c));
-  child.stderr.on("data", (c: Buffer) => (out += c));
-  const closed = new Promise((resolve) => child.on("close", resolve));
   const polls = (log: RequestLogEntry[]) =>
     new Set(log.filter((r) => r.method === "GET" && /^\/v4\/compute\/instances\/\d+$/.test(r.path.split("?")[0]!)).map((r) => r.path)).size;
-  const deadline = Date.now() + 300_000;
-  while (polls(emulator.control.listRequests()) < 2) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill("SIGKILL");
-      throw new Error(`pulumi up did not reach the instances' waits (exit ${child.exitCode}):\n${out.slice(-3000)}`);
-    }
-    await delay(25);
-  }
-  const tree = killTree(child.pid!);
-  await closed;
-  for (let i = 0; i < 100 && tree.some(alive); i++) await delay(50);
-  expect(tree.filter(alive)).toEqual([]);
+  await killedRun({
+    args: "up --yes --skip-preview",
+    cwd: linked.project,
+    env: { ...linked.env, ...round },
+    emulator,
+    ready: (log) => polls(log) >= 2,
+    point: "the instances' waits",
+  });
   await delay(5_000); // the held polls are answered to no one
   emulator.control.clearFaults();
   // Both creates had landed, and were being waited for.

@@ -7,14 +7,14 @@
  * `pulumi` CLI runs from a project folder as a user runs it; one project, one stack and one
  * emulator serve every case in turn (each ends with an empty account).
  */
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import type { RequestLogEntry, RunningEmulator } from "../../emulator";
 import type { ComputeClient } from "../../sdk/client";
 import { REPO_ROOT } from "../support/engine";
-import { alive, killTree, runProcess, type ProcessResult } from "../support/process";
+import { killedRun } from "../support/killed-run";
+import { runProcess, type ProcessResult } from "../support/process";
 import { expectExit } from "../support/user-shell";
 import { linkedStack, type LinkedStack } from "../support/linked-stack";
 
@@ -87,36 +87,11 @@ function recoverCommand(...args: string[]): Promise<ProcessResult> {
   });
 }
 
-/**
- * Runs `pulumi <args>` and, once `ready` holds for the emulator's request log, kills it and every
- * process it started (language host, program, provider plugins) with SIGKILL, each process group
- * whole. Returns the processes killed.
- */
-async function killedRun(args: string, which: string, ready: (log: RequestLogEntry[]) => boolean, description = ""): Promise<number> {
+/** `pulumi <args>` for the case `which`, killed (every process it started) once `ready` holds for this run's requests. */
+async function killedCase(args: string, which: string, ready: (log: RequestLogEntry[]) => boolean, description = ""): Promise<number> {
   emulator.control.clearRequests(); // the kill point counts this run's requests only
-  const child = spawn("pulumi", args.split(" "), {
-    cwd: project,
-    env: { ...env, RECOVER_CASE: which, RECOVER_DESCRIPTION: description },
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  child.stdout.on("data", (c: Buffer) => (out += c));
-  child.stderr.on("data", (c: Buffer) => (out += c));
-  const closed = new Promise((resolve) => child.on("close", resolve));
-  const deadline = Date.now() + 300_000;
-  while (!ready(emulator.control.listRequests())) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill("SIGKILL");
-      throw new Error(`pulumi ${args} did not reach the kill point (exit ${child.exitCode}):\n${out.slice(-3000)}`);
-    }
-    await delay(25);
-  }
-  const tree = killTree(child.pid!);
-  await closed;
-  for (let i = 0; i < 100 && tree.some(alive); i++) await delay(50);
-  expect(tree.filter(alive)).toEqual([]);
-  return tree.length;
+  const caseEnv = { ...env, RECOVER_CASE: which, RECOVER_DESCRIPTION: description };
+  return killedRun({ args, cwd: project, env: caseEnv, emulator, ready, point: "the kill point" });
 }
 
 const arrived = (log: RequestLogEntry[], method: string, pattern: RegExp) =>
@@ -168,7 +143,7 @@ const hold = (method: string, pathPattern: string) =>
 
 test("killed before the first create request leaves: the pending create is cleared", async () => {
   hold("GET", "/v4/vpcs"); // the check's label lookup, then the create's lookup right before it posts
-  await killedRun("up --yes --skip-preview", "vpc", (log) => arrived(log, "GET", /^\/v4\/vpcs$/).length >= 2);
+  await killedCase("up --yes --skip-preview", "vpc", (log) => arrived(log, "GET", /^\/v4\/vpcs$/).length >= 2);
   expect(arrived(emulator.control.listRequests(), "POST", /^\/v4\/vpcs$/)).toEqual([]);
 
   // `drift` would be refused by the lock, and skip the pending create: it says what to run instead.
@@ -188,7 +163,7 @@ test("killed before the first create request leaves: the pending create is clear
 test("killed while VPC and firewall creates are in flight: the objects they made are adopted", async () => {
   hold("POST", "/v4/vpcs");
   hold("POST", "/v4/networking/firewalls");
-  await killedRun(
+  await killedCase(
     "up --yes --skip-preview",
     "network",
     (log) => arrived(log, "POST", /^\/v4\/vpcs$/).length === 2 && arrived(log, "POST", /^\/v4\/networking\/firewalls$/).length === 1,
@@ -201,7 +176,7 @@ test("killed while VPC and firewall creates are in flight: the objects they made
 
 test("killed while record creates are in flight: the records are adopted, no twin", async () => {
   hold("POST", "/v4/domains/*/records");
-  await killedRun("up --yes --skip-preview", "records", (log) => arrived(log, "POST", /^\/v4\/domains\/\d+\/records$/).length === 3);
+  await killedCase("up --yes --skip-preview", "records", (log) => arrived(log, "POST", /^\/v4\/domains\/\d+\/records$/).length === 3);
   const { lines, requests } = await recover();
   expect(lines.filter((l) => /^DomainRecord \w+: adopted id \d+/.test(l))).toHaveLength(3);
   expect(requests).toHaveLength(5); // the 3 lookups share one listing of the zone and one read of its name; then the refresh: the domain, and the records in one listing
@@ -210,7 +185,7 @@ test("killed while record creates are in flight: the records are adopted, no twi
 
 test("killed while waiting for a database to become active: the database is adopted", async () => {
   hold("GET", "/v4/databases/mysql/instances/*"); // the wait's first poll
-  await killedRun(
+  await killedCase(
     "up --yes --skip-preview",
     "database",
     (log) => arrived(log, "GET", /^\/v4\/databases\/mysql\/instances\/\d+$/).length >= 1,
@@ -224,7 +199,7 @@ test("killed while waiting for a database to become active: the database is adop
 test("killed during an in-place update: the refresh records what the API holds", async () => {
   expectExit(await pulumi("up --yes --skip-preview", "update", "first"), 0);
   hold("PUT", "/v4/vpcs/*");
-  await killedRun("up --yes --skip-preview", "update", (log) => arrived(log, "PUT", /^\/v4\/vpcs\/\d+$/).length === 1, "second");
+  await killedCase("up --yes --skip-preview", "update", (log) => arrived(log, "PUT", /^\/v4\/vpcs\/\d+$/).length === 1, "second");
   const { lines, requests } = await recover();
   expect(lines).toContain("Vpc net: interrupted while updating; the refresh reads it and records what the API holds");
   expect(requests).toHaveLength(1); // no lookup: the refresh's read
@@ -235,7 +210,7 @@ test("killed during an in-place update: the refresh records what the API holds",
 test("killed during destroy: the refresh drops what was deleted, up makes it again", async () => {
   expectExit(await pulumi("up --yes --skip-preview", "destroy"), 0);
   hold("DELETE", "/v4/vpcs/*");
-  await killedRun("destroy --yes --skip-preview", "destroy", (log) => arrived(log, "DELETE", /^\/v4\/vpcs\/\d+$/).length === 2);
+  await killedCase("destroy --yes --skip-preview", "destroy", (log) => arrived(log, "DELETE", /^\/v4\/vpcs\/\d+$/).length === 2);
   const { lines, requests } = await recover();
   expect(lines.filter((l) => l.includes("interrupted while deleting"))).toHaveLength(2);
   expect(requests).toHaveLength(2); // no lookup: the refresh reads each (404: gone)

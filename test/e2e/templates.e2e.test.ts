@@ -114,7 +114,7 @@ async function previewAndUp(dir: string, resources: number): Promise<void> {
 
 /**
  * The README's program on the account: the VPC and its subnet, a database over TLS open to the
- * subnet; its outputs. With `app` (the workload the YAML template adds): the web subnet, the app
+ * subnet; its outputs. With `app` (the workload every template holds): the web subnet, the app
  * instance running there at its VPC address behind its firewall, and the database open to that
  * address too.
  */
@@ -162,15 +162,16 @@ test("typescript: pulumi new lays the project down and installs it; preview and 
   expect(JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")).dependencies["pulumi-compute"]).toMatch(/^\^\d/);
   expect(fs.existsSync(path.join(dir, "index.test.ts"))).toBe(true);
 
-  await previewAndUp(dir, 3);
-  await expectTheProgramsObjects(dir);
+  // The VPC, two subnets, the firewall, the app instance and the database.
+  await previewAndUp(dir, 6);
+  await expectTheProgramsObjects(dir, { app: true });
 
   // Its own tests: the types, a unit test under computeMocks, an integration test on an emulated stack.
   const tests = await shell("npm test", dir);
   expectExit(tests, 0);
   expect(tests.out).toMatch(/Tests:\s+2 passed, 2 total/);
 
-  await destroy(dir, 3);
+  await destroy(dir, 6);
 });
 
 test("yaml: pulumi new --generate-only lays the project down, and stack init; preview and up pass the policy pack; its npm test passes; destroy", async () => {

@@ -1,15 +1,17 @@
 /**
  * A realistic account for `pulumi-compute import`, made through the API (the sdk over HTTP) the
- * way a console user would have made it, plus the instances and the disk only the emulator's
- * control API can seed (this API does not create instances): 2 VPCs with subnets, 2 firewalls
- * with rules and devices, 3 domains with 40 records written in the varied spellings people use,
- * a MySQL and a PostgreSQL database, a captured image, an IPv6 range and a reverse DNS name.
+ * way a console user would have made it, plus instances with no image and the disk only the
+ * emulator's control API can seed: 2 VPCs with subnets, 2 firewalls with rules and devices, an
+ * instance deployed from an image behind a firewall with a VPC interface, 3 domains with 40
+ * records written in the varied spellings people use, a MySQL and a PostgreSQL database, a
+ * captured image, an IPv6 range and a reverse DNS name.
  */
 import type { RunningEmulator } from "../../emulator";
 import type { ComputeClient } from "../../sdk/client";
 import type { RecordCreateRequest } from "../../sdk/resources/domains";
 
 export interface SeededAccount {
+  /** The instances seeded without an image (left out of the program), then app-1, deployed from one. */
   computeIds: number[];
   vpcIds: number[];
   domainIds: number[];
@@ -19,6 +21,8 @@ export interface SeededAccount {
 }
 
 const WEB_1_IPV4 = "198.51.100.10";
+/** app-1's address in the web subnet of app-net. */
+export const APP_1_VPC_IPV4 = "10.0.1.11";
 
 /** Records of example.com: relative and absolute names, `@`, upper case, single-label and dotted targets, odd TTLs. */
 const EXAMPLE_COM: RecordCreateRequest[] = [
@@ -81,13 +85,13 @@ export async function seedImportAccount(emulator: RunningEmulator, client: Compu
   const db1 = emulator.control.seedCompute({ label: "db-1", region: "us-ord", ipv4: ["198.51.100.30"] });
 
   const app = await client.vpcs.create({ label: "app-net", region: "us-iad", description: "Application tier" });
-  await client.vpcs.subnets.create(app.id, { label: "web", ipv4: "10.0.1.0/24" });
+  const web = await client.vpcs.subnets.create(app.id, { label: "web", ipv4: "10.0.1.0/24" });
   await client.vpcs.subnets.create(app.id, { label: "db", ipv4: "10.0.2.0/24" });
   const ops = await client.vpcs.create({ label: "Ops-Net-2", region: "us-ord" });
   await client.vpcs.subnets.create(ops.id, { label: "mgmt", ipv4: "172.16.0.0/16" });
 
   const fw = client.networking.firewalls;
-  await fw.create({
+  const webFw = await fw.create({
     label: "web-fw",
     tags: ["prod", "web"],
     rules: {
@@ -113,6 +117,18 @@ export async function seedImportAccount(emulator: RunningEmulator, client: Compu
     },
   });
   await fw.devices.create(internal.id, { id: db1.id, type: "compute" });
+
+  // An instance deployed from an image in the console: behind web-fw, in the web subnet at an address picked there.
+  const app1 = await client.computes.instances.create({
+    label: "app-1",
+    region: "us-iad",
+    type: "g6-nanode-1",
+    image: "public/debian12",
+    root_pass: "console-only-root-password",
+    tags: ["prod", "app"],
+    firewall_id: webFw.id,
+    interfaces: [{ purpose: "public" }, { purpose: "vpc", subnet_id: web.id, ipv4: { vpc: APP_1_VPC_IPV4 } }],
+  });
   await fw.update(internal.id, { status: "disabled" });
 
   const domainIds: number[] = [];
@@ -162,10 +178,18 @@ export async function seedImportAccount(emulator: RunningEmulator, client: Compu
     client.databases.mysql.waitForStatus(mysql.id, forever),
     client.databases.postgresql.waitForStatus(pg.id, forever),
     client.images.waitForStatus(image.id, "available", { intervalMs: 200 }),
+    client.computes.instances.waitForStatus(app1.id, ["running"], { intervalMs: 200 }),
   ]);
   // A maintenance window set in the console once the database was up.
   await client.databases.mysql.update(mysql.id, { updates: { frequency: "weekly", duration: 3, hour_of_day: 2, day_of_week: 6 } });
   await client.databases.mysql.waitForStatus(mysql.id, forever);
 
-  return { computeIds: [web1.id, web2.id, db1.id], vpcIds: [app.id, ops.id], domainIds, records, mysqlId: mysql.id, imageId: image.id };
+  return {
+    computeIds: [web1.id, web2.id, db1.id, app1.id],
+    vpcIds: [app.id, ops.id],
+    domainIds,
+    records,
+    mysqlId: mysql.id,
+    imageId: image.id,
+  };
 }

@@ -8,6 +8,7 @@ import type { ComputeClient } from "../../../sdk/client";
 import type { DomainRecord } from "../../../sdk/resources/domains";
 import type { ApiObject, Values } from "../../engine/spec";
 import { domainRecordSpec } from "../../resources/domain-record";
+import { importedInstanceRecord } from "../../resources/instance";
 import { programInputs } from "../../engine/import-inputs";
 import { canonicalIp } from "../../../sdk/core/net";
 import { mapBounded } from "../../../sdk/core/pagination";
@@ -28,6 +29,14 @@ export interface FoundObject {
   comment?: string;
   /** Inputs written as they are, instead of those derived from the record (a record set's records). */
   written?: Values;
+  /** What the record does not carry and a program gives (an instance's firewall, which the API never answers). */
+  given?: Values;
+  /**
+   * Another object's id at a path of the inputs (an instance's `firewallId`, an interface's
+   * `subnetId`), written as a reference to its resource when that is in the program. Unlike
+   * `parent`, it does not make this object a child: a label filter keeps it on its own label.
+   */
+  references?: ReadonlyArray<{ path: readonly (string | number)[]; object: FoundObject }>;
 }
 
 /** How the account is turned into resources. */
@@ -49,7 +58,8 @@ export interface Area {
   title: string;
   /** The resource kinds it writes (`test/checks/kind-lists.test.ts`: every kind is some area's, or in `NOT_IMPORTED`). */
   kinds: readonly string[];
-  read(client: ComputeClient, options: ReadOptions): Promise<AreaContents>;
+  /** `earlier`: what the areas before it put in the program (after the label filter), for references to them. */
+  read(client: ComputeClient, options: ReadOptions, earlier: readonly FoundObject[]): Promise<AreaContents>;
 }
 
 /** Reads at a time (`mapBounded`): a large account is read without a burst the API would rate-limit. */
@@ -92,6 +102,59 @@ function recordSet(domain: FoundObject, zone: string, records: readonly DomainRe
     comment: `${records.length} record(s) of ${zone}`,
     written: { records: written },
   };
+}
+
+/** The object of `kind` with `id` among what the earlier areas found, for a reference to it; else a stand-in whose id is written as it is. */
+function objectOf(earlier: readonly FoundObject[], kind: string, id: number, label: string): FoundObject {
+  return earlier.find((o) => o.kind === kind && o.id === String(id)) ?? { kind, record: { id }, id: String(id), label };
+}
+
+/**
+ * Instances deployed from an image, each with its profile's interfaces (their addresses named),
+ * its tags and the firewall it is behind (`firewallId`, a reference to the firewall's resource
+ * when the program has it). Its root password is not written: the API never reads it back, and an
+ * adopted instance goes without one (`Instance`'s `rootPass`). Its firewall stays a
+ * `FirewallDevice` of the firewall's too, which changes it in place.
+ */
+async function readInstances(client: ComputeClient, _options: ReadOptions, earlier: readonly FoundObject[]): Promise<AreaContents> {
+  const api = client.computes.instances;
+  const notes: string[] = [];
+  const all = await api.listAll();
+  const deployed = all.filter((c) => {
+    if (c.image) return true;
+    notes.push(`instance ${c.label} (${c.id}): it was not deployed from an image, and Instance deploys one`);
+    return false;
+  });
+  if (deployed.length === 0) return { objects: [], notes };
+  // The API names no instance's firewall: the firewalls' devices do.
+  const firewalls = (await client.networking.firewalls.listAll()).filter((f) => f.status !== "deleted");
+  const devices = await mapBounded(firewalls, CONCURRENCY, (f) => client.networking.firewalls.devices.listAll(f.id));
+  const behind = new Map<number, (typeof firewalls)[number][]>();
+  firewalls.forEach((firewall, i) => {
+    for (const { entity } of devices[i]!)
+      if (entity.type === "compute") behind.set(entity.id, [...(behind.get(entity.id) ?? []), firewall]);
+  });
+  const configs = await mapBounded(deployed, CONCURRENCY, (c) => api.configs.listAll(c.id));
+  const objects = deployed.map((compute, i) => {
+    const record = importedInstanceRecord(compute, configs[i]![0]);
+    const references: Array<{ path: readonly (string | number)[]; object: FoundObject }> = [];
+    (record.interfaces ?? []).forEach((iface, n) => {
+      if (typeof iface.subnet_id === "number") {
+        references.push({ path: ["interfaces", n, "subnetId"], object: objectOf(earlier, "VpcSubnet", iface.subnet_id, "subnet") });
+      }
+    });
+    // `firewallId` takes one firewall; an instance behind several keeps them as devices only.
+    const [firewall, ...more] = behind.get(compute.id) ?? [];
+    const given: Values = {};
+    let comment: string | undefined;
+    if (firewall && more.length === 0) {
+      given.firewallId = firewall.id;
+      references.push({ path: ["firewallId"], object: objectOf(earlier, "Firewall", firewall.id, firewall.label) });
+      comment = `behind firewall ${firewall.label} (firewallId applies at creation; a FirewallDevice changes it in place)`;
+    }
+    return found("Instance", record, compute.label, { given, references, comment });
+  });
+  return { objects, notes };
 }
 
 export const AREAS: readonly Area[] = [
@@ -140,6 +203,12 @@ export const AREAS: readonly Area[] = [
       });
       return { objects, notes };
     },
+  },
+  {
+    name: "instances",
+    title: "Compute instances",
+    kinds: ["Instance"],
+    read: readInstances,
   },
   {
     name: "ipv6",
@@ -241,6 +310,4 @@ export const AREA_NAMES = AREAS.map((a) => a.name);
 export const NOT_IMPORTED: Readonly<Record<string, string>> = {
   FirewallRule: "a firewall's rules are imported with it, as its inbound and outbound inputs",
   DatabaseAllowListEntry: "a database's allow list is imported with it, as its allowList input",
-  Instance:
-    "the API never answers an instance's root password, which Instance requires: adopt one with adoptId and the password it was made with",
 };

@@ -9,7 +9,7 @@ import { ComputeClient } from "../../../sdk/client";
 import { ApiError, ConnectionError, TimeoutError } from "../../../sdk/core/errors";
 import { DEFAULT_API_URL, ENV_API_URL, ENV_TOKEN } from "../../engine/context";
 import { RESOURCE_SPECS } from "../../generated/spec-table";
-import { AREAS, AREA_NAMES, type Area, type AreaContents } from "./account";
+import { AREAS, AREA_NAMES, type Area, type AreaContents, type ReadOptions } from "./account";
 import { buildProgram, renderProgram } from "./program";
 import { outProblem, projectFiles, projectName, writeProject } from "./project-files";
 
@@ -67,6 +67,31 @@ export function filterByLabel(contents: AreaContents, pattern: RegExp | undefine
   return { objects, notes: contents.notes };
 }
 
+/**
+ * The areas' contents, read one area after another in the program's order: each sees what the
+ * areas before it kept (after the label filter), so its objects reference theirs.
+ */
+export async function readAreas(
+  client: ComputeClient,
+  areas: readonly Area[],
+  options: ReadOptions,
+  pattern?: RegExp,
+): Promise<AreaContents[]> {
+  const contents: AreaContents[] = [];
+  for (const area of areas)
+    contents.push(
+      filterByLabel(
+        await area.read(
+          client,
+          options,
+          contents.flatMap((c) => c.objects),
+        ),
+        pattern,
+      ),
+    );
+  return contents;
+}
+
 /** What an sdk failure means for someone pointing the command at an account. */
 function readFailure(error: unknown, apiUrl: string, tokenEnv: string): ImportInputError {
   if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
@@ -106,8 +131,7 @@ export async function importAccount(options: ImportOptions, env: NodeJS.ProcessE
   const client = new ComputeClient({ baseUrl: apiUrl, token, timeoutMs: 15_000, retry: { maxRetries: 2 } });
   let contents: AreaContents[];
   try {
-    contents = [];
-    for (const area of areas) contents.push(filterByLabel(await area.read(client, { recordSets: options.recordSets ?? false }), pattern));
+    contents = await readAreas(client, areas, { recordSets: options.recordSets ?? false }, pattern);
   } catch (error) {
     throw readFailure(error, apiUrl, tokenEnv);
   } finally {

@@ -1,8 +1,9 @@
 /**
  * The generated `index.ts`: one resource per object found, grouped by area; its inputs derived
- * from the resource's spec (`inputs.ts`), a parent's id written as a reference to the parent's
- * resource, `adoptId` on each, names derived from labels (`program-names.ts`), laid out as Prettier would
- * (`literal.ts`). Pure: the same account gives the same text.
+ * from the resource's spec (`inputs.ts`), a parent's id (and any other object's id it references)
+ * written as a reference to that resource, `adoptId` on each, names derived from labels
+ * (`program-names.ts`), laid out as Prettier would (`literal.ts`). Pure: the same account gives
+ * the same text.
  */
 import type { AnySpec, Values } from "../../engine/spec";
 import type { Area, AreaContents, FoundObject } from "./account";
@@ -61,9 +62,13 @@ export function buildProgram(
       const scope = names.get(object.kind) ?? names.set(object.kind, resourceNames()).get(object.kind)!;
       const name = scope.take(parent ? `${parent.name}-${base}` : base);
       const ident = idents.take(identifier(name, fallbackWord(object.kind).split("-")[0]!));
-      const given: Values = object.parent ? { [object.parent.input]: Number(object.parent.object.id) } : {};
+      const given: Values = { ...object.given, ...(object.parent && { [object.parent.input]: Number(object.parent.object.id) }) };
       const inputs = { ...programInputs(spec, object.record, given), ...object.written };
       if (object.parent && parent) inputs[object.parent.input] = new Reference(parent.identifier);
+      for (const { path, object: referenced } of object.references ?? []) {
+        const target = made.get(referenced);
+        if (target) setAt(inputs, path, new Reference(target.identifier));
+      }
       const resource = {
         kind: object.kind,
         name,
@@ -78,6 +83,14 @@ export function buildProgram(
     sections.push({ title: area.title, resources });
   });
   return { sections: sections.filter((s) => s.resources.length > 0), notes: contents.flatMap((c) => c.notes) };
+}
+
+/** Sets the value at `path` of `values`, when every step before it is there. */
+function setAt(values: Values, path: readonly (string | number)[], value: unknown): void {
+  let at: unknown = values;
+  for (const step of path.slice(0, -1))
+    at = at !== null && typeof at === "object" ? (at as Record<string | number, unknown>)[step] : undefined;
+  if (at !== null && typeof at === "object") (at as Record<string | number, unknown>)[path[path.length - 1]!] = value;
 }
 
 /** One resource as a statement. */

@@ -44,7 +44,7 @@ type Instance struct {
 	RebuildOnImageChange pulumi.AnyOutput `pulumi:"rebuildOnImageChange"`
 	// Region id, such as `us-iad` (one offering Computes: `getRegions({ capability: "Computes" })`). Changing it replaces the instance.
 	Region pulumi.StringOutput `pulumi:"region"`
-	// Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`). Secret: encrypted in state.
+	// Root password, 7–128 characters (secret: encrypted in state, never printed). Required whenever an up deploys the image: a new instance, a replacement, a rebuild. An instance the program adopts (`adoptId`, `pulumi-compute import`) goes without it, since the API never reads it back. Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`). Secret: encrypted in state.
 	RootPass pulumi.AnyOutput `pulumi:"rootPass"`
 	// `{disk, memory, vcpus, transfer, gpus, acceleratedDevices}` of its type (MB, MB, count, GB).
 	Specs InstanceSpecsOutput `pulumi:"specs"`
@@ -78,14 +78,11 @@ func NewInstance(ctx *pulumi.Context,
 	if args.Region == nil {
 		return nil, errors.New("invalid value for required argument 'Region'")
 	}
-	if args.RootPass == nil {
-		return nil, errors.New("invalid value for required argument 'RootPass'")
-	}
 	if args.Type == nil {
 		return nil, errors.New("invalid value for required argument 'Type'")
 	}
 	if args.RootPass != nil {
-		args.RootPass = pulumi.ToSecret(args.RootPass).(pulumi.StringInput)
+		args.RootPass = pulumi.ToSecret(args.RootPass).(pulumi.StringPtrInput)
 	}
 	secrets := pulumi.AdditionalSecretOutputs([]string{
 		"rootPass",
@@ -146,8 +143,8 @@ type instanceArgs struct {
 	RebuildOnImageChange *bool `pulumi:"rebuildOnImageChange"`
 	// Region id, such as `us-iad` (one offering Computes: `getRegions({ capability: "Computes" })`). Changing it replaces the instance.
 	Region string `pulumi:"region"`
-	// Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`). Secret.
-	RootPass string `pulumi:"rootPass"`
+	// Root password, 7–128 characters (secret: encrypted in state, never printed). Required whenever an up deploys the image: a new instance, a replacement, a rebuild. An instance the program adopts (`adoptId`, `pulumi-compute import`) goes without it, since the API never reads it back. Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`). Secret.
+	RootPass *string `pulumi:"rootPass"`
 	// Tags (a set). Change in place. Default `[]`.
 	Tags []string `pulumi:"tags"`
 	// Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
@@ -180,8 +177,8 @@ type InstanceArgs struct {
 	RebuildOnImageChange pulumi.BoolPtrInput
 	// Region id, such as `us-iad` (one offering Computes: `getRegions({ capability: "Computes" })`). Changing it replaces the instance.
 	Region pulumi.StringInput
-	// Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`). Secret.
-	RootPass pulumi.StringInput
+	// Root password, 7–128 characters (secret: encrypted in state, never printed). Required whenever an up deploys the image: a new instance, a replacement, a rebuild. An instance the program adopts (`adoptId`, `pulumi-compute import`) goes without it, since the API never reads it back. Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`). Secret.
+	RootPass pulumi.StringPtrInput
 	// Tags (a set). Change in place. Default `[]`.
 	Tags pulumi.StringArrayInput
 	// Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
@@ -297,7 +294,7 @@ func (o InstanceOutput) Region() pulumi.StringOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringOutput { return v.Region }).(pulumi.StringOutput)
 }
 
-// Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`). Secret: encrypted in state.
+// Root password, 7–128 characters (secret: encrypted in state, never printed). Required whenever an up deploys the image: a new instance, a replacement, a rebuild. An instance the program adopts (`adoptId`, `pulumi-compute import`) goes without it, since the API never reads it back. Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`). Secret: encrypted in state.
 func (o InstanceOutput) RootPass() pulumi.AnyOutput {
 	return o.ApplyT(func(v *Instance) pulumi.AnyOutput { return v.RootPass }).(pulumi.AnyOutput)
 }

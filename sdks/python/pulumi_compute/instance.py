@@ -24,7 +24,6 @@ class InstanceArgs:
                  image: pulumi.Input[_builtins.str],
                  label: pulumi.Input[_builtins.str],
                  region: pulumi.Input[_builtins.str],
-                 root_pass: pulumi.Input[_builtins.str],
                  type: pulumi.Input[_builtins.str],
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  authorized_keys: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
@@ -34,6 +33,7 @@ class InstanceArgs:
                  interfaces: pulumi.Input[Optional[Sequence[pulumi.Input['InstanceInterfacesArgsArgs']]]] = None,
                  private_ip: pulumi.Input[Optional[_builtins.bool]] = None,
                  rebuild_on_image_change: pulumi.Input[Optional[_builtins.bool]] = None,
+                 root_pass: pulumi.Input[Optional[_builtins.str]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  timeouts: pulumi.Input[Optional['TimeoutsArgsArgs']] = None):
         """
@@ -42,7 +42,6 @@ class InstanceArgs:
         :param pulumi.Input[_builtins.str] image: Image to deploy, such as `public/debian12` or a private image's id (`getImages` lists them). Changing it replaces the instance, or rebuilds it in place with `rebuildOnImageChange`.
         :param pulumi.Input[_builtins.str] label: 3–64 letters, digits, `-`, `_` and `.`; unique among the account's instances. Changes in place.
         :param pulumi.Input[_builtins.str] region: Region id, such as `us-iad` (one offering Computes: `getRegions({ capability: "Computes" })`). Changing it replaces the instance.
-        :param pulumi.Input[_builtins.str] root_pass: Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`). Secret.
         :param pulumi.Input[_builtins.str] type: Plan, such as `g6-nanode-1` (`GET /compute/types` lists them). A change resizes the instance in place and waits for it; a running instance comes back up.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] authorized_keys: SSH public keys installed for root at deployment. Changing them replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`).
@@ -52,13 +51,13 @@ class InstanceArgs:
         :param pulumi.Input[Sequence[pulumi.Input['InstanceInterfacesArgsArgs']]] interfaces: The configuration profile's interfaces, in order (`eth0`–`eth2`): `{purpose: "public"}`, `{purpose: "vlan", label, ipamAddress?}`, `{purpose: "vpc", subnetId, ipv4?: {vpc, nat11}, ipRanges?}` (`nat11`: the API's `nat_1_1`, `any` or one of the instance's public addresses, a 1:1 NAT to the VPC address). A change replaces the profile's interfaces in place; a running instance is rebooted so they take effect (the preview says so on the instance's row). When absent, the API gives one `public` interface and the list is left alone.
         :param pulumi.Input[_builtins.bool] private_ip: Give the instance a private IPv4 address (192.168.128.0/17). Changing it replaces the instance. Default `false`.
         :param pulumi.Input[_builtins.bool] rebuild_on_image_change: A change of `image` rebuilds the instance in place (its disks erased and deployed from the new image with `rootPass` and `authorizedKeys`, its id, addresses and interfaces kept) instead of replacing it. The preview says the rebuild. Default `false`.
+        :param pulumi.Input[_builtins.str] root_pass: Root password, 7–128 characters (secret: encrypted in state, never printed). Required whenever an up deploys the image: a new instance, a replacement, a rebuild. An instance the program adopts (`adoptId`, `pulumi-compute import`) goes without it, since the API never reads it back. Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`). Secret.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tags (a set). Change in place. Default `[]`.
         :param pulumi.Input['TimeoutsArgsArgs'] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
         pulumi.set(__self__, "image", image)
         pulumi.set(__self__, "label", label)
         pulumi.set(__self__, "region", region)
-        pulumi.set(__self__, "root_pass", root_pass)
         pulumi.set(__self__, "type", type)
         if adopt_id is not None:
             pulumi.set(__self__, "adopt_id", adopt_id)
@@ -76,6 +75,8 @@ class InstanceArgs:
             pulumi.set(__self__, "private_ip", private_ip)
         if rebuild_on_image_change is not None:
             pulumi.set(__self__, "rebuild_on_image_change", rebuild_on_image_change)
+        if root_pass is not None:
+            pulumi.set(__self__, "root_pass", root_pass)
         if tags is not None:
             pulumi.set(__self__, "tags", tags)
         if timeouts is not None:
@@ -116,18 +117,6 @@ class InstanceArgs:
     @region.setter
     def region(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "region", value)
-
-    @_builtins.property
-    @pulumi.getter(name="rootPass")
-    def root_pass(self) -> pulumi.Input[_builtins.str]:
-        """
-        Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`). Secret.
-        """
-        return pulumi.get(self, "root_pass")
-
-    @root_pass.setter
-    def root_pass(self, value: pulumi.Input[_builtins.str]):
-        pulumi.set(self, "root_pass", value)
 
     @_builtins.property
     @pulumi.getter
@@ -238,6 +227,18 @@ class InstanceArgs:
         pulumi.set(self, "rebuild_on_image_change", value)
 
     @_builtins.property
+    @pulumi.getter(name="rootPass")
+    def root_pass(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Root password, 7–128 characters (secret: encrypted in state, never printed). Required whenever an up deploys the image: a new instance, a replacement, a rebuild. An instance the program adopts (`adoptId`, `pulumi-compute import`) goes without it, since the API never reads it back. Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`). Secret.
+        """
+        return pulumi.get(self, "root_pass")
+
+    @root_pass.setter
+    def root_pass(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "root_pass", value)
+
+    @_builtins.property
     @pulumi.getter
     def tags(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
@@ -300,7 +301,7 @@ class Instance(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] private_ip: Give the instance a private IPv4 address (192.168.128.0/17). Changing it replaces the instance. Default `false`.
         :param pulumi.Input[_builtins.bool] rebuild_on_image_change: A change of `image` rebuilds the instance in place (its disks erased and deployed from the new image with `rootPass` and `authorizedKeys`, its id, addresses and interfaces kept) instead of replacing it. The preview says the rebuild. Default `false`.
         :param pulumi.Input[_builtins.str] region: Region id, such as `us-iad` (one offering Computes: `getRegions({ capability: "Computes" })`). Changing it replaces the instance.
-        :param pulumi.Input[_builtins.str] root_pass: Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`). Secret.
+        :param pulumi.Input[_builtins.str] root_pass: Root password, 7–128 characters (secret: encrypted in state, never printed). Required whenever an up deploys the image: a new instance, a replacement, a rebuild. An instance the program adopts (`adoptId`, `pulumi-compute import`) goes without it, since the API never reads it back. Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`). Secret.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tags (a set). Change in place. Default `[]`.
         :param pulumi.Input[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         :param pulumi.Input[_builtins.str] type: Plan, such as `g6-nanode-1` (`GET /compute/types` lists them). A change resizes the instance in place and waits for it; a running instance comes back up.
@@ -370,8 +371,6 @@ class Instance(pulumi.CustomResource):
             if region is None and not opts.urn:
                 raise TypeError("Missing required property 'region'")
             __props__.__dict__["region"] = region
-            if root_pass is None and not opts.urn:
-                raise TypeError("Missing required property 'root_pass'")
             __props__.__dict__["root_pass"] = None if root_pass is None else pulumi.Output.secret(root_pass)
             __props__.__dict__["tags"] = tags
             __props__.__dict__["timeouts"] = timeouts
@@ -549,7 +548,7 @@ class Instance(pulumi.CustomResource):
     @pulumi.getter(name="rootPass")
     def root_pass(self) -> pulumi.Output[Any]:
         """
-        Root password, 7–128 characters (secret: encrypted in state, never printed). Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`). Secret: encrypted in state.
+        Root password, 7–128 characters (secret: encrypted in state, never printed). Required whenever an up deploys the image: a new instance, a replacement, a rebuild. An instance the program adopts (`adoptId`, `pulumi-compute import`) goes without it, since the API never reads it back. Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`). Secret: encrypted in state.
         """
         return pulumi.get(self, "root_pass")
 

@@ -16,12 +16,12 @@ import { changedFields, check, toOutputs } from "../../../provider/engine/engine
 import type { AnySpec } from "../../../provider/engine/spec";
 import { RESOURCE_SPECS } from "../../../provider/generated/spec-table";
 import { AREAS, type AreaContents } from "../../../provider/cli/import/account";
-import { filterByLabel, runImport, selectAreas } from "../../../provider/cli/import/command";
+import { filterByLabel, readAreas, runImport, selectAreas } from "../../../provider/cli/import/command";
 import { programInputs } from "../../../provider/engine/import-inputs";
 import { Reference, layout, stringLiteral } from "../../../provider/cli/import/literal";
 import { identifier, identifiers, resourceNames, slug } from "../../../provider/cli/import/program-names";
 import { buildProgram, renderProgram, type Program } from "../../../provider/cli/import/program";
-import { seedImportAccount, type SeededAccount } from "../../support/import-account";
+import { APP_1_VPC_IPV4, seedImportAccount, type SeededAccount } from "../../support/import-account";
 
 jest.setTimeout(120_000);
 
@@ -37,7 +37,7 @@ beforeAll(async () => {
   emulator = await startEmulator({ port: 0, timeScale: 300 });
   client = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });
   seeded = await seedImportAccount(emulator, client);
-  contents = await Promise.all(AREAS.map((area) => area.read(client, { recordSets: false })));
+  contents = await readAreas(client, AREAS, { recordSets: false });
   program = buildProgram(RESOURCE_SPECS, AREAS, contents);
   index = renderProgram(program, emulator.url);
   if (process.env.IMPORT_DUMP) fs.writeFileSync(process.env.IMPORT_DUMP, index);
@@ -92,7 +92,8 @@ describe("the program", () => {
       Vpc: 2,
       VpcSubnet: 3,
       Firewall: 2,
-      FirewallDevice: 3,
+      FirewallDevice: 4,
+      Instance: 1,
       Ipv6Range: 1,
       ReverseDns: 1,
       Domain: 3,
@@ -104,7 +105,12 @@ describe("the program", () => {
     for (const r of resources()) expect(r.inputs.adoptId).toBe(r.source.id);
     // Each area writes the kinds it declares (which test/checks/kind-lists.test.ts holds against the spec table).
     AREAS.forEach((area, i) => expect(contents[i]!.objects.filter((o) => !area.kinds.includes(o.kind))).toEqual([]));
-    expect(program.notes).toEqual([expect.stringMatching(/^\d+ public image\(s\): the platform's distributions/)]);
+    expect(program.notes).toEqual([
+      ...["web-1", "web-2", "db-1"].map((label, i) =>
+        expect.stringMatching(`^instance ${label} \\(${seeded.computeIds[i]}\\): it was not deployed from an image`),
+      ),
+      expect.stringMatching(/^\d+ public image\(s\): the platform's distributions/),
+    ]);
   });
 
   test("references the objects it holds instead of literal ids", () => {
@@ -116,6 +122,38 @@ describe("the program", () => {
     for (const r of [...ofKind("VpcSubnet"), ...ofKind("DomainRecord"), ...ofKind("FirewallDevice")]) {
       expect(Object.values(r.inputs).filter((v) => v instanceof Reference)).toHaveLength(1);
     }
+  });
+
+  test("an instance: its interfaces with the addresses they hold, its subnet and firewall as references, its tags; no root password", () => {
+    const [app] = ofKind("Instance");
+    expect(app!.inputs).toEqual({
+      label: "app-1",
+      region: "us-iad",
+      type: "g6-nanode-1",
+      image: "public/debian12",
+      tags: ["app", "prod"],
+      firewallId: expect.any(Reference),
+      interfaces: [{ purpose: "public" }, { purpose: "vpc", subnetId: expect.any(Reference), ipv4: { vpc: APP_1_VPC_IPV4 } }],
+      adoptId: String(seeded.computeIds[3]),
+    });
+    expect(index).toMatch(
+      /firewallId: webFw\.id,\n\s*interfaces: \[\n\s*\{ purpose: "public" \},\n\s*\{ purpose: "vpc", subnetId: appNetWeb\.id,/,
+    );
+    expect(index).not.toContain("console-only-root-password");
+    // Its firewall is a device of web-fw's too, which changes it in place.
+    expect(ofKind("FirewallDevice").filter((d) => d.inputs.entityId === seeded.computeIds[3])).toHaveLength(1);
+  });
+
+  test("an instance whose subnet and firewall are not in the program names their ids", async () => {
+    const instances = AREAS.find((a) => a.name === "instances")!;
+    const alone = buildProgram(RESOURCE_SPECS, [instances], await readAreas(client, [instances], { recordSets: false }));
+    const [app] = alone.sections.flatMap((s) => s.resources);
+    const web = ofKind("VpcSubnet").find((r) => r.name === "app-net-web")!;
+    const fw = ofKind("Firewall").find((r) => r.name === "web-fw")!;
+    expect(app!.inputs).toMatchObject({
+      firewallId: Number(fw.source.id),
+      interfaces: [{ purpose: "public" }, { purpose: "vpc", subnetId: Number(web.source.id) }],
+    });
   });
 
   test("writes only inputs that differ from the API's defaults, and the API's spelling of the rest", () => {
@@ -151,11 +189,20 @@ describe("the program", () => {
   });
 
   test("every resource passes the spec's check and is what `diff` finds equal to the object it adopts", () => {
+    // What a program's references hold at up: the referenced objects' ids.
+    const resolved = (value: unknown): unknown =>
+      value instanceof Reference
+        ? Number(resources().find((o) => o.identifier === value.identifier)!.source.id)
+        : Array.isArray(value)
+          ? value.map(resolved)
+          : value !== null && typeof value === "object"
+            ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolved(v)]))
+            : value;
     for (const r of resources()) {
       const spec = RESOURCE_SPECS[r.kind] as AnySpec;
       const parent = r.source.parent && { [r.source.parent.input]: Number(r.source.parent.object.id) };
-      const current = toOutputs(spec, r.source.record, parent ?? {});
-      const inputs = { ...r.inputs, ...parent };
+      const current = toOutputs(spec, r.source.record, { ...r.source.given, ...parent });
+      const inputs = resolved({ ...r.inputs, ...parent }) as Record<string, unknown>;
       expect({ name: r.name, ...changedFields(spec, current, inputs) }).toEqual({ name: r.name, changed: [], replaces: [] });
       expect({ name: r.name, failures: check(spec, inputs).failures }).toEqual({ name: r.name, failures: undefined });
     }
@@ -188,7 +235,7 @@ describe("the program", () => {
 
   test("--record-sets: each domain's records become one DomainRecordSet, its records written as the DomainRecords are", async () => {
     const domainsArea = AREAS.find((a) => a.name === "domains")!;
-    const setContents = await domainsArea.read(client, { recordSets: true });
+    const setContents = await domainsArea.read(client, { recordSets: true }, []);
     const setProgram = buildProgram(RESOURCE_SPECS, [domainsArea], [setContents]);
     const sets = setProgram.sections.flatMap((s) => s.resources).filter((r) => r.kind === "DomainRecordSet");
     expect(setContents.objects.filter((o) => !domainsArea.kinds.includes(o.kind))).toEqual([]);
@@ -295,7 +342,7 @@ describe("bad input: a clear error, exit code 1, nothing written", () => {
 
   test("an unknown --only area", async () => {
     expect(() => selectAreas(["vpcs", "volumes"])).toThrow(
-      'unknown --only area "volumes"; valid areas: vpcs, firewalls, ipv6, rdns, domains, databases, images',
+      'unknown --only area "volumes"; valid areas: vpcs, firewalls, instances, ipv6, rdns, domains, databases, images',
     );
     expect(await run({ only: ["volumes"] })).toMatchObject({ code: 1, written: false });
   });

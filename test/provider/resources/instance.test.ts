@@ -6,7 +6,7 @@
  */
 import { provider } from "../../../provider/registry";
 import { UNKNOWN, diff, previewUpdate } from "../../../provider/engine/engine";
-import { REBOOT_FOR_INTERFACES, instanceSpec } from "../../../provider/resources/instance";
+import { REBOOT_FOR_INTERFACES, ROOT_PASS_TO_DEPLOY, instanceSpec } from "../../../provider/resources/instance";
 import { useProviderHarness } from "../harness";
 
 jest.setTimeout(60_000);
@@ -58,6 +58,22 @@ describe("check", () => {
     await harness.client.computes.instances.create({ region: "us-iad", type: "g6-nanode-1", label: "web-1" });
     const found = await failures(base);
     expect(found).toEqual([expect.objectContaining({ property: "label", reason: expect.stringContaining('label "web-1"') })]);
+  });
+
+  test("the root password goes with each deployment of the image: a new instance, a replacement, a rebuild; an adopted one goes without", async () => {
+    const { rootPass: _none, ...adopted } = base;
+    const refused = [{ property: "", reason: `rootPass: ${ROOT_PASS_TO_DEPLOY}` }];
+    expect(await failures(adopted)).toEqual(refused);
+    // Adopted (pulumi-compute import writes no password), then managed: no refusal, and no diff.
+    expect(await failures({ ...adopted, adoptId: 123 })).toEqual([]);
+    const checked = { ...adopted, adoptId: 123 };
+    expect(await failures({ ...adopted, tags: ["a"], type: "g6-standard-1" }, checked)).toEqual([]);
+    expect(diff(instanceSpec, { ...adopted, status: "running" }, adopted)).toMatchObject({ changes: false });
+    // A change that deploys the image again needs it: a replacement, or a rebuild.
+    expect(await failures({ ...adopted, region: "us-ord" }, checked)).toEqual(refused);
+    expect(await failures({ ...adopted, image: "public/ubuntu24.04", rebuildOnImageChange: true }, checked)).toEqual(refused);
+    expect(await failures({ ...adopted, region: "us-ord", rootPass: "a-long-root-password" }, checked)).toEqual([]);
+    expect(harness.writes()).toEqual([]);
   });
 
   test("the root password is never printed in a failure", async () => {

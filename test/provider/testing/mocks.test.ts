@@ -31,14 +31,14 @@ afterEach(() => mocks?.dispose());
 
 test("the README's program reads the outputs an up records: hosts.primary, port by engine, status after the wait, ids, secrets", async () => {
   await useMocks();
-  const { vpc, data, db, outputs } = readmeProgram();
+  const { vpc, data, web, appFirewall, db, outputs } = readmeProgram();
   const { dbHost, dbPassword } = outputs;
 
   expect(await outputValue(dbHost)).toMatch(/^\S+\.\S+$/);
   expect(await outputValue(db.port)).toBe(3306);
   expect(await outputValue(db.status)).toBe("active");
   expect(await outputValue(db.engineId)).toBe("mysql/8"); // the program's spelling, as state keeps it
-  expect(await outputValue(db.allowList)).toEqual(["10.0.2.0/24"]);
+  expect(await outputValue(db.allowList)).toEqual(["10.0.2.0/24", "10.0.1.11"]);
   expect(await outputValue(db.created)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
   // Ids in the API's form: numbers, as strings.
   expect(await outputValue(vpc.id)).toMatch(/^\d+$/);
@@ -53,6 +53,16 @@ test("the README's program reads the outputs an up records: hosts.primary, port 
   const api = await mocks.api();
   const [database] = await api.client.databases.mysql.listAll();
   expect(database).toMatchObject({ id: Number(await outputValue(db.id)), status: "active", hosts: { primary: await outputValue(dbHost) } });
+  // The app runs in the web subnet at the address the program names, behind its firewall.
+  const [app] = await api.client.computes.instances.listAll();
+  expect(app).toMatchObject({ label: "app-1", status: "running" });
+  const [config] = await api.client.computes.instances.configs.listAll(app!.id);
+  expect(config!.interfaces.find((i) => i.purpose === "vpc")).toMatchObject({
+    subnet_id: Number(await outputValue(web.id)),
+    ipv4: { vpc: "10.0.1.11" },
+  });
+  const devices = await api.client.networking.firewalls.devices.listAll(Number(await outputValue(appFirewall.id)));
+  expect(devices.map((d) => d.entity.id)).toEqual([app!.id]);
 });
 
 test("an engine version the API does not offer is refused as preview refuses it, naming engineId", async () => {
