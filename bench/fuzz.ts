@@ -7,8 +7,8 @@
  *   npm run bench -- fuzz --steps=100 --seed=1 --seeds=20        seeds 1 to 20
  *   npm run bench -- fuzz --steps=100 --seeds=20 --door=plugin   every seed through the provider plugin (or `classes`)
  *
- * Prints, per seed: steps, engine operations, faults fired, invariant checks, the most requests of
- * one operation, and the time per step. A violation is a failure of the benchmark.
+ * Prints, per seed: steps, engine operations, faults fired, resources moved to a second stack and
+ * back (`stateMove`), invariant checks, the most requests of one operation, and the time per step. A violation is a failure of the benchmark.
  */
 import { DOORS, fuzz, startFuzzWorld, type Door } from "../test/support/fuzz";
 import type { BenchResult, Benchmark } from "./benchmark";
@@ -33,8 +33,8 @@ export const benchmark: Benchmark = {
     const door = doorFlag as Door | undefined;
     const world = await startFuzzWorld();
     const table = [
-      "| seed | door | steps | operations | faults fired | invariant checks | most requests per operation | s per step | result |",
-      "|---|---|---|---|---|---|---|---|---|",
+      "| seed | door | steps | operations | faults fired | moved and back | invariant checks | most requests per operation | s per step | result |",
+      "|---|---|---|---|---|---|---|---|---|---|",
     ];
     const failures: string[] = [];
     const total = { steps: 0, operations: 0, faults: 0, checks: 0, ms: 0 };
@@ -52,7 +52,7 @@ export const benchmark: Benchmark = {
         total.checks += report.checks;
         total.ms += report.ms;
         const v = report.violation;
-        const row = `| ${seed} | ${result.door} | ${report.steps} | ${report.operations} | ${report.faults} | ${report.checks} | ${report.mostRequests} | ${(report.ms / 1000 / report.steps).toFixed(2)} | ${v ? `${v.invariant} at step ${v.step}` : "clean"} |`;
+        const row = `| ${seed} | ${result.door} | ${report.steps} | ${report.operations} | ${report.faults} | ${report.moved} | ${report.checks} | ${report.mostRequests} | ${(report.ms / 1000 / report.steps).toFixed(2)} | ${v ? `${v.invariant} at step ${v.step}` : "clean"} |`;
         table.push(row);
         // Each seed as it ends, for a long run watched from its log.
         console.log(`  ${row}`);

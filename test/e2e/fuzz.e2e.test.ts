@@ -35,7 +35,7 @@ afterAll(async () => {
 
 /** Runs a (shrunk) step list through `door` and fails with the invariant it breaks. */
 async function replay(steps: Step[], door: Door = "classes"): Promise<void> {
-  const report = await runSteps(world, steps, { name: "replay", door });
+  const report = await runSteps(world, steps, { door });
   expect(report.violation).toBeUndefined();
 }
 
@@ -49,16 +49,20 @@ test("every kind of the spec table is modelled or listed as not yet, with its re
 
 /**
  * Seeds and step counts, through both doors (odd seeds the classes, even seeds the plugin's
- * YAML), chosen so that together they add every kind but FirewallRule (the test after them has it),
- * change in place and by replacement (with and without `deleteBeforeReplace`), rename, remove,
- * ignore, protect, change and delete by hand, fault, preview, up, up with refresh, refresh, drift
- * and destroy. The whole file is held within 3 minutes on two idle cores.
+ * YAML), chosen as the cheapest of the generator's sequences (fewest engine operations) that
+ * together add every kind, change in place and by replacement (with and without
+ * `deleteBeforeReplace`), rename, move, remove, ignore, protect, change and delete by hand, fault,
+ * preview, up, up with refresh, refresh, destroy, and `pulumi state move` through the classes;
+ * the tests after them hold `retainOnDelete` and `drift` through both doors, and the move to a
+ * second stack through the plugin's. The whole file is held within 3 minutes on CI
+ * (docs/design.md says its time). A change of the generator changes each seed's sequence: pick
+ * them again.
  */
 const SEEDS: Array<[number, number]> = [
-  [2, 16],
-  [6, 16],
-  [25, 16],
-  [33, 16],
+  [299, 16],
+  [55, 14],
+  [195, 12],
+  [281, 10],
 ];
 
 test.each(SEEDS)("seed %i, %i steps: every invariant holds after every step, through the seed's door", async (seed, steps) => {
@@ -72,9 +76,8 @@ test.each(SEEDS)("seed %i, %i steps: every invariant holds after every step, thr
 test("an object no program declares breaks `nothing undeclared` at the next up, and shrinking cuts the run to two ups", async () => {
   const steps: Step[] = [
     { op: "add", kind: "Domain", name: "zone1", props: { domain: "fz1.example", soaEmail: "admin@fuzz.example", ttlSec: 300 } },
-    { op: "preview" },
-    { op: "up" },
     { op: "changeInPlace", name: "zone1", field: "ttlSec", value: 3600 },
+    { op: "up" },
     { op: "up" },
   ];
   // Behind the model's back: a VPC made by hand after the first up.
@@ -85,7 +88,7 @@ test("an object no program declares breaks `nothing undeclared` at the next up, 
     await world.client.vpcs.create({ label: "stray", region: "us-iad" });
   };
   const report = await runSteps(world, steps, { afterStep: stray });
-  expect(report.violation).toMatchObject({ invariant: "nothing undeclared", step: 4 });
+  expect(report.violation).toMatchObject({ invariant: "nothing undeclared", step: 3 });
   expect(report.violation!.message).toContain('"label":"stray"');
   const shrunk = await shrink(world, steps, report.violation!, {
     afterStep: (step, index) => {
@@ -146,10 +149,14 @@ const FIREWALL_WITH_RULE: Step[] = [
 // their resources leave the program (`retainOnDelete`), `pulumi-compute drift` reporting exactly
 // the changes made by hand, then nothing once `up --refresh` restored them, and a firewall
 // device moved to another instance (the world seeds each instance when a step first needs it).
+// On the way, seed 17's refusal through this door too: a VPC changed in the program and deleted
+// by hand makes the `up` fail naming "vpc1" and `pulumi up --refresh`, which the run then runs
+// (the seed 17 test below holds it through the classes alone).
 test.each(DOORS)("retainOnDelete keeps what leaves the program, and drift reports exactly the hand change (%s)", async (door) => {
   const report = await runSteps(
     world,
     [
+      { op: "add", kind: "Vpc", name: "vpc1", props: { label: "fz-net-9", region: "us-iad", description: "" } },
       { op: "add", kind: "Domain", name: "zone1", props: { domain: "fz1.example", soaEmail: "admin@fuzz.example", ttlSec: 300 } },
       {
         op: "add",
@@ -169,13 +176,17 @@ test.each(DOORS)("retainOnDelete keeps what leaves the program, and drift report
       { op: "changeReplace", name: "rule1", field: "label", props: { label: "rule-8" }, deleteBeforeReplace: false },
       { op: "remove", name: "rec1" },
       { op: "changeReplace", name: "dev1", field: "entityId", props: { entityId: 8000009 }, deleteBeforeReplace: false },
-      { op: "upRefresh" },
+      { op: "changeInPlace", name: "vpc1", field: "description", value: "note 10" },
+      { op: "handDelete", name: "vpc1" },
+      { op: "up" },
       { op: "drift" },
     ],
-    { name: "retain", door },
+    { door },
   );
   expect(report.violation).toBeUndefined();
-  expect(report.steps).toBe(16);
+  expect(report.steps).toBe(19);
+  // The up was refused with seed 17's words, and the up --refresh they advise ran.
+  expect(report.advised).toBe(1);
   // The record, and the rule's old object (its label changed, so it was replaced).
   expect(report.retained).toBe(2);
 });
@@ -225,19 +236,16 @@ test("seed 1: a refresh does not make a Firewall own the rules its FirewallRules
 // until a refresh, so the update meets a 404; the refusal said only "the API refused the VPC
 // update: Not found (HTTP 404 PUT /v4/vpcs/…)", naming neither the program's resource nor what to
 // do. It now names the resource and the commands (`pulumi up --refresh` or `pulumi refresh`); the
-// model expects that refusal, checks its words and runs `up --refresh` as it says.
-test.each(DOORS)("seed 17: an up that changes an object deleted by hand says which resource and to run up --refresh (%s)", async (door) => {
-  const report = await runSteps(
-    world,
-    [
-      { op: "add", kind: "Vpc", name: "vpc1", props: { label: "fz-net-4", region: "us-iad", description: "" } },
-      { op: "upRefresh" },
-      { op: "changeInPlace", name: "vpc1", field: "description", value: "note 7" },
-      { op: "handDelete", name: "vpc1" },
-      { op: "up" },
-    ],
-    { name: "gone", door },
-  );
+// model expects that refusal, checks its words and runs `up --refresh` as it says. Through the
+// classes, where it was found; the retainOnDelete test above meets it through the plugin's door.
+test("seed 17: an up that changes an object deleted by hand says which resource and to run up --refresh", async () => {
+  const report = await runSteps(world, [
+    { op: "add", kind: "Vpc", name: "vpc1", props: { label: "fz-net-4", region: "us-iad", description: "" } },
+    { op: "upRefresh" },
+    { op: "changeInPlace", name: "vpc1", field: "description", value: "note 7" },
+    { op: "handDelete", name: "vpc1" },
+    { op: "up" },
+  ]);
   expect(report.violation).toBeUndefined();
   // The up was refused with those words, and the up --refresh they advise brought the VPC back.
   expect(report.advised).toBe(1);
@@ -246,7 +254,8 @@ test.each(DOORS)("seed 17: an up that changes an object deleted by hand says whi
 // Seed 31 (classes, 100 steps) stopped the bench with "Invalid path parameter null": a subnet
 // changed by hand after its VPC was renamed in the program and before an up. The run looked the
 // parent's id up in state by the parent's new name; the state holds it under the old one until
-// the up. It now takes the parent's id the state records on the child.
+// the up. It now takes the parent's id the state records on the child (the `up --refresh` after
+// it checks that the state then holds the label the account holds).
 test("a child changed by hand after its parent's rename, before the up, is changed under its parent", async () => {
   const report = await runSteps(world, [
     { op: "add", kind: "Vpc", name: "vpc1", props: { label: "fz-net-1", region: "us-iad", description: "" } },
@@ -254,9 +263,30 @@ test("a child changed by hand after its parent's rename, before the up, is chang
     { op: "up" },
     { op: "rename", name: "vpc1", to: "vpc2" },
     { op: "hand", name: "subnet1", field: "label", value: "sub-hand-3" },
-    { op: "drift" },
     { op: "upRefresh" },
   ]);
   expect(report.violation).toBeUndefined();
-  expect(report.steps).toBe(7);
+  expect(report.steps).toBe(6);
+});
+
+// `pulumi state move` (the `stateMove` step) of a VPC with a change the program made and its subnet
+// with a change made by hand, to a second stack of the project and back, through the plugin's door
+// (seed 195 moves a firewall through the classes): neither move writes, each stack plans for them
+// what the other planned, the second stack's `up` converges them (its preview empty after), every
+// object is held by exactly one stack, and back home they keep their objects.
+test("a VPC and its subnet moved to a second stack with pulumi state move, converged there, and back keep their objects", async () => {
+  const report = await runSteps(
+    world,
+    [
+      { op: "add", kind: "Vpc", name: "vpc1", props: { label: "fz-net-1", region: "us-iad", description: "" } },
+      { op: "add", kind: "VpcSubnet", name: "sub1", parent: "vpc1", props: { label: "sub-2", ipv4: "10.0.3.0/24" } },
+      { op: "up" },
+      { op: "changeInPlace", name: "vpc1", field: "description", value: "note 4" },
+      { op: "hand", name: "sub1", field: "label", value: "sub-hand-5" },
+      { op: "stateMove", name: "vpc1" },
+    ],
+    { door: "plugin" },
+  );
+  expect(report.violation).toBeUndefined();
+  expect(report.moved).toBe(2);
 });

@@ -36,7 +36,7 @@ export async function fuzz(
 ): Promise<FuzzResult> {
   const door = options.door ?? doorOf(seed);
   const sequence = generateSteps(seed, steps);
-  const report = await runSteps(world, sequence, { name: `fuzz-${seed}`, door, log: options.log, trace: options.trace });
+  const report = await runSteps(world, sequence, { door, log: options.log, trace: options.trace });
   if (!report.violation) return { seed, door, report };
   const shrunk = await shrink(world, sequence, report.violation, { ...options, door });
   const test = asJestTest(`seed ${seed} (${door}): ${shrunk.violation.invariant}`, shrunk, door);

@@ -1,8 +1,9 @@
 /**
  * Runs a step list through the real engine: one emulator (reset before each run, so a seed and a
- * step list reproduce), one fresh stack per run whose program declares the model's current
- * resources through one door (`doors.ts`: the TypeScript classes, or Pulumi YAML through the
- * provider plugin), and the invariants after every step, each reported with the step that broke it.
+ * step list reproduce), one stack per door (made once, its state emptied before each run:
+ * `stackOf`) whose program declares the model's current resources through that door (`doors.ts`:
+ * the TypeScript classes, or Pulumi YAML through the provider plugin), and the invariants after
+ * every step, each reported with the step that broke it.
  *
  * Invariants:
  * - `operation succeeds`: every preview, up and refresh succeeds at once, faults or not;
@@ -29,6 +30,11 @@
  *   model made by hand;
  * - `destroy leaves nothing`: after a `destroy`, no object of a modelled kind in the account and
  *   no resource in state;
+ * - `state move writes nothing`, `state move moves exactly them`, `state move keeps the plan`,
+ *   `held by one stack` (`stateMove`, `moveAndBack`): a `pulumi state move` sends no request that
+ *   writes and moves exactly the resources named, with their ids; each stack then plans for them
+ *   what the other planned; after the second stack's `up`, every object of the account is held by
+ *   exactly one resource of the two stacks; back home they keep their objects;
  * - `no token in state`: the state file never holds the API token, nor an instance's root password in the clear;
  * - `request budget`: an operation's requests stay within a loose budget per resource.
  */
@@ -44,26 +50,83 @@ import { createTestStack, type TestStack } from "../engine";
 import { runProcess } from "../process";
 import { classesProgram, yamlProgram, type Door } from "./doors";
 import { KINDS, KIND_BY_NAME, ROOT_PASS, type CloudObject, type KindModel } from "./kinds";
-import { afterOperation, applyEdit, emptyModel, findDecl, isOperation, type Operation, type Step } from "./steps";
+import {
+  afterOperation,
+  applyEdit,
+  emptyModel,
+  findDecl,
+  isOperation,
+  movable,
+  type Decl,
+  type Model,
+  type Operation,
+  type Step,
+} from "./steps";
 
-/** The emulator and a client of its account, shared by every run of a process (reset before each). */
+/**
+ * The emulator and a client of its account, shared by every run of a process (reset before each),
+ * and the stacks of the runs (`stackOf`).
+ */
 export interface FuzzWorld {
   emulator: RunningEmulator;
   client: ComputeClient;
+  /** The stacks runs have made, by door and role, each with its state file as it was made. */
+  stacks: Map<string, PooledStack>;
   close(): Promise<void>;
+}
+
+/** A stack a run makes once and later runs take again, from an empty state (`stackOf`). */
+interface PooledStack {
+  stack: TestStack;
+  /** The model its program declares (the classes' door reads it at each operation). */
+  program: { model: Model };
+  /** The state file's text as `pulumi stack init` left it (undefined: none yet). */
+  initial?: string;
 }
 
 export async function startFuzzWorld(): Promise<FuzzWorld> {
   const emulator = await startEmulator({ port: 0 });
   const client = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });
+  const stacks = new Map<string, PooledStack>();
   return {
     emulator,
     client,
+    stacks,
     close: async () => {
+      for (const pooled of stacks.values()) pooled.stack.cleanup();
       await client.close();
       await emulator.close();
     },
   };
+}
+
+/**
+ * The stack of a door's run (`role` "main"), or of its second stack (`stateMove`), declaring
+ * `model` from now on, with an empty state: made once per world (two `pulumi` starts and a clock
+ * service), then taken again by each run with its state file put back as it was made, since a run
+ * is a fresh stack on a reset emulator. The second stack is of the main one's project and backend.
+ */
+async function stackOf(world: FuzzWorld, door: Door, role: "main" | "second", model: Model): Promise<TestStack> {
+  const key = `${door} ${role}`;
+  let pooled = world.stacks.get(key);
+  if (!pooled) {
+    const program = { model };
+    const stack = await createTestStack({
+      name: `fuzz-${door}`,
+      // The main stack is made first: a run's second stack is made at its first move.
+      ...(role === "second" ? { stackName: "second", besides: world.stacks.get(`${door} main`)!.stack } : {}),
+      apiUrl: world.emulator.url,
+      token: world.emulator.token,
+      ...(door === "plugin" ? { runtime: "yaml" as const } : { program: () => classesProgram(program.model)() }),
+      ephemeral: { checkpoints: false, clock: world.emulator.emulator.clock },
+    });
+    pooled = { stack, program, initial: fs.existsSync(stack.statePath) ? stack.stateText() : undefined };
+    world.stacks.set(key, pooled);
+  }
+  pooled.program.model = model;
+  if (pooled.initial === undefined) fs.rmSync(pooled.stack.statePath, { force: true });
+  else fs.writeFileSync(pooled.stack.statePath, pooled.initial);
+  return pooled.stack;
 }
 
 export interface Violation {
@@ -85,6 +148,8 @@ export interface RunReport {
   retained: number;
   /** Refusals whose message the run followed (an `up` of a change to an object deleted by hand, then `up --refresh`). */
   advised: number;
+  /** Resources moved to the second stack and back (`stateMove`). */
+  moved: number;
   /** Requests of each operation, at most. */
   mostRequests: number;
   ms: number;
@@ -120,8 +185,6 @@ function opsOf(events: EngineEvent[]): string[] {
 }
 
 export interface RunOptions {
-  /** The stack's short name. */
-  name?: string;
   /** The door the program goes through (default: the classes). */
   door?: Door;
   log?: (line: string) => void;
@@ -141,25 +204,25 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
   control.reset({ seed: 1 });
   const model = emptyModel();
   const started = Date.now();
-  const report: RunReport = { steps: 0, operations: 0, faults: 0, checks: 0, retained: 0, advised: 0, mostRequests: 0, ms: 0 };
+  const report: RunReport = { steps: 0, operations: 0, faults: 0, checks: 0, retained: 0, advised: 0, moved: 0, mostRequests: 0, ms: 0 };
   const door = options.door ?? "classes";
-  const stack: TestStack = await createTestStack({
-    name: options.name ?? "fuzz",
-    apiUrl: emulator.url,
-    token: emulator.token,
-    ...(door === "plugin" ? { runtime: "yaml" as const } : { program: classesProgram(model) }),
-    ephemeral: { checkpoints: false, clock: emulator.emulator.clock },
-  });
-  /** The YAML door's program, written before each operation from the model as it is then. */
-  const writeProgram = () => {
+  const stack = await stackOf(world, door, "main", model);
+  /**
+   * The second stack of the project (`stateMove`), made at the first move, and its program: the
+   * resources moved to it (`away`), through the run's door.
+   */
+  const away = emptyModel();
+  let second: TestStack | undefined;
+  /** The YAML door's program of `target`, written before each operation from its model as it is then. */
+  const writeProgram = (target: TestStack) => {
     if (door !== "plugin") return;
-    const urnOf = (kind: string, name: string) => `urn:pulumi:${stack.stack.name}::${stack.project}::compute:index:${kind}::${name}`;
-    fs.writeFileSync(path.join(stack.workDir, "Main.yaml"), yamlProgram(model, urnOf));
+    const urnOf = (kind: string, name: string) => `urn:pulumi:${target.stack.name}::${target.project}::compute:index:${kind}::${name}`;
+    fs.writeFileSync(path.join(target.workDir, "Main.yaml"), yamlProgram(target === stack ? model : away, urnOf));
   };
-  /** The object id of each resource of the state, by name. */
-  const ids = (): Map<string, string> => {
+  /** The object id of each resource of the state (of `target`), by name. */
+  const ids = (target: TestStack = stack): Map<string, string> => {
     try {
-      return new Map(stack.resources().flatMap((r) => (r.type.startsWith("pulumi:") || !r.id ? [] : [[r.urn.split("::").pop()!, r.id]])));
+      return new Map(target.resources().flatMap((r) => (r.type.startsWith("pulumi:") || !r.id ? [] : [[r.urn.split("::").pop()!, r.id]])));
     } catch {
       return new Map(); // no state file before the first operation
     }
@@ -174,10 +237,14 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
   const deletedByHand = new Set<string>();
   const writesSinceClear = () => control.listRequests().filter((r) => r.method !== "GET");
 
-  async function operate(op: Operation | "preview", run: (onEvent: (e: EngineEvent) => void) => Promise<unknown>): Promise<string[]> {
+  async function operate(
+    op: Operation | "preview",
+    run: (onEvent: (e: EngineEvent) => void) => Promise<unknown>,
+    target: TestStack = stack,
+  ): Promise<string[]> {
     const events: EngineEvent[] = [];
     report.operations++;
-    writeProgram();
+    writeProgram(target);
     try {
       await run((e) => events.push(e));
     } catch (error) {
@@ -188,9 +255,9 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
     return opsOf(events);
   }
 
-  async function preview(refresh: boolean): Promise<string[]> {
+  async function preview(refresh: boolean, target: TestStack = stack): Promise<string[]> {
     control.clearRequests();
-    const ops = await operate("preview", (onEvent) => stack.stack.preview({ onEvent, refresh }));
+    const ops = await operate("preview", (onEvent) => target.stack.preview({ onEvent, refresh }), target);
     const writes = writesSinceClear();
     check("preview sends no write", writes.length === 0, () => `preview sent ${writes.map((w) => `${w.method} ${w.path}`).join(", ")}`);
     return ops;
@@ -511,6 +578,179 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
       );
   }
 
+  /**
+   * `pulumi state move` of `names` (as the state of `from` holds them) to `to`, as the command line
+   * is given it: it writes nothing to the account, and moves exactly them, with their objects.
+   */
+  async function stateMove(from: TestStack, to: TestStack, names: ReadonlySet<string>): Promise<void> {
+    const moving = from.resources().filter((r) => !r.type.startsWith("pulumi:") && names.has(r.urn.split("::").pop()!));
+    control.clearRequests();
+    report.operations++;
+    const result = await from.cli([
+      "state",
+      "move",
+      "--source",
+      from.stack.name,
+      "--dest",
+      to.stack.name,
+      "--yes",
+      ...moving.map((r) => r.urn),
+    ]);
+    check("operation succeeds", result.code === 0, () => `pulumi state move exited ${result.code}: ${result.out.slice(-1500)}`);
+    const writes = writesSinceClear();
+    check(
+      "state move writes nothing",
+      writes.length === 0,
+      () => `pulumi state move sent ${writes.map((w) => `${w.method} ${w.path}`).join(", ")}`,
+    );
+    const left = ids(from);
+    const arrived = ids(to);
+    for (const r of moving) {
+      const name = r.urn.split("::").pop()!;
+      check(
+        "state move moves exactly them",
+        !left.has(name) && arrived.get(name) === r.id,
+        () =>
+          `"${name}" (${r.id}) after pulumi state move: ${left.get(name) ?? "none"} in ${from.stack.name}, ${arrived.get(name) ?? "none"} in ${to.stack.name}`,
+      );
+    }
+  }
+
+  /**
+   * A `stateMove` step: a top-level resource and its children (`movable`) moved with `pulumi state
+   * move` to the project's second stack, whose program takes their code, and back, as a team
+   * splits a stack and changes its mind. Each move writes nothing and moves exactly them; each
+   * stack then plans for them what the other planned before (the one they left, nothing); an `up`
+   * of the second stack converges them (its preview equal to it, empty after it), each with one
+   * object with the program's values, and every object of the account is held by exactly one of
+   * the two stacks; back home they keep those objects, and the first stack plans what it planned
+   * before for the rest and what the second planned last for them. A no-op until an `up` deployed
+   * them under their names, while a replacement waits for the next `up`, or while a resource the
+   * program removed still reads the root's id (a team runs `up` first).
+   */
+  async function moveAndBack(name: string): Promise<void> {
+    const decl = findDecl(model, name);
+    const moving = decl && movable(model, decl);
+    if (!moving || !fs.existsSync(stack.statePath)) return;
+    const names = new Set(moving.map((d) => d.name));
+    const held = stack.resources();
+    const named = (n: string) => held.find((r) => !!r.id && !r.type.startsWith("pulumi:") && r.urn.split("::").pop() === n);
+    if (moving.some((d) => !named(d.name) || d.pendingReplace)) return;
+    const rootId = named(decl.name)!.id;
+    const readsRoot = held.some((r) => {
+      const parent = kindOfType(r.type)?.parent;
+      return parent?.kind === decl.kind && !names.has(r.urn.split("::").pop()!) && String(r.outputs?.[parent.input]) === rootId;
+    });
+    if (readsRoot) return;
+    const before = await preview(false);
+    const only = (ops: string[], keep: boolean) => ops.filter((o) => names.has(o.split(" ")[0]!) === keep);
+    second ??= await stackOf(world, door, "second", away);
+    const to = second;
+    const order = model.decls;
+    await stateMove(stack, to, names);
+    // Their code moves with them.
+    model.decls = order.filter((d) => !names.has(d.name));
+    away.decls = moving;
+    let after: string[];
+    try {
+      const planned = await preview(false, to);
+      const stays = await preview(false);
+      check(
+        "state move keeps the plan",
+        JSON.stringify(planned) === JSON.stringify(only(before, true)) && JSON.stringify(stays) === JSON.stringify(only(before, false)),
+        () =>
+          `before the move the plan was [${before.join(", ")}]; after it, [${planned.join(", ")}] in ${to.stack.name} and [${stays.join(", ")}] in ${stack.stack.name}`,
+      );
+      control.clearRequests();
+      const done = await operate("up", (onEvent) => to.stack.up({ onEvent }), to);
+      check(
+        "preview equals up",
+        JSON.stringify(planned) === JSON.stringify(done),
+        () => `preview planned [${planned.join(", ")}], up of ${to.stack.name} did [${done.join(", ")}]`,
+      );
+      afterOperation(away, "up");
+      const updated = new Set(done.filter((o) => o.endsWith(" update")).map((o) => o.split(" ")[0]));
+      for (const d of moving) if (updated.has(d.name)) for (const h of d.hand) h.seen = true;
+      await checkHeld(to, moving);
+      after = await preview(false, to);
+      const restoring = new Set(
+        moving.filter((d) => d.hand.some((h) => h.seen && !d.ignore.includes(h.field))).map((d) => `${d.name} update`),
+      );
+      check(
+        "no diff after up",
+        after.every((o) => restoring.has(o)),
+        () => `the preview after the up of ${to.stack.name} plans [${after.join(", ")}]`,
+      );
+      check(
+        "no token in state",
+        !to.stateText().includes(emulator.token) && !to.stateText().includes(ROOT_PASS),
+        () => `${to.stack.name}'s state file holds the API token or a root password in the clear`,
+      );
+    } finally {
+      model.decls = order;
+      away.decls = [];
+    }
+    const there = ids(to);
+    await stateMove(to, stack, names);
+    check(
+      "state move moves exactly them",
+      ids(to).size === 0,
+      () => `after moving back, ${to.stack.name} still holds ${[...ids(to).keys()].join(", ")}`,
+    );
+    const home = ids();
+    for (const n of names)
+      check(
+        "alias keeps the object",
+        home.get(n) === there.get(n),
+        () => `"${n}" had object ${there.get(n)} in ${to.stack.name}, ${home.get(n)} back home`,
+      );
+    report.moved += names.size;
+    const back = await preview(false);
+    const expected = [...only(before, false), ...after].sort();
+    check(
+      "state move keeps the plan",
+      JSON.stringify(back) === JSON.stringify(expected),
+      () => `back home the plan is [${back.join(", ")}], expected [${expected.join(", ")}]`,
+    );
+  }
+
+  /**
+   * After an `up` of the second stack: each of `moving` has one object in the account, with the
+   * program's values (but ignored fields and fields changed by hand not yet restored), and every
+   * object of the account is held by exactly one of the two stacks (nothing lost, nothing twice).
+   */
+  async function checkHeld(to: TestStack, moving: Decl[]): Promise<void> {
+    const objects = await cloud();
+    const there = ids(to);
+    for (const d of moving) {
+      const found = (objects.get(d.kind) ?? []).filter((o) => idOf(o) === there.get(d.name));
+      check(
+        "declared exactly once",
+        found.length === 1,
+        () => `${d.kind} "${d.name}" (id ${there.get(d.name)}) has ${found.length} objects in the account`,
+      );
+      for (const [field, value] of Object.entries(d.props)) {
+        if (d.ignore.includes(field) || d.hand.some((h) => h.field === field)) continue;
+        check(
+          "declared exactly once",
+          found[0]!.values[field] === value,
+          () =>
+            `${d.kind} "${d.name}" ${field} is ${JSON.stringify(found[0]!.values[field])} in the account, the program says ${JSON.stringify(value)}`,
+        );
+      }
+    }
+    const holders = [...ids().values(), ...there.values()];
+    for (const [kind, list] of objects)
+      for (const o of list) {
+        const held = holders.filter((id) => id === idOf(o)).length;
+        check(
+          "held by one stack",
+          held === 1,
+          () => `${kind} ${idOf(o)} ${JSON.stringify(o.values)} is held by ${held} resources of the two stacks`,
+        );
+      }
+  }
+
   /** The object of a declared resource as the state knows it (undefined before it is deployed, or under another name). */
   const deployed = (name: string): CloudObject | undefined => {
     const decl = findDecl(model, name);
@@ -570,6 +810,7 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
       report.steps = index + 1;
       try {
         if (isOperation(step)) await operation(step.op);
+        else if (step.op === "stateMove") await moveAndBack(step.name);
         else await edit(step);
         await options.afterStep?.(step, index);
         if (options.trace) options.log?.(`step ${index} ${JSON.stringify(step)}: ${report.checks} checks so far`);
@@ -582,7 +823,6 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
     }
   } finally {
     report.ms = Date.now() - started;
-    stack.cleanup();
   }
   return report;
 }

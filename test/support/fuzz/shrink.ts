@@ -26,7 +26,7 @@ export async function shrink(
   let replays = 0;
   const stillFails = async (candidate: Step[]): Promise<Violation | undefined> => {
     replays++;
-    const report = await runSteps(world, candidate, { name: "shrink", door: options.door, afterStep: options.afterStep });
+    const report = await runSteps(world, candidate, { door: options.door, afterStep: options.afterStep });
     return report.violation?.invariant === violation.invariant ? report.violation : undefined;
   };
   for (

@@ -14,7 +14,9 @@
  *   records and firewall rules; what it leaves behind the runner checks and deletes by hand);
  * - operations: `preview`, `up`, `upRefresh`, `refresh`, `destroy` (a no-op while a resource is
  *   protected; the program stays, so the next `up` creates everything again), `drift`
- *   (`pulumi-compute drift`, which changes nothing);
+ *   (`pulumi-compute drift`, which changes nothing), `stateMove` (`pulumi state move` of a
+ *   top-level resource and its children to a second stack of the project, whose program takes
+ *   their code; an `up` there; and back: `movable` says which, the runner does the rest);
  * - the world: `hand` (a change through the API), `handDelete` (a delete through the API, of an
  *   object without children), `faults` (a rate of 429, 5xx and resets for the next operation).
  *
@@ -38,6 +40,7 @@ export type Step =
   | { op: "hand"; name: string; field: string; value: string | number }
   | { op: "handDelete"; name: string }
   | { op: "faults"; rate: number }
+  | { op: "stateMove"; name: string }
   | { op: "preview" | "up" | "upRefresh" | "refresh" | "destroy" | "drift" };
 
 export const OPERATIONS = ["preview", "up", "upRefresh", "refresh", "destroy", "drift"] as const;
@@ -98,6 +101,17 @@ export interface Model {
 export const emptyModel = (): Model => ({ decls: [], faultRate: 0 });
 export const findDecl = (model: Model, name: string): Decl | undefined => model.decls.find((d) => d.name === name);
 const childrenOf = (model: Model, name: string): Decl[] => model.decls.filter((d) => d.parent === name);
+/**
+ * What a `stateMove` of `decl` moves: the resource and its children (which read its id, so they go
+ * with it, as docs/guides/refactoring.md says); undefined when it cannot go, as a team would not
+ * move it: a child kind (it goes with its parent), one in a component or with a child in one (a
+ * component's URN would have to go too), or one deleted by hand or with a child deleted by hand.
+ */
+export function movable(model: Model, decl: Decl): Decl[] | undefined {
+  const moved = [decl, ...childrenOf(model, decl.name)];
+  if (KIND_BY_NAME.get(decl.kind)!.parent || moved.some((d) => d.group !== undefined || d.gone)) return undefined;
+  return moved;
+}
 /** Whether the resource or one of its children is protected (it cannot be removed or replaced). */
 const guarded = (model: Model, decl: Decl): boolean => !!decl.protect || childrenOf(model, decl.name).some((c) => guarded(model, c));
 /** A declared resource whose object was not deleted by hand. */
@@ -209,6 +223,11 @@ export function applyEdit(model: Model, step: Step): boolean {
     case "faults":
       model.faultRate = step.rate;
       return true;
+    case "stateMove": {
+      // The program ends as it was; what the `up` on the second stack did the runner applies (`afterOperation`).
+      const decl = findDecl(model, step.name);
+      return !!decl && movable(model, decl) !== undefined;
+    }
     default:
       return false;
   }
@@ -317,6 +336,7 @@ export function generateSteps(seed: number, count: number, options: { faults?: b
         }),
     ],
     [0.7, () => withDecl((d) => ({ op: "protect", name: d.name, on: !d.protect }))],
+    [0.5, () => withDecl((d) => (movable(model, d) ? { op: "stateMove", name: d.name } : undefined))],
     [0.6, () => withDecl((d) => (RETAINABLE.includes(d.kind) ? { op: "retain", name: d.name, on: !d.retain } : undefined))],
     [0.7, () => withDecl((d) => (d.gone || childrenOf(model, d.name).length ? undefined : { op: "handDelete", name: d.name }))],
     [options.faults === false ? 0 : 2, () => ({ op: "faults", rate: pick([0.1, 0.2, 0.3])! })],
