@@ -271,8 +271,8 @@ test("a child changed by hand after its parent's rename, before the up, is chang
 
 // `pulumi state move` (the `stateMove` step) of a VPC with a change the program made and its subnet
 // with a change made by hand, to a second stack of the project and back, through the plugin's door
-// (seed 195 moves a firewall through the classes): neither move writes, each stack plans for them
-// what the other planned, the second stack's `up` converges them (its preview empty after), every
+// (seed 195 moves a firewall through the classes): neither move writes, the second stack plans for
+// them what the first planned, the second stack's `up` converges them (its preview empty after), every
 // object is held by exactly one stack, and back home they keep their objects.
 test("a VPC and its subnet moved to a second stack with pulumi state move, converged there, and back keep their objects", async () => {
   const report = await runSteps(
@@ -289,4 +289,21 @@ test("a VPC and its subnet moved to a second stack with pulumi state move, conve
   );
   expect(report.violation).toBeUndefined();
   expect(report.moved).toBe(2);
+});
+
+// Found by seed 117 (bench, classes, 30 steps; the model's; shrunk by hand from 26 steps to 6): a
+// VPC protected and deployed, `protect` turned off in the program and the VPC removed with no `up`
+// between, then `up`: Pulumi refuses to delete it ("cannot be deleted because it is protected ...
+// remove the `protect` flag ... and run `pulumi up`"), since the state still holds `protect`. The
+// model took the program's `protect` for the state's; a resource is now guarded until an `up`
+// deploys its unprotecting, as a team runs that `up` before it removes it.
+test("seed 117: a resource unprotected in the program is not removed before an up deploys the unprotecting", async () => {
+  await replay([
+    { op: "add", kind: "Vpc", name: "vpc1", props: { label: "fz-net-3", region: "fr-par", description: "" } },
+    { op: "protect", name: "vpc1", on: true },
+    { op: "up" },
+    { op: "protect", name: "vpc1", on: false },
+    { op: "remove", name: "vpc1" },
+    { op: "up" },
+  ]);
 });

@@ -9,7 +9,8 @@
  *   parent, as the product's refusal of a move without one advises; the classes door only, since
  *   Pulumi YAML declares no components of its own: there a move changes nothing),
  *   `ignore` (`ignoreChanges` for a field), `protect` (on or off; a team does not remove or
- *   replace what it protects: those edits of a protected resource, or of its parent, are no-ops),
+ *   replace what it protects, in the program or still in state until an `up` deployed its
+ *   unprotecting: those edits of a protected resource, or of its parent, are no-ops),
  *   `retain` (`retainOnDelete` on or off, for kinds whose parent's delete takes them along:
  *   records and firewall rules; what it leaves behind the runner checks and deletes by hand);
  * - operations: `preview`, `up`, `upRefresh`, `refresh`, `destroy` (a no-op while a resource is
@@ -85,6 +86,8 @@ export interface Decl {
   pendingReplace?: boolean;
   /** The `protect` option. */
   protect?: boolean;
+  /** The `protect` the state holds: the program's as of the last `up` (Pulumi refuses to delete what it protects; seed 117). */
+  protectDeployed?: boolean;
   /** The `retainOnDelete` option. */
   retain?: boolean;
   /** Deleted by hand; `seen` once a refresh has dropped it from state. */
@@ -112,8 +115,10 @@ export function movable(model: Model, decl: Decl): Decl[] | undefined {
   if (KIND_BY_NAME.get(decl.kind)!.parent || moved.some((d) => d.group !== undefined || d.gone)) return undefined;
   return moved;
 }
+/** Whether the resource is protected, in the program or still in state (an `up` not yet run since its unprotecting). */
+export const isProtected = (decl: Decl): boolean => !!decl.protect || !!decl.protectDeployed;
 /** Whether the resource or one of its children is protected (it cannot be removed or replaced). */
-const guarded = (model: Model, decl: Decl): boolean => !!decl.protect || childrenOf(model, decl.name).some((c) => guarded(model, c));
+const guarded = (model: Model, decl: Decl): boolean => isProtected(decl) || childrenOf(model, decl.name).some((c) => guarded(model, c));
 /** A declared resource whose object was not deleted by hand. */
 const present = (model: Model, name: string): Decl | undefined => {
   const decl = findDecl(model, name);
@@ -246,7 +251,7 @@ export function afterOperation(model: Model, op: Operation): void {
   for (const decl of model.decls) {
     if (op === "destroy") {
       // Every object gone and out of state: the next up creates each anew.
-      Object.assign(decl, { hand: [], gone: undefined, keepId: undefined, pendingReplace: false });
+      Object.assign(decl, { hand: [], gone: undefined, keepId: undefined, pendingReplace: false, protectDeployed: false });
       continue;
     }
     if (op === "refresh" || op === "upRefresh") {
@@ -256,6 +261,7 @@ export function afterOperation(model: Model, op: Operation): void {
     // An up that saw a hand change restores the program's value, unless the field is ignored; one
     // that saw an object gone creates it again.
     if (op === "up" || op === "upRefresh") {
+      decl.protectDeployed = !!decl.protect;
       decl.hand = decl.hand.filter((h) => !(h.seen && !decl.ignore.includes(h.field)));
       if (decl.gone === "seen") decl.gone = undefined;
     }
@@ -345,7 +351,7 @@ export function generateSteps(seed: number, count: number, options: { faults?: b
     [1.5, () => ({ op: "upRefresh" })],
     [1, () => ({ op: "refresh" })],
     [0.6, () => ({ op: "drift" })],
-    [0.4, () => (model.decls.some((d) => d.protect) ? undefined : { op: "destroy" })],
+    [0.4, () => (model.decls.some(isProtected) ? undefined : { op: "destroy" })],
   ];
   /** A step on a declared resource; one deleted by hand only when `anyDecl` (remove, rename). */
   function withDecl(make: (d: Decl) => Step | undefined, anyDecl = false): Step | undefined {
