@@ -3,8 +3,9 @@
  * doors (the TypeScript classes and Pulumi YAML through the provider plugin), each a sequence of a
  * team's steps — adds, removes, in-place and replacing changes, renames with aliases,
  * `ignoreChanges`, `protect`, `retainOnDelete`, hand changes, faults, previews, ups, refreshes,
- * `pulumi-compute drift` and destroys — with every invariant checked after every step. A violation is shrunk and printed as a `replay([...])` test
- * to paste below; each defect the fuzzer found keeps its shrunk test here.
+ * `pulumi-compute drift`, `pulumi state move` to a second stack and back, and destroys — with
+ * every invariant checked after every step. A violation is shrunk and printed as a
+ * `replay([...])` test to paste below; each defect the fuzzer found keeps its shrunk test here.
  *
  * Also: every kind of the spec table is modelled or deliberately not yet (with its reason).
  */
@@ -272,8 +273,8 @@ test("a child changed by hand after its parent's rename, before the up, is chang
 // `pulumi state move` (the `stateMove` step) of a VPC with a change the program made and its subnet
 // with a change made by hand, to a second stack of the project and back, through the plugin's door
 // (seed 195 moves a firewall through the classes): neither move writes, the second stack plans for
-// them what the first planned, the second stack's `up` converges them (its preview empty after), every
-// object is held by exactly one stack, and back home they keep their objects.
+// them what the first planned, the second stack's `up` converges them (its preview empty after),
+// every object is held by exactly one stack, and back home they keep their objects.
 test("a VPC and its subnet moved to a second stack with pulumi state move, converged there, and back keep their objects", async () => {
   const report = await runSteps(
     world,
