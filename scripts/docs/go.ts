@@ -5,7 +5,7 @@
  * | YAML program | Go |
  * |---|---|
  * | resource `app` of `compute:index:Vpc` | `app, err := compute.NewVpc(ctx, "app", &compute.VpcArgs{Label: pulumi.String(…)})`, then `if err != nil { return err }` |
- * | an object input of type `FirewallInboundArgs` | `&compute.FirewallInboundArgsArgs{…}`, a list of them `compute.FirewallInboundArgsArray{…}` |
+ * | an object input of type `FirewallInbound` | `&compute.FirewallInboundArgs{…}`, a list of them `compute.FirewallInboundArray{…}` |
  * | `dependsOn: [${www}]` | `pulumi.DependsOn([]pulumi.Resource{www})` |
  * | variable with `fn::invoke` of `compute:index:getIps` | `web1 := compute.GetIpsOutput(ctx, compute.GetIpsOutputArgs{…})`; its `return: items` read as `.Items()` |
  * | `${app.id}`, `${app.hosts.primary}`, `${web1[0].computeId}` | `app.ID()`, `app.Hosts.Primary()`, `web1.Items().Index(pulumi.Int(0)).ComputeId()` |

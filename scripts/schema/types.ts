@@ -3,9 +3,10 @@
  * package schema (https://www.pulumi.com/docs/iac/extending-pulumi/schema/): primitives, arrays,
  * maps, unions of primitives (`string | number` ids), `pulumi.json#/Any` for what the types leave
  * open, and every object with named properties as a named type of the schema's `types`: an
- * interface by its name (`TimeoutsArgs`, `VpcResult`), any other object by where it stands
- * (`compute:index:<Owner><Property>`: `FirewallInbound` for the elements of a firewall's `inbound`
- * output, `FirewallInboundArgs` for those of its input, which the program writes). On the input
+ * interface by its name without `Args` (`TimeoutsArgs` is `Timeouts`, `VpcResult`), any other
+ * object by where it stands (`compute:index:<Owner><Property>`: `FirewallInbound` for the elements
+ * of a firewall's `inbound` rules, input and output alike). Pulumi's code generators name an input
+ * type's classes `<Name>Args`, so no type is named with a suffix they add. On the input
  * side, `pulumi.Input`'s promises and Outputs are read through, so a property has the type of its
  * plain value. `null` and `undefined` make a property optional, never a type.
  */
@@ -99,26 +100,48 @@ export class SchemaTypes {
     return members.some((t) => t.flags & (ts.TypeFlags.Null | ts.TypeFlags.Undefined | ts.TypeFlags.Void));
   }
 
-  /** Names an object type and records its properties; two different shapes may not get one name. */
+  /**
+   * Names an object type and records its properties. An object has one name on both sides: the
+   * input and output twins of a place (a firewall's `inbound` rules), or an interface and its
+   * `…Args` twin, whose properties agree (a property required on one side only is optional), are
+   * one type. An output whose properties differ from its input twin's is `<Name>Response` (as
+   * Pulumi's azure-native names them); any other two shapes may not get one name.
+   */
   private object(type: ts.Type, name: string, side: Side): string {
     const symbol = type.getSymbol();
-    const named = symbol && symbol.flags & ts.SymbolFlags.Interface ? symbol.getName() : undefined;
-    const typeName = named ?? (side === "input" ? `${name}Args` : name);
-    const token = packageType(typeName);
-    if (this.naming.has(token)) {
-      if (this.naming.get(token) !== type) {
-        const again = JSON.stringify(this.properties(type, typeName, side));
-        if (again !== JSON.stringify(this.types[token])) throw new Error(`two different object types would be named ${token}`);
+    const declared = symbol && symbol.flags & ts.SymbolFlags.Interface ? symbol.getName() : undefined;
+    // `TimeoutsArgs`, TypeScript's name for an input interface, is `Timeouts` in the schema.
+    const typeName = declared ? declared.replace(/(?<=.)Args$/, "") : name;
+    const suffix = CODEGEN_SUFFIXES.find((s) => typeName.endsWith(s));
+    if (suffix) throw new Error(`the object type ${typeName} would end in \`${suffix}\`, a suffix Pulumi's code generators add`);
+    let spec: ObjectTypeSpec | undefined;
+    for (const candidate of side === "output" ? [typeName, `${typeName}Response`] : [typeName]) {
+      const token = packageType(candidate);
+      const known = this.types[token];
+      if (!known) {
+        this.naming.set(token, type);
+        this.types[token] = { type: "object", properties: {} }; // a recursive type refers to itself
+        this.types[token] = spec ?? this.properties(type, typeName, side);
+        return token;
       }
-      return token;
+      if (this.naming.get(token) === type || this.comparing.has(type)) return token;
+      this.comparing.add(type);
+      try {
+        spec ??= this.properties(type, typeName, side);
+      } finally {
+        this.comparing.delete(type);
+      }
+      if (sameProperties(known, spec)) {
+        mergeTwin(known, spec);
+        return token;
+      }
     }
-    this.naming.set(token, type);
-    this.types[token] = { type: "object", properties: {} }; // a recursive type refers to itself
-    this.types[token] = this.properties(type, typeName, side);
-    return token;
+    throw new Error(`two different object types would be named ${packageType(typeName)}`);
   }
 
   private readonly naming = new Map<string, ts.Type>();
+  /** The types whose properties are being read to compare them with a twin (a recursive one meets itself). */
+  private readonly comparing = new Set<ts.Type>();
 
   /** Whether `type` is a `pulumi.Output` (in a data function's result: a value made secret). */
   isOutput(type: ts.Type): boolean {
@@ -169,6 +192,29 @@ export class SchemaTypes {
     }
     return specs.length === 1 ? specs[0]! : { oneOf: specs };
   }
+}
+
+/** What Pulumi's Go and Python code generators append to a type's name (`FirewallInboundArgs`, `…Input`, `…Output`, `…PtrOutput`, `…Array`, `…Map`); a type's own name must not end in one. */
+export const CODEGEN_SUFFIXES = ["Args", "Input", "Output", "Ptr", "Array", "Map"] as const;
+
+/** A property's type, without what may differ between twins: its description. */
+const shape = ({ description: _, ...rest }: PropertySpec): string => JSON.stringify(rest);
+
+/** Whether two object types have the same properties of the same types (their order, descriptions and which are required aside). */
+export function sameProperties(a: ObjectTypeSpec, b: ObjectTypeSpec): boolean {
+  const keys = Object.keys(a.properties);
+  if (keys.length !== Object.keys(b.properties).length) return false;
+  return keys.every((key) => b.properties[key] !== undefined && shape(a.properties[key]!) === shape(b.properties[key]!));
+}
+
+/** Makes `known` the one type of it and its twin: required where both require, described where either is. */
+function mergeTwin(known: ObjectTypeSpec, twin: ObjectTypeSpec): void {
+  for (const [key, property] of Object.entries(known.properties)) {
+    if (!property.description && twin.properties[key]!.description) property.description = twin.properties[key]!.description;
+  }
+  const required = (known.required ?? []).filter((key) => twin.required?.includes(key));
+  if (required.length) known.required = required;
+  else delete known.required;
 }
 
 function primitiveOf(type: ts.Type): "string" | "number" | "boolean" | undefined {

@@ -41,11 +41,11 @@ func newInfra(ctx *pulumi.Context) (*infra, error) {
 	// The app's firewall: web from everyone, everything else dropped.
 	appFirewall, err := compute.NewFirewall(ctx, "app-fw", &compute.FirewallArgs{
 		Label: pulumi.String("app-fw"), InboundPolicy: pulumi.String("DROP"), OutboundPolicy: pulumi.String("ACCEPT"),
-		Inbound: compute.FirewallInboundArgsArray{
-			&compute.FirewallInboundArgsArgs{
+		Inbound: compute.FirewallInboundArray{
+			&compute.FirewallInboundArgs{
 				Label: pulumi.String("allow-web"), Action: pulumi.String("ACCEPT"), Protocol: pulumi.String("TCP"),
 				Ports: pulumi.String("80, 443"),
-				Addresses: &compute.FirewallInboundArgsAddressesArgsArgs{
+				Addresses: &compute.FirewallInboundAddressesArgs{
 					Ipv4: pulumi.StringArray{pulumi.String("0.0.0.0/0")}, Ipv6: pulumi.StringArray{pulumi.String("::/0")},
 				},
 			},
@@ -61,11 +61,11 @@ func newInfra(ctx *pulumi.Context) (*infra, error) {
 		// From the stack's secret config in a real program.
 		RootPass:   pulumi.String("an-example-root-password"),
 		FirewallId: appFirewall.ID(),
-		Interfaces: compute.InstanceInterfacesArgsArray{
-			&compute.InstanceInterfacesArgsArgs{Purpose: pulumi.String("public")},
-			&compute.InstanceInterfacesArgsArgs{
+		Interfaces: compute.InstanceInterfacesArray{
+			&compute.InstanceInterfacesArgs{Purpose: pulumi.String("public")},
+			&compute.InstanceInterfacesArgs{
 				Purpose: pulumi.String("vpc"), SubnetId: web.ID(),
-				Ipv4: &compute.InstanceInterfacesArgsIpv4ArgsArgs{Vpc: pulumi.String(appAddress)},
+				Ipv4: &compute.InstanceInterfacesIpv4Args{Vpc: pulumi.String(appAddress)},
 			},
 		},
 	})

@@ -27,7 +27,7 @@ type DatabaseAllowListEntry struct {
 	// `mysql` or `postgresql`: the engine of the database (ids are per engine). Changing it replaces the entry.
 	Engine pulumi.StringOutput `pulumi:"engine"`
 	// The `timeouts` the program gave, when it gave one.
-	Timeouts TimeoutsArgsPtrOutput `pulumi:"timeouts"`
+	Timeouts TimeoutsPtrOutput `pulumi:"timeouts"`
 }
 
 // NewDatabaseAllowListEntry registers a new resource with the given unique name, arguments, and options.
@@ -90,7 +90,7 @@ type databaseAllowListEntryArgs struct {
 	// `mysql` or `postgresql`: the engine of the database (ids are per engine). Changing it replaces the entry.
 	Engine string `pulumi:"engine"`
 	// Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
-	Timeouts *TimeoutsArgs `pulumi:"timeouts"`
+	Timeouts *Timeouts `pulumi:"timeouts"`
 }
 
 // The set of arguments for constructing a DatabaseAllowListEntry resource.
@@ -106,7 +106,7 @@ type DatabaseAllowListEntryArgs struct {
 	// `mysql` or `postgresql`: the engine of the database (ids are per engine). Changing it replaces the entry.
 	Engine pulumi.StringInput
 	// Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
-	Timeouts TimeoutsArgsPtrInput
+	Timeouts TimeoutsPtrInput
 }
 
 func (DatabaseAllowListEntryArgs) ElementType() reflect.Type {
@@ -172,8 +172,8 @@ func (o DatabaseAllowListEntryOutput) Engine() pulumi.StringOutput {
 }
 
 // The `timeouts` the program gave, when it gave one.
-func (o DatabaseAllowListEntryOutput) Timeouts() TimeoutsArgsPtrOutput {
-	return o.ApplyT(func(v *DatabaseAllowListEntry) TimeoutsArgsPtrOutput { return v.Timeouts }).(TimeoutsArgsPtrOutput)
+func (o DatabaseAllowListEntryOutput) Timeouts() TimeoutsPtrOutput {
+	return o.ApplyT(func(v *DatabaseAllowListEntry) TimeoutsPtrOutput { return v.Timeouts }).(TimeoutsPtrOutput)
 }
 
 func init() {

@@ -47,7 +47,7 @@ type Domain struct {
 	// Tags.
 	Tags pulumi.StringArrayOutput `pulumi:"tags"`
 	// The `timeouts` the program gave, when it gave one.
-	Timeouts TimeoutsArgsPtrOutput `pulumi:"timeouts"`
+	Timeouts TimeoutsPtrOutput `pulumi:"timeouts"`
 	// Default TTL of the zone's records in seconds; rounded up to a valid value, 0 = default (86400).
 	TtlSec pulumi.Float64Output `pulumi:"ttlSec"`
 	// `master` (authoritative here) or `slave` (a read-only copy of `masterIps`). Changing it replaces the domain.
@@ -131,7 +131,7 @@ type domainArgs struct {
 	// Tags. Default `[]`.
 	Tags []string `pulumi:"tags"`
 	// Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
-	Timeouts *TimeoutsArgs `pulumi:"timeouts"`
+	Timeouts *Timeouts `pulumi:"timeouts"`
 	// Default TTL of the zone's records in seconds; rounded up to a valid value, 0 = default (86400). Default `0`.
 	TtlSec *float64 `pulumi:"ttlSec"`
 	// `master` (authoritative here) or `slave` (a read-only copy of `masterIps`). Changing it replaces the domain.
@@ -169,7 +169,7 @@ type DomainArgs struct {
 	// Tags. Default `[]`.
 	Tags pulumi.StringArrayInput
 	// Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
-	Timeouts TimeoutsArgsPtrInput
+	Timeouts TimeoutsPtrInput
 	// Default TTL of the zone's records in seconds; rounded up to a valid value, 0 = default (86400). Default `0`.
 	TtlSec pulumi.Float64PtrInput
 	// `master` (authoritative here) or `slave` (a read-only copy of `masterIps`). Changing it replaces the domain.
@@ -289,8 +289,8 @@ func (o DomainOutput) Tags() pulumi.StringArrayOutput {
 }
 
 // The `timeouts` the program gave, when it gave one.
-func (o DomainOutput) Timeouts() TimeoutsArgsPtrOutput {
-	return o.ApplyT(func(v *Domain) TimeoutsArgsPtrOutput { return v.Timeouts }).(TimeoutsArgsPtrOutput)
+func (o DomainOutput) Timeouts() TimeoutsPtrOutput {
+	return o.ApplyT(func(v *Domain) TimeoutsPtrOutput { return v.Timeouts }).(TimeoutsPtrOutput)
 }
 
 // Default TTL of the zone's records in seconds; rounded up to a valid value, 0 = default (86400).

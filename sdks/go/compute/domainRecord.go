@@ -41,7 +41,7 @@ type DomainRecord struct {
 	// Address (A, AAAA), host name (NS, MX, CNAME, SRV, PTR; a single label is expanded within the domain), text (TXT) or CAA value.
 	Target pulumi.StringOutput `pulumi:"target"`
 	// The `timeouts` the program gave, when it gave one.
-	Timeouts TimeoutsArgsPtrOutput `pulumi:"timeouts"`
+	Timeouts TimeoutsPtrOutput `pulumi:"timeouts"`
 	// TTL in seconds, rounded by the API to the nearest valid value; 0 = the domain's default.
 	TtlSec pulumi.Float64Output `pulumi:"ttlSec"`
 	// A, AAAA, NS, MX, CNAME, TXT, SRV, PTR or CAA. Changing it replaces the record.
@@ -120,7 +120,7 @@ type domainRecordArgs struct {
 	// Address (A, AAAA), host name (NS, MX, CNAME, SRV, PTR; a single label is expanded within the domain), text (TXT) or CAA value.
 	Target string `pulumi:"target"`
 	// Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
-	Timeouts *TimeoutsArgs `pulumi:"timeouts"`
+	Timeouts *Timeouts `pulumi:"timeouts"`
 	// TTL in seconds, rounded by the API to the nearest valid value; 0 = the domain's default. Default `0`.
 	TtlSec *float64 `pulumi:"ttlSec"`
 	// A, AAAA, NS, MX, CNAME, TXT, SRV, PTR or CAA. Changing it replaces the record.
@@ -152,7 +152,7 @@ type DomainRecordArgs struct {
 	// Address (A, AAAA), host name (NS, MX, CNAME, SRV, PTR; a single label is expanded within the domain), text (TXT) or CAA value.
 	Target pulumi.StringInput
 	// Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
-	Timeouts TimeoutsArgsPtrInput
+	Timeouts TimeoutsPtrInput
 	// TTL in seconds, rounded by the API to the nearest valid value; 0 = the domain's default. Default `0`.
 	TtlSec pulumi.Float64PtrInput
 	// A, AAAA, NS, MX, CNAME, TXT, SRV, PTR or CAA. Changing it replaces the record.
@@ -259,8 +259,8 @@ func (o DomainRecordOutput) Target() pulumi.StringOutput {
 }
 
 // The `timeouts` the program gave, when it gave one.
-func (o DomainRecordOutput) Timeouts() TimeoutsArgsPtrOutput {
-	return o.ApplyT(func(v *DomainRecord) TimeoutsArgsPtrOutput { return v.Timeouts }).(TimeoutsArgsPtrOutput)
+func (o DomainRecordOutput) Timeouts() TimeoutsPtrOutput {
+	return o.ApplyT(func(v *DomainRecord) TimeoutsPtrOutput { return v.Timeouts }).(TimeoutsPtrOutput)
 }
 
 // TTL in seconds, rounded by the API to the nearest valid value; 0 = the domain's default.

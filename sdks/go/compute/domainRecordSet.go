@@ -27,9 +27,9 @@ type DomainRecordSet struct {
 	// `true`: the zone holds exactly these records; any other record of the domain is deleted (and shows in the diff). `false`: only the declared records are managed.
 	Exclusive pulumi.BoolOutput `pulumi:"exclusive"`
 	// The records, each with the fields of a `DomainRecord` (`type`, `name`, `target`, `ttlSec`, `priority`, `weight`, `port`, `service`, `protocol`, `tag`) and the same spellings. Each is known by its key: `name type` (`www A`, `@ MX`, `_sip._tcp SRV`), with the target added (and a CAA record's tag) where the name and type repeat (`www A 192.0.2.1`); the order does not matter.
-	Records DomainRecordSetRecordsArrayOutput `pulumi:"records"`
+	Records DomainRecordSetRecordsResponseArrayOutput `pulumi:"records"`
 	// The `timeouts` the program gave, when it gave one.
-	Timeouts TimeoutsArgsPtrOutput `pulumi:"timeouts"`
+	Timeouts TimeoutsPtrOutput `pulumi:"timeouts"`
 }
 
 // NewDomainRecordSet registers a new resource with the given unique name, arguments, and options.
@@ -87,9 +87,9 @@ type domainRecordSetArgs struct {
 	// `true`: the zone holds exactly these records; any other record of the domain is deleted (and shows in the diff). `false`: only the declared records are managed. Default `false`.
 	Exclusive *bool `pulumi:"exclusive"`
 	// The records, each with the fields of a `DomainRecord` (`type`, `name`, `target`, `ttlSec`, `priority`, `weight`, `port`, `service`, `protocol`, `tag`) and the same spellings. Each is known by its key: `name type` (`www A`, `@ MX`, `_sip._tcp SRV`), with the target added (and a CAA record's tag) where the name and type repeat (`www A 192.0.2.1`); the order does not matter.
-	Records []DomainRecordSetRecordsArgs `pulumi:"records"`
+	Records []DomainRecordSetRecords `pulumi:"records"`
 	// Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
-	Timeouts *TimeoutsArgs `pulumi:"timeouts"`
+	Timeouts *Timeouts `pulumi:"timeouts"`
 }
 
 // The set of arguments for constructing a DomainRecordSet resource.
@@ -103,9 +103,9 @@ type DomainRecordSetArgs struct {
 	// `true`: the zone holds exactly these records; any other record of the domain is deleted (and shows in the diff). `false`: only the declared records are managed. Default `false`.
 	Exclusive pulumi.BoolPtrInput
 	// The records, each with the fields of a `DomainRecord` (`type`, `name`, `target`, `ttlSec`, `priority`, `weight`, `port`, `service`, `protocol`, `tag`) and the same spellings. Each is known by its key: `name type` (`www A`, `@ MX`, `_sip._tcp SRV`), with the target added (and a CAA record's tag) where the name and type repeat (`www A 192.0.2.1`); the order does not matter.
-	Records DomainRecordSetRecordsArgsArrayInput
+	Records DomainRecordSetRecordsArrayInput
 	// Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
-	Timeouts TimeoutsArgsPtrInput
+	Timeouts TimeoutsPtrInput
 }
 
 func (DomainRecordSetArgs) ElementType() reflect.Type {
@@ -171,13 +171,13 @@ func (o DomainRecordSetOutput) Exclusive() pulumi.BoolOutput {
 }
 
 // The records, each with the fields of a `DomainRecord` (`type`, `name`, `target`, `ttlSec`, `priority`, `weight`, `port`, `service`, `protocol`, `tag`) and the same spellings. Each is known by its key: `name type` (`www A`, `@ MX`, `_sip._tcp SRV`), with the target added (and a CAA record's tag) where the name and type repeat (`www A 192.0.2.1`); the order does not matter.
-func (o DomainRecordSetOutput) Records() DomainRecordSetRecordsArrayOutput {
-	return o.ApplyT(func(v *DomainRecordSet) DomainRecordSetRecordsArrayOutput { return v.Records }).(DomainRecordSetRecordsArrayOutput)
+func (o DomainRecordSetOutput) Records() DomainRecordSetRecordsResponseArrayOutput {
+	return o.ApplyT(func(v *DomainRecordSet) DomainRecordSetRecordsResponseArrayOutput { return v.Records }).(DomainRecordSetRecordsResponseArrayOutput)
 }
 
 // The `timeouts` the program gave, when it gave one.
-func (o DomainRecordSetOutput) Timeouts() TimeoutsArgsPtrOutput {
-	return o.ApplyT(func(v *DomainRecordSet) TimeoutsArgsPtrOutput { return v.Timeouts }).(TimeoutsArgsPtrOutput)
+func (o DomainRecordSetOutput) Timeouts() TimeoutsPtrOutput {
+	return o.ApplyT(func(v *DomainRecordSet) TimeoutsPtrOutput { return v.Timeouts }).(TimeoutsPtrOutput)
 }
 
 func init() {

@@ -23,7 +23,7 @@ type Firewall struct {
 	// The `deleteAdopted` the program gave, when it gave one.
 	DeleteAdopted pulumi.BoolPtrOutput `pulumi:"deleteAdopted"`
 	// Optional `{computes, nodebalancers}` (ids; at most one nodebalancer). When given, the firewall is authoritative: devices are added and removed to match. When absent, devices are left alone (use `FirewallDevice`).
-	Devices FirewallDevicesOutput `pulumi:"devices"`
+	Devices FirewallDevicesResponseOutput `pulumi:"devices"`
 	// Inbound rules, in order (the first match wins): action, protocol, ports, addresses {ipv4, ipv6}, label, description. When given, the firewall owns its inbound rules exactly; when absent, they are left alone (use `FirewallRule`). A new firewall without it has none.
 	Inbound FirewallInboundArrayOutput `pulumi:"inbound"`
 	// `ACCEPT` or `DROP`: what happens to inbound traffic no rule matches.
@@ -39,7 +39,7 @@ type Firewall struct {
 	// Tags (a set: order does not matter).
 	Tags pulumi.StringArrayOutput `pulumi:"tags"`
 	// The `timeouts` the program gave, when it gave one.
-	Timeouts TimeoutsArgsPtrOutput `pulumi:"timeouts"`
+	Timeouts TimeoutsPtrOutput `pulumi:"timeouts"`
 	// When the firewall was last updated (UTC). Null when the API has never stamped the firewall (the spec allows it for older objects); every recorded create answers one.
 	Updated pulumi.StringPtrOutput `pulumi:"updated"`
 }
@@ -98,15 +98,15 @@ type firewallArgs struct {
 	// Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
 	DeleteAdopted *bool `pulumi:"deleteAdopted"`
 	// Optional `{computes, nodebalancers}` (ids; at most one nodebalancer). When given, the firewall is authoritative: devices are added and removed to match. When absent, devices are left alone (use `FirewallDevice`).
-	Devices *FirewallDevicesArgs `pulumi:"devices"`
+	Devices *FirewallDevices `pulumi:"devices"`
 	// Inbound rules, in order (the first match wins): action, protocol, ports, addresses {ipv4, ipv6}, label, description. When given, the firewall owns its inbound rules exactly; when absent, they are left alone (use `FirewallRule`). A new firewall without it has none.
-	Inbound []FirewallInboundArgs `pulumi:"inbound"`
+	Inbound []FirewallInbound `pulumi:"inbound"`
 	// `ACCEPT` or `DROP`: what happens to inbound traffic no rule matches.
 	InboundPolicy string `pulumi:"inboundPolicy"`
 	// 3–32 characters: ASCII letters, digits, `-`, `_`, `.`; a letter or digit at both ends; no two of `-_.` in a row. Unique among the account's firewalls.
 	Label string `pulumi:"label"`
 	// Outbound rules, in order; same fields as `inbound`. Given: owned exactly; absent: left alone (use `FirewallRule`).
-	Outbound []FirewallOutboundArgs `pulumi:"outbound"`
+	Outbound []FirewallOutbound `pulumi:"outbound"`
 	// `ACCEPT` or `DROP`: what happens to outbound traffic no rule matches.
 	OutboundPolicy string `pulumi:"outboundPolicy"`
 	// `enabled` (default) or `disabled`; changes in place. Default `"enabled"`.
@@ -114,7 +114,7 @@ type firewallArgs struct {
 	// Tags (a set: order does not matter). Default `[]`.
 	Tags []string `pulumi:"tags"`
 	// Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
-	Timeouts *TimeoutsArgs `pulumi:"timeouts"`
+	Timeouts *Timeouts `pulumi:"timeouts"`
 }
 
 // The set of arguments for constructing a Firewall resource.
@@ -124,15 +124,15 @@ type FirewallArgs struct {
 	// Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
 	DeleteAdopted pulumi.BoolPtrInput
 	// Optional `{computes, nodebalancers}` (ids; at most one nodebalancer). When given, the firewall is authoritative: devices are added and removed to match. When absent, devices are left alone (use `FirewallDevice`).
-	Devices FirewallDevicesArgsPtrInput
+	Devices FirewallDevicesPtrInput
 	// Inbound rules, in order (the first match wins): action, protocol, ports, addresses {ipv4, ipv6}, label, description. When given, the firewall owns its inbound rules exactly; when absent, they are left alone (use `FirewallRule`). A new firewall without it has none.
-	Inbound FirewallInboundArgsArrayInput
+	Inbound FirewallInboundArrayInput
 	// `ACCEPT` or `DROP`: what happens to inbound traffic no rule matches.
 	InboundPolicy pulumi.StringInput
 	// 3–32 characters: ASCII letters, digits, `-`, `_`, `.`; a letter or digit at both ends; no two of `-_.` in a row. Unique among the account's firewalls.
 	Label pulumi.StringInput
 	// Outbound rules, in order; same fields as `inbound`. Given: owned exactly; absent: left alone (use `FirewallRule`).
-	Outbound FirewallOutboundArgsArrayInput
+	Outbound FirewallOutboundArrayInput
 	// `ACCEPT` or `DROP`: what happens to outbound traffic no rule matches.
 	OutboundPolicy pulumi.StringInput
 	// `enabled` (default) or `disabled`; changes in place. Default `"enabled"`.
@@ -140,7 +140,7 @@ type FirewallArgs struct {
 	// Tags (a set: order does not matter). Default `[]`.
 	Tags pulumi.StringArrayInput
 	// Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
-	Timeouts TimeoutsArgsPtrInput
+	Timeouts TimeoutsPtrInput
 }
 
 func (FirewallArgs) ElementType() reflect.Type {
@@ -196,8 +196,8 @@ func (o FirewallOutput) DeleteAdopted() pulumi.BoolPtrOutput {
 }
 
 // Optional `{computes, nodebalancers}` (ids; at most one nodebalancer). When given, the firewall is authoritative: devices are added and removed to match. When absent, devices are left alone (use `FirewallDevice`).
-func (o FirewallOutput) Devices() FirewallDevicesOutput {
-	return o.ApplyT(func(v *Firewall) FirewallDevicesOutput { return v.Devices }).(FirewallDevicesOutput)
+func (o FirewallOutput) Devices() FirewallDevicesResponseOutput {
+	return o.ApplyT(func(v *Firewall) FirewallDevicesResponseOutput { return v.Devices }).(FirewallDevicesResponseOutput)
 }
 
 // Inbound rules, in order (the first match wins): action, protocol, ports, addresses {ipv4, ipv6}, label, description. When given, the firewall owns its inbound rules exactly; when absent, they are left alone (use `FirewallRule`). A new firewall without it has none.
@@ -236,8 +236,8 @@ func (o FirewallOutput) Tags() pulumi.StringArrayOutput {
 }
 
 // The `timeouts` the program gave, when it gave one.
-func (o FirewallOutput) Timeouts() TimeoutsArgsPtrOutput {
-	return o.ApplyT(func(v *Firewall) TimeoutsArgsPtrOutput { return v.Timeouts }).(TimeoutsArgsPtrOutput)
+func (o FirewallOutput) Timeouts() TimeoutsPtrOutput {
+	return o.ApplyT(func(v *Firewall) TimeoutsPtrOutput { return v.Timeouts }).(TimeoutsPtrOutput)
 }
 
 // When the firewall was last updated (UTC). Null when the API has never stamped the firewall (the spec allows it for older objects); every recorded create answers one.

@@ -31,7 +31,7 @@ type FirewallDevice struct {
 	// Id of the firewall. Changing it replaces the device.
 	FirewallId pulumi.Float64Output `pulumi:"firewallId"`
 	// The `timeouts` the program gave, when it gave one.
-	Timeouts TimeoutsArgsPtrOutput `pulumi:"timeouts"`
+	Timeouts TimeoutsPtrOutput `pulumi:"timeouts"`
 	// When the device was last updated (UTC). Null when the API has never stamped the device (the spec allows it for older objects); every recorded create answers one.
 	Updated pulumi.StringPtrOutput `pulumi:"updated"`
 }
@@ -96,7 +96,7 @@ type firewallDeviceArgs struct {
 	// Id of the firewall. Changing it replaces the device.
 	FirewallId interface{} `pulumi:"firewallId"`
 	// Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
-	Timeouts *TimeoutsArgs `pulumi:"timeouts"`
+	Timeouts *Timeouts `pulumi:"timeouts"`
 }
 
 // The set of arguments for constructing a FirewallDevice resource.
@@ -112,7 +112,7 @@ type FirewallDeviceArgs struct {
 	// Id of the firewall. Changing it replaces the device.
 	FirewallId pulumi.Input
 	// Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
-	Timeouts TimeoutsArgsPtrInput
+	Timeouts TimeoutsPtrInput
 }
 
 func (FirewallDeviceArgs) ElementType() reflect.Type {
@@ -188,8 +188,8 @@ func (o FirewallDeviceOutput) FirewallId() pulumi.Float64Output {
 }
 
 // The `timeouts` the program gave, when it gave one.
-func (o FirewallDeviceOutput) Timeouts() TimeoutsArgsPtrOutput {
-	return o.ApplyT(func(v *FirewallDevice) TimeoutsArgsPtrOutput { return v.Timeouts }).(TimeoutsArgsPtrOutput)
+func (o FirewallDeviceOutput) Timeouts() TimeoutsPtrOutput {
+	return o.ApplyT(func(v *FirewallDevice) TimeoutsPtrOutput { return v.Timeouts }).(TimeoutsPtrOutput)
 }
 
 // When the device was last updated (UTC). Null when the API has never stamped the device (the spec allows it for older objects); every recorded create answers one.

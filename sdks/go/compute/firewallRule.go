@@ -39,7 +39,7 @@ type FirewallRule struct {
 	// `TCP`, `UDP`, `ICMP` or `IPENCAP`.
 	Protocol pulumi.StringOutput `pulumi:"protocol"`
 	// The `timeouts` the program gave, when it gave one.
-	Timeouts TimeoutsArgsPtrOutput `pulumi:"timeouts"`
+	Timeouts TimeoutsPtrOutput `pulumi:"timeouts"`
 }
 
 // NewFirewallRule registers a new resource with the given unique name, arguments, and options.
@@ -103,7 +103,7 @@ type firewallRuleArgs struct {
 	// `ACCEPT` or `DROP`: what the rule does with matching traffic.
 	Action string `pulumi:"action"`
 	// `{ipv4, ipv6}`: addresses and networks the rule matches (a bare address means the host).
-	Addresses FirewallRuleAddressesArgs `pulumi:"addresses"`
+	Addresses FirewallRuleAddresses `pulumi:"addresses"`
 	// The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
 	AdoptId interface{} `pulumi:"adoptId"`
 	// Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
@@ -123,7 +123,7 @@ type firewallRuleArgs struct {
 	// `TCP`, `UDP`, `ICMP` or `IPENCAP`.
 	Protocol string `pulumi:"protocol"`
 	// Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
-	Timeouts *TimeoutsArgs `pulumi:"timeouts"`
+	Timeouts *Timeouts `pulumi:"timeouts"`
 }
 
 // The set of arguments for constructing a FirewallRule resource.
@@ -131,7 +131,7 @@ type FirewallRuleArgs struct {
 	// `ACCEPT` or `DROP`: what the rule does with matching traffic.
 	Action pulumi.StringInput
 	// `{ipv4, ipv6}`: addresses and networks the rule matches (a bare address means the host).
-	Addresses FirewallRuleAddressesArgsInput
+	Addresses FirewallRuleAddressesInput
 	// The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
 	AdoptId pulumi.Input
 	// Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
@@ -151,7 +151,7 @@ type FirewallRuleArgs struct {
 	// `TCP`, `UDP`, `ICMP` or `IPENCAP`.
 	Protocol pulumi.StringInput
 	// Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
-	Timeouts TimeoutsArgsPtrInput
+	Timeouts TimeoutsPtrInput
 }
 
 func (FirewallRuleArgs) ElementType() reflect.Type {
@@ -247,8 +247,8 @@ func (o FirewallRuleOutput) Protocol() pulumi.StringOutput {
 }
 
 // The `timeouts` the program gave, when it gave one.
-func (o FirewallRuleOutput) Timeouts() TimeoutsArgsPtrOutput {
-	return o.ApplyT(func(v *FirewallRule) TimeoutsArgsPtrOutput { return v.Timeouts }).(TimeoutsArgsPtrOutput)
+func (o FirewallRuleOutput) Timeouts() TimeoutsPtrOutput {
+	return o.ApplyT(func(v *FirewallRule) TimeoutsPtrOutput { return v.Timeouts }).(TimeoutsPtrOutput)
 }
 
 func init() {

@@ -56,7 +56,7 @@ type Image struct {
 	// `available` once created (creating and pending_upload are waited out).
 	Status pulumi.StringOutput `pulumi:"status"`
 	// The `timeouts` the program gave, when it gave one.
-	Timeouts TimeoutsArgsPtrOutput `pulumi:"timeouts"`
+	Timeouts TimeoutsPtrOutput `pulumi:"timeouts"`
 	// `manual`.
 	Type pulumi.StringOutput `pulumi:"type"`
 	// When the image was last updated (UTC). Null when the API has never stamped the image (the spec allows it for older objects); every recorded create answers one.
@@ -122,7 +122,7 @@ type imageArgs struct {
 	// Region the file is uploaded to (the image is usable in every region). Changing it replaces the image.
 	Region *string `pulumi:"region"`
 	// Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
-	Timeouts *TimeoutsArgs `pulumi:"timeouts"`
+	Timeouts *Timeouts `pulumi:"timeouts"`
 }
 
 // The set of arguments for constructing a Image resource.
@@ -144,7 +144,7 @@ type ImageArgs struct {
 	// Region the file is uploaded to (the image is usable in every region). Changing it replaces the image.
 	Region pulumi.StringPtrInput
 	// Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
-	Timeouts TimeoutsArgsPtrInput
+	Timeouts TimeoutsPtrInput
 }
 
 func (ImageArgs) ElementType() reflect.Type {
@@ -285,8 +285,8 @@ func (o ImageOutput) Status() pulumi.StringOutput {
 }
 
 // The `timeouts` the program gave, when it gave one.
-func (o ImageOutput) Timeouts() TimeoutsArgsPtrOutput {
-	return o.ApplyT(func(v *Image) TimeoutsArgsPtrOutput { return v.Timeouts }).(TimeoutsArgsPtrOutput)
+func (o ImageOutput) Timeouts() TimeoutsPtrOutput {
+	return o.ApplyT(func(v *Image) TimeoutsPtrOutput { return v.Timeouts }).(TimeoutsPtrOutput)
 }
 
 // `manual`.

@@ -53,7 +53,7 @@ type Instance struct {
 	// Tags (a set). Change in place.
 	Tags pulumi.StringArrayOutput `pulumi:"tags"`
 	// The `timeouts` the program gave, when it gave one.
-	Timeouts TimeoutsArgsPtrOutput `pulumi:"timeouts"`
+	Timeouts TimeoutsPtrOutput `pulumi:"timeouts"`
 	// Plan, such as `g6-nanode-1` (`GET /compute/types` lists them). A change resizes the instance in place and waits for it; a running instance comes back up.
 	Type pulumi.StringOutput `pulumi:"type"`
 	// When the instance was last updated (UTC).
@@ -134,7 +134,7 @@ type instanceArgs struct {
 	// Image to deploy, such as `public/debian12` or a private image's id (`getImages` lists them). Changing it replaces the instance, or rebuilds it in place with `rebuildOnImageChange`.
 	Image string `pulumi:"image"`
 	// The configuration profile's interfaces, in order (`eth0`–`eth2`): `{purpose: "public"}`, `{purpose: "vlan", label, ipamAddress?}`, `{purpose: "vpc", subnetId, ipv4?: {vpc, nat11}, ipRanges?}` (`nat11`: the API's `nat_1_1`, `any` or one of the instance's public addresses, a 1:1 NAT to the VPC address). A change replaces the profile's interfaces in place; a running instance is rebooted so they take effect (the preview says so on the instance's row). When absent, the API gives one `public` interface and the list is left alone.
-	Interfaces []InstanceInterfacesArgs `pulumi:"interfaces"`
+	Interfaces []InstanceInterfaces `pulumi:"interfaces"`
 	// 3–64 letters, digits, `-`, `_` and `.`; unique among the account's instances. Changes in place.
 	Label string `pulumi:"label"`
 	// Give the instance a private IPv4 address (192.168.128.0/17). Changing it replaces the instance. Default `false`.
@@ -148,7 +148,7 @@ type instanceArgs struct {
 	// Tags (a set). Change in place. Default `[]`.
 	Tags []string `pulumi:"tags"`
 	// Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
-	Timeouts *TimeoutsArgs `pulumi:"timeouts"`
+	Timeouts *Timeouts `pulumi:"timeouts"`
 	// Plan, such as `g6-nanode-1` (`GET /compute/types` lists them). A change resizes the instance in place and waits for it; a running instance comes back up.
 	Type string `pulumi:"type"`
 }
@@ -168,7 +168,7 @@ type InstanceArgs struct {
 	// Image to deploy, such as `public/debian12` or a private image's id (`getImages` lists them). Changing it replaces the instance, or rebuilds it in place with `rebuildOnImageChange`.
 	Image pulumi.StringInput
 	// The configuration profile's interfaces, in order (`eth0`–`eth2`): `{purpose: "public"}`, `{purpose: "vlan", label, ipamAddress?}`, `{purpose: "vpc", subnetId, ipv4?: {vpc, nat11}, ipRanges?}` (`nat11`: the API's `nat_1_1`, `any` or one of the instance's public addresses, a 1:1 NAT to the VPC address). A change replaces the profile's interfaces in place; a running instance is rebooted so they take effect (the preview says so on the instance's row). When absent, the API gives one `public` interface and the list is left alone.
-	Interfaces InstanceInterfacesArgsArrayInput
+	Interfaces InstanceInterfacesArrayInput
 	// 3–64 letters, digits, `-`, `_` and `.`; unique among the account's instances. Changes in place.
 	Label pulumi.StringInput
 	// Give the instance a private IPv4 address (192.168.128.0/17). Changing it replaces the instance. Default `false`.
@@ -182,7 +182,7 @@ type InstanceArgs struct {
 	// Tags (a set). Change in place. Default `[]`.
 	Tags pulumi.StringArrayInput
 	// Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
-	Timeouts TimeoutsArgsPtrInput
+	Timeouts TimeoutsPtrInput
 	// Plan, such as `g6-nanode-1` (`GET /compute/types` lists them). A change resizes the instance in place and waits for it; a running instance comes back up.
 	Type pulumi.StringInput
 }
@@ -315,8 +315,8 @@ func (o InstanceOutput) Tags() pulumi.StringArrayOutput {
 }
 
 // The `timeouts` the program gave, when it gave one.
-func (o InstanceOutput) Timeouts() TimeoutsArgsPtrOutput {
-	return o.ApplyT(func(v *Instance) TimeoutsArgsPtrOutput { return v.Timeouts }).(TimeoutsArgsPtrOutput)
+func (o InstanceOutput) Timeouts() TimeoutsPtrOutput {
+	return o.ApplyT(func(v *Instance) TimeoutsPtrOutput { return v.Timeouts }).(TimeoutsPtrOutput)
 }
 
 // Plan, such as `g6-nanode-1` (`GET /compute/types` lists them). A change resizes the instance in place and waits for it; a running instance comes back up.

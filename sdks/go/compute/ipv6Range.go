@@ -31,7 +31,7 @@ type Ipv6Range struct {
 	// SLAAC address (no prefix length) to route the range to (exactly one of `computeId` / `routeTarget`). Changing it moves the same range to that address's instance.
 	RouteTarget pulumi.StringPtrOutput `pulumi:"routeTarget"`
 	// The `timeouts` the program gave, when it gave one.
-	Timeouts TimeoutsArgsPtrOutput `pulumi:"timeouts"`
+	Timeouts TimeoutsPtrOutput `pulumi:"timeouts"`
 }
 
 // NewIpv6Range registers a new resource with the given unique name, arguments, and options.
@@ -88,7 +88,7 @@ type ipv6RangeArgs struct {
 	// SLAAC address (no prefix length) to route the range to (exactly one of `computeId` / `routeTarget`). Changing it moves the same range to that address's instance.
 	RouteTarget *string `pulumi:"routeTarget"`
 	// Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
-	Timeouts *TimeoutsArgs `pulumi:"timeouts"`
+	Timeouts *Timeouts `pulumi:"timeouts"`
 }
 
 // The set of arguments for constructing a Ipv6Range resource.
@@ -104,7 +104,7 @@ type Ipv6RangeArgs struct {
 	// SLAAC address (no prefix length) to route the range to (exactly one of `computeId` / `routeTarget`). Changing it moves the same range to that address's instance.
 	RouteTarget pulumi.StringPtrInput
 	// Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
-	Timeouts TimeoutsArgsPtrInput
+	Timeouts TimeoutsPtrInput
 }
 
 func (Ipv6RangeArgs) ElementType() reflect.Type {
@@ -180,8 +180,8 @@ func (o Ipv6RangeOutput) RouteTarget() pulumi.StringPtrOutput {
 }
 
 // The `timeouts` the program gave, when it gave one.
-func (o Ipv6RangeOutput) Timeouts() TimeoutsArgsPtrOutput {
-	return o.ApplyT(func(v *Ipv6Range) TimeoutsArgsPtrOutput { return v.Timeouts }).(TimeoutsArgsPtrOutput)
+func (o Ipv6RangeOutput) Timeouts() TimeoutsPtrOutput {
+	return o.ApplyT(func(v *Ipv6Range) TimeoutsPtrOutput { return v.Timeouts }).(TimeoutsPtrOutput)
 }
 
 func init() {

@@ -53,7 +53,7 @@ type MysqlDatabase struct {
 	// `active` once usable; also provisioning, updating, resizing, backing_up, restoring, failed, degraded, …
 	Status pulumi.StringOutput `pulumi:"status"`
 	// The `timeouts` the program gave, when it gave one.
-	Timeouts TimeoutsArgsPtrOutput `pulumi:"timeouts"`
+	Timeouts TimeoutsPtrOutput `pulumi:"timeouts"`
 	// Instance type of the nodes, such as `g6-nanode-1`. A change resizes in place, to a type with more disk only.
 	Type pulumi.StringOutput `pulumi:"type"`
 	// When the database was last updated (UTC).
@@ -142,11 +142,11 @@ type mysqlDatabaseArgs struct {
 	// Require SSL to connect. When absent the API decides (it recorded `false`). Changing it replaces the database.
 	SslConnection *bool `pulumi:"sslConnection"`
 	// Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
-	Timeouts *TimeoutsArgs `pulumi:"timeouts"`
+	Timeouts *Timeouts `pulumi:"timeouts"`
 	// Instance type of the nodes, such as `g6-nanode-1`. A change resizes in place, to a type with more disk only.
 	Type string `pulumi:"type"`
 	// Maintenance window `{frequency, duration, hourOfDay, dayOfWeek, weekOfMonth}` (UTC). Applied once the database is active; changes in place. When absent the platform picks one.
-	Updates *MysqlDatabaseUpdatesArgs `pulumi:"updates"`
+	Updates *MysqlDatabaseUpdates `pulumi:"updates"`
 }
 
 // The set of arguments for constructing a MysqlDatabase resource.
@@ -172,11 +172,11 @@ type MysqlDatabaseArgs struct {
 	// Require SSL to connect. When absent the API decides (it recorded `false`). Changing it replaces the database.
 	SslConnection pulumi.BoolPtrInput
 	// Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
-	Timeouts TimeoutsArgsPtrInput
+	Timeouts TimeoutsPtrInput
 	// Instance type of the nodes, such as `g6-nanode-1`. A change resizes in place, to a type with more disk only.
 	Type pulumi.StringInput
 	// Maintenance window `{frequency, duration, hourOfDay, dayOfWeek, weekOfMonth}` (UTC). Applied once the database is active; changes in place. When absent the platform picks one.
-	Updates MysqlDatabaseUpdatesArgsPtrInput
+	Updates MysqlDatabaseUpdatesPtrInput
 }
 
 func (MysqlDatabaseArgs) ElementType() reflect.Type {
@@ -307,8 +307,8 @@ func (o MysqlDatabaseOutput) Status() pulumi.StringOutput {
 }
 
 // The `timeouts` the program gave, when it gave one.
-func (o MysqlDatabaseOutput) Timeouts() TimeoutsArgsPtrOutput {
-	return o.ApplyT(func(v *MysqlDatabase) TimeoutsArgsPtrOutput { return v.Timeouts }).(TimeoutsArgsPtrOutput)
+func (o MysqlDatabaseOutput) Timeouts() TimeoutsPtrOutput {
+	return o.ApplyT(func(v *MysqlDatabase) TimeoutsPtrOutput { return v.Timeouts }).(TimeoutsPtrOutput)
 }
 
 // Instance type of the nodes, such as `g6-nanode-1`. A change resizes in place, to a type with more disk only.

@@ -592,19 +592,77 @@ func (o DomainRecordResultArrayOutput) Index(i pulumi.IntInput) DomainRecordResu
 }
 
 type DomainRecordSetRecords struct {
-	Created  *string `pulumi:"created"`
-	Id       float64 `pulumi:"id"`
-	Name     string  `pulumi:"name"`
-	Port     float64 `pulumi:"port"`
-	Priority float64 `pulumi:"priority"`
-	Protocol *string `pulumi:"protocol"`
-	Service  *string `pulumi:"service"`
-	Tag      *string `pulumi:"tag"`
-	Target   string  `pulumi:"target"`
-	TtlSec   float64 `pulumi:"ttlSec"`
-	Type     string  `pulumi:"type"`
-	Updated  *string `pulumi:"updated"`
-	Weight   float64 `pulumi:"weight"`
+	Name     *string  `pulumi:"name"`
+	Port     *float64 `pulumi:"port"`
+	Priority *float64 `pulumi:"priority"`
+	Protocol *string  `pulumi:"protocol"`
+	Service  *string  `pulumi:"service"`
+	Tag      *string  `pulumi:"tag"`
+	Target   string   `pulumi:"target"`
+	TtlSec   *float64 `pulumi:"ttlSec"`
+	Type     string   `pulumi:"type"`
+	Weight   *float64 `pulumi:"weight"`
+}
+
+// DomainRecordSetRecordsInput is an input type that accepts DomainRecordSetRecordsArgs and DomainRecordSetRecordsOutput values.
+// You can construct a concrete instance of `DomainRecordSetRecordsInput` via:
+//
+//	DomainRecordSetRecordsArgs{...}
+type DomainRecordSetRecordsInput interface {
+	pulumi.Input
+
+	ToDomainRecordSetRecordsOutput() DomainRecordSetRecordsOutput
+	ToDomainRecordSetRecordsOutputWithContext(context.Context) DomainRecordSetRecordsOutput
+}
+
+type DomainRecordSetRecordsArgs struct {
+	Name     pulumi.StringPtrInput  `pulumi:"name"`
+	Port     pulumi.Float64PtrInput `pulumi:"port"`
+	Priority pulumi.Float64PtrInput `pulumi:"priority"`
+	Protocol pulumi.StringPtrInput  `pulumi:"protocol"`
+	Service  pulumi.StringPtrInput  `pulumi:"service"`
+	Tag      pulumi.StringPtrInput  `pulumi:"tag"`
+	Target   pulumi.StringInput     `pulumi:"target"`
+	TtlSec   pulumi.Float64PtrInput `pulumi:"ttlSec"`
+	Type     pulumi.StringInput     `pulumi:"type"`
+	Weight   pulumi.Float64PtrInput `pulumi:"weight"`
+}
+
+func (DomainRecordSetRecordsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*DomainRecordSetRecords)(nil)).Elem()
+}
+
+func (i DomainRecordSetRecordsArgs) ToDomainRecordSetRecordsOutput() DomainRecordSetRecordsOutput {
+	return i.ToDomainRecordSetRecordsOutputWithContext(context.Background())
+}
+
+func (i DomainRecordSetRecordsArgs) ToDomainRecordSetRecordsOutputWithContext(ctx context.Context) DomainRecordSetRecordsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DomainRecordSetRecordsOutput)
+}
+
+// DomainRecordSetRecordsArrayInput is an input type that accepts DomainRecordSetRecordsArray and DomainRecordSetRecordsArrayOutput values.
+// You can construct a concrete instance of `DomainRecordSetRecordsArrayInput` via:
+//
+//	DomainRecordSetRecordsArray{ DomainRecordSetRecordsArgs{...} }
+type DomainRecordSetRecordsArrayInput interface {
+	pulumi.Input
+
+	ToDomainRecordSetRecordsArrayOutput() DomainRecordSetRecordsArrayOutput
+	ToDomainRecordSetRecordsArrayOutputWithContext(context.Context) DomainRecordSetRecordsArrayOutput
+}
+
+type DomainRecordSetRecordsArray []DomainRecordSetRecordsInput
+
+func (DomainRecordSetRecordsArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]DomainRecordSetRecords)(nil)).Elem()
+}
+
+func (i DomainRecordSetRecordsArray) ToDomainRecordSetRecordsArrayOutput() DomainRecordSetRecordsArrayOutput {
+	return i.ToDomainRecordSetRecordsArrayOutputWithContext(context.Background())
+}
+
+func (i DomainRecordSetRecordsArray) ToDomainRecordSetRecordsArrayOutputWithContext(ctx context.Context) DomainRecordSetRecordsArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DomainRecordSetRecordsArrayOutput)
 }
 
 type DomainRecordSetRecordsOutput struct{ *pulumi.OutputState }
@@ -621,24 +679,16 @@ func (o DomainRecordSetRecordsOutput) ToDomainRecordSetRecordsOutputWithContext(
 	return o
 }
 
-func (o DomainRecordSetRecordsOutput) Created() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v DomainRecordSetRecords) *string { return v.Created }).(pulumi.StringPtrOutput)
+func (o DomainRecordSetRecordsOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DomainRecordSetRecords) *string { return v.Name }).(pulumi.StringPtrOutput)
 }
 
-func (o DomainRecordSetRecordsOutput) Id() pulumi.Float64Output {
-	return o.ApplyT(func(v DomainRecordSetRecords) float64 { return v.Id }).(pulumi.Float64Output)
+func (o DomainRecordSetRecordsOutput) Port() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v DomainRecordSetRecords) *float64 { return v.Port }).(pulumi.Float64PtrOutput)
 }
 
-func (o DomainRecordSetRecordsOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v DomainRecordSetRecords) string { return v.Name }).(pulumi.StringOutput)
-}
-
-func (o DomainRecordSetRecordsOutput) Port() pulumi.Float64Output {
-	return o.ApplyT(func(v DomainRecordSetRecords) float64 { return v.Port }).(pulumi.Float64Output)
-}
-
-func (o DomainRecordSetRecordsOutput) Priority() pulumi.Float64Output {
-	return o.ApplyT(func(v DomainRecordSetRecords) float64 { return v.Priority }).(pulumi.Float64Output)
+func (o DomainRecordSetRecordsOutput) Priority() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v DomainRecordSetRecords) *float64 { return v.Priority }).(pulumi.Float64PtrOutput)
 }
 
 func (o DomainRecordSetRecordsOutput) Protocol() pulumi.StringPtrOutput {
@@ -657,20 +707,16 @@ func (o DomainRecordSetRecordsOutput) Target() pulumi.StringOutput {
 	return o.ApplyT(func(v DomainRecordSetRecords) string { return v.Target }).(pulumi.StringOutput)
 }
 
-func (o DomainRecordSetRecordsOutput) TtlSec() pulumi.Float64Output {
-	return o.ApplyT(func(v DomainRecordSetRecords) float64 { return v.TtlSec }).(pulumi.Float64Output)
+func (o DomainRecordSetRecordsOutput) TtlSec() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v DomainRecordSetRecords) *float64 { return v.TtlSec }).(pulumi.Float64PtrOutput)
 }
 
 func (o DomainRecordSetRecordsOutput) Type() pulumi.StringOutput {
 	return o.ApplyT(func(v DomainRecordSetRecords) string { return v.Type }).(pulumi.StringOutput)
 }
 
-func (o DomainRecordSetRecordsOutput) Updated() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v DomainRecordSetRecords) *string { return v.Updated }).(pulumi.StringPtrOutput)
-}
-
-func (o DomainRecordSetRecordsOutput) Weight() pulumi.Float64Output {
-	return o.ApplyT(func(v DomainRecordSetRecords) float64 { return v.Weight }).(pulumi.Float64Output)
+func (o DomainRecordSetRecordsOutput) Weight() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v DomainRecordSetRecords) *float64 { return v.Weight }).(pulumi.Float64PtrOutput)
 }
 
 type DomainRecordSetRecordsArrayOutput struct{ *pulumi.OutputState }
@@ -693,152 +739,106 @@ func (o DomainRecordSetRecordsArrayOutput) Index(i pulumi.IntInput) DomainRecord
 	}).(DomainRecordSetRecordsOutput)
 }
 
-type DomainRecordSetRecordsArgs struct {
-	Name     *string  `pulumi:"name"`
-	Port     *float64 `pulumi:"port"`
-	Priority *float64 `pulumi:"priority"`
-	Protocol *string  `pulumi:"protocol"`
-	Service  *string  `pulumi:"service"`
-	Tag      *string  `pulumi:"tag"`
-	Target   string   `pulumi:"target"`
-	TtlSec   *float64 `pulumi:"ttlSec"`
-	Type     string   `pulumi:"type"`
-	Weight   *float64 `pulumi:"weight"`
+type DomainRecordSetRecordsResponse struct {
+	Created  *string `pulumi:"created"`
+	Id       float64 `pulumi:"id"`
+	Name     string  `pulumi:"name"`
+	Port     float64 `pulumi:"port"`
+	Priority float64 `pulumi:"priority"`
+	Protocol *string `pulumi:"protocol"`
+	Service  *string `pulumi:"service"`
+	Tag      *string `pulumi:"tag"`
+	Target   string  `pulumi:"target"`
+	TtlSec   float64 `pulumi:"ttlSec"`
+	Type     string  `pulumi:"type"`
+	Updated  *string `pulumi:"updated"`
+	Weight   float64 `pulumi:"weight"`
 }
 
-// DomainRecordSetRecordsArgsInput is an input type that accepts DomainRecordSetRecordsArgsArgs and DomainRecordSetRecordsArgsOutput values.
-// You can construct a concrete instance of `DomainRecordSetRecordsArgsInput` via:
-//
-//	DomainRecordSetRecordsArgsArgs{...}
-type DomainRecordSetRecordsArgsInput interface {
-	pulumi.Input
+type DomainRecordSetRecordsResponseOutput struct{ *pulumi.OutputState }
 
-	ToDomainRecordSetRecordsArgsOutput() DomainRecordSetRecordsArgsOutput
-	ToDomainRecordSetRecordsArgsOutputWithContext(context.Context) DomainRecordSetRecordsArgsOutput
+func (DomainRecordSetRecordsResponseOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DomainRecordSetRecordsResponse)(nil)).Elem()
 }
 
-type DomainRecordSetRecordsArgsArgs struct {
-	Name     pulumi.StringPtrInput  `pulumi:"name"`
-	Port     pulumi.Float64PtrInput `pulumi:"port"`
-	Priority pulumi.Float64PtrInput `pulumi:"priority"`
-	Protocol pulumi.StringPtrInput  `pulumi:"protocol"`
-	Service  pulumi.StringPtrInput  `pulumi:"service"`
-	Tag      pulumi.StringPtrInput  `pulumi:"tag"`
-	Target   pulumi.StringInput     `pulumi:"target"`
-	TtlSec   pulumi.Float64PtrInput `pulumi:"ttlSec"`
-	Type     pulumi.StringInput     `pulumi:"type"`
-	Weight   pulumi.Float64PtrInput `pulumi:"weight"`
-}
-
-func (DomainRecordSetRecordsArgsArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*DomainRecordSetRecordsArgs)(nil)).Elem()
-}
-
-func (i DomainRecordSetRecordsArgsArgs) ToDomainRecordSetRecordsArgsOutput() DomainRecordSetRecordsArgsOutput {
-	return i.ToDomainRecordSetRecordsArgsOutputWithContext(context.Background())
-}
-
-func (i DomainRecordSetRecordsArgsArgs) ToDomainRecordSetRecordsArgsOutputWithContext(ctx context.Context) DomainRecordSetRecordsArgsOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(DomainRecordSetRecordsArgsOutput)
-}
-
-// DomainRecordSetRecordsArgsArrayInput is an input type that accepts DomainRecordSetRecordsArgsArray and DomainRecordSetRecordsArgsArrayOutput values.
-// You can construct a concrete instance of `DomainRecordSetRecordsArgsArrayInput` via:
-//
-//	DomainRecordSetRecordsArgsArray{ DomainRecordSetRecordsArgsArgs{...} }
-type DomainRecordSetRecordsArgsArrayInput interface {
-	pulumi.Input
-
-	ToDomainRecordSetRecordsArgsArrayOutput() DomainRecordSetRecordsArgsArrayOutput
-	ToDomainRecordSetRecordsArgsArrayOutputWithContext(context.Context) DomainRecordSetRecordsArgsArrayOutput
-}
-
-type DomainRecordSetRecordsArgsArray []DomainRecordSetRecordsArgsInput
-
-func (DomainRecordSetRecordsArgsArray) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]DomainRecordSetRecordsArgs)(nil)).Elem()
-}
-
-func (i DomainRecordSetRecordsArgsArray) ToDomainRecordSetRecordsArgsArrayOutput() DomainRecordSetRecordsArgsArrayOutput {
-	return i.ToDomainRecordSetRecordsArgsArrayOutputWithContext(context.Background())
-}
-
-func (i DomainRecordSetRecordsArgsArray) ToDomainRecordSetRecordsArgsArrayOutputWithContext(ctx context.Context) DomainRecordSetRecordsArgsArrayOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(DomainRecordSetRecordsArgsArrayOutput)
-}
-
-type DomainRecordSetRecordsArgsOutput struct{ *pulumi.OutputState }
-
-func (DomainRecordSetRecordsArgsOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*DomainRecordSetRecordsArgs)(nil)).Elem()
-}
-
-func (o DomainRecordSetRecordsArgsOutput) ToDomainRecordSetRecordsArgsOutput() DomainRecordSetRecordsArgsOutput {
+func (o DomainRecordSetRecordsResponseOutput) ToDomainRecordSetRecordsResponseOutput() DomainRecordSetRecordsResponseOutput {
 	return o
 }
 
-func (o DomainRecordSetRecordsArgsOutput) ToDomainRecordSetRecordsArgsOutputWithContext(ctx context.Context) DomainRecordSetRecordsArgsOutput {
+func (o DomainRecordSetRecordsResponseOutput) ToDomainRecordSetRecordsResponseOutputWithContext(ctx context.Context) DomainRecordSetRecordsResponseOutput {
 	return o
 }
 
-func (o DomainRecordSetRecordsArgsOutput) Name() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v DomainRecordSetRecordsArgs) *string { return v.Name }).(pulumi.StringPtrOutput)
+func (o DomainRecordSetRecordsResponseOutput) Created() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DomainRecordSetRecordsResponse) *string { return v.Created }).(pulumi.StringPtrOutput)
 }
 
-func (o DomainRecordSetRecordsArgsOutput) Port() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v DomainRecordSetRecordsArgs) *float64 { return v.Port }).(pulumi.Float64PtrOutput)
+func (o DomainRecordSetRecordsResponseOutput) Id() pulumi.Float64Output {
+	return o.ApplyT(func(v DomainRecordSetRecordsResponse) float64 { return v.Id }).(pulumi.Float64Output)
 }
 
-func (o DomainRecordSetRecordsArgsOutput) Priority() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v DomainRecordSetRecordsArgs) *float64 { return v.Priority }).(pulumi.Float64PtrOutput)
+func (o DomainRecordSetRecordsResponseOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v DomainRecordSetRecordsResponse) string { return v.Name }).(pulumi.StringOutput)
 }
 
-func (o DomainRecordSetRecordsArgsOutput) Protocol() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v DomainRecordSetRecordsArgs) *string { return v.Protocol }).(pulumi.StringPtrOutput)
+func (o DomainRecordSetRecordsResponseOutput) Port() pulumi.Float64Output {
+	return o.ApplyT(func(v DomainRecordSetRecordsResponse) float64 { return v.Port }).(pulumi.Float64Output)
 }
 
-func (o DomainRecordSetRecordsArgsOutput) Service() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v DomainRecordSetRecordsArgs) *string { return v.Service }).(pulumi.StringPtrOutput)
+func (o DomainRecordSetRecordsResponseOutput) Priority() pulumi.Float64Output {
+	return o.ApplyT(func(v DomainRecordSetRecordsResponse) float64 { return v.Priority }).(pulumi.Float64Output)
 }
 
-func (o DomainRecordSetRecordsArgsOutput) Tag() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v DomainRecordSetRecordsArgs) *string { return v.Tag }).(pulumi.StringPtrOutput)
+func (o DomainRecordSetRecordsResponseOutput) Protocol() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DomainRecordSetRecordsResponse) *string { return v.Protocol }).(pulumi.StringPtrOutput)
 }
 
-func (o DomainRecordSetRecordsArgsOutput) Target() pulumi.StringOutput {
-	return o.ApplyT(func(v DomainRecordSetRecordsArgs) string { return v.Target }).(pulumi.StringOutput)
+func (o DomainRecordSetRecordsResponseOutput) Service() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DomainRecordSetRecordsResponse) *string { return v.Service }).(pulumi.StringPtrOutput)
 }
 
-func (o DomainRecordSetRecordsArgsOutput) TtlSec() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v DomainRecordSetRecordsArgs) *float64 { return v.TtlSec }).(pulumi.Float64PtrOutput)
+func (o DomainRecordSetRecordsResponseOutput) Tag() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DomainRecordSetRecordsResponse) *string { return v.Tag }).(pulumi.StringPtrOutput)
 }
 
-func (o DomainRecordSetRecordsArgsOutput) Type() pulumi.StringOutput {
-	return o.ApplyT(func(v DomainRecordSetRecordsArgs) string { return v.Type }).(pulumi.StringOutput)
+func (o DomainRecordSetRecordsResponseOutput) Target() pulumi.StringOutput {
+	return o.ApplyT(func(v DomainRecordSetRecordsResponse) string { return v.Target }).(pulumi.StringOutput)
 }
 
-func (o DomainRecordSetRecordsArgsOutput) Weight() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v DomainRecordSetRecordsArgs) *float64 { return v.Weight }).(pulumi.Float64PtrOutput)
+func (o DomainRecordSetRecordsResponseOutput) TtlSec() pulumi.Float64Output {
+	return o.ApplyT(func(v DomainRecordSetRecordsResponse) float64 { return v.TtlSec }).(pulumi.Float64Output)
 }
 
-type DomainRecordSetRecordsArgsArrayOutput struct{ *pulumi.OutputState }
-
-func (DomainRecordSetRecordsArgsArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]DomainRecordSetRecordsArgs)(nil)).Elem()
+func (o DomainRecordSetRecordsResponseOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v DomainRecordSetRecordsResponse) string { return v.Type }).(pulumi.StringOutput)
 }
 
-func (o DomainRecordSetRecordsArgsArrayOutput) ToDomainRecordSetRecordsArgsArrayOutput() DomainRecordSetRecordsArgsArrayOutput {
+func (o DomainRecordSetRecordsResponseOutput) Updated() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DomainRecordSetRecordsResponse) *string { return v.Updated }).(pulumi.StringPtrOutput)
+}
+
+func (o DomainRecordSetRecordsResponseOutput) Weight() pulumi.Float64Output {
+	return o.ApplyT(func(v DomainRecordSetRecordsResponse) float64 { return v.Weight }).(pulumi.Float64Output)
+}
+
+type DomainRecordSetRecordsResponseArrayOutput struct{ *pulumi.OutputState }
+
+func (DomainRecordSetRecordsResponseArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]DomainRecordSetRecordsResponse)(nil)).Elem()
+}
+
+func (o DomainRecordSetRecordsResponseArrayOutput) ToDomainRecordSetRecordsResponseArrayOutput() DomainRecordSetRecordsResponseArrayOutput {
 	return o
 }
 
-func (o DomainRecordSetRecordsArgsArrayOutput) ToDomainRecordSetRecordsArgsArrayOutputWithContext(ctx context.Context) DomainRecordSetRecordsArgsArrayOutput {
+func (o DomainRecordSetRecordsResponseArrayOutput) ToDomainRecordSetRecordsResponseArrayOutputWithContext(ctx context.Context) DomainRecordSetRecordsResponseArrayOutput {
 	return o
 }
 
-func (o DomainRecordSetRecordsArgsArrayOutput) Index(i pulumi.IntInput) DomainRecordSetRecordsArgsOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) DomainRecordSetRecordsArgs {
-		return vs[0].([]DomainRecordSetRecordsArgs)[vs[1].(int)]
-	}).(DomainRecordSetRecordsArgsOutput)
+func (o DomainRecordSetRecordsResponseArrayOutput) Index(i pulumi.IntInput) DomainRecordSetRecordsResponseOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) DomainRecordSetRecordsResponse {
+		return vs[0].([]DomainRecordSetRecordsResponse)[vs[1].(int)]
+	}).(DomainRecordSetRecordsResponseOutput)
 }
 
 type DomainResult struct {
@@ -1002,9 +1002,80 @@ func (o FirewallDeviceEntityOutput) Url() pulumi.StringOutput {
 
 type FirewallDevices struct {
 	// Compute instance ids; each gets a device.
-	Computes []float64 `pulumi:"computes"`
+	Computes []interface{} `pulumi:"computes"`
 	// At most one nodebalancer id.
-	Nodebalancers []float64 `pulumi:"nodebalancers"`
+	Nodebalancers []interface{} `pulumi:"nodebalancers"`
+}
+
+// FirewallDevicesInput is an input type that accepts FirewallDevicesArgs and FirewallDevicesOutput values.
+// You can construct a concrete instance of `FirewallDevicesInput` via:
+//
+//	FirewallDevicesArgs{...}
+type FirewallDevicesInput interface {
+	pulumi.Input
+
+	ToFirewallDevicesOutput() FirewallDevicesOutput
+	ToFirewallDevicesOutputWithContext(context.Context) FirewallDevicesOutput
+}
+
+type FirewallDevicesArgs struct {
+	// Compute instance ids; each gets a device.
+	Computes pulumi.ArrayInput `pulumi:"computes"`
+	// At most one nodebalancer id.
+	Nodebalancers pulumi.ArrayInput `pulumi:"nodebalancers"`
+}
+
+func (FirewallDevicesArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*FirewallDevices)(nil)).Elem()
+}
+
+func (i FirewallDevicesArgs) ToFirewallDevicesOutput() FirewallDevicesOutput {
+	return i.ToFirewallDevicesOutputWithContext(context.Background())
+}
+
+func (i FirewallDevicesArgs) ToFirewallDevicesOutputWithContext(ctx context.Context) FirewallDevicesOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(FirewallDevicesOutput)
+}
+
+func (i FirewallDevicesArgs) ToFirewallDevicesPtrOutput() FirewallDevicesPtrOutput {
+	return i.ToFirewallDevicesPtrOutputWithContext(context.Background())
+}
+
+func (i FirewallDevicesArgs) ToFirewallDevicesPtrOutputWithContext(ctx context.Context) FirewallDevicesPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(FirewallDevicesOutput).ToFirewallDevicesPtrOutputWithContext(ctx)
+}
+
+// FirewallDevicesPtrInput is an input type that accepts FirewallDevicesArgs, FirewallDevicesPtr and FirewallDevicesPtrOutput values.
+// You can construct a concrete instance of `FirewallDevicesPtrInput` via:
+//
+//	        FirewallDevicesArgs{...}
+//
+//	or:
+//
+//	        nil
+type FirewallDevicesPtrInput interface {
+	pulumi.Input
+
+	ToFirewallDevicesPtrOutput() FirewallDevicesPtrOutput
+	ToFirewallDevicesPtrOutputWithContext(context.Context) FirewallDevicesPtrOutput
+}
+
+type firewallDevicesPtrType FirewallDevicesArgs
+
+func FirewallDevicesPtr(v *FirewallDevicesArgs) FirewallDevicesPtrInput {
+	return (*firewallDevicesPtrType)(v)
+}
+
+func (*firewallDevicesPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**FirewallDevices)(nil)).Elem()
+}
+
+func (i *firewallDevicesPtrType) ToFirewallDevicesPtrOutput() FirewallDevicesPtrOutput {
+	return i.ToFirewallDevicesPtrOutputWithContext(context.Background())
+}
+
+func (i *firewallDevicesPtrType) ToFirewallDevicesPtrOutputWithContext(ctx context.Context) FirewallDevicesPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(FirewallDevicesPtrOutput)
 }
 
 type FirewallDevicesOutput struct{ *pulumi.OutputState }
@@ -1021,155 +1092,53 @@ func (o FirewallDevicesOutput) ToFirewallDevicesOutputWithContext(ctx context.Co
 	return o
 }
 
-// Compute instance ids; each gets a device.
-func (o FirewallDevicesOutput) Computes() pulumi.Float64ArrayOutput {
-	return o.ApplyT(func(v FirewallDevices) []float64 { return v.Computes }).(pulumi.Float64ArrayOutput)
+func (o FirewallDevicesOutput) ToFirewallDevicesPtrOutput() FirewallDevicesPtrOutput {
+	return o.ToFirewallDevicesPtrOutputWithContext(context.Background())
 }
 
-// At most one nodebalancer id.
-func (o FirewallDevicesOutput) Nodebalancers() pulumi.Float64ArrayOutput {
-	return o.ApplyT(func(v FirewallDevices) []float64 { return v.Nodebalancers }).(pulumi.Float64ArrayOutput)
-}
-
-type FirewallDevicesArgs struct {
-	// Compute instance ids; each gets a device.
-	Computes []interface{} `pulumi:"computes"`
-	// At most one nodebalancer id.
-	Nodebalancers []interface{} `pulumi:"nodebalancers"`
-}
-
-// FirewallDevicesArgsInput is an input type that accepts FirewallDevicesArgsArgs and FirewallDevicesArgsOutput values.
-// You can construct a concrete instance of `FirewallDevicesArgsInput` via:
-//
-//	FirewallDevicesArgsArgs{...}
-type FirewallDevicesArgsInput interface {
-	pulumi.Input
-
-	ToFirewallDevicesArgsOutput() FirewallDevicesArgsOutput
-	ToFirewallDevicesArgsOutputWithContext(context.Context) FirewallDevicesArgsOutput
-}
-
-type FirewallDevicesArgsArgs struct {
-	// Compute instance ids; each gets a device.
-	Computes pulumi.ArrayInput `pulumi:"computes"`
-	// At most one nodebalancer id.
-	Nodebalancers pulumi.ArrayInput `pulumi:"nodebalancers"`
-}
-
-func (FirewallDevicesArgsArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*FirewallDevicesArgs)(nil)).Elem()
-}
-
-func (i FirewallDevicesArgsArgs) ToFirewallDevicesArgsOutput() FirewallDevicesArgsOutput {
-	return i.ToFirewallDevicesArgsOutputWithContext(context.Background())
-}
-
-func (i FirewallDevicesArgsArgs) ToFirewallDevicesArgsOutputWithContext(ctx context.Context) FirewallDevicesArgsOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(FirewallDevicesArgsOutput)
-}
-
-func (i FirewallDevicesArgsArgs) ToFirewallDevicesArgsPtrOutput() FirewallDevicesArgsPtrOutput {
-	return i.ToFirewallDevicesArgsPtrOutputWithContext(context.Background())
-}
-
-func (i FirewallDevicesArgsArgs) ToFirewallDevicesArgsPtrOutputWithContext(ctx context.Context) FirewallDevicesArgsPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(FirewallDevicesArgsOutput).ToFirewallDevicesArgsPtrOutputWithContext(ctx)
-}
-
-// FirewallDevicesArgsPtrInput is an input type that accepts FirewallDevicesArgsArgs, FirewallDevicesArgsPtr and FirewallDevicesArgsPtrOutput values.
-// You can construct a concrete instance of `FirewallDevicesArgsPtrInput` via:
-//
-//	        FirewallDevicesArgsArgs{...}
-//
-//	or:
-//
-//	        nil
-type FirewallDevicesArgsPtrInput interface {
-	pulumi.Input
-
-	ToFirewallDevicesArgsPtrOutput() FirewallDevicesArgsPtrOutput
-	ToFirewallDevicesArgsPtrOutputWithContext(context.Context) FirewallDevicesArgsPtrOutput
-}
-
-type firewallDevicesArgsPtrType FirewallDevicesArgsArgs
-
-func FirewallDevicesArgsPtr(v *FirewallDevicesArgsArgs) FirewallDevicesArgsPtrInput {
-	return (*firewallDevicesArgsPtrType)(v)
-}
-
-func (*firewallDevicesArgsPtrType) ElementType() reflect.Type {
-	return reflect.TypeOf((**FirewallDevicesArgs)(nil)).Elem()
-}
-
-func (i *firewallDevicesArgsPtrType) ToFirewallDevicesArgsPtrOutput() FirewallDevicesArgsPtrOutput {
-	return i.ToFirewallDevicesArgsPtrOutputWithContext(context.Background())
-}
-
-func (i *firewallDevicesArgsPtrType) ToFirewallDevicesArgsPtrOutputWithContext(ctx context.Context) FirewallDevicesArgsPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(FirewallDevicesArgsPtrOutput)
-}
-
-type FirewallDevicesArgsOutput struct{ *pulumi.OutputState }
-
-func (FirewallDevicesArgsOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*FirewallDevicesArgs)(nil)).Elem()
-}
-
-func (o FirewallDevicesArgsOutput) ToFirewallDevicesArgsOutput() FirewallDevicesArgsOutput {
-	return o
-}
-
-func (o FirewallDevicesArgsOutput) ToFirewallDevicesArgsOutputWithContext(ctx context.Context) FirewallDevicesArgsOutput {
-	return o
-}
-
-func (o FirewallDevicesArgsOutput) ToFirewallDevicesArgsPtrOutput() FirewallDevicesArgsPtrOutput {
-	return o.ToFirewallDevicesArgsPtrOutputWithContext(context.Background())
-}
-
-func (o FirewallDevicesArgsOutput) ToFirewallDevicesArgsPtrOutputWithContext(ctx context.Context) FirewallDevicesArgsPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, v FirewallDevicesArgs) *FirewallDevicesArgs {
+func (o FirewallDevicesOutput) ToFirewallDevicesPtrOutputWithContext(ctx context.Context) FirewallDevicesPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v FirewallDevices) *FirewallDevices {
 		return &v
-	}).(FirewallDevicesArgsPtrOutput)
+	}).(FirewallDevicesPtrOutput)
 }
 
 // Compute instance ids; each gets a device.
-func (o FirewallDevicesArgsOutput) Computes() pulumi.ArrayOutput {
-	return o.ApplyT(func(v FirewallDevicesArgs) []interface{} { return v.Computes }).(pulumi.ArrayOutput)
+func (o FirewallDevicesOutput) Computes() pulumi.ArrayOutput {
+	return o.ApplyT(func(v FirewallDevices) []interface{} { return v.Computes }).(pulumi.ArrayOutput)
 }
 
 // At most one nodebalancer id.
-func (o FirewallDevicesArgsOutput) Nodebalancers() pulumi.ArrayOutput {
-	return o.ApplyT(func(v FirewallDevicesArgs) []interface{} { return v.Nodebalancers }).(pulumi.ArrayOutput)
+func (o FirewallDevicesOutput) Nodebalancers() pulumi.ArrayOutput {
+	return o.ApplyT(func(v FirewallDevices) []interface{} { return v.Nodebalancers }).(pulumi.ArrayOutput)
 }
 
-type FirewallDevicesArgsPtrOutput struct{ *pulumi.OutputState }
+type FirewallDevicesPtrOutput struct{ *pulumi.OutputState }
 
-func (FirewallDevicesArgsPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**FirewallDevicesArgs)(nil)).Elem()
+func (FirewallDevicesPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**FirewallDevices)(nil)).Elem()
 }
 
-func (o FirewallDevicesArgsPtrOutput) ToFirewallDevicesArgsPtrOutput() FirewallDevicesArgsPtrOutput {
+func (o FirewallDevicesPtrOutput) ToFirewallDevicesPtrOutput() FirewallDevicesPtrOutput {
 	return o
 }
 
-func (o FirewallDevicesArgsPtrOutput) ToFirewallDevicesArgsPtrOutputWithContext(ctx context.Context) FirewallDevicesArgsPtrOutput {
+func (o FirewallDevicesPtrOutput) ToFirewallDevicesPtrOutputWithContext(ctx context.Context) FirewallDevicesPtrOutput {
 	return o
 }
 
-func (o FirewallDevicesArgsPtrOutput) Elem() FirewallDevicesArgsOutput {
-	return o.ApplyT(func(v *FirewallDevicesArgs) FirewallDevicesArgs {
+func (o FirewallDevicesPtrOutput) Elem() FirewallDevicesOutput {
+	return o.ApplyT(func(v *FirewallDevices) FirewallDevices {
 		if v != nil {
 			return *v
 		}
-		var ret FirewallDevicesArgs
+		var ret FirewallDevices
 		return ret
-	}).(FirewallDevicesArgsOutput)
+	}).(FirewallDevicesOutput)
 }
 
 // Compute instance ids; each gets a device.
-func (o FirewallDevicesArgsPtrOutput) Computes() pulumi.ArrayOutput {
-	return o.ApplyT(func(v *FirewallDevicesArgs) []interface{} {
+func (o FirewallDevicesPtrOutput) Computes() pulumi.ArrayOutput {
+	return o.ApplyT(func(v *FirewallDevices) []interface{} {
 		if v == nil {
 			return nil
 		}
@@ -1178,13 +1147,44 @@ func (o FirewallDevicesArgsPtrOutput) Computes() pulumi.ArrayOutput {
 }
 
 // At most one nodebalancer id.
-func (o FirewallDevicesArgsPtrOutput) Nodebalancers() pulumi.ArrayOutput {
-	return o.ApplyT(func(v *FirewallDevicesArgs) []interface{} {
+func (o FirewallDevicesPtrOutput) Nodebalancers() pulumi.ArrayOutput {
+	return o.ApplyT(func(v *FirewallDevices) []interface{} {
 		if v == nil {
 			return nil
 		}
 		return v.Nodebalancers
 	}).(pulumi.ArrayOutput)
+}
+
+type FirewallDevicesResponse struct {
+	// Compute instance ids; each gets a device.
+	Computes []float64 `pulumi:"computes"`
+	// At most one nodebalancer id.
+	Nodebalancers []float64 `pulumi:"nodebalancers"`
+}
+
+type FirewallDevicesResponseOutput struct{ *pulumi.OutputState }
+
+func (FirewallDevicesResponseOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*FirewallDevicesResponse)(nil)).Elem()
+}
+
+func (o FirewallDevicesResponseOutput) ToFirewallDevicesResponseOutput() FirewallDevicesResponseOutput {
+	return o
+}
+
+func (o FirewallDevicesResponseOutput) ToFirewallDevicesResponseOutputWithContext(ctx context.Context) FirewallDevicesResponseOutput {
+	return o
+}
+
+// Compute instance ids; each gets a device.
+func (o FirewallDevicesResponseOutput) Computes() pulumi.Float64ArrayOutput {
+	return o.ApplyT(func(v FirewallDevicesResponse) []float64 { return v.Computes }).(pulumi.Float64ArrayOutput)
+}
+
+// At most one nodebalancer id.
+func (o FirewallDevicesResponseOutput) Nodebalancers() pulumi.Float64ArrayOutput {
+	return o.ApplyT(func(v FirewallDevicesResponse) []float64 { return v.Nodebalancers }).(pulumi.Float64ArrayOutput)
 }
 
 type FirewallInbound struct {
@@ -1194,6 +1194,63 @@ type FirewallInbound struct {
 	Label       *string                  `pulumi:"label"`
 	Ports       *string                  `pulumi:"ports"`
 	Protocol    string                   `pulumi:"protocol"`
+}
+
+// FirewallInboundInput is an input type that accepts FirewallInboundArgs and FirewallInboundOutput values.
+// You can construct a concrete instance of `FirewallInboundInput` via:
+//
+//	FirewallInboundArgs{...}
+type FirewallInboundInput interface {
+	pulumi.Input
+
+	ToFirewallInboundOutput() FirewallInboundOutput
+	ToFirewallInboundOutputWithContext(context.Context) FirewallInboundOutput
+}
+
+type FirewallInboundArgs struct {
+	Action      pulumi.StringInput            `pulumi:"action"`
+	Addresses   FirewallInboundAddressesInput `pulumi:"addresses"`
+	Description pulumi.StringPtrInput         `pulumi:"description"`
+	Label       pulumi.StringPtrInput         `pulumi:"label"`
+	Ports       pulumi.StringPtrInput         `pulumi:"ports"`
+	Protocol    pulumi.StringInput            `pulumi:"protocol"`
+}
+
+func (FirewallInboundArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*FirewallInbound)(nil)).Elem()
+}
+
+func (i FirewallInboundArgs) ToFirewallInboundOutput() FirewallInboundOutput {
+	return i.ToFirewallInboundOutputWithContext(context.Background())
+}
+
+func (i FirewallInboundArgs) ToFirewallInboundOutputWithContext(ctx context.Context) FirewallInboundOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(FirewallInboundOutput)
+}
+
+// FirewallInboundArrayInput is an input type that accepts FirewallInboundArray and FirewallInboundArrayOutput values.
+// You can construct a concrete instance of `FirewallInboundArrayInput` via:
+//
+//	FirewallInboundArray{ FirewallInboundArgs{...} }
+type FirewallInboundArrayInput interface {
+	pulumi.Input
+
+	ToFirewallInboundArrayOutput() FirewallInboundArrayOutput
+	ToFirewallInboundArrayOutputWithContext(context.Context) FirewallInboundArrayOutput
+}
+
+type FirewallInboundArray []FirewallInboundInput
+
+func (FirewallInboundArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]FirewallInbound)(nil)).Elem()
+}
+
+func (i FirewallInboundArray) ToFirewallInboundArrayOutput() FirewallInboundArrayOutput {
+	return i.ToFirewallInboundArrayOutputWithContext(context.Background())
+}
+
+func (i FirewallInboundArray) ToFirewallInboundArrayOutputWithContext(ctx context.Context) FirewallInboundArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(FirewallInboundArrayOutput)
 }
 
 type FirewallInboundOutput struct{ *pulumi.OutputState }
@@ -1259,6 +1316,34 @@ type FirewallInboundAddresses struct {
 	Ipv6 []string `pulumi:"ipv6"`
 }
 
+// FirewallInboundAddressesInput is an input type that accepts FirewallInboundAddressesArgs and FirewallInboundAddressesOutput values.
+// You can construct a concrete instance of `FirewallInboundAddressesInput` via:
+//
+//	FirewallInboundAddressesArgs{...}
+type FirewallInboundAddressesInput interface {
+	pulumi.Input
+
+	ToFirewallInboundAddressesOutput() FirewallInboundAddressesOutput
+	ToFirewallInboundAddressesOutputWithContext(context.Context) FirewallInboundAddressesOutput
+}
+
+type FirewallInboundAddressesArgs struct {
+	Ipv4 pulumi.StringArrayInput `pulumi:"ipv4"`
+	Ipv6 pulumi.StringArrayInput `pulumi:"ipv6"`
+}
+
+func (FirewallInboundAddressesArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*FirewallInboundAddresses)(nil)).Elem()
+}
+
+func (i FirewallInboundAddressesArgs) ToFirewallInboundAddressesOutput() FirewallInboundAddressesOutput {
+	return i.ToFirewallInboundAddressesOutputWithContext(context.Background())
+}
+
+func (i FirewallInboundAddressesArgs) ToFirewallInboundAddressesOutputWithContext(ctx context.Context) FirewallInboundAddressesOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(FirewallInboundAddressesOutput)
+}
+
 type FirewallInboundAddressesOutput struct{ *pulumi.OutputState }
 
 func (FirewallInboundAddressesOutput) ElementType() reflect.Type {
@@ -1281,185 +1366,6 @@ func (o FirewallInboundAddressesOutput) Ipv6() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v FirewallInboundAddresses) []string { return v.Ipv6 }).(pulumi.StringArrayOutput)
 }
 
-type FirewallInboundArgs struct {
-	Action      string                           `pulumi:"action"`
-	Addresses   FirewallInboundArgsAddressesArgs `pulumi:"addresses"`
-	Description *string                          `pulumi:"description"`
-	Label       *string                          `pulumi:"label"`
-	Ports       *string                          `pulumi:"ports"`
-	Protocol    string                           `pulumi:"protocol"`
-}
-
-// FirewallInboundArgsInput is an input type that accepts FirewallInboundArgsArgs and FirewallInboundArgsOutput values.
-// You can construct a concrete instance of `FirewallInboundArgsInput` via:
-//
-//	FirewallInboundArgsArgs{...}
-type FirewallInboundArgsInput interface {
-	pulumi.Input
-
-	ToFirewallInboundArgsOutput() FirewallInboundArgsOutput
-	ToFirewallInboundArgsOutputWithContext(context.Context) FirewallInboundArgsOutput
-}
-
-type FirewallInboundArgsArgs struct {
-	Action      pulumi.StringInput                    `pulumi:"action"`
-	Addresses   FirewallInboundArgsAddressesArgsInput `pulumi:"addresses"`
-	Description pulumi.StringPtrInput                 `pulumi:"description"`
-	Label       pulumi.StringPtrInput                 `pulumi:"label"`
-	Ports       pulumi.StringPtrInput                 `pulumi:"ports"`
-	Protocol    pulumi.StringInput                    `pulumi:"protocol"`
-}
-
-func (FirewallInboundArgsArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*FirewallInboundArgs)(nil)).Elem()
-}
-
-func (i FirewallInboundArgsArgs) ToFirewallInboundArgsOutput() FirewallInboundArgsOutput {
-	return i.ToFirewallInboundArgsOutputWithContext(context.Background())
-}
-
-func (i FirewallInboundArgsArgs) ToFirewallInboundArgsOutputWithContext(ctx context.Context) FirewallInboundArgsOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(FirewallInboundArgsOutput)
-}
-
-// FirewallInboundArgsArrayInput is an input type that accepts FirewallInboundArgsArray and FirewallInboundArgsArrayOutput values.
-// You can construct a concrete instance of `FirewallInboundArgsArrayInput` via:
-//
-//	FirewallInboundArgsArray{ FirewallInboundArgsArgs{...} }
-type FirewallInboundArgsArrayInput interface {
-	pulumi.Input
-
-	ToFirewallInboundArgsArrayOutput() FirewallInboundArgsArrayOutput
-	ToFirewallInboundArgsArrayOutputWithContext(context.Context) FirewallInboundArgsArrayOutput
-}
-
-type FirewallInboundArgsArray []FirewallInboundArgsInput
-
-func (FirewallInboundArgsArray) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]FirewallInboundArgs)(nil)).Elem()
-}
-
-func (i FirewallInboundArgsArray) ToFirewallInboundArgsArrayOutput() FirewallInboundArgsArrayOutput {
-	return i.ToFirewallInboundArgsArrayOutputWithContext(context.Background())
-}
-
-func (i FirewallInboundArgsArray) ToFirewallInboundArgsArrayOutputWithContext(ctx context.Context) FirewallInboundArgsArrayOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(FirewallInboundArgsArrayOutput)
-}
-
-type FirewallInboundArgsOutput struct{ *pulumi.OutputState }
-
-func (FirewallInboundArgsOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*FirewallInboundArgs)(nil)).Elem()
-}
-
-func (o FirewallInboundArgsOutput) ToFirewallInboundArgsOutput() FirewallInboundArgsOutput {
-	return o
-}
-
-func (o FirewallInboundArgsOutput) ToFirewallInboundArgsOutputWithContext(ctx context.Context) FirewallInboundArgsOutput {
-	return o
-}
-
-func (o FirewallInboundArgsOutput) Action() pulumi.StringOutput {
-	return o.ApplyT(func(v FirewallInboundArgs) string { return v.Action }).(pulumi.StringOutput)
-}
-
-func (o FirewallInboundArgsOutput) Addresses() FirewallInboundArgsAddressesArgsOutput {
-	return o.ApplyT(func(v FirewallInboundArgs) FirewallInboundArgsAddressesArgs { return v.Addresses }).(FirewallInboundArgsAddressesArgsOutput)
-}
-
-func (o FirewallInboundArgsOutput) Description() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v FirewallInboundArgs) *string { return v.Description }).(pulumi.StringPtrOutput)
-}
-
-func (o FirewallInboundArgsOutput) Label() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v FirewallInboundArgs) *string { return v.Label }).(pulumi.StringPtrOutput)
-}
-
-func (o FirewallInboundArgsOutput) Ports() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v FirewallInboundArgs) *string { return v.Ports }).(pulumi.StringPtrOutput)
-}
-
-func (o FirewallInboundArgsOutput) Protocol() pulumi.StringOutput {
-	return o.ApplyT(func(v FirewallInboundArgs) string { return v.Protocol }).(pulumi.StringOutput)
-}
-
-type FirewallInboundArgsArrayOutput struct{ *pulumi.OutputState }
-
-func (FirewallInboundArgsArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]FirewallInboundArgs)(nil)).Elem()
-}
-
-func (o FirewallInboundArgsArrayOutput) ToFirewallInboundArgsArrayOutput() FirewallInboundArgsArrayOutput {
-	return o
-}
-
-func (o FirewallInboundArgsArrayOutput) ToFirewallInboundArgsArrayOutputWithContext(ctx context.Context) FirewallInboundArgsArrayOutput {
-	return o
-}
-
-func (o FirewallInboundArgsArrayOutput) Index(i pulumi.IntInput) FirewallInboundArgsOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) FirewallInboundArgs {
-		return vs[0].([]FirewallInboundArgs)[vs[1].(int)]
-	}).(FirewallInboundArgsOutput)
-}
-
-type FirewallInboundArgsAddressesArgs struct {
-	Ipv4 []string `pulumi:"ipv4"`
-	Ipv6 []string `pulumi:"ipv6"`
-}
-
-// FirewallInboundArgsAddressesArgsInput is an input type that accepts FirewallInboundArgsAddressesArgsArgs and FirewallInboundArgsAddressesArgsOutput values.
-// You can construct a concrete instance of `FirewallInboundArgsAddressesArgsInput` via:
-//
-//	FirewallInboundArgsAddressesArgsArgs{...}
-type FirewallInboundArgsAddressesArgsInput interface {
-	pulumi.Input
-
-	ToFirewallInboundArgsAddressesArgsOutput() FirewallInboundArgsAddressesArgsOutput
-	ToFirewallInboundArgsAddressesArgsOutputWithContext(context.Context) FirewallInboundArgsAddressesArgsOutput
-}
-
-type FirewallInboundArgsAddressesArgsArgs struct {
-	Ipv4 pulumi.StringArrayInput `pulumi:"ipv4"`
-	Ipv6 pulumi.StringArrayInput `pulumi:"ipv6"`
-}
-
-func (FirewallInboundArgsAddressesArgsArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*FirewallInboundArgsAddressesArgs)(nil)).Elem()
-}
-
-func (i FirewallInboundArgsAddressesArgsArgs) ToFirewallInboundArgsAddressesArgsOutput() FirewallInboundArgsAddressesArgsOutput {
-	return i.ToFirewallInboundArgsAddressesArgsOutputWithContext(context.Background())
-}
-
-func (i FirewallInboundArgsAddressesArgsArgs) ToFirewallInboundArgsAddressesArgsOutputWithContext(ctx context.Context) FirewallInboundArgsAddressesArgsOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(FirewallInboundArgsAddressesArgsOutput)
-}
-
-type FirewallInboundArgsAddressesArgsOutput struct{ *pulumi.OutputState }
-
-func (FirewallInboundArgsAddressesArgsOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*FirewallInboundArgsAddressesArgs)(nil)).Elem()
-}
-
-func (o FirewallInboundArgsAddressesArgsOutput) ToFirewallInboundArgsAddressesArgsOutput() FirewallInboundArgsAddressesArgsOutput {
-	return o
-}
-
-func (o FirewallInboundArgsAddressesArgsOutput) ToFirewallInboundArgsAddressesArgsOutputWithContext(ctx context.Context) FirewallInboundArgsAddressesArgsOutput {
-	return o
-}
-
-func (o FirewallInboundArgsAddressesArgsOutput) Ipv4() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v FirewallInboundArgsAddressesArgs) []string { return v.Ipv4 }).(pulumi.StringArrayOutput)
-}
-
-func (o FirewallInboundArgsAddressesArgsOutput) Ipv6() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v FirewallInboundArgsAddressesArgs) []string { return v.Ipv6 }).(pulumi.StringArrayOutput)
-}
-
 type FirewallOutbound struct {
 	Action      string                    `pulumi:"action"`
 	Addresses   FirewallOutboundAddresses `pulumi:"addresses"`
@@ -1467,6 +1373,63 @@ type FirewallOutbound struct {
 	Label       *string                   `pulumi:"label"`
 	Ports       *string                   `pulumi:"ports"`
 	Protocol    string                    `pulumi:"protocol"`
+}
+
+// FirewallOutboundInput is an input type that accepts FirewallOutboundArgs and FirewallOutboundOutput values.
+// You can construct a concrete instance of `FirewallOutboundInput` via:
+//
+//	FirewallOutboundArgs{...}
+type FirewallOutboundInput interface {
+	pulumi.Input
+
+	ToFirewallOutboundOutput() FirewallOutboundOutput
+	ToFirewallOutboundOutputWithContext(context.Context) FirewallOutboundOutput
+}
+
+type FirewallOutboundArgs struct {
+	Action      pulumi.StringInput             `pulumi:"action"`
+	Addresses   FirewallOutboundAddressesInput `pulumi:"addresses"`
+	Description pulumi.StringPtrInput          `pulumi:"description"`
+	Label       pulumi.StringPtrInput          `pulumi:"label"`
+	Ports       pulumi.StringPtrInput          `pulumi:"ports"`
+	Protocol    pulumi.StringInput             `pulumi:"protocol"`
+}
+
+func (FirewallOutboundArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*FirewallOutbound)(nil)).Elem()
+}
+
+func (i FirewallOutboundArgs) ToFirewallOutboundOutput() FirewallOutboundOutput {
+	return i.ToFirewallOutboundOutputWithContext(context.Background())
+}
+
+func (i FirewallOutboundArgs) ToFirewallOutboundOutputWithContext(ctx context.Context) FirewallOutboundOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(FirewallOutboundOutput)
+}
+
+// FirewallOutboundArrayInput is an input type that accepts FirewallOutboundArray and FirewallOutboundArrayOutput values.
+// You can construct a concrete instance of `FirewallOutboundArrayInput` via:
+//
+//	FirewallOutboundArray{ FirewallOutboundArgs{...} }
+type FirewallOutboundArrayInput interface {
+	pulumi.Input
+
+	ToFirewallOutboundArrayOutput() FirewallOutboundArrayOutput
+	ToFirewallOutboundArrayOutputWithContext(context.Context) FirewallOutboundArrayOutput
+}
+
+type FirewallOutboundArray []FirewallOutboundInput
+
+func (FirewallOutboundArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]FirewallOutbound)(nil)).Elem()
+}
+
+func (i FirewallOutboundArray) ToFirewallOutboundArrayOutput() FirewallOutboundArrayOutput {
+	return i.ToFirewallOutboundArrayOutputWithContext(context.Background())
+}
+
+func (i FirewallOutboundArray) ToFirewallOutboundArrayOutputWithContext(ctx context.Context) FirewallOutboundArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(FirewallOutboundArrayOutput)
 }
 
 type FirewallOutboundOutput struct{ *pulumi.OutputState }
@@ -1532,6 +1495,34 @@ type FirewallOutboundAddresses struct {
 	Ipv6 []string `pulumi:"ipv6"`
 }
 
+// FirewallOutboundAddressesInput is an input type that accepts FirewallOutboundAddressesArgs and FirewallOutboundAddressesOutput values.
+// You can construct a concrete instance of `FirewallOutboundAddressesInput` via:
+//
+//	FirewallOutboundAddressesArgs{...}
+type FirewallOutboundAddressesInput interface {
+	pulumi.Input
+
+	ToFirewallOutboundAddressesOutput() FirewallOutboundAddressesOutput
+	ToFirewallOutboundAddressesOutputWithContext(context.Context) FirewallOutboundAddressesOutput
+}
+
+type FirewallOutboundAddressesArgs struct {
+	Ipv4 pulumi.StringArrayInput `pulumi:"ipv4"`
+	Ipv6 pulumi.StringArrayInput `pulumi:"ipv6"`
+}
+
+func (FirewallOutboundAddressesArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*FirewallOutboundAddresses)(nil)).Elem()
+}
+
+func (i FirewallOutboundAddressesArgs) ToFirewallOutboundAddressesOutput() FirewallOutboundAddressesOutput {
+	return i.ToFirewallOutboundAddressesOutputWithContext(context.Background())
+}
+
+func (i FirewallOutboundAddressesArgs) ToFirewallOutboundAddressesOutputWithContext(ctx context.Context) FirewallOutboundAddressesOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(FirewallOutboundAddressesOutput)
+}
+
 type FirewallOutboundAddressesOutput struct{ *pulumi.OutputState }
 
 func (FirewallOutboundAddressesOutput) ElementType() reflect.Type {
@@ -1552,185 +1543,6 @@ func (o FirewallOutboundAddressesOutput) Ipv4() pulumi.StringArrayOutput {
 
 func (o FirewallOutboundAddressesOutput) Ipv6() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v FirewallOutboundAddresses) []string { return v.Ipv6 }).(pulumi.StringArrayOutput)
-}
-
-type FirewallOutboundArgs struct {
-	Action      string                            `pulumi:"action"`
-	Addresses   FirewallOutboundArgsAddressesArgs `pulumi:"addresses"`
-	Description *string                           `pulumi:"description"`
-	Label       *string                           `pulumi:"label"`
-	Ports       *string                           `pulumi:"ports"`
-	Protocol    string                            `pulumi:"protocol"`
-}
-
-// FirewallOutboundArgsInput is an input type that accepts FirewallOutboundArgsArgs and FirewallOutboundArgsOutput values.
-// You can construct a concrete instance of `FirewallOutboundArgsInput` via:
-//
-//	FirewallOutboundArgsArgs{...}
-type FirewallOutboundArgsInput interface {
-	pulumi.Input
-
-	ToFirewallOutboundArgsOutput() FirewallOutboundArgsOutput
-	ToFirewallOutboundArgsOutputWithContext(context.Context) FirewallOutboundArgsOutput
-}
-
-type FirewallOutboundArgsArgs struct {
-	Action      pulumi.StringInput                     `pulumi:"action"`
-	Addresses   FirewallOutboundArgsAddressesArgsInput `pulumi:"addresses"`
-	Description pulumi.StringPtrInput                  `pulumi:"description"`
-	Label       pulumi.StringPtrInput                  `pulumi:"label"`
-	Ports       pulumi.StringPtrInput                  `pulumi:"ports"`
-	Protocol    pulumi.StringInput                     `pulumi:"protocol"`
-}
-
-func (FirewallOutboundArgsArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*FirewallOutboundArgs)(nil)).Elem()
-}
-
-func (i FirewallOutboundArgsArgs) ToFirewallOutboundArgsOutput() FirewallOutboundArgsOutput {
-	return i.ToFirewallOutboundArgsOutputWithContext(context.Background())
-}
-
-func (i FirewallOutboundArgsArgs) ToFirewallOutboundArgsOutputWithContext(ctx context.Context) FirewallOutboundArgsOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(FirewallOutboundArgsOutput)
-}
-
-// FirewallOutboundArgsArrayInput is an input type that accepts FirewallOutboundArgsArray and FirewallOutboundArgsArrayOutput values.
-// You can construct a concrete instance of `FirewallOutboundArgsArrayInput` via:
-//
-//	FirewallOutboundArgsArray{ FirewallOutboundArgsArgs{...} }
-type FirewallOutboundArgsArrayInput interface {
-	pulumi.Input
-
-	ToFirewallOutboundArgsArrayOutput() FirewallOutboundArgsArrayOutput
-	ToFirewallOutboundArgsArrayOutputWithContext(context.Context) FirewallOutboundArgsArrayOutput
-}
-
-type FirewallOutboundArgsArray []FirewallOutboundArgsInput
-
-func (FirewallOutboundArgsArray) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]FirewallOutboundArgs)(nil)).Elem()
-}
-
-func (i FirewallOutboundArgsArray) ToFirewallOutboundArgsArrayOutput() FirewallOutboundArgsArrayOutput {
-	return i.ToFirewallOutboundArgsArrayOutputWithContext(context.Background())
-}
-
-func (i FirewallOutboundArgsArray) ToFirewallOutboundArgsArrayOutputWithContext(ctx context.Context) FirewallOutboundArgsArrayOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(FirewallOutboundArgsArrayOutput)
-}
-
-type FirewallOutboundArgsOutput struct{ *pulumi.OutputState }
-
-func (FirewallOutboundArgsOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*FirewallOutboundArgs)(nil)).Elem()
-}
-
-func (o FirewallOutboundArgsOutput) ToFirewallOutboundArgsOutput() FirewallOutboundArgsOutput {
-	return o
-}
-
-func (o FirewallOutboundArgsOutput) ToFirewallOutboundArgsOutputWithContext(ctx context.Context) FirewallOutboundArgsOutput {
-	return o
-}
-
-func (o FirewallOutboundArgsOutput) Action() pulumi.StringOutput {
-	return o.ApplyT(func(v FirewallOutboundArgs) string { return v.Action }).(pulumi.StringOutput)
-}
-
-func (o FirewallOutboundArgsOutput) Addresses() FirewallOutboundArgsAddressesArgsOutput {
-	return o.ApplyT(func(v FirewallOutboundArgs) FirewallOutboundArgsAddressesArgs { return v.Addresses }).(FirewallOutboundArgsAddressesArgsOutput)
-}
-
-func (o FirewallOutboundArgsOutput) Description() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v FirewallOutboundArgs) *string { return v.Description }).(pulumi.StringPtrOutput)
-}
-
-func (o FirewallOutboundArgsOutput) Label() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v FirewallOutboundArgs) *string { return v.Label }).(pulumi.StringPtrOutput)
-}
-
-func (o FirewallOutboundArgsOutput) Ports() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v FirewallOutboundArgs) *string { return v.Ports }).(pulumi.StringPtrOutput)
-}
-
-func (o FirewallOutboundArgsOutput) Protocol() pulumi.StringOutput {
-	return o.ApplyT(func(v FirewallOutboundArgs) string { return v.Protocol }).(pulumi.StringOutput)
-}
-
-type FirewallOutboundArgsArrayOutput struct{ *pulumi.OutputState }
-
-func (FirewallOutboundArgsArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]FirewallOutboundArgs)(nil)).Elem()
-}
-
-func (o FirewallOutboundArgsArrayOutput) ToFirewallOutboundArgsArrayOutput() FirewallOutboundArgsArrayOutput {
-	return o
-}
-
-func (o FirewallOutboundArgsArrayOutput) ToFirewallOutboundArgsArrayOutputWithContext(ctx context.Context) FirewallOutboundArgsArrayOutput {
-	return o
-}
-
-func (o FirewallOutboundArgsArrayOutput) Index(i pulumi.IntInput) FirewallOutboundArgsOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) FirewallOutboundArgs {
-		return vs[0].([]FirewallOutboundArgs)[vs[1].(int)]
-	}).(FirewallOutboundArgsOutput)
-}
-
-type FirewallOutboundArgsAddressesArgs struct {
-	Ipv4 []string `pulumi:"ipv4"`
-	Ipv6 []string `pulumi:"ipv6"`
-}
-
-// FirewallOutboundArgsAddressesArgsInput is an input type that accepts FirewallOutboundArgsAddressesArgsArgs and FirewallOutboundArgsAddressesArgsOutput values.
-// You can construct a concrete instance of `FirewallOutboundArgsAddressesArgsInput` via:
-//
-//	FirewallOutboundArgsAddressesArgsArgs{...}
-type FirewallOutboundArgsAddressesArgsInput interface {
-	pulumi.Input
-
-	ToFirewallOutboundArgsAddressesArgsOutput() FirewallOutboundArgsAddressesArgsOutput
-	ToFirewallOutboundArgsAddressesArgsOutputWithContext(context.Context) FirewallOutboundArgsAddressesArgsOutput
-}
-
-type FirewallOutboundArgsAddressesArgsArgs struct {
-	Ipv4 pulumi.StringArrayInput `pulumi:"ipv4"`
-	Ipv6 pulumi.StringArrayInput `pulumi:"ipv6"`
-}
-
-func (FirewallOutboundArgsAddressesArgsArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*FirewallOutboundArgsAddressesArgs)(nil)).Elem()
-}
-
-func (i FirewallOutboundArgsAddressesArgsArgs) ToFirewallOutboundArgsAddressesArgsOutput() FirewallOutboundArgsAddressesArgsOutput {
-	return i.ToFirewallOutboundArgsAddressesArgsOutputWithContext(context.Background())
-}
-
-func (i FirewallOutboundArgsAddressesArgsArgs) ToFirewallOutboundArgsAddressesArgsOutputWithContext(ctx context.Context) FirewallOutboundArgsAddressesArgsOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(FirewallOutboundArgsAddressesArgsOutput)
-}
-
-type FirewallOutboundArgsAddressesArgsOutput struct{ *pulumi.OutputState }
-
-func (FirewallOutboundArgsAddressesArgsOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*FirewallOutboundArgsAddressesArgs)(nil)).Elem()
-}
-
-func (o FirewallOutboundArgsAddressesArgsOutput) ToFirewallOutboundArgsAddressesArgsOutput() FirewallOutboundArgsAddressesArgsOutput {
-	return o
-}
-
-func (o FirewallOutboundArgsAddressesArgsOutput) ToFirewallOutboundArgsAddressesArgsOutputWithContext(ctx context.Context) FirewallOutboundArgsAddressesArgsOutput {
-	return o
-}
-
-func (o FirewallOutboundArgsAddressesArgsOutput) Ipv4() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v FirewallOutboundArgsAddressesArgs) []string { return v.Ipv4 }).(pulumi.StringArrayOutput)
-}
-
-func (o FirewallOutboundArgsAddressesArgsOutput) Ipv6() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v FirewallOutboundArgsAddressesArgs) []string { return v.Ipv6 }).(pulumi.StringArrayOutput)
 }
 
 type FirewallResult struct {
@@ -2144,6 +1956,34 @@ type FirewallRuleAddresses struct {
 	Ipv6 []string `pulumi:"ipv6"`
 }
 
+// FirewallRuleAddressesInput is an input type that accepts FirewallRuleAddressesArgs and FirewallRuleAddressesOutput values.
+// You can construct a concrete instance of `FirewallRuleAddressesInput` via:
+//
+//	FirewallRuleAddressesArgs{...}
+type FirewallRuleAddressesInput interface {
+	pulumi.Input
+
+	ToFirewallRuleAddressesOutput() FirewallRuleAddressesOutput
+	ToFirewallRuleAddressesOutputWithContext(context.Context) FirewallRuleAddressesOutput
+}
+
+type FirewallRuleAddressesArgs struct {
+	Ipv4 pulumi.StringArrayInput `pulumi:"ipv4"`
+	Ipv6 pulumi.StringArrayInput `pulumi:"ipv6"`
+}
+
+func (FirewallRuleAddressesArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*FirewallRuleAddresses)(nil)).Elem()
+}
+
+func (i FirewallRuleAddressesArgs) ToFirewallRuleAddressesOutput() FirewallRuleAddressesOutput {
+	return i.ToFirewallRuleAddressesOutputWithContext(context.Background())
+}
+
+func (i FirewallRuleAddressesArgs) ToFirewallRuleAddressesOutputWithContext(ctx context.Context) FirewallRuleAddressesOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(FirewallRuleAddressesOutput)
+}
+
 type FirewallRuleAddressesOutput struct{ *pulumi.OutputState }
 
 func (FirewallRuleAddressesOutput) ElementType() reflect.Type {
@@ -2164,61 +2004,6 @@ func (o FirewallRuleAddressesOutput) Ipv4() pulumi.StringArrayOutput {
 
 func (o FirewallRuleAddressesOutput) Ipv6() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v FirewallRuleAddresses) []string { return v.Ipv6 }).(pulumi.StringArrayOutput)
-}
-
-type FirewallRuleAddressesArgs struct {
-	Ipv4 []string `pulumi:"ipv4"`
-	Ipv6 []string `pulumi:"ipv6"`
-}
-
-// FirewallRuleAddressesArgsInput is an input type that accepts FirewallRuleAddressesArgsArgs and FirewallRuleAddressesArgsOutput values.
-// You can construct a concrete instance of `FirewallRuleAddressesArgsInput` via:
-//
-//	FirewallRuleAddressesArgsArgs{...}
-type FirewallRuleAddressesArgsInput interface {
-	pulumi.Input
-
-	ToFirewallRuleAddressesArgsOutput() FirewallRuleAddressesArgsOutput
-	ToFirewallRuleAddressesArgsOutputWithContext(context.Context) FirewallRuleAddressesArgsOutput
-}
-
-type FirewallRuleAddressesArgsArgs struct {
-	Ipv4 pulumi.StringArrayInput `pulumi:"ipv4"`
-	Ipv6 pulumi.StringArrayInput `pulumi:"ipv6"`
-}
-
-func (FirewallRuleAddressesArgsArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*FirewallRuleAddressesArgs)(nil)).Elem()
-}
-
-func (i FirewallRuleAddressesArgsArgs) ToFirewallRuleAddressesArgsOutput() FirewallRuleAddressesArgsOutput {
-	return i.ToFirewallRuleAddressesArgsOutputWithContext(context.Background())
-}
-
-func (i FirewallRuleAddressesArgsArgs) ToFirewallRuleAddressesArgsOutputWithContext(ctx context.Context) FirewallRuleAddressesArgsOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(FirewallRuleAddressesArgsOutput)
-}
-
-type FirewallRuleAddressesArgsOutput struct{ *pulumi.OutputState }
-
-func (FirewallRuleAddressesArgsOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*FirewallRuleAddressesArgs)(nil)).Elem()
-}
-
-func (o FirewallRuleAddressesArgsOutput) ToFirewallRuleAddressesArgsOutput() FirewallRuleAddressesArgsOutput {
-	return o
-}
-
-func (o FirewallRuleAddressesArgsOutput) ToFirewallRuleAddressesArgsOutputWithContext(ctx context.Context) FirewallRuleAddressesArgsOutput {
-	return o
-}
-
-func (o FirewallRuleAddressesArgsOutput) Ipv4() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v FirewallRuleAddressesArgs) []string { return v.Ipv4 }).(pulumi.StringArrayOutput)
-}
-
-func (o FirewallRuleAddressesArgsOutput) Ipv6() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v FirewallRuleAddressesArgs) []string { return v.Ipv6 }).(pulumi.StringArrayOutput)
 }
 
 type FirewallWithDevicesResultDevices struct {
@@ -2666,268 +2451,268 @@ func (o ImageResultArrayOutput) Index(i pulumi.IntInput) ImageResultOutput {
 	}).(ImageResultOutput)
 }
 
+type InstanceInterfaces struct {
+	IpRanges    []string                `pulumi:"ipRanges"`
+	IpamAddress *string                 `pulumi:"ipamAddress"`
+	Ipv4        *InstanceInterfacesIpv4 `pulumi:"ipv4"`
+	Label       *string                 `pulumi:"label"`
+	Primary     *bool                   `pulumi:"primary"`
+	Purpose     string                  `pulumi:"purpose"`
+	SubnetId    interface{}             `pulumi:"subnetId"`
+}
+
+// InstanceInterfacesInput is an input type that accepts InstanceInterfacesArgs and InstanceInterfacesOutput values.
+// You can construct a concrete instance of `InstanceInterfacesInput` via:
+//
+//	InstanceInterfacesArgs{...}
+type InstanceInterfacesInput interface {
+	pulumi.Input
+
+	ToInstanceInterfacesOutput() InstanceInterfacesOutput
+	ToInstanceInterfacesOutputWithContext(context.Context) InstanceInterfacesOutput
+}
+
 type InstanceInterfacesArgs struct {
-	IpRanges    []string                        `pulumi:"ipRanges"`
-	IpamAddress *string                         `pulumi:"ipamAddress"`
-	Ipv4        *InstanceInterfacesArgsIpv4Args `pulumi:"ipv4"`
-	Label       *string                         `pulumi:"label"`
-	Primary     *bool                           `pulumi:"primary"`
-	Purpose     string                          `pulumi:"purpose"`
-	SubnetId    interface{}                     `pulumi:"subnetId"`
+	IpRanges    pulumi.StringArrayInput        `pulumi:"ipRanges"`
+	IpamAddress pulumi.StringPtrInput          `pulumi:"ipamAddress"`
+	Ipv4        InstanceInterfacesIpv4PtrInput `pulumi:"ipv4"`
+	Label       pulumi.StringPtrInput          `pulumi:"label"`
+	Primary     pulumi.BoolPtrInput            `pulumi:"primary"`
+	Purpose     pulumi.StringInput             `pulumi:"purpose"`
+	SubnetId    pulumi.Input                   `pulumi:"subnetId"`
 }
 
-// InstanceInterfacesArgsInput is an input type that accepts InstanceInterfacesArgsArgs and InstanceInterfacesArgsOutput values.
-// You can construct a concrete instance of `InstanceInterfacesArgsInput` via:
+func (InstanceInterfacesArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*InstanceInterfaces)(nil)).Elem()
+}
+
+func (i InstanceInterfacesArgs) ToInstanceInterfacesOutput() InstanceInterfacesOutput {
+	return i.ToInstanceInterfacesOutputWithContext(context.Background())
+}
+
+func (i InstanceInterfacesArgs) ToInstanceInterfacesOutputWithContext(ctx context.Context) InstanceInterfacesOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(InstanceInterfacesOutput)
+}
+
+// InstanceInterfacesArrayInput is an input type that accepts InstanceInterfacesArray and InstanceInterfacesArrayOutput values.
+// You can construct a concrete instance of `InstanceInterfacesArrayInput` via:
 //
-//	InstanceInterfacesArgsArgs{...}
-type InstanceInterfacesArgsInput interface {
+//	InstanceInterfacesArray{ InstanceInterfacesArgs{...} }
+type InstanceInterfacesArrayInput interface {
 	pulumi.Input
 
-	ToInstanceInterfacesArgsOutput() InstanceInterfacesArgsOutput
-	ToInstanceInterfacesArgsOutputWithContext(context.Context) InstanceInterfacesArgsOutput
+	ToInstanceInterfacesArrayOutput() InstanceInterfacesArrayOutput
+	ToInstanceInterfacesArrayOutputWithContext(context.Context) InstanceInterfacesArrayOutput
 }
 
-type InstanceInterfacesArgsArgs struct {
-	IpRanges    pulumi.StringArrayInput                `pulumi:"ipRanges"`
-	IpamAddress pulumi.StringPtrInput                  `pulumi:"ipamAddress"`
-	Ipv4        InstanceInterfacesArgsIpv4ArgsPtrInput `pulumi:"ipv4"`
-	Label       pulumi.StringPtrInput                  `pulumi:"label"`
-	Primary     pulumi.BoolPtrInput                    `pulumi:"primary"`
-	Purpose     pulumi.StringInput                     `pulumi:"purpose"`
-	SubnetId    pulumi.Input                           `pulumi:"subnetId"`
+type InstanceInterfacesArray []InstanceInterfacesInput
+
+func (InstanceInterfacesArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]InstanceInterfaces)(nil)).Elem()
 }
 
-func (InstanceInterfacesArgsArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*InstanceInterfacesArgs)(nil)).Elem()
+func (i InstanceInterfacesArray) ToInstanceInterfacesArrayOutput() InstanceInterfacesArrayOutput {
+	return i.ToInstanceInterfacesArrayOutputWithContext(context.Background())
 }
 
-func (i InstanceInterfacesArgsArgs) ToInstanceInterfacesArgsOutput() InstanceInterfacesArgsOutput {
-	return i.ToInstanceInterfacesArgsOutputWithContext(context.Background())
+func (i InstanceInterfacesArray) ToInstanceInterfacesArrayOutputWithContext(ctx context.Context) InstanceInterfacesArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(InstanceInterfacesArrayOutput)
 }
 
-func (i InstanceInterfacesArgsArgs) ToInstanceInterfacesArgsOutputWithContext(ctx context.Context) InstanceInterfacesArgsOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(InstanceInterfacesArgsOutput)
+type InstanceInterfacesOutput struct{ *pulumi.OutputState }
+
+func (InstanceInterfacesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*InstanceInterfaces)(nil)).Elem()
 }
 
-// InstanceInterfacesArgsArrayInput is an input type that accepts InstanceInterfacesArgsArray and InstanceInterfacesArgsArrayOutput values.
-// You can construct a concrete instance of `InstanceInterfacesArgsArrayInput` via:
-//
-//	InstanceInterfacesArgsArray{ InstanceInterfacesArgsArgs{...} }
-type InstanceInterfacesArgsArrayInput interface {
-	pulumi.Input
-
-	ToInstanceInterfacesArgsArrayOutput() InstanceInterfacesArgsArrayOutput
-	ToInstanceInterfacesArgsArrayOutputWithContext(context.Context) InstanceInterfacesArgsArrayOutput
-}
-
-type InstanceInterfacesArgsArray []InstanceInterfacesArgsInput
-
-func (InstanceInterfacesArgsArray) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]InstanceInterfacesArgs)(nil)).Elem()
-}
-
-func (i InstanceInterfacesArgsArray) ToInstanceInterfacesArgsArrayOutput() InstanceInterfacesArgsArrayOutput {
-	return i.ToInstanceInterfacesArgsArrayOutputWithContext(context.Background())
-}
-
-func (i InstanceInterfacesArgsArray) ToInstanceInterfacesArgsArrayOutputWithContext(ctx context.Context) InstanceInterfacesArgsArrayOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(InstanceInterfacesArgsArrayOutput)
-}
-
-type InstanceInterfacesArgsOutput struct{ *pulumi.OutputState }
-
-func (InstanceInterfacesArgsOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*InstanceInterfacesArgs)(nil)).Elem()
-}
-
-func (o InstanceInterfacesArgsOutput) ToInstanceInterfacesArgsOutput() InstanceInterfacesArgsOutput {
+func (o InstanceInterfacesOutput) ToInstanceInterfacesOutput() InstanceInterfacesOutput {
 	return o
 }
 
-func (o InstanceInterfacesArgsOutput) ToInstanceInterfacesArgsOutputWithContext(ctx context.Context) InstanceInterfacesArgsOutput {
+func (o InstanceInterfacesOutput) ToInstanceInterfacesOutputWithContext(ctx context.Context) InstanceInterfacesOutput {
 	return o
 }
 
-func (o InstanceInterfacesArgsOutput) IpRanges() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v InstanceInterfacesArgs) []string { return v.IpRanges }).(pulumi.StringArrayOutput)
+func (o InstanceInterfacesOutput) IpRanges() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v InstanceInterfaces) []string { return v.IpRanges }).(pulumi.StringArrayOutput)
 }
 
-func (o InstanceInterfacesArgsOutput) IpamAddress() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v InstanceInterfacesArgs) *string { return v.IpamAddress }).(pulumi.StringPtrOutput)
+func (o InstanceInterfacesOutput) IpamAddress() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v InstanceInterfaces) *string { return v.IpamAddress }).(pulumi.StringPtrOutput)
 }
 
-func (o InstanceInterfacesArgsOutput) Ipv4() InstanceInterfacesArgsIpv4ArgsPtrOutput {
-	return o.ApplyT(func(v InstanceInterfacesArgs) *InstanceInterfacesArgsIpv4Args { return v.Ipv4 }).(InstanceInterfacesArgsIpv4ArgsPtrOutput)
+func (o InstanceInterfacesOutput) Ipv4() InstanceInterfacesIpv4PtrOutput {
+	return o.ApplyT(func(v InstanceInterfaces) *InstanceInterfacesIpv4 { return v.Ipv4 }).(InstanceInterfacesIpv4PtrOutput)
 }
 
-func (o InstanceInterfacesArgsOutput) Label() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v InstanceInterfacesArgs) *string { return v.Label }).(pulumi.StringPtrOutput)
+func (o InstanceInterfacesOutput) Label() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v InstanceInterfaces) *string { return v.Label }).(pulumi.StringPtrOutput)
 }
 
-func (o InstanceInterfacesArgsOutput) Primary() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v InstanceInterfacesArgs) *bool { return v.Primary }).(pulumi.BoolPtrOutput)
+func (o InstanceInterfacesOutput) Primary() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v InstanceInterfaces) *bool { return v.Primary }).(pulumi.BoolPtrOutput)
 }
 
-func (o InstanceInterfacesArgsOutput) Purpose() pulumi.StringOutput {
-	return o.ApplyT(func(v InstanceInterfacesArgs) string { return v.Purpose }).(pulumi.StringOutput)
+func (o InstanceInterfacesOutput) Purpose() pulumi.StringOutput {
+	return o.ApplyT(func(v InstanceInterfaces) string { return v.Purpose }).(pulumi.StringOutput)
 }
 
-func (o InstanceInterfacesArgsOutput) SubnetId() pulumi.AnyOutput {
-	return o.ApplyT(func(v InstanceInterfacesArgs) interface{} { return v.SubnetId }).(pulumi.AnyOutput)
+func (o InstanceInterfacesOutput) SubnetId() pulumi.AnyOutput {
+	return o.ApplyT(func(v InstanceInterfaces) interface{} { return v.SubnetId }).(pulumi.AnyOutput)
 }
 
-type InstanceInterfacesArgsArrayOutput struct{ *pulumi.OutputState }
+type InstanceInterfacesArrayOutput struct{ *pulumi.OutputState }
 
-func (InstanceInterfacesArgsArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]InstanceInterfacesArgs)(nil)).Elem()
+func (InstanceInterfacesArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]InstanceInterfaces)(nil)).Elem()
 }
 
-func (o InstanceInterfacesArgsArrayOutput) ToInstanceInterfacesArgsArrayOutput() InstanceInterfacesArgsArrayOutput {
+func (o InstanceInterfacesArrayOutput) ToInstanceInterfacesArrayOutput() InstanceInterfacesArrayOutput {
 	return o
 }
 
-func (o InstanceInterfacesArgsArrayOutput) ToInstanceInterfacesArgsArrayOutputWithContext(ctx context.Context) InstanceInterfacesArgsArrayOutput {
+func (o InstanceInterfacesArrayOutput) ToInstanceInterfacesArrayOutputWithContext(ctx context.Context) InstanceInterfacesArrayOutput {
 	return o
 }
 
-func (o InstanceInterfacesArgsArrayOutput) Index(i pulumi.IntInput) InstanceInterfacesArgsOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) InstanceInterfacesArgs {
-		return vs[0].([]InstanceInterfacesArgs)[vs[1].(int)]
-	}).(InstanceInterfacesArgsOutput)
+func (o InstanceInterfacesArrayOutput) Index(i pulumi.IntInput) InstanceInterfacesOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) InstanceInterfaces {
+		return vs[0].([]InstanceInterfaces)[vs[1].(int)]
+	}).(InstanceInterfacesOutput)
 }
 
-type InstanceInterfacesArgsIpv4Args struct {
+type InstanceInterfacesIpv4 struct {
 	Nat11 *string `pulumi:"nat11"`
 	Vpc   *string `pulumi:"vpc"`
 }
 
-// InstanceInterfacesArgsIpv4ArgsInput is an input type that accepts InstanceInterfacesArgsIpv4ArgsArgs and InstanceInterfacesArgsIpv4ArgsOutput values.
-// You can construct a concrete instance of `InstanceInterfacesArgsIpv4ArgsInput` via:
+// InstanceInterfacesIpv4Input is an input type that accepts InstanceInterfacesIpv4Args and InstanceInterfacesIpv4Output values.
+// You can construct a concrete instance of `InstanceInterfacesIpv4Input` via:
 //
-//	InstanceInterfacesArgsIpv4ArgsArgs{...}
-type InstanceInterfacesArgsIpv4ArgsInput interface {
+//	InstanceInterfacesIpv4Args{...}
+type InstanceInterfacesIpv4Input interface {
 	pulumi.Input
 
-	ToInstanceInterfacesArgsIpv4ArgsOutput() InstanceInterfacesArgsIpv4ArgsOutput
-	ToInstanceInterfacesArgsIpv4ArgsOutputWithContext(context.Context) InstanceInterfacesArgsIpv4ArgsOutput
+	ToInstanceInterfacesIpv4Output() InstanceInterfacesIpv4Output
+	ToInstanceInterfacesIpv4OutputWithContext(context.Context) InstanceInterfacesIpv4Output
 }
 
-type InstanceInterfacesArgsIpv4ArgsArgs struct {
+type InstanceInterfacesIpv4Args struct {
 	Nat11 pulumi.StringPtrInput `pulumi:"nat11"`
 	Vpc   pulumi.StringPtrInput `pulumi:"vpc"`
 }
 
-func (InstanceInterfacesArgsIpv4ArgsArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*InstanceInterfacesArgsIpv4Args)(nil)).Elem()
+func (InstanceInterfacesIpv4Args) ElementType() reflect.Type {
+	return reflect.TypeOf((*InstanceInterfacesIpv4)(nil)).Elem()
 }
 
-func (i InstanceInterfacesArgsIpv4ArgsArgs) ToInstanceInterfacesArgsIpv4ArgsOutput() InstanceInterfacesArgsIpv4ArgsOutput {
-	return i.ToInstanceInterfacesArgsIpv4ArgsOutputWithContext(context.Background())
+func (i InstanceInterfacesIpv4Args) ToInstanceInterfacesIpv4Output() InstanceInterfacesIpv4Output {
+	return i.ToInstanceInterfacesIpv4OutputWithContext(context.Background())
 }
 
-func (i InstanceInterfacesArgsIpv4ArgsArgs) ToInstanceInterfacesArgsIpv4ArgsOutputWithContext(ctx context.Context) InstanceInterfacesArgsIpv4ArgsOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(InstanceInterfacesArgsIpv4ArgsOutput)
+func (i InstanceInterfacesIpv4Args) ToInstanceInterfacesIpv4OutputWithContext(ctx context.Context) InstanceInterfacesIpv4Output {
+	return pulumi.ToOutputWithContext(ctx, i).(InstanceInterfacesIpv4Output)
 }
 
-func (i InstanceInterfacesArgsIpv4ArgsArgs) ToInstanceInterfacesArgsIpv4ArgsPtrOutput() InstanceInterfacesArgsIpv4ArgsPtrOutput {
-	return i.ToInstanceInterfacesArgsIpv4ArgsPtrOutputWithContext(context.Background())
+func (i InstanceInterfacesIpv4Args) ToInstanceInterfacesIpv4PtrOutput() InstanceInterfacesIpv4PtrOutput {
+	return i.ToInstanceInterfacesIpv4PtrOutputWithContext(context.Background())
 }
 
-func (i InstanceInterfacesArgsIpv4ArgsArgs) ToInstanceInterfacesArgsIpv4ArgsPtrOutputWithContext(ctx context.Context) InstanceInterfacesArgsIpv4ArgsPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(InstanceInterfacesArgsIpv4ArgsOutput).ToInstanceInterfacesArgsIpv4ArgsPtrOutputWithContext(ctx)
+func (i InstanceInterfacesIpv4Args) ToInstanceInterfacesIpv4PtrOutputWithContext(ctx context.Context) InstanceInterfacesIpv4PtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(InstanceInterfacesIpv4Output).ToInstanceInterfacesIpv4PtrOutputWithContext(ctx)
 }
 
-// InstanceInterfacesArgsIpv4ArgsPtrInput is an input type that accepts InstanceInterfacesArgsIpv4ArgsArgs, InstanceInterfacesArgsIpv4ArgsPtr and InstanceInterfacesArgsIpv4ArgsPtrOutput values.
-// You can construct a concrete instance of `InstanceInterfacesArgsIpv4ArgsPtrInput` via:
+// InstanceInterfacesIpv4PtrInput is an input type that accepts InstanceInterfacesIpv4Args, InstanceInterfacesIpv4Ptr and InstanceInterfacesIpv4PtrOutput values.
+// You can construct a concrete instance of `InstanceInterfacesIpv4PtrInput` via:
 //
-//	        InstanceInterfacesArgsIpv4ArgsArgs{...}
+//	        InstanceInterfacesIpv4Args{...}
 //
 //	or:
 //
 //	        nil
-type InstanceInterfacesArgsIpv4ArgsPtrInput interface {
+type InstanceInterfacesIpv4PtrInput interface {
 	pulumi.Input
 
-	ToInstanceInterfacesArgsIpv4ArgsPtrOutput() InstanceInterfacesArgsIpv4ArgsPtrOutput
-	ToInstanceInterfacesArgsIpv4ArgsPtrOutputWithContext(context.Context) InstanceInterfacesArgsIpv4ArgsPtrOutput
+	ToInstanceInterfacesIpv4PtrOutput() InstanceInterfacesIpv4PtrOutput
+	ToInstanceInterfacesIpv4PtrOutputWithContext(context.Context) InstanceInterfacesIpv4PtrOutput
 }
 
-type instanceInterfacesArgsIpv4ArgsPtrType InstanceInterfacesArgsIpv4ArgsArgs
+type instanceInterfacesIpv4PtrType InstanceInterfacesIpv4Args
 
-func InstanceInterfacesArgsIpv4ArgsPtr(v *InstanceInterfacesArgsIpv4ArgsArgs) InstanceInterfacesArgsIpv4ArgsPtrInput {
-	return (*instanceInterfacesArgsIpv4ArgsPtrType)(v)
+func InstanceInterfacesIpv4Ptr(v *InstanceInterfacesIpv4Args) InstanceInterfacesIpv4PtrInput {
+	return (*instanceInterfacesIpv4PtrType)(v)
 }
 
-func (*instanceInterfacesArgsIpv4ArgsPtrType) ElementType() reflect.Type {
-	return reflect.TypeOf((**InstanceInterfacesArgsIpv4Args)(nil)).Elem()
+func (*instanceInterfacesIpv4PtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**InstanceInterfacesIpv4)(nil)).Elem()
 }
 
-func (i *instanceInterfacesArgsIpv4ArgsPtrType) ToInstanceInterfacesArgsIpv4ArgsPtrOutput() InstanceInterfacesArgsIpv4ArgsPtrOutput {
-	return i.ToInstanceInterfacesArgsIpv4ArgsPtrOutputWithContext(context.Background())
+func (i *instanceInterfacesIpv4PtrType) ToInstanceInterfacesIpv4PtrOutput() InstanceInterfacesIpv4PtrOutput {
+	return i.ToInstanceInterfacesIpv4PtrOutputWithContext(context.Background())
 }
 
-func (i *instanceInterfacesArgsIpv4ArgsPtrType) ToInstanceInterfacesArgsIpv4ArgsPtrOutputWithContext(ctx context.Context) InstanceInterfacesArgsIpv4ArgsPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(InstanceInterfacesArgsIpv4ArgsPtrOutput)
+func (i *instanceInterfacesIpv4PtrType) ToInstanceInterfacesIpv4PtrOutputWithContext(ctx context.Context) InstanceInterfacesIpv4PtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(InstanceInterfacesIpv4PtrOutput)
 }
 
-type InstanceInterfacesArgsIpv4ArgsOutput struct{ *pulumi.OutputState }
+type InstanceInterfacesIpv4Output struct{ *pulumi.OutputState }
 
-func (InstanceInterfacesArgsIpv4ArgsOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*InstanceInterfacesArgsIpv4Args)(nil)).Elem()
+func (InstanceInterfacesIpv4Output) ElementType() reflect.Type {
+	return reflect.TypeOf((*InstanceInterfacesIpv4)(nil)).Elem()
 }
 
-func (o InstanceInterfacesArgsIpv4ArgsOutput) ToInstanceInterfacesArgsIpv4ArgsOutput() InstanceInterfacesArgsIpv4ArgsOutput {
+func (o InstanceInterfacesIpv4Output) ToInstanceInterfacesIpv4Output() InstanceInterfacesIpv4Output {
 	return o
 }
 
-func (o InstanceInterfacesArgsIpv4ArgsOutput) ToInstanceInterfacesArgsIpv4ArgsOutputWithContext(ctx context.Context) InstanceInterfacesArgsIpv4ArgsOutput {
+func (o InstanceInterfacesIpv4Output) ToInstanceInterfacesIpv4OutputWithContext(ctx context.Context) InstanceInterfacesIpv4Output {
 	return o
 }
 
-func (o InstanceInterfacesArgsIpv4ArgsOutput) ToInstanceInterfacesArgsIpv4ArgsPtrOutput() InstanceInterfacesArgsIpv4ArgsPtrOutput {
-	return o.ToInstanceInterfacesArgsIpv4ArgsPtrOutputWithContext(context.Background())
+func (o InstanceInterfacesIpv4Output) ToInstanceInterfacesIpv4PtrOutput() InstanceInterfacesIpv4PtrOutput {
+	return o.ToInstanceInterfacesIpv4PtrOutputWithContext(context.Background())
 }
 
-func (o InstanceInterfacesArgsIpv4ArgsOutput) ToInstanceInterfacesArgsIpv4ArgsPtrOutputWithContext(ctx context.Context) InstanceInterfacesArgsIpv4ArgsPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, v InstanceInterfacesArgsIpv4Args) *InstanceInterfacesArgsIpv4Args {
+func (o InstanceInterfacesIpv4Output) ToInstanceInterfacesIpv4PtrOutputWithContext(ctx context.Context) InstanceInterfacesIpv4PtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v InstanceInterfacesIpv4) *InstanceInterfacesIpv4 {
 		return &v
-	}).(InstanceInterfacesArgsIpv4ArgsPtrOutput)
+	}).(InstanceInterfacesIpv4PtrOutput)
 }
 
-func (o InstanceInterfacesArgsIpv4ArgsOutput) Nat11() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v InstanceInterfacesArgsIpv4Args) *string { return v.Nat11 }).(pulumi.StringPtrOutput)
+func (o InstanceInterfacesIpv4Output) Nat11() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v InstanceInterfacesIpv4) *string { return v.Nat11 }).(pulumi.StringPtrOutput)
 }
 
-func (o InstanceInterfacesArgsIpv4ArgsOutput) Vpc() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v InstanceInterfacesArgsIpv4Args) *string { return v.Vpc }).(pulumi.StringPtrOutput)
+func (o InstanceInterfacesIpv4Output) Vpc() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v InstanceInterfacesIpv4) *string { return v.Vpc }).(pulumi.StringPtrOutput)
 }
 
-type InstanceInterfacesArgsIpv4ArgsPtrOutput struct{ *pulumi.OutputState }
+type InstanceInterfacesIpv4PtrOutput struct{ *pulumi.OutputState }
 
-func (InstanceInterfacesArgsIpv4ArgsPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**InstanceInterfacesArgsIpv4Args)(nil)).Elem()
+func (InstanceInterfacesIpv4PtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**InstanceInterfacesIpv4)(nil)).Elem()
 }
 
-func (o InstanceInterfacesArgsIpv4ArgsPtrOutput) ToInstanceInterfacesArgsIpv4ArgsPtrOutput() InstanceInterfacesArgsIpv4ArgsPtrOutput {
+func (o InstanceInterfacesIpv4PtrOutput) ToInstanceInterfacesIpv4PtrOutput() InstanceInterfacesIpv4PtrOutput {
 	return o
 }
 
-func (o InstanceInterfacesArgsIpv4ArgsPtrOutput) ToInstanceInterfacesArgsIpv4ArgsPtrOutputWithContext(ctx context.Context) InstanceInterfacesArgsIpv4ArgsPtrOutput {
+func (o InstanceInterfacesIpv4PtrOutput) ToInstanceInterfacesIpv4PtrOutputWithContext(ctx context.Context) InstanceInterfacesIpv4PtrOutput {
 	return o
 }
 
-func (o InstanceInterfacesArgsIpv4ArgsPtrOutput) Elem() InstanceInterfacesArgsIpv4ArgsOutput {
-	return o.ApplyT(func(v *InstanceInterfacesArgsIpv4Args) InstanceInterfacesArgsIpv4Args {
+func (o InstanceInterfacesIpv4PtrOutput) Elem() InstanceInterfacesIpv4Output {
+	return o.ApplyT(func(v *InstanceInterfacesIpv4) InstanceInterfacesIpv4 {
 		if v != nil {
 			return *v
 		}
-		var ret InstanceInterfacesArgsIpv4Args
+		var ret InstanceInterfacesIpv4
 		return ret
-	}).(InstanceInterfacesArgsIpv4ArgsOutput)
+	}).(InstanceInterfacesIpv4Output)
 }
 
-func (o InstanceInterfacesArgsIpv4ArgsPtrOutput) Nat11() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *InstanceInterfacesArgsIpv4Args) *string {
+func (o InstanceInterfacesIpv4PtrOutput) Nat11() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *InstanceInterfacesIpv4) *string {
 		if v == nil {
 			return nil
 		}
@@ -2935,8 +2720,8 @@ func (o InstanceInterfacesArgsIpv4ArgsPtrOutput) Nat11() pulumi.StringPtrOutput 
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o InstanceInterfacesArgsIpv4ArgsPtrOutput) Vpc() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *InstanceInterfacesArgsIpv4Args) *string {
+func (o InstanceInterfacesIpv4PtrOutput) Vpc() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *InstanceInterfacesIpv4) *string {
 		if v == nil {
 			return nil
 		}
@@ -3677,9 +3462,81 @@ func (o MysqlDatabaseHostsOutput) Standby() pulumi.StringPtrOutput {
 type MysqlDatabaseUpdates struct {
 	DayOfWeek   float64  `pulumi:"dayOfWeek"`
 	Duration    float64  `pulumi:"duration"`
-	Frequency   string   `pulumi:"frequency"`
+	Frequency   *string  `pulumi:"frequency"`
 	HourOfDay   float64  `pulumi:"hourOfDay"`
 	WeekOfMonth *float64 `pulumi:"weekOfMonth"`
+}
+
+// MysqlDatabaseUpdatesInput is an input type that accepts MysqlDatabaseUpdatesArgs and MysqlDatabaseUpdatesOutput values.
+// You can construct a concrete instance of `MysqlDatabaseUpdatesInput` via:
+//
+//	MysqlDatabaseUpdatesArgs{...}
+type MysqlDatabaseUpdatesInput interface {
+	pulumi.Input
+
+	ToMysqlDatabaseUpdatesOutput() MysqlDatabaseUpdatesOutput
+	ToMysqlDatabaseUpdatesOutputWithContext(context.Context) MysqlDatabaseUpdatesOutput
+}
+
+type MysqlDatabaseUpdatesArgs struct {
+	DayOfWeek   pulumi.Float64Input    `pulumi:"dayOfWeek"`
+	Duration    pulumi.Float64Input    `pulumi:"duration"`
+	Frequency   pulumi.StringPtrInput  `pulumi:"frequency"`
+	HourOfDay   pulumi.Float64Input    `pulumi:"hourOfDay"`
+	WeekOfMonth pulumi.Float64PtrInput `pulumi:"weekOfMonth"`
+}
+
+func (MysqlDatabaseUpdatesArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*MysqlDatabaseUpdates)(nil)).Elem()
+}
+
+func (i MysqlDatabaseUpdatesArgs) ToMysqlDatabaseUpdatesOutput() MysqlDatabaseUpdatesOutput {
+	return i.ToMysqlDatabaseUpdatesOutputWithContext(context.Background())
+}
+
+func (i MysqlDatabaseUpdatesArgs) ToMysqlDatabaseUpdatesOutputWithContext(ctx context.Context) MysqlDatabaseUpdatesOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(MysqlDatabaseUpdatesOutput)
+}
+
+func (i MysqlDatabaseUpdatesArgs) ToMysqlDatabaseUpdatesPtrOutput() MysqlDatabaseUpdatesPtrOutput {
+	return i.ToMysqlDatabaseUpdatesPtrOutputWithContext(context.Background())
+}
+
+func (i MysqlDatabaseUpdatesArgs) ToMysqlDatabaseUpdatesPtrOutputWithContext(ctx context.Context) MysqlDatabaseUpdatesPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(MysqlDatabaseUpdatesOutput).ToMysqlDatabaseUpdatesPtrOutputWithContext(ctx)
+}
+
+// MysqlDatabaseUpdatesPtrInput is an input type that accepts MysqlDatabaseUpdatesArgs, MysqlDatabaseUpdatesPtr and MysqlDatabaseUpdatesPtrOutput values.
+// You can construct a concrete instance of `MysqlDatabaseUpdatesPtrInput` via:
+//
+//	        MysqlDatabaseUpdatesArgs{...}
+//
+//	or:
+//
+//	        nil
+type MysqlDatabaseUpdatesPtrInput interface {
+	pulumi.Input
+
+	ToMysqlDatabaseUpdatesPtrOutput() MysqlDatabaseUpdatesPtrOutput
+	ToMysqlDatabaseUpdatesPtrOutputWithContext(context.Context) MysqlDatabaseUpdatesPtrOutput
+}
+
+type mysqlDatabaseUpdatesPtrType MysqlDatabaseUpdatesArgs
+
+func MysqlDatabaseUpdatesPtr(v *MysqlDatabaseUpdatesArgs) MysqlDatabaseUpdatesPtrInput {
+	return (*mysqlDatabaseUpdatesPtrType)(v)
+}
+
+func (*mysqlDatabaseUpdatesPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**MysqlDatabaseUpdates)(nil)).Elem()
+}
+
+func (i *mysqlDatabaseUpdatesPtrType) ToMysqlDatabaseUpdatesPtrOutput() MysqlDatabaseUpdatesPtrOutput {
+	return i.ToMysqlDatabaseUpdatesPtrOutputWithContext(context.Background())
+}
+
+func (i *mysqlDatabaseUpdatesPtrType) ToMysqlDatabaseUpdatesPtrOutputWithContext(ctx context.Context) MysqlDatabaseUpdatesPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(MysqlDatabaseUpdatesPtrOutput)
 }
 
 type MysqlDatabaseUpdatesOutput struct{ *pulumi.OutputState }
@@ -3696,6 +3553,16 @@ func (o MysqlDatabaseUpdatesOutput) ToMysqlDatabaseUpdatesOutputWithContext(ctx 
 	return o
 }
 
+func (o MysqlDatabaseUpdatesOutput) ToMysqlDatabaseUpdatesPtrOutput() MysqlDatabaseUpdatesPtrOutput {
+	return o.ToMysqlDatabaseUpdatesPtrOutputWithContext(context.Background())
+}
+
+func (o MysqlDatabaseUpdatesOutput) ToMysqlDatabaseUpdatesPtrOutputWithContext(ctx context.Context) MysqlDatabaseUpdatesPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v MysqlDatabaseUpdates) *MysqlDatabaseUpdates {
+		return &v
+	}).(MysqlDatabaseUpdatesPtrOutput)
+}
+
 func (o MysqlDatabaseUpdatesOutput) DayOfWeek() pulumi.Float64Output {
 	return o.ApplyT(func(v MysqlDatabaseUpdates) float64 { return v.DayOfWeek }).(pulumi.Float64Output)
 }
@@ -3704,8 +3571,8 @@ func (o MysqlDatabaseUpdatesOutput) Duration() pulumi.Float64Output {
 	return o.ApplyT(func(v MysqlDatabaseUpdates) float64 { return v.Duration }).(pulumi.Float64Output)
 }
 
-func (o MysqlDatabaseUpdatesOutput) Frequency() pulumi.StringOutput {
-	return o.ApplyT(func(v MysqlDatabaseUpdates) string { return v.Frequency }).(pulumi.StringOutput)
+func (o MysqlDatabaseUpdatesOutput) Frequency() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v MysqlDatabaseUpdates) *string { return v.Frequency }).(pulumi.StringPtrOutput)
 }
 
 func (o MysqlDatabaseUpdatesOutput) HourOfDay() pulumi.Float64Output {
@@ -3716,156 +3583,32 @@ func (o MysqlDatabaseUpdatesOutput) WeekOfMonth() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v MysqlDatabaseUpdates) *float64 { return v.WeekOfMonth }).(pulumi.Float64PtrOutput)
 }
 
-type MysqlDatabaseUpdatesArgs struct {
-	DayOfWeek   float64  `pulumi:"dayOfWeek"`
-	Duration    float64  `pulumi:"duration"`
-	Frequency   *string  `pulumi:"frequency"`
-	HourOfDay   float64  `pulumi:"hourOfDay"`
-	WeekOfMonth *float64 `pulumi:"weekOfMonth"`
+type MysqlDatabaseUpdatesPtrOutput struct{ *pulumi.OutputState }
+
+func (MysqlDatabaseUpdatesPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**MysqlDatabaseUpdates)(nil)).Elem()
 }
 
-// MysqlDatabaseUpdatesArgsInput is an input type that accepts MysqlDatabaseUpdatesArgsArgs and MysqlDatabaseUpdatesArgsOutput values.
-// You can construct a concrete instance of `MysqlDatabaseUpdatesArgsInput` via:
-//
-//	MysqlDatabaseUpdatesArgsArgs{...}
-type MysqlDatabaseUpdatesArgsInput interface {
-	pulumi.Input
-
-	ToMysqlDatabaseUpdatesArgsOutput() MysqlDatabaseUpdatesArgsOutput
-	ToMysqlDatabaseUpdatesArgsOutputWithContext(context.Context) MysqlDatabaseUpdatesArgsOutput
-}
-
-type MysqlDatabaseUpdatesArgsArgs struct {
-	DayOfWeek   pulumi.Float64Input    `pulumi:"dayOfWeek"`
-	Duration    pulumi.Float64Input    `pulumi:"duration"`
-	Frequency   pulumi.StringPtrInput  `pulumi:"frequency"`
-	HourOfDay   pulumi.Float64Input    `pulumi:"hourOfDay"`
-	WeekOfMonth pulumi.Float64PtrInput `pulumi:"weekOfMonth"`
-}
-
-func (MysqlDatabaseUpdatesArgsArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*MysqlDatabaseUpdatesArgs)(nil)).Elem()
-}
-
-func (i MysqlDatabaseUpdatesArgsArgs) ToMysqlDatabaseUpdatesArgsOutput() MysqlDatabaseUpdatesArgsOutput {
-	return i.ToMysqlDatabaseUpdatesArgsOutputWithContext(context.Background())
-}
-
-func (i MysqlDatabaseUpdatesArgsArgs) ToMysqlDatabaseUpdatesArgsOutputWithContext(ctx context.Context) MysqlDatabaseUpdatesArgsOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(MysqlDatabaseUpdatesArgsOutput)
-}
-
-func (i MysqlDatabaseUpdatesArgsArgs) ToMysqlDatabaseUpdatesArgsPtrOutput() MysqlDatabaseUpdatesArgsPtrOutput {
-	return i.ToMysqlDatabaseUpdatesArgsPtrOutputWithContext(context.Background())
-}
-
-func (i MysqlDatabaseUpdatesArgsArgs) ToMysqlDatabaseUpdatesArgsPtrOutputWithContext(ctx context.Context) MysqlDatabaseUpdatesArgsPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(MysqlDatabaseUpdatesArgsOutput).ToMysqlDatabaseUpdatesArgsPtrOutputWithContext(ctx)
-}
-
-// MysqlDatabaseUpdatesArgsPtrInput is an input type that accepts MysqlDatabaseUpdatesArgsArgs, MysqlDatabaseUpdatesArgsPtr and MysqlDatabaseUpdatesArgsPtrOutput values.
-// You can construct a concrete instance of `MysqlDatabaseUpdatesArgsPtrInput` via:
-//
-//	        MysqlDatabaseUpdatesArgsArgs{...}
-//
-//	or:
-//
-//	        nil
-type MysqlDatabaseUpdatesArgsPtrInput interface {
-	pulumi.Input
-
-	ToMysqlDatabaseUpdatesArgsPtrOutput() MysqlDatabaseUpdatesArgsPtrOutput
-	ToMysqlDatabaseUpdatesArgsPtrOutputWithContext(context.Context) MysqlDatabaseUpdatesArgsPtrOutput
-}
-
-type mysqlDatabaseUpdatesArgsPtrType MysqlDatabaseUpdatesArgsArgs
-
-func MysqlDatabaseUpdatesArgsPtr(v *MysqlDatabaseUpdatesArgsArgs) MysqlDatabaseUpdatesArgsPtrInput {
-	return (*mysqlDatabaseUpdatesArgsPtrType)(v)
-}
-
-func (*mysqlDatabaseUpdatesArgsPtrType) ElementType() reflect.Type {
-	return reflect.TypeOf((**MysqlDatabaseUpdatesArgs)(nil)).Elem()
-}
-
-func (i *mysqlDatabaseUpdatesArgsPtrType) ToMysqlDatabaseUpdatesArgsPtrOutput() MysqlDatabaseUpdatesArgsPtrOutput {
-	return i.ToMysqlDatabaseUpdatesArgsPtrOutputWithContext(context.Background())
-}
-
-func (i *mysqlDatabaseUpdatesArgsPtrType) ToMysqlDatabaseUpdatesArgsPtrOutputWithContext(ctx context.Context) MysqlDatabaseUpdatesArgsPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(MysqlDatabaseUpdatesArgsPtrOutput)
-}
-
-type MysqlDatabaseUpdatesArgsOutput struct{ *pulumi.OutputState }
-
-func (MysqlDatabaseUpdatesArgsOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*MysqlDatabaseUpdatesArgs)(nil)).Elem()
-}
-
-func (o MysqlDatabaseUpdatesArgsOutput) ToMysqlDatabaseUpdatesArgsOutput() MysqlDatabaseUpdatesArgsOutput {
+func (o MysqlDatabaseUpdatesPtrOutput) ToMysqlDatabaseUpdatesPtrOutput() MysqlDatabaseUpdatesPtrOutput {
 	return o
 }
 
-func (o MysqlDatabaseUpdatesArgsOutput) ToMysqlDatabaseUpdatesArgsOutputWithContext(ctx context.Context) MysqlDatabaseUpdatesArgsOutput {
+func (o MysqlDatabaseUpdatesPtrOutput) ToMysqlDatabaseUpdatesPtrOutputWithContext(ctx context.Context) MysqlDatabaseUpdatesPtrOutput {
 	return o
 }
 
-func (o MysqlDatabaseUpdatesArgsOutput) ToMysqlDatabaseUpdatesArgsPtrOutput() MysqlDatabaseUpdatesArgsPtrOutput {
-	return o.ToMysqlDatabaseUpdatesArgsPtrOutputWithContext(context.Background())
-}
-
-func (o MysqlDatabaseUpdatesArgsOutput) ToMysqlDatabaseUpdatesArgsPtrOutputWithContext(ctx context.Context) MysqlDatabaseUpdatesArgsPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, v MysqlDatabaseUpdatesArgs) *MysqlDatabaseUpdatesArgs {
-		return &v
-	}).(MysqlDatabaseUpdatesArgsPtrOutput)
-}
-
-func (o MysqlDatabaseUpdatesArgsOutput) DayOfWeek() pulumi.Float64Output {
-	return o.ApplyT(func(v MysqlDatabaseUpdatesArgs) float64 { return v.DayOfWeek }).(pulumi.Float64Output)
-}
-
-func (o MysqlDatabaseUpdatesArgsOutput) Duration() pulumi.Float64Output {
-	return o.ApplyT(func(v MysqlDatabaseUpdatesArgs) float64 { return v.Duration }).(pulumi.Float64Output)
-}
-
-func (o MysqlDatabaseUpdatesArgsOutput) Frequency() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v MysqlDatabaseUpdatesArgs) *string { return v.Frequency }).(pulumi.StringPtrOutput)
-}
-
-func (o MysqlDatabaseUpdatesArgsOutput) HourOfDay() pulumi.Float64Output {
-	return o.ApplyT(func(v MysqlDatabaseUpdatesArgs) float64 { return v.HourOfDay }).(pulumi.Float64Output)
-}
-
-func (o MysqlDatabaseUpdatesArgsOutput) WeekOfMonth() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v MysqlDatabaseUpdatesArgs) *float64 { return v.WeekOfMonth }).(pulumi.Float64PtrOutput)
-}
-
-type MysqlDatabaseUpdatesArgsPtrOutput struct{ *pulumi.OutputState }
-
-func (MysqlDatabaseUpdatesArgsPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**MysqlDatabaseUpdatesArgs)(nil)).Elem()
-}
-
-func (o MysqlDatabaseUpdatesArgsPtrOutput) ToMysqlDatabaseUpdatesArgsPtrOutput() MysqlDatabaseUpdatesArgsPtrOutput {
-	return o
-}
-
-func (o MysqlDatabaseUpdatesArgsPtrOutput) ToMysqlDatabaseUpdatesArgsPtrOutputWithContext(ctx context.Context) MysqlDatabaseUpdatesArgsPtrOutput {
-	return o
-}
-
-func (o MysqlDatabaseUpdatesArgsPtrOutput) Elem() MysqlDatabaseUpdatesArgsOutput {
-	return o.ApplyT(func(v *MysqlDatabaseUpdatesArgs) MysqlDatabaseUpdatesArgs {
+func (o MysqlDatabaseUpdatesPtrOutput) Elem() MysqlDatabaseUpdatesOutput {
+	return o.ApplyT(func(v *MysqlDatabaseUpdates) MysqlDatabaseUpdates {
 		if v != nil {
 			return *v
 		}
-		var ret MysqlDatabaseUpdatesArgs
+		var ret MysqlDatabaseUpdates
 		return ret
-	}).(MysqlDatabaseUpdatesArgsOutput)
+	}).(MysqlDatabaseUpdatesOutput)
 }
 
-func (o MysqlDatabaseUpdatesArgsPtrOutput) DayOfWeek() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *MysqlDatabaseUpdatesArgs) *float64 {
+func (o MysqlDatabaseUpdatesPtrOutput) DayOfWeek() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *MysqlDatabaseUpdates) *float64 {
 		if v == nil {
 			return nil
 		}
@@ -3873,8 +3616,8 @@ func (o MysqlDatabaseUpdatesArgsPtrOutput) DayOfWeek() pulumi.Float64PtrOutput {
 	}).(pulumi.Float64PtrOutput)
 }
 
-func (o MysqlDatabaseUpdatesArgsPtrOutput) Duration() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *MysqlDatabaseUpdatesArgs) *float64 {
+func (o MysqlDatabaseUpdatesPtrOutput) Duration() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *MysqlDatabaseUpdates) *float64 {
 		if v == nil {
 			return nil
 		}
@@ -3882,8 +3625,8 @@ func (o MysqlDatabaseUpdatesArgsPtrOutput) Duration() pulumi.Float64PtrOutput {
 	}).(pulumi.Float64PtrOutput)
 }
 
-func (o MysqlDatabaseUpdatesArgsPtrOutput) Frequency() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *MysqlDatabaseUpdatesArgs) *string {
+func (o MysqlDatabaseUpdatesPtrOutput) Frequency() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *MysqlDatabaseUpdates) *string {
 		if v == nil {
 			return nil
 		}
@@ -3891,8 +3634,8 @@ func (o MysqlDatabaseUpdatesArgsPtrOutput) Frequency() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o MysqlDatabaseUpdatesArgsPtrOutput) HourOfDay() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *MysqlDatabaseUpdatesArgs) *float64 {
+func (o MysqlDatabaseUpdatesPtrOutput) HourOfDay() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *MysqlDatabaseUpdates) *float64 {
 		if v == nil {
 			return nil
 		}
@@ -3900,8 +3643,8 @@ func (o MysqlDatabaseUpdatesArgsPtrOutput) HourOfDay() pulumi.Float64PtrOutput {
 	}).(pulumi.Float64PtrOutput)
 }
 
-func (o MysqlDatabaseUpdatesArgsPtrOutput) WeekOfMonth() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *MysqlDatabaseUpdatesArgs) *float64 {
+func (o MysqlDatabaseUpdatesPtrOutput) WeekOfMonth() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *MysqlDatabaseUpdates) *float64 {
 		if v == nil {
 			return nil
 		}
@@ -3944,9 +3687,81 @@ func (o PostgresqlDatabaseHostsOutput) Standby() pulumi.StringPtrOutput {
 type PostgresqlDatabaseUpdates struct {
 	DayOfWeek   float64  `pulumi:"dayOfWeek"`
 	Duration    float64  `pulumi:"duration"`
-	Frequency   string   `pulumi:"frequency"`
+	Frequency   *string  `pulumi:"frequency"`
 	HourOfDay   float64  `pulumi:"hourOfDay"`
 	WeekOfMonth *float64 `pulumi:"weekOfMonth"`
+}
+
+// PostgresqlDatabaseUpdatesInput is an input type that accepts PostgresqlDatabaseUpdatesArgs and PostgresqlDatabaseUpdatesOutput values.
+// You can construct a concrete instance of `PostgresqlDatabaseUpdatesInput` via:
+//
+//	PostgresqlDatabaseUpdatesArgs{...}
+type PostgresqlDatabaseUpdatesInput interface {
+	pulumi.Input
+
+	ToPostgresqlDatabaseUpdatesOutput() PostgresqlDatabaseUpdatesOutput
+	ToPostgresqlDatabaseUpdatesOutputWithContext(context.Context) PostgresqlDatabaseUpdatesOutput
+}
+
+type PostgresqlDatabaseUpdatesArgs struct {
+	DayOfWeek   pulumi.Float64Input    `pulumi:"dayOfWeek"`
+	Duration    pulumi.Float64Input    `pulumi:"duration"`
+	Frequency   pulumi.StringPtrInput  `pulumi:"frequency"`
+	HourOfDay   pulumi.Float64Input    `pulumi:"hourOfDay"`
+	WeekOfMonth pulumi.Float64PtrInput `pulumi:"weekOfMonth"`
+}
+
+func (PostgresqlDatabaseUpdatesArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*PostgresqlDatabaseUpdates)(nil)).Elem()
+}
+
+func (i PostgresqlDatabaseUpdatesArgs) ToPostgresqlDatabaseUpdatesOutput() PostgresqlDatabaseUpdatesOutput {
+	return i.ToPostgresqlDatabaseUpdatesOutputWithContext(context.Background())
+}
+
+func (i PostgresqlDatabaseUpdatesArgs) ToPostgresqlDatabaseUpdatesOutputWithContext(ctx context.Context) PostgresqlDatabaseUpdatesOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PostgresqlDatabaseUpdatesOutput)
+}
+
+func (i PostgresqlDatabaseUpdatesArgs) ToPostgresqlDatabaseUpdatesPtrOutput() PostgresqlDatabaseUpdatesPtrOutput {
+	return i.ToPostgresqlDatabaseUpdatesPtrOutputWithContext(context.Background())
+}
+
+func (i PostgresqlDatabaseUpdatesArgs) ToPostgresqlDatabaseUpdatesPtrOutputWithContext(ctx context.Context) PostgresqlDatabaseUpdatesPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PostgresqlDatabaseUpdatesOutput).ToPostgresqlDatabaseUpdatesPtrOutputWithContext(ctx)
+}
+
+// PostgresqlDatabaseUpdatesPtrInput is an input type that accepts PostgresqlDatabaseUpdatesArgs, PostgresqlDatabaseUpdatesPtr and PostgresqlDatabaseUpdatesPtrOutput values.
+// You can construct a concrete instance of `PostgresqlDatabaseUpdatesPtrInput` via:
+//
+//	        PostgresqlDatabaseUpdatesArgs{...}
+//
+//	or:
+//
+//	        nil
+type PostgresqlDatabaseUpdatesPtrInput interface {
+	pulumi.Input
+
+	ToPostgresqlDatabaseUpdatesPtrOutput() PostgresqlDatabaseUpdatesPtrOutput
+	ToPostgresqlDatabaseUpdatesPtrOutputWithContext(context.Context) PostgresqlDatabaseUpdatesPtrOutput
+}
+
+type postgresqlDatabaseUpdatesPtrType PostgresqlDatabaseUpdatesArgs
+
+func PostgresqlDatabaseUpdatesPtr(v *PostgresqlDatabaseUpdatesArgs) PostgresqlDatabaseUpdatesPtrInput {
+	return (*postgresqlDatabaseUpdatesPtrType)(v)
+}
+
+func (*postgresqlDatabaseUpdatesPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**PostgresqlDatabaseUpdates)(nil)).Elem()
+}
+
+func (i *postgresqlDatabaseUpdatesPtrType) ToPostgresqlDatabaseUpdatesPtrOutput() PostgresqlDatabaseUpdatesPtrOutput {
+	return i.ToPostgresqlDatabaseUpdatesPtrOutputWithContext(context.Background())
+}
+
+func (i *postgresqlDatabaseUpdatesPtrType) ToPostgresqlDatabaseUpdatesPtrOutputWithContext(ctx context.Context) PostgresqlDatabaseUpdatesPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PostgresqlDatabaseUpdatesPtrOutput)
 }
 
 type PostgresqlDatabaseUpdatesOutput struct{ *pulumi.OutputState }
@@ -3963,6 +3778,16 @@ func (o PostgresqlDatabaseUpdatesOutput) ToPostgresqlDatabaseUpdatesOutputWithCo
 	return o
 }
 
+func (o PostgresqlDatabaseUpdatesOutput) ToPostgresqlDatabaseUpdatesPtrOutput() PostgresqlDatabaseUpdatesPtrOutput {
+	return o.ToPostgresqlDatabaseUpdatesPtrOutputWithContext(context.Background())
+}
+
+func (o PostgresqlDatabaseUpdatesOutput) ToPostgresqlDatabaseUpdatesPtrOutputWithContext(ctx context.Context) PostgresqlDatabaseUpdatesPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v PostgresqlDatabaseUpdates) *PostgresqlDatabaseUpdates {
+		return &v
+	}).(PostgresqlDatabaseUpdatesPtrOutput)
+}
+
 func (o PostgresqlDatabaseUpdatesOutput) DayOfWeek() pulumi.Float64Output {
 	return o.ApplyT(func(v PostgresqlDatabaseUpdates) float64 { return v.DayOfWeek }).(pulumi.Float64Output)
 }
@@ -3971,8 +3796,8 @@ func (o PostgresqlDatabaseUpdatesOutput) Duration() pulumi.Float64Output {
 	return o.ApplyT(func(v PostgresqlDatabaseUpdates) float64 { return v.Duration }).(pulumi.Float64Output)
 }
 
-func (o PostgresqlDatabaseUpdatesOutput) Frequency() pulumi.StringOutput {
-	return o.ApplyT(func(v PostgresqlDatabaseUpdates) string { return v.Frequency }).(pulumi.StringOutput)
+func (o PostgresqlDatabaseUpdatesOutput) Frequency() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PostgresqlDatabaseUpdates) *string { return v.Frequency }).(pulumi.StringPtrOutput)
 }
 
 func (o PostgresqlDatabaseUpdatesOutput) HourOfDay() pulumi.Float64Output {
@@ -3983,156 +3808,32 @@ func (o PostgresqlDatabaseUpdatesOutput) WeekOfMonth() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v PostgresqlDatabaseUpdates) *float64 { return v.WeekOfMonth }).(pulumi.Float64PtrOutput)
 }
 
-type PostgresqlDatabaseUpdatesArgs struct {
-	DayOfWeek   float64  `pulumi:"dayOfWeek"`
-	Duration    float64  `pulumi:"duration"`
-	Frequency   *string  `pulumi:"frequency"`
-	HourOfDay   float64  `pulumi:"hourOfDay"`
-	WeekOfMonth *float64 `pulumi:"weekOfMonth"`
+type PostgresqlDatabaseUpdatesPtrOutput struct{ *pulumi.OutputState }
+
+func (PostgresqlDatabaseUpdatesPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**PostgresqlDatabaseUpdates)(nil)).Elem()
 }
 
-// PostgresqlDatabaseUpdatesArgsInput is an input type that accepts PostgresqlDatabaseUpdatesArgsArgs and PostgresqlDatabaseUpdatesArgsOutput values.
-// You can construct a concrete instance of `PostgresqlDatabaseUpdatesArgsInput` via:
-//
-//	PostgresqlDatabaseUpdatesArgsArgs{...}
-type PostgresqlDatabaseUpdatesArgsInput interface {
-	pulumi.Input
-
-	ToPostgresqlDatabaseUpdatesArgsOutput() PostgresqlDatabaseUpdatesArgsOutput
-	ToPostgresqlDatabaseUpdatesArgsOutputWithContext(context.Context) PostgresqlDatabaseUpdatesArgsOutput
-}
-
-type PostgresqlDatabaseUpdatesArgsArgs struct {
-	DayOfWeek   pulumi.Float64Input    `pulumi:"dayOfWeek"`
-	Duration    pulumi.Float64Input    `pulumi:"duration"`
-	Frequency   pulumi.StringPtrInput  `pulumi:"frequency"`
-	HourOfDay   pulumi.Float64Input    `pulumi:"hourOfDay"`
-	WeekOfMonth pulumi.Float64PtrInput `pulumi:"weekOfMonth"`
-}
-
-func (PostgresqlDatabaseUpdatesArgsArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*PostgresqlDatabaseUpdatesArgs)(nil)).Elem()
-}
-
-func (i PostgresqlDatabaseUpdatesArgsArgs) ToPostgresqlDatabaseUpdatesArgsOutput() PostgresqlDatabaseUpdatesArgsOutput {
-	return i.ToPostgresqlDatabaseUpdatesArgsOutputWithContext(context.Background())
-}
-
-func (i PostgresqlDatabaseUpdatesArgsArgs) ToPostgresqlDatabaseUpdatesArgsOutputWithContext(ctx context.Context) PostgresqlDatabaseUpdatesArgsOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(PostgresqlDatabaseUpdatesArgsOutput)
-}
-
-func (i PostgresqlDatabaseUpdatesArgsArgs) ToPostgresqlDatabaseUpdatesArgsPtrOutput() PostgresqlDatabaseUpdatesArgsPtrOutput {
-	return i.ToPostgresqlDatabaseUpdatesArgsPtrOutputWithContext(context.Background())
-}
-
-func (i PostgresqlDatabaseUpdatesArgsArgs) ToPostgresqlDatabaseUpdatesArgsPtrOutputWithContext(ctx context.Context) PostgresqlDatabaseUpdatesArgsPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(PostgresqlDatabaseUpdatesArgsOutput).ToPostgresqlDatabaseUpdatesArgsPtrOutputWithContext(ctx)
-}
-
-// PostgresqlDatabaseUpdatesArgsPtrInput is an input type that accepts PostgresqlDatabaseUpdatesArgsArgs, PostgresqlDatabaseUpdatesArgsPtr and PostgresqlDatabaseUpdatesArgsPtrOutput values.
-// You can construct a concrete instance of `PostgresqlDatabaseUpdatesArgsPtrInput` via:
-//
-//	        PostgresqlDatabaseUpdatesArgsArgs{...}
-//
-//	or:
-//
-//	        nil
-type PostgresqlDatabaseUpdatesArgsPtrInput interface {
-	pulumi.Input
-
-	ToPostgresqlDatabaseUpdatesArgsPtrOutput() PostgresqlDatabaseUpdatesArgsPtrOutput
-	ToPostgresqlDatabaseUpdatesArgsPtrOutputWithContext(context.Context) PostgresqlDatabaseUpdatesArgsPtrOutput
-}
-
-type postgresqlDatabaseUpdatesArgsPtrType PostgresqlDatabaseUpdatesArgsArgs
-
-func PostgresqlDatabaseUpdatesArgsPtr(v *PostgresqlDatabaseUpdatesArgsArgs) PostgresqlDatabaseUpdatesArgsPtrInput {
-	return (*postgresqlDatabaseUpdatesArgsPtrType)(v)
-}
-
-func (*postgresqlDatabaseUpdatesArgsPtrType) ElementType() reflect.Type {
-	return reflect.TypeOf((**PostgresqlDatabaseUpdatesArgs)(nil)).Elem()
-}
-
-func (i *postgresqlDatabaseUpdatesArgsPtrType) ToPostgresqlDatabaseUpdatesArgsPtrOutput() PostgresqlDatabaseUpdatesArgsPtrOutput {
-	return i.ToPostgresqlDatabaseUpdatesArgsPtrOutputWithContext(context.Background())
-}
-
-func (i *postgresqlDatabaseUpdatesArgsPtrType) ToPostgresqlDatabaseUpdatesArgsPtrOutputWithContext(ctx context.Context) PostgresqlDatabaseUpdatesArgsPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(PostgresqlDatabaseUpdatesArgsPtrOutput)
-}
-
-type PostgresqlDatabaseUpdatesArgsOutput struct{ *pulumi.OutputState }
-
-func (PostgresqlDatabaseUpdatesArgsOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*PostgresqlDatabaseUpdatesArgs)(nil)).Elem()
-}
-
-func (o PostgresqlDatabaseUpdatesArgsOutput) ToPostgresqlDatabaseUpdatesArgsOutput() PostgresqlDatabaseUpdatesArgsOutput {
+func (o PostgresqlDatabaseUpdatesPtrOutput) ToPostgresqlDatabaseUpdatesPtrOutput() PostgresqlDatabaseUpdatesPtrOutput {
 	return o
 }
 
-func (o PostgresqlDatabaseUpdatesArgsOutput) ToPostgresqlDatabaseUpdatesArgsOutputWithContext(ctx context.Context) PostgresqlDatabaseUpdatesArgsOutput {
+func (o PostgresqlDatabaseUpdatesPtrOutput) ToPostgresqlDatabaseUpdatesPtrOutputWithContext(ctx context.Context) PostgresqlDatabaseUpdatesPtrOutput {
 	return o
 }
 
-func (o PostgresqlDatabaseUpdatesArgsOutput) ToPostgresqlDatabaseUpdatesArgsPtrOutput() PostgresqlDatabaseUpdatesArgsPtrOutput {
-	return o.ToPostgresqlDatabaseUpdatesArgsPtrOutputWithContext(context.Background())
-}
-
-func (o PostgresqlDatabaseUpdatesArgsOutput) ToPostgresqlDatabaseUpdatesArgsPtrOutputWithContext(ctx context.Context) PostgresqlDatabaseUpdatesArgsPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, v PostgresqlDatabaseUpdatesArgs) *PostgresqlDatabaseUpdatesArgs {
-		return &v
-	}).(PostgresqlDatabaseUpdatesArgsPtrOutput)
-}
-
-func (o PostgresqlDatabaseUpdatesArgsOutput) DayOfWeek() pulumi.Float64Output {
-	return o.ApplyT(func(v PostgresqlDatabaseUpdatesArgs) float64 { return v.DayOfWeek }).(pulumi.Float64Output)
-}
-
-func (o PostgresqlDatabaseUpdatesArgsOutput) Duration() pulumi.Float64Output {
-	return o.ApplyT(func(v PostgresqlDatabaseUpdatesArgs) float64 { return v.Duration }).(pulumi.Float64Output)
-}
-
-func (o PostgresqlDatabaseUpdatesArgsOutput) Frequency() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v PostgresqlDatabaseUpdatesArgs) *string { return v.Frequency }).(pulumi.StringPtrOutput)
-}
-
-func (o PostgresqlDatabaseUpdatesArgsOutput) HourOfDay() pulumi.Float64Output {
-	return o.ApplyT(func(v PostgresqlDatabaseUpdatesArgs) float64 { return v.HourOfDay }).(pulumi.Float64Output)
-}
-
-func (o PostgresqlDatabaseUpdatesArgsOutput) WeekOfMonth() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v PostgresqlDatabaseUpdatesArgs) *float64 { return v.WeekOfMonth }).(pulumi.Float64PtrOutput)
-}
-
-type PostgresqlDatabaseUpdatesArgsPtrOutput struct{ *pulumi.OutputState }
-
-func (PostgresqlDatabaseUpdatesArgsPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**PostgresqlDatabaseUpdatesArgs)(nil)).Elem()
-}
-
-func (o PostgresqlDatabaseUpdatesArgsPtrOutput) ToPostgresqlDatabaseUpdatesArgsPtrOutput() PostgresqlDatabaseUpdatesArgsPtrOutput {
-	return o
-}
-
-func (o PostgresqlDatabaseUpdatesArgsPtrOutput) ToPostgresqlDatabaseUpdatesArgsPtrOutputWithContext(ctx context.Context) PostgresqlDatabaseUpdatesArgsPtrOutput {
-	return o
-}
-
-func (o PostgresqlDatabaseUpdatesArgsPtrOutput) Elem() PostgresqlDatabaseUpdatesArgsOutput {
-	return o.ApplyT(func(v *PostgresqlDatabaseUpdatesArgs) PostgresqlDatabaseUpdatesArgs {
+func (o PostgresqlDatabaseUpdatesPtrOutput) Elem() PostgresqlDatabaseUpdatesOutput {
+	return o.ApplyT(func(v *PostgresqlDatabaseUpdates) PostgresqlDatabaseUpdates {
 		if v != nil {
 			return *v
 		}
-		var ret PostgresqlDatabaseUpdatesArgs
+		var ret PostgresqlDatabaseUpdates
 		return ret
-	}).(PostgresqlDatabaseUpdatesArgsOutput)
+	}).(PostgresqlDatabaseUpdatesOutput)
 }
 
-func (o PostgresqlDatabaseUpdatesArgsPtrOutput) DayOfWeek() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *PostgresqlDatabaseUpdatesArgs) *float64 {
+func (o PostgresqlDatabaseUpdatesPtrOutput) DayOfWeek() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *PostgresqlDatabaseUpdates) *float64 {
 		if v == nil {
 			return nil
 		}
@@ -4140,8 +3841,8 @@ func (o PostgresqlDatabaseUpdatesArgsPtrOutput) DayOfWeek() pulumi.Float64PtrOut
 	}).(pulumi.Float64PtrOutput)
 }
 
-func (o PostgresqlDatabaseUpdatesArgsPtrOutput) Duration() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *PostgresqlDatabaseUpdatesArgs) *float64 {
+func (o PostgresqlDatabaseUpdatesPtrOutput) Duration() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *PostgresqlDatabaseUpdates) *float64 {
 		if v == nil {
 			return nil
 		}
@@ -4149,8 +3850,8 @@ func (o PostgresqlDatabaseUpdatesArgsPtrOutput) Duration() pulumi.Float64PtrOutp
 	}).(pulumi.Float64PtrOutput)
 }
 
-func (o PostgresqlDatabaseUpdatesArgsPtrOutput) Frequency() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *PostgresqlDatabaseUpdatesArgs) *string {
+func (o PostgresqlDatabaseUpdatesPtrOutput) Frequency() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *PostgresqlDatabaseUpdates) *string {
 		if v == nil {
 			return nil
 		}
@@ -4158,8 +3859,8 @@ func (o PostgresqlDatabaseUpdatesArgsPtrOutput) Frequency() pulumi.StringPtrOutp
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o PostgresqlDatabaseUpdatesArgsPtrOutput) HourOfDay() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *PostgresqlDatabaseUpdatesArgs) *float64 {
+func (o PostgresqlDatabaseUpdatesPtrOutput) HourOfDay() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *PostgresqlDatabaseUpdates) *float64 {
 		if v == nil {
 			return nil
 		}
@@ -4167,8 +3868,8 @@ func (o PostgresqlDatabaseUpdatesArgsPtrOutput) HourOfDay() pulumi.Float64PtrOut
 	}).(pulumi.Float64PtrOutput)
 }
 
-func (o PostgresqlDatabaseUpdatesArgsPtrOutput) WeekOfMonth() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *PostgresqlDatabaseUpdatesArgs) *float64 {
+func (o PostgresqlDatabaseUpdatesPtrOutput) WeekOfMonth() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *PostgresqlDatabaseUpdates) *float64 {
 		if v == nil {
 			return nil
 		}
@@ -4327,144 +4028,144 @@ func (o RegionResultResolversOutput) Ipv6() pulumi.StringOutput {
 	return o.ApplyT(func(v RegionResultResolvers) string { return v.Ipv6 }).(pulumi.StringOutput)
 }
 
-type TimeoutsArgs struct {
+type Timeouts struct {
 	Create *string `pulumi:"create"`
 	Delete *string `pulumi:"delete"`
 	Update *string `pulumi:"update"`
 }
 
-// TimeoutsArgsInput is an input type that accepts TimeoutsArgsArgs and TimeoutsArgsOutput values.
-// You can construct a concrete instance of `TimeoutsArgsInput` via:
+// TimeoutsInput is an input type that accepts TimeoutsArgs and TimeoutsOutput values.
+// You can construct a concrete instance of `TimeoutsInput` via:
 //
-//	TimeoutsArgsArgs{...}
-type TimeoutsArgsInput interface {
+//	TimeoutsArgs{...}
+type TimeoutsInput interface {
 	pulumi.Input
 
-	ToTimeoutsArgsOutput() TimeoutsArgsOutput
-	ToTimeoutsArgsOutputWithContext(context.Context) TimeoutsArgsOutput
+	ToTimeoutsOutput() TimeoutsOutput
+	ToTimeoutsOutputWithContext(context.Context) TimeoutsOutput
 }
 
-type TimeoutsArgsArgs struct {
+type TimeoutsArgs struct {
 	Create pulumi.StringPtrInput `pulumi:"create"`
 	Delete pulumi.StringPtrInput `pulumi:"delete"`
 	Update pulumi.StringPtrInput `pulumi:"update"`
 }
 
-func (TimeoutsArgsArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*TimeoutsArgs)(nil)).Elem()
+func (TimeoutsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*Timeouts)(nil)).Elem()
 }
 
-func (i TimeoutsArgsArgs) ToTimeoutsArgsOutput() TimeoutsArgsOutput {
-	return i.ToTimeoutsArgsOutputWithContext(context.Background())
+func (i TimeoutsArgs) ToTimeoutsOutput() TimeoutsOutput {
+	return i.ToTimeoutsOutputWithContext(context.Background())
 }
 
-func (i TimeoutsArgsArgs) ToTimeoutsArgsOutputWithContext(ctx context.Context) TimeoutsArgsOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(TimeoutsArgsOutput)
+func (i TimeoutsArgs) ToTimeoutsOutputWithContext(ctx context.Context) TimeoutsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TimeoutsOutput)
 }
 
-func (i TimeoutsArgsArgs) ToTimeoutsArgsPtrOutput() TimeoutsArgsPtrOutput {
-	return i.ToTimeoutsArgsPtrOutputWithContext(context.Background())
+func (i TimeoutsArgs) ToTimeoutsPtrOutput() TimeoutsPtrOutput {
+	return i.ToTimeoutsPtrOutputWithContext(context.Background())
 }
 
-func (i TimeoutsArgsArgs) ToTimeoutsArgsPtrOutputWithContext(ctx context.Context) TimeoutsArgsPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(TimeoutsArgsOutput).ToTimeoutsArgsPtrOutputWithContext(ctx)
+func (i TimeoutsArgs) ToTimeoutsPtrOutputWithContext(ctx context.Context) TimeoutsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TimeoutsOutput).ToTimeoutsPtrOutputWithContext(ctx)
 }
 
-// TimeoutsArgsPtrInput is an input type that accepts TimeoutsArgsArgs, TimeoutsArgsPtr and TimeoutsArgsPtrOutput values.
-// You can construct a concrete instance of `TimeoutsArgsPtrInput` via:
+// TimeoutsPtrInput is an input type that accepts TimeoutsArgs, TimeoutsPtr and TimeoutsPtrOutput values.
+// You can construct a concrete instance of `TimeoutsPtrInput` via:
 //
-//	        TimeoutsArgsArgs{...}
+//	        TimeoutsArgs{...}
 //
 //	or:
 //
 //	        nil
-type TimeoutsArgsPtrInput interface {
+type TimeoutsPtrInput interface {
 	pulumi.Input
 
-	ToTimeoutsArgsPtrOutput() TimeoutsArgsPtrOutput
-	ToTimeoutsArgsPtrOutputWithContext(context.Context) TimeoutsArgsPtrOutput
+	ToTimeoutsPtrOutput() TimeoutsPtrOutput
+	ToTimeoutsPtrOutputWithContext(context.Context) TimeoutsPtrOutput
 }
 
-type timeoutsArgsPtrType TimeoutsArgsArgs
+type timeoutsPtrType TimeoutsArgs
 
-func TimeoutsArgsPtr(v *TimeoutsArgsArgs) TimeoutsArgsPtrInput {
-	return (*timeoutsArgsPtrType)(v)
+func TimeoutsPtr(v *TimeoutsArgs) TimeoutsPtrInput {
+	return (*timeoutsPtrType)(v)
 }
 
-func (*timeoutsArgsPtrType) ElementType() reflect.Type {
-	return reflect.TypeOf((**TimeoutsArgs)(nil)).Elem()
+func (*timeoutsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**Timeouts)(nil)).Elem()
 }
 
-func (i *timeoutsArgsPtrType) ToTimeoutsArgsPtrOutput() TimeoutsArgsPtrOutput {
-	return i.ToTimeoutsArgsPtrOutputWithContext(context.Background())
+func (i *timeoutsPtrType) ToTimeoutsPtrOutput() TimeoutsPtrOutput {
+	return i.ToTimeoutsPtrOutputWithContext(context.Background())
 }
 
-func (i *timeoutsArgsPtrType) ToTimeoutsArgsPtrOutputWithContext(ctx context.Context) TimeoutsArgsPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(TimeoutsArgsPtrOutput)
+func (i *timeoutsPtrType) ToTimeoutsPtrOutputWithContext(ctx context.Context) TimeoutsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TimeoutsPtrOutput)
 }
 
-type TimeoutsArgsOutput struct{ *pulumi.OutputState }
+type TimeoutsOutput struct{ *pulumi.OutputState }
 
-func (TimeoutsArgsOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*TimeoutsArgs)(nil)).Elem()
+func (TimeoutsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*Timeouts)(nil)).Elem()
 }
 
-func (o TimeoutsArgsOutput) ToTimeoutsArgsOutput() TimeoutsArgsOutput {
+func (o TimeoutsOutput) ToTimeoutsOutput() TimeoutsOutput {
 	return o
 }
 
-func (o TimeoutsArgsOutput) ToTimeoutsArgsOutputWithContext(ctx context.Context) TimeoutsArgsOutput {
+func (o TimeoutsOutput) ToTimeoutsOutputWithContext(ctx context.Context) TimeoutsOutput {
 	return o
 }
 
-func (o TimeoutsArgsOutput) ToTimeoutsArgsPtrOutput() TimeoutsArgsPtrOutput {
-	return o.ToTimeoutsArgsPtrOutputWithContext(context.Background())
+func (o TimeoutsOutput) ToTimeoutsPtrOutput() TimeoutsPtrOutput {
+	return o.ToTimeoutsPtrOutputWithContext(context.Background())
 }
 
-func (o TimeoutsArgsOutput) ToTimeoutsArgsPtrOutputWithContext(ctx context.Context) TimeoutsArgsPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, v TimeoutsArgs) *TimeoutsArgs {
+func (o TimeoutsOutput) ToTimeoutsPtrOutputWithContext(ctx context.Context) TimeoutsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v Timeouts) *Timeouts {
 		return &v
-	}).(TimeoutsArgsPtrOutput)
+	}).(TimeoutsPtrOutput)
 }
 
-func (o TimeoutsArgsOutput) Create() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TimeoutsArgs) *string { return v.Create }).(pulumi.StringPtrOutput)
+func (o TimeoutsOutput) Create() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Timeouts) *string { return v.Create }).(pulumi.StringPtrOutput)
 }
 
-func (o TimeoutsArgsOutput) Delete() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TimeoutsArgs) *string { return v.Delete }).(pulumi.StringPtrOutput)
+func (o TimeoutsOutput) Delete() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Timeouts) *string { return v.Delete }).(pulumi.StringPtrOutput)
 }
 
-func (o TimeoutsArgsOutput) Update() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TimeoutsArgs) *string { return v.Update }).(pulumi.StringPtrOutput)
+func (o TimeoutsOutput) Update() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Timeouts) *string { return v.Update }).(pulumi.StringPtrOutput)
 }
 
-type TimeoutsArgsPtrOutput struct{ *pulumi.OutputState }
+type TimeoutsPtrOutput struct{ *pulumi.OutputState }
 
-func (TimeoutsArgsPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**TimeoutsArgs)(nil)).Elem()
+func (TimeoutsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**Timeouts)(nil)).Elem()
 }
 
-func (o TimeoutsArgsPtrOutput) ToTimeoutsArgsPtrOutput() TimeoutsArgsPtrOutput {
+func (o TimeoutsPtrOutput) ToTimeoutsPtrOutput() TimeoutsPtrOutput {
 	return o
 }
 
-func (o TimeoutsArgsPtrOutput) ToTimeoutsArgsPtrOutputWithContext(ctx context.Context) TimeoutsArgsPtrOutput {
+func (o TimeoutsPtrOutput) ToTimeoutsPtrOutputWithContext(ctx context.Context) TimeoutsPtrOutput {
 	return o
 }
 
-func (o TimeoutsArgsPtrOutput) Elem() TimeoutsArgsOutput {
-	return o.ApplyT(func(v *TimeoutsArgs) TimeoutsArgs {
+func (o TimeoutsPtrOutput) Elem() TimeoutsOutput {
+	return o.ApplyT(func(v *Timeouts) Timeouts {
 		if v != nil {
 			return *v
 		}
-		var ret TimeoutsArgs
+		var ret Timeouts
 		return ret
-	}).(TimeoutsArgsOutput)
+	}).(TimeoutsOutput)
 }
 
-func (o TimeoutsArgsPtrOutput) Create() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *TimeoutsArgs) *string {
+func (o TimeoutsPtrOutput) Create() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Timeouts) *string {
 		if v == nil {
 			return nil
 		}
@@ -4472,8 +4173,8 @@ func (o TimeoutsArgsPtrOutput) Create() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o TimeoutsArgsPtrOutput) Delete() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *TimeoutsArgs) *string {
+func (o TimeoutsPtrOutput) Delete() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Timeouts) *string {
 		if v == nil {
 			return nil
 		}
@@ -4481,8 +4182,8 @@ func (o TimeoutsArgsPtrOutput) Delete() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o TimeoutsArgsPtrOutput) Update() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *TimeoutsArgs) *string {
+func (o TimeoutsPtrOutput) Update() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Timeouts) *string {
 		if v == nil {
 			return nil
 		}
@@ -5054,27 +4755,27 @@ func (o VpcSubnetResultComputesInterfacesArrayOutput) Index(i pulumi.IntInput) V
 }
 
 func init() {
-	pulumi.RegisterInputType(reflect.TypeOf((*DomainRecordSetRecordsArgsInput)(nil)).Elem(), DomainRecordSetRecordsArgsArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*DomainRecordSetRecordsArgsArrayInput)(nil)).Elem(), DomainRecordSetRecordsArgsArray{})
-	pulumi.RegisterInputType(reflect.TypeOf((*FirewallDevicesArgsInput)(nil)).Elem(), FirewallDevicesArgsArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*FirewallDevicesArgsPtrInput)(nil)).Elem(), FirewallDevicesArgsArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*FirewallInboundArgsInput)(nil)).Elem(), FirewallInboundArgsArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*FirewallInboundArgsArrayInput)(nil)).Elem(), FirewallInboundArgsArray{})
-	pulumi.RegisterInputType(reflect.TypeOf((*FirewallInboundArgsAddressesArgsInput)(nil)).Elem(), FirewallInboundArgsAddressesArgsArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*FirewallOutboundArgsInput)(nil)).Elem(), FirewallOutboundArgsArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*FirewallOutboundArgsArrayInput)(nil)).Elem(), FirewallOutboundArgsArray{})
-	pulumi.RegisterInputType(reflect.TypeOf((*FirewallOutboundArgsAddressesArgsInput)(nil)).Elem(), FirewallOutboundArgsAddressesArgsArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*FirewallRuleAddressesArgsInput)(nil)).Elem(), FirewallRuleAddressesArgsArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*InstanceInterfacesArgsInput)(nil)).Elem(), InstanceInterfacesArgsArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*InstanceInterfacesArgsArrayInput)(nil)).Elem(), InstanceInterfacesArgsArray{})
-	pulumi.RegisterInputType(reflect.TypeOf((*InstanceInterfacesArgsIpv4ArgsInput)(nil)).Elem(), InstanceInterfacesArgsIpv4ArgsArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*InstanceInterfacesArgsIpv4ArgsPtrInput)(nil)).Elem(), InstanceInterfacesArgsIpv4ArgsArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*MysqlDatabaseUpdatesArgsInput)(nil)).Elem(), MysqlDatabaseUpdatesArgsArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*MysqlDatabaseUpdatesArgsPtrInput)(nil)).Elem(), MysqlDatabaseUpdatesArgsArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*PostgresqlDatabaseUpdatesArgsInput)(nil)).Elem(), PostgresqlDatabaseUpdatesArgsArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*PostgresqlDatabaseUpdatesArgsPtrInput)(nil)).Elem(), PostgresqlDatabaseUpdatesArgsArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*TimeoutsArgsInput)(nil)).Elem(), TimeoutsArgsArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*TimeoutsArgsPtrInput)(nil)).Elem(), TimeoutsArgsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DomainRecordSetRecordsInput)(nil)).Elem(), DomainRecordSetRecordsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DomainRecordSetRecordsArrayInput)(nil)).Elem(), DomainRecordSetRecordsArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*FirewallDevicesInput)(nil)).Elem(), FirewallDevicesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*FirewallDevicesPtrInput)(nil)).Elem(), FirewallDevicesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*FirewallInboundInput)(nil)).Elem(), FirewallInboundArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*FirewallInboundArrayInput)(nil)).Elem(), FirewallInboundArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*FirewallInboundAddressesInput)(nil)).Elem(), FirewallInboundAddressesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*FirewallOutboundInput)(nil)).Elem(), FirewallOutboundArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*FirewallOutboundArrayInput)(nil)).Elem(), FirewallOutboundArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*FirewallOutboundAddressesInput)(nil)).Elem(), FirewallOutboundAddressesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*FirewallRuleAddressesInput)(nil)).Elem(), FirewallRuleAddressesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*InstanceInterfacesInput)(nil)).Elem(), InstanceInterfacesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*InstanceInterfacesArrayInput)(nil)).Elem(), InstanceInterfacesArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*InstanceInterfacesIpv4Input)(nil)).Elem(), InstanceInterfacesIpv4Args{})
+	pulumi.RegisterInputType(reflect.TypeOf((*InstanceInterfacesIpv4PtrInput)(nil)).Elem(), InstanceInterfacesIpv4Args{})
+	pulumi.RegisterInputType(reflect.TypeOf((*MysqlDatabaseUpdatesInput)(nil)).Elem(), MysqlDatabaseUpdatesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*MysqlDatabaseUpdatesPtrInput)(nil)).Elem(), MysqlDatabaseUpdatesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PostgresqlDatabaseUpdatesInput)(nil)).Elem(), PostgresqlDatabaseUpdatesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PostgresqlDatabaseUpdatesPtrInput)(nil)).Elem(), PostgresqlDatabaseUpdatesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TimeoutsInput)(nil)).Elem(), TimeoutsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TimeoutsPtrInput)(nil)).Elem(), TimeoutsArgs{})
 	pulumi.RegisterOutputType(DatabaseBackupResultOutput{})
 	pulumi.RegisterOutputType(DatabaseBackupResultArrayOutput{})
 	pulumi.RegisterOutputType(DatabaseEnginesResultEnginesOutput{})
@@ -5091,26 +4792,20 @@ func init() {
 	pulumi.RegisterOutputType(DomainRecordResultArrayOutput{})
 	pulumi.RegisterOutputType(DomainRecordSetRecordsOutput{})
 	pulumi.RegisterOutputType(DomainRecordSetRecordsArrayOutput{})
-	pulumi.RegisterOutputType(DomainRecordSetRecordsArgsOutput{})
-	pulumi.RegisterOutputType(DomainRecordSetRecordsArgsArrayOutput{})
+	pulumi.RegisterOutputType(DomainRecordSetRecordsResponseOutput{})
+	pulumi.RegisterOutputType(DomainRecordSetRecordsResponseArrayOutput{})
 	pulumi.RegisterOutputType(DomainResultOutput{})
 	pulumi.RegisterOutputType(DomainResultArrayOutput{})
 	pulumi.RegisterOutputType(FirewallDeviceEntityOutput{})
 	pulumi.RegisterOutputType(FirewallDevicesOutput{})
-	pulumi.RegisterOutputType(FirewallDevicesArgsOutput{})
-	pulumi.RegisterOutputType(FirewallDevicesArgsPtrOutput{})
+	pulumi.RegisterOutputType(FirewallDevicesPtrOutput{})
+	pulumi.RegisterOutputType(FirewallDevicesResponseOutput{})
 	pulumi.RegisterOutputType(FirewallInboundOutput{})
 	pulumi.RegisterOutputType(FirewallInboundArrayOutput{})
 	pulumi.RegisterOutputType(FirewallInboundAddressesOutput{})
-	pulumi.RegisterOutputType(FirewallInboundArgsOutput{})
-	pulumi.RegisterOutputType(FirewallInboundArgsArrayOutput{})
-	pulumi.RegisterOutputType(FirewallInboundArgsAddressesArgsOutput{})
 	pulumi.RegisterOutputType(FirewallOutboundOutput{})
 	pulumi.RegisterOutputType(FirewallOutboundArrayOutput{})
 	pulumi.RegisterOutputType(FirewallOutboundAddressesOutput{})
-	pulumi.RegisterOutputType(FirewallOutboundArgsOutput{})
-	pulumi.RegisterOutputType(FirewallOutboundArgsArrayOutput{})
-	pulumi.RegisterOutputType(FirewallOutboundArgsAddressesArgsOutput{})
 	pulumi.RegisterOutputType(FirewallResultOutput{})
 	pulumi.RegisterOutputType(FirewallResultArrayOutput{})
 	pulumi.RegisterOutputType(FirewallResultDevicesOutput{})
@@ -5124,7 +4819,6 @@ func init() {
 	pulumi.RegisterOutputType(FirewallResultRulesOutboundArrayOutput{})
 	pulumi.RegisterOutputType(FirewallResultRulesOutboundAddressesOutput{})
 	pulumi.RegisterOutputType(FirewallRuleAddressesOutput{})
-	pulumi.RegisterOutputType(FirewallRuleAddressesArgsOutput{})
 	pulumi.RegisterOutputType(FirewallWithDevicesResultDevicesOutput{})
 	pulumi.RegisterOutputType(FirewallWithDevicesResultDevicesArrayOutput{})
 	pulumi.RegisterOutputType(FirewallWithDevicesResultDevicesEntityOutput{})
@@ -5137,10 +4831,10 @@ func init() {
 	pulumi.RegisterOutputType(FirewallWithDevicesResultRulesOutboundAddressesOutput{})
 	pulumi.RegisterOutputType(ImageResultOutput{})
 	pulumi.RegisterOutputType(ImageResultArrayOutput{})
-	pulumi.RegisterOutputType(InstanceInterfacesArgsOutput{})
-	pulumi.RegisterOutputType(InstanceInterfacesArgsArrayOutput{})
-	pulumi.RegisterOutputType(InstanceInterfacesArgsIpv4ArgsOutput{})
-	pulumi.RegisterOutputType(InstanceInterfacesArgsIpv4ArgsPtrOutput{})
+	pulumi.RegisterOutputType(InstanceInterfacesOutput{})
+	pulumi.RegisterOutputType(InstanceInterfacesArrayOutput{})
+	pulumi.RegisterOutputType(InstanceInterfacesIpv4Output{})
+	pulumi.RegisterOutputType(InstanceInterfacesIpv4PtrOutput{})
 	pulumi.RegisterOutputType(InstanceResultOutput{})
 	pulumi.RegisterOutputType(InstanceResultArrayOutput{})
 	pulumi.RegisterOutputType(InstanceResultAlertsOutput{})
@@ -5159,19 +4853,17 @@ func init() {
 	pulumi.RegisterOutputType(Ipv6RangeResultArrayOutput{})
 	pulumi.RegisterOutputType(MysqlDatabaseHostsOutput{})
 	pulumi.RegisterOutputType(MysqlDatabaseUpdatesOutput{})
-	pulumi.RegisterOutputType(MysqlDatabaseUpdatesArgsOutput{})
-	pulumi.RegisterOutputType(MysqlDatabaseUpdatesArgsPtrOutput{})
+	pulumi.RegisterOutputType(MysqlDatabaseUpdatesPtrOutput{})
 	pulumi.RegisterOutputType(PostgresqlDatabaseHostsOutput{})
 	pulumi.RegisterOutputType(PostgresqlDatabaseUpdatesOutput{})
-	pulumi.RegisterOutputType(PostgresqlDatabaseUpdatesArgsOutput{})
-	pulumi.RegisterOutputType(PostgresqlDatabaseUpdatesArgsPtrOutput{})
+	pulumi.RegisterOutputType(PostgresqlDatabaseUpdatesPtrOutput{})
 	pulumi.RegisterOutputType(RegionAvailabilityResultOutput{})
 	pulumi.RegisterOutputType(RegionAvailabilityResultArrayOutput{})
 	pulumi.RegisterOutputType(RegionResultOutput{})
 	pulumi.RegisterOutputType(RegionResultArrayOutput{})
 	pulumi.RegisterOutputType(RegionResultResolversOutput{})
-	pulumi.RegisterOutputType(TimeoutsArgsOutput{})
-	pulumi.RegisterOutputType(TimeoutsArgsPtrOutput{})
+	pulumi.RegisterOutputType(TimeoutsOutput{})
+	pulumi.RegisterOutputType(TimeoutsPtrOutput{})
 	pulumi.RegisterOutputType(VlanResultOutput{})
 	pulumi.RegisterOutputType(VlanResultArrayOutput{})
 	pulumi.RegisterOutputType(VpcIpResultOutput{})

@@ -29,7 +29,7 @@ type ReverseDns struct {
 	// Region of the address.
 	Region pulumi.StringOutput `pulumi:"region"`
 	// The `timeouts` the program gave, when it gave one.
-	Timeouts TimeoutsArgsPtrOutput `pulumi:"timeouts"`
+	Timeouts TimeoutsPtrOutput `pulumi:"timeouts"`
 	// `ipv4` or `ipv6`.
 	Type pulumi.StringOutput `pulumi:"type"`
 }
@@ -89,7 +89,7 @@ type reverseDnsArgs struct {
 	// The host name, such as `www.example.com` (case and a final dot do not matter). Forward DNS must resolve it to the address.
 	Rdns string `pulumi:"rdns"`
 	// Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
-	Timeouts *TimeoutsArgs `pulumi:"timeouts"`
+	Timeouts *Timeouts `pulumi:"timeouts"`
 }
 
 // The set of arguments for constructing a ReverseDns resource.
@@ -103,7 +103,7 @@ type ReverseDnsArgs struct {
 	// The host name, such as `www.example.com` (case and a final dot do not matter). Forward DNS must resolve it to the address.
 	Rdns pulumi.StringInput
 	// Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
-	Timeouts TimeoutsArgsPtrInput
+	Timeouts TimeoutsPtrInput
 }
 
 func (ReverseDnsArgs) ElementType() reflect.Type {
@@ -174,8 +174,8 @@ func (o ReverseDnsOutput) Region() pulumi.StringOutput {
 }
 
 // The `timeouts` the program gave, when it gave one.
-func (o ReverseDnsOutput) Timeouts() TimeoutsArgsPtrOutput {
-	return o.ApplyT(func(v *ReverseDns) TimeoutsArgsPtrOutput { return v.Timeouts }).(TimeoutsArgsPtrOutput)
+func (o ReverseDnsOutput) Timeouts() TimeoutsPtrOutput {
+	return o.ApplyT(func(v *ReverseDns) TimeoutsPtrOutput { return v.Timeouts }).(TimeoutsPtrOutput)
 }
 
 // `ipv4` or `ipv6`.

@@ -29,7 +29,7 @@ type Vpc struct {
 	// Region id, such as `us-iad` (one offering VPCs: `getRegions({ capability: "VPCs" })`). Changing it replaces the VPC.
 	Region pulumi.StringOutput `pulumi:"region"`
 	// The `timeouts` the program gave, when it gave one.
-	Timeouts TimeoutsArgsPtrOutput `pulumi:"timeouts"`
+	Timeouts TimeoutsPtrOutput `pulumi:"timeouts"`
 	// When the VPC was last updated (UTC). Null when the API has never stamped the VPC (the spec allows it for older objects); every recorded create answers one.
 	Updated pulumi.StringPtrOutput `pulumi:"updated"`
 }
@@ -91,7 +91,7 @@ type vpcArgs struct {
 	// Region id, such as `us-iad` (one offering VPCs: `getRegions({ capability: "VPCs" })`). Changing it replaces the VPC.
 	Region string `pulumi:"region"`
 	// Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
-	Timeouts *TimeoutsArgs `pulumi:"timeouts"`
+	Timeouts *Timeouts `pulumi:"timeouts"`
 }
 
 // The set of arguments for constructing a Vpc resource.
@@ -107,7 +107,7 @@ type VpcArgs struct {
 	// Region id, such as `us-iad` (one offering VPCs: `getRegions({ capability: "VPCs" })`). Changing it replaces the VPC.
 	Region pulumi.StringInput
 	// Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
-	Timeouts TimeoutsArgsPtrInput
+	Timeouts TimeoutsPtrInput
 }
 
 func (VpcArgs) ElementType() reflect.Type {
@@ -178,8 +178,8 @@ func (o VpcOutput) Region() pulumi.StringOutput {
 }
 
 // The `timeouts` the program gave, when it gave one.
-func (o VpcOutput) Timeouts() TimeoutsArgsPtrOutput {
-	return o.ApplyT(func(v *Vpc) TimeoutsArgsPtrOutput { return v.Timeouts }).(TimeoutsArgsPtrOutput)
+func (o VpcOutput) Timeouts() TimeoutsPtrOutput {
+	return o.ApplyT(func(v *Vpc) TimeoutsPtrOutput { return v.Timeouts }).(TimeoutsPtrOutput)
 }
 
 // When the VPC was last updated (UTC). Null when the API has never stamped the VPC (the spec allows it for older objects); every recorded create answers one.

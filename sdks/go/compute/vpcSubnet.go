@@ -27,7 +27,7 @@ type VpcSubnet struct {
 	// 1–64 ASCII letters, digits and single dashes; unique within the VPC.
 	Label pulumi.StringOutput `pulumi:"label"`
 	// The `timeouts` the program gave, when it gave one.
-	Timeouts TimeoutsArgsPtrOutput `pulumi:"timeouts"`
+	Timeouts TimeoutsPtrOutput `pulumi:"timeouts"`
 	// When the subnet was last updated (UTC). Null when the API has never stamped the subnet (the spec allows it for older objects); every recorded create answers one.
 	Updated pulumi.StringPtrOutput `pulumi:"updated"`
 	// Id of the VPC. Changing it replaces the subnet.
@@ -92,7 +92,7 @@ type vpcSubnetArgs struct {
 	// 1–64 ASCII letters, digits and single dashes; unique within the VPC.
 	Label string `pulumi:"label"`
 	// Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
-	Timeouts *TimeoutsArgs `pulumi:"timeouts"`
+	Timeouts *Timeouts `pulumi:"timeouts"`
 	// Id of the VPC. Changing it replaces the subnet.
 	VpcId interface{} `pulumi:"vpcId"`
 }
@@ -108,7 +108,7 @@ type VpcSubnetArgs struct {
 	// 1–64 ASCII letters, digits and single dashes; unique within the VPC.
 	Label pulumi.StringInput
 	// Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
-	Timeouts TimeoutsArgsPtrInput
+	Timeouts TimeoutsPtrInput
 	// Id of the VPC. Changing it replaces the subnet.
 	VpcId pulumi.Input
 }
@@ -176,8 +176,8 @@ func (o VpcSubnetOutput) Label() pulumi.StringOutput {
 }
 
 // The `timeouts` the program gave, when it gave one.
-func (o VpcSubnetOutput) Timeouts() TimeoutsArgsPtrOutput {
-	return o.ApplyT(func(v *VpcSubnet) TimeoutsArgsPtrOutput { return v.Timeouts }).(TimeoutsArgsPtrOutput)
+func (o VpcSubnetOutput) Timeouts() TimeoutsPtrOutput {
+	return o.ApplyT(func(v *VpcSubnet) TimeoutsPtrOutput { return v.Timeouts }).(TimeoutsPtrOutput)
 }
 
 // When the subnet was last updated (UTC). Null when the API has never stamped the subnet (the spec allows it for older objects); every recorded create answers one.

@@ -15,33 +15,33 @@ else:
 from . import _utilities
 
 __all__ = [
-    'DomainRecordSetRecordsArgsArgs',
-    'DomainRecordSetRecordsArgsArgsDict',
-    'FirewallDevicesArgsArgs',
-    'FirewallDevicesArgsArgsDict',
-    'FirewallInboundArgsArgs',
-    'FirewallInboundArgsArgsDict',
-    'FirewallInboundArgsAddressesArgsArgs',
-    'FirewallInboundArgsAddressesArgsArgsDict',
-    'FirewallOutboundArgsArgs',
-    'FirewallOutboundArgsArgsDict',
-    'FirewallOutboundArgsAddressesArgsArgs',
-    'FirewallOutboundArgsAddressesArgsArgsDict',
-    'FirewallRuleAddressesArgsArgs',
-    'FirewallRuleAddressesArgsArgsDict',
-    'InstanceInterfacesArgsArgs',
-    'InstanceInterfacesArgsArgsDict',
-    'InstanceInterfacesArgsIpv4ArgsArgs',
-    'InstanceInterfacesArgsIpv4ArgsArgsDict',
-    'MysqlDatabaseUpdatesArgsArgs',
-    'MysqlDatabaseUpdatesArgsArgsDict',
-    'PostgresqlDatabaseUpdatesArgsArgs',
-    'PostgresqlDatabaseUpdatesArgsArgsDict',
-    'TimeoutsArgsArgs',
-    'TimeoutsArgsArgsDict',
+    'DomainRecordSetRecordsArgs',
+    'DomainRecordSetRecordsArgsDict',
+    'FirewallDevicesArgs',
+    'FirewallDevicesArgsDict',
+    'FirewallInboundArgs',
+    'FirewallInboundArgsDict',
+    'FirewallInboundAddressesArgs',
+    'FirewallInboundAddressesArgsDict',
+    'FirewallOutboundArgs',
+    'FirewallOutboundArgsDict',
+    'FirewallOutboundAddressesArgs',
+    'FirewallOutboundAddressesArgsDict',
+    'FirewallRuleAddressesArgs',
+    'FirewallRuleAddressesArgsDict',
+    'InstanceInterfacesArgs',
+    'InstanceInterfacesArgsDict',
+    'InstanceInterfacesIpv4Args',
+    'InstanceInterfacesIpv4ArgsDict',
+    'MysqlDatabaseUpdatesArgs',
+    'MysqlDatabaseUpdatesArgsDict',
+    'PostgresqlDatabaseUpdatesArgs',
+    'PostgresqlDatabaseUpdatesArgsDict',
+    'TimeoutsArgs',
+    'TimeoutsArgsDict',
 ]
 
-class DomainRecordSetRecordsArgsArgsDict(TypedDict):
+class DomainRecordSetRecordsArgsDict(TypedDict):
     target: pulumi.Input[_builtins.str]
     type: pulumi.Input[_builtins.str]
     name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
@@ -54,7 +54,7 @@ class DomainRecordSetRecordsArgsArgsDict(TypedDict):
     weight: NotRequired[pulumi.Input[Optional[_builtins.float]]]
 
 @pulumi.input_type
-class DomainRecordSetRecordsArgsArgs:
+class DomainRecordSetRecordsArgs:
     def __init__(__self__, *,
                  target: pulumi.Input[_builtins.str],
                  type: pulumi.Input[_builtins.str],
@@ -176,7 +176,7 @@ class DomainRecordSetRecordsArgsArgs:
         pulumi.set(self, "weight", value)
 
 
-class FirewallDevicesArgsArgsDict(TypedDict):
+class FirewallDevicesArgsDict(TypedDict):
     computes: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[Union[_builtins.str, _builtins.float]]]]]]
     """
     Compute instance ids; each gets a device.
@@ -187,7 +187,7 @@ class FirewallDevicesArgsArgsDict(TypedDict):
     """
 
 @pulumi.input_type
-class FirewallDevicesArgsArgs:
+class FirewallDevicesArgs:
     def __init__(__self__, *,
                  computes: pulumi.Input[Optional[Sequence[pulumi.Input[Union[_builtins.str, _builtins.float]]]]] = None,
                  nodebalancers: pulumi.Input[Optional[Sequence[pulumi.Input[Union[_builtins.str, _builtins.float]]]]] = None):
@@ -225,19 +225,19 @@ class FirewallDevicesArgsArgs:
         pulumi.set(self, "nodebalancers", value)
 
 
-class FirewallInboundArgsArgsDict(TypedDict):
+class FirewallInboundArgsDict(TypedDict):
     action: pulumi.Input[_builtins.str]
-    addresses: pulumi.Input['FirewallInboundArgsAddressesArgsArgsDict']
+    addresses: pulumi.Input['FirewallInboundAddressesArgsDict']
     protocol: pulumi.Input[_builtins.str]
     description: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     label: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     ports: NotRequired[pulumi.Input[Optional[_builtins.str]]]
 
 @pulumi.input_type
-class FirewallInboundArgsArgs:
+class FirewallInboundArgs:
     def __init__(__self__, *,
                  action: pulumi.Input[_builtins.str],
-                 addresses: pulumi.Input['FirewallInboundArgsAddressesArgsArgs'],
+                 addresses: pulumi.Input['FirewallInboundAddressesArgs'],
                  protocol: pulumi.Input[_builtins.str],
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  label: pulumi.Input[Optional[_builtins.str]] = None,
@@ -263,11 +263,11 @@ class FirewallInboundArgsArgs:
 
     @_builtins.property
     @pulumi.getter
-    def addresses(self) -> pulumi.Input['FirewallInboundArgsAddressesArgsArgs']:
+    def addresses(self) -> pulumi.Input['FirewallInboundAddressesArgs']:
         return pulumi.get(self, "addresses")
 
     @addresses.setter
-    def addresses(self, value: pulumi.Input['FirewallInboundArgsAddressesArgsArgs']):
+    def addresses(self, value: pulumi.Input['FirewallInboundAddressesArgs']):
         pulumi.set(self, "addresses", value)
 
     @_builtins.property
@@ -307,12 +307,12 @@ class FirewallInboundArgsArgs:
         pulumi.set(self, "ports", value)
 
 
-class FirewallInboundArgsAddressesArgsArgsDict(TypedDict):
+class FirewallInboundAddressesArgsDict(TypedDict):
     ipv4: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     ipv6: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
 
 @pulumi.input_type
-class FirewallInboundArgsAddressesArgsArgs:
+class FirewallInboundAddressesArgs:
     def __init__(__self__, *,
                  ipv4: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  ipv6: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
@@ -340,19 +340,19 @@ class FirewallInboundArgsAddressesArgsArgs:
         pulumi.set(self, "ipv6", value)
 
 
-class FirewallOutboundArgsArgsDict(TypedDict):
+class FirewallOutboundArgsDict(TypedDict):
     action: pulumi.Input[_builtins.str]
-    addresses: pulumi.Input['FirewallOutboundArgsAddressesArgsArgsDict']
+    addresses: pulumi.Input['FirewallOutboundAddressesArgsDict']
     protocol: pulumi.Input[_builtins.str]
     description: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     label: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     ports: NotRequired[pulumi.Input[Optional[_builtins.str]]]
 
 @pulumi.input_type
-class FirewallOutboundArgsArgs:
+class FirewallOutboundArgs:
     def __init__(__self__, *,
                  action: pulumi.Input[_builtins.str],
-                 addresses: pulumi.Input['FirewallOutboundArgsAddressesArgsArgs'],
+                 addresses: pulumi.Input['FirewallOutboundAddressesArgs'],
                  protocol: pulumi.Input[_builtins.str],
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  label: pulumi.Input[Optional[_builtins.str]] = None,
@@ -378,11 +378,11 @@ class FirewallOutboundArgsArgs:
 
     @_builtins.property
     @pulumi.getter
-    def addresses(self) -> pulumi.Input['FirewallOutboundArgsAddressesArgsArgs']:
+    def addresses(self) -> pulumi.Input['FirewallOutboundAddressesArgs']:
         return pulumi.get(self, "addresses")
 
     @addresses.setter
-    def addresses(self, value: pulumi.Input['FirewallOutboundArgsAddressesArgsArgs']):
+    def addresses(self, value: pulumi.Input['FirewallOutboundAddressesArgs']):
         pulumi.set(self, "addresses", value)
 
     @_builtins.property
@@ -422,12 +422,12 @@ class FirewallOutboundArgsArgs:
         pulumi.set(self, "ports", value)
 
 
-class FirewallOutboundArgsAddressesArgsArgsDict(TypedDict):
+class FirewallOutboundAddressesArgsDict(TypedDict):
     ipv4: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     ipv6: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
 
 @pulumi.input_type
-class FirewallOutboundArgsAddressesArgsArgs:
+class FirewallOutboundAddressesArgs:
     def __init__(__self__, *,
                  ipv4: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  ipv6: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
@@ -455,12 +455,12 @@ class FirewallOutboundArgsAddressesArgsArgs:
         pulumi.set(self, "ipv6", value)
 
 
-class FirewallRuleAddressesArgsArgsDict(TypedDict):
+class FirewallRuleAddressesArgsDict(TypedDict):
     ipv4: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     ipv6: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
 
 @pulumi.input_type
-class FirewallRuleAddressesArgsArgs:
+class FirewallRuleAddressesArgs:
     def __init__(__self__, *,
                  ipv4: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  ipv6: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
@@ -488,22 +488,22 @@ class FirewallRuleAddressesArgsArgs:
         pulumi.set(self, "ipv6", value)
 
 
-class InstanceInterfacesArgsArgsDict(TypedDict):
+class InstanceInterfacesArgsDict(TypedDict):
     purpose: pulumi.Input[_builtins.str]
     ip_ranges: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     ipam_address: NotRequired[pulumi.Input[Optional[_builtins.str]]]
-    ipv4: NotRequired[pulumi.Input[Optional['InstanceInterfacesArgsIpv4ArgsArgsDict']]]
+    ipv4: NotRequired[pulumi.Input[Optional['InstanceInterfacesIpv4ArgsDict']]]
     label: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     primary: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     subnet_id: NotRequired[pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]]]
 
 @pulumi.input_type
-class InstanceInterfacesArgsArgs:
+class InstanceInterfacesArgs:
     def __init__(__self__, *,
                  purpose: pulumi.Input[_builtins.str],
                  ip_ranges: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  ipam_address: pulumi.Input[Optional[_builtins.str]] = None,
-                 ipv4: pulumi.Input[Optional['InstanceInterfacesArgsIpv4ArgsArgs']] = None,
+                 ipv4: pulumi.Input[Optional['InstanceInterfacesIpv4Args']] = None,
                  label: pulumi.Input[Optional[_builtins.str]] = None,
                  primary: pulumi.Input[Optional[_builtins.bool]] = None,
                  subnet_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None):
@@ -550,11 +550,11 @@ class InstanceInterfacesArgsArgs:
 
     @_builtins.property
     @pulumi.getter
-    def ipv4(self) -> pulumi.Input[Optional['InstanceInterfacesArgsIpv4ArgsArgs']]:
+    def ipv4(self) -> pulumi.Input[Optional['InstanceInterfacesIpv4Args']]:
         return pulumi.get(self, "ipv4")
 
     @ipv4.setter
-    def ipv4(self, value: pulumi.Input[Optional['InstanceInterfacesArgsIpv4ArgsArgs']]):
+    def ipv4(self, value: pulumi.Input[Optional['InstanceInterfacesIpv4Args']]):
         pulumi.set(self, "ipv4", value)
 
     @_builtins.property
@@ -585,12 +585,12 @@ class InstanceInterfacesArgsArgs:
         pulumi.set(self, "subnet_id", value)
 
 
-class InstanceInterfacesArgsIpv4ArgsArgsDict(TypedDict):
+class InstanceInterfacesIpv4ArgsDict(TypedDict):
     nat11: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     vpc: NotRequired[pulumi.Input[Optional[_builtins.str]]]
 
 @pulumi.input_type
-class InstanceInterfacesArgsIpv4ArgsArgs:
+class InstanceInterfacesIpv4Args:
     def __init__(__self__, *,
                  nat11: pulumi.Input[Optional[_builtins.str]] = None,
                  vpc: pulumi.Input[Optional[_builtins.str]] = None):
@@ -618,7 +618,7 @@ class InstanceInterfacesArgsIpv4ArgsArgs:
         pulumi.set(self, "vpc", value)
 
 
-class MysqlDatabaseUpdatesArgsArgsDict(TypedDict):
+class MysqlDatabaseUpdatesArgsDict(TypedDict):
     day_of_week: pulumi.Input[_builtins.float]
     duration: pulumi.Input[_builtins.float]
     hour_of_day: pulumi.Input[_builtins.float]
@@ -626,7 +626,7 @@ class MysqlDatabaseUpdatesArgsArgsDict(TypedDict):
     week_of_month: NotRequired[pulumi.Input[Optional[_builtins.float]]]
 
 @pulumi.input_type
-class MysqlDatabaseUpdatesArgsArgs:
+class MysqlDatabaseUpdatesArgs:
     def __init__(__self__, *,
                  day_of_week: pulumi.Input[_builtins.float],
                  duration: pulumi.Input[_builtins.float],
@@ -687,7 +687,7 @@ class MysqlDatabaseUpdatesArgsArgs:
         pulumi.set(self, "week_of_month", value)
 
 
-class PostgresqlDatabaseUpdatesArgsArgsDict(TypedDict):
+class PostgresqlDatabaseUpdatesArgsDict(TypedDict):
     day_of_week: pulumi.Input[_builtins.float]
     duration: pulumi.Input[_builtins.float]
     hour_of_day: pulumi.Input[_builtins.float]
@@ -695,7 +695,7 @@ class PostgresqlDatabaseUpdatesArgsArgsDict(TypedDict):
     week_of_month: NotRequired[pulumi.Input[Optional[_builtins.float]]]
 
 @pulumi.input_type
-class PostgresqlDatabaseUpdatesArgsArgs:
+class PostgresqlDatabaseUpdatesArgs:
     def __init__(__self__, *,
                  day_of_week: pulumi.Input[_builtins.float],
                  duration: pulumi.Input[_builtins.float],
@@ -756,13 +756,13 @@ class PostgresqlDatabaseUpdatesArgsArgs:
         pulumi.set(self, "week_of_month", value)
 
 
-class TimeoutsArgsArgsDict(TypedDict):
+class TimeoutsArgsDict(TypedDict):
     create: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     delete: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     update: NotRequired[pulumi.Input[Optional[_builtins.str]]]
 
 @pulumi.input_type
-class TimeoutsArgsArgs:
+class TimeoutsArgs:
     def __init__(__self__, *,
                  create: pulumi.Input[Optional[_builtins.str]] = None,
                  delete: pulumi.Input[Optional[_builtins.str]] = None,

@@ -36,7 +36,7 @@ class DomainArgs:
                  soa_email: pulumi.Input[Optional[_builtins.str]] = None,
                  status: pulumi.Input[Optional[_builtins.str]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 timeouts: pulumi.Input[Optional['TimeoutsArgsArgs']] = None,
+                 timeouts: pulumi.Input[Optional['TimeoutsArgs']] = None,
                  ttl_sec: pulumi.Input[Optional[_builtins.float]] = None):
         """
         The set of arguments for constructing a Domain resource.
@@ -56,7 +56,7 @@ class DomainArgs:
         :param pulumi.Input[_builtins.str] soa_email: The zone's contact address, written into its SOA. Required for master domains.
         :param pulumi.Input[_builtins.str] status: `active` (served) or `disabled` (not rendered). Default `"active"`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tags. Default `[]`.
-        :param pulumi.Input['TimeoutsArgsArgs'] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
+        :param pulumi.Input['TimeoutsArgs'] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         :param pulumi.Input[_builtins.float] ttl_sec: Default TTL of the zone's records in seconds; rounded up to a valid value, 0 = default (86400). Default `0`.
         """
         pulumi.set(__self__, "domain", domain)
@@ -274,14 +274,14 @@ class DomainArgs:
 
     @_builtins.property
     @pulumi.getter
-    def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgsArgs']]:
+    def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgs']]:
         """
         Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
         return pulumi.get(self, "timeouts")
 
     @timeouts.setter
-    def timeouts(self, value: pulumi.Input[Optional['TimeoutsArgsArgs']]):
+    def timeouts(self, value: pulumi.Input[Optional['TimeoutsArgs']]):
         pulumi.set(self, "timeouts", value)
 
     @_builtins.property
@@ -317,7 +317,7 @@ class Domain(pulumi.CustomResource):
                  soa_email: pulumi.Input[Optional[_builtins.str]] = None,
                  status: pulumi.Input[Optional[_builtins.str]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']]] = None,
+                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  ttl_sec: pulumi.Input[Optional[_builtins.float]] = None,
                  type: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -340,7 +340,7 @@ class Domain(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] soa_email: The zone's contact address, written into its SOA. Required for master domains.
         :param pulumi.Input[_builtins.str] status: `active` (served) or `disabled` (not rendered). Default `"active"`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tags. Default `[]`.
-        :param pulumi.Input[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
+        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         :param pulumi.Input[_builtins.float] ttl_sec: Default TTL of the zone's records in seconds; rounded up to a valid value, 0 = default (86400). Default `0`.
         :param pulumi.Input[_builtins.str] type: `master` (authoritative here) or `slave` (a read-only copy of `masterIps`). Changing it replaces the domain.
         """
@@ -382,7 +382,7 @@ class Domain(pulumi.CustomResource):
                  soa_email: pulumi.Input[Optional[_builtins.str]] = None,
                  status: pulumi.Input[Optional[_builtins.str]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']]] = None,
+                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  ttl_sec: pulumi.Input[Optional[_builtins.float]] = None,
                  type: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -582,7 +582,7 @@ class Domain(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def timeouts(self) -> pulumi.Output[Optional['outputs.TimeoutsArgs']]:
+    def timeouts(self) -> pulumi.Output[Optional['outputs.Timeouts']]:
         """
         The `timeouts` the program gave, when it gave one.
         """

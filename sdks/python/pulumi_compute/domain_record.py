@@ -32,7 +32,7 @@ class DomainRecordArgs:
                  protocol: pulumi.Input[Optional[_builtins.str]] = None,
                  service: pulumi.Input[Optional[_builtins.str]] = None,
                  tag: pulumi.Input[Optional[_builtins.str]] = None,
-                 timeouts: pulumi.Input[Optional['TimeoutsArgsArgs']] = None,
+                 timeouts: pulumi.Input[Optional['TimeoutsArgs']] = None,
                  ttl_sec: pulumi.Input[Optional[_builtins.float]] = None,
                  weight: pulumi.Input[Optional[_builtins.float]] = None):
         """
@@ -49,7 +49,7 @@ class DomainRecordArgs:
         :param pulumi.Input[_builtins.str] protocol: SRV: the protocol (`tcp`, `_tcp`, …). Required for SRV.
         :param pulumi.Input[_builtins.str] service: SRV: the service (`sip`, `_sip`, …). Required for SRV.
         :param pulumi.Input[_builtins.str] tag: CAA: `issue`, `issuewild` or `iodef`. Required for CAA.
-        :param pulumi.Input['TimeoutsArgsArgs'] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
+        :param pulumi.Input['TimeoutsArgs'] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         :param pulumi.Input[_builtins.float] ttl_sec: TTL in seconds, rounded by the API to the nearest valid value; 0 = the domain's default. Default `0`.
         :param pulumi.Input[_builtins.float] weight: SRV: 0–65535, higher is preferred. Required for SRV. Default `0`.
         """
@@ -213,14 +213,14 @@ class DomainRecordArgs:
 
     @_builtins.property
     @pulumi.getter
-    def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgsArgs']]:
+    def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgs']]:
         """
         Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
         return pulumi.get(self, "timeouts")
 
     @timeouts.setter
-    def timeouts(self, value: pulumi.Input[Optional['TimeoutsArgsArgs']]):
+    def timeouts(self, value: pulumi.Input[Optional['TimeoutsArgs']]):
         pulumi.set(self, "timeouts", value)
 
     @_builtins.property
@@ -264,7 +264,7 @@ class DomainRecord(pulumi.CustomResource):
                  service: pulumi.Input[Optional[_builtins.str]] = None,
                  tag: pulumi.Input[Optional[_builtins.str]] = None,
                  target: pulumi.Input[Optional[_builtins.str]] = None,
-                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']]] = None,
+                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  ttl_sec: pulumi.Input[Optional[_builtins.float]] = None,
                  type: pulumi.Input[Optional[_builtins.str]] = None,
                  weight: pulumi.Input[Optional[_builtins.float]] = None,
@@ -284,7 +284,7 @@ class DomainRecord(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] service: SRV: the service (`sip`, `_sip`, …). Required for SRV.
         :param pulumi.Input[_builtins.str] tag: CAA: `issue`, `issuewild` or `iodef`. Required for CAA.
         :param pulumi.Input[_builtins.str] target: Address (A, AAAA), host name (NS, MX, CNAME, SRV, PTR; a single label is expanded within the domain), text (TXT) or CAA value.
-        :param pulumi.Input[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
+        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         :param pulumi.Input[_builtins.float] ttl_sec: TTL in seconds, rounded by the API to the nearest valid value; 0 = the domain's default. Default `0`.
         :param pulumi.Input[_builtins.str] type: A, AAAA, NS, MX, CNAME, TXT, SRV, PTR or CAA. Changing it replaces the record.
         :param pulumi.Input[_builtins.float] weight: SRV: 0–65535, higher is preferred. Required for SRV. Default `0`.
@@ -323,7 +323,7 @@ class DomainRecord(pulumi.CustomResource):
                  service: pulumi.Input[Optional[_builtins.str]] = None,
                  tag: pulumi.Input[Optional[_builtins.str]] = None,
                  target: pulumi.Input[Optional[_builtins.str]] = None,
-                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']]] = None,
+                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  ttl_sec: pulumi.Input[Optional[_builtins.float]] = None,
                  type: pulumi.Input[Optional[_builtins.str]] = None,
                  weight: pulumi.Input[Optional[_builtins.float]] = None,
@@ -496,7 +496,7 @@ class DomainRecord(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def timeouts(self) -> pulumi.Output[Optional['outputs.TimeoutsArgs']]:
+    def timeouts(self) -> pulumi.Output[Optional['outputs.Timeouts']]:
         """
         The `timeouts` the program gave, when it gave one.
         """

@@ -22,20 +22,20 @@ __all__ = ['DomainRecordSetArgs', 'DomainRecordSet']
 class DomainRecordSetArgs:
     def __init__(__self__, *,
                  domain_id: pulumi.Input[Union[_builtins.str, _builtins.float]],
-                 records: pulumi.Input[Sequence[pulumi.Input['DomainRecordSetRecordsArgsArgs']]],
+                 records: pulumi.Input[Sequence[pulumi.Input['DomainRecordSetRecordsArgs']]],
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  exclusive: pulumi.Input[Optional[_builtins.bool]] = None,
-                 timeouts: pulumi.Input[Optional['TimeoutsArgsArgs']] = None):
+                 timeouts: pulumi.Input[Optional['TimeoutsArgs']] = None):
         """
         The set of arguments for constructing a DomainRecordSet resource.
 
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] domain_id: Id of the domain. Changing it replaces the set (its records move to the new domain).
-        :param pulumi.Input[Sequence[pulumi.Input['DomainRecordSetRecordsArgsArgs']]] records: The records, each with the fields of a `DomainRecord` (`type`, `name`, `target`, `ttlSec`, `priority`, `weight`, `port`, `service`, `protocol`, `tag`) and the same spellings. Each is known by its key: `name type` (`www A`, `@ MX`, `_sip._tcp SRV`), with the target added (and a CAA record's tag) where the name and type repeat (`www A 192.0.2.1`); the order does not matter.
+        :param pulumi.Input[Sequence[pulumi.Input['DomainRecordSetRecordsArgs']]] records: The records, each with the fields of a `DomainRecord` (`type`, `name`, `target`, `ttlSec`, `priority`, `weight`, `port`, `service`, `protocol`, `tag`) and the same spellings. Each is known by its key: `name type` (`www A`, `@ MX`, `_sip._tcp SRV`), with the target added (and a CAA record's tag) where the name and type repeat (`www A 192.0.2.1`); the order does not matter.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
         :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input[_builtins.bool] exclusive: `true`: the zone holds exactly these records; any other record of the domain is deleted (and shows in the diff). `false`: only the declared records are managed. Default `false`.
-        :param pulumi.Input['TimeoutsArgsArgs'] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
+        :param pulumi.Input['TimeoutsArgs'] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
         pulumi.set(__self__, "domain_id", domain_id)
         pulumi.set(__self__, "records", records)
@@ -62,14 +62,14 @@ class DomainRecordSetArgs:
 
     @_builtins.property
     @pulumi.getter
-    def records(self) -> pulumi.Input[Sequence[pulumi.Input['DomainRecordSetRecordsArgsArgs']]]:
+    def records(self) -> pulumi.Input[Sequence[pulumi.Input['DomainRecordSetRecordsArgs']]]:
         """
         The records, each with the fields of a `DomainRecord` (`type`, `name`, `target`, `ttlSec`, `priority`, `weight`, `port`, `service`, `protocol`, `tag`) and the same spellings. Each is known by its key: `name type` (`www A`, `@ MX`, `_sip._tcp SRV`), with the target added (and a CAA record's tag) where the name and type repeat (`www A 192.0.2.1`); the order does not matter.
         """
         return pulumi.get(self, "records")
 
     @records.setter
-    def records(self, value: pulumi.Input[Sequence[pulumi.Input['DomainRecordSetRecordsArgsArgs']]]):
+    def records(self, value: pulumi.Input[Sequence[pulumi.Input['DomainRecordSetRecordsArgs']]]):
         pulumi.set(self, "records", value)
 
     @_builtins.property
@@ -110,14 +110,14 @@ class DomainRecordSetArgs:
 
     @_builtins.property
     @pulumi.getter
-    def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgsArgs']]:
+    def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgs']]:
         """
         Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
         return pulumi.get(self, "timeouts")
 
     @timeouts.setter
-    def timeouts(self, value: pulumi.Input[Optional['TimeoutsArgsArgs']]):
+    def timeouts(self, value: pulumi.Input[Optional['TimeoutsArgs']]):
         pulumi.set(self, "timeouts", value)
 
 
@@ -131,8 +131,8 @@ class DomainRecordSet(pulumi.CustomResource):
                  delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  domain_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  exclusive: pulumi.Input[Optional[_builtins.bool]] = None,
-                 records: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DomainRecordSetRecordsArgsArgs', 'DomainRecordSetRecordsArgsArgsDict']]]]] = None,
-                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']]] = None,
+                 records: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DomainRecordSetRecordsArgs', 'DomainRecordSetRecordsArgsDict']]]]] = None,
+                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  __props__=None):
         """
         Many records of one domain as one resource: the same fields and spellings as `DomainRecord`, a per-record diff (each added, removed or changed record printed with its values), one request per changed record, optionally exclusive (the zone holds exactly these records).
@@ -143,8 +143,8 @@ class DomainRecordSet(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] domain_id: Id of the domain. Changing it replaces the set (its records move to the new domain).
         :param pulumi.Input[_builtins.bool] exclusive: `true`: the zone holds exactly these records; any other record of the domain is deleted (and shows in the diff). `false`: only the declared records are managed. Default `false`.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['DomainRecordSetRecordsArgsArgs', 'DomainRecordSetRecordsArgsArgsDict']]]] records: The records, each with the fields of a `DomainRecord` (`type`, `name`, `target`, `ttlSec`, `priority`, `weight`, `port`, `service`, `protocol`, `tag`) and the same spellings. Each is known by its key: `name type` (`www A`, `@ MX`, `_sip._tcp SRV`), with the target added (and a CAA record's tag) where the name and type repeat (`www A 192.0.2.1`); the order does not matter.
-        :param pulumi.Input[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['DomainRecordSetRecordsArgs', 'DomainRecordSetRecordsArgsDict']]]] records: The records, each with the fields of a `DomainRecord` (`type`, `name`, `target`, `ttlSec`, `priority`, `weight`, `port`, `service`, `protocol`, `tag`) and the same spellings. Each is known by its key: `name type` (`www A`, `@ MX`, `_sip._tcp SRV`), with the target added (and a CAA record's tag) where the name and type repeat (`www A 192.0.2.1`); the order does not matter.
+        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
         ...
     @overload
@@ -174,8 +174,8 @@ class DomainRecordSet(pulumi.CustomResource):
                  delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  domain_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  exclusive: pulumi.Input[Optional[_builtins.bool]] = None,
-                 records: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DomainRecordSetRecordsArgsArgs', 'DomainRecordSetRecordsArgsArgsDict']]]]] = None,
-                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']]] = None,
+                 records: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DomainRecordSetRecordsArgs', 'DomainRecordSetRecordsArgsDict']]]]] = None,
+                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -269,7 +269,7 @@ class DomainRecordSet(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def records(self) -> pulumi.Output[Sequence['outputs.DomainRecordSetRecords']]:
+    def records(self) -> pulumi.Output[Sequence['outputs.DomainRecordSetRecordsResponse']]:
         """
         The records, each with the fields of a `DomainRecord` (`type`, `name`, `target`, `ttlSec`, `priority`, `weight`, `port`, `service`, `protocol`, `tag`) and the same spellings. Each is known by its key: `name type` (`www A`, `@ MX`, `_sip._tcp SRV`), with the target added (and a CAA record's tag) where the name and type repeat (`www A 192.0.2.1`); the order does not matter.
         """
@@ -277,7 +277,7 @@ class DomainRecordSet(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def timeouts(self) -> pulumi.Output[Optional['outputs.TimeoutsArgs']]:
+    def timeouts(self) -> pulumi.Output[Optional['outputs.Timeouts']]:
         """
         The `timeouts` the program gave, when it gave one.
         """

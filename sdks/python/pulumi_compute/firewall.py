@@ -26,12 +26,12 @@ class FirewallArgs:
                  outbound_policy: pulumi.Input[_builtins.str],
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
-                 devices: pulumi.Input[Optional['FirewallDevicesArgsArgs']] = None,
-                 inbound: pulumi.Input[Optional[Sequence[pulumi.Input['FirewallInboundArgsArgs']]]] = None,
-                 outbound: pulumi.Input[Optional[Sequence[pulumi.Input['FirewallOutboundArgsArgs']]]] = None,
+                 devices: pulumi.Input[Optional['FirewallDevicesArgs']] = None,
+                 inbound: pulumi.Input[Optional[Sequence[pulumi.Input['FirewallInboundArgs']]]] = None,
+                 outbound: pulumi.Input[Optional[Sequence[pulumi.Input['FirewallOutboundArgs']]]] = None,
                  status: pulumi.Input[Optional[_builtins.str]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 timeouts: pulumi.Input[Optional['TimeoutsArgsArgs']] = None):
+                 timeouts: pulumi.Input[Optional['TimeoutsArgs']] = None):
         """
         The set of arguments for constructing a Firewall resource.
 
@@ -40,12 +40,12 @@ class FirewallArgs:
         :param pulumi.Input[_builtins.str] outbound_policy: `ACCEPT` or `DROP`: what happens to outbound traffic no rule matches.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
         :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
-        :param pulumi.Input['FirewallDevicesArgsArgs'] devices: Optional `{computes, nodebalancers}` (ids; at most one nodebalancer). When given, the firewall is authoritative: devices are added and removed to match. When absent, devices are left alone (use `FirewallDevice`).
-        :param pulumi.Input[Sequence[pulumi.Input['FirewallInboundArgsArgs']]] inbound: Inbound rules, in order (the first match wins): action, protocol, ports, addresses {ipv4, ipv6}, label, description. When given, the firewall owns its inbound rules exactly; when absent, they are left alone (use `FirewallRule`). A new firewall without it has none.
-        :param pulumi.Input[Sequence[pulumi.Input['FirewallOutboundArgsArgs']]] outbound: Outbound rules, in order; same fields as `inbound`. Given: owned exactly; absent: left alone (use `FirewallRule`).
+        :param pulumi.Input['FirewallDevicesArgs'] devices: Optional `{computes, nodebalancers}` (ids; at most one nodebalancer). When given, the firewall is authoritative: devices are added and removed to match. When absent, devices are left alone (use `FirewallDevice`).
+        :param pulumi.Input[Sequence[pulumi.Input['FirewallInboundArgs']]] inbound: Inbound rules, in order (the first match wins): action, protocol, ports, addresses {ipv4, ipv6}, label, description. When given, the firewall owns its inbound rules exactly; when absent, they are left alone (use `FirewallRule`). A new firewall without it has none.
+        :param pulumi.Input[Sequence[pulumi.Input['FirewallOutboundArgs']]] outbound: Outbound rules, in order; same fields as `inbound`. Given: owned exactly; absent: left alone (use `FirewallRule`).
         :param pulumi.Input[_builtins.str] status: `enabled` (default) or `disabled`; changes in place. Default `"enabled"`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tags (a set: order does not matter). Default `[]`.
-        :param pulumi.Input['TimeoutsArgsArgs'] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
+        :param pulumi.Input['TimeoutsArgs'] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
         pulumi.set(__self__, "inbound_policy", inbound_policy)
         pulumi.set(__self__, "label", label)
@@ -129,38 +129,38 @@ class FirewallArgs:
 
     @_builtins.property
     @pulumi.getter
-    def devices(self) -> pulumi.Input[Optional['FirewallDevicesArgsArgs']]:
+    def devices(self) -> pulumi.Input[Optional['FirewallDevicesArgs']]:
         """
         Optional `{computes, nodebalancers}` (ids; at most one nodebalancer). When given, the firewall is authoritative: devices are added and removed to match. When absent, devices are left alone (use `FirewallDevice`).
         """
         return pulumi.get(self, "devices")
 
     @devices.setter
-    def devices(self, value: pulumi.Input[Optional['FirewallDevicesArgsArgs']]):
+    def devices(self, value: pulumi.Input[Optional['FirewallDevicesArgs']]):
         pulumi.set(self, "devices", value)
 
     @_builtins.property
     @pulumi.getter
-    def inbound(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['FirewallInboundArgsArgs']]]]:
+    def inbound(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['FirewallInboundArgs']]]]:
         """
         Inbound rules, in order (the first match wins): action, protocol, ports, addresses {ipv4, ipv6}, label, description. When given, the firewall owns its inbound rules exactly; when absent, they are left alone (use `FirewallRule`). A new firewall without it has none.
         """
         return pulumi.get(self, "inbound")
 
     @inbound.setter
-    def inbound(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['FirewallInboundArgsArgs']]]]):
+    def inbound(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['FirewallInboundArgs']]]]):
         pulumi.set(self, "inbound", value)
 
     @_builtins.property
     @pulumi.getter
-    def outbound(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['FirewallOutboundArgsArgs']]]]:
+    def outbound(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['FirewallOutboundArgs']]]]:
         """
         Outbound rules, in order; same fields as `inbound`. Given: owned exactly; absent: left alone (use `FirewallRule`).
         """
         return pulumi.get(self, "outbound")
 
     @outbound.setter
-    def outbound(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['FirewallOutboundArgsArgs']]]]):
+    def outbound(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['FirewallOutboundArgs']]]]):
         pulumi.set(self, "outbound", value)
 
     @_builtins.property
@@ -189,14 +189,14 @@ class FirewallArgs:
 
     @_builtins.property
     @pulumi.getter
-    def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgsArgs']]:
+    def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgs']]:
         """
         Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
         return pulumi.get(self, "timeouts")
 
     @timeouts.setter
-    def timeouts(self, value: pulumi.Input[Optional['TimeoutsArgsArgs']]):
+    def timeouts(self, value: pulumi.Input[Optional['TimeoutsArgs']]):
         pulumi.set(self, "timeouts", value)
 
 
@@ -208,15 +208,15 @@ class Firewall(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
-                 devices: pulumi.Input[Optional[Union['FirewallDevicesArgsArgs', 'FirewallDevicesArgsArgsDict']]] = None,
-                 inbound: pulumi.Input[Optional[Sequence[pulumi.Input[Union['FirewallInboundArgsArgs', 'FirewallInboundArgsArgsDict']]]]] = None,
+                 devices: pulumi.Input[Optional[Union['FirewallDevicesArgs', 'FirewallDevicesArgsDict']]] = None,
+                 inbound: pulumi.Input[Optional[Sequence[pulumi.Input[Union['FirewallInboundArgs', 'FirewallInboundArgsDict']]]]] = None,
                  inbound_policy: pulumi.Input[Optional[_builtins.str]] = None,
                  label: pulumi.Input[Optional[_builtins.str]] = None,
-                 outbound: pulumi.Input[Optional[Sequence[pulumi.Input[Union['FirewallOutboundArgsArgs', 'FirewallOutboundArgsArgsDict']]]]] = None,
+                 outbound: pulumi.Input[Optional[Sequence[pulumi.Input[Union['FirewallOutboundArgs', 'FirewallOutboundArgsDict']]]]] = None,
                  outbound_policy: pulumi.Input[Optional[_builtins.str]] = None,
                  status: pulumi.Input[Optional[_builtins.str]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']]] = None,
+                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  __props__=None):
         """
         A Cloud Firewall: ordered inbound and outbound rules with default policies, assigned to compute instances and nodebalancers.
@@ -225,15 +225,15 @@ class Firewall(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
         :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
-        :param pulumi.Input[Union['FirewallDevicesArgsArgs', 'FirewallDevicesArgsArgsDict']] devices: Optional `{computes, nodebalancers}` (ids; at most one nodebalancer). When given, the firewall is authoritative: devices are added and removed to match. When absent, devices are left alone (use `FirewallDevice`).
-        :param pulumi.Input[Sequence[pulumi.Input[Union['FirewallInboundArgsArgs', 'FirewallInboundArgsArgsDict']]]] inbound: Inbound rules, in order (the first match wins): action, protocol, ports, addresses {ipv4, ipv6}, label, description. When given, the firewall owns its inbound rules exactly; when absent, they are left alone (use `FirewallRule`). A new firewall without it has none.
+        :param pulumi.Input[Union['FirewallDevicesArgs', 'FirewallDevicesArgsDict']] devices: Optional `{computes, nodebalancers}` (ids; at most one nodebalancer). When given, the firewall is authoritative: devices are added and removed to match. When absent, devices are left alone (use `FirewallDevice`).
+        :param pulumi.Input[Sequence[pulumi.Input[Union['FirewallInboundArgs', 'FirewallInboundArgsDict']]]] inbound: Inbound rules, in order (the first match wins): action, protocol, ports, addresses {ipv4, ipv6}, label, description. When given, the firewall owns its inbound rules exactly; when absent, they are left alone (use `FirewallRule`). A new firewall without it has none.
         :param pulumi.Input[_builtins.str] inbound_policy: `ACCEPT` or `DROP`: what happens to inbound traffic no rule matches.
         :param pulumi.Input[_builtins.str] label: 3–32 characters: ASCII letters, digits, `-`, `_`, `.`; a letter or digit at both ends; no two of `-_.` in a row. Unique among the account's firewalls.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['FirewallOutboundArgsArgs', 'FirewallOutboundArgsArgsDict']]]] outbound: Outbound rules, in order; same fields as `inbound`. Given: owned exactly; absent: left alone (use `FirewallRule`).
+        :param pulumi.Input[Sequence[pulumi.Input[Union['FirewallOutboundArgs', 'FirewallOutboundArgsDict']]]] outbound: Outbound rules, in order; same fields as `inbound`. Given: owned exactly; absent: left alone (use `FirewallRule`).
         :param pulumi.Input[_builtins.str] outbound_policy: `ACCEPT` or `DROP`: what happens to outbound traffic no rule matches.
         :param pulumi.Input[_builtins.str] status: `enabled` (default) or `disabled`; changes in place. Default `"enabled"`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tags (a set: order does not matter). Default `[]`.
-        :param pulumi.Input[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
+        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
         ...
     @overload
@@ -261,15 +261,15 @@ class Firewall(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
-                 devices: pulumi.Input[Optional[Union['FirewallDevicesArgsArgs', 'FirewallDevicesArgsArgsDict']]] = None,
-                 inbound: pulumi.Input[Optional[Sequence[pulumi.Input[Union['FirewallInboundArgsArgs', 'FirewallInboundArgsArgsDict']]]]] = None,
+                 devices: pulumi.Input[Optional[Union['FirewallDevicesArgs', 'FirewallDevicesArgsDict']]] = None,
+                 inbound: pulumi.Input[Optional[Sequence[pulumi.Input[Union['FirewallInboundArgs', 'FirewallInboundArgsDict']]]]] = None,
                  inbound_policy: pulumi.Input[Optional[_builtins.str]] = None,
                  label: pulumi.Input[Optional[_builtins.str]] = None,
-                 outbound: pulumi.Input[Optional[Sequence[pulumi.Input[Union['FirewallOutboundArgsArgs', 'FirewallOutboundArgsArgsDict']]]]] = None,
+                 outbound: pulumi.Input[Optional[Sequence[pulumi.Input[Union['FirewallOutboundArgs', 'FirewallOutboundArgsDict']]]]] = None,
                  outbound_policy: pulumi.Input[Optional[_builtins.str]] = None,
                  status: pulumi.Input[Optional[_builtins.str]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']]] = None,
+                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -361,7 +361,7 @@ class Firewall(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def devices(self) -> pulumi.Output['outputs.FirewallDevices']:
+    def devices(self) -> pulumi.Output['outputs.FirewallDevicesResponse']:
         """
         Optional `{computes, nodebalancers}` (ids; at most one nodebalancer). When given, the firewall is authoritative: devices are added and removed to match. When absent, devices are left alone (use `FirewallDevice`).
         """
@@ -425,7 +425,7 @@ class Firewall(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def timeouts(self) -> pulumi.Output[Optional['outputs.TimeoutsArgs']]:
+    def timeouts(self) -> pulumi.Output[Optional['outputs.Timeouts']]:
         """
         The `timeouts` the program gave, when it gave one.
         """

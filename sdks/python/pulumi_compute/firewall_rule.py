@@ -22,7 +22,7 @@ __all__ = ['FirewallRuleArgs', 'FirewallRule']
 class FirewallRuleArgs:
     def __init__(__self__, *,
                  action: pulumi.Input[_builtins.str],
-                 addresses: pulumi.Input['FirewallRuleAddressesArgsArgs'],
+                 addresses: pulumi.Input['FirewallRuleAddressesArgs'],
                  direction: pulumi.Input[_builtins.str],
                  firewall_id: pulumi.Input[Union[_builtins.str, _builtins.float]],
                  label: pulumi.Input[_builtins.str],
@@ -32,12 +32,12 @@ class FirewallRuleArgs:
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  ports: pulumi.Input[Optional[_builtins.str]] = None,
                  position: pulumi.Input[Optional[_builtins.str]] = None,
-                 timeouts: pulumi.Input[Optional['TimeoutsArgsArgs']] = None):
+                 timeouts: pulumi.Input[Optional['TimeoutsArgs']] = None):
         """
         The set of arguments for constructing a FirewallRule resource.
 
         :param pulumi.Input[_builtins.str] action: `ACCEPT` or `DROP`: what the rule does with matching traffic.
-        :param pulumi.Input['FirewallRuleAddressesArgsArgs'] addresses: `{ipv4, ipv6}`: addresses and networks the rule matches (a bare address means the host).
+        :param pulumi.Input['FirewallRuleAddressesArgs'] addresses: `{ipv4, ipv6}`: addresses and networks the rule matches (a bare address means the host).
         :param pulumi.Input[_builtins.str] direction: `inbound` or `outbound`: which ruleset the rule belongs to. Changing it replaces the object.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] firewall_id: Id of the firewall. Changing it moves the rule (removed from the old firewall, added to the new). Changing it replaces the object.
         :param pulumi.Input[_builtins.str] label: 3–32 characters; the rule's key within its direction, so unique there. Changing it replaces the rule.
@@ -47,7 +47,7 @@ class FirewallRuleArgs:
         :param pulumi.Input[_builtins.str] description: 1–100 characters.
         :param pulumi.Input[_builtins.str] ports: Ports and ranges (`22`, `8000-8080`, `80, 443`); absent means every port. Only TCP and UDP take ports.
         :param pulumi.Input[_builtins.str] position: `first` or `last` (default): where the rule is added among the rules it does not manage. Changing it moves the rule there. Default `"last"`.
-        :param pulumi.Input['TimeoutsArgsArgs'] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
+        :param pulumi.Input['TimeoutsArgs'] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
         pulumi.set(__self__, "action", action)
         pulumi.set(__self__, "addresses", addresses)
@@ -82,14 +82,14 @@ class FirewallRuleArgs:
 
     @_builtins.property
     @pulumi.getter
-    def addresses(self) -> pulumi.Input['FirewallRuleAddressesArgsArgs']:
+    def addresses(self) -> pulumi.Input['FirewallRuleAddressesArgs']:
         """
         `{ipv4, ipv6}`: addresses and networks the rule matches (a bare address means the host).
         """
         return pulumi.get(self, "addresses")
 
     @addresses.setter
-    def addresses(self, value: pulumi.Input['FirewallRuleAddressesArgsArgs']):
+    def addresses(self, value: pulumi.Input['FirewallRuleAddressesArgs']):
         pulumi.set(self, "addresses", value)
 
     @_builtins.property
@@ -202,14 +202,14 @@ class FirewallRuleArgs:
 
     @_builtins.property
     @pulumi.getter
-    def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgsArgs']]:
+    def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgs']]:
         """
         Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
         return pulumi.get(self, "timeouts")
 
     @timeouts.setter
-    def timeouts(self, value: pulumi.Input[Optional['TimeoutsArgsArgs']]):
+    def timeouts(self, value: pulumi.Input[Optional['TimeoutsArgs']]):
         pulumi.set(self, "timeouts", value)
 
 
@@ -220,7 +220,7 @@ class FirewallRule(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  action: pulumi.Input[Optional[_builtins.str]] = None,
-                 addresses: pulumi.Input[Optional[Union['FirewallRuleAddressesArgsArgs', 'FirewallRuleAddressesArgsArgsDict']]] = None,
+                 addresses: pulumi.Input[Optional[Union['FirewallRuleAddressesArgs', 'FirewallRuleAddressesArgsDict']]] = None,
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
@@ -230,7 +230,7 @@ class FirewallRule(pulumi.CustomResource):
                  ports: pulumi.Input[Optional[_builtins.str]] = None,
                  position: pulumi.Input[Optional[_builtins.str]] = None,
                  protocol: pulumi.Input[Optional[_builtins.str]] = None,
-                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']]] = None,
+                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  __props__=None):
         """
         One rule of a firewall that other stacks or people may also change, keyed by its label within its direction; the other rules are left exactly as they are.
@@ -238,7 +238,7 @@ class FirewallRule(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] action: `ACCEPT` or `DROP`: what the rule does with matching traffic.
-        :param pulumi.Input[Union['FirewallRuleAddressesArgsArgs', 'FirewallRuleAddressesArgsArgsDict']] addresses: `{ipv4, ipv6}`: addresses and networks the rule matches (a bare address means the host).
+        :param pulumi.Input[Union['FirewallRuleAddressesArgs', 'FirewallRuleAddressesArgsDict']] addresses: `{ipv4, ipv6}`: addresses and networks the rule matches (a bare address means the host).
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
         :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input[_builtins.str] description: 1–100 characters.
@@ -248,7 +248,7 @@ class FirewallRule(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] ports: Ports and ranges (`22`, `8000-8080`, `80, 443`); absent means every port. Only TCP and UDP take ports.
         :param pulumi.Input[_builtins.str] position: `first` or `last` (default): where the rule is added among the rules it does not manage. Changing it moves the rule there. Default `"last"`.
         :param pulumi.Input[_builtins.str] protocol: `TCP`, `UDP`, `ICMP` or `IPENCAP`.
-        :param pulumi.Input[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
+        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
         ...
     @overload
@@ -275,7 +275,7 @@ class FirewallRule(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  action: pulumi.Input[Optional[_builtins.str]] = None,
-                 addresses: pulumi.Input[Optional[Union['FirewallRuleAddressesArgsArgs', 'FirewallRuleAddressesArgsArgsDict']]] = None,
+                 addresses: pulumi.Input[Optional[Union['FirewallRuleAddressesArgs', 'FirewallRuleAddressesArgsDict']]] = None,
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
@@ -285,7 +285,7 @@ class FirewallRule(pulumi.CustomResource):
                  ports: pulumi.Input[Optional[_builtins.str]] = None,
                  position: pulumi.Input[Optional[_builtins.str]] = None,
                  protocol: pulumi.Input[Optional[_builtins.str]] = None,
-                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']]] = None,
+                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -445,7 +445,7 @@ class FirewallRule(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def timeouts(self) -> pulumi.Output[Optional['outputs.TimeoutsArgs']]:
+    def timeouts(self) -> pulumi.Output[Optional['outputs.Timeouts']]:
         """
         The `timeouts` the program gave, when it gave one.
         """

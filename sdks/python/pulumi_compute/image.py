@@ -29,7 +29,7 @@ class ImageArgs:
                  file_path: pulumi.Input[Optional[_builtins.str]] = None,
                  label: pulumi.Input[Optional[_builtins.str]] = None,
                  region: pulumi.Input[Optional[_builtins.str]] = None,
-                 timeouts: pulumi.Input[Optional['TimeoutsArgsArgs']] = None):
+                 timeouts: pulumi.Input[Optional['TimeoutsArgs']] = None):
         """
         The set of arguments for constructing a Image resource.
 
@@ -41,7 +41,7 @@ class ImageArgs:
         :param pulumi.Input[_builtins.str] file_path: Upload this gzip-compressed raw disk image (`.img.gz`, at most 5 GB); relative paths start at the project directory. New content replaces the image; moving the file does not.
         :param pulumi.Input[_builtins.str] label: 1–50 characters: letters, digits, spaces and , . ? - _ '. Required for uploads; a capture defaults to the disk's label.
         :param pulumi.Input[_builtins.str] region: Region the file is uploaded to (the image is usable in every region). Changing it replaces the image.
-        :param pulumi.Input['TimeoutsArgsArgs'] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
+        :param pulumi.Input['TimeoutsArgs'] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
         if adopt_id is not None:
             pulumi.set(__self__, "adopt_id", adopt_id)
@@ -160,14 +160,14 @@ class ImageArgs:
 
     @_builtins.property
     @pulumi.getter
-    def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgsArgs']]:
+    def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgs']]:
         """
         Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
         return pulumi.get(self, "timeouts")
 
     @timeouts.setter
-    def timeouts(self, value: pulumi.Input[Optional['TimeoutsArgsArgs']]):
+    def timeouts(self, value: pulumi.Input[Optional['TimeoutsArgs']]):
         pulumi.set(self, "timeouts", value)
 
 
@@ -185,7 +185,7 @@ class Image(pulumi.CustomResource):
                  file_path: pulumi.Input[Optional[_builtins.str]] = None,
                  label: pulumi.Input[Optional[_builtins.str]] = None,
                  region: pulumi.Input[Optional[_builtins.str]] = None,
-                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']]] = None,
+                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  __props__=None):
         """
         A private image: a captured disk, or an uploaded gzip-compressed raw disk image.
@@ -200,7 +200,7 @@ class Image(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] file_path: Upload this gzip-compressed raw disk image (`.img.gz`, at most 5 GB); relative paths start at the project directory. New content replaces the image; moving the file does not.
         :param pulumi.Input[_builtins.str] label: 1–50 characters: letters, digits, spaces and , . ? - _ '. Required for uploads; a capture defaults to the disk's label.
         :param pulumi.Input[_builtins.str] region: Region the file is uploaded to (the image is usable in every region). Changing it replaces the image.
-        :param pulumi.Input[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
+        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
         ...
     @overload
@@ -234,7 +234,7 @@ class Image(pulumi.CustomResource):
                  file_path: pulumi.Input[Optional[_builtins.str]] = None,
                  label: pulumi.Input[Optional[_builtins.str]] = None,
                  region: pulumi.Input[Optional[_builtins.str]] = None,
-                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']]] = None,
+                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -478,7 +478,7 @@ class Image(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def timeouts(self) -> pulumi.Output[Optional['outputs.TimeoutsArgs']]:
+    def timeouts(self) -> pulumi.Output[Optional['outputs.Timeouts']]:
         """
         The `timeouts` the program gave, when it gave one.
         """

@@ -30,12 +30,12 @@ class InstanceArgs:
                  booted: pulumi.Input[Optional[_builtins.bool]] = None,
                  delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  firewall_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
-                 interfaces: pulumi.Input[Optional[Sequence[pulumi.Input['InstanceInterfacesArgsArgs']]]] = None,
+                 interfaces: pulumi.Input[Optional[Sequence[pulumi.Input['InstanceInterfacesArgs']]]] = None,
                  private_ip: pulumi.Input[Optional[_builtins.bool]] = None,
                  rebuild_on_image_change: pulumi.Input[Optional[_builtins.bool]] = None,
                  root_pass: pulumi.Input[Optional[_builtins.str]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 timeouts: pulumi.Input[Optional['TimeoutsArgsArgs']] = None):
+                 timeouts: pulumi.Input[Optional['TimeoutsArgs']] = None):
         """
         The set of arguments for constructing a Instance resource.
 
@@ -48,12 +48,12 @@ class InstanceArgs:
         :param pulumi.Input[_builtins.bool] booted: Whether the instance runs: `false` keeps it (or shuts it) offline. A change boots or shuts it down in place. Default `true`.
         :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] firewall_id: A firewall to assign at creation. Changing it replaces the instance; to change an instance's firewalls in place, use `FirewallDevice`.
-        :param pulumi.Input[Sequence[pulumi.Input['InstanceInterfacesArgsArgs']]] interfaces: The configuration profile's interfaces, in order (`eth0`–`eth2`): `{purpose: "public"}`, `{purpose: "vlan", label, ipamAddress?}`, `{purpose: "vpc", subnetId, ipv4?: {vpc, nat11}, ipRanges?}` (`nat11`: the API's `nat_1_1`, `any` or one of the instance's public addresses, a 1:1 NAT to the VPC address). A change replaces the profile's interfaces in place; a running instance is rebooted so they take effect (the preview says so on the instance's row). When absent, the API gives one `public` interface and the list is left alone.
+        :param pulumi.Input[Sequence[pulumi.Input['InstanceInterfacesArgs']]] interfaces: The configuration profile's interfaces, in order (`eth0`–`eth2`): `{purpose: "public"}`, `{purpose: "vlan", label, ipamAddress?}`, `{purpose: "vpc", subnetId, ipv4?: {vpc, nat11}, ipRanges?}` (`nat11`: the API's `nat_1_1`, `any` or one of the instance's public addresses, a 1:1 NAT to the VPC address). A change replaces the profile's interfaces in place; a running instance is rebooted so they take effect (the preview says so on the instance's row). When absent, the API gives one `public` interface and the list is left alone.
         :param pulumi.Input[_builtins.bool] private_ip: Give the instance a private IPv4 address (192.168.128.0/17). Changing it replaces the instance. Default `false`.
         :param pulumi.Input[_builtins.bool] rebuild_on_image_change: A change of `image` rebuilds the instance in place (its disks erased and deployed from the new image with `rootPass` and `authorizedKeys`, its id, addresses and interfaces kept) instead of replacing it. The preview says the rebuild. Default `false`.
         :param pulumi.Input[_builtins.str] root_pass: Root password, 7–128 characters (secret: encrypted in state, never printed). Required whenever an up deploys the image: a new instance, a replacement, a rebuild. An instance the program adopts (`adoptId`, `pulumi-compute import`) goes without it, since the API never reads it back. Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`). Secret.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tags (a set). Change in place. Default `[]`.
-        :param pulumi.Input['TimeoutsArgsArgs'] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
+        :param pulumi.Input['TimeoutsArgs'] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
         pulumi.set(__self__, "image", image)
         pulumi.set(__self__, "label", label)
@@ -192,14 +192,14 @@ class InstanceArgs:
 
     @_builtins.property
     @pulumi.getter
-    def interfaces(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['InstanceInterfacesArgsArgs']]]]:
+    def interfaces(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['InstanceInterfacesArgs']]]]:
         """
         The configuration profile's interfaces, in order (`eth0`–`eth2`): `{purpose: "public"}`, `{purpose: "vlan", label, ipamAddress?}`, `{purpose: "vpc", subnetId, ipv4?: {vpc, nat11}, ipRanges?}` (`nat11`: the API's `nat_1_1`, `any` or one of the instance's public addresses, a 1:1 NAT to the VPC address). A change replaces the profile's interfaces in place; a running instance is rebooted so they take effect (the preview says so on the instance's row). When absent, the API gives one `public` interface and the list is left alone.
         """
         return pulumi.get(self, "interfaces")
 
     @interfaces.setter
-    def interfaces(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['InstanceInterfacesArgsArgs']]]]):
+    def interfaces(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['InstanceInterfacesArgs']]]]):
         pulumi.set(self, "interfaces", value)
 
     @_builtins.property
@@ -252,14 +252,14 @@ class InstanceArgs:
 
     @_builtins.property
     @pulumi.getter
-    def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgsArgs']]:
+    def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgs']]:
         """
         Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
         return pulumi.get(self, "timeouts")
 
     @timeouts.setter
-    def timeouts(self, value: pulumi.Input[Optional['TimeoutsArgsArgs']]):
+    def timeouts(self, value: pulumi.Input[Optional['TimeoutsArgs']]):
         pulumi.set(self, "timeouts", value)
 
 
@@ -275,14 +275,14 @@ class Instance(pulumi.CustomResource):
                  delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  firewall_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  image: pulumi.Input[Optional[_builtins.str]] = None,
-                 interfaces: pulumi.Input[Optional[Sequence[pulumi.Input[Union['InstanceInterfacesArgsArgs', 'InstanceInterfacesArgsArgsDict']]]]] = None,
+                 interfaces: pulumi.Input[Optional[Sequence[pulumi.Input[Union['InstanceInterfacesArgs', 'InstanceInterfacesArgsDict']]]]] = None,
                  label: pulumi.Input[Optional[_builtins.str]] = None,
                  private_ip: pulumi.Input[Optional[_builtins.bool]] = None,
                  rebuild_on_image_change: pulumi.Input[Optional[_builtins.bool]] = None,
                  region: pulumi.Input[Optional[_builtins.str]] = None,
                  root_pass: pulumi.Input[Optional[_builtins.str]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']]] = None,
+                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  type: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
@@ -296,14 +296,14 @@ class Instance(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] firewall_id: A firewall to assign at creation. Changing it replaces the instance; to change an instance's firewalls in place, use `FirewallDevice`.
         :param pulumi.Input[_builtins.str] image: Image to deploy, such as `public/debian12` or a private image's id (`getImages` lists them). Changing it replaces the instance, or rebuilds it in place with `rebuildOnImageChange`.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['InstanceInterfacesArgsArgs', 'InstanceInterfacesArgsArgsDict']]]] interfaces: The configuration profile's interfaces, in order (`eth0`–`eth2`): `{purpose: "public"}`, `{purpose: "vlan", label, ipamAddress?}`, `{purpose: "vpc", subnetId, ipv4?: {vpc, nat11}, ipRanges?}` (`nat11`: the API's `nat_1_1`, `any` or one of the instance's public addresses, a 1:1 NAT to the VPC address). A change replaces the profile's interfaces in place; a running instance is rebooted so they take effect (the preview says so on the instance's row). When absent, the API gives one `public` interface and the list is left alone.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['InstanceInterfacesArgs', 'InstanceInterfacesArgsDict']]]] interfaces: The configuration profile's interfaces, in order (`eth0`–`eth2`): `{purpose: "public"}`, `{purpose: "vlan", label, ipamAddress?}`, `{purpose: "vpc", subnetId, ipv4?: {vpc, nat11}, ipRanges?}` (`nat11`: the API's `nat_1_1`, `any` or one of the instance's public addresses, a 1:1 NAT to the VPC address). A change replaces the profile's interfaces in place; a running instance is rebooted so they take effect (the preview says so on the instance's row). When absent, the API gives one `public` interface and the list is left alone.
         :param pulumi.Input[_builtins.str] label: 3–64 letters, digits, `-`, `_` and `.`; unique among the account's instances. Changes in place.
         :param pulumi.Input[_builtins.bool] private_ip: Give the instance a private IPv4 address (192.168.128.0/17). Changing it replaces the instance. Default `false`.
         :param pulumi.Input[_builtins.bool] rebuild_on_image_change: A change of `image` rebuilds the instance in place (its disks erased and deployed from the new image with `rootPass` and `authorizedKeys`, its id, addresses and interfaces kept) instead of replacing it. The preview says the rebuild. Default `false`.
         :param pulumi.Input[_builtins.str] region: Region id, such as `us-iad` (one offering Computes: `getRegions({ capability: "Computes" })`). Changing it replaces the instance.
         :param pulumi.Input[_builtins.str] root_pass: Root password, 7–128 characters (secret: encrypted in state, never printed). Required whenever an up deploys the image: a new instance, a replacement, a rebuild. An instance the program adopts (`adoptId`, `pulumi-compute import`) goes without it, since the API never reads it back. Changing it replaces the instance (or goes with a rebuild when `image` changes with `rebuildOnImageChange`). Secret.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tags (a set). Change in place. Default `[]`.
-        :param pulumi.Input[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
+        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         :param pulumi.Input[_builtins.str] type: Plan, such as `g6-nanode-1` (`GET /compute/types` lists them). A change resizes the instance in place and waits for it; a running instance comes back up.
         """
         ...
@@ -336,14 +336,14 @@ class Instance(pulumi.CustomResource):
                  delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  firewall_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  image: pulumi.Input[Optional[_builtins.str]] = None,
-                 interfaces: pulumi.Input[Optional[Sequence[pulumi.Input[Union['InstanceInterfacesArgsArgs', 'InstanceInterfacesArgsArgsDict']]]]] = None,
+                 interfaces: pulumi.Input[Optional[Sequence[pulumi.Input[Union['InstanceInterfacesArgs', 'InstanceInterfacesArgsDict']]]]] = None,
                  label: pulumi.Input[Optional[_builtins.str]] = None,
                  private_ip: pulumi.Input[Optional[_builtins.bool]] = None,
                  rebuild_on_image_change: pulumi.Input[Optional[_builtins.bool]] = None,
                  region: pulumi.Input[Optional[_builtins.str]] = None,
                  root_pass: pulumi.Input[Optional[_builtins.str]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']]] = None,
+                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  type: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -578,7 +578,7 @@ class Instance(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def timeouts(self) -> pulumi.Output[Optional['outputs.TimeoutsArgs']]:
+    def timeouts(self) -> pulumi.Output[Optional['outputs.Timeouts']]:
         """
         The `timeouts` the program gave, when it gave one.
         """

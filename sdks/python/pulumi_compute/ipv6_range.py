@@ -26,7 +26,7 @@ class Ipv6RangeArgs:
                  compute_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  route_target: pulumi.Input[Optional[_builtins.str]] = None,
-                 timeouts: pulumi.Input[Optional['TimeoutsArgsArgs']] = None):
+                 timeouts: pulumi.Input[Optional['TimeoutsArgs']] = None):
         """
         The set of arguments for constructing a Ipv6Range resource.
 
@@ -35,7 +35,7 @@ class Ipv6RangeArgs:
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] compute_id: Id of the instance to route the range to (exactly one of `computeId` / `routeTarget`). Changing it moves the same range to that instance.
         :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input[_builtins.str] route_target: SLAAC address (no prefix length) to route the range to (exactly one of `computeId` / `routeTarget`). Changing it moves the same range to that address's instance.
-        :param pulumi.Input['TimeoutsArgsArgs'] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
+        :param pulumi.Input['TimeoutsArgs'] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
         pulumi.set(__self__, "prefix_length", prefix_length)
         if adopt_id is not None:
@@ -111,14 +111,14 @@ class Ipv6RangeArgs:
 
     @_builtins.property
     @pulumi.getter
-    def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgsArgs']]:
+    def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgs']]:
         """
         Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
         return pulumi.get(self, "timeouts")
 
     @timeouts.setter
-    def timeouts(self, value: pulumi.Input[Optional['TimeoutsArgsArgs']]):
+    def timeouts(self, value: pulumi.Input[Optional['TimeoutsArgs']]):
         pulumi.set(self, "timeouts", value)
 
 
@@ -133,7 +133,7 @@ class Ipv6Range(pulumi.CustomResource):
                  delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  prefix_length: pulumi.Input[Optional[_builtins.float]] = None,
                  route_target: pulumi.Input[Optional[_builtins.str]] = None,
-                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']]] = None,
+                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  __props__=None):
         """
         An IPv6 range (/56 or /64) routed to one compute instance's SLAAC address. A new target moves the same range in place (its address, and the records and rules that use it, are kept).
@@ -145,7 +145,7 @@ class Ipv6Range(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input[_builtins.float] prefix_length: 56 or 64. Changing it replaces the range.
         :param pulumi.Input[_builtins.str] route_target: SLAAC address (no prefix length) to route the range to (exactly one of `computeId` / `routeTarget`). Changing it moves the same range to that address's instance.
-        :param pulumi.Input[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
+        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
         ...
     @overload
@@ -176,7 +176,7 @@ class Ipv6Range(pulumi.CustomResource):
                  delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  prefix_length: pulumi.Input[Optional[_builtins.float]] = None,
                  route_target: pulumi.Input[Optional[_builtins.str]] = None,
-                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']]] = None,
+                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -286,7 +286,7 @@ class Ipv6Range(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def timeouts(self) -> pulumi.Output[Optional['outputs.TimeoutsArgs']]:
+    def timeouts(self) -> pulumi.Output[Optional['outputs.Timeouts']]:
         """
         The `timeouts` the program gave, when it gave one.
         """

@@ -32,8 +32,8 @@ class MysqlDatabaseArgs:
                  encrypted: pulumi.Input[Optional[_builtins.bool]] = None,
                  replication_type: pulumi.Input[Optional[_builtins.str]] = None,
                  ssl_connection: pulumi.Input[Optional[_builtins.bool]] = None,
-                 timeouts: pulumi.Input[Optional['TimeoutsArgsArgs']] = None,
-                 updates: pulumi.Input[Optional['MysqlDatabaseUpdatesArgsArgs']] = None):
+                 timeouts: pulumi.Input[Optional['TimeoutsArgs']] = None,
+                 updates: pulumi.Input[Optional['MysqlDatabaseUpdatesArgs']] = None):
         """
         The set of arguments for constructing a MysqlDatabase resource.
 
@@ -48,8 +48,8 @@ class MysqlDatabaseArgs:
         :param pulumi.Input[_builtins.bool] encrypted: Encrypt the disks. Changing it replaces the database. Default `false`.
         :param pulumi.Input[_builtins.str] replication_type: `none`, `asynch` or `semi_synch`; must be `none` for one node. When absent: `none` for one node, `semi_synch` for three. Changing it replaces the database.
         :param pulumi.Input[_builtins.bool] ssl_connection: Require SSL to connect. When absent the API decides (it recorded `false`). Changing it replaces the database.
-        :param pulumi.Input['TimeoutsArgsArgs'] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
-        :param pulumi.Input['MysqlDatabaseUpdatesArgsArgs'] updates: Maintenance window `{frequency, duration, hourOfDay, dayOfWeek, weekOfMonth}` (UTC). Applied once the database is active; changes in place. When absent the platform picks one.
+        :param pulumi.Input['TimeoutsArgs'] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
+        :param pulumi.Input['MysqlDatabaseUpdatesArgs'] updates: Maintenance window `{frequency, duration, hourOfDay, dayOfWeek, weekOfMonth}` (UTC). Applied once the database is active; changes in place. When absent the platform picks one.
         """
         pulumi.set(__self__, "engine_id", engine_id)
         pulumi.set(__self__, "label", label)
@@ -208,26 +208,26 @@ class MysqlDatabaseArgs:
 
     @_builtins.property
     @pulumi.getter
-    def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgsArgs']]:
+    def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgs']]:
         """
         Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
         return pulumi.get(self, "timeouts")
 
     @timeouts.setter
-    def timeouts(self, value: pulumi.Input[Optional['TimeoutsArgsArgs']]):
+    def timeouts(self, value: pulumi.Input[Optional['TimeoutsArgs']]):
         pulumi.set(self, "timeouts", value)
 
     @_builtins.property
     @pulumi.getter
-    def updates(self) -> pulumi.Input[Optional['MysqlDatabaseUpdatesArgsArgs']]:
+    def updates(self) -> pulumi.Input[Optional['MysqlDatabaseUpdatesArgs']]:
         """
         Maintenance window `{frequency, duration, hourOfDay, dayOfWeek, weekOfMonth}` (UTC). Applied once the database is active; changes in place. When absent the platform picks one.
         """
         return pulumi.get(self, "updates")
 
     @updates.setter
-    def updates(self, value: pulumi.Input[Optional['MysqlDatabaseUpdatesArgsArgs']]):
+    def updates(self, value: pulumi.Input[Optional['MysqlDatabaseUpdatesArgs']]):
         pulumi.set(self, "updates", value)
 
 
@@ -247,9 +247,9 @@ class MysqlDatabase(pulumi.CustomResource):
                  region: pulumi.Input[Optional[_builtins.str]] = None,
                  replication_type: pulumi.Input[Optional[_builtins.str]] = None,
                  ssl_connection: pulumi.Input[Optional[_builtins.bool]] = None,
-                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']]] = None,
+                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  type: pulumi.Input[Optional[_builtins.str]] = None,
-                 updates: pulumi.Input[Optional[Union['MysqlDatabaseUpdatesArgsArgs', 'MysqlDatabaseUpdatesArgsArgsDict']]] = None,
+                 updates: pulumi.Input[Optional[Union['MysqlDatabaseUpdatesArgs', 'MysqlDatabaseUpdatesArgsDict']]] = None,
                  __props__=None):
         """
         A managed MySQL database cluster.
@@ -266,9 +266,9 @@ class MysqlDatabase(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] region: Region id (one offering Managed Databases). Changing it replaces the database.
         :param pulumi.Input[_builtins.str] replication_type: `none`, `asynch` or `semi_synch`; must be `none` for one node. When absent: `none` for one node, `semi_synch` for three. Changing it replaces the database.
         :param pulumi.Input[_builtins.bool] ssl_connection: Require SSL to connect. When absent the API decides (it recorded `false`). Changing it replaces the database.
-        :param pulumi.Input[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
+        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         :param pulumi.Input[_builtins.str] type: Instance type of the nodes, such as `g6-nanode-1`. A change resizes in place, to a type with more disk only.
-        :param pulumi.Input[Union['MysqlDatabaseUpdatesArgsArgs', 'MysqlDatabaseUpdatesArgsArgsDict']] updates: Maintenance window `{frequency, duration, hourOfDay, dayOfWeek, weekOfMonth}` (UTC). Applied once the database is active; changes in place. When absent the platform picks one.
+        :param pulumi.Input[Union['MysqlDatabaseUpdatesArgs', 'MysqlDatabaseUpdatesArgsDict']] updates: Maintenance window `{frequency, duration, hourOfDay, dayOfWeek, weekOfMonth}` (UTC). Applied once the database is active; changes in place. When absent the platform picks one.
         """
         ...
     @overload
@@ -304,9 +304,9 @@ class MysqlDatabase(pulumi.CustomResource):
                  region: pulumi.Input[Optional[_builtins.str]] = None,
                  replication_type: pulumi.Input[Optional[_builtins.str]] = None,
                  ssl_connection: pulumi.Input[Optional[_builtins.bool]] = None,
-                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']]] = None,
+                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  type: pulumi.Input[Optional[_builtins.str]] = None,
-                 updates: pulumi.Input[Optional[Union['MysqlDatabaseUpdatesArgsArgs', 'MysqlDatabaseUpdatesArgsArgsDict']]] = None,
+                 updates: pulumi.Input[Optional[Union['MysqlDatabaseUpdatesArgs', 'MysqlDatabaseUpdatesArgsDict']]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -542,7 +542,7 @@ class MysqlDatabase(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def timeouts(self) -> pulumi.Output[Optional['outputs.TimeoutsArgs']]:
+    def timeouts(self) -> pulumi.Output[Optional['outputs.Timeouts']]:
         """
         The `timeouts` the program gave, when it gave one.
         """

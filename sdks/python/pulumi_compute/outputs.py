@@ -25,10 +25,10 @@ __all__ = [
     'DatabaseWithSecretsResultHosts',
     'DatabaseWithSecretsResultUpdates',
     'DomainRecordResult',
-    'DomainRecordSetRecords',
+    'DomainRecordSetRecordsResponse',
     'DomainResult',
     'FirewallDeviceEntity',
-    'FirewallDevices',
+    'FirewallDevicesResponse',
     'FirewallInbound',
     'FirewallInboundAddresses',
     'FirewallOutbound',
@@ -67,7 +67,7 @@ __all__ = [
     'RegionAvailabilityResult',
     'RegionResult',
     'RegionResultResolvers',
-    'TimeoutsArgs',
+    'Timeouts',
     'VlanResult',
     'VpcIpResult',
     'VpcResult',
@@ -606,7 +606,7 @@ class DomainRecordResult(dict):
 
 
 @pulumi.output_type
-class DomainRecordSetRecords(dict):
+class DomainRecordSetRecordsResponse(dict):
     @staticmethod
     def __key_warning(key: str):
         suggest = None
@@ -614,14 +614,14 @@ class DomainRecordSetRecords(dict):
             suggest = "ttl_sec"
 
         if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in DomainRecordSetRecords. Access the value via the '{suggest}' property getter instead.")
+            pulumi.log.warn(f"Key '{key}' not found in DomainRecordSetRecordsResponse. Access the value via the '{suggest}' property getter instead.")
 
     def __getitem__(self, key: str) -> Any:
-        DomainRecordSetRecords.__key_warning(key)
+        DomainRecordSetRecordsResponse.__key_warning(key)
         return super().__getitem__(key)
 
     def get(self, key: str, default = None) -> Any:
-        DomainRecordSetRecords.__key_warning(key)
+        DomainRecordSetRecordsResponse.__key_warning(key)
         return super().get(key, default)
 
     def __init__(__self__, *,
@@ -886,7 +886,7 @@ class FirewallDeviceEntity(dict):
 
 
 @pulumi.output_type
-class FirewallDevices(dict):
+class FirewallDevicesResponse(dict):
     def __init__(__self__, *,
                  computes: Sequence[_builtins.float],
                  nodebalancers: Sequence[_builtins.float]):
@@ -2418,13 +2418,14 @@ class MysqlDatabaseUpdates(dict):
     def __init__(__self__, *,
                  day_of_week: _builtins.float,
                  duration: _builtins.float,
-                 frequency: _builtins.str,
                  hour_of_day: _builtins.float,
+                 frequency: Optional[_builtins.str] = None,
                  week_of_month: Optional[_builtins.float] = None):
         pulumi.set(__self__, "day_of_week", day_of_week)
         pulumi.set(__self__, "duration", duration)
-        pulumi.set(__self__, "frequency", frequency)
         pulumi.set(__self__, "hour_of_day", hour_of_day)
+        if frequency is not None:
+            pulumi.set(__self__, "frequency", frequency)
         if week_of_month is not None:
             pulumi.set(__self__, "week_of_month", week_of_month)
 
@@ -2439,14 +2440,14 @@ class MysqlDatabaseUpdates(dict):
         return pulumi.get(self, "duration")
 
     @_builtins.property
-    @pulumi.getter
-    def frequency(self) -> _builtins.str:
-        return pulumi.get(self, "frequency")
-
-    @_builtins.property
     @pulumi.getter(name="hourOfDay")
     def hour_of_day(self) -> _builtins.float:
         return pulumi.get(self, "hour_of_day")
+
+    @_builtins.property
+    @pulumi.getter
+    def frequency(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "frequency")
 
     @_builtins.property
     @pulumi.getter(name="weekOfMonth")
@@ -2508,13 +2509,14 @@ class PostgresqlDatabaseUpdates(dict):
     def __init__(__self__, *,
                  day_of_week: _builtins.float,
                  duration: _builtins.float,
-                 frequency: _builtins.str,
                  hour_of_day: _builtins.float,
+                 frequency: Optional[_builtins.str] = None,
                  week_of_month: Optional[_builtins.float] = None):
         pulumi.set(__self__, "day_of_week", day_of_week)
         pulumi.set(__self__, "duration", duration)
-        pulumi.set(__self__, "frequency", frequency)
         pulumi.set(__self__, "hour_of_day", hour_of_day)
+        if frequency is not None:
+            pulumi.set(__self__, "frequency", frequency)
         if week_of_month is not None:
             pulumi.set(__self__, "week_of_month", week_of_month)
 
@@ -2529,14 +2531,14 @@ class PostgresqlDatabaseUpdates(dict):
         return pulumi.get(self, "duration")
 
     @_builtins.property
-    @pulumi.getter
-    def frequency(self) -> _builtins.str:
-        return pulumi.get(self, "frequency")
-
-    @_builtins.property
     @pulumi.getter(name="hourOfDay")
     def hour_of_day(self) -> _builtins.float:
         return pulumi.get(self, "hour_of_day")
+
+    @_builtins.property
+    @pulumi.getter
+    def frequency(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "frequency")
 
     @_builtins.property
     @pulumi.getter(name="weekOfMonth")
@@ -2645,7 +2647,7 @@ class RegionResultResolvers(dict):
 
 
 @pulumi.output_type
-class TimeoutsArgs(dict):
+class Timeouts(dict):
     def __init__(__self__, *,
                  create: Optional[_builtins.str] = None,
                  delete: Optional[_builtins.str] = None,

@@ -33,8 +33,8 @@ class PostgresqlDatabaseArgs:
                  replication_commit_type: pulumi.Input[Optional[_builtins.str]] = None,
                  replication_type: pulumi.Input[Optional[_builtins.str]] = None,
                  ssl_connection: pulumi.Input[Optional[_builtins.bool]] = None,
-                 timeouts: pulumi.Input[Optional['TimeoutsArgsArgs']] = None,
-                 updates: pulumi.Input[Optional['PostgresqlDatabaseUpdatesArgsArgs']] = None):
+                 timeouts: pulumi.Input[Optional['TimeoutsArgs']] = None,
+                 updates: pulumi.Input[Optional['PostgresqlDatabaseUpdatesArgs']] = None):
         """
         The set of arguments for constructing a PostgresqlDatabase resource.
 
@@ -50,8 +50,8 @@ class PostgresqlDatabaseArgs:
         :param pulumi.Input[_builtins.str] replication_commit_type: `on`, `local` (default), `remote_write`, `remote_apply` or `off`. Changing it replaces the database. Default `"local"`.
         :param pulumi.Input[_builtins.str] replication_type: `none` or `asynch`; must be `none` for one node. When absent: `none` for one node, `asynch` for three. Changing it replaces the database.
         :param pulumi.Input[_builtins.bool] ssl_connection: Require SSL to connect. When absent the API decides (it recorded `false`). Changing it replaces the database.
-        :param pulumi.Input['TimeoutsArgsArgs'] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
-        :param pulumi.Input['PostgresqlDatabaseUpdatesArgsArgs'] updates: Maintenance window `{frequency, duration, hourOfDay, dayOfWeek, weekOfMonth}` (UTC). Applied once the database is active; changes in place. When absent the platform picks one.
+        :param pulumi.Input['TimeoutsArgs'] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
+        :param pulumi.Input['PostgresqlDatabaseUpdatesArgs'] updates: Maintenance window `{frequency, duration, hourOfDay, dayOfWeek, weekOfMonth}` (UTC). Applied once the database is active; changes in place. When absent the platform picks one.
         """
         pulumi.set(__self__, "engine_id", engine_id)
         pulumi.set(__self__, "label", label)
@@ -224,26 +224,26 @@ class PostgresqlDatabaseArgs:
 
     @_builtins.property
     @pulumi.getter
-    def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgsArgs']]:
+    def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgs']]:
         """
         Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
         return pulumi.get(self, "timeouts")
 
     @timeouts.setter
-    def timeouts(self, value: pulumi.Input[Optional['TimeoutsArgsArgs']]):
+    def timeouts(self, value: pulumi.Input[Optional['TimeoutsArgs']]):
         pulumi.set(self, "timeouts", value)
 
     @_builtins.property
     @pulumi.getter
-    def updates(self) -> pulumi.Input[Optional['PostgresqlDatabaseUpdatesArgsArgs']]:
+    def updates(self) -> pulumi.Input[Optional['PostgresqlDatabaseUpdatesArgs']]:
         """
         Maintenance window `{frequency, duration, hourOfDay, dayOfWeek, weekOfMonth}` (UTC). Applied once the database is active; changes in place. When absent the platform picks one.
         """
         return pulumi.get(self, "updates")
 
     @updates.setter
-    def updates(self, value: pulumi.Input[Optional['PostgresqlDatabaseUpdatesArgsArgs']]):
+    def updates(self, value: pulumi.Input[Optional['PostgresqlDatabaseUpdatesArgs']]):
         pulumi.set(self, "updates", value)
 
 
@@ -264,9 +264,9 @@ class PostgresqlDatabase(pulumi.CustomResource):
                  replication_commit_type: pulumi.Input[Optional[_builtins.str]] = None,
                  replication_type: pulumi.Input[Optional[_builtins.str]] = None,
                  ssl_connection: pulumi.Input[Optional[_builtins.bool]] = None,
-                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']]] = None,
+                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  type: pulumi.Input[Optional[_builtins.str]] = None,
-                 updates: pulumi.Input[Optional[Union['PostgresqlDatabaseUpdatesArgsArgs', 'PostgresqlDatabaseUpdatesArgsArgsDict']]] = None,
+                 updates: pulumi.Input[Optional[Union['PostgresqlDatabaseUpdatesArgs', 'PostgresqlDatabaseUpdatesArgsDict']]] = None,
                  __props__=None):
         """
         A managed PostgreSQL database cluster.
@@ -284,9 +284,9 @@ class PostgresqlDatabase(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] replication_commit_type: `on`, `local` (default), `remote_write`, `remote_apply` or `off`. Changing it replaces the database. Default `"local"`.
         :param pulumi.Input[_builtins.str] replication_type: `none` or `asynch`; must be `none` for one node. When absent: `none` for one node, `asynch` for three. Changing it replaces the database.
         :param pulumi.Input[_builtins.bool] ssl_connection: Require SSL to connect. When absent the API decides (it recorded `false`). Changing it replaces the database.
-        :param pulumi.Input[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
+        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         :param pulumi.Input[_builtins.str] type: Instance type of the nodes, such as `g6-nanode-1`. A change resizes in place, to a type with more disk only.
-        :param pulumi.Input[Union['PostgresqlDatabaseUpdatesArgsArgs', 'PostgresqlDatabaseUpdatesArgsArgsDict']] updates: Maintenance window `{frequency, duration, hourOfDay, dayOfWeek, weekOfMonth}` (UTC). Applied once the database is active; changes in place. When absent the platform picks one.
+        :param pulumi.Input[Union['PostgresqlDatabaseUpdatesArgs', 'PostgresqlDatabaseUpdatesArgsDict']] updates: Maintenance window `{frequency, duration, hourOfDay, dayOfWeek, weekOfMonth}` (UTC). Applied once the database is active; changes in place. When absent the platform picks one.
         """
         ...
     @overload
@@ -323,9 +323,9 @@ class PostgresqlDatabase(pulumi.CustomResource):
                  replication_commit_type: pulumi.Input[Optional[_builtins.str]] = None,
                  replication_type: pulumi.Input[Optional[_builtins.str]] = None,
                  ssl_connection: pulumi.Input[Optional[_builtins.bool]] = None,
-                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']]] = None,
+                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  type: pulumi.Input[Optional[_builtins.str]] = None,
-                 updates: pulumi.Input[Optional[Union['PostgresqlDatabaseUpdatesArgsArgs', 'PostgresqlDatabaseUpdatesArgsArgsDict']]] = None,
+                 updates: pulumi.Input[Optional[Union['PostgresqlDatabaseUpdatesArgs', 'PostgresqlDatabaseUpdatesArgsDict']]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -571,7 +571,7 @@ class PostgresqlDatabase(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def timeouts(self) -> pulumi.Output[Optional['outputs.TimeoutsArgs']]:
+    def timeouts(self) -> pulumi.Output[Optional['outputs.Timeouts']]:
         """
         The `timeouts` the program gave, when it gave one.
         """

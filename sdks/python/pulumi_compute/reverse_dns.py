@@ -25,7 +25,7 @@ class ReverseDnsArgs:
                  rdns: pulumi.Input[_builtins.str],
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
-                 timeouts: pulumi.Input[Optional['TimeoutsArgsArgs']] = None):
+                 timeouts: pulumi.Input[Optional['TimeoutsArgs']] = None):
         """
         The set of arguments for constructing a ReverseDns resource.
 
@@ -33,7 +33,7 @@ class ReverseDnsArgs:
         :param pulumi.Input[_builtins.str] rdns: The host name, such as `www.example.com` (case and a final dot do not matter). Forward DNS must resolve it to the address.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
         :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
-        :param pulumi.Input['TimeoutsArgsArgs'] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
+        :param pulumi.Input['TimeoutsArgs'] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
         pulumi.set(__self__, "address", address)
         pulumi.set(__self__, "rdns", rdns)
@@ -94,14 +94,14 @@ class ReverseDnsArgs:
 
     @_builtins.property
     @pulumi.getter
-    def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgsArgs']]:
+    def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgs']]:
         """
         Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
         return pulumi.get(self, "timeouts")
 
     @timeouts.setter
-    def timeouts(self, value: pulumi.Input[Optional['TimeoutsArgsArgs']]):
+    def timeouts(self, value: pulumi.Input[Optional['TimeoutsArgs']]):
         pulumi.set(self, "timeouts", value)
 
 
@@ -115,7 +115,7 @@ class ReverseDns(pulumi.CustomResource):
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  rdns: pulumi.Input[Optional[_builtins.str]] = None,
-                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']]] = None,
+                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  __props__=None):
         """
         The reverse DNS name of an IP address; deleting it restores the platform default. Waits, within its `timeouts`, for a new A/AAAA record of the name to resolve.
@@ -126,7 +126,7 @@ class ReverseDns(pulumi.CustomResource):
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
         :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input[_builtins.str] rdns: The host name, such as `www.example.com` (case and a final dot do not matter). Forward DNS must resolve it to the address.
-        :param pulumi.Input[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
+        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
         ...
     @overload
@@ -156,7 +156,7 @@ class ReverseDns(pulumi.CustomResource):
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  rdns: pulumi.Input[Optional[_builtins.str]] = None,
-                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']]] = None,
+                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -260,7 +260,7 @@ class ReverseDns(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def timeouts(self) -> pulumi.Output[Optional['outputs.TimeoutsArgs']]:
+    def timeouts(self) -> pulumi.Output[Optional['outputs.Timeouts']]:
         """
         The `timeouts` the program gave, when it gave one.
         """

@@ -26,7 +26,7 @@ class VpcArgs:
                  adopt_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  delete_adopted: pulumi.Input[Optional[_builtins.bool]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
-                 timeouts: pulumi.Input[Optional['TimeoutsArgsArgs']] = None):
+                 timeouts: pulumi.Input[Optional['TimeoutsArgs']] = None):
         """
         The set of arguments for constructing a Vpc resource.
 
@@ -35,7 +35,7 @@ class VpcArgs:
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] adopt_id: The id of an existing object to manage instead of creating one; its in-place fields are brought to the program's values. (`pulumi import` adopts an object by id too.)
         :param pulumi.Input[_builtins.bool] delete_adopted: Whether deleting this resource deletes the object it adopted (`adoptId`); without it an adopted object is released: the resource leaves state and the object stays.
         :param pulumi.Input[_builtins.str] description: Up to 255 characters. Default `""`.
-        :param pulumi.Input['TimeoutsArgsArgs'] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
+        :param pulumi.Input['TimeoutsArgs'] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
         pulumi.set(__self__, "label", label)
         pulumi.set(__self__, "region", region)
@@ -110,14 +110,14 @@ class VpcArgs:
 
     @_builtins.property
     @pulumi.getter
-    def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgsArgs']]:
+    def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgs']]:
         """
         Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
         return pulumi.get(self, "timeouts")
 
     @timeouts.setter
-    def timeouts(self, value: pulumi.Input[Optional['TimeoutsArgsArgs']]):
+    def timeouts(self, value: pulumi.Input[Optional['TimeoutsArgs']]):
         pulumi.set(self, "timeouts", value)
 
 
@@ -132,7 +132,7 @@ class Vpc(pulumi.CustomResource):
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  label: pulumi.Input[Optional[_builtins.str]] = None,
                  region: pulumi.Input[Optional[_builtins.str]] = None,
-                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']]] = None,
+                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  __props__=None):
         """
         A VPC: a private virtual network in one region, holding subnets.
@@ -144,7 +144,7 @@ class Vpc(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] description: Up to 255 characters. Default `""`.
         :param pulumi.Input[_builtins.str] label: 1–64 ASCII letters, digits and single dashes; unique among the account's VPCs.
         :param pulumi.Input[_builtins.str] region: Region id, such as `us-iad` (one offering VPCs: `getRegions({ capability: "VPCs" })`). Changing it replaces the VPC.
-        :param pulumi.Input[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
+        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Overrides the default operation timeouts: `create`, `update`, `delete`, as durations such as `"10m"`.
         """
         ...
     @overload
@@ -175,7 +175,7 @@ class Vpc(pulumi.CustomResource):
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  label: pulumi.Input[Optional[_builtins.str]] = None,
                  region: pulumi.Input[Optional[_builtins.str]] = None,
-                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgsArgs', 'TimeoutsArgsArgsDict']]] = None,
+                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -279,7 +279,7 @@ class Vpc(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def timeouts(self) -> pulumi.Output[Optional['outputs.TimeoutsArgs']]:
+    def timeouts(self) -> pulumi.Output[Optional['outputs.Timeouts']]:
         """
         The `timeouts` the program gave, when it gave one.
         """

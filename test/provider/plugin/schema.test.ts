@@ -14,6 +14,7 @@ import { packageType } from "../../../provider/engine/type-tokens";
 import { dataFunctions } from "../../../provider/plugin/functions";
 import { RESOURCE_SPECS } from "../../../provider/generated/spec-table";
 import { SCHEMA_FILE, renderSchema } from "../../../scripts/schema/schema";
+import { CODEGEN_SUFFIXES, type ObjectTypeSpec, sameProperties } from "../../../scripts/schema/types";
 import { REPO_ROOT } from "../../support/engine";
 import { runProcess } from "../../support/process";
 
@@ -99,6 +100,44 @@ test("every resource kind is a resource of the schema, each field with its spec'
   // A database's root password is a secret output; an id reads as a string or a number.
   expect(schema.resources[packageType("MysqlDatabase")].properties.rootPassword).toMatchObject({ type: "string", secret: true });
   expect(schema.resources[packageType("VpcSubnet")].inputProperties.vpcId.oneOf).toEqual([{ type: "string" }, { type: "number" }]);
+});
+
+/** The object type of this package a property holds, itself or as the elements of its list or map. */
+const objectRef = (property: Record<string, any>): string | undefined =>
+  [property.$ref, property.items?.$ref, property.additionalProperties?.$ref].find((ref) => ref?.startsWith("#/types/"));
+
+test("no object type ends in a suffix Pulumi's code generators add; an input and its output twin with the same properties are one type", () => {
+  // The Go and Python SDKs name an input type's classes `<Name>Args`: `FirewallInboundArgs` would be `FirewallInboundArgsArgs`.
+  const tokens = Object.keys(schema.types);
+  expect(tokens.filter((token) => CODEGEN_SUFFIXES.some((suffix) => token.endsWith(suffix)))).toEqual([]);
+  const types: Record<string, ObjectTypeSpec> = schema.types;
+  const pairs: string[] = [];
+  const twins = (input: string, output: string) => {
+    pairs.push(`${input} ${output}`);
+    const [inputType, outputType] = [types[input.slice("#/types/".length)]!, types[output.slice("#/types/".length)]!];
+    if (sameProperties(inputType, outputType)) expect(output).toBe(input);
+    else expect(output).toBe(`${input}Response`);
+    for (const [key, property] of Object.entries(inputType.properties)) {
+      const [i, o] = [objectRef(property), outputType.properties[key] && objectRef(outputType.properties[key])];
+      if (i && o) twins(i, o);
+    }
+  };
+  for (const resource of Object.values<any>(schema.resources)) {
+    for (const [key, property] of Object.entries<any>(resource.inputProperties)) {
+      const [input, output] = [objectRef(property), resource.properties[key] && objectRef(resource.properties[key])];
+      if (input && output) twins(input, output);
+    }
+  }
+  // A firewall's rules are one type on both sides; its devices are ids (or their strings) in, numbers out.
+  expect(pairs).toEqual(
+    expect.arrayContaining([
+      "#/types/compute:index:FirewallInbound #/types/compute:index:FirewallInbound",
+      "#/types/compute:index:FirewallInboundAddresses #/types/compute:index:FirewallInboundAddresses",
+      "#/types/compute:index:MysqlDatabaseUpdates #/types/compute:index:MysqlDatabaseUpdates",
+      "#/types/compute:index:FirewallDevices #/types/compute:index:FirewallDevicesResponse",
+    ]),
+  );
+  expect(tokens).toContain(packageType("Timeouts"));
 });
 
 test("every data function the plugin serves is a function of the schema; a list answers `items`", () => {
