@@ -134,6 +134,26 @@ test("seed 105: an update that reads back a label the program ignores plans no c
   ]);
 });
 
+// Found by seed 326 (plugin, 16 steps; shrunk to 4): an Instance resized. The resize's wait polled
+// the instance every 5 s of the emulated 180 s resize, 52 requests for one resource's up. The
+// waits now back off to one poll each 15 s, as EC2's own waiters poll.
+test("seed 326: a resize's wait reads the instance within the request budget", async () => {
+  await replay(
+    [
+      {
+        op: "add",
+        kind: "Instance",
+        name: "vm1",
+        props: { label: "fz-in-1", region: "us-ord", type: "g6-standard-2", image: "public/debian12" },
+      },
+      { op: "up" },
+      { op: "changeInPlace", name: "vm1", field: "type", value: "g6-nanode-1" },
+      { op: "up" },
+    ],
+    "plugin",
+  );
+});
+
 /** A firewall `fw1` and an inbound rule `rule1` on it. */
 const FIREWALL_WITH_RULE: Step[] = [
   { op: "add", kind: "Firewall", name: "fw1", props: { label: "fz-fw-2", inboundPolicy: "DROP", outboundPolicy: "ACCEPT" } },
