@@ -21,7 +21,7 @@
  *   interface, so a `DomainRecord` or a database allow list can take it.
  */
 import { z } from "zod";
-import { WaitError, isNotFound } from "../../sdk/core/errors";
+import { ApiError, WaitError, isNotFound } from "../../sdk/core/errors";
 import {
   COMPUTE_REASONS,
   ComputeCreateRequest,
@@ -194,6 +194,9 @@ async function readFull(ctx: ProviderContext, id: number, recorded: Values, sign
     if (isNotFound(error)) return undefined;
     throw error;
   }
+  // Deleted (by hand, say) and on its way out: nothing is left to manage, so a refresh drops it and
+  // an up makes the program's instance anew, instead of updating one that is gone by then.
+  if (compute.status === "deleting") return undefined;
   const [config] = await instances(ctx).configs.listAll(id, { signal });
   return instanceRecord(compute, config, recorded.interfaces);
 }
@@ -221,6 +224,21 @@ async function waitFor(ctx: ProviderContext, id: number, until: ComputeStatus[],
       report(c.status, elapsed);
     },
   });
+}
+
+/** Waits until the instance is gone (its wait fails with nothing left to read). */
+async function gone(ctx: ProviderContext, id: number, signal: AbortSignal): Promise<void> {
+  await waitFor(ctx, id, [], signal, "deleted").catch((error: unknown) => {
+    if (!(error instanceof WaitError && error.kind === "failed" && error.last === undefined)) throw error;
+  });
+}
+
+/** For a create refused for its label: the instance that holds it while `deleting`, if that is why. */
+async function dyingHolder(ctx: ProviderContext, error: unknown, label: unknown, signal: AbortSignal): Promise<Compute | undefined> {
+  if (!(error instanceof ApiError && error.status === 400 && error.fieldErrors().some((e) => e.field === "label"))) return undefined;
+  if (typeof label !== "string") return undefined;
+  const holders = await instances(ctx).listAll({ filter: { label }, signal });
+  return holders.find((i) => i.label === label && i.status === "deleting");
 }
 
 /** The resting status the program asks for: `running`, or `offline` with `booted: false`. */
@@ -468,9 +486,25 @@ export const instanceSpec = resourceSpec<InstanceRecord, ComputeCreateRequest, C
       : [],
   checkShared: onOffer,
   // Labels are unique among the account's instances.
-  naturalKey: uniqueLabel((ctx, filter, signal) => instances(ctx).listAll({ filter, signal })),
+  // An instance that is `deleting` is no longer the label's holder: its label frees when it is gone.
+  naturalKey: uniqueLabel(async (ctx, filter, signal) =>
+    (await instances(ctx).listAll({ filter, signal })).filter((i) => i.status !== "deleting"),
+  ),
   hooks: {
-    create: ({ ctx, body, signal }) => instances(ctx).create(body, { signal }),
+    create: async ({ ctx, body, signal }) => {
+      try {
+        return await instances(ctx).create(body, { signal });
+      } catch (error) {
+        // The label still held by an instance deleted outside the stack, on its way out: it frees
+        // within seconds, so the create waits for that one to go and is sent again (a 400 is a
+        // refusal: nothing was made).
+        const dying = await dyingHolder(ctx, error, body.label, signal);
+        if (dying === undefined) throw error;
+        ctx.status(`waiting for instance ${dying.id} (${dying.label}), deleted outside this stack, to go: its label is then free`);
+        await gone(ctx, dying.id, signal);
+        return instances(ctx).create(body, { signal });
+      }
+    },
     read: ({ ctx, id, state, signal }) => readFull(ctx, apiId(id), state, signal),
     settle: async ({ ctx, record, inputs, signal }) => {
       const target = wanted(inputs.booted);
@@ -520,9 +554,7 @@ export const instanceSpec = resourceSpec<InstanceRecord, ComputeCreateRequest, C
     delete: async ({ ctx, id, signal }) => {
       const computeId = apiId(id);
       await instances(ctx).delete(computeId, { signal });
-      await waitFor(ctx, computeId, [], signal, "deleted").catch((error: unknown) => {
-        if (!(error instanceof WaitError && error.kind === "failed" && error.last === undefined)) throw error;
-      });
+      await gone(ctx, computeId, signal);
     },
   },
 });

@@ -152,6 +152,28 @@ describe("diff", () => {
 });
 
 describe("the life of an instance", () => {
+  // Found by fuzz seed 307 (classes, shrunk to 7 steps): an instance deleted by hand shows
+  // `deleting` for a while. A refresh then read it as present, so the next up updated an instance
+  // that was gone by then (404); and a create of its label met the dying instance as "taken".
+  test("an instance deleted by hand reads as gone while it is deleting, and a new one of its label waits for it to go", async () => {
+    harness.emulator.control.setClock({ scale: 20 });
+    try {
+      const made = await instances.create({ ...base, label: "web-dying", interfaces: [{ purpose: "public" }] });
+      await harness.client.computes.instances.delete(Number(made.id));
+      expect((await harness.client.computes.instances.get(Number(made.id))).status).toBe("deleting");
+      expect(await instances.read!(made.id, made.outs)).toEqual({});
+      expect(await failures({ ...base, label: "web-dying", interfaces: [{ purpose: "public" }] })).toEqual([]);
+      const again = await instances.create({ ...base, label: "web-dying", interfaces: [{ purpose: "public" }] });
+      expect(again.id).not.toBe(made.id);
+      expect(
+        (await harness.client.computes.instances.listAll()).filter((i) => i.label === "web-dying").map((i) => [i.id, i.status]),
+      ).toEqual([[Number(again.id), "running"]]);
+      await instances.delete!(again.id, again.outs);
+    } finally {
+      harness.emulator.control.setClock({ scale: 3000 });
+    }
+  });
+
   test("create waits until running; resize, interfaces (with a reboot), shutdown and delete each wait; rootPass is secret", async () => {
     const { subnetId } = await subnet();
     const made = await instances.create({ ...base, interfaces: [{ purpose: "public" }, { purpose: "vpc", subnetId: String(subnetId) }] });
