@@ -392,7 +392,8 @@ const instance: KindModel = {
   fixed: { rootPass: ROOT_PASS },
   list: async (client) =>
     (await client.computes.instances.listAll())
-      .filter((c) => programInstance(c.label))
+      // One `deleting` (deleted by hand, the emulator's clock not yet past its 10 s) is gone, as the provider reads it.
+      .filter((c) => programInstance(c.label) && c.status !== "deleting")
       .map((c) => ({ id: c.id, values: { label: c.label, region: c.region, type: c.type ?? "", image: c.image ?? "" } })),
 };
 
