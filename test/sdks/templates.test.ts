@@ -116,8 +116,12 @@ function guardrails(project: string, registered: Registered[]): string[] {
  */
 function expectGuardrailsPass(project: string, registered: Registered[]): void {
   expect(registered.map((r) => `${r.type} ${r.name}`).sort()).toEqual([
+    "compute:index:Domain zone",
+    "compute:index:DomainRecord app-1",
+    "compute:index:DomainRecord app-2",
     "compute:index:Firewall app-fw",
     "compute:index:Instance app-1",
+    "compute:index:Instance app-2",
     "compute:index:MysqlDatabase db",
     "compute:index:Vpc app",
     "compute:index:VpcSubnet data",
@@ -126,7 +130,9 @@ function expectGuardrailsPass(project: string, registered: Registered[]): void {
   expect(guardrails(project, registered)).toEqual([]);
   const withoutTls = registered.map((r) => (r.name === "db" ? { ...r, inputs: { ...r.inputs, sslConnection: false } } : r));
   expect(guardrails(project, withoutTls)).toEqual([expect.stringMatching(/^database-transport: MysqlDatabase "db": /)]);
-  const withoutFirewall = registered.map((r) => (r.name === "app-1" ? { ...r, inputs: { ...r.inputs, firewallId: undefined } } : r));
+  const withoutFirewall = registered.map((r) =>
+    r.type === "compute:index:Instance" && r.name === "app-1" ? { ...r, inputs: { ...r.inputs, firewallId: undefined } } : r,
+  );
   expect(guardrails(project, withoutFirewall)).toEqual([expect.stringMatching(/^instance-firewall: Instance "app-1": /)]);
 }
 
