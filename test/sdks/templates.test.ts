@@ -151,7 +151,7 @@ test("python: pulumi new lays the project down (then needs a Python host); insta
   const tests = await shell("venv/bin/pytest -p no:cacheprovider -rA", dir, env);
   expectExit(tests, 0);
   expect(passed(tests.out, /^PASSED [^\n]*?::(\S+)/gm)).toEqual([
-    "test_the_app_runs_in_the_web_subnet_at_its_address_behind_the_firewall",
+    "test_the_app_runs_in_the_web_subnet_at_its_addresses_behind_the_firewall_each_at_its_name",
     "test_the_database_has_a_host_name_and_port_3306_and_admits_the_subnet_and_the_app",
     "test_the_root_password_is_a_secret",
   ]);
@@ -196,7 +196,7 @@ test("go: pulumi new lays the project down (then needs a Go host); tidied as the
   expectExit(tests, 0);
   expect(passed(tests.out, /^--- PASS: (\w+)/gm)).toEqual([
     "TestRecordWhatTheProgramRegisters",
-    "TestTheAppRunsInTheWebSubnetAtItsAddressBehindTheFirewall",
+    "TestTheAppRunsInTheWebSubnetAtItsAddressesBehindTheFirewallEachAtItsName",
     "TestTheDatabaseHasAHostNameAndPort3306AndAdmitsTheSubnetAndTheApp",
     "TestTheRootPasswordIsASecret",
   ]);
