@@ -22,7 +22,7 @@ test(
       const [db] = await stack.client.databases.mysql.listAll();
       assert.equal(db.ssl_connection, true);
       assert.deepEqual(db.allow_list, ["10.0.2.0/24", "10.0.1.11", "10.0.1.12"]);
-      const apps = await stack.client.computes.instances.listAll();
+      const apps = (await stack.client.computes.instances.listAll()).sort((a, b) => a.label.localeCompare(b.label));
       assert.deepEqual(
         apps.map((a) => [a.label, a.status]),
         [
@@ -37,7 +37,10 @@ test(
       assert.equal(zone.domain, "app.example");
       const records = await stack.client.domains.records.listAll(zone.id);
       assert.deepEqual(
-        records.filter((r) => r.type === "A").map((r) => [r.type, r.name, r.target]),
+        records
+          .filter((r) => r.type === "A")
+          .sort((a, b) => a.name.localeCompare(b.name))
+          .map((r) => [r.type, r.name, r.target]),
         apps.map((a) => ["A", a.label, a.ipv4[0]]),
       );
 

@@ -126,14 +126,16 @@ test("the README's new-project steps as written: pack, install the tarball, the 
     ["data", "10.0.2.0/24"],
     ["web", "10.0.1.0/24"],
   ]);
-  const apps = await client.computes.instances.listAll();
+  const apps = (await client.computes.instances.listAll()).sort((a, b) => a.label.localeCompare(b.label));
   expect(apps.map((a) => ({ label: a.label, status: a.status }))).toEqual([
     { label: "app-1", status: "running" },
     { label: "app-2", status: "running" },
   ]);
   const [zone] = await client.domains.listAll();
   expect(zone).toMatchObject({ domain: "app.example" });
-  const records = (await client.domains.records.listAll(zone!.id)).filter((r) => r.type === "A");
+  const records = (await client.domains.records.listAll(zone!.id))
+    .filter((r) => r.type === "A")
+    .sort((a, b) => a.name.localeCompare(b.name));
   expect(records.map((r) => [r.name, r.target])).toEqual(apps.map((a) => [a.label, a.ipv4[0]]));
   const [db] = await client.databases.mysql.listAll();
   expect(db).toMatchObject({ label: "app-db", status: "active", allow_list: ["10.0.2.0/24", "10.0.1.11", "10.0.1.12"] });

@@ -127,7 +127,7 @@ async function expectTheProgramsObjects(dir: string, { app = false } = {}): Prom
   const allowList = app ? ["10.0.2.0/24", "10.0.1.11", "10.0.1.12"] : ["10.0.2.0/24"];
   expect(db).toMatchObject({ label: "app-db", status: "active", ssl_connection: true, allow_list: allowList });
   if (app) {
-    const instances = await client.computes.instances.listAll();
+    const instances = (await client.computes.instances.listAll()).sort((a, b) => a.label.localeCompare(b.label));
     expect(instances.map((i) => ({ label: i.label, status: i.status }))).toEqual([
       { label: "app-1", status: "running" },
       { label: "app-2", status: "running" },
@@ -140,7 +140,9 @@ async function expectTheProgramsObjects(dir: string, { app = false } = {}): Prom
     expect((await client.networking.firewalls.devices.listAll(firewall!.id)).map((d) => d.entity.id).sort()).toEqual(ids);
     const [zone] = await client.domains.listAll();
     expect(zone).toMatchObject({ domain: "app.example", type: "master" });
-    const records = (await client.domains.records.listAll(zone!.id)).filter((r) => r.type === "A");
+    const records = (await client.domains.records.listAll(zone!.id))
+      .filter((r) => r.type === "A")
+      .sort((a, b) => a.name.localeCompare(b.name));
     expect(records.map((r) => ({ name: r.name, target: r.target }))).toEqual(instances.map((i) => ({ name: i.label, target: i.ipv4[0] })));
   }
   const outputs = await shell("pulumi stack output --json", dir);

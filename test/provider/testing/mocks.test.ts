@@ -55,7 +55,7 @@ test("the README's program reads the outputs an up records: hosts.primary, port 
   expect(database).toMatchObject({ id: Number(await outputValue(db.id)), status: "active", hosts: { primary: await outputValue(dbHost) } });
   // The app runs in the web subnet at the addresses the program names, behind its firewall, each
   // instance at a name of its own (an A record at its public address).
-  const apps = await api.client.computes.instances.listAll();
+  const apps = (await api.client.computes.instances.listAll()).sort((a, b) => a.label.localeCompare(b.label));
   expect(apps.map((a) => ({ label: a.label, status: a.status }))).toEqual([
     { label: "app-1", status: "running" },
     { label: "app-2", status: "running" },
