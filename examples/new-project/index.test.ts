@@ -46,6 +46,7 @@ describe("the stack, through the Pulumi engine on an emulated account", () => {
     expect(await stack.client.vpcs.listAll()).toEqual([]);
     expect(await stack.client.computes.instances.listAll()).toEqual([]);
     expect(await stack.client.networking.firewalls.listAll()).toEqual([]);
+    expect(await stack.client.domains.listAll()).toEqual([]);
     expect(await stack.client.databases.mysql.listAll()).toEqual([]);
   }, 300_000);
 });

@@ -1,23 +1,27 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/pulumi-compute/pulumi-compute/sdks/go/compute"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// appAddress is the app's address in the web subnet: named by the program, so the database's allow
-// list names it too and previews are exact.
-const appAddress = "10.0.1.11"
+// appAddresses are the app's instances' addresses in the web subnet: named by the program, so the
+// database's allow list names them too and previews are exact.
+var appAddresses = []string{"10.0.1.11", "10.0.1.12"}
 
-// infra is the program's resources: a VPC with a data and a web subnet; the app, an instance in the
-// web subnet behind a firewall; and a MySQL database that accepts connections, over TLS only, from
-// the data subnet and the app.
+// infra is the program's resources: a VPC with a data and a web subnet; the app, two instances in
+// the web subnet behind a firewall, each with an A record in the zone app.example; and a MySQL
+// database that accepts connections, over TLS only, from the data subnet and the app's instances.
 type infra struct {
 	vpc         *compute.Vpc
 	data        *compute.VpcSubnet
 	web         *compute.VpcSubnet
 	appFirewall *compute.Firewall
-	app         *compute.Instance
+	apps        []*compute.Instance
+	zone        *compute.Domain
+	appRecords  []*compute.DomainRecord
 	db          *compute.MysqlDatabase
 }
 
@@ -54,35 +58,66 @@ func newInfra(ctx *pulumi.Context) (*infra, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The app: a public interface behind the firewall, and a VPC interface at appAddress.
-	app, err := compute.NewInstance(ctx, "app-1", &compute.InstanceArgs{
-		Label: pulumi.String("app-1"), Region: pulumi.String("us-iad"), Type: pulumi.String("g6-nanode-1"),
-		Image: pulumi.String("public/debian12"),
-		// From the stack's secret config in a real program.
-		RootPass:   pulumi.String("an-example-root-password"),
-		FirewallId: appFirewall.ID(),
-		Interfaces: compute.InstanceInterfacesArray{
-			&compute.InstanceInterfacesArgs{Purpose: pulumi.String("public")},
-			&compute.InstanceInterfacesArgs{
-				Purpose: pulumi.String("vpc"), SubnetId: web.ID(),
-				Ipv4: &compute.InstanceInterfacesIpv4Args{Vpc: pulumi.String(appAddress)},
+	// The app: two instances, each with a public interface behind the firewall and a VPC interface
+	// at its address in appAddresses.
+	var apps []*compute.Instance
+	for n, address := range appAddresses {
+		name := fmt.Sprintf("app-%d", n+1)
+		app, err := compute.NewInstance(ctx, name, &compute.InstanceArgs{
+			Label: pulumi.String(name), Region: pulumi.String("us-iad"), Type: pulumi.String("g6-nanode-1"),
+			Image: pulumi.String("public/debian12"),
+			// From the stack's secret config in a real program.
+			RootPass:   pulumi.String("an-example-root-password"),
+			FirewallId: appFirewall.ID(),
+			Interfaces: compute.InstanceInterfacesArray{
+				&compute.InstanceInterfacesArgs{Purpose: pulumi.String("public")},
+				&compute.InstanceInterfacesArgs{
+					Purpose: pulumi.String("vpc"), SubnetId: web.ID(),
+					Ipv4: &compute.InstanceInterfacesIpv4Args{Vpc: pulumi.String(address)},
+				},
 			},
-		},
+		})
+		if err != nil {
+			return nil, err
+		}
+		apps = append(apps, app)
+	}
+	// DNS: each app instance answers at a name of its own, an A record at its public address.
+	zone, err := compute.NewDomain(ctx, "zone", &compute.DomainArgs{
+		Domain: pulumi.String("app.example"), Type: pulumi.String("master"), SoaEmail: pulumi.String("hostmaster@app.example"),
 	})
 	if err != nil {
 		return nil, err
+	}
+	var appRecords []*compute.DomainRecord
+	for n, app := range apps {
+		name := fmt.Sprintf("app-%d", n+1)
+		record, err := compute.NewDomainRecord(ctx, name, &compute.DomainRecordArgs{
+			DomainId: zone.ID(), Type: pulumi.String("A"), Name: pulumi.String(name), Target: app.Ipv4.Index(pulumi.Int(0)),
+			TtlSec: pulumi.Float64(300),
+		})
+		if err != nil {
+			return nil, err
+		}
+		appRecords = append(appRecords, record)
+	}
+	allowList := pulumi.StringArray{data.Ipv4}
+	for _, address := range appAddresses {
+		allowList = append(allowList, pulumi.String(address))
 	}
 	db, err := compute.NewMysqlDatabase(ctx, "db", &compute.MysqlDatabaseArgs{
 		Label: pulumi.String("app-db"), Region: pulumi.String("us-iad"), Type: pulumi.String("g6-nanode-1"),
 		EngineId: pulumi.String("mysql/8"),
 		// TLS only (the API records an absent value as false; changing it later replaces the database).
 		SslConnection: pulumi.Bool(true),
-		AllowList:     pulumi.StringArray{data.Ipv4, pulumi.String(appAddress)},
+		AllowList:     allowList,
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &infra{vpc: vpc, data: data, web: web, appFirewall: appFirewall, app: app, db: db}, nil
+	return &infra{
+		vpc: vpc, data: data, web: web, appFirewall: appFirewall, apps: apps, zone: zone, appRecords: appRecords, db: db,
+	}, nil
 }
 
 func main() {

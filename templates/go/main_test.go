@@ -47,8 +47,8 @@ func TestTheDatabaseHasAHostNameAndPort3306AndAdmitsTheSubnetAndTheApp(t *testin
 			if port := v[1].(float64); port != 3306 {
 				t.Errorf("port %v, want 3306", port)
 			}
-			if allow := v[2].([]string); len(allow) != 2 || allow[0] != "10.0.2.0/24" || allow[1] != "10.0.1.11" {
-				t.Errorf("allowList %v, want the data subnet's range and the app's address", allow)
+			if allow := v[2].([]string); len(allow) != 3 || allow[0] != "10.0.2.0/24" || allow[1] != "10.0.1.11" || allow[2] != "10.0.1.12" {
+				t.Errorf("allowList %v, want the data subnet's range and the app's addresses", allow)
 			}
 			if ssl := v[3].(bool); !ssl {
 				t.Error("sslConnection is false, want true")
@@ -58,25 +58,39 @@ func TestTheDatabaseHasAHostNameAndPort3306AndAdmitsTheSubnetAndTheApp(t *testin
 	})
 }
 
-func TestTheAppRunsInTheWebSubnetAtItsAddressBehindTheFirewall(t *testing.T) {
+func TestTheAppRunsInTheWebSubnetAtItsAddressesBehindTheFirewallEachAtItsName(t *testing.T) {
 	withMocks(t, func(app *infra, wg *sync.WaitGroup) {
-		wg.Add(1)
-		pulumi.All(app.app.Status, app.app.VpcIpv4, app.app.Ipv4, app.app.FirewallId, app.appFirewall.ID()).ApplyT(func(v []interface{}) error {
-			defer wg.Done()
-			if status := v[0].(string); status != "running" {
-				t.Errorf("status %q, want running", status)
-			}
-			if address, _ := v[1].(string); address != "10.0.1.11" {
-				t.Errorf("vpcIpv4 %v, want 10.0.1.11", v[1])
-			}
-			if ipv4 := v[2].([]string); len(ipv4) != 1 || !regexp.MustCompile(`^\d+\.\d+\.\d+\.\d+$`).MatchString(ipv4[0]) {
-				t.Errorf("ipv4 %v, want one public address", ipv4)
-			}
-			if firewall := idText(v[3]); firewall != string(v[4].(pulumi.ID)) {
-				t.Errorf("firewallId %s, want the firewall's id %s", firewall, v[4])
-			}
-			return nil
-		})
+		if len(app.apps) != 2 || len(app.appRecords) != 2 {
+			t.Fatalf("%d instances and %d records, want 2 of each", len(app.apps), len(app.appRecords))
+		}
+		for n, instance := range app.apps {
+			want := appAddresses[n]
+			wg.Add(1)
+			pulumi.All(instance.Status, instance.VpcIpv4, instance.Ipv4, instance.FirewallId, app.appFirewall.ID(),
+				app.appRecords[n].Target, app.appRecords[n].Fqdn).ApplyT(func(v []interface{}) error {
+				defer wg.Done()
+				if status := v[0].(string); status != "running" {
+					t.Errorf("status %q, want running", status)
+				}
+				if address, _ := v[1].(string); address != want {
+					t.Errorf("vpcIpv4 %v, want %s", v[1], want)
+				}
+				ipv4 := v[2].([]string)
+				if len(ipv4) != 1 || !regexp.MustCompile(`^\d+\.\d+\.\d+\.\d+$`).MatchString(ipv4[0]) {
+					t.Errorf("ipv4 %v, want one public address", ipv4)
+				}
+				if firewall := idText(v[3]); firewall != string(v[4].(pulumi.ID)) {
+					t.Errorf("firewallId %s, want the firewall's id %s", firewall, v[4])
+				}
+				if len(ipv4) == 1 && v[5].(string) != ipv4[0] {
+					t.Errorf("record target %v, want the instance's public address %s", v[5], ipv4[0])
+				}
+				if fqdn := fmt.Sprintf("app-%d.app.example", n+1); v[6].(string) != fqdn {
+					t.Errorf("record fqdn %v, want %s", v[6], fqdn)
+				}
+				return nil
+			})
+		}
 	})
 }
 

@@ -18,24 +18,33 @@ def test_the_database_has_a_host_name_and_port_3306_and_admits_the_subnet_and_th
         host, port, allow_list, ssl_connection = values
         assert re.fullmatch(r"\S+\.\S+", host), host
         assert port == 3306
-        assert allow_list == ["10.0.2.0/24", "10.0.1.11"]
+        assert allow_list == ["10.0.2.0/24", "10.0.1.11", "10.0.1.12"]
         assert ssl_connection is True
 
     return pulumi.Output.all(infra.db.hosts.primary, infra.db.port, infra.db.allow_list, infra.db.ssl_connection).apply(check)
 
 
 @pulumi.runtime.test
-def test_the_app_runs_in_the_web_subnet_at_its_address_behind_the_firewall():
+def test_the_app_runs_in_the_web_subnet_at_its_addresses_behind_the_firewall_each_at_its_name():
+    assert len(infra.apps) == 2 and len(infra.app_records) == 2
+
     def check(values):
-        status, vpc_ipv4, ipv4, firewall_id, app_firewall_id = values
+        n, status, vpc_ipv4, ipv4, firewall_id, app_firewall_id, target, fqdn = values
         assert status == "running"
-        assert vpc_ipv4 == "10.0.1.11"
+        assert vpc_ipv4 == infra.app_addresses[n - 1]
         assert len(ipv4) == 1 and re.fullmatch(r"\d+\.\d+\.\d+\.\d+", ipv4[0]), ipv4
         assert int(float(firewall_id)) == int(app_firewall_id)
+        assert target == ipv4[0]
+        assert fqdn == f"app-{n}.app.example"
 
     return pulumi.Output.all(
-        infra.app.status, infra.app.vpc_ipv4, infra.app.ipv4, infra.app.firewall_id, infra.app_firewall.id
-    ).apply(check)
+        *[
+            pulumi.Output.all(
+                n, app.status, app.vpc_ipv4, app.ipv4, app.firewall_id, infra.app_firewall.id, record.target, record.fqdn
+            ).apply(check)
+            for n, (app, record) in enumerate(zip(infra.apps, infra.app_records), start=1)
+        ]
+    )
 
 
 @pulumi.runtime.test

@@ -88,10 +88,21 @@ test("the typescript and yaml templates ask for this version of pulumi-compute (
 });
 
 test.each(LANGUAGES)(
-  "the %s template holds the README's program: the VPC, its subnet, a MySQL database over TLS open to the subnet",
+  "the %s template holds the README's program: the VPC, its subnet, the app's two instances at their VPC addresses and their zone, a MySQL database over TLS open to the subnet",
   (language) => {
     const program = read(`templates/${language}/${TEMPLATES[language]!.program}`);
-    for (const value of ['"app-net"', '"us-iad"', '"data"', '"10.0.2.0/24"', '"app-db"', '"g6-nanode-1"', '"mysql/8"']) {
+    for (const value of [
+      '"app-net"',
+      '"us-iad"',
+      '"data"',
+      '"10.0.2.0/24"',
+      '"app-db"',
+      '"g6-nanode-1"',
+      '"mysql/8"',
+      '"10.0.1.11"',
+      '"10.0.1.12"',
+      '"app.example"',
+    ]) {
       const bare = value.slice(1, -1);
       expect({ value, found: program.includes(language === "yaml" ? `: ${bare}` : value) }).toEqual({ value, found: true });
     }

@@ -111,24 +111,34 @@ test("the README's new-project steps as written: pack, install the tarball, the 
   expect(await client.vpcs.listAll()).toEqual([]);
 
   await readme.runUntil("pulumi refresh");
-  // The stack and the program's six resources: a VPC, its two subnets, the app's firewall, the app, and a database open to both.
+  // The stack and the program's ten resources: a VPC, its two subnets, the app's firewall, its two
+  // instances, a zone with a record for each, and a database open to the data subnet and both.
   const previewAndUp = readme.output("pulumi preview");
   // Measured, not asserted (timing targets live in bench/): the issue asks for under a minute.
   console.log(
     `the README's \`pulumi preview && pulumi up --yes\` took ${readme.ran.find((r) => r.step.startsWith("pulumi preview"))!.ms} ms`,
   );
-  expect(previewAndUp).toMatch(/\+ 7 to create/);
-  expect(previewAndUp).toMatch(/\+ 7 created/);
+  expect(previewAndUp).toMatch(/\+ 11 to create/);
+  expect(previewAndUp).toMatch(/\+ 11 created/);
   const [vpc] = await client.vpcs.listAll();
   expect(vpc).toMatchObject({ label: "app-net", region: "us-iad" });
   expect(vpc!.subnets.map((s) => [s.label, s.ipv4]).sort()).toEqual([
     ["data", "10.0.2.0/24"],
     ["web", "10.0.1.0/24"],
   ]);
-  const [app] = await client.computes.instances.listAll();
-  expect(app).toMatchObject({ label: "app-1", status: "running" });
+  const apps = (await client.computes.instances.listAll()).sort((a, b) => a.label.localeCompare(b.label));
+  expect(apps.map((a) => ({ label: a.label, status: a.status }))).toEqual([
+    { label: "app-1", status: "running" },
+    { label: "app-2", status: "running" },
+  ]);
+  const [zone] = await client.domains.listAll();
+  expect(zone).toMatchObject({ domain: "app.example" });
+  const records = (await client.domains.records.listAll(zone!.id))
+    .filter((r) => r.type === "A")
+    .sort((a, b) => a.name.localeCompare(b.name));
+  expect(records.map((r) => [r.name, r.target])).toEqual(apps.map((a) => [a.label, a.ipv4[0]]));
   const [db] = await client.databases.mysql.listAll();
-  expect(db).toMatchObject({ label: "app-db", status: "active", allow_list: ["10.0.2.0/24", "10.0.1.11"] });
+  expect(db).toMatchObject({ label: "app-db", status: "active", allow_list: ["10.0.2.0/24", "10.0.1.11", "10.0.1.12"] });
   const outputs = await pulumi("stack output --json --show-secrets");
   expectExit(outputs, 0);
   expect(JSON.parse(outputs.stdout)).toEqual({ dbHost: db!.hosts.primary, dbPort: 3306, dbPassword: expect.any(String) });
@@ -156,13 +166,14 @@ test("the README's new-project steps as written: pack, install the tarball, the 
   expectExit(await pulumi("preview --expect-no-changes"), 0);
 
   await readme.runUntil("kill %1");
-  expect(readme.output("pulumi destroy")).toMatch(/- 7 deleted/);
+  expect(readme.output("pulumi destroy")).toMatch(/- 11 deleted/);
   expect({
     vpcs: await client.vpcs.listAll(),
     instances: await client.computes.instances.listAll(),
     firewalls: await client.networking.firewalls.listAll(),
     databases: await client.databases.mysql.listAll(),
-  }).toEqual({ vpcs: [], instances: [], firewalls: [], databases: [] });
+    domains: await client.domains.listAll(),
+  }).toEqual({ vpcs: [], instances: [], firewalls: [], databases: [], domains: [] });
   // `kill %1` stops the job, which is the `npx` process: the emulator it started ends with it.
   await readme.runUntil();
   expect(readme.output("kill %1")).toMatch(/closed/);

@@ -30,10 +30,11 @@ test("the README's program: up, the cloud as it is, drift made through the sdk c
   const folder = folderOf(stack);
   try {
     const up = await stack.up();
-    // The VPC, two subnets, the firewall, the app instance, the database, and the stack.
-    expect(up.summary.resourceChanges).toEqual({ create: 7 });
+    // The VPC, two subnets, the firewall, the app's two instances, the zone and a record each, the
+    // database, and the stack.
+    expect(up.summary.resourceChanges).toEqual({ create: 11 });
     const [db] = await stack.client.databases.mysql.listAll();
-    expect(db).toMatchObject({ label: "app-db", status: "active", allow_list: ["10.0.2.0/24", "10.0.1.11"] });
+    expect(db).toMatchObject({ label: "app-db", status: "active", allow_list: ["10.0.2.0/24", "10.0.1.11", "10.0.1.12"] });
     expect(await stack.outputs()).toEqual({ dbHost: db!.hosts.primary, dbPort: 3306, dbPassword: expect.any(String) });
     expect(up.outputs.dbPassword!.secret).toBe(true);
     expect(up.summary.result).toBe("succeeded");

@@ -119,7 +119,7 @@ test("the new-project template, from a copy of its folder: its preview with the 
   fs.mkdirSync(path.join(base, "template-state"));
   const pulumi = (args: string) => runProcess("bash", ["-c", `pulumi ${args}`], { cwd: dir, env, timeoutMs: 300_000 });
   const preview = await cliPreview(dir, pulumi);
-  expect(preview.out).toMatch(/\+ 7 to create/); // six resources (the app among them) and the stack
+  expect(preview.out).toMatch(/\+ 11 to create/); // ten resources (the app's two instances and their records among them) and the stack
   expectSilentPack(preview);
 });
 

@@ -114,9 +114,9 @@ async function previewAndUp(dir: string, resources: number): Promise<void> {
 
 /**
  * The README's program on the account: the VPC and its subnet, a database over TLS open to the
- * subnet; its outputs. With `app` (the workload every template holds): the web subnet, the app
- * instance running there at its VPC address behind its firewall, and the database open to that
- * address too.
+ * subnet; its outputs. With `app` (the workload every template holds): the web subnet, the app's
+ * two instances running there at their VPC addresses behind their firewall, each at an A record of
+ * its public address, and the database open to those addresses too.
  */
 async function expectTheProgramsObjects(dir: string, { app = false } = {}): Promise<void> {
   const [vpc] = await client.vpcs.listAll();
@@ -124,16 +124,26 @@ async function expectTheProgramsObjects(dir: string, { app = false } = {}): Prom
   expect(vpc).toMatchObject({ label: "app-net", region: "us-iad" });
   expect(vpc!.subnets.map(({ label, ipv4 }) => ({ label, ipv4 })).sort((a, b) => a.label.localeCompare(b.label))).toEqual(subnets);
   const [db] = await client.databases.mysql.listAll();
-  const allowList = app ? ["10.0.2.0/24", "10.0.1.11"] : ["10.0.2.0/24"];
+  const allowList = app ? ["10.0.2.0/24", "10.0.1.11", "10.0.1.12"] : ["10.0.2.0/24"];
   expect(db).toMatchObject({ label: "app-db", status: "active", ssl_connection: true, allow_list: allowList });
   if (app) {
-    const instances = await client.computes.instances.listAll();
-    expect(instances.map((i) => ({ label: i.label, status: i.status }))).toEqual([{ label: "app-1", status: "running" }]);
+    const instances = (await client.computes.instances.listAll()).sort((a, b) => a.label.localeCompare(b.label));
+    expect(instances.map((i) => ({ label: i.label, status: i.status }))).toEqual([
+      { label: "app-1", status: "running" },
+      { label: "app-2", status: "running" },
+    ]);
+    const ids = instances.map((i) => i.id).sort();
     const web = vpc!.subnets.find((s) => s.label === "web")!;
-    expect(web.computes.map((c) => c.id)).toEqual([instances[0]!.id]);
+    expect(web.computes.map((c) => c.id).sort()).toEqual(ids);
     const [firewall] = await client.networking.firewalls.listAll();
     expect(firewall).toMatchObject({ label: "app-fw", rules: { inbound_policy: "DROP" } });
-    expect((await client.networking.firewalls.devices.listAll(firewall!.id)).map((d) => d.entity.id)).toEqual([instances[0]!.id]);
+    expect((await client.networking.firewalls.devices.listAll(firewall!.id)).map((d) => d.entity.id).sort()).toEqual(ids);
+    const [zone] = await client.domains.listAll();
+    expect(zone).toMatchObject({ domain: "app.example", type: "master" });
+    const records = (await client.domains.records.listAll(zone!.id))
+      .filter((r) => r.type === "A")
+      .sort((a, b) => a.name.localeCompare(b.name));
+    expect(records.map((r) => ({ name: r.name, target: r.target }))).toEqual(instances.map((i) => ({ name: i.label, target: i.ipv4[0] })));
   }
   const outputs = await shell("pulumi stack output --json", dir);
   expectExit(outputs, 0);
@@ -150,7 +160,8 @@ async function destroy(dir: string, resources: number): Promise<void> {
     databases: await client.databases.mysql.listAll(),
     instances: await client.computes.instances.listAll(),
     firewalls: await client.networking.firewalls.listAll(),
-  }).toEqual({ vpcs: [], databases: [], instances: [], firewalls: [] });
+    domains: await client.domains.listAll(),
+  }).toEqual({ vpcs: [], databases: [], instances: [], firewalls: [], domains: [] });
 }
 
 test("typescript: pulumi new lays the project down and installs it; preview and up pass the policy pack; its npm test passes; destroy", async () => {
@@ -162,8 +173,8 @@ test("typescript: pulumi new lays the project down and installs it; preview and 
   expect(JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")).dependencies["pulumi-compute"]).toMatch(/^\^\d/);
   expect(fs.existsSync(path.join(dir, "index.test.ts"))).toBe(true);
 
-  // The VPC, two subnets, the firewall, the app instance and the database.
-  await previewAndUp(dir, 6);
+  // The VPC, two subnets, the firewall, the app's two instances, the zone, a record each, and the database.
+  await previewAndUp(dir, 10);
   await expectTheProgramsObjects(dir, { app: true });
 
   // Its own tests: the types, a unit test under computeMocks, an integration test on an emulated stack.
@@ -171,7 +182,7 @@ test("typescript: pulumi new lays the project down and installs it; preview and 
   expectExit(tests, 0);
   expect(tests.out).toMatch(/Tests:\s+2 passed, 2 total/);
 
-  await destroy(dir, 6);
+  await destroy(dir, 10);
 });
 
 test("yaml: pulumi new --generate-only lays the project down, and stack init; preview and up pass the policy pack; its npm test passes; destroy", async () => {
@@ -186,8 +197,8 @@ test("yaml: pulumi new --generate-only lays the project down, and stack init; pr
   await pulumiNew(dir, "yaml");
   expect(fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8")).toContain("type: compute:index:MysqlDatabase");
 
-  // The VPC, two subnets, the firewall, the app instance and the database.
-  await previewAndUp(dir, 6);
+  // The VPC, two subnets, the firewall, the app's two instances, the zone, a record each, and the database.
+  await previewAndUp(dir, 10);
   await expectTheProgramsObjects(dir, { app: true });
 
   // Its own test, on Node's test runner: the stack on an emulated account of its own, up to destroy.
@@ -197,5 +208,5 @@ test("yaml: pulumi new --generate-only lays the project down, and stack init; pr
   expect(tests.out).toMatch(/^\S+ pass 1$/m);
   expect(tests.out).toMatch(/^\S+ fail 0$/m);
 
-  await destroy(dir, 6);
+  await destroy(dir, 10);
 });

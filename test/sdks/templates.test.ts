@@ -116,8 +116,12 @@ function guardrails(project: string, registered: Registered[]): string[] {
  */
 function expectGuardrailsPass(project: string, registered: Registered[]): void {
   expect(registered.map((r) => `${r.type} ${r.name}`).sort()).toEqual([
+    "compute:index:Domain zone",
+    "compute:index:DomainRecord app-1",
+    "compute:index:DomainRecord app-2",
     "compute:index:Firewall app-fw",
     "compute:index:Instance app-1",
+    "compute:index:Instance app-2",
     "compute:index:MysqlDatabase db",
     "compute:index:Vpc app",
     "compute:index:VpcSubnet data",
@@ -126,7 +130,9 @@ function expectGuardrailsPass(project: string, registered: Registered[]): void {
   expect(guardrails(project, registered)).toEqual([]);
   const withoutTls = registered.map((r) => (r.name === "db" ? { ...r, inputs: { ...r.inputs, sslConnection: false } } : r));
   expect(guardrails(project, withoutTls)).toEqual([expect.stringMatching(/^database-transport: MysqlDatabase "db": /)]);
-  const withoutFirewall = registered.map((r) => (r.name === "app-1" ? { ...r, inputs: { ...r.inputs, firewallId: undefined } } : r));
+  const withoutFirewall = registered.map((r) =>
+    r.type === "compute:index:Instance" && r.name === "app-1" ? { ...r, inputs: { ...r.inputs, firewallId: undefined } } : r,
+  );
   expect(guardrails(project, withoutFirewall)).toEqual([expect.stringMatching(/^instance-firewall: Instance "app-1": /)]);
 }
 
@@ -145,7 +151,7 @@ test("python: pulumi new lays the project down (then needs a Python host); insta
   const tests = await shell("venv/bin/pytest -p no:cacheprovider -rA", dir, env);
   expectExit(tests, 0);
   expect(passed(tests.out, /^PASSED [^\n]*?::(\S+)/gm)).toEqual([
-    "test_the_app_runs_in_the_web_subnet_at_its_address_behind_the_firewall",
+    "test_the_app_runs_in_the_web_subnet_at_its_addresses_behind_the_firewall_each_at_its_name",
     "test_the_database_has_a_host_name_and_port_3306_and_admits_the_subnet_and_the_app",
     "test_the_root_password_is_a_secret",
   ]);
@@ -190,7 +196,7 @@ test("go: pulumi new lays the project down (then needs a Go host); tidied as the
   expectExit(tests, 0);
   expect(passed(tests.out, /^--- PASS: (\w+)/gm)).toEqual([
     "TestRecordWhatTheProgramRegisters",
-    "TestTheAppRunsInTheWebSubnetAtItsAddressBehindTheFirewall",
+    "TestTheAppRunsInTheWebSubnetAtItsAddressesBehindTheFirewallEachAtItsName",
     "TestTheDatabaseHasAHostNameAndPort3306AndAdmitsTheSubnetAndTheApp",
     "TestTheRootPasswordIsASecret",
   ]);

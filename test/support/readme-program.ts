@@ -18,31 +18,48 @@ export function readmeProgram() {
       { label: "allow-web", action: "ACCEPT", protocol: "TCP", ports: "80, 443", addresses: { ipv4: ["0.0.0.0/0"], ipv6: ["::/0"] } },
     ],
   });
-  // The app: a public interface behind the firewall, and a VPC interface at an address the program
-  // names (the database's allow list names it too, so previews are exact).
-  const appAddress = "10.0.1.11";
-  new compute.Instance("app-1", {
-    label: "app-1",
-    region: "us-iad",
-    type: "g6-nanode-1",
-    image: "public/debian12",
-    rootPass: "an-example-root-password", // from the stack's secret config in a real program
-    firewallId: appFirewall.id,
-    interfaces: [{ purpose: "public" }, { purpose: "vpc", subnetId: web.id, ipv4: { vpc: appAddress } }],
-  });
+  // The app: two instances, each with a public interface behind the firewall and a VPC interface at
+  // an address the program names (the database's allow list names them too, so previews are exact).
+  const appAddresses = ["10.0.1.11", "10.0.1.12"];
+  const apps = appAddresses.map(
+    (address, n) =>
+      new compute.Instance(`app-${n + 1}`, {
+        label: `app-${n + 1}`,
+        region: "us-iad",
+        type: "g6-nanode-1",
+        image: "public/debian12",
+        rootPass: "an-example-root-password", // from the stack's secret config in a real program
+        firewallId: appFirewall.id,
+        interfaces: [{ purpose: "public" }, { purpose: "vpc", subnetId: web.id, ipv4: { vpc: address } }],
+      }),
+  );
+  // DNS: each app instance answers at a name of its own, an A record at its public address.
+  const zone = new compute.Domain("zone", { domain: "app.example", type: "master", soaEmail: "hostmaster@app.example" });
+  apps.forEach(
+    (app, n) =>
+      new compute.DomainRecord(`app-${n + 1}`, {
+        domainId: zone.id,
+        type: "A",
+        name: `app-${n + 1}`,
+        target: app.ipv4.apply((addresses) => addresses[0]!),
+        ttlSec: 300,
+      }),
+  );
   const db = new compute.MysqlDatabase("db", {
     label: "app-db",
     region: "us-iad",
     type: "g6-nanode-1",
     engineId: "mysql/8",
     sslConnection: true, // TLS only (the API records an absent value as false; changing it later replaces the database)
-    allowList: [data.ipv4, appAddress],
+    allowList: [data.ipv4, ...appAddresses],
   });
   return {
     vpc,
     data,
     web,
     appFirewall,
+    apps,
+    zone,
     db,
     outputs: { dbHost: db.hosts.apply((h) => h.primary), dbPort: db.port, dbPassword: db.rootPassword },
   };

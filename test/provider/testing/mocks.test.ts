@@ -31,14 +31,14 @@ afterEach(() => mocks?.dispose());
 
 test("the README's program reads the outputs an up records: hosts.primary, port by engine, status after the wait, ids, secrets", async () => {
   await useMocks();
-  const { vpc, data, web, appFirewall, db, outputs } = readmeProgram();
+  const { vpc, data, web, appFirewall, zone, db, outputs } = readmeProgram();
   const { dbHost, dbPassword } = outputs;
 
   expect(await outputValue(dbHost)).toMatch(/^\S+\.\S+$/);
   expect(await outputValue(db.port)).toBe(3306);
   expect(await outputValue(db.status)).toBe("active");
   expect(await outputValue(db.engineId)).toBe("mysql/8"); // the program's spelling, as state keeps it
-  expect(await outputValue(db.allowList)).toEqual(["10.0.2.0/24", "10.0.1.11"]);
+  expect(await outputValue(db.allowList)).toEqual(["10.0.2.0/24", "10.0.1.11", "10.0.1.12"]);
   expect(await outputValue(db.created)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
   // Ids in the API's form: numbers, as strings.
   expect(await outputValue(vpc.id)).toMatch(/^\d+$/);
@@ -53,16 +53,26 @@ test("the README's program reads the outputs an up records: hosts.primary, port 
   const api = await mocks.api();
   const [database] = await api.client.databases.mysql.listAll();
   expect(database).toMatchObject({ id: Number(await outputValue(db.id)), status: "active", hosts: { primary: await outputValue(dbHost) } });
-  // The app runs in the web subnet at the address the program names, behind its firewall.
-  const [app] = await api.client.computes.instances.listAll();
-  expect(app).toMatchObject({ label: "app-1", status: "running" });
-  const [config] = await api.client.computes.instances.configs.listAll(app!.id);
-  expect(config!.interfaces.find((i) => i.purpose === "vpc")).toMatchObject({
-    subnet_id: Number(await outputValue(web.id)),
-    ipv4: { vpc: "10.0.1.11" },
-  });
+  // The app runs in the web subnet at the addresses the program names, behind its firewall, each
+  // instance at a name of its own (an A record at its public address).
+  const apps = (await api.client.computes.instances.listAll()).sort((a, b) => a.label.localeCompare(b.label));
+  expect(apps.map((a) => ({ label: a.label, status: a.status }))).toEqual([
+    { label: "app-1", status: "running" },
+    { label: "app-2", status: "running" },
+  ]);
+  const records = await api.client.domains.records.listAll(Number(await outputValue(zone.id)));
+  for (const [n, app] of apps.entries()) {
+    const [config] = await api.client.computes.instances.configs.listAll(app.id);
+    expect(config!.interfaces.find((i) => i.purpose === "vpc")).toMatchObject({
+      subnet_id: Number(await outputValue(web.id)),
+      ipv4: { vpc: `10.0.1.1${n + 1}` },
+    });
+    expect(records.filter((r) => r.name === app.label).map((r) => ({ type: r.type, target: r.target }))).toEqual([
+      { type: "A", target: app.ipv4[0] },
+    ]);
+  }
   const devices = await api.client.networking.firewalls.devices.listAll(Number(await outputValue(appFirewall.id)));
-  expect(devices.map((d) => d.entity.id)).toEqual([app!.id]);
+  expect(devices.map((d) => d.entity.id).sort()).toEqual(apps.map((a) => a.id).sort());
 });
 
 test("an engine version the API does not offer is refused as preview refuses it, naming engineId", async () => {

@@ -35,5 +35,12 @@ def test_record_what_the_program_registers():
             json.dump(registered, out)
 
     return pulumi.Output.all(
-        infra.vpc.id, infra.data.id, infra.web.id, infra.app_firewall.id, infra.app.id, infra.db.id
+        infra.vpc.id,
+        infra.data.id,
+        infra.web.id,
+        infra.app_firewall.id,
+        *[app.id for app in infra.apps],
+        infra.zone.id,
+        *[record.id for record in infra.app_records],
+        infra.db.id,
     ).apply(write)
