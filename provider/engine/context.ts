@@ -62,7 +62,7 @@ export function resolveCredentials(config: ConfigSource, env: NodeJS.ProcessEnv 
   if (!token) throw new MissingCredentialsError();
   const fromConfig = nonEmpty(config(CONFIG_API_URL));
   const apiUrl = fromConfig ?? nonEmpty(env[ENV_API_URL]) ?? DEFAULT_API_URL;
-  checkApiUrl(apiUrl, fromConfig !== undefined || env[ENV_API_URL] === undefined ? "config" : "env");
+  checkApiUrl(apiUrl, fromConfig === undefined && env[ENV_API_URL] !== undefined ? "env" : "config");
   return { token, apiUrl };
 }
 
