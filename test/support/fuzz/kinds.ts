@@ -408,8 +408,8 @@ export const NOT_YET: Readonly<Record<string, string>> = {
   PostgresqlDatabase: "as MysqlDatabase",
   DatabaseAllowListEntry: "an entry of a database's allow list: comes with the databases",
   Image: "an upload from a local file: needs a file per step",
-  Ipv6Range: "routed to an instance, which no spec creates yet",
-  ReverseDns: "sets the reverse name of an address the account holds, which no modelled kind creates",
+  Ipv6Range: "routed to a modelled instance's IPv6 address: its route follows the instance through replacements, a later slice",
+  ReverseDns: "names a modelled instance's address, and the API takes it only once a forward record resolves to it: a later slice",
 };
 
 /** Kinds of `specNames` neither modelled nor in `NOT_YET`: a kind added without a decision. */
