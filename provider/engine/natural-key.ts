@@ -11,7 +11,8 @@
  *    is sent again; several cannot be told apart and fail, naming them and the `adoptId` to set.
  *
  * Refusals that certainly did not act (429, 503, a refused connection) never get here: the sdk
- * repeats those for any method.
+ * repeats those for any method. The same loop (`sendExactlyOnce`) sends an action on an object
+ * whose answer was lost, found out by reading the object (`actions.ts`).
  */
 import { ApiError, ConnectionError, TimeoutError } from "../../sdk/core/errors";
 import { backoffDelay, decideRetry } from "../../sdk/core/retry";
@@ -22,7 +23,7 @@ import { aliasOf, holderOf, holdings, type Holder, type MovedResource } from "./
 import type { AnySpec, ApiObject, Failure, Inputs } from "./spec";
 import { canonicalJson, isUnknown } from "./values";
 
-/** How many times one create request is sent when each attempt failed ambiguously and did not land. */
+/** How many times one request (a create, an action) is sent when each attempt failed ambiguously and did not land. */
 export const MAX_CREATE_ATTEMPTS = 5;
 /** Backoff of the engine's own lookup retries (each lookup is already retried by the sdk). */
 const LOOKUP_BACKOFF = { baseDelayMs: 500, maxDelayMs: 5_000, random: Math.random };
@@ -40,6 +41,27 @@ export function isAmbiguous(error: unknown): boolean {
   if (error instanceof ConnectionError) return error.sent;
   if (error instanceof TimeoutError) return true;
   return error instanceof ApiError && error.status >= 500 && error.status !== 501 && error.status !== 503;
+}
+
+/**
+ * The loop of every request whose answer may be lost, since the API has no idempotency keys (a
+ * create here, an action on an object in `actions.ts`): sends it; after an ambiguous failure
+ * (`isAmbiguous`) asks `landed` what the request did: its result when it acted, `undefined` when it
+ * did not, and then it is sent again, up to `MAX_CREATE_ATTEMPTS` sends. Any other failure, and
+ * the last send's, is thrown as it is; `landed` throws when it cannot tell.
+ */
+export async function sendExactlyOnce<T>(send: () => Promise<T>, landed: (failure: unknown) => Promise<T | undefined>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    let failure: unknown;
+    try {
+      return await send();
+    } catch (error) {
+      if (!isAmbiguous(error) || attempt >= MAX_CREATE_ATTEMPTS) throw error;
+      failure = error;
+    }
+    const result = await landed(failure);
+    if (result !== undefined) return result;
+  }
 }
 
 /** One create inside a resource (a record of a set, a device of a firewall), for `postExactlyOnce`. */
@@ -60,15 +82,8 @@ export interface InnerCreate<T> {
  * is kept; none means the request did not land, and it is sent again (up to
  * `MAX_CREATE_ATTEMPTS` sends); several cannot be told apart, and the create fails naming them.
  */
-export async function postExactlyOnce<T>(create: InnerCreate<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    let failure: unknown;
-    try {
-      return await create.post();
-    } catch (error) {
-      if (!isAmbiguous(error) || attempt >= MAX_CREATE_ATTEMPTS) throw error;
-      failure = error;
-    }
+export function postExactlyOnce<T>(create: InnerCreate<T>): Promise<T> {
+  return sendExactlyOnce(create.post, async (failure) => {
     const made = await create.made();
     const cause = describeFailure(failure);
     if (made.length > 1) {
@@ -82,7 +97,8 @@ export async function postExactlyOnce<T>(create: InnerCreate<T>): Promise<T> {
       return made[0]!;
     }
     create.progress(`${create.what}: the create request failed (${cause}) and it did not land; sending it again`);
-  }
+    return undefined;
+  });
 }
 
 /**
@@ -105,14 +121,7 @@ export async function createExactlyOnce(
   const before = await lookup(spec, ctx, inputs, signal, undefined);
   if (key.exclusive && before.length > 0) throw new UnresolvedCreateError(takenMessage(spec, what, before, before.some(equalsInputs)));
   const known = new Set(before.map(idOf));
-  for (let attempt = 1; ; attempt++) {
-    let failure: unknown;
-    try {
-      return await post();
-    } catch (error) {
-      if (!isAmbiguous(error) || attempt >= MAX_CREATE_ATTEMPTS) throw error;
-      failure = error;
-    }
+  return sendExactlyOnce(post, async (failure) => {
     // The request may have created the object: the lookup must not be served by a listing from before it.
     forget(spec, ctx, inputs);
     const fresh = (await lookup(spec, ctx, inputs, signal, failure)).filter((o) => !known.has(idOf(o)));
@@ -131,7 +140,8 @@ export async function createExactlyOnce(
     } else {
       ctx.progress(`${spec.noun} create failed (${cause}) and no new ${what} exists: it did not land; sending it again`);
     }
-  }
+    return undefined;
+  });
 }
 
 /**

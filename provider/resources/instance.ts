@@ -34,6 +34,7 @@ import {
   type Config,
 } from "../../sdk/resources/computes";
 import type { Vpc } from "../../sdk/resources/vpcs";
+import { actExactlyOnce, type Action } from "../engine/actions";
 import type { ProviderContext } from "../engine/context";
 import { resourceSpec, type Call, type Failure, type Values } from "../engine/spec";
 import { waitReporter } from "../engine/status";
@@ -239,6 +240,17 @@ async function dyingHolder(ctx: ProviderContext, error: unknown, label: unknown,
   if (typeof label !== "string") return undefined;
   const holders = await instances(ctx).listAll({ filter: { label }, signal });
   return holders.find((i) => i.label === label && i.status === "deleting");
+}
+
+/** An action of an update (a resize, a boot), whose answer may be lost: `applied` tells from one read of the instance. */
+interface InstanceAction extends Omit<Action, "applied"> {
+  applied: (compute: Compute) => boolean;
+}
+
+/** Sends an action once (`actExactlyOnce`): after a lost answer, the instance is read to see whether it took it. */
+function act(ctx: ProviderContext, id: number, signal: AbortSignal, action: InstanceAction): Promise<void> {
+  const applied = async () => action.applied(await instances(ctx).get(id, { signal }));
+  return actExactlyOnce(ctx, instanceSpec, id, { ...action, applied });
 }
 
 /** The resting status the program asks for: `running`, or `offline` with `booted: false`. */
@@ -515,7 +527,11 @@ export const instanceSpec = resourceSpec<InstanceRecord, ComputeCreateRequest, C
       const computeId = apiId(id);
       if (Object.keys(body).length > 0) await instances(ctx).update(computeId, body, { signal });
       const target = wanted(news.booted);
-      let status = (await instances(ctx).get(computeId, { signal })).status;
+      const before = await instances(ctx).get(computeId, { signal });
+      // The instance as last read: its status, and the `updated` stamp a reboot moves.
+      let latest = before;
+      // An action an earlier run sent and lost the answer of may be applied already, or under way:
+      // it is waited for, not sent twice (and each action here is sent with `act`, which reads after a lost answer).
       if (changed.includes("image")) {
         // Only with `rebuildOnImageChange` (else the diff replaces): the new image with the program's password and keys.
         const rebuild = {
@@ -524,12 +540,29 @@ export const instanceSpec = resourceSpec<InstanceRecord, ComputeCreateRequest, C
           ...(Array.isArray(news.authorizedKeys) && { authorized_keys: news.authorizedKeys as string[] }),
           booted: target === "running",
         };
-        await instances(ctx).rebuild(computeId, rebuild, { signal });
-        status = (await waitFor(ctx, computeId, [target], signal, `${target} after the rebuild`)).status;
+        const rebuilt = (c: Compute) => c.status === "rebuilding" || c.image === rebuild.image;
+        if (!rebuilt(before)) {
+          await act(ctx, computeId, signal, {
+            field: "image",
+            what: `the rebuild from ${rebuild.image}`,
+            send: () => instances(ctx).rebuild(computeId, rebuild, { signal }),
+            applied: rebuilt,
+          });
+        }
+        latest = await waitFor(ctx, computeId, [target], signal, `${target} after the rebuild`);
       }
       if (changed.includes("type")) {
-        await instances(ctx).resize(computeId, { type: news.type }, { signal });
-        status = (await waitFor(ctx, computeId, ["running", "offline"], signal, "the resize")).status;
+        const type = String(news.type);
+        const resized = (c: Compute) => c.status === "resizing" || c.type === type;
+        if (!resized(before)) {
+          await act(ctx, computeId, signal, {
+            field: "type",
+            what: `the resize to ${type}`,
+            send: () => instances(ctx).resize(computeId, { type }, { signal }),
+            applied: resized,
+          });
+        }
+        latest = await waitFor(ctx, computeId, ["running", "offline"], signal, "the resize");
       }
       if (changed.includes("interfaces") && news.interfaces !== undefined) {
         const [config] = await instances(ctx).configs.listAll(computeId, { signal });
@@ -537,15 +570,30 @@ export const instanceSpec = resourceSpec<InstanceRecord, ComputeCreateRequest, C
         const wire = wireInterfaces(news.interfaces) as ConfigInterfaceRequest[];
         await instances(ctx).configs.update(computeId, config.id, { interfaces: wire }, { signal });
         // The profile's interfaces change on the next boot: a running instance reboots now.
-        if (status === "running" && target === "running") {
+        if (latest.status === "running" && target === "running") {
           ctx.status(`rebooting instance ${computeId}: ${REBOOT_FOR_INTERFACES}`);
-          await instances(ctx).reboot(computeId, {}, { signal });
-          status = (await waitFor(ctx, computeId, ["running"], signal, "running after the reboot")).status;
+          const since = latest.updated;
+          await act(ctx, computeId, signal, {
+            field: "interfaces",
+            what: "the reboot that applies the new interfaces",
+            send: () => instances(ctx).reboot(computeId, {}, { signal }),
+            // Back up already: its `updated` stamp moved (a profile's update does not stamp the instance).
+            applied: (c) => c.status === "rebooting" || c.status === "booting" || c.updated !== since,
+          });
+          latest = await waitFor(ctx, computeId, ["running"], signal, "running after the reboot");
         }
       }
-      if (status !== target) {
-        if (target === "running") await instances(ctx).boot(computeId, {}, { signal });
-        else await instances(ctx).shutdown(computeId, { signal });
+      if (latest.status !== target) {
+        const boot = target === "running";
+        const moving = (c: Compute) => (boot ? ["booting", "running"] : ["shutting_down", "offline"]).includes(c.status);
+        if (!moving(latest)) {
+          await act(ctx, computeId, signal, {
+            field: "booted",
+            what: boot ? "the boot" : "the shutdown",
+            send: () => (boot ? instances(ctx).boot(computeId, {}, { signal }) : instances(ctx).shutdown(computeId, { signal })),
+            applied: moving,
+          });
+        }
         await waitFor(ctx, computeId, [target], signal, target);
       }
       return (await readFull(ctx, computeId, news as Values, signal))!;
