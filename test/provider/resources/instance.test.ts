@@ -7,6 +7,8 @@
 import { provider } from "../../../provider/registry";
 import { UNKNOWN, diff, previewUpdate } from "../../../provider/engine/engine";
 import { REBOOT_FOR_INTERFACES, ROOT_PASS_TO_DEPLOY, instanceSpec } from "../../../provider/resources/instance";
+import { MAX_CREATE_ATTEMPTS } from "../../../provider/engine/natural-key";
+import type { FaultKind } from "../../../emulator/core/faults";
 import { useProviderHarness } from "../harness";
 
 jest.setTimeout(60_000);
@@ -250,5 +252,73 @@ describe("the life of an instance", () => {
       { property: "interfaces[0].ipv4.nat11", reason: expect.stringContaining("ipv4.nat11") },
     ]);
     await instances.delete!(made.id, made.outs);
+  });
+});
+
+// Fuzz seed 325 (test/e2e/instance-lost-answer.e2e.test.ts holds its resize through the engine):
+// an action's POST whose answer is lost is not repeated by the sdk, as it may have been applied.
+describe("an action whose answer is lost: the instance is read, and the action waited for or sent once more", () => {
+  /** Runs `update` with the answer of `action`'s POST lost `count` times by `kind`: the action's sends, as a count. */
+  async function losing<T>(
+    action: string,
+    kind: FaultKind,
+    update: () => Promise<T>,
+    count = 1,
+  ): Promise<{ result?: T; sends: number; error?: Error }> {
+    harness.emulator.control.addFault({ pathPattern: `^/v4/compute/instances/\\d+/${action}$`, method: "POST", kind, count });
+    const mark = harness.emulator.control.listRequests().length;
+    try {
+      return { result: await update(), sends: sendsOf(action, mark) };
+    } catch (error) {
+      return { sends: sendsOf(action, mark), error: error as Error };
+    } finally {
+      harness.emulator.control.clearFaults();
+    }
+  }
+  const sendsOf = (action: string, mark: number) =>
+    harness.emulator.control
+      .listRequests()
+      .slice(mark)
+      .filter((r) => r.method === "POST" && r.path.endsWith(`/${action}`)).length;
+
+  test("a shutdown, a boot, a reboot and a rebuild: applied ones are not sent twice, lost ones are sent again", async () => {
+    const made = await instances.create({ ...base, interfaces: [{ purpose: "public" }] });
+    const inputs = { ...base, interfaces: [{ purpose: "public" }] };
+
+    // Applied, then the answer lost: the read shows it shutting down (or offline), and it is waited for.
+    const off = await losing("shutdown", "reset-after", () => instances.update!(made.id, made.outs, { ...inputs, booted: false }));
+    expect(off).toMatchObject({ sends: 1, result: { outs: { status: "offline", booted: false } } });
+
+    // Lost before it was applied: the read shows it offline, and the boot is sent once more.
+    const on = await losing("boot", "reset", () => instances.update!(made.id, off.result!.outs!, inputs));
+    expect(on).toMatchObject({ sends: 2, result: { outs: { status: "running", booted: true } } });
+
+    // The reboot that applies new interfaces, applied and its answer lost: not sent twice.
+    const { subnetId } = await subnet();
+    const vpc = [{ purpose: "public" }, { purpose: "vpc", subnetId: String(subnetId) }];
+    const rebooted = await losing("reboot", "reset-after", () =>
+      instances.update!(made.id, on.result!.outs!, { ...inputs, interfaces: vpc }),
+    );
+    expect(rebooted).toMatchObject({ sends: 1, result: { outs: { status: "running", vpcIpv4: "10.0.1.2" } } });
+
+    // The rebuild, applied and its answer lost: not sent twice (it would erase the disks again).
+    const image = { ...inputs, interfaces: vpc, image: "public/ubuntu22.04", rebuildOnImageChange: true };
+    const rebuilt = await losing("rebuild", "reset-after", () => instances.update!(made.id, rebooted.result!.outs!, image));
+    expect(rebuilt).toMatchObject({ sends: 1, result: { outs: { image: "public/ubuntu22.04", status: "running" } } });
+
+    // Every send lost: the failure names the instance, the action and its input, and what to do, not a REST path.
+    const lost = await losing(
+      "shutdown",
+      "reset",
+      () => instances.update!(made.id, rebuilt.result!.outs!, { ...image, booted: false }),
+      99,
+    );
+    expect(lost.sends).toBe(MAX_CREATE_ATTEMPTS);
+    expect(lost.error?.message).toBe(
+      `instance ${made.id}: the shutdown (its booted) got no answer ${MAX_CREATE_ATTEMPTS} times (the last: connection failed (ECONNRESET)), ` +
+        "and whether the last one was applied is not known: run `pulumi up` again: it reads the instance first and sends only what is not yet applied",
+    );
+    expect((await harness.client.computes.instances.get(Number(made.id))).status).toBe("running");
+    await instances.delete!(made.id, rebuilt.result!.outs!);
   });
 });
