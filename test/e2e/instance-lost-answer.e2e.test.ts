@@ -8,41 +8,26 @@
  * the emulator applied it (`reset-after`: not sent again) and before (`reset`: sent once more);
  * and every send lost, which fails naming the resource and the field, and the next up finishes.
  */
-import { startEmulator, type RunningEmulator } from "../../emulator";
 import type { FaultKind } from "../../emulator/core/faults";
-import { ComputeClient } from "../../sdk/client";
 import { Instance } from "../../provider";
 import { MAX_CREATE_ATTEMPTS } from "../../provider/engine/natural-key";
-import { createTestStack, type TestStack } from "../support/engine";
+import { useEmulatedAccount } from "../support/account";
+import type { TestStack } from "../support/engine";
 
 jest.setTimeout(300_000);
 
-let emulator: RunningEmulator;
-let client: ComputeClient;
+const account = useEmulatedAccount();
 let testStack: TestStack;
 /** The program's instance type, changed round by round. */
 let type = "g6-nanode-1";
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-  client = new ComputeClient({ baseUrl: emulator.url, token: emulator.token });
-  testStack = await createTestStack({
+  testStack = await account.stack({
     name: "instance-lost-answer",
-    apiUrl: emulator.url,
-    token: emulator.token,
-    credentials: "env",
-    ephemeral: { checkpoints: false, clock: emulator.emulator.clock },
     program: async () => {
       new Instance("vm1", { label: "fz-in-1", region: "us-ord", type, image: "public/ubuntu22.04", rootPass: "a-fuzz-root-password" });
     },
   });
-});
-
-afterAll(async () => {
-  await testStack?.stack.destroy().catch(() => undefined);
-  testStack?.cleanup();
-  await client?.close();
-  await emulator?.close();
 });
 
 const RESIZE = "^/v4/compute/instances/\\d+/resize$";
@@ -50,18 +35,18 @@ const RESIZE = "^/v4/compute/instances/\\d+/resize$";
 /** An `up --refresh` to `next` with the resize's answer lost `count` times (by `kind`): its requests, as `METHOD path`. */
 async function resizeRound(next: string, fault?: { kind: FaultKind; count?: number }): Promise<{ requests: string[]; error?: Error }> {
   type = next;
-  emulator.control.clearFaults();
-  if (fault) emulator.control.addFault({ pathPattern: RESIZE, method: "POST", kind: fault.kind, count: fault.count ?? 1 });
-  const mark = emulator.control.listRequests().length;
+  account.emulator.control.clearFaults();
+  if (fault) account.emulator.control.addFault({ pathPattern: RESIZE, method: "POST", kind: fault.kind, count: fault.count ?? 1 });
+  const mark = account.emulator.control.listRequests().length;
   let error: Error | undefined;
   try {
     expect((await testStack.stack.up({ refresh: true })).summary.resourceChanges).toMatchObject({ update: 1 });
   } catch (e) {
     error = e as Error;
   } finally {
-    emulator.control.clearFaults();
+    account.emulator.control.clearFaults();
   }
-  const requests = emulator.control
+  const requests = account.emulator.control
     .listRequests()
     .slice(mark)
     .map((r) => `${r.method} ${r.path.replace(/\d+/g, "N")}`);
@@ -73,14 +58,14 @@ const gets = (requests: string[]) => requests.filter((r) => r === "GET /vN/compu
 
 test("seed 325: a resize whose answer is lost is read: applied, it is waited for; not applied, it is sent once more; lost every time, the error names the resource and the field", async () => {
   expect((await testStack.stack.up()).summary.result).toBe("succeeded");
-  const [vm] = await client.computes.instances.listAll();
+  const [vm] = await account.client.computes.instances.listAll();
   expect(vm).toMatchObject({ label: "fz-in-1", type: "g6-nanode-1", status: "running" });
 
   // The normal path: one resize, and no read beyond the wait's.
   const normal = await resizeRound("g6-standard-1");
   expect(normal.error).toBeUndefined();
   expect(resizes(normal.requests)).toBe(1);
-  expect(await client.computes.instances.get(vm!.id)).toMatchObject({ type: "g6-standard-1", status: "running" });
+  expect(await account.client.computes.instances.get(vm!.id)).toMatchObject({ type: "g6-standard-1", status: "running" });
 
   // Lost after the emulator applied it: the instance is read once (it shows `resizing`), the
   // resize is not sent again, and the up waits and succeeds. Before the fix: the up failed.
@@ -89,14 +74,14 @@ test("seed 325: a resize whose answer is lost is read: applied, it is waited for
   expect(resizes(applied.requests)).toBe(1);
   expect(applied.requests.length).toBe(normal.requests.length + 1);
   expect(gets(applied.requests)).toBe(gets(normal.requests) + 1);
-  expect(await client.computes.instances.get(vm!.id)).toMatchObject({ type: "g6-standard-2", status: "running" });
+  expect(await account.client.computes.instances.get(vm!.id)).toMatchObject({ type: "g6-standard-2", status: "running" });
 
   // Lost before it was applied: the read shows the old type, and the resize is sent once more.
   const notApplied = await resizeRound("g6-standard-1", { kind: "reset" });
   expect(notApplied.error).toBeUndefined();
   expect(resizes(notApplied.requests)).toBe(2);
   expect(notApplied.requests.length).toBe(normal.requests.length + 2);
-  expect(await client.computes.instances.get(vm!.id)).toMatchObject({ type: "g6-standard-1", status: "running" });
+  expect(await account.client.computes.instances.get(vm!.id)).toMatchObject({ type: "g6-standard-1", status: "running" });
 
   // Every send lost before it was applied: the up fails in the program's terms, with what to do.
   const lost = await resizeRound("g6-standard-2", { kind: "reset", count: MAX_CREATE_ATTEMPTS });
@@ -105,11 +90,11 @@ test("seed 325: a resize whose answer is lost is read: applied, it is waited for
   expect(message).toContain(`Instance "vm1": the resize to g6-standard-2 (its type) got no answer ${MAX_CREATE_ATTEMPTS} times`);
   expect(message).toContain("run `pulumi up` again");
   expect(message).not.toContain("/compute/instances");
-  expect((await client.computes.instances.get(vm!.id)).type).toBe("g6-standard-1");
+  expect((await account.client.computes.instances.get(vm!.id)).type).toBe("g6-standard-1");
 
   // As it says: the next up reads the instance and resizes it once.
   const again = await resizeRound("g6-standard-2");
   expect(again.error).toBeUndefined();
   expect(resizes(again.requests)).toBe(1);
-  expect(await client.computes.instances.get(vm!.id)).toMatchObject({ type: "g6-standard-2", status: "running" });
+  expect(await account.client.computes.instances.get(vm!.id)).toMatchObject({ type: "g6-standard-2", status: "running" });
 });
