@@ -278,7 +278,7 @@ export function findClientDocs(root: string): ClientDocs {
     ];
     const answer = paginated ? `Paginator<${response}>` : response === "Empty" ? "Promise<void>" : `Promise<${response}>`;
     if (body && bodyType && !bodies.has(body)) {
-      // A schema imported from a sibling module (`resources/rules/databases.ts`) is documented where it is declared.
+      // A schema imported from a sibling module (`sdk/rules/databases.ts`) is documented where it is declared.
       const alias = named && named.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(named) : named;
       const type = alias ? checker.getDeclaredTypeOfSymbol(alias) : bodyType;
       bodies.set(body, {

@@ -1,7 +1,7 @@
 /**
  * The compute endpoints' contract: response schemas (snake_case, `null`s kept), the endpoint
  * declarations of `/compute/instances*` and `/compute/types*`, and the instance's status waiter;
- * the reason texts and request schemas are in `rules/computes.ts`, re-exported here.
+ * the reason texts and request schemas are in `sdk/rules/computes.ts`, re-exported here.
  *
  * The emulator validates with these schemas and serves these endpoints; the provider's `Instance`
  * derives its checks from them. The shapes are the real API's as its official
@@ -19,7 +19,7 @@ import { resource } from "../core/resource";
 import { waitFor } from "../core/waiters";
 import { isNotFound } from "../core/errors";
 import type { CallOptions, Sleep } from "../core/http";
-import { COMPUTE_STATUSES, ComputeAlerts, ComputeBackups, ConfigDevice, ConfigHelpers, type ComputeStatus } from "./rules/computes";
+import { COMPUTE_STATUSES, ComputeAlerts, ComputeBackups, ConfigDevice, ConfigHelpers, type ComputeStatus } from "../rules/computes";
 import {
   ComputeBootRequest,
   ComputeCreateRequest,
@@ -31,9 +31,9 @@ import {
   ConfigInterfaceUpdateRequest,
   ConfigUpdateRequest,
   InterfaceOrderRequest,
-} from "./rules/computes";
+} from "../rules/computes";
 
-export * from "./rules/computes";
+export * from "../rules/computes";
 
 const id = z.number().int();
 

@@ -24,8 +24,8 @@ import {
   orList,
   type DatabaseEngineType,
   type DatabaseUpdateRequest,
-} from "./rules/databases";
-export * from "./rules/databases";
+} from "../rules/databases";
+export * from "../rules/databases";
 
 // ---------------------------------------------------------------------------------------------
 // Response schemas (tolerant)

@@ -19,8 +19,8 @@ import {
   isHostname,
   isIpAddress,
   isRecordNameSpelling,
-} from "./rules/domains";
-export * from "./rules/domains";
+} from "../rules/domains";
+export * from "../rules/domains";
 
 // ---------------------------------------------------------------------------------------------
 // field schemas

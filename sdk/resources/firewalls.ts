@@ -23,8 +23,8 @@ import {
   FirewallTags,
   PORTLESS_PROTOCOLS,
   enumOf,
-} from "./rules/firewalls";
-export * from "./rules/firewalls";
+} from "../rules/firewalls";
+export * from "../rules/firewalls";
 
 /** One rule. `ports` null or absent means every port; only TCP and UDP take ports. */
 export const FirewallRule = z

@@ -24,8 +24,9 @@ const kinds = (modules: string[], folder: string) => modules.filter((m) => m.sta
 test("a provider process serving DomainRecord loads that kind's spec and sdk area, no other", async () => {
   const loaded = await loadedAfter(`require("./registry").provider("DomainRecord");`);
   expect(kinds(loaded, "provider/resources/")).toEqual(["common.js", "domain-record.js", "domain.js", "record-common.js"]);
-  // The domains area: its endpoints and the rules beside them (sdk/resources/rules/).
-  expect(kinds(loaded, "sdk/resources/")).toEqual(["domains.js", "rules/domains.js"]);
+  // The domains area: its endpoints, and its rules (sdk/rules/).
+  expect(kinds(loaded, "sdk/resources/")).toEqual(["domains.js"]);
+  expect(kinds(loaded, "sdk/rules/")).toEqual(["domains.js"]);
 });
 
 test("a program declaring a Vpc loads the Vpc's spec and sdk area, no other kind's", async () => {

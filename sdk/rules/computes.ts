@@ -5,7 +5,7 @@
  * (`Instance`'s `wireRules`). Re-exported by `computes.ts`; facts in docs/api-facts-computes.md.
  */
 import { z } from "zod";
-import { requiredString, type ErrorEntry } from "../../core/schema";
+import { requiredString, type ErrorEntry } from "../core/schema";
 
 /** At most three interfaces per profile (`eth0`–`eth2`). */
 export const MAX_INTERFACES = 3;

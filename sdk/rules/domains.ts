@@ -2,7 +2,7 @@
  * Domains: the reason texts of the domain and record rules, and the pure functions on names, addresses and values that the sdk's validation, the emulator's rules and the provider's `check` and normalization share (re-exported by `domains.ts`).
  */
 import { isIPv6 } from "node:net";
-import { parseIpv4 } from "../../core/net";
+import { parseIpv4 } from "../core/net";
 
 /** Reason texts of the domain and record rules, shared with the emulator and the tests. */
 export const DOMAIN_REASONS = {

@@ -2,8 +2,8 @@
  * Managed Databases: the engines, statuses and what each operation requires, allow lists, and the request schemas with the API's rules and reason texts (re-exported by `databases.ts`).
  */
 import { z } from "zod";
-import { requiredString } from "../../core/schema";
-import { formatIpv6, parseIpv4, parseIpv6 } from "../../core/net";
+import { requiredString } from "../core/schema";
+import { formatIpv6, parseIpv4, parseIpv6 } from "../core/net";
 
 // ---------------------------------------------------------------------------------------------
 // Engines, statuses and what each operation requires

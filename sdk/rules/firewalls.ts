@@ -2,8 +2,8 @@
  * Cloud Firewalls: the device kinds, limits and reason texts, and the schemas of the fields of a firewall and its rules (label, tags, policies, protocols, ports, addresses), shared with the emulator and the provider (re-exported by `firewalls.ts`).
  */
 import { z } from "zod";
-import { missingOr, requiredString } from "../../core/schema";
-import { parseIpv4Cidr, parseIpv6Cidr } from "../../core/net";
+import { missingOr, requiredString } from "../core/schema";
+import { parseIpv4Cidr, parseIpv6Cidr } from "../core/net";
 
 /** Device entity kinds a firewall can be assigned to. */
 export const FIREWALL_DEVICE_TYPES = ["compute", "nodebalancer"] as const;
