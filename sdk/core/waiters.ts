@@ -5,9 +5,9 @@
  * recorded sequences of states instantly and deterministically.
  */
 import { setTimeout as delay } from "node:timers/promises";
-import { AbortError, WaitError } from "./errors";
+import { AbortError, WaitError, isNotFound } from "./errors";
 import { decideRetry } from "./retry";
-import type { Sleep } from "./http";
+import type { CallOptions, Sleep } from "./http";
 
 /** Options of `waitFor`: what to poll, when it is over or failed, and how long to try. */
 export interface WaitOptions<T> {
@@ -87,4 +87,41 @@ async function pause(sleep: Sleep, ms: number, what: string, signal: AbortSignal
   } catch (cause) {
     throw new AbortError(`aborted while waiting for ${what}`, { cause });
   }
+}
+
+/** What a record's status waiter (`images.waitForStatus`, `computes.instances.waitForStatus`) takes: `waitFor`'s pacing and clock. */
+export interface RecordWaitOptions<T> extends CallOptions {
+  /** The wait's deadline; each waiter states its default. */
+  timeoutMs?: number;
+  /** Longest delay between polls; each waiter states its default. */
+  intervalMs?: number;
+  /** Every polled state (`undefined` once the record is gone) and the time elapsed. */
+  progress?: (record: T | undefined, elapsedMs: number) => void;
+  sleep?: Sleep;
+  now?: () => number;
+}
+
+/**
+ * Waits on one record's status: polls `get`, reading a 404 as `undefined` (the record is gone, for
+ * `failed` to name), with the caller's pacing, clock and signal over the waiter's defaults.
+ */
+export function waitForRecord<T>(
+  get: (options: CallOptions) => Promise<T>,
+  wait: Pick<WaitOptions<T | undefined>, "done" | "failed" | "what" | "intervalMs" | "firstIntervalMs" | "timeoutMs">,
+  options: RecordWaitOptions<T>,
+): Promise<T> {
+  return waitFor<T | undefined>({
+    ...wait,
+    poll: (signal) =>
+      get({ signal }).catch((error: unknown) => {
+        if (isNotFound(error)) return undefined;
+        throw error;
+      }),
+    progress: options.progress,
+    intervalMs: options.intervalMs ?? wait.intervalMs,
+    timeoutMs: options.timeoutMs ?? wait.timeoutMs,
+    sleep: options.sleep,
+    now: options.now,
+    signal: options.signal,
+  }) as Promise<T>;
 }

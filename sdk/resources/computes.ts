@@ -16,9 +16,7 @@ import { STAMPS, filterable } from "../core/schema";
 import { VpcIp } from "./vpcs";
 import { endpoints, readWrite, verbs } from "../core/endpoint";
 import { resource } from "../core/resource";
-import { waitFor } from "../core/waiters";
-import { isNotFound } from "../core/errors";
-import type { CallOptions, Sleep } from "../core/http";
+import { waitForRecord, type RecordWaitOptions } from "../core/waiters";
 import { COMPUTE_STATUSES, ComputeAlerts, ComputeBackups, ConfigDevice, ConfigHelpers, type ComputeStatus } from "../rules/computes";
 import {
   ComputeBootRequest,
@@ -234,17 +232,13 @@ export const COMPUTE_ENDPOINTS = endpoints("computes", {
 export const COMPUTE_RESTING_STATUSES: readonly ComputeStatus[] = ["running", "offline", "stopped"];
 
 /** Options of `waitForStatus`. */
-export interface ComputeWaitOptions extends CallOptions {
+export interface ComputeWaitOptions extends RecordWaitOptions<Compute> {
   /** Default 10 minutes. */
   timeoutMs?: number;
   /** Longest delay between polls; default 3 000 ms. */
   intervalMs?: number;
   /** First delay between polls (default: `intervalMs`); each next one is 1.5× longer, up to `intervalMs`. */
   firstIntervalMs?: number;
-  /** Every polled state (`undefined` once the instance is gone) and the time elapsed. */
-  progress?: (compute: Compute | undefined, elapsedMs: number) => void;
-  sleep?: Sleep;
-  now?: () => number;
 }
 
 /**
@@ -280,22 +274,17 @@ export class Instances extends resource(COMPUTE_ENDPOINTS.instances) {
     options: ComputeWaitOptions = {},
   ): Promise<Compute> {
     const targets = typeof until === "string" ? [until] : until;
-    return waitFor<Compute | undefined>({
-      poll: (signal) =>
-        this.get(computeId, { signal }).catch((error: unknown) => {
-          if (isNotFound(error)) return undefined;
-          throw error;
-        }),
+    const wait = {
       ...computeStatusWaiter(computeId, targets),
-      progress: options.progress,
-      intervalMs: options.intervalMs ?? 3_000,
+      intervalMs: 3_000,
       firstIntervalMs: options.firstIntervalMs,
-      timeoutMs: options.timeoutMs ?? 600_000,
-      what: `instance ${computeId} to become ${targets.join(" or ")}`,
-      sleep: options.sleep,
-      now: options.now,
-      signal: options.signal,
-    }) as Promise<Compute>;
+      timeoutMs: 600_000,
+    };
+    return waitForRecord(
+      (call) => this.get(computeId, call),
+      { ...wait, what: `instance ${computeId} to become ${targets.join(" or ")}` },
+      options,
+    );
   }
 }
 

@@ -12,11 +12,10 @@ import { createHash } from "node:crypto";
 import { open, stat } from "node:fs/promises";
 import { z } from "zod";
 import { STAMPS_UPDATED_NULLABLE, Timestamp, requiredInt, requiredString } from "../core/schema";
-import { isNotFound } from "../core/errors";
-import type { CallOptions, HttpClient, Sleep } from "../core/http";
+import type { CallOptions, HttpClient } from "../core/http";
 import { endpoints, verbs } from "../core/endpoint";
 import { resource } from "../core/resource";
-import { waitFor } from "../core/waiters";
+import { waitForRecord, type RecordWaitOptions } from "../core/waiters";
 
 /**
  * Reason texts of the image rules (the client UI's wording, MGR-V `images.schema.ts`, where the
@@ -154,15 +153,11 @@ export interface UploadResult {
 }
 
 /** Options of `waitForStatus`. */
-export interface ImageWaitOptions extends CallOptions {
+export interface ImageWaitOptions extends RecordWaitOptions<Image> {
   /** Default: no deadline of its own (bound it with `signal`). */
   timeoutMs?: number;
   /** Delay between polls; default 3 000 ms. */
   intervalMs?: number;
-  /** Every polled state (`undefined` once the image is gone) and the time elapsed. */
-  progress?: (image: Image | undefined, elapsedMs: number) => void;
-  sleep?: Sleep;
-  now?: () => number;
 }
 
 /**
@@ -317,21 +312,7 @@ export class Images extends resource(IMAGE_ENDPOINTS) {
    * Fails fast with `WaitError` when the image disappears (a canceled upload).
    */
   waitForStatus(imageId: string, target: ImageStatus = "available", options: ImageWaitOptions = {}): Promise<Image> {
-    const predicates = imageStatusWaiter(imageId, target);
-    return waitFor<Image | undefined>({
-      poll: (signal) =>
-        this.get(imageId, { signal }).catch((error: unknown) => {
-          if (isNotFound(error)) return undefined;
-          throw error;
-        }),
-      ...predicates,
-      progress: options.progress,
-      intervalMs: options.intervalMs ?? 3_000,
-      timeoutMs: options.timeoutMs ?? Number.POSITIVE_INFINITY,
-      what: `image ${imageId} to become ${target}`,
-      sleep: options.sleep,
-      now: options.now,
-      signal: options.signal,
-    }) as Promise<Image>;
+    const wait = { ...imageStatusWaiter(imageId, target), intervalMs: 3_000, timeoutMs: Number.POSITIVE_INFINITY };
+    return waitForRecord((call) => this.get(imageId, call), { ...wait, what: `image ${imageId} to become ${target}` }, options);
   }
 }
