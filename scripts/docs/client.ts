@@ -332,7 +332,10 @@ export function findClientDocs(root: string): ClientDocs {
       // A service or a group of services (`client.networking`): an object with members of its own.
       if (!(memberType.flags & (ts.TypeFlags.Object | ts.TypeFlags.Intersection)) || !publicMembers(memberType).length) continue;
       const classSymbol = memberType.getSymbol();
+      // A sub-resource a table derives is documented on its entry in the table (`/** `/vpcs/{vpcId}/subnets`. */ subnets: …`).
+      const entry = member.valueDeclaration ?? member.declarations?.[0];
       const memberDescription =
+        (entry && ts.isPropertyAssignment(entry) && docOf(member, checker)) ||
         (classSymbol && docOf(classSymbol, checker)) ||
         (memberType.aliasSymbol && docOf(memberType.aliasSymbol, checker)) ||
         docOf(member, checker);

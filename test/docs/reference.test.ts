@@ -125,3 +125,17 @@ test("the typed client has a page: the wire's snake_case said at the top, every 
   for (const guide of ["docs/guides/testing.md", "docs/guides/changing-objects-by-hand.md"])
     expect(fs.readFileSync(path.join(REPO_ROOT, guide), "utf8")).toContain("](../reference/client.md)");
 });
+
+test("a sub-resource a table derives is described by the TSDoc of its entry in the table, not by the derived type's", () => {
+  const page = pages["client.md"]!;
+  const description = (service: string) => page.split(`\n## ${service}\n\n`)[1]?.split("\n")[0];
+  const nested = {
+    "client.vpcs.subnets": "`/vpcs/{vpcId}/subnets`.",
+    "client.domains.records": "`/domains/{domainId}/records`.",
+    "client.networking.firewalls.devices": "`/networking/firewalls/{firewallId}/devices`.",
+    "client.support.tickets.replies": "`/support/tickets/{ticketId}/replies`.",
+    "client.regions.availability": "Availability of select plans per region.",
+  };
+  for (const [service, written] of Object.entries(nested))
+    expect({ service, description: description(service) }).toEqual({ service, description: written });
+});
