@@ -122,17 +122,25 @@ export class HttpClient {
         if (raw.status >= 400) throw this.toApiError(raw, info);
         return this.parseResponse(raw, options.responseSchema, info);
       } catch (error) {
-        const decision = decideRetry(error, attempt, { idempotent }, this.retry);
-        if (!decision.retry) throw error;
-        this.notify(this.onRetry, { attempt, delayMs: decision.delayMs, reason: decision.reason, method, path: info.path });
-        try {
-          await this.sleep(decision.delayMs, options.signal);
-        } catch (cause) {
-          if (!options.signal?.aborted) throw cause;
-          throw new AbortError(`${info.method} ${info.path}: aborted while waiting to retry`, { cause: sanitizeCause(cause, this.redact) });
-        }
+        await this.backOff(error, attempt, idempotent, info, options.signal);
         if (options.signal?.aborted) throw new AbortError(`${info.method} ${info.path}: aborted`);
       }
+    }
+  }
+
+  /**
+   * After a failed attempt: rethrows what the retry policy does not retry, else reports the retry
+   * (`onRetry`) and waits its delay; an abort during the wait is an `AbortError`.
+   */
+  private async backOff(error: unknown, attempt: number, idempotent: boolean, info: RequestInfo, signal?: AbortSignal): Promise<void> {
+    const decision = decideRetry(error, attempt, { idempotent }, this.retry);
+    if (!decision.retry) throw error;
+    this.notify(this.onRetry, { attempt, delayMs: decision.delayMs, reason: decision.reason, method: info.method, path: info.path });
+    try {
+      await this.sleep(decision.delayMs, signal);
+    } catch (cause) {
+      if (!signal?.aborted) throw cause;
+      throw new AbortError(`${info.method} ${info.path}: aborted while waiting to retry`, { cause: sanitizeCause(cause, this.redact) });
     }
   }
 
@@ -200,15 +208,7 @@ export class HttpClient {
         if (raw.status >= 400) throw this.toApiError(raw, info);
         return raw;
       } catch (error) {
-        const decision = decideRetry(error, attempt, { idempotent: options.method === "PUT" }, this.retry);
-        if (!decision.retry) throw error;
-        this.notify(this.onRetry, { attempt, delayMs: decision.delayMs, reason: decision.reason, method: info.method, path: info.path });
-        try {
-          await this.sleep(decision.delayMs, options.signal);
-        } catch (cause) {
-          if (!options.signal?.aborted) throw cause;
-          throw new AbortError(`${info.method} ${info.path}: aborted while waiting to retry`, { cause: sanitizeCause(cause, this.redact) });
-        }
+        await this.backOff(error, attempt, options.method === "PUT", info, options.signal);
       }
     }
   }

@@ -1,24 +1,22 @@
 /**
  * Domains (DNS zones) and their records (spec "Domain", "Domain record", "Domains" endpoints;
  * api-facts P2-7, P2-8, P2-9, P7-2). The request schemas carry the API's rules and reason texts;
- * the pure functions below (type rules, TTL rounding, name and target spelling) are shared by the
- * sdk's validation, the emulator's rules and the provider's `check` and normalization, so every
- * layer agrees on what a record means.
+ * the pure functions of `sdk/rules/domains.ts` (type rules, TTL rounding, name and target
+ * spelling), re-exported here, are shared by the sdk's validation, the emulator's rules and the
+ * provider's `check` and normalization, so every layer agrees on what a record means.
  */
-import { isIPv6 } from "node:net";
 import { z } from "zod";
-import { Timestamp, clearable, filterable, missingOr, requiredString, type ErrorEntry } from "../core/schema";
-import { parseIpv4 } from "../core/net";
+import { Timestamp, clearable, filterable, missingOr, requiredString } from "../core/schema";
 import { crud, endpoints, readWrite } from "../core/endpoint";
 import { resource } from "../core/resource";
 import {
   DOMAIN_REASONS,
-  HOSTNAME_TARGET_TYPES,
   RECORD_REASONS,
   domainNameProblem,
-  isHostname,
+  domainTypeErrors,
   isIpAddress,
   isRecordNameSpelling,
+  recordRuleErrors,
 } from "../rules/domains";
 export * from "../rules/domains";
 
@@ -75,18 +73,6 @@ export const DomainTags = z.array(z.string({ error: () => "tags must be strings"
 
 /** refresh/retry/expire/ttl seconds: any whole number ≥ 0; the API rounds it up (P2-9). */
 export const domainSeconds = (field: string) => intField(DOMAIN_REASONS.secondsInvalid(field), 0);
-
-/** The type rules of a domain (P2-7, P2-8): master needs `soa_email`, slave at least one `master_ips` entry. */
-export function domainTypeErrors(domain: {
-  type?: string | null;
-  soa_email?: string | null;
-  master_ips?: readonly string[] | null;
-}): ErrorEntry[] {
-  if (domain.type === "master" && !domain.soa_email) return [{ field: "soa_email", reason: DOMAIN_REASONS.soaEmailRequired }];
-  if (domain.type === "slave" && (domain.master_ips ?? []).length === 0)
-    return [{ field: "master_ips", reason: DOMAIN_REASONS.masterIpsRequired }];
-  return [];
-}
 
 const domainWritable = {
   domain: DomainName,
@@ -153,70 +139,6 @@ export const RecordPort = intField(RECORD_REASONS.portRange, 0, 65535);
 export const SrvService = stringField("service").regex(/^_?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i, RECORD_REASONS.serviceInvalid);
 /** An SRV record's protocol (without the underscore). */
 export const SrvProtocol = stringField("protocol").regex(/^_?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i, RECORD_REASONS.protocolInvalid);
-
-/**
- * A record's fields, wire names; `null`/`undefined` = not given. The one shape every layer hands
- * record rules and record builders: the rules take any type name (`RecordFields`), a layer that
- * only knows valid types narrows it (`RecordFields<RecordType>`; `Partial<…>` for an update).
- */
-export interface RecordFields<Type extends string = string> {
-  type: Type;
-  name?: string | null | undefined;
-  target?: string | null | undefined;
-  priority?: number | null | undefined;
-  weight?: number | null | undefined;
-  port?: number | null | undefined;
-  service?: string | null | undefined;
-  protocol?: string | null | undefined;
-  tag?: string | null | undefined;
-  /** Not looked at by the rules; rounded by the API (`roundRecordTtl`). */
-  ttl_sec?: number | undefined;
-}
-
-const given = (value: unknown) => value !== undefined && value !== null;
-/** A field that does not apply may be absent, or carry the value the API itself reports for it (0 or null). */
-const meaningful = (value: unknown) => given(value) && value !== 0 && value !== "";
-
-/**
- * The type-specific rules of a record (spec "Domain record"): required fields per type, fields
- * that only apply to some types, and what the target must be. Field-level rules (ranges, lengths)
- * are the schemas'. Returns every problem, wire field names.
- */
-export function recordRuleErrors(record: RecordFields): ErrorEntry[] {
-  const errors: ErrorEntry[] = [];
-  const { type } = record;
-  const require = (field: keyof RecordFields) => {
-    if (!given(record[field]) || record[field] === "") errors.push({ field, reason: RECORD_REASONS.requiredFor(field, type) });
-  };
-  const only = (field: keyof RecordFields, types: readonly string[], label: string) => {
-    if (!types.includes(type) && meaningful(record[field])) errors.push({ field, reason: RECORD_REASONS.onlyFor(field, label) });
-  };
-  if (type === "MX") require("priority");
-  if (type === "SRV") for (const f of ["priority", "weight", "port", "service", "protocol"] as const) require(f);
-  if (type === "CAA") require("tag");
-  only("priority", ["MX", "SRV"], "MX and SRV");
-  for (const f of ["weight", "port", "service", "protocol"] as const) only(f, ["SRV"], "SRV");
-  only("tag", ["CAA"], "CAA");
-
-  const target = record.target;
-  if (typeof target === "string" && target !== "") {
-    const trailing = target.endsWith(".");
-    if (trailing && (type === "A" || type === "AAAA" || type === "CAA")) {
-      errors.push({ field: "target", reason: RECORD_REASONS.trailingPeriod(type) });
-    } else if (type === "A" && parseIpv4(target) === undefined) {
-      errors.push({ field: "target", reason: RECORD_REASONS.targetIpv4 });
-    } else if (type === "AAAA" && !isIPv6(target)) {
-      errors.push({ field: "target", reason: RECORD_REASONS.targetIpv6 });
-    } else if (HOSTNAME_TARGET_TYPES.has(type) && target !== "@" && !isHostname(target)) {
-      errors.push({ field: "target", reason: RECORD_REASONS.targetHostname(type) });
-    } else if (type === "CAA" && (record.tag === "issue" || record.tag === "issuewild") && target !== ";" && !isHostname(target)) {
-      errors.push({ field: "target", reason: RECORD_REASONS.targetCaaDomain });
-    } else if (type === "CAA" && record.tag === "iodef" && !/^(mailto:[^@\s]+@[^@\s]+|https?:\/\/\S+)$/i.test(target)) {
-      errors.push({ field: "target", reason: RECORD_REASONS.targetCaaIodef });
-    }
-  }
-  return errors;
-}
 
 const recordWritable = {
   name: RecordName.optional(),

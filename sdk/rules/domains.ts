@@ -3,6 +3,7 @@
  */
 import { isIPv6 } from "node:net";
 import { parseIpv4 } from "../core/net";
+import type { ErrorEntry } from "../core/schema";
 
 /** Reason texts of the domain and record rules, shared with the emulator and the tests. */
 export const DOMAIN_REASONS = {
@@ -187,4 +188,80 @@ export function srvBaseName(name: string, service: string, protocol: string): st
   const lower = name.toLowerCase();
   if (lower === prefix) return "";
   return lower.startsWith(`${prefix}.`) ? lower.slice(prefix.length + 1) : lower;
+}
+
+/** The type rules of a domain (P2-7, P2-8): master needs `soa_email`, slave at least one `master_ips` entry. */
+export function domainTypeErrors(domain: {
+  type?: string | null;
+  soa_email?: string | null;
+  master_ips?: readonly string[] | null;
+}): ErrorEntry[] {
+  if (domain.type === "master" && !domain.soa_email) return [{ field: "soa_email", reason: DOMAIN_REASONS.soaEmailRequired }];
+  if (domain.type === "slave" && (domain.master_ips ?? []).length === 0)
+    return [{ field: "master_ips", reason: DOMAIN_REASONS.masterIpsRequired }];
+  return [];
+}
+
+/**
+ * A record's fields, wire names; `null`/`undefined` = not given. The one shape every layer hands
+ * record rules and record builders: the rules take any type name (`RecordFields`), a layer that
+ * only knows valid types narrows it (`RecordFields<RecordType>`; `Partial<…>` for an update).
+ */
+export interface RecordFields<Type extends string = string> {
+  type: Type;
+  name?: string | null | undefined;
+  target?: string | null | undefined;
+  priority?: number | null | undefined;
+  weight?: number | null | undefined;
+  port?: number | null | undefined;
+  service?: string | null | undefined;
+  protocol?: string | null | undefined;
+  tag?: string | null | undefined;
+  /** Not looked at by the rules; rounded by the API (`roundRecordTtl`). */
+  ttl_sec?: number | undefined;
+}
+
+const given = (value: unknown) => value !== undefined && value !== null;
+/** A field that does not apply may be absent, or carry the value the API itself reports for it (0 or null). */
+const meaningful = (value: unknown) => given(value) && value !== 0 && value !== "";
+
+/**
+ * The type-specific rules of a record (spec "Domain record"): required fields per type, fields
+ * that only apply to some types, and what the target must be. Field-level rules (ranges, lengths)
+ * are the schemas'. Returns every problem, wire field names.
+ */
+export function recordRuleErrors(record: RecordFields): ErrorEntry[] {
+  const errors: ErrorEntry[] = [];
+  const { type } = record;
+  const require = (field: keyof RecordFields) => {
+    if (!given(record[field]) || record[field] === "") errors.push({ field, reason: RECORD_REASONS.requiredFor(field, type) });
+  };
+  const only = (field: keyof RecordFields, types: readonly string[], label: string) => {
+    if (!types.includes(type) && meaningful(record[field])) errors.push({ field, reason: RECORD_REASONS.onlyFor(field, label) });
+  };
+  if (type === "MX") require("priority");
+  if (type === "SRV") for (const f of ["priority", "weight", "port", "service", "protocol"] as const) require(f);
+  if (type === "CAA") require("tag");
+  only("priority", ["MX", "SRV"], "MX and SRV");
+  for (const f of ["weight", "port", "service", "protocol"] as const) only(f, ["SRV"], "SRV");
+  only("tag", ["CAA"], "CAA");
+
+  const target = record.target;
+  if (typeof target === "string" && target !== "") {
+    const trailing = target.endsWith(".");
+    if (trailing && (type === "A" || type === "AAAA" || type === "CAA")) {
+      errors.push({ field: "target", reason: RECORD_REASONS.trailingPeriod(type) });
+    } else if (type === "A" && parseIpv4(target) === undefined) {
+      errors.push({ field: "target", reason: RECORD_REASONS.targetIpv4 });
+    } else if (type === "AAAA" && !isIPv6(target)) {
+      errors.push({ field: "target", reason: RECORD_REASONS.targetIpv6 });
+    } else if (HOSTNAME_TARGET_TYPES.has(type) && target !== "@" && !isHostname(target)) {
+      errors.push({ field: "target", reason: RECORD_REASONS.targetHostname(type) });
+    } else if (type === "CAA" && (record.tag === "issue" || record.tag === "issuewild") && target !== ";" && !isHostname(target)) {
+      errors.push({ field: "target", reason: RECORD_REASONS.targetCaaDomain });
+    } else if (type === "CAA" && record.tag === "iodef" && !/^(mailto:[^@\s]+@[^@\s]+|https?:\/\/\S+)$/i.test(target)) {
+      errors.push({ field: "target", reason: RECORD_REASONS.targetCaaIodef });
+    }
+  }
+  return errors;
 }
