@@ -21,6 +21,8 @@ let client: ComputeClient;
 let testStack: TestStack;
 /** The program's instance arguments that change round by round. */
 let shape = { type: "g6-nanode-1", address: undefined as string | undefined, label: "web-1" };
+/** Set: the program is only an instance brought in by Pulumi's `import` option (no root password). */
+let importId: string | undefined;
 
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0 });
@@ -32,6 +34,10 @@ beforeAll(async () => {
     credentials: "env",
     ephemeral: { checkpoints: false, clock: emulator.emulator.clock },
     program: async () => {
+      if (importId !== undefined) {
+        new Instance("found", { label: "found-1", region: "us-iad", type: "g6-nanode-1", image: "public/debian12" }, { import: importId });
+        return {};
+      }
       const vpc = new Vpc("net", { label: "web-net", region: "us-iad" });
       const subnet = new VpcSubnet("web", { vpcId: vpc.id, label: "web", ipv4: "10.0.1.0/24" });
       const edge = new Firewall("edge", { label: "web-edge", inboundPolicy: "DROP", outboundPolicy: "ACCEPT" });
@@ -137,4 +143,29 @@ test("the workload's life: up, an exact preview of a resize and of an interface 
   expect(await client.vpcs.listAll()).toEqual([]);
   expect(await client.networking.firewalls.listAll()).toEqual([]);
   expect(await client.domains.listAll()).toEqual([]);
+});
+
+test("a replacement is a create: `--replace` of an imported instance without its root password is refused at preview, naming rootPass, with nothing sent", async () => {
+  const found = await client.computes.instances.create({
+    label: "found-1",
+    region: "us-iad",
+    type: "g6-nanode-1",
+    image: "public/debian12",
+    root_pass: "a-password-set-by-hand",
+  });
+  importId = String(found.id);
+  const imported = await testStack.stack.up();
+  expect(imported.summary.resourceChanges).toMatchObject({ import: 1 });
+  await testStack.stack.preview({ expectNoChanges: true });
+
+  // The check sees the old object (nothing deploys), but the replacement creates a new one from the image.
+  const mark = emulator.control.listRequests().length;
+  const urn = (await testStack.stack.exportStack()).deployment.resources.find((r: { urn: string }) => r.urn.endsWith("::found")).urn;
+  const refused = await testStack.stack.preview({ replace: [urn] }).then(
+    () => "",
+    (error: Error) => String(error),
+  );
+  expect(refused).toMatch(/rootPass: required when this up deploys the instance from its image/);
+  expect(writesSince(emulator, mark)).toEqual([]);
+  expect((await client.computes.instances.get(found.id)).label).toBe("found-1");
 });
