@@ -1,7 +1,7 @@
 /**
  * The model-based fuzzer's long runs (`test/support/fuzz/`, issue 60): seeded step sequences
  * through the real engine against the in-process emulator, every invariant after every step, a
- * violation shrunk and printed as a jest test to paste into `test/e2e/fuzz.e2e.test.ts`.
+ * violation shrunk and printed as a jest test to paste into `test/e2e/fuzz-found.e2e.test.ts`.
  *
  *   npm run bench -- fuzz --steps=200 --seed=7                 one seed, through its door (odd: classes, even: plugin)
  *   npm run bench -- fuzz --steps=100 --seed=1 --seeds=20        seeds 1 to 20

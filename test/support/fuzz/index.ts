@@ -2,19 +2,33 @@
  * The model-based fuzzer (issue 60): a seeded sequence of a team's steps over months — program
  * edits, operations, hand changes and faults — run through the real engine against the emulator,
  * with invariants after every step, and a failure shrunk to a jest test. Shared by
- * `test/e2e/fuzz.e2e.test.ts` (fixed seeds) and `bench/fuzz.ts` (long runs). docs/design.md says
- * what it covers and what not yet.
+ * `test/e2e/fuzz.e2e.test.ts` (fixed seeds), `test/e2e/fuzz-found.e2e.test.ts` (the shrunk
+ * replays of what it found) and `bench/fuzz.ts` (long runs). docs/design.md says what it covers
+ * and what not yet.
  */
 import { runSteps, type FuzzWorld, type RunReport } from "./run";
 import { asJestTest, shrink, type Shrunk } from "./shrink";
 import { generateSteps } from "./steps";
 import { doorOf, type Door } from "./doors";
+import type { Step } from "./steps";
 
 export { startFuzzWorld, runSteps, type FuzzWorld, type RunReport, type Violation } from "./run";
 export { generateSteps, type Step } from "./steps";
 export { KINDS, NOT_YET, unmodelledKinds } from "./kinds";
 export { DOORS, doorOf, type Door } from "./doors";
 export { shrink, asJestTest } from "./shrink";
+
+/** A firewall `fw1` and an inbound rule `rule1` on it: the start of tests of both fuzz files. */
+export const FIREWALL_WITH_RULE: Step[] = [
+  { op: "add", kind: "Firewall", name: "fw1", props: { label: "fz-fw-2", inboundPolicy: "DROP", outboundPolicy: "ACCEPT" } },
+  {
+    op: "add",
+    kind: "FirewallRule",
+    name: "rule1",
+    parent: "fw1",
+    props: { direction: "inbound", label: "rule-11", action: "ACCEPT", protocol: "TCP", ports: "1012" },
+  },
+];
 
 export interface FuzzResult {
   seed: number;

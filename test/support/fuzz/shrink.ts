@@ -47,7 +47,7 @@ export async function shrink(
   return { ...best, replays };
 }
 
-/** A shrunk sequence as a jest test to paste into `test/e2e/fuzz.e2e.test.ts` (its `replay`, through `door`). */
+/** A shrunk sequence as a jest test to paste into `test/e2e/fuzz-found.e2e.test.ts` (its `replay`, through `door`). */
 export function asJestTest(title: string, shrunk: { steps: readonly Step[]; violation: Violation }, door: Door = "classes"): string {
   return [
     `// ${shrunk.violation.invariant}: ${shrunk.violation.message.split("\n")[0]}`,
