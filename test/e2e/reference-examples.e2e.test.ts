@@ -2,7 +2,8 @@
  * Every reference page's example runs as written against a fresh standalone emulator: for each
  * page of `docs/reference/` (a resource's or a data function's), `compute-emulator
  * --demo-environment` is started (the command itself, with what the examples expect and this API
- * cannot create: two instances, a disk, a nodebalancer), the example is the program of a project
+ * cannot create: two instances, a disk, a nodebalancer; its clock faster than the command's
+ * default, `TIME_SCALE`), the example is the program of a project
  * of its own (compiled to JavaScript: the docs' type check is `test/docs/examples.test.ts`), its
  * stack gets the config lines the emulator prints, and `pulumi up` must succeed through the real
  * engine. A file an example uploads is made first, where the example says it is.
@@ -25,6 +26,14 @@ import { startProcess } from "../support/process";
 
 // One engine run per page (about forty), each against an emulator of its own.
 jest.setTimeout(240_000);
+
+/**
+ * How much faster than real time the emulators' clocks run: a database provisions in 15 to 30
+ * minutes of the API's time, 0.3 to 0.6 s here, so a database's example waits for the provider's
+ * first polls only (at the command's default of 300×, 3 to 6 s of real time: 8 s more per
+ * database page than the others).
+ */
+const TIME_SCALE = 3000;
 
 const REFERENCE = path.join(REPO_ROOT, "docs/reference");
 /** The page of every resource and every data function (the index, the policy pack's and the testing module's pages have no program). */
@@ -82,7 +91,7 @@ test.each(pages)("%s: its example runs as written against a fresh compute-emulat
 
   const emulator = await startProcess(
     process.execPath,
-    [path.join(REPO_ROOT, "dist/emulator/cli.js"), "--port", "0", "--demo-environment"],
+    [path.join(REPO_ROOT, "dist/emulator/cli.js"), "--port", "0", "--demo-environment", "--time-scale", String(TIME_SCALE)],
     /pulumi config set compute-examples:diskId \d+/,
   );
   try {
