@@ -9,7 +9,6 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { setTimeout as delay } from "node:timers/promises";
 import type { RequestLogEntry, RunningEmulator } from "../../emulator";
 import type { ComputeClient } from "../../sdk/client";
 import { REPO_ROOT } from "../support/engine";
@@ -17,6 +16,7 @@ import { killedRun } from "../support/killed-run";
 import { runProcess, type ProcessResult } from "../support/process";
 import { expectExit } from "../support/user-shell";
 import { linkedStack, type LinkedStack } from "../support/linked-stack";
+import { heldRequestsDone } from "../support/requests";
 
 jest.setTimeout(600_000);
 
@@ -115,7 +115,7 @@ const EMPTY: Account = { vpcs: [], firewalls: [], domains: [], records: [], data
 
 /** `recover --yes`: its report, and the requests it sent (reads only). */
 async function recover(): Promise<{ lines: string[]; requests: RequestLogEntry[] }> {
-  await delay(HOLD_MS + 1_000); // the held requests are processed (or not) before anyone looks
+  await heldRequestsDone(emulator, HOLD_MS + 1_000); // the held requests are processed (or not) before anyone looks
   emulator.control.clearFaults();
   emulator.control.clearRequests();
   const result = await recoverCommand("--yes");

@@ -19,6 +19,7 @@ import { ComputeClient } from "../../sdk/client";
 import { REPO_ROOT } from "../support/engine";
 import { alive, killTree, runProcess } from "../support/process";
 import { startPostgres, type RunningPostgres } from "../support/postgres";
+import { heldRequestsDone } from "../support/requests";
 import { linkedProject } from "../support/user-shell";
 import { NETWORK, TEAM_STACK, appProgram, networkProgram, teamEnv, teamStack, type Team } from "../support/team";
 
@@ -271,7 +272,7 @@ test("a runner killed mid-up: recover removes its lock row and adopts the create
   await closed;
   for (let i = 0; i < 100 && tree.some(alive); i++) await delay(50);
   expect(tree.filter(alive)).toEqual([]);
-  await delay(5_000); // the held creates are carried out with nobody waiting for them
+  await heldRequestsDone(emulator, 5_000); // the held creates are carried out with nobody waiting for them
   emulator.control.clearFaults();
   expect(await readLocks(team.backendUrl, "organization/app-k/prod")).toEqual([expect.objectContaining({ pid: child.pid })]);
 
