@@ -3,24 +3,19 @@
  * its shrunk sequence of steps replayed through the real engine against the emulator, with every
  * invariant checked after every step: the `replay([...])` tests the fuzzer prints are pasted
  * here, and so are the sequences a fix pinned by hand. They live beside the fuzzer's own file,
- * which runs the seeds CI runs within 3 minutes (issue 60), and start on the same world: one
- * emulator, one stack per door.
+ * which runs the seeds CI runs within 3 minutes (issue 60), on a world of their own like it:
+ * one emulator, one stack per door.
  */
-import { FIREWALL_WITH_RULE, runSteps, startFuzzWorld, type Door, type FuzzWorld, type Step } from "../support/fuzz";
+import { FIREWALL_WITH_RULE, runSteps, type Door, type Step } from "../support/fuzz";
+import { fileFuzzWorld } from "../support/fuzz/file-world";
 
 jest.setTimeout(600_000);
 
-let world: FuzzWorld;
-beforeAll(async () => {
-  world = await startFuzzWorld();
-});
-afterAll(async () => {
-  await world?.close();
-});
+const world = fileFuzzWorld();
 
 /** Runs a (shrunk) step list through `door` and fails with the invariant it breaks. */
 async function replay(steps: Step[], door: Door = "classes"): Promise<void> {
-  const report = await runSteps(world, steps, { door });
+  const report = await runSteps(world(), steps, { door });
   expect(report.violation).toBeUndefined();
 }
 
@@ -125,7 +120,7 @@ test("seed 1: a refresh does not make a Firewall own the rules its FirewallRules
 // model expects that refusal, checks its words and runs `up --refresh` as it says. Through the
 // classes, where it was found; the retainOnDelete test above meets it through the plugin's door.
 test("seed 17: an up that changes an object deleted by hand says which resource and to run up --refresh", async () => {
-  const report = await runSteps(world, [
+  const report = await runSteps(world(), [
     { op: "add", kind: "Vpc", name: "vpc1", props: { label: "fz-net-4", region: "us-iad", description: "" } },
     { op: "upRefresh" },
     { op: "changeInPlace", name: "vpc1", field: "description", value: "note 7" },
@@ -143,7 +138,7 @@ test("seed 17: an up that changes an object deleted by hand says which resource 
 // the up. It now takes the parent's id the state records on the child (the `up --refresh` after
 // it checks that the state then holds the label the account holds).
 test("a child changed by hand after its parent's rename, before the up, is changed under its parent", async () => {
-  const report = await runSteps(world, [
+  const report = await runSteps(world(), [
     { op: "add", kind: "Vpc", name: "vpc1", props: { label: "fz-net-1", region: "us-iad", description: "" } },
     { op: "add", kind: "VpcSubnet", name: "subnet1", parent: "vpc1", props: { label: "sub-2", ipv4: "10.0.2.0/24" } },
     { op: "up" },

@@ -11,29 +11,12 @@
  * Also: every kind of the spec table is modelled or deliberately not yet (with its reason).
  */
 import { RESOURCE_SPECS } from "../../provider/generated/spec-table";
-import {
-  DOORS,
-  FIREWALL_WITH_RULE,
-  NOT_YET,
-  asJestTest,
-  fuzz,
-  runSteps,
-  shrink,
-  startFuzzWorld,
-  unmodelledKinds,
-  type FuzzWorld,
-  type Step,
-} from "../support/fuzz";
+import { DOORS, FIREWALL_WITH_RULE, NOT_YET, asJestTest, fuzz, runSteps, shrink, unmodelledKinds, type Step } from "../support/fuzz";
+import { fileFuzzWorld } from "../support/fuzz/file-world";
 
 jest.setTimeout(600_000);
 
-let world: FuzzWorld;
-beforeAll(async () => {
-  world = await startFuzzWorld();
-});
-afterAll(async () => {
-  await world?.close();
-});
+const world = fileFuzzWorld();
 
 test("every kind of the spec table is modelled or listed as not yet, with its reason", () => {
   expect(unmodelledKinds(Object.keys(RESOURCE_SPECS))).toEqual([]);
@@ -62,7 +45,7 @@ const SEEDS: Array<[number, number]> = [
 ];
 
 test.each(SEEDS)("seed %i, %i steps: every invariant holds after every step, through the seed's door", async (seed, steps) => {
-  const result = await fuzz(world, seed, steps, { maxReplays: 12, log: (line) => console.log(line) });
+  const result = await fuzz(world(), seed, steps, { maxReplays: 12, log: (line) => console.log(line) });
   if (result.shrunk) console.log(`seed ${seed} broke an invariant; the shrunk sequence:\n${result.shrunk.test}`);
   expect(result.report.violation).toBeUndefined();
   expect(result.report.steps).toBe(steps);
@@ -81,12 +64,12 @@ test("an object no program declares breaks `nothing undeclared` at the next up, 
   const stray = async (step: Step) => {
     if (step.op !== "up" || made) return;
     made = true;
-    await world.client.vpcs.create({ label: "stray", region: "us-iad" });
+    await world().client.vpcs.create({ label: "stray", region: "us-iad" });
   };
-  const report = await runSteps(world, steps, { afterStep: stray });
+  const report = await runSteps(world(), steps, { afterStep: stray });
   expect(report.violation).toMatchObject({ invariant: "nothing undeclared", step: 3 });
   expect(report.violation!.message).toContain('"label":"stray"');
-  const shrunk = await shrink(world, steps, report.violation!, {
+  const shrunk = await shrink(world(), steps, report.violation!, {
     afterStep: (step, index) => {
       if (index === 0) made = false;
       return stray(step);
@@ -105,7 +88,7 @@ test("an object no program declares breaks `nothing undeclared` at the next up, 
 // (the seed 17 test below holds it through the classes alone).
 test.each(DOORS)("retainOnDelete keeps what leaves the program, and drift reports exactly the hand change (%s)", async (door) => {
   const report = await runSteps(
-    world,
+    world(),
     [
       { op: "add", kind: "Vpc", name: "vpc1", props: { label: "fz-net-9", region: "us-iad", description: "" } },
       { op: "add", kind: "Domain", name: "zone1", props: { domain: "fz1.example", soaEmail: "admin@fuzz.example", ttlSec: 300 } },
@@ -149,7 +132,7 @@ test.each(DOORS)("retainOnDelete keeps what leaves the program, and drift report
 // every object is held by exactly one stack, and back home they keep their objects.
 test("a VPC and its subnet moved to a second stack with pulumi state move, converged there, and back keep their objects", async () => {
   const report = await runSteps(
-    world,
+    world(),
     [
       { op: "add", kind: "Vpc", name: "vpc1", props: { label: "fz-net-1", region: "us-iad", description: "" } },
       { op: "add", kind: "VpcSubnet", name: "sub1", parent: "vpc1", props: { label: "sub-2", ipv4: "10.0.3.0/24" } },
