@@ -552,9 +552,14 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
       // An update's answer is the whole object: it reads the fields changed by hand into state too,
       // and the next up restores them (seed 9).
       const updated = new Set(done.filter((o) => o.endsWith(" update")).map((o) => o.split(" ")[0]));
+      // A replacement makes a new object with the program's values: one deleted by hand is back,
+      // though no refresh saw it gone (seed 360: a subnet deleted by hand, then replaced with the VPC
+      // an up without refresh replaced).
+      const replaced = new Set(done.filter((o) => o.endsWith(" create-replacement")).map((o) => o.split(" ")[0]));
       for (const decl of model.decls) {
         decl.pendingReplace = false;
         if (updated.has(decl.name)) for (const h of decl.hand) h.seen = true;
+        if (replaced.has(decl.name) && decl.gone) Object.assign(decl, { gone: undefined, hand: [] });
       }
       await checkCloud(done);
       await checkState(op);
