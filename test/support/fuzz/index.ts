@@ -13,7 +13,7 @@ import { doorOf, type Door } from "./doors";
 import type { Step } from "./steps";
 
 export { startFuzzWorld, runSteps, type FuzzWorld, type RunReport, type Violation } from "./run";
-export { generateSteps, type Step } from "./steps";
+export { generateSteps, KILL_WRITES, type Step } from "./steps";
 export { KINDS, NOT_YET, unmodelledKinds } from "./kinds";
 export { DOORS, doorOf, type Door } from "./doors";
 export { shrink, asJestTest } from "./shrink";
@@ -39,17 +39,17 @@ export interface FuzzResult {
 }
 
 /**
- * Generates `steps` steps from `seed`, runs them through the seed's door (or `door`), and shrinks
+ * Generates `steps` steps from `seed` (with `kills`, at that rate), runs them through the seed's door (or `door`), and shrinks
  * a violation (at most `maxReplays` replays) through the same door.
  */
 export async function fuzz(
   world: FuzzWorld,
   seed: number,
   steps: number,
-  options: { door?: Door; maxReplays?: number; log?: (line: string) => void; trace?: boolean } = {},
+  options: { door?: Door; maxReplays?: number; log?: (line: string) => void; trace?: boolean; kills?: number } = {},
 ): Promise<FuzzResult> {
   const door = options.door ?? doorOf(seed);
-  const sequence = generateSteps(seed, steps);
+  const sequence = generateSteps(seed, steps, { kills: options.kills });
   const report = await runSteps(world, sequence, { door, log: options.log, trace: options.trace });
   if (!report.violation) return { seed, door, report };
   const shrunk = await shrink(world, sequence, report.violation, { ...options, door });

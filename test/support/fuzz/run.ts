@@ -40,6 +40,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../../emulator";
 import type { FaultKind } from "../../../emulator/core/faults";
@@ -47,7 +48,8 @@ import { ComputeClient } from "../../../sdk/client";
 import { ApiError } from "../../../sdk/core/errors";
 import { packageRoot } from "../../../provider/launch/plugins";
 import { createTestStack, type TestStack } from "../engine";
-import { runProcess } from "../process";
+import { alive, runProcess } from "../process";
+import { killWhen, runningPulumi } from "../killed-run";
 import { classesProgram, yamlProgram, type Door } from "./doors";
 import { KINDS, KIND_BY_NAME, ROOT_PASS, type CloudObject, type KindModel } from "./kinds";
 import {
@@ -151,6 +153,10 @@ export interface RunReport {
   advised: number;
   /** Resources moved to the second stack and back (`stateMove`). */
   moved: number;
+  /** `up`s killed before they ended (`kill`), each then recovered as the product says. */
+  kills: number;
+  /** `pulumi-compute recover` runs after them, as `pulumi-compute drift` said. */
+  recoveries: number;
   /** Requests of each operation, at most. */
   mostRequests: number;
   ms: number;
@@ -161,6 +167,9 @@ export interface RunReport {
 const FAULT_KINDS: FaultKind[] = ["429", "500", "502", "503", "reset", "reset-after"];
 /** Requests an operation may make: a fixed part and a part per resource (each with a lookup, a create or an update, a read). */
 const budget = (resources: number, faulted: boolean) => (20 + 12 * resources) * (faulted ? 2 : 1);
+
+/** How long the emulator holds each write of a killed `up` (`kill`): the last one seen is in flight when the kill comes. */
+const KILL_HOLD_MS = 1_000;
 
 /** The id Pulumi holds for an object of the account. */
 const idOf = (o: CloudObject): string => o.stateId ?? String(o.id);
@@ -205,7 +214,19 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
   control.reset({ seed: 1 });
   const model = emptyModel();
   const started = Date.now();
-  const report: RunReport = { steps: 0, operations: 0, faults: 0, checks: 0, retained: 0, advised: 0, moved: 0, mostRequests: 0, ms: 0 };
+  const report: RunReport = {
+    steps: 0,
+    operations: 0,
+    faults: 0,
+    checks: 0,
+    retained: 0,
+    advised: 0,
+    moved: 0,
+    kills: 0,
+    recoveries: 0,
+    mostRequests: 0,
+    ms: 0,
+  };
   const door = options.door ?? "classes";
   const stack = await stackOf(world, door, "main", model);
   /**
@@ -442,12 +463,7 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
    */
   async function drift(): Promise<void> {
     report.operations++;
-    // The package's own command, as its `bin` names it (from jest's sources and from the bench's build alike).
-    const root = packageRoot();
-    const bin = (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { bin: Record<string, string> }).bin;
-    const cli = path.join(root, bin["pulumi-compute"]!);
-    const args = [cli, "drift", "--cwd", stack.workDir, "--stack", stack.stack.name, "--json"];
-    const result = await runProcess(process.execPath, args, { env: { ...process.env, ...stack.env }, timeoutMs: 300_000 });
+    const result = await productCommand(["drift", "--json"]);
     check("operation succeeds", result.code === 0 || result.code === 2, () => `drift exited ${result.code}: ${result.out.slice(-1500)}`);
     const parsed = JSON.parse(result.stdout) as {
       drift: Array<{ resource: string; field: string }>;
@@ -811,12 +827,116 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
     }
   }
 
+  /**
+   * A `kill` step: an `up` with checkpoints on (`PULUMI_SKIP_CHECKPOINTS` out of the workspace's
+   * `envVars` for it, so the state records pending operations as a user's does), each write held `KILL_HOLD_MS`
+   * by the emulator, killed with every process it started (the CLI, its plugins) once the emulator
+   * has seen `writes` writes; the held ones land after it, to no one. Then what the product says:
+   * `pulumi-compute drift` names what an interrupted run left and the command to run
+   * (`npx pulumi-compute recover`), which runs with `--yes` and writes nothing to the account, and
+   * whose last line says to run `pulumi up`: that `up` (`operation`) is checked as any other. An
+   * `up` that ends before the kill point is an `up`: it must succeed, or be refused as one is
+   * (`goneRefusal`), whose advice is followed.
+   */
+  async function killAndRecover(writes: number): Promise<void> {
+    const held = heldObjects();
+    const workspace = stack.stack.workspace;
+    report.operations++;
+    writeProgram(stack);
+    for (const method of ["POST", "PUT", "DELETE"])
+      control.addFault({ method, pathPattern: "/v4/*", kind: "latency", latencyMs: KILL_HOLD_MS });
+    control.clearRequests();
+    const skip = workspace.envVars.PULUMI_SKIP_CHECKPOINTS;
+    delete workspace.envVars.PULUMI_SKIP_CHECKPOINTS;
+    let failure: Error | undefined;
+    let finished = false;
+    const running = stack.stack.up().then(
+      () => void (finished = true),
+      (error: Error) => void ((failure = error), (finished = true)),
+    );
+    let tree: number[] | undefined;
+    try {
+      tree = await killWhen({
+        emulator,
+        ready: (log) => log.filter((r) => r.method !== "GET").length >= writes,
+        pid: () => runningPulumi("up"),
+        finished: () => finished,
+      });
+      await running;
+    } finally {
+      if (skip !== undefined) workspace.envVars.PULUMI_SKIP_CHECKPOINTS = skip;
+    }
+    if (tree) {
+      report.kills++;
+      const outlived = tree.filter(alive);
+      check("a killed run leaves no process", outlived.length === 0, () => `processes ${outlived.join(", ")} outlived the kill`);
+      await delay(KILL_HOLD_MS + 500); // the held writes land before anyone looks
+    }
+    control.clearFaults();
+    if (!tree && failure) {
+      // Ended before the kill point, refused as an `up` without refresh is: the advice is followed.
+      const message = `up failed: ${failure.message}`;
+      if (!goneRefusal(message)) throw new Broken("operation succeeds", message.slice(-3000));
+      report.advised++;
+      await settleRetained(held);
+      return operation("upRefresh");
+    }
+    // What the product says of the stack now.
+    control.clearRequests();
+    const said = await productCommand(["drift"]);
+    const interrupted = /^pulumi-compute drift: (stack .* from an interrupted run: run `npx pulumi-compute recover` first)$/m.exec(
+      said.out,
+    );
+    check(
+      "recovered as the product says",
+      (said.code === 0 || said.code === 2) === !interrupted,
+      () => `after the ${tree ? "killed" : "finished"} up, pulumi-compute drift exited ${said.code}: ${said.out.slice(-1500)}`,
+    );
+    if (interrupted) {
+      report.recoveries++;
+      const recovered = await productCommand(["recover", "--yes"]);
+      const lines = recovered.stdout.trim().split("\n");
+      check(
+        "recovered as the product says",
+        recovered.code === 0 && lines[lines.length - 1] === "Recovered: run `pulumi up` to finish what the interrupted run started.",
+        () => `${interrupted[1]}; pulumi-compute recover --yes exited ${recovered.code}: ${recovered.out.slice(-1500)}`,
+      );
+      options.log?.(
+        `kill after ${writes} write(s): ${interrupted[1]!.replace(/ held by .*, which is gone/, "")}; recover: ${lines.filter((l) => /^[A-Z]\w* [\w-]+: (adopted|cleared|interrupted|refused)/.test(l)).join("; ") || "(no resource)"}`,
+      );
+      const sent = writesSinceClear();
+      check("recover writes nothing", sent.length === 0, () => `recover sent ${sent.map((w) => `${w.method} ${w.path}`).join(", ")}`);
+      // Its refresh (run when operations were pending) read the account into state.
+      if (/pending operation/.test(interrupted[1]!)) {
+        const rate = model.faultRate;
+        afterOperation(model, "refresh");
+        model.faultRate = rate;
+      }
+    }
+    // What left the state with `retainOnDelete` in the killed run is kept, then taken away by hand.
+    await settleRetained(held);
+    return operation("up");
+  }
+
+  /** A `pulumi-compute` command of the stack (its `bin`, from jest's sources and from the bench's build alike). */
+  async function productCommand(args: string[]) {
+    const root = packageRoot();
+    const bin = (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { bin: Record<string, string> }).bin;
+    const cli = path.join(root, bin["pulumi-compute"]!);
+    const [verb, ...rest] = args;
+    return runProcess(process.execPath, [cli, verb!, "--cwd", stack.workDir, "--stack", stack.stack.name, ...rest], {
+      env: { ...process.env, ...stack.env },
+      timeoutMs: 300_000,
+    });
+  }
+
   try {
     for (const [index, step] of steps.entries()) {
       report.steps = index + 1;
       try {
         if (isOperation(step)) await operation(step.op);
         else if (step.op === "stateMove") await moveAndBack(step.name);
+        else if (step.op === "kill") await killAndRecover(step.writes);
         else await edit(step);
         await options.afterStep?.(step, index);
         if (options.trace) options.log?.(`step ${index} ${JSON.stringify(step)}: ${report.checks} checks so far`);

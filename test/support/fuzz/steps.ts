@@ -42,6 +42,7 @@ export type Step =
   | { op: "handDelete"; name: string }
   | { op: "faults"; rate: number }
   | { op: "stateMove"; name: string }
+  | { op: "kill"; writes: number }
   | { op: "preview" | "up" | "upRefresh" | "refresh" | "destroy" | "drift" };
 
 export const OPERATIONS = ["preview", "up", "upRefresh", "refresh", "destroy", "drift"] as const;
@@ -245,6 +246,9 @@ export function applyEdit(model: Model, step: Step): boolean {
  */
 export const RETAINABLE = ["DomainRecord", "FirewallRule"];
 
+/** What the kill stream's seed differs from the main stream's by (`generateSteps`). */
+const KILL_STREAM = 0x6b696c6c;
+
 /** What a successful operation teaches the model about hand changes. */
 export function afterOperation(model: Model, op: Operation): void {
   if (op === "drift" || op === "preview") return;
@@ -269,9 +273,19 @@ export function afterOperation(model: Model, op: Operation): void {
   model.faultRate = 0;
 }
 
-/** Generates `count` steps from `seed`: three adds, then edits and the world about 60%, operations 40%, and an `up` last. */
-export function generateSteps(seed: number, count: number, options: { faults?: boolean } = {}): Step[] {
+/** The most writes a `kill` step lets an `up` send before it is killed (drawn from 1). */
+export const KILL_WRITES = 4;
+
+/**
+ * Generates `count` steps from `seed`: three adds, then edits and the world about 60%, operations
+ * 40%, and an `up` last. With `kills` (a rate), after each step past the first three a `kill`
+ * follows at that rate, drawn from a stream of its own (`seed ^ KILL_STREAM`): the main stream
+ * draws what it drew without kills, so with none every seed gives the steps it always gave.
+ */
+export function generateSteps(seed: number, count: number, options: { faults?: boolean; kills?: number } = {}): Step[] {
   const rng = new Prng(seed);
+  const killRng = new Prng(seed ^ KILL_STREAM);
+  const kills = options.kills ?? 0;
   let counter = 0;
   const draw: Draw = { rng, unique: () => ++counter };
   const names = new Map<string, number>();
@@ -369,6 +383,11 @@ export function generateSteps(seed: number, count: number, options: { faults?: b
     if (!step || (!isOperation(step) && !applyEdit(model, step))) continue;
     if (isOperation(step)) afterOperation(model, step.op);
     steps.push(step);
+    // An `up` killed and recovered ends, for the model, as an `up`.
+    if (kills > 0 && steps.length > 3 && steps.length < count - 1 && killRng.next() < kills) {
+      steps.push({ op: "kill", writes: 1 + Math.floor(killRng.next() * KILL_WRITES) });
+      afterOperation(model, "up");
+    }
   }
   if (count > 0) steps.push({ op: "up" });
   return steps;
