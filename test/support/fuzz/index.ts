@@ -13,7 +13,7 @@ import { doorOf, type Door } from "./doors";
 import type { Step } from "./steps";
 
 export { startFuzzWorld, runSteps, type FuzzWorld, type RunReport, type Violation } from "./run";
-export { generateSteps, KILL_WRITES, type Step } from "./steps";
+export { generateSteps, type Step } from "./steps";
 export { KINDS, NOT_YET, unmodelledKinds } from "./kinds";
 export { DOORS, doorOf, type Door } from "./doors";
 export { shrink, asJestTest } from "./shrink";

@@ -828,17 +828,20 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
   }
 
   /**
-   * A `kill` step: an `up` with checkpoints on (`PULUMI_SKIP_CHECKPOINTS` out of the workspace's
-   * `envVars` for it, so the state records pending operations as a user's does), each write held `KILL_HOLD_MS`
-   * by the emulator, killed with every process it started (the CLI, its plugins) once the emulator
-   * has seen `writes` writes; the held ones land after it, to no one. Then what the product says:
+   * A `kill` step: a preview (its planned creates, updates and deletes, each a write), then an `up`
+   * with checkpoints on (`PULUMI_SKIP_CHECKPOINTS` out of the workspace's `envVars` for it, so the
+   * state records pending operations as a user's does), each write held `KILL_HOLD_MS` by the
+   * emulator, killed with every process it started (the CLI, its plugins) once the emulator has
+   * seen the write `at` percent into the planned ones (the first at 0); the held ones land after it, to no one. Then what the product says:
    * `pulumi-compute drift` names what an interrupted run left and the command to run
    * (`npx pulumi-compute recover`), which runs with `--yes` and writes nothing to the account, and
    * whose last line says to run `pulumi up`: that `up` (`operation`) is checked as any other. An
    * `up` that ends before the kill point is an `up`: it must succeed, or be refused as one is
    * (`goneRefusal`), whose advice is followed.
    */
-  async function killAndRecover(writes: number): Promise<void> {
+  async function killAndRecover(at: number): Promise<void> {
+    const planned = (await preview(false)).filter((o) => /^(create|update|delete)/.test(o.split(" ")[1]!)).length;
+    const writes = 1 + Math.floor((at / 100) * planned);
     const held = heldObjects();
     const workspace = stack.stack.workspace;
     report.operations++;
@@ -892,6 +895,7 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
       (said.code === 0 || said.code === 2) === !interrupted,
       () => `after the ${tree ? "killed" : "finished"} up, pulumi-compute drift exited ${said.code}: ${said.out.slice(-1500)}`,
     );
+    if (!tree) options.log?.(`kill at write ${writes} of ${planned}: the up ended first`);
     if (interrupted) {
       report.recoveries++;
       const recovered = await productCommand(["recover", "--yes"]);
@@ -902,7 +906,7 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
         () => `${interrupted[1]}; pulumi-compute recover --yes exited ${recovered.code}: ${recovered.out.slice(-1500)}`,
       );
       options.log?.(
-        `kill after ${writes} write(s): ${interrupted[1]!.replace(/ held by .*, which is gone/, "")}; recover: ${lines.filter((l) => /^[A-Z]\w* [\w-]+: (adopted|cleared|interrupted|refused)/.test(l)).join("; ") || "(no resource)"}`,
+        `kill at write ${writes} of ${planned}: ${interrupted[1]!.replace(/ held by .*, which is gone/, "")}; recover: ${lines.filter((l) => /^[A-Z]\w* [\w-]+: (adopted|cleared|interrupted|refused)/.test(l)).join("; ") || "(no resource)"}`,
       );
       const sent = writesSinceClear();
       check("recover writes nothing", sent.length === 0, () => `recover sent ${sent.map((w) => `${w.method} ${w.path}`).join(", ")}`);
@@ -936,7 +940,7 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
       try {
         if (isOperation(step)) await operation(step.op);
         else if (step.op === "stateMove") await moveAndBack(step.name);
-        else if (step.op === "kill") await killAndRecover(step.writes);
+        else if (step.op === "kill") await killAndRecover(step.at);
         else await edit(step);
         await options.afterStep?.(step, index);
         if (options.trace) options.log?.(`step ${index} ${JSON.stringify(step)}: ${report.checks} checks so far`);

@@ -42,7 +42,7 @@ export type Step =
   | { op: "handDelete"; name: string }
   | { op: "faults"; rate: number }
   | { op: "stateMove"; name: string }
-  | { op: "kill"; writes: number }
+  | { op: "kill"; at: number }
   | { op: "preview" | "up" | "upRefresh" | "refresh" | "destroy" | "drift" };
 
 export const OPERATIONS = ["preview", "up", "upRefresh", "refresh", "destroy", "drift"] as const;
@@ -246,6 +246,9 @@ export function applyEdit(model: Model, step: Step): boolean {
  */
 export const RETAINABLE = ["DomainRecord", "FirewallRule"];
 
+/** Program edits the next `up` sends writes for (a `kill` is drawn only after one). */
+const WRITING_EDITS: readonly Step["op"][] = ["add", "remove", "changeInPlace", "changeReplace"];
+
 /** What the kill stream's seed differs from the main stream's by (`generateSteps`). */
 const KILL_STREAM = 0x6b696c6c;
 
@@ -273,19 +276,19 @@ export function afterOperation(model: Model, op: Operation): void {
   model.faultRate = 0;
 }
 
-/** The most writes a `kill` step lets an `up` send before it is killed (drawn from 1). */
-export const KILL_WRITES = 4;
-
 /**
  * Generates `count` steps from `seed`: three adds, then edits and the world about 60%, operations
- * 40%, and an `up` last. With `kills` (a rate), after each step past the first three a `kill`
- * follows at that rate, drawn from a stream of its own (`seed ^ KILL_STREAM`): the main stream
- * draws what it drew without kills, so with none every seed gives the steps it always gave.
+ * 40%, and an `up` last. With `kills` (a rate), after each step past the first three that leaves
+ * the program changed since the last `up` (an add, remove or change: the next `up` writes), a
+ * `kill` follows at that rate, drawn from a stream of its own (`seed ^ KILL_STREAM`): the main
+ * stream draws what it drew without kills, so with none every seed gives the steps it always gave.
  */
 export function generateSteps(seed: number, count: number, options: { faults?: boolean; kills?: number } = {}): Step[] {
   const rng = new Prng(seed);
   const killRng = new Prng(seed ^ KILL_STREAM);
   const kills = options.kills ?? 0;
+  /** Whether the program has changed since the last `up` in a way the next `up` writes (where a kill may fall). */
+  let unsent = false;
   let counter = 0;
   const draw: Draw = { rng, unique: () => ++counter };
   const names = new Map<string, number>();
@@ -383,10 +386,14 @@ export function generateSteps(seed: number, count: number, options: { faults?: b
     if (!step || (!isOperation(step) && !applyEdit(model, step))) continue;
     if (isOperation(step)) afterOperation(model, step.op);
     steps.push(step);
+    if (WRITING_EDITS.includes(step.op)) unsent = true;
+    else if (step.op === "up" || step.op === "upRefresh") unsent = false;
+    else if (step.op === "destroy") unsent = model.decls.length > 0;
     // An `up` killed and recovered ends, for the model, as an `up`.
-    if (kills > 0 && steps.length > 3 && steps.length < count - 1 && killRng.next() < kills) {
-      steps.push({ op: "kill", writes: 1 + Math.floor(killRng.next() * KILL_WRITES) });
+    if (kills > 0 && unsent && steps.length > 3 && steps.length < count - 1 && killRng.next() < kills) {
+      steps.push({ op: "kill", at: Math.floor(killRng.next() * 100) });
       afterOperation(model, "up");
+      unsent = false;
     }
   }
   if (count > 0) steps.push({ op: "up" });
