@@ -35,6 +35,11 @@
  *   writes and moves exactly the resources named, with their ids; the second stack then plans for
  *   them what the first planned; after the second stack's `up`, every object of the account is held by
  *   exactly one resource of the two stacks; back home they keep their objects;
+ * - `a killed run leaves no process`, `recovered as the product says`, `recover writes nothing`
+ *   (`kill`): an `up` killed with SIGKILL leaves none of its processes; `pulumi-compute drift` then
+ *   names the interrupted run and `npx pulumi-compute recover` exactly when the run was
+ *   interrupted, and `recover --yes` succeeds, sends no write and says to run `pulumi up`; that
+ *   `up` is checked as any other;
  * - `no token in state`: the state file never holds the API token, nor an instance's root password in the clear;
  * - `request budget`: an operation's requests stay within a loose budget per resource.
  */
