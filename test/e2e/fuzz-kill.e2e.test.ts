@@ -5,17 +5,12 @@
  * says to run `pulumi up`), then that `up`, with every invariant of an `up` after it: one object
  * per declared resource, nothing twice, nothing lost, an empty preview after.
  */
-import { runSteps, startFuzzWorld, type FuzzWorld, type Step } from "../support/fuzz";
+import { runSteps, type Step } from "../support/fuzz";
+import { fileFuzzWorld } from "../support/fuzz/file-world";
 
 jest.setTimeout(300_000);
 
-let world: FuzzWorld;
-beforeAll(async () => {
-  world = await startFuzzWorld();
-});
-afterAll(async () => {
-  await world?.close();
-});
+const world = fileFuzzWorld();
 
 /** A VPC and a domain, created in parallel by the killed `up`, and a record the `up` after it makes. */
 const KILLED_WHILE_CREATING: Step[] = [
@@ -31,7 +26,7 @@ const KILLED_WHILE_CREATING: Step[] = [
 // door runs kills in `npm run bench -- fuzz --kills=RATE` (bench/README.md).
 test("an up killed while its creates are in flight is recovered as the product says, nothing twice", async () => {
   const said: string[] = [];
-  const report = await runSteps(world, KILLED_WHILE_CREATING, { door: "classes", log: (line) => said.push(line) });
+  const report = await runSteps(world(), KILLED_WHILE_CREATING, { door: "classes", log: (line) => said.push(line) });
   expect(report.violation).toBeUndefined();
   expect({ kills: report.kills, recoveries: report.recoveries }).toEqual({ kills: 1, recoveries: 1 });
   // Both creates had landed: recover hands both objects to the stack (no twin), and the up after it makes the record.

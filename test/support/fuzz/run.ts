@@ -45,7 +45,6 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { setTimeout as delay } from "node:timers/promises";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../../emulator";
 import type { FaultKind } from "../../../emulator/core/faults";
@@ -55,6 +54,7 @@ import { packageRoot } from "../../../provider/launch/plugins";
 import { createTestStack, type TestStack } from "../engine";
 import { alive, runProcess } from "../process";
 import { killWhen, runningPulumi } from "../killed-run";
+import { heldRequestsDone } from "../requests";
 import { classesProgram, yamlProgram, type Door } from "./doors";
 import { KINDS, KIND_BY_NAME, ROOT_PASS, type CloudObject, type KindModel } from "./kinds";
 import {
@@ -878,7 +878,7 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
       report.kills++;
       const outlived = tree.filter(alive);
       check("a killed run leaves no process", outlived.length === 0, () => `processes ${outlived.join(", ")} outlived the kill`);
-      await delay(KILL_HOLD_MS + 500); // the held writes land before anyone looks
+      await heldRequestsDone(emulator, KILL_HOLD_MS + 500); // the held writes land before anyone looks
     }
     control.clearFaults();
     if (!tree && failure) {
@@ -910,9 +910,9 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
         recovered.code === 0 && lines[lines.length - 1] === "Recovered: run `pulumi up` to finish what the interrupted run started.",
         () => `${interrupted[1]}; pulumi-compute recover --yes exited ${recovered.code}: ${recovered.out.slice(-1500)}`,
       );
-      options.log?.(
-        `kill at write ${writes} of ${planned}: ${interrupted[1]!.replace(/ held by .*, which is gone/, "")}; recover: ${lines.filter((l) => /^[A-Z]\w* [\w-]+: (adopted|cleared|interrupted|refused)/.test(l)).join("; ") || "(no resource)"}`,
-      );
+      const left = interrupted[1]!.replace(/ held by .*, which is gone/, "");
+      const done = lines.filter((l) => /^[A-Z]\w* [\w-]+: (adopted|cleared|interrupted|refused)/.test(l));
+      options.log?.(`kill at write ${writes} of ${planned}: ${left}; recover: ${done.join("; ") || "(no resource)"}`);
       const sent = writesSinceClear();
       check("recover writes nothing", sent.length === 0, () => `recover sent ${sent.map((w) => `${w.method} ${w.path}`).join(", ")}`);
       // Its refresh (run when operations were pending) read the account into state.
