@@ -837,12 +837,12 @@ export async function runSteps(world: FuzzWorld, steps: readonly Step[], options
    * with checkpoints on (`PULUMI_SKIP_CHECKPOINTS` out of the workspace's `envVars` for it, so the
    * state records pending operations as a user's does), each write held `KILL_HOLD_MS` by the
    * emulator, killed with every process it started (the CLI, its plugins) once the emulator has
-   * seen the write `at` percent into the planned ones (the first at 0); the held ones land after it, to no one. Then what the product says:
-   * `pulumi-compute drift` names what an interrupted run left and the command to run
-   * (`npx pulumi-compute recover`), which runs with `--yes` and writes nothing to the account, and
-   * whose last line says to run `pulumi up`: that `up` (`operation`) is checked as any other. An
-   * `up` that ends before the kill point is an `up`: it must succeed, or be refused as one is
-   * (`goneRefusal`), whose advice is followed.
+   * seen the write `at` percent into the planned ones (the first at 0); the held ones land after
+   * it, to no one. Then what the product says: `pulumi-compute drift` names what an interrupted
+   * run left and the command to run (`npx pulumi-compute recover`), which runs with `--yes` and
+   * writes nothing to the account, and whose last line says to run `pulumi up`: that `up`
+   * (`operation`) is checked as any other. An `up` that ends before the kill point is an `up`: it
+   * must succeed, or be refused as one is (`goneRefusal`), whose advice is followed.
    */
   async function killAndRecover(at: number): Promise<void> {
     const planned = (await preview(false)).filter((o) => /^(create|update|delete)/.test(o.split(" ")[1]!)).length;
