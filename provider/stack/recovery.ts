@@ -188,7 +188,9 @@ export interface ExportedDeployment {
 /**
  * The deployment with the plan's pending creates settled: each adopted one becomes a resource
  * with the found id (its outputs, until the refresh reads the object, are its recorded inputs,
- * which carry the provider text the refresh needs), each cleared one is dropped; refused and
+ * which carry the provider text the refresh needs; a replacement's takes the place of the
+ * resource it replaces, which stays marked for deletion unless its object was deleted first),
+ * each cleared one is dropped; refused and
  * foreign ones stay pending, and so do updates and deletes (the refresh settles those). The
  * engine's `--import-pending-creates` was meant to make this edit, but in the engine this package
  * runs (3.259) it only marks the operations `importing`, which no step reads, and the refresh
@@ -203,7 +205,18 @@ export function settleCreates(deployment: ExportedDeployment, lines: RecoverLine
     if (line?.action === "adopted") adopted.push({ ...op.resource, id: line.id!, outputs: { ...op.resource.inputs } });
     else if (line?.action !== "cleared") pending.push(op);
   }
-  return { ...deployment, resources: [...(deployment.resources ?? []), ...adopted], pending_operations: pending };
+  // A replacement's create: the resource it replaces is still in state under the same URN, before
+  // the resources that depend on it. The replacement takes its place: after it, marked for
+  // deletion as the engine marks it once a replacement is made (the next `up` deletes it), or
+  // instead of it when a delete-before-replace had deleted its object (`pendingReplacement`).
+  const replacing = new Map(adopted.map((r) => [r.urn, r]));
+  const resources = (deployment.resources ?? []).flatMap((r) => {
+    const replacement = typeof r.urn === "string" && !r.delete ? replacing.get(r.urn) : undefined;
+    if (!replacement) return [r];
+    replacing.delete(r.urn as string);
+    return r.pendingReplacement ? [replacement] : [{ ...r, delete: true }, replacement];
+  });
+  return { ...deployment, resources: [...resources, ...replacing.values()], pending_operations: pending };
 }
 
 // ---------------------------------------------------------------------------------------------

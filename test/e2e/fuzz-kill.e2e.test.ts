@@ -38,3 +38,42 @@ test("an up killed while its creates are in flight is recovered as the product s
   expect(said[0]).toMatch(/[:;] Vpc vpc1: adopted id \d+ \(VPC with label "fz-net-1"\)/);
   expect(said[0]).toMatch(/[:;] Domain zone1: adopted id \d+ \(domain with name "fz2.example"\)/);
 });
+
+// Found by the kill step, on a replacement: `recover` adopted the replacement's object beside the
+// resource it replaces, under the same URN, and `pulumi stack import` refused the state
+// ("duplicate resource … (not marked for deletion)"): recover exited 1 and the stack stayed
+// pending. A create-before-delete (the record's type) and a delete-before-replace (the subnet's
+// range, its label kept) killed while the new object's create is in flight.
+test("an up killed while a replacement's create is in flight: recover adopts it in the replaced one's place, the next up converges", async () => {
+  const said: string[] = [];
+  const report = await runSteps(
+    world(),
+    [
+      { op: "add", kind: "Vpc", name: "vpc1", props: { label: "fz-net-1", region: "us-iad", description: "" } },
+      { op: "add", kind: "VpcSubnet", name: "sub1", parent: "vpc1", props: { label: "sub-2", ipv4: "10.0.3.0/24" } },
+      { op: "add", kind: "Domain", name: "zone1", props: { domain: "fz2.example", soaEmail: "admin@fuzz.example", ttlSec: 300 } },
+      {
+        op: "add",
+        kind: "DomainRecord",
+        name: "rec1",
+        parent: "zone1",
+        props: { type: "A", name: "h3", target: "192.0.2.4", ttlSec: 300 },
+      },
+      { op: "up" },
+      { op: "changeReplace", name: "rec1", field: "type", props: { type: "AAAA", target: "2001:db8::5" }, deleteBeforeReplace: false },
+      { op: "kill", at: 0 },
+      { op: "changeReplace", name: "sub1", field: "ipv4", props: { ipv4: "10.0.4.0/24" }, deleteBeforeReplace: false },
+      { op: "kill", at: 50 },
+    ],
+    { door: "classes", log: (line) => said.push(line) },
+  );
+  expect(report.violation).toBeUndefined();
+  expect(said).toEqual([
+    expect.stringMatching(
+      /^kill at write 1 of 2: stack test has 1 pending operation\(s\) \(rec1 creating\) .*; recover: DomainRecord rec1: adopted id \d+/,
+    ),
+    expect.stringMatching(
+      /^kill at write 2 of 2: stack test has 1 pending operation\(s\) \(sub1 creating\) .*; recover: VpcSubnet sub1: adopted id \d+/,
+    ),
+  ]);
+});

@@ -118,3 +118,33 @@ test("the plan: each pending create by its natural key (reads only), updates and
     pending_operations: [pending[3], pending[4]],
   });
 });
+
+// Found by the fuzzer's `kill` step: an `up` killed while a replacement's create was in flight.
+// The state still holds the old object under the same URN; `recover` adopted the new one beside it
+// and `pulumi stack import` refused the state ("duplicate resource … (not marked for deletion)").
+test("an adopted replacement takes the place of the resource it replaces: after it, marked for deletion, or instead of it once deleted", () => {
+  const provider = { type: "pulumi:providers:pulumi-nodejs", id: "p" };
+  const old = { urn: urn("net"), type: VPC, id: "10", inputs: { label: "net", region: "us-iad" } };
+  const child = { urn: urn("sub", "pulumi-nodejs:dynamic/compute:VpcSubnet"), type: "x", id: "20", dependencies: [urn("net")] };
+  const pending = [creating("net", { label: "net", region: "us-ord" }), creating("other", { label: "other", region: "us-iad" })];
+  const lines = [
+    { resource: "net", urn: urn("net"), type: VPC, operation: "creating", action: "adopted" as const, id: "11", reason: "" },
+    { resource: "other", urn: urn("other"), type: VPC, operation: "creating", action: "adopted" as const, id: "12", reason: "" },
+  ];
+  const settled = settleCreates({ resources: [provider, old, child], pending_operations: pending }, lines);
+  expect(settled.resources).toEqual([
+    provider,
+    { ...old, delete: true },
+    { ...pending[0]!.resource, id: "11", outputs: pending[0]!.resource.inputs },
+    child,
+    { ...pending[1]!.resource, id: "12", outputs: pending[1]!.resource.inputs },
+  ]);
+  expect(settled.pending_operations).toEqual([]);
+  // A delete-before-replace had deleted the old object (the engine keeps it `pendingReplacement`): the replacement takes its place.
+  const deleted = { ...old, pendingReplacement: true };
+  expect(settleCreates({ resources: [provider, deleted, child], pending_operations: [pending[0]!] }, [lines[0]!]).resources).toEqual([
+    provider,
+    { ...pending[0]!.resource, id: "11", outputs: pending[0]!.resource.inputs },
+    child,
+  ]);
+});
