@@ -49,16 +49,8 @@ test("an up killed while a replacement's create is in flight: recover adopts it 
   const report = await runSteps(
     world(),
     [
-      { op: "add", kind: "Vpc", name: "vpc1", props: { label: "fz-net-1", region: "us-iad", description: "" } },
+      ...KILLED_WHILE_CREATING.slice(0, 3),
       { op: "add", kind: "VpcSubnet", name: "sub1", parent: "vpc1", props: { label: "sub-2", ipv4: "10.0.3.0/24" } },
-      { op: "add", kind: "Domain", name: "zone1", props: { domain: "fz2.example", soaEmail: "admin@fuzz.example", ttlSec: 300 } },
-      {
-        op: "add",
-        kind: "DomainRecord",
-        name: "rec1",
-        parent: "zone1",
-        props: { type: "A", name: "h3", target: "192.0.2.4", ttlSec: 300 },
-      },
       { op: "up" },
       { op: "changeReplace", name: "rec1", field: "type", props: { type: "AAAA", target: "2001:db8::5" }, deleteBeforeReplace: false },
       { op: "kill", at: 0 },
