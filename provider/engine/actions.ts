@@ -6,9 +6,8 @@
  * did not land, and is sent once more. What still fails names the program's resource and the
  * input the action applies, and what to do next.
  */
-import { ApiError, ConnectionError, TimeoutError } from "../../sdk/core/errors";
 import type { ProviderContext } from "./context";
-import { MAX_CREATE_ATTEMPTS, isAmbiguous, sendExactlyOnce } from "./natural-key";
+import { MAX_CREATE_ATTEMPTS, describeFailure, isAmbiguous, sendExactlyOnce } from "./natural-key";
 import { servedResource } from "./ports";
 import type { AnySpec } from "./spec";
 
@@ -47,14 +46,14 @@ export async function actExactlyOnce(ctx: ProviderContext, spec: Named, id: stri
         return true;
       },
       async (failure) => {
-        const cause = lostCause(failure);
+        const cause = describeFailure(failure);
         let applied: boolean;
         try {
           applied = await action.applied();
         } catch (error) {
           throw new UnresolvedActionError(
             `${who}: ${what} got no answer (${cause}), and reading the ${spec.noun} to see whether it was applied failed ` +
-              `(${lostCause(error)}): ${again}`,
+              `(${describeFailure(error)}): ${again}`,
             { cause: error },
           );
         }
@@ -69,7 +68,7 @@ export async function actExactlyOnce(ctx: ProviderContext, spec: Named, id: stri
   } catch (error) {
     if (!isAmbiguous(error)) throw error;
     throw new UnresolvedActionError(
-      `${who}: ${what} got no answer ${MAX_CREATE_ATTEMPTS} times (the last: ${lostCause(error)}), and whether the last one ` +
+      `${who}: ${what} got no answer ${MAX_CREATE_ATTEMPTS} times (the last: ${describeFailure(error)}), and whether the last one ` +
         `was applied is not known: ${again}`,
       { cause: error },
     );
@@ -83,13 +82,4 @@ type Named = Pick<AnySpec, "name" | "noun">;
 function named(spec: Named, id: string | number): string {
   const resource = servedResource();
   return resource === undefined ? `${spec.noun} ${id}` : `${spec.name} ${JSON.stringify(resource)}`;
-}
-
-/** What happened to a request, without its REST path: the program's message names what was sent. */
-function lostCause(error: unknown): string {
-  if (error instanceof ConnectionError) return `connection failed (${error.code ?? "unknown error"})`;
-  if (error instanceof TimeoutError) return "no response in time";
-  if (error instanceof ApiError)
-    return `HTTP ${error.status}${error.errors.length > 0 ? `: ${error.errors.map((e) => e.reason).join("; ")}` : ""}`;
-  return error instanceof Error ? error.message : String(error);
 }

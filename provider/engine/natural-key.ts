@@ -391,7 +391,15 @@ const idOf = (object: ApiObject): string => String(object.id);
 /** An id as the program writes it: a number when it is one. */
 const adoptIdText = (id: string): string => (/^[1-9][0-9]*$/.test(id) ? id : JSON.stringify(id));
 
-function describeFailure(error: unknown): string {
+/**
+ * What happened to a request, without its REST path (the message names what was sent, in the
+ * program's words): shared by creates and actions (`actions.ts`) whose answer was lost.
+ */
+export function describeFailure(error: unknown): string {
+  if (error instanceof ConnectionError) return `connection failed (${error.code ?? "unknown error"})`;
+  if (error instanceof TimeoutError) return "no response in time";
+  if (error instanceof ApiError)
+    return `HTTP ${error.status}${error.errors.length > 0 ? `: ${error.errors.map((e) => e.reason).join("; ")}` : ""}`;
   return error instanceof Error ? error.message : String(error);
 }
 
