@@ -64,14 +64,16 @@ export const STAMPS_UPDATED_NULLABLE = { created: Timestamp, updated: Timestamp.
 export const FILTERABLE_STAMPS = { created: filterable(Timestamp), updated: filterable(Timestamp.nullable()) };
 
 /**
- * The fields of a record schema marked `filterable`, in the schema's order; those of a nested
- * object by their dotted path (`entity.id`), as `X-Filter` names them.
+ * The fields of a record schema marked `filterable`, in the schema's order (a marked field made
+ * optional or nullable since, as `.partial()` does, stays marked); those of a nested object by
+ * their dotted path (`entity.id`), as `X-Filter` names them.
  */
 export function filterableFields(record: z.ZodObject): string[] {
   return Object.entries(record.shape).flatMap(([key, field]: [string, z.ZodType]) => {
-    if (FILTERABLE.has(field)) return [key];
     let inner: z.ZodType = field;
-    while (inner instanceof z.ZodNullable || inner instanceof z.ZodOptional) inner = inner.unwrap() as z.ZodType;
+    while (!FILTERABLE.has(inner) && (inner instanceof z.ZodNullable || inner instanceof z.ZodOptional))
+      inner = inner.unwrap() as z.ZodType;
+    if (FILTERABLE.has(inner)) return [key];
     return inner instanceof z.ZodObject ? filterableFields(inner).map((path) => `${key}.${path}`) : [];
   });
 }

@@ -25,6 +25,13 @@ test("the marked fields, in the schema's order; a nested object's by dotted path
   expect(filterableFields(record)).toEqual(["id", "entity.id", "tags", "created"]);
 });
 
+test("a marked field made optional or nullable since (a `.partial()` record) stays marked", () => {
+  const record = z.looseObject({ id: filterable(z.number().int()), prefix: filterable(z.number().int()), note: z.string() });
+  expect(filterableFields(record.partial({ prefix: true }))).toEqual(["id", "prefix"]);
+  expect(filterableFields(z.looseObject({ id: record.shape.id.nullable().optional() }))).toEqual(["id"]);
+  expect(filterableFields(z.looseObject({ note: record.shape.note.optional() }))).toEqual([]);
+});
+
 test("a mark is on a copy: the shared schema stays unmarked, and parses as before", () => {
   expect(filterableFields(z.looseObject({ created: Timestamp }))).toEqual([]);
   const marked = filterable(Timestamp);
