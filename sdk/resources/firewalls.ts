@@ -1,139 +1,15 @@
 /**
  * Cloud Firewalls, their rules and their devices (spec "Firewall", "Firewall device",
- * "Networking: firewalls"; api-facts P2-3, P2-4, P7-2). The request schemas carry every rule of
- * the spec's Errors and Limits tables with the API's reason texts where they are recorded
- * (`Label must be unique among your Cloud Firewalls`, `inbound_policy is required`) and clear
- * texts of our own where they are not; the emulator validates with the same schemas and the
- * provider's `check` derives from them.
+ * "Networking: firewalls"; api-facts P2-3, P2-4): the records, the endpoint table and the class.
+ * The request schemas, with every rule of the spec's Errors and Limits tables, are in
+ * `sdk/rules/firewalls.ts`, re-exported here.
  */
 import { z } from "zod";
-import { FILTERABLE_STAMPS, STAMPS_UPDATED_NULLABLE, filterable, missingOr, requiredInt } from "../core/schema";
+import { FILTERABLE_STAMPS, STAMPS_UPDATED_NULLABLE, filterable } from "../core/schema";
 import { crud, endpoints, readWrite } from "../core/endpoint";
 import { resource } from "../core/resource";
-import {
-  FIREWALL_DEVICE_TYPES,
-  FIREWALL_LIMITS,
-  FIREWALL_REASONS,
-  FirewallAction,
-  FirewallAddresses,
-  FirewallLabel,
-  FirewallPolicy,
-  FirewallPorts,
-  FirewallProtocol,
-  FirewallTags,
-  PORTLESS_PROTOCOLS,
-  enumOf,
-} from "../rules/firewalls";
+import { FirewallCreateRequest, FirewallDeviceCreateRequest, FirewallRulesUpdateRequest, FirewallUpdateRequest } from "../rules/firewalls";
 export * from "../rules/firewalls";
-
-/** One rule. `ports` null or absent means every port; only TCP and UDP take ports. */
-export const FirewallRule = z
-  .strictObject({
-    action: FirewallAction,
-    protocol: FirewallProtocol,
-    ports: FirewallPorts.nullable().optional(),
-    addresses: FirewallAddresses,
-    label: z
-      .string({ error: "label must be a string" })
-      .min(FIREWALL_LIMITS.ruleLabelMin, FIREWALL_REASONS.ruleLabelLength)
-      .max(FIREWALL_LIMITS.ruleLabelMax, FIREWALL_REASONS.ruleLabelLength)
-      .optional(),
-    description: z
-      .string({ error: "description must be a string" })
-      .min(1, FIREWALL_REASONS.ruleDescriptionLength)
-      .max(FIREWALL_LIMITS.ruleDescriptionMax, FIREWALL_REASONS.ruleDescriptionLength)
-      .optional(),
-  })
-  .superRefine((rule, ctx) => {
-    if (PORTLESS_PROTOCOLS.includes(rule.protocol) && rule.ports !== undefined && rule.ports !== null) {
-      ctx.addIssue({ code: "custom", path: ["ports"], message: FIREWALL_REASONS.portsNotAllowed });
-    }
-  });
-/** One firewall rule as sent to the API, with every rule of the spec. */
-export type FirewallRuleInput = z.infer<typeof FirewallRule>;
-
-/** A ruleset; `null` is accepted, stored and returned as `null` (api-facts P2-3). */
-export const FirewallRuleList = z.array(FirewallRule, { error: "Rules must be an array of rule objects" }).nullable();
-
-/** Total rules across both rulesets; reported on the ruleset where the 26th rule lands. */
-function limitRuleCount(
-  rules: { inbound?: unknown[] | null | undefined; outbound?: unknown[] | null | undefined },
-  ctx: z.RefinementCtx,
-): void {
-  const inbound = rules.inbound?.length ?? 0;
-  const outbound = rules.outbound?.length ?? 0;
-  if (inbound + outbound > FIREWALL_LIMITS.rules) {
-    ctx.addIssue({
-      code: "custom",
-      path: [inbound > FIREWALL_LIMITS.rules ? "inbound" : "outbound"],
-      message: FIREWALL_REASONS.rulesTooMany,
-    });
-  }
-}
-
-const policyRequired = (required: string) => z.enum(["ACCEPT", "DROP"], missingOr(required, FIREWALL_REASONS.policyInvalid));
-
-/** `rules` of a create: both policies required. */
-export const FirewallRulesCreate = z
-  .strictObject(
-    {
-      inbound: FirewallRuleList.optional(),
-      inbound_policy: policyRequired(FIREWALL_REASONS.inboundPolicyRequired),
-      outbound: FirewallRuleList.optional(),
-      outbound_policy: policyRequired(FIREWALL_REASONS.outboundPolicyRequired),
-    },
-    missingOr(FIREWALL_REASONS.rulesRequired, "rules must be an object"),
-  )
-  .superRefine(limitRuleCount);
-
-/** `PUT .../rules`: replaces both rulesets; the policies are optional here. */
-export const FirewallRulesUpdateRequest = z
-  .strictObject({
-    inbound: FirewallRuleList.optional(),
-    inbound_policy: FirewallPolicy.optional(),
-    outbound: FirewallRuleList.optional(),
-    outbound_policy: FirewallPolicy.optional(),
-  })
-  .superRefine(limitRuleCount);
-export type FirewallRulesUpdateRequest = z.infer<typeof FirewallRulesUpdateRequest>;
-
-const deviceIds = z.array(
-  z.number({ error: FIREWALL_REASONS.deviceIdInvalid }).int(FIREWALL_REASONS.deviceIdInvalid).positive(FIREWALL_REASONS.deviceIdInvalid),
-);
-
-/** `devices` of a create: a device per compute id, and at most one nodebalancer. */
-export const FirewallCreateDevices = z.strictObject({
-  computes: deviceIds.optional(),
-  nodebalancers: deviceIds.max(FIREWALL_LIMITS.nodebalancers, FIREWALL_REASONS.nodebalancersTooMany).optional(),
-});
-export type FirewallCreateDevices = z.infer<typeof FirewallCreateDevices>;
-
-/** The body of `POST /networking/firewalls`. */
-export const FirewallCreateRequest = z.strictObject({
-  label: FirewallLabel,
-  rules: FirewallRulesCreate,
-  tags: FirewallTags.optional(),
-  devices: FirewallCreateDevices.optional(),
-});
-export type FirewallCreateRequest = z.infer<typeof FirewallCreateRequest>;
-
-/** Settable statuses (`deleted` is a status, but not one an update can set). */
-export const FirewallStatusInput = z.enum(["enabled", "disabled"], { error: FIREWALL_REASONS.statusInvalid });
-
-/** `PUT /networking/firewalls/{id}`: label, status, tags. Devices and rules cannot change here. */
-export const FirewallUpdateRequest = z.strictObject({
-  label: FirewallLabel.optional(),
-  status: FirewallStatusInput.optional(),
-  tags: FirewallTags.optional(),
-});
-export type FirewallUpdateRequest = z.infer<typeof FirewallUpdateRequest>;
-
-/** The body of `POST /networking/firewalls/{firewallId}/devices`. */
-export const FirewallDeviceCreateRequest = z.strictObject({
-  id: requiredInt("id").positive("id must be a positive integer"),
-  type: enumOf(FIREWALL_DEVICE_TYPES, FIREWALL_REASONS.typeRequired, FIREWALL_REASONS.typeInvalid),
-});
-export type FirewallDeviceCreateRequest = z.infer<typeof FirewallDeviceCreateRequest>;
 
 // ---------------------------------------------------------------------------------------------
 // response schemas (tolerant: unknown keys pass, `null`s stay)

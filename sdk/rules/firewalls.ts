@@ -1,8 +1,13 @@
 /**
- * Cloud Firewalls: the device kinds, limits and reason texts, and the schemas of the fields of a firewall and its rules (label, tags, policies, protocols, ports, addresses), shared with the emulator and the provider (re-exported by `firewalls.ts`).
+ * Cloud Firewalls: the device kinds, limits and reason texts, the field schemas of a firewall and
+ * its rules (label, tags, policies, protocols, ports, addresses) and the request schemas, carrying
+ * every rule of the spec's Errors and Limits tables with the API's reason texts where they are
+ * recorded (`Label must be unique among your Cloud Firewalls`, `inbound_policy is required`) and
+ * clear texts of our own where they are not; shared by the sdk's validation, the emulator's checks
+ * and the provider's `check` (re-exported by `firewalls.ts`; api-facts P7-2).
  */
 import { z } from "zod";
-import { missingOr, requiredString } from "../core/schema";
+import { missingOr, requiredInt, requiredString } from "../core/schema";
 import { parseIpv4Cidr, parseIpv6Cidr } from "../core/net";
 
 /** Device entity kinds a firewall can be assigned to. */
@@ -180,3 +185,112 @@ export const FirewallAddresses = z
       ctx.addIssue({ code: "custom", message: FIREWALL_REASONS.addressesTooMany });
     }
   });
+
+/** One rule. `ports` null or absent means every port; only TCP and UDP take ports. */
+export const FirewallRule = z
+  .strictObject({
+    action: FirewallAction,
+    protocol: FirewallProtocol,
+    ports: FirewallPorts.nullable().optional(),
+    addresses: FirewallAddresses,
+    label: z
+      .string({ error: "label must be a string" })
+      .min(FIREWALL_LIMITS.ruleLabelMin, FIREWALL_REASONS.ruleLabelLength)
+      .max(FIREWALL_LIMITS.ruleLabelMax, FIREWALL_REASONS.ruleLabelLength)
+      .optional(),
+    description: z
+      .string({ error: "description must be a string" })
+      .min(1, FIREWALL_REASONS.ruleDescriptionLength)
+      .max(FIREWALL_LIMITS.ruleDescriptionMax, FIREWALL_REASONS.ruleDescriptionLength)
+      .optional(),
+  })
+  .superRefine((rule, ctx) => {
+    if (PORTLESS_PROTOCOLS.includes(rule.protocol) && rule.ports !== undefined && rule.ports !== null) {
+      ctx.addIssue({ code: "custom", path: ["ports"], message: FIREWALL_REASONS.portsNotAllowed });
+    }
+  });
+/** One firewall rule as sent to the API, with every rule of the spec. */
+export type FirewallRuleInput = z.infer<typeof FirewallRule>;
+
+/** A ruleset; `null` is accepted, stored and returned as `null` (api-facts P2-3). */
+export const FirewallRuleList = z.array(FirewallRule, { error: "Rules must be an array of rule objects" }).nullable();
+
+/** Total rules across both rulesets; reported on the ruleset where the 26th rule lands. */
+function limitRuleCount(
+  rules: { inbound?: unknown[] | null | undefined; outbound?: unknown[] | null | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  const inbound = rules.inbound?.length ?? 0;
+  const outbound = rules.outbound?.length ?? 0;
+  if (inbound + outbound > FIREWALL_LIMITS.rules) {
+    ctx.addIssue({
+      code: "custom",
+      path: [inbound > FIREWALL_LIMITS.rules ? "inbound" : "outbound"],
+      message: FIREWALL_REASONS.rulesTooMany,
+    });
+  }
+}
+
+const policyRequired = (required: string) => z.enum(["ACCEPT", "DROP"], missingOr(required, FIREWALL_REASONS.policyInvalid));
+
+/** `rules` of a create: both policies required. */
+export const FirewallRulesCreate = z
+  .strictObject(
+    {
+      inbound: FirewallRuleList.optional(),
+      inbound_policy: policyRequired(FIREWALL_REASONS.inboundPolicyRequired),
+      outbound: FirewallRuleList.optional(),
+      outbound_policy: policyRequired(FIREWALL_REASONS.outboundPolicyRequired),
+    },
+    missingOr(FIREWALL_REASONS.rulesRequired, "rules must be an object"),
+  )
+  .superRefine(limitRuleCount);
+
+/** `PUT .../rules`: replaces both rulesets; the policies are optional here. */
+export const FirewallRulesUpdateRequest = z
+  .strictObject({
+    inbound: FirewallRuleList.optional(),
+    inbound_policy: FirewallPolicy.optional(),
+    outbound: FirewallRuleList.optional(),
+    outbound_policy: FirewallPolicy.optional(),
+  })
+  .superRefine(limitRuleCount);
+export type FirewallRulesUpdateRequest = z.infer<typeof FirewallRulesUpdateRequest>;
+
+const deviceIds = z.array(
+  z.number({ error: FIREWALL_REASONS.deviceIdInvalid }).int(FIREWALL_REASONS.deviceIdInvalid).positive(FIREWALL_REASONS.deviceIdInvalid),
+);
+
+/** `devices` of a create: a device per compute id, and at most one nodebalancer. */
+export const FirewallCreateDevices = z.strictObject({
+  computes: deviceIds.optional(),
+  nodebalancers: deviceIds.max(FIREWALL_LIMITS.nodebalancers, FIREWALL_REASONS.nodebalancersTooMany).optional(),
+});
+export type FirewallCreateDevices = z.infer<typeof FirewallCreateDevices>;
+
+/** The body of `POST /networking/firewalls`. */
+export const FirewallCreateRequest = z.strictObject({
+  label: FirewallLabel,
+  rules: FirewallRulesCreate,
+  tags: FirewallTags.optional(),
+  devices: FirewallCreateDevices.optional(),
+});
+export type FirewallCreateRequest = z.infer<typeof FirewallCreateRequest>;
+
+/** Settable statuses (`deleted` is a status, but not one an update can set). */
+export const FirewallStatusInput = z.enum(["enabled", "disabled"], { error: FIREWALL_REASONS.statusInvalid });
+
+/** `PUT /networking/firewalls/{id}`: label, status, tags. Devices and rules cannot change here. */
+export const FirewallUpdateRequest = z.strictObject({
+  label: FirewallLabel.optional(),
+  status: FirewallStatusInput.optional(),
+  tags: FirewallTags.optional(),
+});
+export type FirewallUpdateRequest = z.infer<typeof FirewallUpdateRequest>;
+
+/** The body of `POST /networking/firewalls/{firewallId}/devices`. */
+export const FirewallDeviceCreateRequest = z.strictObject({
+  id: requiredInt("id").positive("id must be a positive integer"),
+  type: enumOf(FIREWALL_DEVICE_TYPES, FIREWALL_REASONS.typeRequired, FIREWALL_REASONS.typeInvalid),
+});
+export type FirewallDeviceCreateRequest = z.infer<typeof FirewallDeviceCreateRequest>;

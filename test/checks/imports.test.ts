@@ -1,8 +1,8 @@
 /**
  * The tree's imports: no cycles anywhere (type-only imports included), and the layers point down —
  * the sdk imports no other layer, the emulator and the provider import the sdk and never each other;
- * inside the provider, the engine imports no door, no serving layer and no spec table, and the
- * serving layer no door.
+ * inside the sdk, the service rules import only its core; inside the provider, the engine imports
+ * no door, no serving layer and no spec table, and the serving layer no door.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -24,6 +24,13 @@ test("no source file takes part in an import cycle", () => {
 
 test("the layers point down: sdk ← emulator, sdk ← provider, both ← provider/testing, and nothing upward", () => {
   expect(layerViolations(graph)).toEqual([]);
+});
+
+test("inside the sdk: the service rules (sdk/rules/) import only sdk/core, never the client's areas", () => {
+  const rules = [...graph].filter(([file]) => file.startsWith("sdk/rules/"));
+  expect(rules.map(([file]) => file)).toEqual(expect.arrayContaining(["sdk/rules/vpcs.ts", "sdk/rules/ips.ts", "sdk/rules/support.ts"]));
+  const outside = rules.flatMap(([file, targets]) => targets.filter((t) => !t.startsWith("sdk/core/")).map((t) => `${file} → ${t}`));
+  expect(outside).toEqual([]);
 });
 
 test("the provider's inner layers name folders only, each once", () => {

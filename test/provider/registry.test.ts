@@ -38,6 +38,7 @@ const { RESOURCE_SPECS } = require("./dist/provider/generated/spec-table.js");
 RESOURCE_SPECS.Vpc;`);
   expect(kinds(declared, "provider/resources/")).toEqual(["common.js", "vpc.js"]);
   expect(kinds(declared, "sdk/resources/")).toEqual(["vpcs.js"]);
+  expect(kinds(declared, "sdk/rules/")).toEqual(["vpcs.js"]);
 });
 
 test("every kind is still there for whoever enumerates the registry", async () => {
