@@ -14,6 +14,7 @@
 import { z } from "zod";
 import { STAMPS, filterable } from "../core/schema";
 import { VpcIp } from "./vpcs";
+import { IpAddress } from "./ips";
 import { endpoints, readWrite, verbs } from "../core/endpoint";
 import { resource } from "../core/resource";
 import { waitForRecord, type RecordWaitOptions } from "../core/waiters";
@@ -110,18 +111,8 @@ export const Config = z.looseObject({
 });
 export type Config = z.infer<typeof Config>;
 
-/** One address of `GET …/ips` (the `IpAddress` record of `/networking/ips`). */
-const InstanceIp = z.looseObject({
-  address: z.string(),
-  gateway: z.string().nullable(),
-  subnet_mask: z.string(),
-  prefix: id,
-  type: z.string(),
-  public: z.boolean(),
-  rdns: z.string().nullable(),
-  compute_id: id.nullable(),
-  region: z.string(),
-});
+/** One address of `GET …/ips`: the `IpAddress` record of `/networking/ips`, whose `vpc_nat_1_1` it does not look at. */
+const InstanceIp = IpAddress.omit({ vpc_nat_1_1: true });
 
 /** `GET /compute/instances/{computeId}/ips`. */
 export const ComputeIps = z.looseObject({

@@ -43,15 +43,6 @@ export const IpAddress = z.looseObject({
 });
 export type IpAddress = z.infer<typeof IpAddress>;
 
-/** An IPv6 pool of a region. The hand-written recordings omit `prefix`; the API documents it. */
-export const Ipv6Pool = z.looseObject({
-  range: filterable(z.string()),
-  prefix: filterable(z.number().int().optional()),
-  region: filterable(z.string()),
-  route_target: filterable(z.string().nullable()),
-});
-export type Ipv6Pool = z.infer<typeof Ipv6Pool>;
-
 /** An IPv6 range as listed: `range` is the address without its prefix length. */
 export const Ipv6Range = z.looseObject({
   range: filterable(z.string()),
@@ -60,6 +51,10 @@ export const Ipv6Range = z.looseObject({
   route_target: filterable(z.string().nullable()),
 });
 export type Ipv6Range = z.infer<typeof Ipv6Range>;
+
+/** An IPv6 pool of a region: a range's fields; the hand-written recordings omit `prefix`, which the API documents. */
+export const Ipv6Pool = Ipv6Range.partial({ prefix: true });
+export type Ipv6Pool = z.infer<typeof Ipv6Pool>;
 
 /** One IPv6 range viewed: `is_bgp` is true when shared; `computes` lists the routed and sharing instances. */
 export const Ipv6RangeView = z.looseObject({

@@ -121,21 +121,20 @@ function canonicalV6(text: string): string | undefined {
   return new URL(`http://[${text}]/`).hostname.slice(1, -1);
 }
 
-/** A host name as a record target: labels of letters, digits, hyphens and underscores (`_domainkey`), optional trailing period. */
+/** A label of a record's name or host name target: 1–63 letters, digits, hyphens and underscores (`_domainkey`), no hyphen at either end. */
+const isRecordLabel = (label: string) => label.length <= 63 && /^[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?$/i.test(label);
+
+/** A host name as a record target: record labels, optional trailing period. */
 export function isHostname(text: string): boolean {
   const name = text.endsWith(".") ? text.slice(0, -1) : text;
-  if (name.length < 1 || name.length > 253) return false;
-  return name.split(".").every((l) => l.length >= 1 && l.length <= 63 && /^[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?$/i.test(l));
+  return name.length >= 1 && name.length <= 253 && name.split(".").every(isRecordLabel);
 }
 
 /** A record name as written: relative or fully qualified, `@` for the apex, a leading `*` label for wildcards. */
 export function isRecordNameSpelling(text: string): boolean {
   if (text === "" || text === "@") return true;
   const name = text.endsWith(".") ? text.slice(0, -1) : text;
-  const labels = name.split(".");
-  return labels.every(
-    (l, i) => (i === 0 && l === "*") || (l.length >= 1 && l.length <= 63 && /^[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?$/i.test(l)),
-  );
+  return name.split(".").every((l, i) => (i === 0 && l === "*") || isRecordLabel(l));
 }
 
 /**
@@ -382,10 +381,12 @@ export const RecordPriority = intField(RECORD_REASONS.priorityRange, 0, 255);
 export const RecordWeight = intField(RECORD_REASONS.weightRange, 0, 65535);
 /** An SRV record's port: 0–65535. */
 export const RecordPort = intField(RECORD_REASONS.portRange, 0, 65535);
+/** An SRV record's service or protocol: a label, the underscore optional. */
+const srvPart = (field: string, reason: string) => stringField(field).regex(/^_?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i, reason);
 /** An SRV record's service name (without the underscore). */
-export const SrvService = stringField("service").regex(/^_?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i, RECORD_REASONS.serviceInvalid);
+export const SrvService = srvPart("service", RECORD_REASONS.serviceInvalid);
 /** An SRV record's protocol (without the underscore). */
-export const SrvProtocol = stringField("protocol").regex(/^_?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i, RECORD_REASONS.protocolInvalid);
+export const SrvProtocol = srvPart("protocol", RECORD_REASONS.protocolInvalid);
 
 const recordWritable = {
   name: RecordName.optional(),

@@ -58,14 +58,14 @@ export const ImageLabel = requiredString("label", IMAGE_REASONS.labelRequired)
 /** An image description: 1–65000 characters (spec "Limits"). */
 export const ImageDescription = z.string().min(1, IMAGE_REASONS.descriptionLength).max(65000, IMAGE_REASONS.descriptionLength);
 
-const CloudInit = z.boolean({ error: IMAGE_REASONS.cloudInit });
+/** What both ways of making an image take besides its source: a description and the cloud-init capability. */
+const imageExtras = { description: ImageDescription.optional(), cloud_init: z.boolean({ error: IMAGE_REASONS.cloudInit }).optional() };
 
 /** `POST /images`: capture a disk. The label defaults to the disk's. */
 export const ImageCreateRequest = z.strictObject({
   disk_id: requiredInt("disk_id", IMAGE_REASONS.diskRequired),
   label: ImageLabel.optional(),
-  description: ImageDescription.optional(),
-  cloud_init: CloudInit.optional(),
+  ...imageExtras,
 });
 export type ImageCreateRequest = z.infer<typeof ImageCreateRequest>;
 
@@ -73,8 +73,7 @@ export type ImageCreateRequest = z.infer<typeof ImageCreateRequest>;
 export const ImageUploadRequest = z.strictObject({
   label: ImageLabel,
   region: requiredString("region", IMAGE_REASONS.regionRequired).min(1, IMAGE_REASONS.regionRequired),
-  description: ImageDescription.optional(),
-  cloud_init: CloudInit.optional(),
+  ...imageExtras,
 });
 export type ImageUploadRequest = z.infer<typeof ImageUploadRequest>;
 

@@ -64,7 +64,7 @@ export const SubnetCreateRequest = z.strictObject({ label: VpcLabel, ipv4: Subne
 export type SubnetCreateRequest = z.infer<typeof SubnetCreateRequest>;
 
 /** The body of `PUT /vpcs/{vpcId}/subnets/{subnetId}`: only the label changes. */
-export const SubnetUpdateRequest = z.strictObject({ label: VpcLabel });
+export const SubnetUpdateRequest = SubnetCreateRequest.pick({ label: true });
 export type SubnetUpdateRequest = z.infer<typeof SubnetUpdateRequest>;
 
 /** The body of `POST /vpcs`, with every rule of the API. */
@@ -76,9 +76,6 @@ export const VpcCreateRequest = z.strictObject({
 });
 export type VpcCreateRequest = z.infer<typeof VpcCreateRequest>;
 
-/** The body of `PUT /vpcs/{vpcId}`: label and description. */
-export const VpcUpdateRequest = z.strictObject({
-  label: VpcLabel.optional(),
-  description: VpcDescription.optional(),
-});
+/** The body of `PUT /vpcs/{vpcId}`: a create's label and description, each optional. */
+export const VpcUpdateRequest = VpcCreateRequest.pick({ label: true, description: true }).partial();
 export type VpcUpdateRequest = z.infer<typeof VpcUpdateRequest>;
