@@ -113,12 +113,7 @@ export function configInterfaceErrors(
 }
 
 /** `PUT …/interfaces/{interfaceId}`: what an interface may change in place. */
-export const ConfigInterfaceUpdateRequest = z.strictObject({
-  primary: z.boolean().optional(),
-  ipv4: InterfaceIpv4.nullish(),
-  ip_ranges: z.array(z.string()).nullish(),
-  ipv6: z.looseObject({}).nullish(),
-});
+export const ConfigInterfaceUpdateRequest = ConfigInterfaceRequest.pick({ primary: true, ipv4: true, ip_ranges: true, ipv6: true });
 export type ConfigInterfaceUpdateRequest = z.infer<typeof ConfigInterfaceUpdateRequest>;
 
 /** `POST /compute/instances` (legacy configuration profile interfaces). */

@@ -47,21 +47,17 @@ export const SUPPORT_REASONS = {
 } as const;
 
 const idAttribute = z.number({ error: "must be an integer id" }).int("must be an integer id").positive("must be an integer id");
+/** Each ID attribute, optional, in `TICKET_ID_ATTRIBUTES`' order. */
+const idAttributes = Object.fromEntries(ID_ATTRIBUTES.map((key) => [key, idAttribute.optional()])) as {
+  [K in keyof typeof TICKET_ID_ATTRIBUTES]: z.ZodOptional<typeof idAttribute>;
+};
 
 /** The body of `POST /support/tickets`, with every open rule of the spec. */
 export const TicketOpenRequest = z
   .strictObject({
     summary: requiredString("summary").min(1, SUPPORT_REASONS.summaryLength).max(64, SUPPORT_REASONS.summaryLength),
     description: requiredString("description").min(1, SUPPORT_REASONS.descriptionLength).max(65000, SUPPORT_REASONS.descriptionLength),
-    database_id: idAttribute.optional(),
-    domain_id: idAttribute.optional(),
-    firewall_id: idAttribute.optional(),
-    compute_id: idAttribute.optional(),
-    kubecluster_id: idAttribute.optional(),
-    monitorclient_id: idAttribute.optional(),
-    nodebalancer_id: idAttribute.optional(),
-    volume_id: idAttribute.optional(),
-    vpc_id: idAttribute.optional(),
+    ...idAttributes,
     managed_issue: z.boolean().optional(),
     vlan: z.string().min(1).optional(),
     region: z.string().min(1).optional(),
