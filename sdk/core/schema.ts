@@ -118,6 +118,20 @@ export function requiredString(field: string, missing = `${field} is required`) 
   return z.string(missingOr(missing, `${field} must be a string`));
 }
 
+/** A string field whose wrong type reads `<field> must be a string` (or `… is required` when `required`). */
+export function stringField(field: string, required = false) {
+  return required ? requiredString(field) : z.string({ error: `${field} must be a string` });
+}
+
+/** A whole number in a range; every failure (wrong type, fraction, out of range) reads `reason`. */
+export function intField(reason: string, min: number, max?: number) {
+  const base = z
+    .number({ error: () => reason })
+    .int(reason)
+    .min(min, reason);
+  return max === undefined ? base : base.max(max, reason);
+}
+
 /** The same for integers. */
 export function requiredInt(field: string, missing = `${field} is required`) {
   return z.number(missingOr(missing, `${field} must be an integer`)).int(`${field} must be an integer`);

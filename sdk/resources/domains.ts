@@ -2,25 +2,18 @@
  * Domains (DNS zones) and their records (spec "Domain", "Domain record", "Domains" endpoints;
  * api-facts P2-7, P2-8, P2-9): the records, the endpoint table and the class. The request schemas
  * with the API's rules and reason texts, and the pure functions of the type rules, TTL rounding,
- * name and target spelling, are in `sdk/rules/domains.ts`, re-exported here: the sdk's validation,
- * the emulator's rules and the provider's `check` and normalization share them, so every layer
- * agrees on what a record means.
+ * name and target spelling, are in `sdk/rules/domains.ts` and `sdk/rules/domain-records.ts`,
+ * re-exported here: the sdk's validation, the emulator's rules and the provider's `check` and
+ * normalization share them, so every layer agrees on what a record means.
  */
 import { z } from "zod";
 import { Timestamp, filterable } from "../core/schema";
 import { crud, endpoints, readWrite } from "../core/endpoint";
 import { resource } from "../core/resource";
-import {
-  DomainCloneRequest,
-  DomainCreateRequest,
-  DomainImportRequest,
-  DomainType,
-  DomainUpdateRequest,
-  RecordCreateRequest,
-  RecordType,
-  RecordUpdateRequest,
-} from "../rules/domains";
+import { DomainCloneRequest, DomainCreateRequest, DomainImportRequest, DomainType, DomainUpdateRequest } from "../rules/domains";
+import { RecordCreateRequest, RecordType, RecordUpdateRequest } from "../rules/domain-records";
 export * from "../rules/domains";
+export * from "../rules/domain-records";
 
 // ---------------------------------------------------------------------------------------------
 // response schemas (tolerant)

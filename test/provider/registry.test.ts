@@ -24,9 +24,9 @@ const kinds = (modules: string[], folder: string) => modules.filter((m) => m.sta
 test("a provider process serving DomainRecord loads that kind's spec and sdk area, no other", async () => {
   const loaded = await loadedAfter(`require("./registry").provider("DomainRecord");`);
   expect(kinds(loaded, "provider/resources/")).toEqual(["common.js", "domain-record.js", "domain.js", "record-common.js"]);
-  // The domains area: its endpoints, and its rules (sdk/rules/).
+  // The domains area: its endpoints, and its rules (sdk/rules/: the domains' and their records').
   expect(kinds(loaded, "sdk/resources/")).toEqual(["domains.js"]);
-  expect(kinds(loaded, "sdk/rules/")).toEqual(["domains.js"]);
+  expect(kinds(loaded, "sdk/rules/")).toEqual(["domain-records.js", "domains.js"]);
 });
 
 test("a program declaring a Vpc loads the Vpc's spec and sdk area, no other kind's", async () => {
