@@ -25,6 +25,7 @@ type Callback = (error: unknown, response?: unknown, ...rest: unknown[]) => void
 type Method = (call: { request: ReadRequest }, callback: Callback) => unknown;
 interface Struct {
   toJavaScript(): Record<string, unknown>;
+  getFieldsMap(): { has(key: string): boolean };
 }
 interface ReadRequest {
   getUrn(): string;
@@ -45,7 +46,8 @@ export function importUnpatchable(modules: HostModules): string | undefined {
     ["ReadRequest", "setProperties"],
     ["ReadResponse", "setInputs"],
   ]);
-  return missing ?? structUnusable(modules);
+  const fieldsMap = (modules.struct?.prototype as { getFieldsMap?: unknown } | undefined)?.getFieldsMap;
+  return missing ?? structUnusable(modules) ?? (typeof fieldsMap === "function" ? undefined : "protobuf's Struct has no getFieldsMap");
 }
 
 /**
@@ -76,8 +78,9 @@ export function withImport(modules: HostModules, service: object): object {
   const wrapped = Object.create(host) as Record<string, Method>;
   wrapped.read = (call, callback) => {
     const request = call.request;
-    const recorded = request.getProperties()?.toJavaScript() ?? {};
-    const kind = PROVIDER_KEY in recorded ? undefined : kindOfRequest(request);
+    // Whether anything is recorded, from the Struct's keys: the host converts its values next.
+    const recorded = request.getProperties()?.getFieldsMap().has(PROVIDER_KEY) ?? false;
+    const kind = recorded ? undefined : kindOfRequest(request);
     if (kind !== undefined) request.setProperties(struct.fromJavaScript({ [PROVIDER_KEY]: providerText(kind) }));
     return host.read!.call(host, call, callback);
   };
