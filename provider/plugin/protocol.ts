@@ -28,7 +28,11 @@ export interface Protocol {
   struct: typeof structproto;
 }
 
-/** Loads the protocol from the `@pulumi/pulumi` that resolves from here (the project's). */
+/**
+ * Loads the protocol from the `@pulumi/pulumi` that resolves from here (the project's). The status
+ * messages (`status`, `any`) load at their first use: only a failed create or update's init error
+ * carries them.
+ */
 export function loadProtocol(): Protocol {
   const pulumiRequire = createRequire(require.resolve("@pulumi/pulumi/package.json"));
   return {
@@ -36,8 +40,12 @@ export function loadProtocol(): Protocol {
     provider: pulumiRequire("./proto/provider_pb") as typeof provproto,
     plugin: pulumiRequire("./proto/plugin_pb") as typeof plugproto,
     engine: pulumiRequire("./proto/engine_pb") as typeof engineproto,
-    status: pulumiRequire("./proto/status_pb") as typeof statusproto,
-    any: pulumiRequire("google-protobuf/google/protobuf/any_pb") as typeof anyproto,
+    get status() {
+      return pulumiRequire("./proto/status_pb") as typeof statusproto;
+    },
+    get any() {
+      return pulumiRequire("google-protobuf/google/protobuf/any_pb") as typeof anyproto;
+    },
     empty: pulumiRequire("google-protobuf/google/protobuf/empty_pb") as typeof emptyproto,
     struct: pulumiRequire("google-protobuf/google/protobuf/struct_pb") as typeof structproto,
   };

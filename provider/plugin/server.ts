@@ -21,7 +21,6 @@ import { CONFIG_VARIABLES, previewOffByEnvironment, previewWanted } from "../ser
 import { servingContext } from "../serve/serving-context";
 import { projectLanguage } from "../stores/project-language";
 import { Serving, type Served } from "../serve/providers";
-import { invoke } from "./functions";
 import { GRPC_STATUS, type GrpcFailure, type Message } from "./grpc";
 import { structsOf, type Protocol } from "./protocol";
 import { plainValuesOf, structValues, unwrapSecret, valuesOf, type ReadableMessage, type Values } from "./struct-values";
@@ -264,6 +263,9 @@ async function invokeFunction(request: provproto.InvokeRequest, session: Session
   const name = kindOfType(request.getTok());
   if (name === undefined) throw new Error(`pulumi-resource-compute serves compute:index:<function> functions, not ${request.getTok()}`);
   const { token, apiUrl } = resolveCredentials((key) => session.config.get(key));
+  // The data functions' table, loaded at the first Invoke: a run of resources alone never needs it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when first needed
+  const { invoke } = require("./functions") as typeof import("./functions");
   const { result, secrets } = await invoke(name, plainValuesOf(request.getArgs()), { token, apiUrl });
   return new session.protocol.provider.InvokeResponse().setReturn(toStruct(session, result, secrets));
 }

@@ -35,3 +35,31 @@ test("a data function's answer loads the SDK when it needs it", () => {
   );
   expect(loaded).toContain("@pulumi/pulumi/index.js");
 });
+
+test("the plugin's start loads nothing that only GetSchema, Invoke, an init error or a taken name needs", () => {
+  // The package's schema (GetSchema), the data functions (Invoke), the status messages (a create's
+  // init error) and the backend's checkpoints (who holds a taken name) load when first asked for:
+  // a run of DomainRecords never asks for them (bench/README.md, issue 61, item 3).
+  const main = JSON.stringify(path.join(REPO_ROOT, "dist/provider/plugin/main.js"));
+  const out = execFileSync(
+    process.execPath,
+    [
+      "-e",
+      `require(${main}).serve([]).then(({ server }) => {
+  console.log(JSON.stringify(Object.keys(require.cache)));
+  server.forceShutdown();
+});`,
+    ],
+    { cwd: REPO_ROOT, encoding: "utf8" },
+  );
+  const loaded = (JSON.parse(out) as string[]).map((f) => path.relative(REPO_ROOT, f));
+  expect(loaded).toContain("dist/provider/plugin/server.js");
+  const unneeded = [
+    "dist/provider/plugin/schema.json",
+    "dist/provider/plugin/functions.js",
+    "dist/provider/stores/backend-store.js",
+    "node_modules/@pulumi/pulumi/proto/status_pb.js",
+    "node_modules/google-protobuf/google/protobuf/any_pb.js",
+  ];
+  expect(loaded.filter((f) => unneeded.includes(f))).toEqual([]);
+});
