@@ -118,6 +118,11 @@ export function requiredString(field: string, missing = `${field} is required`) 
   return z.string(missingOr(missing, `${field} must be a string`));
 }
 
+/** The same for integers. */
+export function requiredInt(field: string, missing = `${field} is required`) {
+  return z.number(missingOr(missing, `${field} must be an integer`)).int(`${field} must be an integer`);
+}
+
 /** A string field whose wrong type reads `<field> must be a string` (or `… is required` when `required`). */
 export function stringField(field: string, required = false) {
   return required ? requiredString(field) : z.string({ error: `${field} must be a string` });
@@ -130,9 +135,4 @@ export function intField(reason: string, min: number, max?: number) {
     .int(reason)
     .min(min, reason);
   return max === undefined ? base : base.max(max, reason);
-}
-
-/** The same for integers. */
-export function requiredInt(field: string, missing = `${field} is required`) {
-  return z.number(missingOr(missing, `${field} must be an integer`)).int(`${field} must be an integer`);
 }
