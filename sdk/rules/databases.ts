@@ -2,7 +2,7 @@
  * Managed Databases: the engines, statuses and what each operation requires, allow lists, and the request schemas with the API's rules and reason texts (re-exported by `databases.ts`).
  */
 import { z } from "zod";
-import { requiredString } from "../core/schema";
+import { intField, requiredString } from "../core/schema";
 import { formatIpv6, parseIpv4, parseIpv6 } from "../core/net";
 
 // ---------------------------------------------------------------------------------------------
@@ -310,8 +310,6 @@ export type PostgresqlDatabaseCreateRequest = z.infer<typeof PostgresqlDatabaseC
 /** The create schema of each engine. */
 export const DATABASE_CREATE_REQUESTS = { mysql: MysqlDatabaseCreateRequest, postgresql: PostgresqlDatabaseCreateRequest } as const;
 
-const intIn = (min: number, max: number, reason: string) => z.number({ error: reason }).int(reason).min(min, reason).max(max, reason);
-
 /**
  * The maintenance window (api-facts P2-2): `frequency` weekly (default) or monthly, `duration`
  * 1–3 hours, `hour_of_day` 0–23 UTC, `day_of_week` 1 (Monday)–7, `week_of_month` 1–4, required
@@ -320,10 +318,10 @@ const intIn = (min: number, max: number, reason: string) => z.number({ error: re
 export const DatabaseUpdatesRequest = z
   .strictObject({
     frequency: z.enum(["weekly", "monthly"], { error: DATABASE_REASONS.frequency }).optional(),
-    duration: intIn(1, 3, DATABASE_REASONS.duration),
-    hour_of_day: intIn(0, 23, DATABASE_REASONS.hourOfDay),
-    day_of_week: intIn(1, 7, DATABASE_REASONS.dayOfWeek),
-    week_of_month: intIn(1, 4, DATABASE_REASONS.weekOfMonth).nullable().optional(),
+    duration: intField(DATABASE_REASONS.duration, 1, 3),
+    hour_of_day: intField(DATABASE_REASONS.hourOfDay, 0, 23),
+    day_of_week: intField(DATABASE_REASONS.dayOfWeek, 1, 7),
+    week_of_month: intField(DATABASE_REASONS.weekOfMonth, 1, 4).nullable().optional(),
   })
   .superRefine((window, ctx) => {
     const monthly = window.frequency === "monthly";
