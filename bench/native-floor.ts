@@ -73,9 +73,10 @@ export async function nativeFloorPlugin(cache = cacheDir()): Promise<string> {
   return dir;
 }
 
-/** A resource of the native floor: its inputs are recorded as its outputs, its id a number. */
+/** A resource of a no-op floor (the native one by default): its inputs are recorded as its outputs, its id a number. */
 export class NativeNoop extends pulumi.CustomResource {
-  constructor(name: string, props: Record<string, unknown>, opts?: pulumi.CustomResourceOptions) {
-    super(`${NATIVE_FLOOR_PLUGIN}:index:Record`, name, props, opts);
+  /** `plugin`: the no-op plugin serving it, the native floor's or the Node.js floor's (`node-floor-plugin.ts`). */
+  constructor(name: string, props: Record<string, unknown>, opts?: pulumi.CustomResourceOptions, plugin = NATIVE_FLOOR_PLUGIN) {
+    super(`${plugin}:index:Record`, name, props, opts);
   }
 }

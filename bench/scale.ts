@@ -8,6 +8,7 @@
  * |---|---|
  * | floor | N no-op dynamic resources: an ordinary inline dynamic provider, as a Pulumi user writes one |
  * | native floor | N no-op resources of a provider plugin in Go (`native-floor.ts`): the engine's own floor, what any provider costs when its work is free |
+ * | node floor | the same no-op plugin in Node.js on the provider plugin's own transport (`node-floor-plugin.ts`): what a provider process in Node.js costs before any work |
  * | floor, skip checkpoints | the same with `PULUMI_SKIP_CHECKPOINTS=true` (state written once, at the end) |
  * | DomainRecord | a Domain and N DomainRecords in it, against the in-process emulator |
  * | DomainRecord (plugin) | the same resources as `compute:index:` resources through the provider plugin |
@@ -32,7 +33,7 @@
  *   npm run bench -- scale              N = 200, 3 rounds
  *   npm run bench -- scale --large      also N = 1000, 1 round (about 10 minutes more on two cores)
  *   npm run bench -- scale --sizes=50 --rounds=1   other sizes and rounds (a quick look)
- *   npm run bench -- scale --variants=plugin       the two floors and the named variants only (floor, native, skip, record, plugin, set), without the rate-limited up unless `record` is named
+ *   npm run bench -- scale --variants=plugin       the two floors and the named variants only (floor, native, node, skip, record, plugin, set), without the rate-limited up unless `record` is named
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, rmdirSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
@@ -43,6 +44,8 @@ import { REPO_ROOT, createTestStack, type TestStack } from "../test/support/engi
 import { pluginResource } from "../test/support/plugin-resource";
 import type { BenchResult, Benchmark, Metric } from "./benchmark";
 import { NATIVE_FLOOR_PLUGIN, NativeNoop, nativeFloorPlugin } from "./native-floor";
+import { NODE_FLOOR_PLUGIN } from "./node-floor-plugin";
+import { packageRoot } from "../provider/launch/plugins";
 import { CALL_PARTS, goSplit, nodeSplit, nodeSplitOfFolder, phaseProfiler, splitRows } from "./profile";
 
 const PHASES = ["up", "preview", "refresh", "destroy"] as const;
@@ -62,6 +65,7 @@ export const STATE_BYTES_GOAL = 1536;
 const VARIANTS = {
   floor: "floor",
   native: "native floor",
+  node: "node floor",
   skip: "floor, skip checkpoints",
   record: "DomainRecord",
   plugin: "DomainRecord (plugin)",
@@ -146,13 +150,17 @@ function descendants(root: number): number[] {
   return found;
 }
 
-/** Samples the peak RSS (VmHWM) of the provider processes under this one (the dynamic provider host, the plugin) until stopped. */
+/** Samples the peak RSS (VmHWM) of the provider processes under this one (the dynamic provider host, the plugin, a floor's no-op plugin) until stopped. */
 function providerMemory(): { stop(): number } {
   let peak = 0;
   const sample = () => {
     for (const pid of descendants(process.pid)) {
       try {
-        if (!/dynamic-provider|provider\/plugin\/main\.js|pulumi-resource-noop/.test(readFileSync(`/proc/${pid}/cmdline`, "utf8")))
+        if (
+          !/dynamic-provider|provider\/plugin\/main\.js|pulumi-resource-noop|node-floor-plugin\.js/.test(
+            readFileSync(`/proc/${pid}/cmdline`, "utf8"),
+          )
+        )
           continue;
         const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
         if (hwm) peak = Math.max(peak, Number(hwm[1]) * 1024);
@@ -184,7 +192,13 @@ interface Profiling {
 
 async function runVariant(variant: VariantName, n: number, emulator: RunningEmulator, profiling?: Profiling): Promise<Run> {
   // The native floor's plugin, built once (seconds from the engine build's caches) and declared by the project.
-  const plugins = variant === "native floor" ? [{ name: NATIVE_FLOOR_PLUGIN, path: await nativeFloorPlugin() }] : [];
+  // The Node.js floor's launcher is in the repository (bench/node-floor/), its code in dist/bench/.
+  const plugins =
+    variant === "native floor"
+      ? [{ name: NATIVE_FLOOR_PLUGIN, path: await nativeFloorPlugin() }]
+      : variant === "node floor"
+        ? [{ name: NODE_FLOOR_PLUGIN, path: path.join(packageRoot(), "bench", "node-floor") }]
+        : [];
   // Short names: the project's name is repeated in every URN in state, as a user's short project name would be.
   const tag = `s${++stackCount}`;
   let declare = true;
@@ -201,6 +215,8 @@ async function runVariant(variant: VariantName, n: number, emulator: RunningEmul
       else records.forEach((record, i) => new DomainRecord(`r${i}`, { domainId: zone.id, ...record }));
     } else if (variant === "native floor") {
       for (let i = 0; i < n; i++) new NativeNoop(`r${i}`, recordArgs(i));
+    } else if (variant === "node floor") {
+      for (let i = 0; i < n; i++) new NativeNoop(`r${i}`, recordArgs(i), {}, NODE_FLOOR_PLUGIN);
     } else {
       for (let i = 0; i < n; i++) new Noop(`r${i}`, recordArgs(i));
     }
