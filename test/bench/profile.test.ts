@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { CALL_PARTS, nodeOptionQuoted, nodeSplit } from "../../bench/profile";
+import { CALL_PARTS, nodeOptionQuoted, nodeSplit, sampleCapMs } from "../../bench/profile";
 
 describe("nodeOptionQuoted", () => {
   let dir: string;
@@ -66,5 +66,19 @@ describe("nodeSplit by the parts of a provider call (CALL_PARTS)", () => {
       "protocol: gRPC, HTTP/2, protobuf": 2,
       "the API call: sdk, undici": 1,
     });
+  });
+
+  it("counts a sample for at most twice the profile's usual interval: a wait for a core is not the function's CPU", () => {
+    const nodes = [
+      frame(1, "(root)", "", [2, 3]),
+      frame(2, "normalizeEncoding", "node:internal/util"),
+      frame(3, "request", "file:///x/node_modules/undici/lib/api/api-request.js"),
+    ];
+    // Five samples 1 ms apart, and one whose next sample came 248 ms later (the thread waited).
+    const samples = [3, 3, 3, 3, 2, 3];
+    const file = path.join(dir, "waited.cpuprofile");
+    writeFileSync(file, JSON.stringify({ nodes, samples, timeDeltas: [0, 1000, 1000, 1000, 1000, 248_000, 1000] }));
+    expect(sampleCapMs([0, 1000, 1000, 1000, 1000, 248_000, 1000])).toBe(2);
+    expect(Object.fromEntries(nodeSplit(file, CALL_PARTS))).toEqual({ "the API call: sdk, undici": 5, "Node.js (event loop, I/O)": 2 });
   });
 });
