@@ -144,7 +144,18 @@ export class ProviderContext {
     return this.ports.log ?? PROCESS_LOG;
   }
 
+  /** The session of the last call, by the raw values it was resolved from (`session`). */
+  private last: { raw: string; session: Session } | undefined;
+
   private session(): Session {
+    // A call asks for its session several times (its client, its coalesced reads, its memo), and
+    // every call of a run has the same configuration: the raw values are read each time (the
+    // environment at call time, as the module says), and resolved and checked again only when one
+    // of them changed.
+    const env = process.env;
+    const raw = [this.config(CONFIG_TOKEN), this.config(CONFIG_API_URL), this.config(CONFIG_PACING)];
+    const rawText = JSON.stringify([...raw, env[ENV_TOKEN], env[ENV_API_URL], env[ENV_PACING]]);
+    if (this.last?.raw === rawText) return this.last.session;
     const credentials = resolveCredentials(this.config);
     const pacing = resolvePacing(this.config);
     const key = `${credentials.apiUrl}\n${credentials.token}\n${pacing}`;
@@ -165,6 +176,7 @@ export class ProviderContext {
       session = { client, reads: new Coalescer(), memo: new Map() };
       this.sessions.set(key, session);
     }
+    this.last = { raw: rawText, session };
     return session;
   }
 
