@@ -12,6 +12,9 @@
  *   resource (`engine-log.ts`: lines on the resource's row), and previews are answered here
  *   (`preview.ts`), and a Read by id alone of this package's resources gets its provider (`import.ts`:
  *   Pulumi's `import` option);
+ * - the host's provider service is served on this package's own unary gRPC (`transport.ts`, the
+ *   plugin's transport) instead of grpc-js's server, which costs more CPU per call: the host's
+ *   `bindAsync` of that server starts it and calls the host back with its port;
  * - each change checks every part of the host it uses first; one that finds a part missing leaves
  *   the host as it is, and the first resource row of the run gets one warning saying why and what
  *   the user loses (`notice.ts`);
@@ -31,6 +34,7 @@ import { hostUnpatchable, previewUnpatchable, withPreview, type HostService, typ
 import { unloggable, withRowLog } from "../serve/row-log";
 import { REQUESTS_WITH_URN, engineModules } from "./engine-log";
 import { hostReadUnpatchable, importUnpatchable, withImport } from "./import";
+import { serveOnOwnTransport, transportUnusable } from "./transport";
 import { saySlowStart, startQuickly } from "../launch/quick-start";
 import type { Serving } from "../serve/providers";
 
@@ -54,7 +58,7 @@ export function installHostChanges(
   } catch (error) {
     const notice = new HostNotice(warner(undefined), undefined);
     const why = `its protocol could not be loaded (${String(error).split("\n")[0]})`;
-    for (const part of ["preview support", "detailed diffs", "ignoreChanges", "status lines", "imports"] as const)
+    for (const part of ["preview support", "detailed diffs", "ignoreChanges", "status lines", "imports", "lean gRPC serving"] as const)
       notice.stepAside(part, why);
     notice.now();
     return true;
@@ -80,6 +84,8 @@ export function installHostChanges(
       const host = implementation as Record<string, unknown>;
       const previewWhy = previewOff ? undefined : (protocolWhy ?? hostUnpatchable(host));
       notice.stepAside("preview support", previewWhy);
+      const transportWhy = transportUnusable(service, this);
+      notice.stepAside("lean gRPC serving", transportWhy);
       // Each request in its resource's context: the row's lines, and the row the warning goes on.
       let wrapped: object = host;
       if (logWhy === undefined) wrapped = withRowLog(log!, host, notice.served);
@@ -90,7 +96,14 @@ export function installHostChanges(
       const importWhy = importProtocolWhy ?? hostReadUnpatchable(host);
       notice.stepAside("imports", importWhy);
       if (importWhy === undefined) wrapped = withImport(modules, wrapped);
-      return addService.call(this, service, wrapped);
+      // grpc-js gets the service too: it serves it when the bind is not the host's usual one.
+      const added = addService.call(this, service, wrapped);
+      if (transportWhy === undefined)
+        serveOnOwnTransport(this as object, service as object, wrapped, (why) => {
+          notice.stepAside("lean gRPC serving", why);
+          notice.now();
+        });
+      return added;
     };
   }
   // The host adds its service while its module runs, before this tick ends; one it never added is a host reshaped.
@@ -100,6 +113,7 @@ export function installHostChanges(
     notice.stepAside("preview support", previewOff ? undefined : (protocolWhy ?? why));
     notice.stepAside("imports", importProtocolWhy ?? why);
     if (logWhy === undefined) notice.stepAside("status lines", why);
+    notice.stepAside("lean gRPC serving", why);
     notice.now();
   });
   return true;

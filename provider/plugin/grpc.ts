@@ -1,7 +1,9 @@
 /**
  * The gRPC the plugin speaks: unary calls over Node's own HTTP/2, as the gRPC protocol frames them
  * (https://github.com/grpc/grpc/blob/master/doc/PROTOCOL-HTTP2.md), served (`serveUnary`) and sent
- * (`unaryCall`, the engine's `Log`).
+ * (`unaryCall`, the engine's `Log`). The dynamic provider host's service is served on it too
+ * (`host/transport.ts`): its handlers answer in grpc-js's form, which `grpcJsFailure` reads as
+ * grpc-js's server does.
  *
  * Why not `@grpc/grpc-js`: the engine starts the plugin for every `preview`, `up`, `refresh` and
  * `destroy`, and every resource's Check, Diff, Create, Read and Delete is a call. Loading grpc-js
@@ -15,11 +17,16 @@ import * as http2 from "node:http2";
 /** gRPC's status codes, as its specification numbers them (the ones the plugin answers). */
 export const GRPC_STATUS = { OK: 0, UNKNOWN: 2, UNIMPLEMENTED: 12, INTERNAL: 13 } as const;
 
-/** A failed call: its status code, message and, as `grpc-status-details-bin`, a serialized `google.rpc.Status`. */
+/**
+ * A failed call: its status code, message and, as `grpc-status-details-bin`, a serialized
+ * `google.rpc.Status`; or its trailers as grpc-js's `Metadata` gives them (`metadata`, which
+ * carries the dynamic host's status details).
+ */
 export interface GrpcFailure {
   code: number;
   details: string;
   statusDetails?: Uint8Array;
+  metadata?: http2.OutgoingHttpHeaders;
 }
 
 /** A message as the generated classes of `@pulumi/pulumi` give it: it serializes itself. */
@@ -27,7 +34,7 @@ export interface Message {
   serializeBinary(): Uint8Array;
 }
 
-/** One unary method: how its request is read, and its handler in grpc-js's form (`@pulumi/pulumi`'s host has the same). */
+/** One unary method: how its request is read, and its handler in grpc-js's form (`host/transport.ts` adapts the host's own). */
 export interface UnaryMethod {
   decode(bytes: Uint8Array): unknown;
   handle(call: { request: unknown }, callback: (error: GrpcFailure | null, response?: Message | null) => void): unknown;
@@ -75,11 +82,37 @@ function percentDecoded(message: string): string {
   }
 }
 
-/** A status as trailers carry it. */
+/** A status as trailers carry it (a failure's metadata after the status, as grpc-js's server merges them). */
 function statusHeaders(failure: GrpcFailure): http2.OutgoingHttpHeaders {
   const headers: http2.OutgoingHttpHeaders = { "grpc-status": String(failure.code), "grpc-message": percentEncoded(failure.details) };
   if (failure.statusDetails) headers["grpc-status-details-bin"] = Buffer.from(failure.statusDetails).toString("base64");
-  return headers;
+  return failure.metadata ? { ...headers, ...failure.metadata } : headers;
+}
+
+/**
+ * A handler's error in grpc-js's form as grpc-js's server answers it (`serverErrorToStatus` of
+ * `@grpc/grpc-js/build/src/server-call.js`, pinned by `test/provider/host/transport.test.ts`): an
+ * integer `code` is kept, and then a string `details` is the message; otherwise UNKNOWN; the
+ * message is the error's `message` (an Error's, or an object's that has one, whatever its type),
+ * else "Unknown Error". The trailers are the callback's third argument, else the error's
+ * `metadata`, written as its own `toHttp2Headers` writes them (binary values in base64). An error
+ * that is not an object (a thrown string) is UNKNOWN with its text: grpc-js throws there and the
+ * call is never answered.
+ */
+export function grpcJsFailure(error: unknown, trailer?: unknown): GrpcFailure {
+  if (typeof error !== "object" || error === null) return { code: GRPC_STATUS.UNKNOWN, details: String(error) };
+  const e = error as { code?: unknown; details?: unknown; message?: unknown; metadata?: unknown };
+  let code: number = GRPC_STATUS.UNKNOWN;
+  let details: unknown = "message" in e ? e.message : "Unknown Error";
+  if (typeof e.code === "number" && Number.isInteger(e.code)) {
+    code = e.code;
+    if (typeof e.details === "string") details = e.details;
+  }
+  const metadata = (trailer ?? e.metadata) as { toHttp2Headers?: () => http2.OutgoingHttpHeaders } | null | undefined;
+  // grpc-js writes the message with `encodeURI(details)`: a message that is not a string is its text.
+  const failure: GrpcFailure = { code, details: String(details) };
+  if (typeof metadata?.toHttp2Headers === "function") failure.metadata = metadata.toHttp2Headers();
+  return failure;
 }
 
 const bodyOf = (stream: http2.ServerHttp2Stream): Promise<Buffer> =>
@@ -90,8 +123,10 @@ const bodyOf = (stream: http2.ServerHttp2Stream): Promise<Buffer> =>
     stream.once("error", reject);
   });
 
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
 /** Answers one call: decodes its request, runs its handler, writes the response (or the failure) and the status. */
-async function answer(stream: http2.ServerHttp2Stream, method: UnaryMethod | undefined, path: string): Promise<void> {
+async function answer(stream: http2.ServerHttp2Stream, method: UnaryMethod | undefined, path: string, server: string): Promise<void> {
   const fail = (failure: GrpcFailure) => {
     // Trailers-only: the status travels in the response's one headers frame.
     if (!stream.destroyed && !stream.headersSent)
@@ -99,52 +134,69 @@ async function answer(stream: http2.ServerHttp2Stream, method: UnaryMethod | und
   };
   if (!method) {
     stream.resume();
-    return fail({ code: GRPC_STATUS.UNIMPLEMENTED, details: `pulumi-resource-compute has no method ${path}` });
+    return fail({ code: GRPC_STATUS.UNIMPLEMENTED, details: `${server} has no method ${path}` });
   }
   let request: unknown;
   try {
     request = method.decode(unframe(await bodyOf(stream)));
   } catch (error) {
-    return fail({
-      code: GRPC_STATUS.INTERNAL,
-      details: `cannot read the request of ${path}: ${error instanceof Error ? error.message : String(error)}`,
-    });
+    return fail({ code: GRPC_STATUS.INTERNAL, details: `cannot read the request of ${path}: ${messageOf(error)}` });
   }
-  method.handle({ request }, (error, response) => {
-    if (stream.destroyed) return; // the caller gave up (cancelled, or the engine is gone)
-    if (error || !response) return fail(error ?? { code: GRPC_STATUS.INTERNAL, details: `${path} answered nothing` });
-    stream.respond({ ":status": 200, "content-type": GRPC_CONTENT_TYPE }, { waitForTrailers: true });
-    stream.once("wantTrailers", () => stream.sendTrailers({ "grpc-status": String(GRPC_STATUS.OK) }));
-    stream.end(frame(response.serializeBinary()));
-  });
+  let answered = false;
+  try {
+    method.handle({ request }, (error, response) => {
+      // A call has one answer: a handler that calls back twice gets its first (as grpc-js's server, which ends the call then).
+      if (answered) return;
+      answered = true;
+      if (stream.destroyed) return; // the caller gave up (cancelled, or the engine is gone)
+      if (error || !response) return fail(error ?? { code: GRPC_STATUS.INTERNAL, details: `${path} answered nothing` });
+      let body: Uint8Array;
+      try {
+        body = response.serializeBinary();
+      } catch (thrown) {
+        return fail({ code: GRPC_STATUS.INTERNAL, details: `cannot write the response of ${path}: ${messageOf(thrown)}` });
+      }
+      stream.respond({ ":status": 200, "content-type": GRPC_CONTENT_TYPE }, { waitForTrailers: true });
+      stream.once("wantTrailers", () => stream.sendTrailers({ "grpc-status": String(GRPC_STATUS.OK) }));
+      stream.end(frame(body));
+    });
+  } catch (thrown) {
+    // A handler that throws before it answers: UNKNOWN, as grpc-js's server answers it.
+    answered = true;
+    fail({ code: GRPC_STATUS.UNKNOWN, details: `${path} failed: ${messageOf(thrown)}` });
+  }
 }
 
 /**
  * Serves `methods` (by path, `/pulumirpc.ResourceProvider/Check`) on a free loopback port; any
- * other path is answered UNIMPLEMENTED, as gRPC servers answer a method they lack.
+ * other path is answered UNIMPLEMENTED, as gRPC servers answer a method they lack, saying that
+ * `server` (the process's name for the user) has no such method.
  */
-export function serveUnary(methods: ReadonlyMap<string, UnaryMethod>): Promise<{ port: number; server: { forceShutdown(): void } }> {
+export function serveUnary(
+  methods: ReadonlyMap<string, UnaryMethod>,
+  server = "pulumi-resource-compute",
+): Promise<{ port: number; server: { forceShutdown(): void } }> {
   // No limit on the memory of a session: Node refuses new streams past it, and one state can be large.
-  const server = http2.createServer({ maxSessionMemory: Number.MAX_SAFE_INTEGER, maxSendHeaderBlockLength: Number.MAX_SAFE_INTEGER });
+  const http = http2.createServer({ maxSessionMemory: Number.MAX_SAFE_INTEGER, maxSendHeaderBlockLength: Number.MAX_SAFE_INTEGER });
   const sessions = new Set<http2.ServerHttp2Session>();
-  server.on("session", (session) => {
+  http.on("session", (session) => {
     sessions.add(session);
     session.once("close", () => sessions.delete(session));
     session.on("error", () => undefined); // a connection reset by the engine ends only its own calls
   });
-  server.on("stream", (stream, headers) => {
+  http.on("stream", (stream, headers) => {
     stream.on("error", () => undefined);
     const path = String(headers[":path"] ?? "");
-    void answer(stream, methods.get(path), path);
+    void answer(stream, methods.get(path), path, server);
   });
   return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
+    http.once("error", reject);
+    http.listen(0, "127.0.0.1", () => {
+      const address = http.address();
       const port = typeof address === "object" && address ? address.port : 0;
       const forceShutdown = () => {
         for (const session of sessions) session.destroy();
-        server.close();
+        http.close();
       };
       resolve({ port, server: { forceShutdown } });
     });

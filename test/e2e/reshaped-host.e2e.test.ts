@@ -1,7 +1,7 @@
 /**
  * The changes to Pulumi's dynamic provider host fail closed, through the real engine (issue 39).
  * A project with the packed package installed and its launcher declared; for each member of the
- * host that preview support, detailed diffs, ignoreChanges or status lines use, a copy of the project whose
+ * host that preview support, detailed diffs, ignoreChanges, status lines, imports or the lean gRPC serving use, a copy of the project whose
  * `@pulumi/pulumi` lacks it: renamed consistently wherever Pulumi's own code uses it (so the host
  * still works, as a reshaped release would), or removed where only our changes use it. Every time:
  *
@@ -98,8 +98,29 @@ const VARIANTS: Variant[] = [
   { missing: "the host has no update method", parts: PREVIEW, edits: hostMethod("update") },
   { missing: "protobuf's Struct has no fromJavaScript/toJavaScript", parts: PREVIEW, edits: [renamed("fromJavaScript")] },
   { missing: "protobuf's Struct has no fromJavaScript/toJavaScript", parts: PREVIEW, edits: [renamed("toJavaScript")] },
-  { missing: "gRPC's Server has no addService", parts: ["preview support", "status lines"], edits: [renamed("addService")] },
-  { missing: PROTOCOL("ResourceProviderService"), parts: ["preview support", "status lines"], edits: [renamed("ResourceProviderService")] },
+  {
+    missing: "gRPC's Server has no addService",
+    parts: ["preview support", "status lines", "lean gRPC serving"],
+    edits: [renamed("addService")],
+  },
+  {
+    missing: PROTOCOL("ResourceProviderService"),
+    parts: ["preview support", "status lines", "lean gRPC serving"],
+    edits: [renamed("ResourceProviderService")],
+  },
+  // The host's service on this package's own gRPC (`provider/host/transport.ts`); grpc-js serves it otherwise.
+  { missing: "gRPC's Server has no bindAsync", parts: ["lean gRPC serving"], edits: [renamed("bindAsync")] },
+  {
+    missing: "the provider service's definition of check has no requestStream",
+    parts: ["lean gRPC serving"],
+    edits: [
+      {
+        file: "@pulumi/pulumi/proto/provider_grpc_pb.js",
+        pattern: /(\ncheck: \{\n {4}path: '[^']*',\n) {4}requestStream: false,\n/,
+        to: "$1",
+      },
+    ],
+  },
   {
     missing: PROTOCOL("DiffRequest.getIgnorechangesList"),
     parts: ["ignoreChanges"],

@@ -32,7 +32,9 @@ import {
   LAUNCHER,
   PULUMI,
   Struct,
+  engineServices,
   expectPinned,
+  fakeEngine,
   grpc,
   hostMethod,
   hostSource,
@@ -45,8 +47,6 @@ import {
 jest.setTimeout(60_000);
 
 /* eslint-disable @typescript-eslint/no-require-imports -- the host's own protocol modules */
-const { Empty } = require(require.resolve("google-protobuf/google/protobuf/empty_pb", { paths: [PULUMI] })) as { Empty: new () => unknown };
-const engineServices = require(path.join(PULUMI, "proto/engine_grpc_pb")) as { EngineService: never };
 const engineProto = require(path.join(PULUMI, "proto/engine_pb")) as Record<string, unknown>;
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -184,28 +184,6 @@ describe("the launcher and the real host", () => {
     expect(fs.readFileSync(marker, "utf8")).toBe("create\nupdate\n");
   });
 });
-
-/** A stand-in for the engine's `Engine` service: it keeps what `Log` receives. */
-async function fakeEngine(): Promise<{ address: string; logs: Array<Record<string, unknown>>; stop(): void }> {
-  const logs: Array<Record<string, unknown>> = [];
-  const server = new grpc.Server();
-  server.addService(engineServices.EngineService, {
-    log: (call: { request: Record<string, () => unknown> }, callback: (error: null, response: unknown) => void) => {
-      const request = call.request;
-      logs.push({
-        urn: request.getUrn!(),
-        message: request.getMessage!(),
-        ephemeral: request.getEphemeral!(),
-        severity: request.getSeverity!(),
-      });
-      callback(null, new Empty());
-    },
-  });
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
-  );
-  return { address: `127.0.0.1:${port}`, logs, stop: () => server.forceShutdown() };
-}
 
 describe("lines on the resource's own row", () => {
   /** A provider that keeps its config, and says two lines through the sink when there is one. */

@@ -21,6 +21,8 @@ export const proto = require(path.join(PULUMI, "proto/provider_pb")) as Record<
   string,
   new () => Record<string, (...a: unknown[]) => unknown>
 >;
+export const engineServices = require(path.join(PULUMI, "proto/engine_grpc_pb")) as { EngineService: never };
+const { Empty } = require(require.resolve("google-protobuf/google/protobuf/empty_pb", { paths: [PULUMI] })) as { Empty: new () => unknown };
 export const { Struct } = require(require.resolve("google-protobuf/google/protobuf/struct_pb", { paths: [PULUMI] })) as {
   Struct: { fromJavaScript(v: object): unknown };
 };
@@ -49,6 +51,28 @@ export function expectPinned(found: Record<string, string>, pinned: Record<strin
   throw new Error(`${reread}\nthen pin what you checked: ${JSON.stringify(found)}`);
 }
 
+/** A stand-in for the engine's `Engine` service: it keeps what `Log` receives. */
+export async function fakeEngine(): Promise<{ address: string; logs: Array<Record<string, unknown>>; stop(): void }> {
+  const logs: Array<Record<string, unknown>> = [];
+  const server = new grpc.Server();
+  server.addService(engineServices.EngineService, {
+    log: (call: { request: Record<string, () => unknown> }, callback: (error: null, response: unknown) => void) => {
+      const request = call.request;
+      logs.push({
+        urn: request.getUrn!(),
+        message: request.getMessage!(),
+        ephemeral: request.getEphemeral!(),
+        severity: request.getSeverity!(),
+      });
+      callback(null, new Empty());
+    },
+  });
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
+  );
+  return { address: `127.0.0.1:${port}`, logs, stop: () => server.forceShutdown() };
+}
+
 type Client = Record<string, (req: unknown, cb: (err: Error | null, resp: Record<string, () => unknown>) => void) => void>;
 
 /** One host process, started as the engine starts it, in this repository (where pulumi-compute resolves to itself). */
@@ -56,11 +80,13 @@ export class HostProcess {
   constructor(
     readonly child: ChildProcess,
     readonly client: Client,
+    /** The port the host printed. */
+    readonly port: number,
   ) {}
 
   /** `launcher` (a command line) with the engine's address as its last argument, and `env`. */
   static async start<T extends HostProcess>(
-    this: new (child: ChildProcess, client: Client) => T,
+    this: new (child: ChildProcess, client: Client, port: number) => T,
     launcher: string[],
     engine = "127.0.0.1:1",
     env: NodeJS.ProcessEnv = process.env,
@@ -73,7 +99,7 @@ export class HostProcess {
       child.once("exit", (code) => reject(new Error(`the host exited (${code}): ${err}`)));
     });
     const Client = (services as unknown as { ResourceProviderClient: new (a: string, c: unknown) => Client }).ResourceProviderClient;
-    return new this(child, new Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure()));
+    return new this(child, new Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure()), Number(port));
   }
 
   call<T = Record<string, () => unknown>>(method: string, request: unknown): Promise<T> {
