@@ -1,9 +1,10 @@
 /**
  * The changes to Pulumi's dynamic provider host fail closed, through the real engine (issue 39).
  * A project with the packed package installed and its launcher declared; for each member of the
- * host that preview support, detailed diffs, ignoreChanges, status lines, imports or the lean gRPC serving use, a copy of the project whose
- * `@pulumi/pulumi` lacks it: renamed consistently wherever Pulumi's own code uses it (so the host
- * still works, as a reshaped release would), or removed where only our changes use it. Every time:
+ * host that preview support, detailed diffs, ignoreChanges, status lines or the lean gRPC serving
+ * use, a copy of the project whose `@pulumi/pulumi` lacks it: renamed consistently wherever
+ * Pulumi's own code uses it (so the host still works, as a reshaped release would), or removed
+ * where only our changes use it. Every time:
  *
  * - `up`, a `preview` of an in-place change, and `destroy` succeed;
  * - each says exactly one warning naming the part that stepped aside and the member it missed;
