@@ -377,6 +377,52 @@ describe("import and customTimeouts, door by door", () => {
     }
   });
 
+  test("the TypeScript classes: a create past its `timeouts` keeps the object in state with its error, and destroy deletes it", async () => {
+    const testStack = await createTestStack({
+      name: "timeouts-classes",
+      apiUrl: emulator.url,
+      token,
+      program: async () => {
+        const args = { label: "slow-classes", region: REGION, type: "g6-nanode-1", engineId: "mysql/8", timeouts: { create: "2s" } };
+        resourceThrough("dynamic resources", "MysqlDatabase", "db", args);
+      },
+    });
+    // The wait's first read of the new database answers after 5 s: past the input's 2 s. The create's
+    // init error (the object's id and properties) reaches the engine in the host's status details.
+    const fault = emulator.control.addFault({
+      pathPattern: "^/v4/databases/mysql/instances/\\d+$",
+      method: "GET",
+      kind: "latency",
+      latencyMs: 5000,
+      count: 1,
+    });
+    try {
+      const mark = emulator.control.listRequests().length;
+      const failed = await testStack.stack.up().then(
+        () => "",
+        (e: Error) => e.message,
+      );
+      expect(failed).toMatch(/MySQL database \d+ was created but did not become ready: MySQL database create did not finish within 2s/);
+      expect(writes(mark)).toEqual(["POST /v4/databases/mysql/instances"]);
+      const [made] = await client.databases.mysql.listAll();
+      const state = (await testStack.stack.exportStack()).deployment as {
+        resources?: Array<{ type: string; id?: string; initErrors?: string[] }>;
+      };
+      expect(state.resources?.find((r) => r.type.endsWith(":MysqlDatabase"))).toMatchObject({
+        id: String(made!.id),
+        initErrors: [expect.stringContaining("did not become ready")],
+      });
+      const destroyMark = emulator.control.listRequests().length;
+      await testStack.stack.destroy();
+      expect(writes(destroyMark)).toEqual(["DELETE /v4/databases/mysql/instances/{id}"]);
+      expect(await client.databases.mysql.listAll()).toEqual([]);
+    } finally {
+      emulator.control.removeFault(fault.id);
+      await testStack.stack.destroy().catch(() => undefined);
+      testStack.cleanup();
+    }
+  });
+
   test("the provider plugin: customTimeouts sets the create's deadline, and destroy deletes what it made", async () => {
     const testStack = await createTestStack({
       name: "options-timeouts",
