@@ -15,14 +15,16 @@
  * 5. `--target` and `--exclude`: one write each, the rest left for the next up; `--replace` of a
  *    VPC with `deleteBeforeReplace` deletes first.
  * Beside it: `import` and `adoptId` on one TypeScript class refused at preview, and `customTimeouts`
- * (honoured by the plugin in its requests' deadlines; the classes warn on the resource's row).
+ * (honoured by the plugin in its requests' deadlines; the classes warn on the resource's row); and
+ * through each door, a create past its deadline (the classes' `timeouts` input, the plugin's
+ * `customTimeouts`) kept in state with its init error, so destroy deletes it.
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ComputeClient } from "../../sdk/client";
 import { createTestStack, eventRecorder, type TestStack } from "../support/engine";
-import { DOORS, resourceThrough } from "../support/plugin-resource";
+import { DOORS, resourceThrough, type Door } from "../support/plugin-resource";
 import { writesSince } from "../support/requests";
 
 jest.setTimeout(900_000);
@@ -377,87 +379,59 @@ describe("import and customTimeouts, door by door", () => {
     }
   });
 
-  test("the TypeScript classes: a create past its `timeouts` keeps the object in state with its error, and destroy deletes it", async () => {
-    const testStack = await createTestStack({
-      name: "timeouts-classes",
-      apiUrl: emulator.url,
-      token,
-      program: async () => {
-        const args = { label: "slow-classes", region: REGION, type: "g6-nanode-1", engineId: "mysql/8", timeouts: { create: "2s" } };
-        resourceThrough("dynamic resources", "MysqlDatabase", "db", args);
-      },
-    });
-    // The wait's first read of the new database answers after 5 s: past the input's 2 s. The create's
-    // init error (the object's id and properties) reaches the engine in the host's status details.
-    const fault = emulator.control.addFault({
-      pathPattern: "^/v4/databases/mysql/instances/\\d+$",
-      method: "GET",
-      kind: "latency",
-      latencyMs: 5000,
-      count: 1,
-    });
-    try {
-      const mark = emulator.control.listRequests().length;
-      const failed = await testStack.stack.up().then(
-        () => "",
-        (e: Error) => e.message,
-      );
-      expect(failed).toMatch(/MySQL database \d+ was created but did not become ready: MySQL database create did not finish within 2s/);
-      expect(writes(mark)).toEqual(["POST /v4/databases/mysql/instances"]);
-      const [made] = await client.databases.mysql.listAll();
-      const state = (await testStack.stack.exportStack()).deployment as {
-        resources?: Array<{ type: string; id?: string; initErrors?: string[] }>;
-      };
-      expect(state.resources?.find((r) => r.type.endsWith(":MysqlDatabase"))).toMatchObject({
-        id: String(made!.id),
-        initErrors: [expect.stringContaining("did not become ready")],
-      });
-      const destroyMark = emulator.control.listRequests().length;
-      await testStack.stack.destroy();
-      expect(writes(destroyMark)).toEqual(["DELETE /v4/databases/mysql/instances/{id}"]);
-      expect(await client.databases.mysql.listAll()).toEqual([]);
-    } finally {
-      emulator.control.removeFault(fault.id);
-      await testStack.stack.destroy().catch(() => undefined);
-      testStack.cleanup();
-    }
-  });
+  /** A MySQL database whose create has 2 s, as each door takes a deadline: the classes' `timeouts` input, the plugin's `customTimeouts`. */
+  const slowCreate = {
+    "dynamic resources": { args: { timeouts: { create: "2s" } }, options: {} },
+    "provider plugin": { args: {}, options: { customTimeouts: { create: "2s" } } },
+  } satisfies Record<Door, { args: object; options: pulumi.CustomResourceOptions }>;
 
-  test("the provider plugin: customTimeouts sets the create's deadline, and destroy deletes what it made", async () => {
-    const testStack = await createTestStack({
-      name: "options-timeouts",
-      apiUrl: emulator.url,
-      token,
-      program: async () => {
-        const args = { label: "slow", region: REGION, type: "g6-nanode-1", engineId: "mysql/8" };
-        resourceThrough("provider plugin", "MysqlDatabase", "db", args, { customTimeouts: { create: "2s" } });
-      },
-    });
-    // The wait's first read of the new database answers after 5 s: past the program's 2 s, far inside the default.
-    const fault = emulator.control.addFault({
-      pathPattern: "^/v4/databases/mysql/instances/\\d+$",
-      method: "GET",
-      kind: "latency",
-      latencyMs: 5000,
-      count: 1,
-    });
-    try {
-      const mark = emulator.control.listRequests().length;
-      const failed = await testStack.stack.up().then(
-        () => "",
-        (e: Error) => e.message,
-      );
-      expect(failed).toMatch(/MySQL database \d+ was created but did not become ready: MySQL database create did not finish within 2s/);
-      expect(writes(mark)).toEqual(["POST /v4/databases/mysql/instances"]);
-      // Kept in state with its error (an init failure), so destroy deletes it: one object, made once, deleted once.
-      const destroyMark = emulator.control.listRequests().length;
-      await testStack.stack.destroy();
-      expect(writes(destroyMark)).toEqual(["DELETE /v4/databases/mysql/instances/{id}"]);
-      expect(await client.databases.mysql.listAll()).toEqual([]);
-    } finally {
-      emulator.control.removeFault(fault.id);
-      await testStack.stack.destroy().catch(() => undefined);
-      testStack.cleanup();
-    }
-  });
+  test.each(DOORS)(
+    "%s: a create past its deadline keeps the object in state with its error, and destroy deletes what it made",
+    async (door) => {
+      const testStack = await createTestStack({
+        name: `timeouts-${door.replace(" ", "-")}`,
+        apiUrl: emulator.url,
+        token,
+        program: async () => {
+          const args = { label: "slow", region: REGION, type: "g6-nanode-1", engineId: "mysql/8", ...slowCreate[door].args };
+          resourceThrough(door, "MysqlDatabase", "db", args, slowCreate[door].options);
+        },
+      });
+      // The wait's first read of the new database answers after 5 s: past the 2 s, far inside the default.
+      const fault = emulator.control.addFault({
+        pathPattern: "^/v4/databases/mysql/instances/\\d+$",
+        method: "GET",
+        kind: "latency",
+        latencyMs: 5000,
+        count: 1,
+      });
+      try {
+        const mark = emulator.control.listRequests().length;
+        const failed = await testStack.stack.up().then(
+          () => "",
+          (e: Error) => e.message,
+        );
+        expect(failed).toMatch(/MySQL database \d+ was created but did not become ready: MySQL database create did not finish within 2s/);
+        expect(writes(mark)).toEqual(["POST /v4/databases/mysql/instances"]);
+        // Kept in state with its error (an init failure: the object's id and properties reach the engine
+        // in the call's status details), so destroy deletes it: one object, made once, deleted once.
+        const [made] = await client.databases.mysql.listAll();
+        const state = (await testStack.stack.exportStack()).deployment as {
+          resources?: Array<{ type: string; id?: string; initErrors?: string[] }>;
+        };
+        expect(state.resources?.find((r) => r.type.endsWith("MysqlDatabase"))).toMatchObject({
+          id: String(made!.id),
+          initErrors: [expect.stringContaining("did not become ready")],
+        });
+        const destroyMark = emulator.control.listRequests().length;
+        await testStack.stack.destroy();
+        expect(writes(destroyMark)).toEqual(["DELETE /v4/databases/mysql/instances/{id}"]);
+        expect(await client.databases.mysql.listAll()).toEqual([]);
+      } finally {
+        emulator.control.removeFault(fault.id);
+        await testStack.stack.destroy().catch(() => undefined);
+        testStack.cleanup();
+      }
+    },
+  );
 });

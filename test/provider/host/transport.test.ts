@@ -156,30 +156,19 @@ const URN = "urn:pulumi:dev::p::pulumi-nodejs:dynamic:Resource::x";
 
 type Request = Record<string, (...a: unknown[]) => unknown> & { serializeBinary(): Uint8Array };
 const props = (values: object) => Struct.fromJavaScript({ ...values, __provider: PROVIDER });
-function request(name: string, fill: (r: Request) => void): Request {
+/** A request of the protocol with its fields set (`{ Urn: … }` calls `setUrn`). */
+function request(name: string, fields: Record<string, unknown> = {}): Request {
   const r = new proto[name]!() as Request;
-  fill(r);
+  for (const [field, value] of Object.entries(fields)) r[`set${field}`]!(value);
   return r;
 }
-const checkRequest = (values: object) =>
-  request("CheckRequest", (r) => {
-    r.setUrn!(URN);
-    r.setOlds!(Struct.fromJavaScript({}));
-    r.setNews!(props(values));
-  });
-const createRequest = (values: object) =>
-  request("CreateRequest", (r) => {
-    r.setUrn!(URN);
-    r.setProperties!(props(values));
-  });
+const checkRequest = (values: object) => request("CheckRequest", { Urn: URN, Olds: Struct.fromJavaScript({}), News: props(values) });
+const createRequest = (values: object) => request("CreateRequest", { Urn: URN, Properties: props(values) });
+const changeRequest = (name: string) => request(name, { Id: "7", Urn: URN, Olds: props({ size: 1 }), News: props({ size: 2 }) });
 
 /** Which server answered: grpc-js says `application/grpc+proto`, ours `application/grpc`. */
 async function servedBy(port: number): Promise<string> {
-  const { headers } = await rawCall(
-    port,
-    "GetPluginInfo",
-    request("ConfigureRequest", () => undefined),
-  );
+  const { headers } = await rawCall(port, "GetPluginInfo", request("ConfigureRequest"));
   return String(headers["content-type"]);
 }
 
@@ -193,7 +182,7 @@ describe("the launcher's host on our transport, against grpc-js serving the same
     ours = await HostProcess.start([LAUNCHER], engine.address);
     grpcJs = await HostProcess.start([process.execPath, HOST], engine.address);
     for (const host of [ours, grpcJs]) {
-      const configure = request("ConfigureRequest", (r) => r.setArgs!(Struct.fromJavaScript({})));
+      const configure = request("ConfigureRequest", { Args: Struct.fromJavaScript({}) });
       await host.call("configure", configure);
     }
   });
@@ -212,41 +201,11 @@ describe("the launcher's host on our transport, against grpc-js serving the same
     const calls = async (host: HostProcess) => {
       const js = (s: unknown) => (s as { toJavaScript(): Record<string, unknown> }).toJavaScript();
       const checked = await host.call("check", checkRequest({ size: 1 }));
-      const diff = await host.call(
-        "diff",
-        request("DiffRequest", (r) => {
-          r.setId!("7");
-          r.setUrn!(URN);
-          r.setOlds!(props({ size: 1 }));
-          r.setNews!(props({ size: 2 }));
-        }),
-      );
+      const diff = await host.call("diff", changeRequest("DiffRequest"));
       const created = await host.call("create", createRequest({ size: 1 }));
-      const read = await host.call(
-        "read",
-        request("ReadRequest", (r) => {
-          r.setId!("7");
-          r.setUrn!(URN);
-          r.setProperties!(props({ size: 1 }));
-        }),
-      );
-      const updated = await host.call(
-        "update",
-        request("UpdateRequest", (r) => {
-          r.setId!("7");
-          r.setUrn!(URN);
-          r.setOlds!(props({ size: 1 }));
-          r.setNews!(props({ size: 2 }));
-        }),
-      );
-      const deleted = await host.call(
-        "delete",
-        request("DeleteRequest", (r) => {
-          r.setId!("7");
-          r.setUrn!(URN);
-          r.setProperties!(props({ size: 2 }));
-        }),
-      );
+      const read = await host.call("read", request("ReadRequest", { Id: "7", Urn: URN, Properties: props({ size: 1 }) }));
+      const updated = await host.call("update", changeRequest("UpdateRequest"));
+      const deleted = await host.call("delete", request("DeleteRequest", { Id: "7", Urn: URN, Properties: props({ size: 2 }) }));
       return {
         check: js(checked.getInputs!()),
         diff: diff.getChanges!(),
@@ -302,7 +261,7 @@ describe("the launcher's host on our transport, against grpc-js serving the same
     expect(refused).toEqual({ code: grpc.status.UNKNOWN, message: "refused", details: undefined });
     expect(refused).toEqual(await status(grpcJs.port, "Create", createRequest({ mode: "plain" })));
     // The host's own refusals ({code, details}).
-    const checkConfig = request("CheckRequest", () => undefined);
+    const checkConfig = request("CheckRequest");
     expect(await status(ours.port, "CheckConfig", checkConfig)).toEqual({
       code: grpc.status.UNIMPLEMENTED,
       message: "CheckConfig is not implemented by the dynamic provider",
@@ -312,31 +271,11 @@ describe("the launcher's host on our transport, against grpc-js serving the same
   });
 
   test("an unknown path and the streaming List are UNIMPLEMENTED", async () => {
-    const unknown = await status(
-      ours.port,
-      "NoSuchMethod",
-      request("ConfigureRequest", () => undefined),
-    );
+    const unknown = await status(ours.port, "NoSuchMethod", request("ConfigureRequest"));
     expect(unknown.code).toBe(grpc.status.UNIMPLEMENTED);
     expect(unknown.message).toMatch(/has no method \/pulumirpc\.ResourceProvider\/NoSuchMethod/);
-    expect(
-      (
-        await status(
-          ours.port,
-          "List",
-          request("ConfigureRequest", () => undefined),
-        )
-      ).code,
-    ).toBe(grpc.status.UNIMPLEMENTED);
-    expect(
-      (
-        await status(
-          grpcJs.port,
-          "List",
-          request("ConfigureRequest", () => undefined),
-        )
-      ).code,
-    ).toBe(grpc.status.UNIMPLEMENTED);
+    expect((await status(ours.port, "List", request("ConfigureRequest"))).code).toBe(grpc.status.UNIMPLEMENTED);
+    expect((await status(grpcJs.port, "List", request("ConfigureRequest"))).code).toBe(grpc.status.UNIMPLEMENTED);
   });
 
   test("the pinned host's service says nothing about the transport", () => {
@@ -406,11 +345,7 @@ describe("fails closed", () => {
       for (let i = 0; i < 2; i++) {
         const checked = await host.call(
           "check",
-          request("CheckRequest", (r) => {
-            r.setUrn!(urn);
-            r.setOlds!(Struct.fromJavaScript({}));
-            r.setNews!(props({ size: 1 }));
-          }),
+          request("CheckRequest", { Urn: urn, Olds: Struct.fromJavaScript({}), News: props({ size: 1 }) }),
         );
         expect((checked.getInputs!() as { toJavaScript(): object }).toJavaScript()).toMatchObject({ size: 1, checked: true });
       }
