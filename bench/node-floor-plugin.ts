@@ -1,7 +1,7 @@
 /**
  * `pulumi-resource-nodenoop`: the Node.js floor of the scale benchmark (bench/README.md). The native
  * floor's no-op provider (`native-floor/main.go`) written for Node.js on the provider plugin's own
- * transport (`provider/plugin/grpc.ts`, Node's HTTP/2) and `@pulumi/pulumi`'s message classes:
+ * transport (`provider/serve/grpc.ts`, Node's HTTP/2) and `@pulumi/pulumi`'s message classes:
  * Check returns its inputs, Diff says no change, Create numbers the object, Read returns what it is
  * given, Delete does nothing. What a run of its resources costs above the native floor is what any
  * provider process in Node.js pays (its start, HTTP/2, google-protobuf) before doing any work; the
@@ -11,7 +11,7 @@
  * `Pulumi.yaml` (`plugins: providers:`), like the native floor's folder.
  */
 import { flushCompileCache } from "node:module";
-import { serveUnary, type Message, type UnaryMethod } from "../provider/plugin/grpc";
+import { serveUnary, type Message, type UnaryMethod } from "../provider/serve/grpc";
 import { loadProtocol, providerMethodPath } from "../provider/plugin/protocol";
 
 /** The plugin's package name: its resources are `nodenoop:index:Record`. */

@@ -97,7 +97,7 @@ interface CpuProfile {
 /** The parts of a Node process, by the file a function is in (first match wins). */
 const NODE_PARTS: readonly Part[] = [
   // The plugin's own transport and Struct reader count with the libraries they stand in for.
-  ["gRPC and protobuf", /\/(dist\/)?provider\/plugin\/(grpc|struct-values|protocol)\.js$/],
+  ["gRPC and protobuf", /\/(dist\/)?provider\/(plugin\/(struct-values|protocol)|serve\/grpc)\.js$/],
   ["ours: provider", /\/(dist\/)?provider\/|\/registry\.js$/],
   ["ours: sdk", /\/(dist\/)?sdk\//],
   ["ours: zod (check's schemas)", /\/node_modules\/zod\//],
@@ -137,7 +137,7 @@ export const CALL_PARTS: readonly Part[] = [
   // Node's HTTP/2 where the event loop runs it (a session's frames arrive with no caller of ours).
   [
     "protocol: gRPC, HTTP/2, protobuf",
-    /\/(dist\/)?provider\/plugin\/(grpc|protocol)\.js$|\/node_modules\/(@grpc|google-protobuf|protobufjs|@protobufjs)\/|\/@pulumi\/pulumi\/proto\/|^node:internal\/http2\//,
+    /\/(dist\/)?provider\/(plugin\/protocol|serve\/grpc)\.js$|\/node_modules\/(@grpc|google-protobuf|protobufjs|@protobufjs)\/|\/@pulumi\/pulumi\/proto\/|^node:internal\/http2\//,
   ],
   ["logging (row log, Pulumi's log)", /\/(dist\/)?provider\/(serve\/row-log|host\/engine-log)\.js$|\/@pulumi\/pulumi\/log\//],
   ["the API call: sdk, undici", /\/(dist\/)?sdk\/|\/node_modules\/undici\//],

@@ -1,6 +1,6 @@
 /**
  * The dynamic provider host's service served on this package's own unary gRPC (`serveUnary` of
- * `plugin/grpc.ts`, the plugin's transport) instead of grpc-js's server, inside the provider
+ * `serve/grpc.ts`, the plugin's transport) instead of grpc-js's server, inside the provider
  * process only.
  *
  * The host adds its provider service to a grpc-js `Server` (`preload.ts` wraps the implementation
@@ -23,7 +23,7 @@
  * address leaves grpc-js serving as it does without this package, and the preload says why once
  * (`notice.ts`). A failed listen falls back to grpc-js's own bind.
  */
-import { serveUnary, grpcJsFailure, type UnaryMethod } from "../plugin/grpc";
+import { serveUnary, grpcJsFailure, type UnaryMethod } from "../serve/grpc";
 
 /** One entry of a grpc-js service definition, as grpc-js's `addService` reads it. */
 interface MethodDefinition {

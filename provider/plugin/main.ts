@@ -13,7 +13,7 @@
  */
 import { engineLog, unloggable, withRowLog, type EngineModules } from "../serve/row-log";
 import { recordedSlowStart, saySlowStart, writeCompiledCode } from "../launch/quick-start";
-import { serveUnary, unaryClient, type UnaryMethod } from "./grpc";
+import { serveUnary, unaryClient, type UnaryMethod } from "../serve/grpc";
 import { ENGINE_LOG_PATH, loadProtocol, providerMethodPath, structsOf, type Protocol } from "./protocol";
 import { providerService, type ServedMethod, type ServiceOptions } from "./server";
 import { requestReader } from "./struct-values";

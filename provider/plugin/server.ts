@@ -21,7 +21,7 @@ import { CONFIG_VARIABLES, previewOffByEnvironment, previewWanted } from "../ser
 import { servingContext } from "../serve/serving-context";
 import { projectLanguage } from "../stores/project-language";
 import { Serving, type Served } from "../serve/providers";
-import { GRPC_STATUS, type GrpcFailure, type Message } from "./grpc";
+import { GRPC_STATUS, type GrpcFailure, type Message } from "../serve/grpc";
 import { structsOf, type Protocol } from "./protocol";
 import { plainValuesOf, structValues, unwrapSecret, valuesOf, type ReadableMessage, type Values } from "./struct-values";
 

@@ -18,7 +18,7 @@ import * as http2 from "node:http2";
 import * as path from "node:path";
 import { HOST_PINNED } from "../../../provider/host/entry";
 import { transportUnusable } from "../../../provider/host/transport";
-import { grpcJsFailure } from "../../../provider/plugin/grpc";
+import { grpcJsFailure } from "../../../provider/serve/grpc";
 import {
   HOST,
   HostProcess,
@@ -91,7 +91,7 @@ test("the host's and grpc-js's code the transport relies on is the pinned one", 
     },
     "Pulumi's dynamic provider host or its @grpc/grpc-js is not the one provider/host/transport.ts was written against.\n" +
       "Re-read the host's main (how it adds and binds its service), what its methods read of a call, which methods stream, and\n" +
-      "grpc-js's serverErrorToStatus, handleUnary and Metadata.toHttp2Headers; check transport.ts and grpcJsFailure (plugin/grpc.ts) against them,",
+      "grpc-js's serverErrorToStatus, handleUnary and Metadata.toHttp2Headers; check transport.ts and grpcJsFailure (serve/grpc.ts) against them,",
   );
 });
 

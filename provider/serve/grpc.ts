@@ -1,5 +1,5 @@
 /**
- * The gRPC the plugin speaks: unary calls over Node's own HTTP/2, as the gRPC protocol frames them
+ * The gRPC the provider processes speak (the serving layer's, shared by both doors), first the plugin's: unary calls over Node's own HTTP/2, as the gRPC protocol frames them
  * (https://github.com/grpc/grpc/blob/master/doc/PROTOCOL-HTTP2.md), served (`serveUnary`) and sent
  * (`unaryCall`, the engine's `Log`). The dynamic provider host's service is served on it too
  * (`host/transport.ts`): its handlers answer in grpc-js's form, which `grpcJsFailure` reads as

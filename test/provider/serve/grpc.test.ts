@@ -1,10 +1,10 @@
 /**
- * The plugin's own gRPC (`provider/plugin/grpc.ts`) against grpc-js, a gRPC implementation of its
+ * The plugin's own gRPC (`provider/serve/grpc.ts`) against grpc-js, a gRPC implementation of its
  * own: a unary call and its answer, a failure with its status details, a method the server lacks,
  * a request it cannot read; and the client the engine's `Log` goes through, against a grpc-js server.
  */
 import * as grpc from "@grpc/grpc-js";
-import { frame, GRPC_STATUS, percentEncoded, serveUnary, unaryClient, unframe, type UnaryMethod } from "../../../provider/plugin/grpc";
+import { frame, GRPC_STATUS, percentEncoded, serveUnary, unaryClient, unframe, type UnaryMethod } from "../../../provider/serve/grpc";
 
 const bytes = (text: string) => new Uint8Array(Buffer.from(text));
 const text = (data: Uint8Array) => Buffer.from(data).toString();
