@@ -89,13 +89,14 @@ export function installHostChanges(
       // Each request in its resource's context: the row's lines, and the row the warning goes on.
       let wrapped: object = host;
       if (logWhy === undefined) wrapped = withRowLog(log!, host, notice.served);
-      else notice.now();
       if (!previewOff && previewWhy === undefined) {
         wrapped = withPreview(modules, wrapped as HostService, servedKind);
       }
       const importWhy = importProtocolWhy ?? hostReadUnpatchable(host);
       notice.stepAside("imports", importWhy);
       if (importWhy === undefined) wrapped = withImport(modules, wrapped);
+      // No resource row to carry the warning: said now, once every part above has said whether it steps aside.
+      if (logWhy !== undefined) notice.now();
       // grpc-js gets the service too: it serves it when the bind is not the host's usual one.
       const added = addService.call(this, service, wrapped);
       if (transportWhy === undefined)
