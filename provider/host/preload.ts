@@ -35,7 +35,7 @@ import { unloggable, withRowLog } from "../serve/row-log";
 import { REQUESTS_WITH_URN, engineModules } from "./engine-log";
 import { hostReadUnpatchable, importUnpatchable, withImport } from "./import";
 import { serveOnOwnTransport, transportUnusable } from "./transport";
-import { saySlowStart, startQuickly } from "../launch/quick-start";
+import { saySlowStart, startQuickly, writeCompiledCode } from "../launch/quick-start";
 import type { Serving } from "../serve/providers";
 
 /**
@@ -100,10 +100,18 @@ export function installHostChanges(
       // grpc-js gets the service too: it serves it when the bind is not the host's usual one.
       const added = addService.call(this, service, wrapped);
       if (transportWhy === undefined)
-        serveOnOwnTransport(this as object, service as object, wrapped, (why) => {
-          notice.stepAside("lean gRPC serving", why);
-          notice.now();
-        });
+        serveOnOwnTransport(
+          this as object,
+          service as object,
+          wrapped,
+          (why) => {
+            notice.stepAside("lean gRPC serving", why);
+            notice.now();
+          },
+          // Our listen answers sooner than grpc-js's bind, before the start's first write of the
+          // compile cache (`cacheCompiledCode`), and the engine may end the host once it has the port.
+          writeCompiledCode,
+        );
       return added;
     };
   }

@@ -91,9 +91,16 @@ export function unaryMethods(definition: Record<string, MethodDefinition>, imple
 /**
  * Makes `server`'s `bindAsync` serve `definition` with `implementation` on this transport, once
  * `transportUnusable` found nothing missing. A bind to another address, or a failed listen, binds
- * grpc-js's server as before; `stepAside` is told why.
+ * grpc-js's server as before; `stepAside` is told why. `beforePort` runs right before the host
+ * hears its port (and prints it): what must be done before the engine may end the process.
  */
-export function serveOnOwnTransport(server: object, definition: object, implementation: object, stepAside: (why: string) => void): void {
+export function serveOnOwnTransport(
+  server: object,
+  definition: object,
+  implementation: object,
+  stepAside: (why: string) => void,
+  beforePort: () => void = () => undefined,
+): void {
   const target = server as { bindAsync: BindAsync };
   const bindAsync = target.bindAsync;
   target.bindAsync = function (this: unknown, address, credentials, callback) {
@@ -103,7 +110,10 @@ export function serveOnOwnTransport(server: object, definition: object, implemen
       return grpcJs();
     }
     serveUnary(unaryMethods(definition as Record<string, MethodDefinition>, implementation), SERVER_NAME).then(
-      ({ port }) => callback(null, port),
+      ({ port }) => {
+        beforePort();
+        callback(null, port);
+      },
       (error: unknown) => {
         stepAside(`Node's HTTP/2 server could not listen (${error instanceof Error ? error.message : String(error)})`);
         grpcJs();
