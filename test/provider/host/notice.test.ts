@@ -4,12 +4,11 @@
  * too), the warning is said as soon as the host adds its service; it must name every part that
  * stepped aside there, imports included, which used to decide after the warning was said.
  */
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { LOSES } from "../../../provider/host/notice";
-import { HOST, LAUNCHER, ROOT } from "./real-host";
+import { HOST, HostProcess, LAUNCHER } from "./real-host";
 
 test("with no engine to log to, a protocol that imports cannot use gets one warning naming status lines and imports", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "host-notice-"));
@@ -20,28 +19,19 @@ test("with no engine to log to, a protocol that imports cannot use gets one warn
     reshape,
     `delete require(${JSON.stringify(path.join(path.dirname(HOST), "../../proto/provider_pb"))}).ReadRequest.prototype.setProperties;\n`,
   );
-  let stderr = "";
   // No engine address: the engine's Log cannot be used, so the warning goes to stderr.
-  const host = spawn(LAUNCHER, [""], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_OPTIONS: `--require ${reshape}` },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  host.stderr.on("data", (chunk: Buffer) => (stderr += chunk));
+  const host = await HostProcess.start([LAUNCHER], "", { ...process.env, NODE_OPTIONS: `--require ${reshape}` });
   try {
-    await new Promise((resolve, reject) => {
-      host.stdout.once("data", resolve); // its port: the service is added and bound
-      host.once("exit", (code) => reject(new Error(`the host exited (${code}): ${stderr}`)));
-    });
-    for (let i = 0; i < 100 && !stderr.includes("These changes were written"); i++) await new Promise((resolve) => setTimeout(resolve, 20));
-    const said = stderr.replace(/\s+/g, " ");
+    for (let i = 0; i < 100 && !host.stderr().includes("These changes were written"); i++)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    const said = host.stderr().replace(/\s+/g, " ");
     expect(said.split("pulumi-compute: ").length - 1).toBe(1);
     expect(said).toContain("- status lines:");
     expect(said).toContain(
       `- imports: the protocol has no ReadRequest.setProperties. ${LOSES.imports[0]!.toUpperCase()}${LOSES.imports.slice(1)}.`,
     );
   } finally {
-    host.kill("SIGKILL");
+    host.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });

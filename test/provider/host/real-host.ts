@@ -99,8 +99,13 @@ export class HostProcess {
       child.once("exit", (code) => reject(new Error(`the host exited (${code}): ${err}`)));
     });
     const Client = (services as unknown as { ResourceProviderClient: new (a: string, c: unknown) => Client }).ResourceProviderClient;
-    return new this(child, new Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure()), Number(port));
+    const host = new this(child, new Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure()), Number(port));
+    host.stderr = () => err;
+    return host;
   }
+
+  /** What the host has written to stderr since its start (its warnings, when it has no engine to send them to). */
+  stderr: () => string = () => "";
 
   call<T = Record<string, () => unknown>>(method: string, request: unknown): Promise<T> {
     return new Promise((resolve, reject) => this.client[method]!.call(this.client, request, (e, r) => (e ? reject(e) : resolve(r as T))));
